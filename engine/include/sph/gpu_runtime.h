@@ -1,0 +1,24 @@
+// Host-side access to the GPU for code that must not include CUDA headers. Implemented in
+// engine/src/gpu/gpu_runtime.cu when built with CUDA and in engine/src/nogpu/ otherwise (where
+// every call but available() throws RunError).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace sph::gpu {
+
+bool builtWithCuda();
+bool available();               // built with CUDA and at least one usable device
+std::string deviceDescription(); // e.g. "NVIDIA H200 (sm_90, 139 GiB)"
+size_t totalMemoryBytes();
+
+void* allocBytes(size_t bytes, const char* what);
+void freeBytes(void* p) noexcept;
+void copyToDevice(void* dst, const void* src, size_t bytes, const char* what);
+void copyToHost(void* dst, const void* src, size_t bytes, const char* what);
+void copyDeviceToDevice(void* dst, const void* src, size_t bytes, const char* what);
+void zeroBytes(void* p, size_t bytes, const char* what);
+void synchronize(const char* what);
+
+}  // namespace sph::gpu

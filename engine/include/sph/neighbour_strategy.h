@@ -1,0 +1,74 @@
+// The neighbour-search strategy interface (DESIGN.md section 3). The engine owns the particle
+// arrays and the physics; a strategy owns how neighbours are found and iterated. Strategies live
+// in plugins (shared libraries, see plugin_abi.h) and are chosen at run time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "sph/particle_view.h"
+#include "sph/phase_timer.h"
+#include "sph/physics_constants.h"
+
+namespace sph {
+
+enum class Device { Cpu, Gpu };
+enum class Precision { Single, Double };
+
+inline const char* deviceName(Device d) { return d == Device::Gpu ? "gpu" : "cpu"; }
+inline const char* precisionName(Precision p) { return p == Precision::Double ? "double" : "single"; }
+
+// Engine service: reorder every particle array (including integrator history) so that
+// new[i] = old[perm[i]] for i in [0, n). `perm` lives where the particles live.
+class ParticleReorderer {
+ public:
+  virtual ~ParticleReorderer() = default;
+  virtual void apply(const uint32_t* perm, uint32_t n) = 0;
+};
+
+struct StrategyContext {
+  Device device = Device::Cpu;
+  Precision precision = Precision::Single;
+  int dim = 3;
+  double h = 0;            // smoothing length
+  double support = 0;      // interaction radius 2h
+  double domainMin[3] = {0, 0, 0};
+  double domainMax[3] = {0, 0, 0};
+  uint32_t capacity = 0;   // most particles the run will ever hold
+  int threads = 0;         // CPU threads (0: OpenMP default)
+  ParticleReorderer* reorderer = nullptr;
+  PhaseTimer* timer = nullptr;
+  // Strategy options from the CLI/XML, e.g. "CellMode" = "full" | "half".
+  std::map<std::string, std::string> options;
+};
+
+// Why prepare() is called: a sort-based strategy re-sorts every time; a list-based one may keep
+// its lists unless particles were added, removed or reordered by the engine.
+enum class PrepareReason { Step, ParticlesChanged };
+
+// Counters for the report, e.g. "candidates_per_particle", "in_range_ratio".
+using StrategyStats = std::map<std::string, double>;
+
+class NeighbourStrategy {
+ public:
+  virtual ~NeighbourStrategy() = default;
+  virtual const char* name() const = 0;
+  virtual void configure(const StrategyContext& ctx) = 0;
+  // Called before every force pass: sort, rebuild lists, or nothing. May reorder particles
+  // through the context's reorderer (which also moves the arrays the views point to, so the
+  // caller re-reads views after prepare()).
+  virtual void prepare(const ParticleView<float>& p, PrepareReason why) = 0;
+  virtual void prepare(const ParticleView<double>& p, PrepareReason why) = 0;
+  // One force pass over all active particles; pos.w holds pressure on entry.
+  virtual void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                        const ForceOutputs<float>& out) = 0;
+  virtual void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                        const ForceOutputs<double>& out) = 0;
+  virtual StrategyStats stats() const = 0;
+  virtual size_t deviceBytes() const = 0;  // bytes the strategy holds on the device now
+  virtual size_t peakDeviceBytes() const = 0;
+};
+
+}  // namespace sph

@@ -1,0 +1,104 @@
+// The contribution of neighbour b to particle a: momentum, continuity, density diffusion and
+// the viscous time-step term. This is the only copy of the per-pair physics; every neighbour
+// strategy (CPU loop or CUDA kernel) calls interactPair() inside its own loop.
+//
+// Formulation (DualSPHysics, Dominguez et al. 2022; Crespo et al. 2015):
+//   dv_a/dt   = -sum_b m_b ((P_a+P_b)/(rho_a rho_b) + R_ab + Pi_ab) grad_a W_ab + g
+//   drho_a/dt =  sum_b m_b v_ab . grad_a W_ab + D_a
+// Pi_ab: artificial viscosity (Monaghan 1992), only for approaching pairs (v_ab.r_ab < 0):
+//   Pi_ab = -alpha c0 mu_ab / rho_bar,  mu_ab = h v_ab.r_ab / (r^2 + eta^2).
+// R_ab: tensile correction of the cubic kernel (Monaghan 2000), as DualSPHysics applies it:
+//   R_ab = (W_ab/W(dp))^4 (f_a + f_b), f = P/rho^2 * (0.01 if P > 0 else -0.2); zero for Wendland.
+// D_a: density diffusion, delta h c0 sum_b 2 (m_b/rho_b) (rho_b - rho_a - drhoH_ba)
+//      (-r_ab . grad_a W_ab)/(r^2+eta^2); drhoH_ba = 0 (Molteni & Colagrossi 2009) or the
+//      hydrostatic difference rho0((1 + rho0 g_z (z_b - z_a)/B)^(1/gamma) - 1) (Fourtakas 2019).
+// DBC boundary particles (Crespo et al. 2007) only gather continuity from fluid neighbours.
+#pragma once
+
+#include <cmath>
+
+#include "sph/hd.h"
+#include "sph/physics_constants.h"
+#include "sph/real4.h"
+#include "sph/sph_kernels.h"
+
+namespace sph {
+
+// What a particle accumulates over its neighbours.
+template <typename T>
+struct PairAccum {
+  T ax = 0, ay = 0, az = 0;  // acceleration without gravity
+  T arho = 0;                // density rate
+  T viscdt = 0;              // max over neighbours of v_ab.r_ab/(r^2+eta^2), for dt
+};
+
+// Tait equation of state, P = B((rho/rho0)^gamma - 1).
+template <typename T>
+SPH_HD SPH_FORCEINLINE T taitPressure(T rho, const PhysicsConstants<T>& c) {
+  const T x = rho / c.rho0;
+  if (c.gamma == T(7)) {  // the usual water value: 4 multiplications instead of pow()
+    const T x2 = x * x;
+    return c.cteB * (x2 * x2 * x2 * x - T(1));
+  }
+  return c.cteB * (std::pow(x, c.gamma) - T(1));
+}
+
+// a: the particle being updated (pos.w holds its pressure, velrho.w its density).
+// b: a neighbour candidate; returns without effect outside the support or for b == a.
+template <KernelKind K, typename T>
+SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
+                                         const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB,
+                                         const PhysicsConstants<T>& c, PairAccum<T>& acc) {
+  const T dx = posA.x - posB.x;
+  const T dy = posA.y - posB.y;
+  const T dz = posA.z - posB.z;
+  const T r2 = dx * dx + dy * dy + dz * dz;
+  if (r2 >= c.support2 || r2 <= T(1e-18) * c.support2) return;
+  if (boundA && boundB) return;  // DBC: boundary particles do not interact with each other
+
+  const T r = std::sqrt(r2);
+  const T fac = kernelGradFactor<K>(r, c.h, c.kernelNorm);
+  const T frx = fac * dx, fry = fac * dy, frz = fac * dz;
+  const T dvx = velrhoA.x - velrhoB.x;
+  const T dvy = velrhoA.y - velrhoB.y;
+  const T dvz = velrhoA.z - velrhoB.z;
+  const T massB = boundB ? c.massBound : c.massFluid;
+
+  const T dotVR = dvx * dx + dvy * dy + dvz * dz;
+  const T dotRr2 = dotVR / (r2 + c.eta2);
+  acc.viscdt = dotRr2 > acc.viscdt ? dotRr2 : acc.viscdt;
+  acc.arho += massB * (dvx * frx + dvy * fry + dvz * frz);
+  if (boundA) return;
+
+  const T rhoA = velrhoA.w, rhoB = velrhoB.w;
+  T prs = (posA.w + posB.w) / (rhoA * rhoB);
+  if constexpr (K == KernelKind::Cubic) {
+    const T wab = kernelW<K>(r, c.h, c.kernelNorm) / c.cubicWdp;
+    const T fab = (wab * wab) * (wab * wab);
+    const T tensA = posA.w / (rhoA * rhoA) * (posA.w > T(0) ? T(0.01) : T(-0.2));
+    const T tensB = posB.w / (rhoB * rhoB) * (posB.w > T(0) ? T(0.01) : T(-0.2));
+    prs += fab * (tensA + tensB);
+  }
+  T visc = 0;
+  if (dotVR < T(0)) {
+    const T alpha = boundB ? c.viscoBound : c.visco;
+    const T rhoBar = T(0.5) * (rhoA + rhoB);
+    visc = -alpha * c.c0 * (c.h * dotRr2) / rhoBar;
+  }
+  const T coef = -massB * (prs + visc);
+  acc.ax += coef * frx;
+  acc.ay += coef * fry;
+  acc.az += coef * frz;
+
+  if (c.ddt == DensityDiffusion::None) return;
+  if (boundB && c.ddt != DensityDiffusion::FourtakasFull) return;
+  T drho = rhoB - rhoA;
+  if (c.ddt != DensityDiffusion::Molteni) {
+    const T rh = T(1) + c.ddtGz * (posB.z - posA.z);
+    drho -= c.rho0 * (std::pow(rh, c.invGamma) - T(1));
+  }
+  // -(r_ab . grad_a W_ab) = -fac r^2 > 0 since fac < 0 inside the support.
+  acc.arho += c.ddtCoef * (massB / rhoB) * drho * (-fac * r2) / (r2 + c.eta2);
+}
+
+}  // namespace sph

@@ -1,0 +1,24 @@
+// Per-particle code word: particle type, exclusion flag and the index of its mk in the case's
+// mk table. Boundary particles always occupy indices [0, nBound) of the particle arrays (the
+// generator emits them first and every sort keeps boundary keys below fluid keys), so kernels
+// normally test `i < nBound`; the code word is what output and exclusion use.
+#pragma once
+
+#include <cstdint>
+
+#include "sph/hd.h"
+
+namespace sph::code {
+
+inline constexpr uint32_t kBoundBit = 1u << 31;
+inline constexpr uint32_t kExcludedBit = 1u << 30;
+inline constexpr uint32_t kMkIndexMask = 0xFFFFu;
+
+SPH_HD inline bool isBound(uint32_t c) { return (c & kBoundBit) != 0; }
+SPH_HD inline bool isExcluded(uint32_t c) { return (c & kExcludedBit) != 0; }
+SPH_HD inline uint32_t mkIndex(uint32_t c) { return c & kMkIndexMask; }
+SPH_HD inline uint32_t make(bool bound, uint32_t mkIndex) {
+  return (bound ? kBoundBit : 0u) | (mkIndex & kMkIndexMask);
+}
+
+}  // namespace sph::code

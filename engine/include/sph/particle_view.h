@@ -1,0 +1,28 @@
+// Non-owning views of the engine's particle arrays, handed to neighbour strategies. Pointers
+// are device pointers when the run is on the GPU and host pointers on the CPU.
+#pragma once
+
+#include <cstdint>
+
+#include "sph/real4.h"
+
+namespace sph {
+
+template <typename T>
+struct ParticleView {
+  Real4<T>* pos = nullptr;     // x, y, z and, during an interaction, the pressure in w
+  Real4<T>* velrho = nullptr;  // vx, vy, vz, density
+  uint32_t* code = nullptr;    // sph::code word (type, exclusion, mk index)
+  uint32_t* id = nullptr;      // particle id, stable across sorts
+  uint32_t n = 0;              // active particles; boundary ones are [0, nBound)
+  uint32_t nBound = 0;
+};
+
+// Outputs of one force pass, written (not accumulated) for every particle in [0, n).
+template <typename T>
+struct ForceOutputs {
+  Real4<T>* ace = nullptr;  // ax, ay, az (gravity excluded), drho/dt in w
+  T* viscdt = nullptr;      // max_b v_ab.r_ab/(r^2+eta^2) per particle, for the time step
+};
+
+}  // namespace sph

@@ -1,0 +1,42 @@
+// Constants of one simulation, precomputed once on the host and passed by value to every
+// kernel (CPU loop or CUDA kernel). Plain data: no pointers, no virtuals.
+#pragma once
+
+#include <cstdint>
+
+namespace sph {
+
+enum class KernelKind : int32_t { Cubic = 1, Wendland = 2 };  // DualSPHysics `Kernel` values
+enum class DensityDiffusion : int32_t {
+  None = 0,
+  Molteni = 1,        // Molteni & Colagrossi (2009), fluid-fluid pairs
+  Fourtakas = 2,      // Fourtakas et al. (2019): dynamic part of density, fluid-fluid pairs
+  FourtakasFull = 3,  // as Fourtakas, boundary neighbours included
+};
+
+template <typename T>
+struct PhysicsConstants {
+  int32_t dim = 3;                   // 2 or 3; in 2D the y coordinate is constant
+  KernelKind kernel = KernelKind::Wendland;
+  T h = 0;                           // smoothing length
+  T support = 0;                     // kernel support radius 2h (the interaction radius)
+  T support2 = 0;                    // (2h)^2
+  T eta2 = 0;                        // 0.01 h^2, keeps 1/(r^2+eta^2) finite
+  T kernelNorm = 0;                  // aD of the chosen kernel and dimension
+  T cubicWdp = 0;                    // W(dp) of the cubic kernel, for its tensile correction
+  T massFluid = 0;                   // rho0 dp^dim
+  T massBound = 0;                   // DBC particles carry the fluid mass (DualSPHysics)
+  T rho0 = 0;
+  T gamma = 7;
+  T invGamma = T(1) / T(7);
+  T cteB = 0;                        // Tait B = c0^2 rho0 / gamma
+  T c0 = 0;                          // speed of sound
+  T visco = 0;                       // artificial viscosity alpha, fluid-fluid
+  T viscoBound = 0;                  // alpha * ViscoBoundFactor, fluid-boundary
+  DensityDiffusion ddt = DensityDiffusion::None;
+  T ddtCoef = 0;                     // 2 * delta * h * c0 (factor 2 of the diffusive flux psi)
+  T ddtGz = 0;                       // rho0 g_z / B, for the hydrostatic density difference
+  T gx = 0, gy = 0, gz = 0;          // gravity
+};
+
+}  // namespace sph
