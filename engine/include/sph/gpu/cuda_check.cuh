@@ -1,9 +1,11 @@
 // Checked CUDA calls and kernel launches for .cu files (engine and plugins). Every error names
-// what was being done and where; nothing here calls exit().
+// what was being done and where; nothing here calls exit(). (.cu files do not use fmt: fmt 9's
+// compile-time format checks do not build under nvcc in C++20 mode.)
 #pragma once
 
 #include <cuda_runtime.h>
-#include <fmt/format.h>
+
+#include <string>
 
 #include "sph/errors.h"
 
@@ -11,8 +13,8 @@ namespace sph::gpu {
 
 inline void check(cudaError_t e, const char* what, const char* file, int line) {
   if (e != cudaSuccess)
-    throw RunError(fmt::format("CUDA error while {}: {} ({} at {}:{})", what, cudaGetErrorString(e),
-                               cudaGetErrorName(e), file, line));
+    throw RunError(std::string("CUDA error while ") + what + ": " + cudaGetErrorString(e) + " (" +
+                   cudaGetErrorName(e) + " at " + file + ":" + std::to_string(line) + ")");
 }
 
 // Launches `kernel` on a 1-D grid covering `n` items and checks the launch. Define

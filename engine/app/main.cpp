@@ -1,0 +1,218 @@
+// The `sph` command line: run a case, describe a case, list plugins.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sph/case_model.h"
+#include "sph/errors.h"
+#include "sph/gpu_runtime.h"
+#include "sph/output.h"
+#include "sph/plugin_loader.h"
+#include "sph/sim_parameters.h"
+#include "sph/simulation.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage:
+  sph run CASE.xml [options]   run a DualSPHysics case (_Def.xml format)
+  sph info CASE.xml [--dp DP]  particle counts, dp, h, c0, dt, domain, cell grid, memory estimate
+  sph plugins                  list the neighbour-search strategies found, with their paths
+  sph --help                   this text
+
+run options (default in brackets):
+  --neighbours NAME     neighbour search: cell | verlet  [XML parameter NeighbourSearch, else cell]
+  --device gpu|cpu      where to run                     [gpu when a usable GPU exists, else cpu]
+  --precision single|double                              [single]
+  --out DIR             output folder                    [out/<case name>]
+  --time-max T          simulated seconds                [XML parameter TimeMax]
+  --time-out T          seconds between VTK outputs      [XML parameter TimeOut]
+  --steps N             stop after N steps               [no limit]
+  --threads N           CPU threads                      [all cores]
+  --cell-mode full|half cell size 2h (full) or h (half)  [full]
+  --dp DP               override the particle spacing    [XML definition dp]
+  --no-output           write neither VTK files nor run.json
+  --quiet               no progress line
+
+Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,
+OUT/excluded.csv when particles were excluded. Plugins are searched in $SPH_PLUGIN_PATH
+(colon-separated), then <bin>/../lib/sph/plugins. Exit code 0 only on success.
+)";
+
+struct Args {
+  std::string command, casePath;
+  sph::RunOptions run;
+  sph::LoadOptions load;
+};
+
+[[noreturn]] void usageError(const std::string& msg) {
+  throw sph::InputError(msg + "\n(see sph --help)");
+}
+
+double parseNumber(const std::string& opt, const std::string& v) {
+  try {
+    size_t pos = 0;
+    const double d = std::stod(v, &pos);
+    if (pos == v.size() && std::isfinite(d)) return d;
+  } catch (...) {
+  }
+  usageError(fmt::format("{}: '{}' is not a number", opt, v));
+}
+
+Args parseArgs(int argc, char** argv) {
+  Args a;
+  std::vector<std::string> v(argv + 1, argv + argc);
+  if (v.empty()) usageError("no command given");
+  a.command = v[0];
+  size_t i = 1;
+  auto value = [&](const std::string& opt) -> std::string {
+    if (i + 1 >= v.size()) usageError(fmt::format("{} needs a value", opt));
+    return v[++i];
+  };
+  for (; i < v.size(); ++i) {
+    const std::string& o = v[i];
+    if (o.empty() || o[0] != '-') {
+      if (!a.casePath.empty()) usageError(fmt::format("unexpected argument '{}'", o));
+      a.casePath = o;
+    } else if (o == "--neighbours") {
+      a.run.neighbours = value(o);
+    } else if (o == "--device") {
+      const std::string d = value(o);
+      if (d != "gpu" && d != "cpu") usageError("--device must be gpu or cpu");
+      a.run.device = d == "gpu" ? sph::Device::Gpu : sph::Device::Cpu;
+    } else if (o == "--precision") {
+      const std::string p = value(o);
+      if (p != "single" && p != "double") usageError("--precision must be single or double");
+      a.run.precision = p == "double" ? sph::Precision::Double : sph::Precision::Single;
+    } else if (o == "--out") {
+      a.run.outDir = value(o);
+    } else if (o == "--time-max") {
+      const double t = parseNumber(o, value(o));
+      if (!(t > 0)) usageError("--time-max must be positive");
+      a.run.timeMax = t;
+    } else if (o == "--time-out") {
+      const double t = parseNumber(o, value(o));
+      if (!(t > 0)) usageError("--time-out must be positive");
+      a.run.timeOut = t;
+    } else if (o == "--steps") {
+      const double n = parseNumber(o, value(o));
+      if (!(n >= 1) || n != std::floor(n)) usageError("--steps must be a positive integer");
+      a.run.maxSteps = uint64_t(n);
+    } else if (o == "--threads") {
+      const double n = parseNumber(o, value(o));
+      if (!(n >= 1) || n != std::floor(n)) usageError("--threads must be a positive integer");
+      a.run.threads = int(n);
+    } else if (o == "--cell-mode") {
+      a.run.cellMode = value(o);
+      if (a.run.cellMode != "full" && a.run.cellMode != "half") usageError("--cell-mode must be full or half");
+    } else if (o == "--dp") {
+      const double dp = parseNumber(o, value(o));
+      if (!(dp > 0)) usageError("--dp must be positive");
+      a.load.dpOverride = dp;
+    } else if (o == "--no-output") {
+      a.run.writeOutput = false;
+    } else if (o == "--quiet") {
+      a.run.progress = false;
+    } else {
+      usageError(fmt::format("unknown option '{}'", o));
+    }
+  }
+  return a;
+}
+
+int cmdPlugins() {
+  std::vector<std::string> problems;
+  const auto plugins = sph::discoverPlugins(&problems);
+  fmt::print("neighbour-search plugins:\n");
+  for (const auto& p : plugins) fmt::print("  {:<8} {}\n           {}\n", p.name, p.description, p.path);
+  if (plugins.empty()) fmt::print("  none\n");
+  fmt::print("searched:\n");
+  for (const auto& d : sph::pluginSearchDirs()) fmt::print("  {}\n", d);
+  for (const auto& w : problems) fmt::print("skipped: {}\n", w);
+  return plugins.empty() ? 1 : 0;
+}
+
+std::string bytesText(double b) {
+  return b > 1 << 30 ? fmt::format("{:.2f} GiB", b / (1 << 30)) : fmt::format("{:.1f} MiB", b / (1 << 20));
+}
+
+int cmdInfo(const Args& a) {
+  const sph::CaseDefinition c = sph::loadCase(a.casePath, a.load);
+  const sph::SimParameters p = sph::deriveParameters(c);
+  fmt::print("case        {} ({})\n", c.name, c.path);
+  fmt::print("dimensions  {}D\n", p.dim);
+  fmt::print("particles   {} total: {} boundary, {} fluid\n", c.positions.size(), c.nBound, c.nFluid);
+  for (const auto& m : c.mks) fmt::print("  mk {:<4} {:<8} {:>10}\n", m.mk, m.bound ? "boundary" : "fluid", m.count);
+  fmt::print("dp          {} m\nh           {:.6g} m (support 2h = {:.6g} m)\n", p.dp, p.h, p.support);
+  fmt::print("c0          {:.6g} m/s (hswl {:.4g} m)\nrho0        {} kg/m^3, B = {:.6g} Pa\n", p.c0, p.hswl, p.rho0, p.cteB);
+  fmt::print("mass        {:.6g} kg per particle\n", p.massFluid);
+  fmt::print("dt          initial {:.6g} s, minimum {:.6g} s{}\n", p.dtIni, p.dtMin,
+             p.dtFixed > 0 ? fmt::format(", fixed {:.6g} s", p.dtFixed) : std::string());
+  fmt::print("integrator  {}, kernel {}, TimeMax {} s, TimeOut {} s\n",
+             p.stepAlgorithm == 2 ? "symplectic" : fmt::format("verlet (Euler every {} steps)", p.verletSteps),
+             p.kernel == sph::KernelKind::Cubic ? "cubic spline" : "Wendland", p.timeMax, p.timeOut);
+  fmt::print("domain      ({:.4g}, {:.4g}, {:.4g}) to ({:.4g}, {:.4g}, {:.4g}) m\n", p.domainMin.x, p.domainMin.y,
+             p.domainMin.z, p.domainMax.x, p.domainMax.y, p.domainMax.z);
+  for (const double cell : {p.support, p.h}) {
+    auto cells = [&](double lo, double hi) { return std::max<long>(1, long(std::ceil((hi - lo) / cell))); };
+    const long nx = cells(p.domainMin.x, p.domainMax.x), ny = p.dim == 2 ? 1 : cells(p.domainMin.y, p.domainMax.y),
+               nz = cells(p.domainMin.z, p.domainMax.z);
+    fmt::print("cell grid   {} x {} x {} = {} cells of {:.4g} m ({})\n", nx, ny, nz, nx * ny * nz, cell,
+               cell == p.support ? "full, 2h" : "half, h");
+  }
+  // Engine arrays per particle (two sets for reordering, single precision): pos, velrho,
+  // history (x2 for symplectic), code, id; plus ace, viscdt, permutation; the cell plugin's
+  // keys and indices (double-buffered for the radix sort).
+  const double n = double(c.positions.size());
+  const double perSet = 16 * (p.stepAlgorithm == 2 ? 4 : 3) + 8;
+  const double engine = n * (2 * perSet + 16 + 4 + 4);
+  const double cellPlugin = n * 16 + 2 * 4.0 * 2 * 1e5;
+  fmt::print("memory      about {} on the device in single precision ({} engine arrays + {} cell lists)\n",
+             bytesText(engine + cellPlugin), bytesText(engine), bytesText(cellPlugin));
+  return 0;
+}
+
+int cmdRun(const Args& a) {
+  const sph::CaseDefinition c = sph::loadCase(a.casePath, a.load);
+  sph::Simulation sim(c, a.run);
+  const auto& p = sim.parameters();
+  fmt::print("sph: {} ({}D, {} particles: {} boundary, {} fluid) on the {} ({}), {} precision, neighbours '{}'\n",
+             c.name, p.dim, c.positions.size(), c.nBound, c.nFluid, sph::deviceName(sim.device()),
+             sim.device() == sph::Device::Gpu ? sph::gpu::deviceDescription() : "OpenMP",
+             sph::precisionName(a.run.precision), sim.strategyName());
+  const sph::RunReport r = sim.run();
+  fmt::print("\n{}\n", sph::phaseTable(r));
+  fmt::print("done: {} steps, {:.4f} s simulated in {:.2f} s wall ({:.2f} ns per particle-step), "
+             "{} particles excluded, peak device memory {}\n",
+             r.steps, r.simulatedTime, r.wallSeconds, r.nsPerParticleStep, r.excluded, bytesText(double(r.peakDeviceBytes)));
+  if (a.run.writeOutput)
+    fmt::print("output: {}\n", a.run.outDir.empty() ? "out/" + c.name : a.run.outDir);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      fmt::print("{}", kUsage);
+      return 0;
+    }
+  try {
+    const Args a = parseArgs(argc, argv);
+    if (a.command == "plugins") return cmdPlugins();
+    if (a.command != "run" && a.command != "info") usageError(fmt::format("unknown command '{}'", a.command));
+    if (a.casePath.empty()) usageError(fmt::format("sph {}: no case file given", a.command));
+    return a.command == "info" ? cmdInfo(a) : cmdRun(a);
+  } catch (const sph::InputError& e) {
+    fmt::print(stderr, "sph: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "sph: run failed: {}\n", e.what());
+    return 1;
+  }
+}

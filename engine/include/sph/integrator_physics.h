@@ -1,0 +1,122 @@
+// Per-particle time integration, header-only for the CPU loops and the CUDA kernels.
+// DualSPHysics schemes (Crespo et al. 2015, section 2.5):
+//  * Verlet (StepAlgorithm=1): v^{n+1} = v^{n-1} + 2 dt a^n, rho likewise,
+//    r^{n+1} = r^n + dt v^n + dt^2/2 a^n; every VerletSteps steps an Euler step
+//    (v^{n+1} = v^n + dt a^n, rho likewise) decouples the two leap-frog sequences.
+//  * Symplectic (StepAlgorithm=2): predictor to n+1/2 with the rates at n, corrector with the
+//    rates at n+1/2; density rho^{n+1} = rho^n (2 - eps)/(2 + eps), eps = -(drho/rho)^{n+1/2} dt.
+// DBC boundary particles keep their positions; their density is integrated like the fluid's
+// and never drops below rho0 (DualSPHysics does this so walls do not suck fluid in).
+#pragma once
+
+#include <cstdint>
+
+#include "sph/hd.h"
+#include "sph/physics_constants.h"
+#include "sph/real4.h"
+
+namespace sph {
+
+// Arrays an integrator step touches (all of size n; boundary particles are [0, nBound)).
+template <typename T>
+struct IntegratorArrays {
+  Real4<T>* pos;        // r^n on entry, r^{n+1} on exit
+  Real4<T>* velrho;     // (v, rho)^n on entry, ^{n+1} on exit
+  Real4<T>* velrhoPre;  // Verlet: (v, rho)^{n-1}; Symplectic: (v, rho)^n saved by the predictor
+  Real4<T>* posPre;     // Symplectic only: r^n saved by the predictor
+  const Real4<T>* ace;  // acceleration (no gravity) and drho/dt
+  uint32_t n, nBound;
+};
+
+template <typename T>
+SPH_HD SPH_FORCEINLINE T clampBoundDensity(T rho, const PhysicsConstants<T>& c) {
+  return rho < c.rho0 ? c.rho0 : rho;
+}
+
+template <typename T>
+SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArrays<T>& a,
+                                               const PhysicsConstants<T>& c, T dt, bool euler) {
+  const Real4<T> cur = a.velrho[i];
+  const Real4<T> old = a.velrhoPre[i];
+  const Real4<T> f = a.ace[i];
+  const T dtRate = euler ? dt : T(2) * dt;
+  const Real4<T> base = euler ? cur : old;  // the value the rate is applied to
+  if (i < a.nBound) {
+    a.velrhoPre[i] = cur;
+    a.velrho[i] = Real4<T>{cur.x, cur.y, cur.z, clampBoundDensity(base.w + dtRate * f.w, c)};
+    return;
+  }
+  const T ax = f.x + c.gx, ay = f.y + c.gy, az = f.z + c.gz;
+  Real4<T> p = a.pos[i];
+  const T half = T(0.5) * dt * dt;
+  p.x += cur.x * dt + ax * half;
+  p.y += cur.y * dt + ay * half;
+  p.z += cur.z * dt + az * half;
+  a.pos[i] = p;
+  a.velrhoPre[i] = cur;
+  a.velrho[i] = Real4<T>{base.x + ax * dtRate, base.y + ay * dtRate, base.z + az * dtRate,
+                         base.w + f.w * dtRate};
+}
+
+template <typename T>
+SPH_HD SPH_FORCEINLINE void symplecticPredictParticle(uint32_t i, const IntegratorArrays<T>& a,
+                                                      const PhysicsConstants<T>& c, T dt) {
+  const T dt05 = T(0.5) * dt;
+  const Real4<T> vr = a.velrho[i];
+  const Real4<T> f = a.ace[i];
+  a.velrhoPre[i] = vr;
+  a.posPre[i] = a.pos[i];
+  if (i < a.nBound) {
+    a.velrho[i].w = clampBoundDensity(vr.w + dt05 * f.w, c);
+    return;
+  }
+  Real4<T> p = a.pos[i];
+  p.x += dt05 * vr.x;
+  p.y += dt05 * vr.y;
+  p.z += dt05 * vr.z;
+  a.pos[i] = p;
+  a.velrho[i] = Real4<T>{vr.x + dt05 * (f.x + c.gx), vr.y + dt05 * (f.y + c.gy),
+                         vr.z + dt05 * (f.z + c.gz), vr.w + dt05 * f.w};
+}
+
+template <typename T>
+SPH_HD SPH_FORCEINLINE void symplecticCorrectParticle(uint32_t i, const IntegratorArrays<T>& a,
+                                                      const PhysicsConstants<T>& c, T dt) {
+  const Real4<T> pre = a.velrhoPre[i];
+  const Real4<T> half = a.velrho[i];
+  const Real4<T> f = a.ace[i];
+  const T eps = -(f.w / half.w) * dt;
+  T rho = pre.w * (T(2) - eps) / (T(2) + eps);
+  if (i < a.nBound) {
+    a.velrho[i].w = clampBoundDensity(rho, c);
+    return;
+  }
+  const T vx = pre.x + dt * (f.x + c.gx);
+  const T vy = pre.y + dt * (f.y + c.gy);
+  const T vz = pre.z + dt * (f.z + c.gz);
+  const Real4<T> p0 = a.posPre[i];
+  const T w = a.pos[i].w;
+  a.pos[i] = Real4<T>{p0.x + T(0.5) * dt * (pre.x + vx), p0.y + T(0.5) * dt * (pre.y + vy),
+                      p0.z + T(0.5) * dt * (pre.z + vz), w};
+  a.velrho[i] = Real4<T>{vx, vy, vz, rho};
+}
+
+// Exclusion test for fluid particles after a step (DualSPHysics: out of the domain, or density
+// outside RhopOutMin..RhopOutMax). Returns 0 (keep), 1 (out of domain) or 2 (density).
+template <typename T>
+struct ExclusionLimits {
+  T minX, minY, minZ, maxX, maxY, maxZ;
+  T rhoMin, rhoMax;
+};
+
+template <typename T>
+SPH_HD SPH_FORCEINLINE int exclusionReason(const Real4<T>& p, T rho, const ExclusionLimits<T>& l) {
+  // Written so that NaN positions or densities count as excluded too.
+  if (!(p.x >= l.minX && p.x <= l.maxX && p.y >= l.minY && p.y <= l.maxY && p.z >= l.minZ &&
+        p.z <= l.maxZ))
+    return 1;
+  if (!(rho >= l.rhoMin && rho <= l.rhoMax)) return 2;
+  return 0;
+}
+
+}  // namespace sph

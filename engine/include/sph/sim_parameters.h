@@ -1,0 +1,44 @@
+// Simulation parameters derived from a loaded case: the DualSPHysics rules for h, the speed of
+// sound, the Tait constant, particle mass, time-step limits and run control, in double precision.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sph/case_model.h"
+#include "sph/physics_constants.h"
+
+namespace sph {
+
+struct SimParameters {
+  int dim = 3;
+  double dp = 0, h = 0, support = 0;
+  double rho0 = 1000, gamma = 7, cteB = 0, c0 = 0, hswl = 0;
+  double massFluid = 0, massBound = 0;
+  Vec3d gravity;
+  KernelKind kernel = KernelKind::Wendland;
+  int stepAlgorithm = 1;  // 1 Verlet, 2 Symplectic
+  int verletSteps = 40;
+  double visco = 0.01, viscoBoundFactor = 1;
+  DensityDiffusion ddt = DensityDiffusion::None;
+  double ddtValue = 0.1;
+  double cfl = 0.2;
+  double dtIni = 0, dtMin = 0, dtFixed = 0;
+  double timeMax = 1, timeOut = 0.01;
+  double rhoOutMin = 700, rhoOutMax = 1300;
+  double partsOutMax = 1;  // fraction of fluid particles that may be excluded
+  Vec3d domainMin, domainMax;
+  std::string neighbourSearch;  // XML parameter NeighbourSearch ("" when absent)
+};
+
+// Throws InputError (file, line, key) for unsupported or impossible parameter values.
+SimParameters deriveParameters(const CaseDefinition& c);
+
+template <typename T>
+PhysicsConstants<T> makePhysicsConstants(const SimParameters& p);
+
+// Initial density per particle (rhopgradient 1, 2 or 3), boundary particles at rho0.
+std::vector<double> initialDensity(const CaseDefinition& c, const SimParameters& p);
+
+}  // namespace sph

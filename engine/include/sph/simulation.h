@@ -1,0 +1,63 @@
+// One simulation of a loaded case: owns the particle arrays (host or device), the chosen
+// neighbour strategy and the integrator, and produces output and the run report.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sph/case_model.h"
+#include "sph/neighbour_strategy.h"
+#include "sph/output.h"
+#include "sph/sim_parameters.h"
+
+namespace sph {
+
+struct RunOptions {
+  std::string neighbours;            // "" : XML parameter NeighbourSearch, else "cell"
+  std::optional<Device> device;      // unset: the GPU when one is usable, else the CPU
+  Precision precision = Precision::Single;
+  std::string outDir;                // "" : out/<case name>
+  std::optional<double> timeMax;     // overrides TimeMax
+  std::optional<double> timeOut;     // overrides TimeOut
+  std::optional<uint64_t> maxSteps;  // stop after this many steps
+  int threads = 0;                   // CPU threads; 0 = all cores
+  std::string cellMode;              // strategy option CellMode ("" : strategy default)
+  bool writeOutput = true;           // VTK files and run.json
+  bool progress = true;              // progress line on stderr
+};
+
+class Simulation {
+ public:
+  Simulation(const CaseDefinition& c, const RunOptions& o);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // Runs to TimeMax (or maxSteps) writing output every TimeOut; returns the report, which is
+  // also written to OUT/run.json. Errors during the run are rethrown after a report with
+  // status "failed" has been written.
+  RunReport run();
+
+  void step();  // one time step (two force passes for the symplectic integrator)
+  bool finished() const;
+  double time() const;
+  uint64_t steps() const;
+  double lastDt() const;
+  uint32_t activeParticles() const;
+  ParticleSnapshot snapshot() const;  // host copy of the current state
+  const SimParameters& parameters() const;
+  Device device() const;
+  std::string strategyName() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Picks the device a run would use when none is requested (GPU if usable).
+Device defaultDevice();
+
+}  // namespace sph

@@ -1,0 +1,91 @@
+// CPU (OpenMP) implementation of the engine's per-particle passes.
+#include <omp.h>
+
+#include <algorithm>
+
+#include "engine_ops.h"
+#include "sph/pair_physics.h"
+#include "sph/particle_code.h"
+
+namespace sph {
+namespace {
+
+template <typename T>
+class CpuOps final : public EngineOps<T> {
+ public:
+  explicit CpuOps(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
+
+  void computePressure(Real4<T>* pos, const Real4<T>* velrho, uint32_t n,
+                       const PhysicsConstants<T>& c) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = 0; i < int64_t(n); ++i) pos[i].w = taitPressure(velrho[i].w, c);
+  }
+
+  DtTerms dtTerms(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n,
+                  const PhysicsConstants<T>& c) override {
+    double maxA = 0, maxV = 0;
+#pragma omp parallel for num_threads(threads_) reduction(max : maxA, maxV) schedule(static)
+    for (int64_t i = 0; i < int64_t(n); ++i) {
+      maxV = std::max(maxV, double(viscdt[i]));
+      if (i >= int64_t(nBound)) {
+        const double ax = ace[i].x + c.gx, ay = ace[i].y + c.gy, az = ace[i].z + c.gz;
+        maxA = std::max(maxA, ax * ax + ay * ay + az * az);
+      }
+    }
+    return {maxA, maxV};
+  }
+
+  void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt, bool euler) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = 0; i < int64_t(a.n); ++i) verletStepParticle(uint32_t(i), a, c, dt, euler);
+  }
+  void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = 0; i < int64_t(a.n); ++i) symplecticPredictParticle(uint32_t(i), a, c, dt);
+  }
+  void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = 0; i < int64_t(a.n); ++i) symplecticCorrectParticle(uint32_t(i), a, c, dt);
+  }
+
+  ExclusionCounts markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code,
+                                 uint32_t nBound, uint32_t n, const ExclusionLimits<T>& l) override {
+    uint32_t out = 0, dens = 0;
+#pragma omp parallel for num_threads(threads_) reduction(+ : out, dens) schedule(static)
+    for (int64_t i = nBound; i < int64_t(n); ++i) {
+      const int r = exclusionReason(pos[i], velrho[i].w, l);
+      if (r == 0) continue;
+      code[i] |= code::kExcludedBit;
+      (r == 1 ? out : dens) += 1;
+    }
+    return {out, dens};
+  }
+
+  void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,
+              uint32_t n) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = 0; i < int64_t(n); ++i) {
+      const uint32_t k = perm[i];
+      d.pos[i] = s.pos[k];
+      d.velrho[i] = s.velrho[k];
+      d.velrhoPre[i] = s.velrhoPre[k];
+      if (s.posPre) d.posPre[i] = s.posPre[k];
+      d.code[i] = s.code[k];
+      d.id[i] = s.id[k];
+    }
+  }
+
+ private:
+  int threads_;
+};
+
+}  // namespace
+
+template <typename T>
+std::unique_ptr<EngineOps<T>> makeCpuOps(int threads) {
+  return std::make_unique<CpuOps<T>>(threads);
+}
+template std::unique_ptr<EngineOps<float>> makeCpuOps<float>(int);
+template std::unique_ptr<EngineOps<double>> makeCpuOps<double>(int);
+
+}  // namespace sph

@@ -1,0 +1,63 @@
+// The engine's own per-particle passes (pressure, time-step reduction, integration, exclusion,
+// reordering), with one implementation looping on the CPU (cpu_ops.cpp) and one launching CUDA
+// kernels (gpu/gpu_ops.cu). Both call the same header-only physics.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "sph/integrator_physics.h"
+#include "sph/physics_constants.h"
+#include "sph/real4.h"
+
+namespace sph {
+
+// Every per-particle array a reorder must move.
+template <typename T>
+struct ReorderArrays {
+  Real4<T>* pos;
+  Real4<T>* velrho;
+  Real4<T>* velrhoPre;
+  Real4<T>* posPre;  // may be null (Verlet integrator)
+  uint32_t* code;
+  uint32_t* id;
+};
+
+struct DtTerms {
+  double maxAce2 = 0;    // max over fluid of |a + g|^2
+  double maxViscdt = 0;  // max over all of v_ab.r_ab/(r^2+eta^2)
+};
+
+struct ExclusionCounts {
+  uint32_t outOfDomain = 0;
+  uint32_t density = 0;
+  uint32_t total() const { return outOfDomain + density; }
+};
+
+template <typename T>
+class EngineOps {
+ public:
+  virtual ~EngineOps() = default;
+  // pos.w = Tait pressure of velrho.w, for [0, n).
+  virtual void computePressure(Real4<T>* pos, const Real4<T>* velrho, uint32_t n,
+                               const PhysicsConstants<T>& c) = 0;
+  virtual DtTerms dtTerms(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n,
+                          const PhysicsConstants<T>& c) = 0;
+  virtual void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt,
+                          bool euler) = 0;
+  virtual void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt) = 0;
+  virtual void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt) = 0;
+  // Sets code::kExcludedBit on fluid particles that left the domain or the density range.
+  virtual ExclusionCounts markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code,
+                                         uint32_t nBound, uint32_t n, const ExclusionLimits<T>& l) = 0;
+  // dst[i] = src[perm[i]] for every array; posPre is skipped when null.
+  virtual void gather(const ReorderArrays<T>& src, const ReorderArrays<T>& dst, const uint32_t* perm,
+                      uint32_t n) = 0;
+};
+
+template <typename T>
+std::unique_ptr<EngineOps<T>> makeCpuOps(int threads);
+template <typename T>
+std::unique_ptr<EngineOps<T>> makeGpuOps();  // throws RunError in a CPU-only build
+
+}  // namespace sph

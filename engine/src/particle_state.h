@@ -1,0 +1,77 @@
+// The engine-owned particle arrays of one precision, with a spare set used as the target of
+// reorders (gather into spare, then swap), and the ParticleReorderer service strategies call.
+#pragma once
+
+#include <cstdint>
+
+#include "device_array.h"
+#include "engine_ops.h"
+#include "sph/neighbour_strategy.h"
+#include "sph/particle_view.h"
+
+namespace sph {
+
+template <typename T>
+struct ParticleArraySet {
+  DeviceArray<Real4<T>> pos, velrho, velrhoPre, posPre;
+  DeviceArray<uint32_t> code, id;
+
+  void allocate(Device d, uint32_t capacity, bool withPosPre) {
+    pos.allocate(d, capacity, "particle positions");
+    velrho.allocate(d, capacity, "particle velocities and densities");
+    velrhoPre.allocate(d, capacity, "integrator history (velocity, density)");
+    if (withPosPre) posPre.allocate(d, capacity, "integrator history (position)");
+    code.allocate(d, capacity, "particle codes");
+    id.allocate(d, capacity, "particle ids");
+  }
+  size_t bytes() const {
+    return pos.bytes() + velrho.bytes() + velrhoPre.bytes() + posPre.bytes() + code.bytes() + id.bytes();
+  }
+  ReorderArrays<T> reorderArrays() {
+    return {pos.data(), velrho.data(), velrhoPre.data(), posPre.data(), code.data(), id.data()};
+  }
+  void swap(ParticleArraySet& o) {
+    pos.swap(o.pos);
+    velrho.swap(o.velrho);
+    velrhoPre.swap(o.velrhoPre);
+    posPre.swap(o.posPre);
+    code.swap(o.code);
+    id.swap(o.id);
+  }
+};
+
+template <typename T>
+class ParticleState final : public ParticleReorderer {
+ public:
+  ParticleState(Device d, uint32_t capacity, bool withPosPre, EngineOps<T>* ops) : ops_(ops) {
+    cur.allocate(d, capacity, withPosPre);
+    spare.allocate(d, capacity, withPosPre);
+    ace.allocate(d, capacity, "particle accelerations");
+    viscdt.allocate(d, capacity, "particle viscous dt terms");
+    perm.allocate(d, capacity, "reorder permutation");
+  }
+
+  void apply(const uint32_t* p, uint32_t count) override {
+    ops_->gather(cur.reorderArrays(), spare.reorderArrays(), p, count);
+    cur.swap(spare);
+  }
+
+  ParticleView<T> view() {
+    return {cur.pos.data(), cur.velrho.data(), cur.code.data(), cur.id.data(), n, nBound};
+  }
+  IntegratorArrays<T> integratorArrays() {
+    return {cur.pos.data(), cur.velrho.data(), cur.velrhoPre.data(), cur.posPre.data(), ace.data(), n, nBound};
+  }
+  size_t bytes() const { return cur.bytes() + spare.bytes() + ace.bytes() + viscdt.bytes() + perm.bytes(); }
+
+  ParticleArraySet<T> cur, spare;
+  DeviceArray<Real4<T>> ace;
+  DeviceArray<T> viscdt;
+  DeviceArray<uint32_t> perm;  // engine-side reorders (exclusion compaction)
+  uint32_t n = 0, nBound = 0;
+
+ private:
+  EngineOps<T>* ops_;
+};
+
+}  // namespace sph

@@ -1,0 +1,127 @@
+#include "sph/plugin_loader.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "sph/errors.h"
+#include "sph/plugin_abi.h"
+
+namespace sph {
+namespace fs = std::filesystem;
+namespace {
+
+std::string executableDir() {
+  char buf[4096];
+  const ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (len <= 0) return {};
+  buf[len] = '\0';
+  return fs::path(buf).parent_path().string();
+}
+
+// Loads `path` and returns its descriptor, or null with `why` set. Libraries stay loaded for the
+// life of the process: strategies may own CUDA resources that must not outlive their code.
+const SphPluginDescriptor* openPlugin(const std::string& path, std::string* why) {
+  void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    *why = fmt::format("{}: cannot load: {}", path, dlerror());
+    return nullptr;
+  }
+  auto entry = reinterpret_cast<SphPluginEntryFn>(dlsym(h, SPH_PLUGIN_ENTRY_SYMBOL));
+  if (!entry) {
+    *why = fmt::format("{}: no {} symbol (not an sph plugin)", path, SPH_PLUGIN_ENTRY_SYMBOL);
+    dlclose(h);
+    return nullptr;
+  }
+  const SphPluginDescriptor* d = entry();
+  if (!d || d->abiVersion != SPH_PLUGIN_ABI_VERSION) {
+    *why = fmt::format("{}: plugin ABI version {} but this sph needs {}", path, d ? d->abiVersion : 0u,
+                       SPH_PLUGIN_ABI_VERSION);
+    dlclose(h);
+    return nullptr;
+  }
+  return d;
+}
+
+std::map<std::string, const SphPluginDescriptor*>& loadedDescriptors() {
+  static std::map<std::string, const SphPluginDescriptor*> m;
+  return m;
+}
+
+}  // namespace
+
+std::vector<std::string> pluginSearchDirs() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("SPH_PLUGIN_PATH")) {
+    std::string s = env;
+    size_t start = 0;
+    while (start <= s.size()) {
+      const size_t colon = s.find(':', start);
+      const std::string part = s.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+      if (!part.empty()) dirs.push_back(part);
+      if (colon == std::string::npos) break;
+      start = colon + 1;
+    }
+  }
+  const std::string exe = executableDir();
+  if (!exe.empty()) dirs.push_back((fs::path(exe) / ".." / "lib" / "sph" / "plugins").lexically_normal().string());
+#ifdef SPH_PLUGIN_BUILD_DIR
+  dirs.push_back(SPH_PLUGIN_BUILD_DIR);
+#endif
+  return dirs;
+}
+
+std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems) {
+  std::vector<PluginInfo> found;
+  std::map<std::string, bool> seenPath;
+  for (const std::string& dir : pluginSearchDirs()) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    std::vector<fs::path> libs;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".so") libs.push_back(e.path());
+    std::sort(libs.begin(), libs.end());
+    for (const fs::path& lib : libs) {
+      const std::string canon = fs::weakly_canonical(lib, ec).string();
+      if (seenPath[canon]) continue;
+      seenPath[canon] = true;
+      std::string why;
+      const SphPluginDescriptor* d = openPlugin(canon, &why);
+      if (!d) {
+        if (problems) problems->push_back(why);
+        continue;
+      }
+      bool dup = false;
+      for (const auto& p : found) dup |= p.name == d->name;
+      if (dup) continue;
+      found.push_back({d->name, d->description ? d->description : "", canon});
+      loadedDescriptors()[d->name] = d;
+    }
+  }
+  return found;
+}
+
+StrategyPtr createStrategy(const std::string& name, PluginInfo* info) {
+  std::vector<std::string> problems;
+  const std::vector<PluginInfo> plugins = discoverPlugins(&problems);
+  for (const PluginInfo& p : plugins) {
+    if (p.name != name) continue;
+    const SphPluginDescriptor* d = loadedDescriptors()[name];
+    if (info) *info = p;
+    return StrategyPtr(d->create(), StrategyDeleter{d->destroy});
+  }
+  std::string msg = fmt::format("no neighbour-search plugin named '{}'.\n  searched:", name);
+  for (const auto& d : pluginSearchDirs()) msg += "\n    " + d;
+  msg += "\n  found:";
+  if (plugins.empty()) msg += " none";
+  for (const auto& p : plugins) msg += fmt::format("\n    {} ({})", p.name, p.path);
+  for (const auto& w : problems) msg += "\n  skipped: " + w;
+  throw InputError(msg);
+}
+
+}  // namespace sph

@@ -1,0 +1,164 @@
+#include "sph/sim_parameters.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "sph/errors.h"
+#include "sph/sph_kernels.h"
+
+namespace sph {
+namespace {
+
+[[noreturn]] void badParameter(const CaseDefinition& c, const std::string& key, const std::string& why) {
+  const auto it = c.parameters.find(key);
+  const int line = it == c.parameters.end() ? 0 : it->second.line;
+  throw InputError(fmt::format("{}:{}: <parameter key=\"{}\">: {}", c.path, line, key, why));
+}
+
+double fluidHeightAuto(const CaseDefinition& c) {
+  double zmin = std::numeric_limits<double>::max(), zmax = -zmin;
+  for (size_t i = c.nBound; i < c.positions.size(); ++i) {
+    zmin = std::min(zmin, c.positions[i].z);
+    zmax = std::max(zmax, c.positions[i].z);
+  }
+  return zmax - zmin;
+}
+
+}  // namespace
+
+SimParameters deriveParameters(const CaseDefinition& c) {
+  SimParameters p;
+  const CaseConstants& k = c.constants;
+  p.dim = c.twoD ? 2 : 3;
+  p.dp = c.dp;
+  // DualSPHysics: h = coefh*sqrt(3 dp^2) in 3D, coefh*sqrt(2 dp^2) in 2D, or h = hdp*dp.
+  p.h = k.hdp ? *k.hdp * c.dp : k.coefH * std::sqrt(double(p.dim) * c.dp * c.dp);
+  p.support = 2 * p.h;
+  p.rho0 = k.rhop0;
+  p.gamma = k.gamma;
+  p.gravity = k.gravity;
+  const double g = std::sqrt(k.gravity.x * k.gravity.x + k.gravity.y * k.gravity.y +
+                             k.gravity.z * k.gravity.z);
+  p.hswl = k.hswl.isAuto ? fluidHeightAuto(c) : k.hswl.value;
+  // Speed of sound: c0 = coefsound * speedsystem, speedsystem = sqrt(g hswl) (dam-break speed).
+  const double speedSystem = k.speedSystem.isAuto ? std::sqrt(g * p.hswl) : k.speedSystem.value;
+  p.c0 = k.speedSound.isAuto ? k.coefSound * speedSystem : k.speedSound.value;
+  if (!(p.c0 > 0))
+    throw InputError(fmt::format("{}: <constantsdef>: the speed of sound is {} (hswl {}, gravity {}); "
+                                 "give <speedsound> or a fluid with height",
+                                 c.path, p.c0, p.hswl, g));
+  p.cteB = p.c0 * p.c0 * p.rho0 / p.gamma;
+  p.massFluid = p.rho0 * std::pow(c.dp, p.dim);
+  p.massBound = p.massFluid;
+  p.cfl = k.cflNumber;
+
+  const int kernel = parameterInt(c, "Kernel", 2);
+  if (kernel != 1 && kernel != 2) badParameter(c, "Kernel", "must be 1 (cubic spline) or 2 (Wendland)");
+  p.kernel = static_cast<KernelKind>(kernel);
+  p.stepAlgorithm = parameterInt(c, "StepAlgorithm", 1);
+  if (p.stepAlgorithm != 1 && p.stepAlgorithm != 2)
+    badParameter(c, "StepAlgorithm", "must be 1 (Verlet) or 2 (Symplectic)");
+  p.verletSteps = parameterInt(c, "VerletSteps", 40);
+  if (p.verletSteps < 1) badParameter(c, "VerletSteps", "must be at least 1");
+  const int visco = parameterInt(c, "ViscoTreatment", 1);
+  if (visco != 1) badParameter(c, "ViscoTreatment", "only 1 (artificial viscosity) is supported");
+  p.visco = parameterDouble(c, "Visco", 0.01);
+  p.viscoBoundFactor = parameterDouble(c, "ViscoBoundFactor", 1);
+  if (p.visco < 0 || p.viscoBoundFactor < 0) badParameter(c, "Visco", "must not be negative");
+  const int ddt = parameterInt(c, "DensityDT", 0);
+  if (ddt < 0 || ddt > 3) badParameter(c, "DensityDT", "must be 0, 1, 2 or 3");
+  p.ddt = static_cast<DensityDiffusion>(ddt);
+  p.ddtValue = parameterDouble(c, "DensityDTvalue", 0.1);
+  if (parameterInt(c, "Shifting", 0) != 0) badParameter(c, "Shifting", "shifting is not supported yet");
+
+  const double coefDtMin = parameterDouble(c, "CoefDtMin", 0.05);
+  p.dtIni = parameterDouble(c, "DtIni", 0);
+  if (p.dtIni <= 0) p.dtIni = p.h / p.c0;
+  p.dtMin = parameterDouble(c, "DtMin", 0);
+  if (p.dtMin <= 0) p.dtMin = coefDtMin * p.h / p.c0;
+  p.dtFixed = parameterDouble(c, "DtFixed", 0);
+  if (p.dtFixed < 0) badParameter(c, "DtFixed", "must not be negative");
+  const std::string dtFile = parameterString(c, "DtFixedFile", "NONE");
+  if (dtFile != "NONE" && !dtFile.empty()) badParameter(c, "DtFixedFile", "dt files are not supported");
+
+  p.timeMax = parameterDouble(c, "TimeMax", 1);
+  p.timeOut = parameterDouble(c, "TimeOut", 0.01);
+  if (!(p.timeMax > 0)) badParameter(c, "TimeMax", "must be positive");
+  if (!(p.timeOut > 0)) badParameter(c, "TimeOut", "must be positive");
+  p.rhoOutMin = parameterDouble(c, "RhopOutMin", 700);
+  p.rhoOutMax = parameterDouble(c, "RhopOutMax", 1300);
+  if (!(p.rhoOutMin < p.rhoOutMax)) badParameter(c, "RhopOutMax", "must be larger than RhopOutMin");
+  p.partsOutMax = parameterDouble(c, "PartsOutMax", 1);
+  p.domainMin = c.resolvedDomainMin;
+  p.domainMax = c.resolvedDomainMax;
+  p.neighbourSearch = parameterString(c, "NeighbourSearch", "");
+  return p;
+}
+
+template <typename T>
+PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
+  PhysicsConstants<T> c;
+  c.dim = p.dim;
+  c.kernel = p.kernel;
+  c.h = T(p.h);
+  c.support = T(p.support);
+  c.support2 = T(p.support * p.support);
+  c.eta2 = T(0.01 * p.h * p.h);
+  c.kernelNorm = T(kernelNormalisation(p.kernel, p.dim, p.h));
+  c.cubicWdp = T(kernelWValue(KernelKind::Cubic, p.dp, p.h,
+                              kernelNormalisation(KernelKind::Cubic, p.dim, p.h)));
+  c.massFluid = T(p.massFluid);
+  c.massBound = T(p.massBound);
+  c.rho0 = T(p.rho0);
+  c.gamma = T(p.gamma);
+  c.invGamma = T(1.0 / p.gamma);
+  c.cteB = T(p.cteB);
+  c.c0 = T(p.c0);
+  c.visco = T(p.visco);
+  c.viscoBound = T(p.visco * p.viscoBoundFactor);
+  c.ddt = p.ddt;
+  c.ddtCoef = T(2.0 * p.ddtValue * p.h * p.c0);
+  c.ddtGz = T(p.rho0 * p.gravity.z / p.cteB);
+  c.gx = T(p.gravity.x);
+  c.gy = T(p.gravity.y);
+  c.gz = T(p.gravity.z);
+  return c;
+}
+
+template PhysicsConstants<float> makePhysicsConstants<float>(const SimParameters&);
+template PhysicsConstants<double> makePhysicsConstants<double>(const SimParameters&);
+
+std::vector<double> initialDensity(const CaseDefinition& c, const SimParameters& p) {
+  std::vector<double> rho(c.positions.size(), p.rho0);
+  const int mode = c.constants.rhopGradient;
+  if (mode == 1) return rho;
+  if (mode != 2 && mode != 3)
+    throw InputError(fmt::format("{}: <rhopgradient>: value {} must be 1, 2 or 3", c.path, mode));
+  const double gAbs = std::abs(p.gravity.z);
+  // Height of the free surface above each particle: per water column (x, y lattice column) for
+  // mode 2, the highest fluid particle for mode 3.
+  double zTop = -std::numeric_limits<double>::max();
+  std::map<std::pair<long, long>, double> columnTop;
+  auto column = [&](const Vec3d& v) {
+    return std::make_pair(std::lround(v.x / p.dp), std::lround(v.y / p.dp));
+  };
+  for (size_t i = c.nBound; i < c.positions.size(); ++i) {
+    const Vec3d& v = c.positions[i];
+    zTop = std::max(zTop, v.z);
+    auto [it, inserted] = columnTop.try_emplace(column(v), v.z);
+    if (!inserted) it->second = std::max(it->second, v.z);
+  }
+  for (size_t i = c.nBound; i < c.positions.size(); ++i) {
+    const Vec3d& v = c.positions[i];
+    const double top = mode == 2 ? columnTop[column(v)] : zTop;
+    // Tait inverted for the hydrostatic pressure rho0 g (top - z).
+    rho[i] = p.rho0 * std::pow(1.0 + p.rho0 * gAbs * (top - v.z) / p.cteB, 1.0 / p.gamma);
+  }
+  return rho;
+}
+
+}  // namespace sph

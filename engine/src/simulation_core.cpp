@@ -1,0 +1,237 @@
+#include "simulation_core.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sph/errors.h"
+#include "sph/gpu_runtime.h"
+#include "sph/particle_code.h"
+
+namespace sph {
+namespace {
+
+template <typename T>
+class SimulationCore final : public Simulation::Impl {
+ public:
+  SimulationCore(const CaseDefinition& c, const RunOptions& o, Device d) {
+    p = deriveParameters(c);
+    opts = o;
+    if (o.timeMax) p.timeMax = *o.timeMax;
+    if (o.timeOut) p.timeOut = *o.timeOut;
+    timeMax = p.timeMax;
+    caseName = c.name;
+    casePath = c.path;
+    mks = c.mks;
+    device = d;
+    consts_ = makePhysicsConstants<T>(p);
+    nBoundInitial = c.nBound;
+    nFluidInitial = c.nFluid;
+
+    ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
+    timer = d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
+    const uint32_t count = uint32_t(c.positions.size());
+    state_ = std::make_unique<ParticleState<T>>(d, count, p.stepAlgorithm == 2, ops_.get());
+    upload(c);
+
+    std::string name = o.neighbours;
+    if (name.empty()) name = p.neighbourSearch.empty() ? "cell" : p.neighbourSearch;
+    strategy = createStrategy(name, &plugin);
+    StrategyContext ctx;
+    ctx.device = d;
+    ctx.precision = sizeof(T) == 8 ? Precision::Double : Precision::Single;
+    ctx.dim = p.dim;
+    ctx.h = p.h;
+    ctx.support = p.support;
+    const double lo[3] = {p.domainMin.x, p.domainMin.y, p.domainMin.z};
+    const double hi[3] = {p.domainMax.x, p.domainMax.y, p.domainMax.z};
+    std::copy(lo, lo + 3, ctx.domainMin);
+    std::copy(hi, hi + 3, ctx.domainMax);
+    ctx.capacity = count;
+    ctx.threads = o.threads;
+    ctx.reorderer = state_.get();
+    ctx.timer = timer.get();
+    if (!o.cellMode.empty()) ctx.options["CellMode"] = o.cellMode;
+    strategy->configure(ctx);
+
+    limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
+               T(p.domainMax.z), T(p.rhoOutMin), T(p.rhoOutMax)};
+  }
+
+  void step() override {
+    if (p.stepAlgorithm == 2) {
+      forcePass();
+      dt = nextDt();
+      {
+        ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
+        ops_->symplecticPredict(state_->integratorArrays(), consts_, T(dt));
+      }
+      forcePass();
+      ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
+      ops_->symplecticCorrect(state_->integratorArrays(), consts_, T(dt));
+    } else {
+      forcePass();
+      dt = nextDt();
+      const bool euler = verletCounter_ >= p.verletSteps;
+      verletCounter_ = euler ? 0 : verletCounter_ + 1;
+      ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
+      ops_->verletStep(state_->integratorArrays(), consts_, T(dt), euler);
+    }
+    particleSteps += state_->n;
+    t += dt;
+    ++stepCount;
+    checkExclusions();
+    timer->flush();
+  }
+
+  ParticleSnapshot snapshot() const override {
+    const uint32_t n = state_->n;
+    const auto pos = state_->cur.pos.download(n, "downloading positions");
+    const auto vr = state_->cur.velrho.download(n, "downloading velocities");
+    const auto code = state_->cur.code.download(n, "downloading particle codes");
+    const auto id = state_->cur.id.download(n, "downloading particle ids");
+    ParticleSnapshot s;
+    s.time = t;
+    s.pos.resize(3 * size_t(n));
+    s.vel.resize(3 * size_t(n));
+    s.rho.resize(n);
+    s.press.resize(n);
+    s.type.resize(n);
+    s.mk.resize(n);
+    s.id = id;
+    for (uint32_t i = 0; i < n; ++i) {
+      s.pos[3 * i] = pos[i].x;
+      s.pos[3 * i + 1] = pos[i].y;
+      s.pos[3 * i + 2] = pos[i].z;
+      s.vel[3 * i] = float(vr[i].x);
+      s.vel[3 * i + 1] = float(vr[i].y);
+      s.vel[3 * i + 2] = float(vr[i].z);
+      s.rho[i] = float(vr[i].w);
+      s.press[i] = float(taitPressureHost(vr[i].w));
+      s.type[i] = code::isBound(code[i]) ? 0 : 1;
+      const uint32_t mi = code::mkIndex(code[i]);
+      s.mk[i] = mi < mks.size() ? mks[mi].mk : -1;
+    }
+    return s;
+  }
+
+  size_t engineDeviceBytes() const override { return device == Device::Gpu ? state_->bytes() : 0; }
+
+ private:
+  double taitPressureHost(T rho) const {
+    return p.cteB * (std::pow(double(rho) / p.rho0, p.gamma) - 1.0);
+  }
+
+  void upload(const CaseDefinition& c) {
+    const uint32_t n = uint32_t(c.positions.size());
+    const std::vector<double> rho = initialDensity(c, p);
+    std::vector<Real4<T>> pos(n), vr(n);
+    std::vector<uint32_t> code(n), id(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      const Vec3d& v = c.positions[i];
+      pos[i] = {T(v.x), T(v.y), T(v.z), T(0)};
+      vr[i] = {T(0), T(0), T(0), T(rho[i])};
+      code[i] = code::make(i < c.nBound, c.mkIndex[i]);
+      id[i] = i;
+    }
+    auto& s = state_->cur;
+    s.pos.upload(pos, "uploading positions");
+    s.velrho.upload(vr, "uploading densities");
+    s.velrhoPre.upload(vr, "uploading densities");
+    s.code.upload(code, "uploading particle codes");
+    s.id.upload(id, "uploading particle ids");
+    state_->n = n;
+    state_->nBound = c.nBound;
+  }
+
+  void forcePass() {
+    strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
+    particlesChanged_ = false;
+    {
+      ScopedPhase ph(timer.get(), "CF-PreForces", PhaseGroup::Interaction);
+      ops_->computePressure(state_->cur.pos.data(), state_->cur.velrho.data(), state_->n, consts_);
+    }
+    strategy->interact(state_->view(), consts_, ForceOutputs<T>{state_->ace.data(), state_->viscdt.data()});
+  }
+
+  // DualSPHysics' variable time step: dt = CFL min(sqrt(h/|a|max), h/(c0 + h max(visc))).
+  double nextDt() {
+    ScopedPhase ph(timer.get(), "SU-DtVariable", PhaseGroup::Other);
+    const DtTerms terms = ops_->dtTerms(state_->ace.data(), state_->viscdt.data(), state_->nBound, state_->n, consts_);
+    if (p.dtFixed > 0) return p.dtFixed;
+    if (stepCount == 0) return p.dtIni;
+    const double amax = std::sqrt(terms.maxAce2);
+    const double dtForce = amax > 0 ? std::sqrt(p.h / amax) : std::numeric_limits<double>::infinity();
+    const double dtCv = p.h / (p.c0 + p.h * terms.maxViscdt);
+    double d = p.cfl * std::min(dtForce, dtCv);
+    if (!std::isfinite(d))
+      throw RunError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
+    if (d < p.dtMin) {
+      d = p.dtMin;
+      ++dtMinHits;
+    }
+    return d;
+  }
+
+  void checkExclusions() {
+    ExclusionCounts now;
+    {
+      ScopedPhase ph(timer.get(), "SU-RunOut", PhaseGroup::Other);
+      now = ops_->markExclusions(state_->cur.pos.data(), state_->cur.velrho.data(), state_->cur.code.data(),
+                                 state_->nBound, state_->n, limits_);
+    }
+    if (now.total() == 0) return;
+    compactExcluded(now);
+  }
+
+  // Moves excluded particles to the end (keeping the order of the others), logs and drops them.
+  void compactExcluded(const ExclusionCounts& now) {
+    const uint32_t n = state_->n;
+    const auto code = state_->cur.code.download(n, "downloading particle codes");
+    std::vector<uint32_t> perm;
+    perm.reserve(n);
+    for (uint32_t i = 0; i < n; ++i)
+      if (!code::isExcluded(code[i])) perm.push_back(i);
+    const uint32_t kept = uint32_t(perm.size());
+    for (uint32_t i = 0; i < n; ++i)
+      if (code::isExcluded(code[i])) perm.push_back(i);
+    state_->perm.upload(perm, "uploading the exclusion permutation");
+    state_->apply(state_->perm.data(), n);
+    const auto pos = state_->cur.pos.download(n, "downloading excluded particles");
+    const auto vr = state_->cur.velrho.download(n, "downloading excluded particles");
+    const auto id = state_->cur.id.download(n, "downloading excluded particles");
+    for (uint32_t i = kept; i < n; ++i) {
+      const ExclusionLimits<T>& l = limits_;
+      const bool outside = exclusionReason(pos[i], vr[i].w, l) == 1;
+      excludedLog.push_back({t, id[i], double(pos[i].x), double(pos[i].y), double(pos[i].z), double(vr[i].x),
+                             double(vr[i].y), double(vr[i].z), double(vr[i].w), outside ? "out-of-domain" : "density"});
+    }
+    state_->n = kept;
+    excluded.outOfDomain += now.outOfDomain;
+    excluded.density += now.density;
+    particlesChanged_ = true;
+    if (double(excluded.total()) > p.partsOutMax * double(nFluidInitial))
+      throw RunError(fmt::format("{} of {} fluid particles have been excluded by t={:.4f} s, more than "
+                                 "PartsOutMax={} allows (out of domain {}, density out of range {})",
+                                 excluded.total(), nFluidInitial, t, p.partsOutMax, excluded.outOfDomain,
+                                 excluded.density));
+  }
+
+  PhysicsConstants<T> consts_;
+  std::unique_ptr<EngineOps<T>> ops_;
+  std::unique_ptr<ParticleState<T>> state_;
+  ExclusionLimits<T> limits_{};
+  int verletCounter_ = 0;
+  bool particlesChanged_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,
+                                                     Device device) {
+  if (o.precision == Precision::Double) return std::make_unique<SimulationCore<double>>(c, o, device);
+  return std::make_unique<SimulationCore<float>>(c, o, device);
+}
+
+}  // namespace sph

@@ -1,0 +1,53 @@
+// The precision-specific core of a simulation: set-up, the time step, exclusion and snapshots.
+// The run loop, output and report live in simulation.cpp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine_ops.h"
+#include "particle_state.h"
+#include "phase_timers.h"
+#include "sph/case_model.h"
+#include "sph/output.h"
+#include "sph/plugin_loader.h"
+#include "sph/sim_parameters.h"
+#include "sph/simulation.h"
+
+namespace sph {
+
+// One excluded particle, kept for OUT/excluded.csv.
+struct ExcludedParticle {
+  double time;
+  uint32_t id;
+  double x, y, z, vx, vy, vz, rho;
+  const char* reason;
+};
+
+struct Simulation::Impl {
+  virtual ~Impl() = default;
+  virtual void step() = 0;
+  virtual ParticleSnapshot snapshot() const = 0;
+  virtual size_t engineDeviceBytes() const = 0;
+
+  SimParameters p;
+  RunOptions opts;
+  std::string caseName, casePath;
+  std::vector<MkEntry> mks;
+  Device device = Device::Cpu;
+  std::unique_ptr<RecordingTimer> timer;
+  StrategyPtr strategy;
+  PluginInfo plugin;
+  uint32_t nBoundInitial = 0, nFluidInitial = 0;
+  double t = 0, dt = 0, timeMax = 0;
+  uint64_t stepCount = 0, dtMinHits = 0, particleSteps = 0;
+  ExclusionCounts excluded;
+  std::vector<ExcludedParticle> excludedLog;
+};
+
+std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,
+                                                     Device device);
+
+}  // namespace sph
