@@ -36,8 +36,9 @@ struct CaseConstants {
 };
 
 // A particle family as DualSPHysics numbers it. `mk` is the global number written to output
-// (bound: mkbound + 11 ... see the loader for the rule); `local` is the mkbound/mkfluid value
-// used in the XML.
+// (fluid: mkfluid + 1; bound: mkbound + fluidcount + 1, i.e. + 10 with the usual
+// <mkconfig fluidcount="9">; see case_loader.cpp); `local` is the mkbound/mkfluid value used in
+// the XML.
 struct MkEntry {
   bool bound = false;
   int local = 0;

@@ -1,0 +1,445 @@
+// Reads a DualSPHysics `_Def.xml` case: constants, mk configuration, the geometry commands
+// (run through the particle generator) and the execution parameters. Every error names the
+// file, the line and the element. Elements whose name starts with '_' are DualSPHysics' way of
+// commenting out and are skipped everywhere; `comment`/`units_comment` attributes are ignored.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <tinyxml2.h>
+
+#include "case_generator.h"
+#include "sph/case_model.h"
+#include "sph/errors.h"
+
+namespace sph {
+namespace {
+
+using tinyxml2::XMLElement;
+
+// mk numbering (DualSPHysics GenCase): fluids take mk = mkfluid + MkFluidFirst with
+// MkFluidFirst = 1, boundaries take mk = mkbound + MkBoundFirst with MkBoundFirst =
+// fluidcount + 1, so the two ranges never overlap (mkconfig fluidcount="9": fluid mk 1..9,
+// boundary mk from 10). This is what GenCase writes to Case.xml (<particles mkboundfirst="10"
+// mkfluidfirst="1"> for fluidcount 9) and what DesignSPHysics assumes (fluid mk = mkfluid + 1,
+// bound mk = mkbound + 10). mkfluid must be below fluidcount and mkbound below boundcount.
+constexpr int kMkFluidFirst = 1;
+// <mkconfig> of DualSPHysics' dam-break examples, used when a case has no <mkconfig>.
+constexpr int kDefaultBoundCount = 240;
+constexpr int kDefaultFluidCount = 9;
+constexpr double kMaxNodeIndex = 1e15;
+
+bool skipped(const XMLElement* e) { return e->Name()[0] == '_'; }
+
+std::vector<std::string> splitTokens(std::string_view text) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    size_t b = cur.find_first_not_of(" \t\r\n"), e = cur.find_last_not_of(" \t\r\n");
+    out.push_back(b == std::string::npos ? std::string() : cur.substr(b, e - b + 1));
+    cur.clear();
+  };
+  for (char ch : text) {
+    if (ch == '|') flush();
+    else cur += char(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  flush();
+  return out;
+}
+
+class CaseReader {
+ public:
+  CaseReader(std::string path, const LoadOptions& opts) : path_(std::move(path)), opts_(opts) {}
+  CaseDefinition load();
+
+ private:
+  [[noreturn]] void fail(const XMLElement* e, std::string_view msg) const {
+    throw InputError(fmt::format("{}:{}: <{}>: {}", path_, e->GetLineNum(), e->Name(), msg));
+  }
+  [[noreturn]] void unknown(const XMLElement* e, const XMLElement* parent) const {
+    fail(e, fmt::format("unknown element inside <{}>", parent->Name()));
+  }
+  const XMLElement* child(const XMLElement* e, const char* name) const {
+    const XMLElement* c = e->FirstChildElement(name);
+    if (!c) fail(e, fmt::format("missing element <{}>", name));
+    return c;
+  }
+  const char* attr(const XMLElement* e, const char* name) const {
+    const char* v = e->Attribute(name);
+    if (!v) fail(e, fmt::format("missing attribute {}", name));
+    return v;
+  }
+  double real(const XMLElement* e, const char* name) const {
+    const char* text = attr(e, name);
+    const auto v = gen::parseReal(text);
+    if (!v) fail(e, fmt::format("attribute {}=\"{}\" is not a number", name, text));
+    return *v;
+  }
+  int integer(const XMLElement* e, const char* name) const {
+    const double v = real(e, name);
+    if (v != std::floor(v) || std::fabs(v) > 1e9) {
+      fail(e, fmt::format("attribute {}=\"{}\" is not an integer", name, attr(e, name)));
+    }
+    return int(v);
+  }
+  bool boolean(const XMLElement* e, const char* name, bool fallback) const {
+    const char* v = e->Attribute(name);
+    if (!v) return fallback;
+    const auto t = splitTokens(v).front();
+    if (t == "true" || t == "1") return true;
+    if (t == "false" || t == "0") return false;
+    fail(e, fmt::format("attribute {}=\"{}\" is not true or false", name, v));
+  }
+  Vec3d vec(const XMLElement* e) const { return {real(e, "x"), real(e, "y"), real(e, "z")}; }
+  AutoValue autoValue(const XMLElement* e) const {
+    AutoValue a;
+    a.isAuto = boolean(e, "auto", false);
+    a.value = (a.isAuto && !e->Attribute("value")) ? 0.0 : real(e, "value");
+    return a;
+  }
+
+  void readCaseDef(const XMLElement* casedef);
+  void readConstants(const XMLElement* list);
+  void readMkConfig(const XMLElement* e);
+  void readDefinition(const XMLElement* def);
+  void runMainList(const XMLElement* list);
+  void readExecution(const XMLElement* exec);
+  void readParameters(const XMLElement* params);
+  void readDomain(const XMLElement* dom);
+
+  std::string path_;
+  LoadOptions opts_;
+  CaseDefinition c_;
+  int boundCount_ = kDefaultBoundCount;
+  int fluidCount_ = kDefaultFluidCount;
+  const XMLElement* domainElement_ = nullptr;
+};
+
+CaseDefinition CaseReader::load() {
+  tinyxml2::XMLDocument doc;
+  const tinyxml2::XMLError err = doc.LoadFile(path_.c_str());
+  if (err == tinyxml2::XML_ERROR_FILE_NOT_FOUND ||
+      err == tinyxml2::XML_ERROR_FILE_COULD_NOT_BE_OPENED ||
+      err == tinyxml2::XML_ERROR_FILE_READ_ERROR) {
+    throw InputError(fmt::format("{}: cannot read the case file", path_));
+  }
+  if (err != tinyxml2::XML_SUCCESS) {
+    throw InputError(fmt::format("{}:{}: malformed XML: {}", path_, doc.ErrorLineNum(),
+                                 doc.ErrorStr()));
+  }
+  c_.path = path_;
+  c_.name = std::filesystem::path(path_).stem().string();
+  if (c_.name.size() > 4 && c_.name.compare(c_.name.size() - 4, 4, "_Def") == 0) {
+    c_.name.resize(c_.name.size() - 4);
+  }
+
+  const XMLElement* root = doc.RootElement();
+  if (std::string_view(root->Name()) != "case") fail(root, "the root element must be <case>");
+  const XMLElement *casedef = nullptr, *execution = nullptr;
+  for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    const XMLElement** slot =
+        name == "casedef" ? &casedef : (name == "execution" ? &execution : nullptr);
+    if (!slot) unknown(e, root);
+    if (*slot) fail(e, "appears twice");
+    *slot = e;
+  }
+  if (!casedef) fail(root, "missing element <casedef>");
+  // Execution first: the domain is resolved against the particles that casedef generates.
+  if (execution) readExecution(execution);
+  readCaseDef(casedef);
+
+  const int badAxis = gen::resolveDomain(c_);
+  if (badAxis >= 0) {
+    fail(domainElement_ ? domainElement_ : root,
+         fmt::format("the resolved domain ends below its start on axis {}", "xyz"[badAxis]));
+  }
+  return std::move(c_);
+}
+
+void CaseReader::readCaseDef(const XMLElement* casedef) {
+  const XMLElement *constants = nullptr, *mkconfig = nullptr, *geometry = nullptr;
+  for (const XMLElement* e = casedef->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    const XMLElement** slot = name == "constantsdef" ? &constants
+                              : name == "mkconfig"   ? &mkconfig
+                              : name == "geometry"   ? &geometry
+                                                     : nullptr;
+    if (slot) {
+      if (*slot) fail(e, "appears twice");
+      *slot = e;
+    } else if (name != "motion" && name != "floatings" && name != "properties") {
+      // <motion>, <floatings> and <properties> (DEM materials) belong to the motion and
+      // floating-body modules.
+      unknown(e, casedef);
+    }
+  }
+  if (constants) readConstants(constants);
+  if (mkconfig) readMkConfig(mkconfig);
+  if (!geometry) fail(casedef, "missing element <geometry>");
+
+  const XMLElement* commands = nullptr;
+  const XMLElement* definition = nullptr;
+  for (const XMLElement* e = geometry->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "definition" && !definition) definition = e;
+    else if (name == "commands" && !commands) commands = e;
+    else unknown(e, geometry);
+  }
+  if (!definition) fail(geometry, "missing element <definition>");
+  readDefinition(definition);
+  if (!commands) fail(geometry, "missing element <commands>");
+  const XMLElement* mainlist = nullptr;
+  for (const XMLElement* e = commands->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    if (skipped(e)) continue;
+    if (std::string_view(e->Name()) == "mainlist" && !mainlist) mainlist = e;
+    else unknown(e, commands);
+  }
+  if (!mainlist) fail(commands, "missing element <mainlist>");
+  runMainList(mainlist);
+}
+
+void CaseReader::readConstants(const XMLElement* list) {
+  CaseConstants& k = c_.constants;
+  for (const XMLElement* e = list->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "gravity") k.gravity = vec(e);
+    else if (name == "rhop0") k.rhop0 = real(e, "value");
+    else if (name == "rhopgradient") {
+      k.rhopGradient = integer(e, "value");
+      if (k.rhopGradient < 1 || k.rhopGradient > 3) fail(e, "value must be 1, 2 or 3");
+    } else if (name == "hswl") k.hswl = autoValue(e);
+    else if (name == "gamma") k.gamma = real(e, "value");
+    else if (name == "speedsystem") k.speedSystem = autoValue(e);
+    else if (name == "coefsound") k.coefSound = real(e, "value");
+    else if (name == "speedsound") k.speedSound = autoValue(e);
+    else if (name == "coefh") k.coefH = real(e, "value");
+    else if (name == "hdp") k.hdp = real(e, "value");
+    else if (name == "cflnumber") k.cflNumber = real(e, "value");
+    else if (name == "lattice") {
+      // DualSPHysics 4 lattice choice; only the cubic lattice (1) is generated here.
+      if (integer(e, "bound") != 1 || integer(e, "fluid") != 1) {
+        fail(e, "only the cubic lattice (bound=\"1\" fluid=\"1\") is supported");
+      }
+    } else unknown(e, list);
+  }
+  if (k.rhop0 <= 0) fail(list, "rhop0 must be positive");
+  if (k.hdp && *k.hdp <= 0) fail(list, "hdp must be positive");
+  if (!k.hdp && k.coefH <= 0) fail(list, "coefh must be positive");
+}
+
+void CaseReader::readMkConfig(const XMLElement* e) {
+  boundCount_ = integer(e, "boundcount");
+  fluidCount_ = integer(e, "fluidcount");
+  if (boundCount_ < 1 || fluidCount_ < 1) fail(e, "boundcount and fluidcount must be at least 1");
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (!skipped(c)) unknown(c, e);
+  }
+}
+
+void CaseReader::readDefinition(const XMLElement* def) {
+  c_.dp = real(def, "dp");
+  if (opts_.dpOverride) {
+    if (!(*opts_.dpOverride > 0) || !std::isfinite(*opts_.dpOverride)) {
+      throw InputError(fmt::format("{}: the dp override {} must be a positive number", path_,
+                                   *opts_.dpOverride));
+    }
+    c_.dp = *opts_.dpOverride;
+  }
+  if (!(c_.dp > 0)) fail(def, fmt::format("dp must be positive (got {})", c_.dp));
+  const XMLElement *pmin = nullptr, *pmax = nullptr;
+  for (const XMLElement* e = def->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "pointmin") pmin = e;
+    else if (name == "pointmax") pmax = e;
+    else if (name == "pointref") c_.pointRef = vec(e);
+    else unknown(e, def);
+  }
+  if (!pmin) fail(def, "missing element <pointmin>");
+  if (!pmax) fail(def, "missing element <pointmax>");
+  c_.pointMin = vec(pmin);
+  c_.pointMax = vec(pmax);
+  if (c_.pointMax.x < c_.pointMin.x || c_.pointMax.y < c_.pointMin.y ||
+      c_.pointMax.z < c_.pointMin.z) {
+    fail(pmax, "pointmax must not be below pointmin on any axis");
+  }
+  c_.twoD = c_.pointMin.y == c_.pointMax.y;
+  // Node indices are 64-bit integers: refuse spans they cannot hold long before that.
+  const Vec3d o = c_.pointRef ? *c_.pointRef : c_.pointMin;
+  const double far = std::max({std::fabs(c_.pointMin.x - o.x), std::fabs(c_.pointMax.x - o.x),
+                               std::fabs(c_.pointMin.y - o.y), std::fabs(c_.pointMax.y - o.y),
+                               std::fabs(c_.pointMin.z - o.z), std::fabs(c_.pointMax.z - o.z)});
+  if (!(far / c_.dp < kMaxNodeIndex)) {
+    fail(def, fmt::format("pointmin/pointmax/pointref lie {} dp apart: too far for dp {}",
+                          far / c_.dp, c_.dp));
+  }
+}
+
+void CaseReader::runMainList(const XMLElement* list) {
+  gen::LatticeSpec spec;
+  spec.dp = c_.dp;
+  spec.pointMin = c_.pointMin;
+  spec.pointMax = c_.pointMax;
+  spec.origin = c_.pointRef ? *c_.pointRef : c_.pointMin;
+  spec.twoD = c_.twoD;
+  gen::ParticleGenerator generator(spec);
+
+  std::optional<uint16_t> family;  // 0 = void
+  Vec3d offset;                    // accumulated <move>
+  bool faceMode = false;           // <setdrawmode mode="face">: solids draw their faces only
+  for (const XMLElement* e = list->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "setshapemode") {
+      // GenCase uses the shape mode for the shapes it writes with <shapeout>, not for the
+      // particles, so it is only validated here.
+      for (const std::string& t : splitTokens(e->GetText() ? e->GetText() : "")) {
+        if (t != "real" && t != "actual" && t != "dp" && t != "bound" && t != "fluid" &&
+            t != "void") {
+          fail(e, fmt::format("unknown shape mode \"{}\" (expected real, dp, bound, fluid, void)",
+                              t));
+        }
+      }
+    } else if (name == "setdrawmode") {
+      const std::string mode = splitTokens(attr(e, "mode")).front();
+      if (mode != "full" && mode != "face") {
+        fail(e, fmt::format("unknown draw mode \"{}\" (expected full or face)", mode));
+      }
+      faceMode = mode == "face";
+    } else if (name == "setmkfluid" || name == "setmkbound") {
+      const bool bound = name == "setmkbound";
+      const int mk = integer(e, "mk");
+      const int limit = bound ? boundCount_ : fluidCount_;
+      if (mk < 0 || mk >= limit) {
+        fail(e, fmt::format("mk {} is outside 0..{} (<mkconfig {}count=\"{}\">)", mk, limit - 1,
+                            bound ? "bound" : "fluid", limit));
+      }
+      family = generator.family(bound, mk);
+    } else if (name == "setmkvoid") {
+      family = 0;
+    } else if (name == "move") {
+      const Vec3d m = vec(e);
+      offset = {offset.x + m.x, offset.y + m.y, offset.z + m.z};
+    } else if (name == "matrixreset") {
+      offset = {};
+    } else if (name == "shapeout") {
+      // VTK export of the shapes: not produced by this engine.
+    } else if (name == "drawbox") {
+      if (!family) fail(e, "no mk selected: use <setmkfluid>, <setmkbound> or <setmkvoid> first");
+      bool solid = false;
+      uint8_t faces = 0;
+      if (const XMLElement* fill = e->FirstChildElement("boxfill")) {
+        for (const std::string& t : splitTokens(fill->GetText() ? fill->GetText() : "")) {
+          if (t == "solid") solid = true;
+          else if (t == "all") faces |= gen::kAllFaces;
+          else if (t == "left") faces |= gen::kFaceLeft;
+          else if (t == "right") faces |= gen::kFaceRight;
+          else if (t == "front") faces |= gen::kFaceFront;
+          else if (t == "back") faces |= gen::kFaceBack;
+          else if (t == "bottom") faces |= gen::kFaceBottom;
+          else if (t == "top") faces |= gen::kFaceTop;
+          else fail(fill, fmt::format("unknown box fill \"{}\"", t));
+        }
+      } else {
+        solid = true;
+      }
+      for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+        const std::string_view cn = c->Name();
+        if (!skipped(c) && cn != "boxfill" && cn != "point" && cn != "size") unknown(c, e);
+      }
+      const Vec3d p = vec(child(e, "point"));
+      const Vec3d s = vec(child(e, "size"));
+      const Vec3d lo{p.x + offset.x, p.y + offset.y, p.z + offset.z};
+      const Vec3d hi{lo.x + s.x, lo.y + s.y, lo.z + s.z};
+      if (solid && faceMode) {
+        solid = false;
+        faces = gen::kAllFaces;
+      }
+      generator.drawBox(lo, hi, solid, faces, *family);
+    } else {
+      fail(e, "unknown geometry command");
+    }
+  }
+
+  gen::GeneratedParticles parts;
+  try {
+    parts = generator.generate(fluidCount_ + kMkFluidFirst, kMkFluidFirst);
+  } catch (const InputError& err) {
+    fail(list, err.what());
+  }
+  if (parts.nFluid == 0) fail(list, "the case has no fluid particles");
+  c_.positions = std::move(parts.positions);
+  c_.mkIndex = std::move(parts.mkIndex);
+  c_.mks = std::move(parts.mks);
+  c_.nBound = parts.nBound;
+  c_.nFluid = parts.nFluid;
+}
+
+void CaseReader::readExecution(const XMLElement* exec) {
+  for (const XMLElement* e = exec->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "parameters") readParameters(e);
+    else if (name != "special") unknown(e, exec);  // <special>: gauges etc., not used here
+  }
+}
+
+void CaseReader::readParameters(const XMLElement* params) {
+  for (const XMLElement* e = params->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "parameter") {
+      const std::string key = attr(e, "key");
+      const auto [it, inserted] = c_.parameters.try_emplace(key, CaseParameter{attr(e, "value"),
+                                                                               e->GetLineNum()});
+      if (!inserted) {
+        fail(e, fmt::format("parameter {} is already set at line {}", key, it->second.line));
+      }
+    } else if (name == "simulationdomain") {
+      readDomain(e);
+    } else {
+      unknown(e, params);
+    }
+  }
+}
+
+void CaseReader::readDomain(const XMLElement* dom) {
+  domainElement_ = dom;
+  for (const XMLElement* e = dom->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    DomainAxisSpec* spec = name == "posmin"   ? c_.domainMin
+                           : name == "posmax" ? c_.domainMax
+                                              : nullptr;
+    if (!spec) unknown(e, dom);
+    for (int a = 0; a < 3; ++a) {
+      const char key[2] = {"xyz"[a], '\0'};
+      const char* text = e->Attribute(key);
+      if (!text) continue;  // an axis left out keeps "default"
+      const auto parsed = gen::parseDomainAxis(text);
+      if (!parsed) {
+        fail(e, fmt::format("attribute {}=\"{}\" is not default, default +/- value, "
+                            "default +/- percent% or a number", key, text));
+      }
+      spec[a] = *parsed;
+    }
+  }
+}
+
+}  // namespace
+
+CaseDefinition loadCase(const std::string& path, const LoadOptions& opts) {
+  return CaseReader(path, opts).load();
+}
+
+}  // namespace sph

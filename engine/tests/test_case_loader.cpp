@@ -1,0 +1,423 @@
+// The DualSPHysics case loader: the bundled testcases, constants, parameters, the simulation
+// domain, geometry commands, and bad input (every error names file, line and element).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include "sph/case_model.h"
+#include "sph/errors.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using sph::CaseDefinition;
+using sph::InputError;
+using sph::Vec3d;
+
+// Node coordinates are origin + i*dp in double precision: a few ulps of the coordinate.
+constexpr double kPosTol = 1e-12;
+
+std::string testcase(const char* name) {
+  return std::string(SPH_SOURCE_DIR) + "/testcases/" + name;
+}
+
+// Writes `xml` to a fresh file in this process's temporary folder, removed at exit.
+std::string writeCase(const std::string& fileName, const std::string& xml) {
+  struct TempDir {
+    fs::path path = fs::temp_directory_path() / ("sph_loader_test_" + std::to_string(getpid()));
+    ~TempDir() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  };
+  static TempDir dir;
+  static std::atomic<int> serial{0};
+  const fs::path sub = dir.path / std::to_string(serial++);
+  fs::create_directories(sub);
+  const fs::path file = sub / fileName;
+  std::ofstream(file) << xml;
+  return file.string();
+}
+
+// 1-based line of the first occurrence of `marker` in `text`.
+int lineOf(const std::string& text, const std::string& marker) {
+  const size_t at = text.find(marker);
+  EXPECT_NE(at, std::string::npos) << marker;
+  return 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+}
+
+// A small valid case; the geometry commands and execution block are spliced in.
+std::string caseXml(const std::string& commands, const std::string& execution = "",
+                    const std::string& definition =
+                        "<definition dp=\"0.1\">\n"
+                        "  <pointmin x=\"-1\" y=\"-1\" z=\"-1\" />\n"
+                        "  <pointmax x=\"2\" y=\"2\" z=\"2\" />\n"
+                        "</definition>\n",
+                    const std::string& constants = "") {
+  return "<?xml version=\"1.0\" ?>\n<case>\n<casedef>\n<constantsdef>\n" + constants +
+         "</constantsdef>\n<mkconfig boundcount=\"240\" fluidcount=\"9\" />\n<geometry>\n" +
+         definition + "<commands>\n<mainlist>\n" + commands +
+         "</mainlist>\n</commands>\n</geometry>\n</casedef>\n<execution>\n" + execution +
+         "</execution>\n</case>\n";
+}
+
+const char* kFluidCube =
+    "<setmkfluid mk=\"0\" />\n"
+    "<drawbox>\n<boxfill>solid</boxfill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
+    "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n";
+
+// Spans [0, 1] on every axis with dp 0.1.
+const char* kUnitDefinition =
+    "<definition dp=\"0.1\">\n"
+    "<pointmin x=\"0\" y=\"0\" z=\"0\" />\n"
+    "<pointmax x=\"1\" y=\"1\" z=\"1\" />\n"
+    "</definition>\n";
+
+void expectVec(const Vec3d& v, Vec3d e) {
+  EXPECT_NEAR(v.x, e.x, kPosTol);
+  EXPECT_NEAR(v.y, e.y, kPosTol);
+  EXPECT_NEAR(v.z, e.z, kPosTol);
+}
+
+void bbox(const CaseDefinition& c, size_t begin, size_t end, Vec3d& lo, Vec3d& hi) {
+  lo = hi = c.positions[begin];
+  for (size_t n = begin; n < end; ++n) {
+    const Vec3d& p = c.positions[n];
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+  }
+}
+
+TEST(CaseLoader, DamBreakMatchesDualSphysicsCount) {
+  const CaseDefinition c = sph::loadCase(testcase("DamBreak.xml"));
+  // The seed paper reports 171,496 particles for DualSPHysics' DamBreak.
+  EXPECT_EQ(c.nBound, 43186u);
+  EXPECT_EQ(c.nFluid, 128310u);
+  EXPECT_EQ(c.positions.size(), 171496u);
+  EXPECT_FALSE(c.twoD);
+  EXPECT_EQ(c.name, "DamBreak");
+  EXPECT_DOUBLE_EQ(c.dp, 0.0085);
+  ASSERT_EQ(c.mks.size(), 4u);
+  // mkfluid 0 -> mk 1; mkbound 0, 1, 10 -> mk 10, 11, 20 (fluidcount 9).
+  EXPECT_TRUE(c.mks[0].bound);
+  EXPECT_EQ(c.mks[0].mk, 10);
+  EXPECT_EQ(c.mks[0].count, 39993u);
+  EXPECT_EQ(c.mks[1].mk, 11);
+  EXPECT_EQ(c.mks[1].count, 2383u);
+  EXPECT_EQ(c.mks[2].mk, 20);
+  EXPECT_EQ(c.mks[2].count, 810u);
+  EXPECT_FALSE(c.mks[3].bound);
+  EXPECT_EQ(c.mks[3].mk, 1);
+  EXPECT_EQ(c.mks[3].count, 128310u);
+
+  // Lattice origin is pointmin (-0.05): nodes at 0.001 + i*0.0085 near the tank.
+  Vec3d lo, hi;
+  bbox(c, 0, c.nBound, lo, hi);
+  expectVec(lo, {0.001, 0.001, 0.001});
+  expectVec(hi, {0.001 + 188 * 0.0085, 0.001 + 79 * 0.0085, 0.001 + 53 * 0.0085});
+  bbox(c, c.nBound, c.positions.size(), lo, hi);
+  expectVec(lo, {0.001 + 0.0085, 0.001 + 0.0085, 0.001 + 0.0085});
+  expectVec(hi, {0.001 + 47 * 0.0085, 0.001 + 78 * 0.0085, 0.001 + 35 * 0.0085});
+  // Domain: the particles' box, 50% higher.
+  expectVec(c.resolvedDomainMin, {0.001, 0.001, 0.001});
+  expectVec(c.resolvedDomainMax, {0.001 + 188 * 0.0085, 0.001 + 79 * 0.0085,
+                                  0.001 + 53 * 0.0085 * 1.5});
+}
+
+TEST(CaseLoader, DamBreak2DMatchesDualSphysicsCount) {
+  const CaseDefinition c = sph::loadCase(testcase("DamBreak2D.xml"));
+  EXPECT_TRUE(c.twoD);
+  EXPECT_EQ(c.nBound, 1001u);   // floor 401 + two walls of 300
+  EXPECT_EQ(c.nFluid, 20000u);  // 100 x 200 inside the walls
+  EXPECT_EQ(c.positions.size(), 21001u);
+  Vec3d lo, hi;
+  bbox(c, 0, c.nBound, lo, hi);
+  expectVec(lo, {0, 0, 0});
+  expectVec(hi, {4, 0, 3});
+  bbox(c, c.nBound, c.positions.size(), lo, hi);
+  expectVec(lo, {0.01, 0, 0.01});
+  expectVec(hi, {1, 0, 2});
+  expectVec(c.resolvedDomainMin, {0, 0, 0});
+  expectVec(c.resolvedDomainMax, {4, 0, 4.5});
+  EXPECT_EQ(sph::parameterDouble(c, "TimeMax", 0), 2.0);
+  EXPECT_EQ(sph::parameterInt(c, "Kernel", 0), 2);
+}
+
+TEST(CaseLoader, DpOverrideReplacesDp) {
+  sph::LoadOptions opts;
+  opts.dpOverride = 0.02;
+  const CaseDefinition c = sph::loadCase(testcase("DamBreak2D.xml"), opts);
+  EXPECT_EQ(c.dp, 0.02);
+  EXPECT_EQ(c.nBound, 201u + 150u + 150u);
+  EXPECT_EQ(c.nFluid, 50u * 100u);
+}
+
+TEST(CaseLoader, ReadsConstantsAndSkipsUnderscoreElements) {
+  const CaseDefinition c = sph::loadCase(testcase("DamBreak.xml"));
+  const auto& k = c.constants;
+  EXPECT_EQ(k.gravity.z, -9.81);
+  EXPECT_EQ(k.rhop0, 1000);
+  EXPECT_EQ(k.rhopGradient, 2);
+  EXPECT_TRUE(k.hswl.isAuto);
+  EXPECT_TRUE(k.speedSystem.isAuto);
+  EXPECT_TRUE(k.speedSound.isAuto);
+  EXPECT_EQ(k.coefSound, 20);
+  EXPECT_EQ(k.coefH, 1.0);
+  EXPECT_FALSE(k.hdp.has_value());  // <_hdp> is commented out
+  EXPECT_EQ(k.cflNumber, 0.2);
+
+  const std::string xml = caseXml(kFluidCube, "", kUnitDefinition,
+                                  "<hswl value=\"0.7\" auto=\"false\" />\n<hdp value=\"1.3\" />\n"
+                                  "<speedsound value=\"30\" />\n<gamma value=\"7.5\" />\n");
+  const CaseDefinition d = sph::loadCase(writeCase("Const_Def.xml", xml));
+  EXPECT_EQ(d.name, "Const");
+  EXPECT_FALSE(d.constants.hswl.isAuto);
+  EXPECT_EQ(d.constants.hswl.value, 0.7);
+  ASSERT_TRUE(d.constants.hdp.has_value());
+  EXPECT_EQ(*d.constants.hdp, 1.3);
+  EXPECT_FALSE(d.constants.speedSound.isAuto);
+  EXPECT_EQ(d.constants.speedSound.value, 30);
+  EXPECT_EQ(d.constants.gamma, 7.5);
+}
+
+TEST(CaseLoader, ParametersKeepValuesAndLines) {
+  const std::string exec =
+      "<parameters>\n"
+      "<parameter key=\"TimeMax\" value=\"1.5\" comment=\"x\" />\n"
+      "<parameter key=\"Kernel\" value=\"2\" />\n"
+      "<parameter key=\"DtFixedFile\" value=\"NONE\" />\n"
+      "<parameter key=\"Visco\" value=\"abc\" />\n"
+      "<parameter key=\"Steps\" value=\"2.5\" />\n"
+      "</parameters>\n";
+  const std::string xml = caseXml(kFluidCube, exec);
+  const std::string path = writeCase("params.xml", xml);
+  const CaseDefinition c = sph::loadCase(path);
+  ASSERT_EQ(c.parameters.size(), 5u);
+  EXPECT_EQ(c.parameters.at("TimeMax").value, "1.5");
+  EXPECT_EQ(c.parameters.at("TimeMax").line, lineOf(xml, "TimeMax"));
+  EXPECT_EQ(sph::parameterDouble(c, "TimeMax", 0), 1.5);
+  EXPECT_EQ(sph::parameterInt(c, "Kernel", 0), 2);
+  EXPECT_EQ(sph::parameterString(c, "DtFixedFile", ""), "NONE");
+  EXPECT_EQ(sph::parameterDouble(c, "Missing", 4.25), 4.25);
+  EXPECT_EQ(sph::parameterInt(c, "Missing", 7), 7);
+  EXPECT_EQ(sph::parameterString(c, "Missing", "x"), "x");
+  try {
+    sph::parameterDouble(c, "Visco", 0);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(path + ":" + std::to_string(lineOf(xml, "Visco"))), std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("Visco"), std::string::npos) << msg;
+  }
+  EXPECT_THROW(sph::parameterInt(c, "Steps", 0), InputError);
+}
+
+TEST(CaseLoader, SimulationDomainForms) {
+  const std::string exec =
+      "<special><gauges><swl name=\"a\"><point0 x=\"0\" y=\"0\" z=\"0\" /></swl></gauges>"
+      "</special>\n<parameters>\n<simulationdomain>\n"
+      "<posmin x=\"-3\" y=\"default - 0.5\" z=\"default - 10%\" />\n"
+      "<posmax x=\"default + 0.25\" y=\"default\" z=\"default + 50%\" />\n"
+      "</simulationdomain>\n</parameters>\n";
+  const CaseDefinition c = sph::loadCase(writeCase("dom.xml", caseXml(kFluidCube, exec)));
+  // Particles span [0, 1] on every axis.
+  expectVec(c.resolvedDomainMin, {-3, -0.5, -0.1});
+  expectVec(c.resolvedDomainMax, {1.25, 1, 1.5});
+}
+
+TEST(CaseLoader, MoveOffsetsLaterShapesUntilReset) {
+  const std::string cmds = std::string(kFluidCube) +
+                           "<move x=\"0\" y=\"0\" z=\"0.5\" />\n"
+                           "<move x=\"0.5\" y=\"0\" z=\"0\" />\n"
+                           "<setmkbound mk=\"3\" />\n<drawbox>\n<boxfill>bottom</boxfill>\n"
+                           "<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n"
+                           "</drawbox>\n<matrixreset />\n<setmkbound mk=\"4\" />\n<drawbox>\n"
+                           "<boxfill>top</boxfill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
+                           "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n"
+                           "<shapeout file=\"x\" />\n";
+  const CaseDefinition c = sph::loadCase(writeCase("move.xml", caseXml(cmds)));
+  ASSERT_EQ(c.mks.size(), 3u);
+  EXPECT_EQ(c.mks[0].mk, 3 + 10);
+  EXPECT_EQ(c.mks[0].count, 11u * 11u);  // plane z = 0.5, x from 0.5 to 1.5
+  EXPECT_EQ(c.mks[1].mk, 4 + 10);
+  EXPECT_EQ(c.mks[1].count, 11u * 11u);  // plane z = 1, back at the origin
+  EXPECT_EQ(c.nFluid, 1331u - 6u * 11u - 121u);
+  for (uint32_t n = 0; n < c.nBound; ++n) {
+    const Vec3d& p = c.positions[n];
+    if (c.mks[c.mkIndex[n]].mk == 13) {
+      EXPECT_NEAR(p.z, 0.5, kPosTol);
+      EXPECT_GE(p.x, 0.5 - kPosTol);
+    } else {
+      EXPECT_NEAR(p.z, 1.0, kPosTol);
+    }
+  }
+}
+
+TEST(CaseLoader, FaceDrawModeMakesSolidsHollow) {
+  const std::string cmds = "<setdrawmode mode=\"face\" />\n" + std::string(kFluidCube);
+  const CaseDefinition c = sph::loadCase(writeCase("face.xml", caseXml(cmds)));
+  EXPECT_EQ(c.nFluid, 1331u - 729u);
+}
+
+// ---- Bad input: the message names the file, the line and the element. ----
+
+void expectInputError(const std::string& path, const std::string& xml, const std::string& marker,
+                      const std::string& element, const std::string& text = "") {
+  try {
+    sph::loadCase(path);
+    FAIL() << "no error for " << element;
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    const std::string where = path + ":" + std::to_string(lineOf(xml, marker)) + ":";
+    EXPECT_EQ(msg.rfind(where, 0), 0u) << msg << "\nexpected prefix " << where;
+    EXPECT_NE(msg.find(element), std::string::npos) << msg;
+    if (!text.empty()) {
+      EXPECT_NE(msg.find(text), std::string::npos) << msg;
+    }
+  }
+}
+
+void expectBadCase(const std::string& xml, const std::string& marker, const std::string& element,
+                   const std::string& text = "") {
+  expectInputError(writeCase("bad.xml", xml), xml, marker, element, text);
+}
+
+TEST(CaseLoaderErrors, MalformedXml) {
+  const std::string xml = "<case>\n<casedef>\n<geometry>\n</casedef>\n</case>\n";
+  const std::string path = writeCase("broken.xml", xml);
+  try {
+    sph::loadCase(path);
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind(path + ":", 0), 0u) << msg;
+    EXPECT_NE(msg.find("malformed XML"), std::string::npos) << msg;
+    // TinyXML2 blames the element left open: <geometry>, line 3.
+    EXPECT_NE(msg.find(":3:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("geometry"), std::string::npos) << msg;
+  }
+}
+
+TEST(CaseLoaderErrors, MissingFile) {
+  const std::string path = (fs::temp_directory_path() / "no_such_case_Def.xml").string();
+  try {
+    sph::loadCase(path);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST(CaseLoaderErrors, UnknownGeometryCommand) {
+  const std::string xml = caseXml(std::string(kFluidCube) + "<drawsphere radius=\"1\" />\n");
+  expectBadCase(xml, "<drawsphere", "<drawsphere>", "unknown geometry command");
+}
+
+TEST(CaseLoaderErrors, DrawBoxWithoutSize) {
+  const std::string xml = caseXml(
+      "<setmkfluid mk=\"0\" />\n<drawbox>\n<boxfill>solid</boxfill>\n"
+      "<point x=\"0\" y=\"0\" z=\"0\" />\n</drawbox>\n");
+  expectBadCase(xml, "<drawbox>", "<drawbox>", "missing element <size>");
+}
+
+TEST(CaseLoaderErrors, DefinitionWithoutDp) {
+  const std::string xml = caseXml(kFluidCube, "",
+                                  "<definition>\n<pointmin x=\"0\" y=\"0\" z=\"0\" />\n"
+                                  "<pointmax x=\"1\" y=\"1\" z=\"1\" />\n</definition>\n");
+  expectBadCase(xml, "<definition>", "<definition>", "missing attribute dp");
+}
+
+TEST(CaseLoaderErrors, NonNumericValue) {
+  const std::string xml = caseXml(
+      "<setmkfluid mk=\"0\" />\n<drawbox>\n<point x=\"0\" y=\"zero\" z=\"0\" />\n"
+      "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n");
+  expectBadCase(xml, "y=\"zero\"", "<point>", "y=\"zero\" is not a number");
+}
+
+TEST(CaseLoaderErrors, NegativeAndZeroDp) {
+  for (const char* dp : {"-0.01", "0"}) {
+    const std::string xml = caseXml(kFluidCube, "",
+                                    std::string("<definition dp=\"") + dp +
+                                        "\">\n<pointmin x=\"0\" y=\"0\" z=\"0\" />\n"
+                                        "<pointmax x=\"1\" y=\"1\" z=\"1\" />\n</definition>\n");
+    expectBadCase(xml, "<definition", "<definition>", "dp must be positive");
+  }
+  sph::LoadOptions opts;
+  opts.dpOverride = -1;
+  EXPECT_THROW(sph::loadCase(testcase("DamBreak2D.xml"), opts), InputError);
+}
+
+TEST(CaseLoaderErrors, DpTooFineForTheDomain) {
+  const std::string xml = caseXml(kFluidCube, "",
+                                  "<definition dp=\"1e-300\">\n<pointmin x=\"0\" y=\"0\" "
+                                  "z=\"0\" />\n<pointmax x=\"1\" y=\"1\" z=\"1\" />\n"
+                                  "</definition>\n");
+  expectBadCase(xml, "<definition", "<definition>", "too far");
+}
+
+TEST(CaseLoaderErrors, PointMaxBelowPointMin) {
+  const std::string xml = caseXml(kFluidCube, "",
+                                  "<definition dp=\"0.1\">\n<pointmin x=\"0\" y=\"0\" z=\"0\" />\n"
+                                  "<pointmax x=\"1\" y=\"-1\" z=\"1\" />\n</definition>\n");
+  expectBadCase(xml, "<pointmax", "<pointmax>", "below pointmin");
+}
+
+TEST(CaseLoaderErrors, NoFluidParticles) {
+  const std::string xml = caseXml(
+      "<setmkbound mk=\"0\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
+      "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n");
+  expectBadCase(xml, "<mainlist>", "<mainlist>", "no fluid particles");
+}
+
+TEST(CaseLoaderErrors, FluidCarvedAwayIsNoFluid) {
+  const std::string xml = caseXml(std::string(kFluidCube) +
+                                  "<setmkvoid />\n<drawbox>\n<point x=\"-1\" y=\"-1\" z=\"-1\" />\n"
+                                  "<size x=\"3\" y=\"3\" z=\"3\" />\n</drawbox>\n");
+  expectBadCase(xml, "<mainlist>", "<mainlist>", "no fluid particles");
+}
+
+TEST(CaseLoaderErrors, UnknownElements) {
+  expectBadCase(caseXml(kFluidCube, "", "<definition dp=\"0.1\">\n<pointmin x=\"0\" y=\"0\" "
+                                        "z=\"0\" />\n<pointmax x=\"1\" y=\"1\" z=\"1\" />\n"
+                                        "<pointmid x=\"0\" y=\"0\" z=\"0\" />\n</definition>\n"),
+                "<pointmid", "<pointmid>", "unknown element");
+  expectBadCase(caseXml(kFluidCube, "", kUnitDefinition, "<coefhh value=\"1\" />\n"),
+                "<coefhh", "<coefhh>", "unknown element");
+  expectBadCase(caseXml(kFluidCube, "<gauges />\n"), "<gauges", "<gauges>", "unknown element");
+  expectBadCase(caseXml(kFluidCube, "<parameters>\n<param key=\"a\" value=\"1\" />\n"
+                                    "</parameters>\n"),
+                "<param ", "<param>", "unknown element");
+}
+
+TEST(CaseLoaderErrors, BadCommandValues) {
+  expectBadCase(caseXml("<setmkfluid mk=\"9\" />\n"), "<setmkfluid", "<setmkfluid>",
+                "outside 0..8");
+  expectBadCase(caseXml("<setmkbound mk=\"1.5\" />\n"), "<setmkbound", "<setmkbound>",
+                "not an integer");
+  expectBadCase(caseXml("<setdrawmode mode=\"wire\" />\n"), "<setdrawmode", "<setdrawmode>",
+                "wire");
+  expectBadCase(caseXml("<setshapemode>dp | boundd</setshapemode>\n"), "<setshapemode",
+                "<setshapemode>", "boundd");
+  expectBadCase(caseXml("<setmkfluid mk=\"0\" />\n<drawbox>\n<boxfill>solid | middle</boxfill>\n"
+                        "<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n"
+                        "</drawbox>\n"),
+                "<boxfill", "<boxfill>", "middle");
+  expectBadCase(caseXml("<drawbox>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
+                        "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n"),
+                "<drawbox", "<drawbox>", "no mk selected");
+  expectBadCase(caseXml(kFluidCube, "<parameters>\n<simulationdomain>\n"
+                                    "<posmax x=\"default * 2\" />\n</simulationdomain>\n"
+                                    "</parameters>\n"),
+                "<posmax", "<posmax>", "default * 2");
+  expectBadCase(caseXml(kFluidCube, "<parameters>\n<parameter key=\"A\" value=\"1\" />\n"
+                                    "<parameter key=\"A\" value=\"2\" />\n</parameters>\n"),
+                "<parameter key=\"A\" value=\"2\"", "<parameter>", "already set");
+}
+
+}  // namespace

@@ -1,0 +1,274 @@
+// Lattice generation: exact node counts and extents for boxes, faces, 2D, void carving, draw
+// order and particle ordering (the lattice rule is stated in engine/src/case_generator.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "case_generator.h"
+
+namespace {
+
+using sph::Vec3d;
+using namespace sph::gen;
+
+constexpr double kDp = 0.1;
+// Node coordinates are origin + i*dp in double precision: a few ulps of the coordinate.
+constexpr double kPosTol = 1e-12;
+constexpr int kBoundFirst = 10, kFluidFirst = 1;
+
+LatticeSpec spec3d(Vec3d origin = {0, 0, 0}) {
+  return {kDp, {-1, -1, -1}, {2, 2, 2}, origin, false};
+}
+
+struct Extent {
+  Vec3d lo, hi;
+};
+
+Extent extentOf(const GeneratedParticles& g, size_t begin, size_t end) {
+  Extent e{g.positions[begin], g.positions[begin]};
+  for (size_t n = begin; n < end; ++n) {
+    const Vec3d& p = g.positions[n];
+    e.lo = {std::min(e.lo.x, p.x), std::min(e.lo.y, p.y), std::min(e.lo.z, p.z)};
+    e.hi = {std::max(e.hi.x, p.x), std::max(e.hi.y, p.y), std::max(e.hi.z, p.z)};
+  }
+  return e;
+}
+
+void expectExtent(const Extent& e, Vec3d lo, Vec3d hi) {
+  EXPECT_NEAR(e.lo.x, lo.x, kPosTol);
+  EXPECT_NEAR(e.lo.y, lo.y, kPosTol);
+  EXPECT_NEAR(e.lo.z, lo.z, kPosTol);
+  EXPECT_NEAR(e.hi.x, hi.x, kPosTol);
+  EXPECT_NEAR(e.hi.y, hi.y, kPosTol);
+  EXPECT_NEAR(e.hi.z, hi.z, kPosTol);
+}
+
+GeneratedParticles oneBox(bool solid, uint8_t faces, LatticeSpec s = spec3d(),
+                          Vec3d lo = {0, 0, 0}, Vec3d hi = {1, 1, 1}) {
+  ParticleGenerator g(s);
+  g.drawBox(lo, hi, solid, faces, g.family(false, 0));
+  return g.generate(kBoundFirst, kFluidFirst);
+}
+
+TEST(Generator, SolidBoxOnNodesKeepsBothEnds) {
+  const auto g = oneBox(true, 0);
+  EXPECT_EQ(g.nFluid, 11u * 11u * 11u);
+  EXPECT_EQ(g.nBound, 0u);
+  expectExtent(extentOf(g, 0, g.positions.size()), {0, 0, 0}, {1, 1, 1});
+}
+
+TEST(Generator, LimitsSnapToNearestNode) {
+  // 0.04 -> node 0, 0.96 -> node 10, 0.26 -> node 3, 0.74 -> node 7.
+  const auto g = oneBox(true, 0, spec3d(), {0.04, 0.26, 0.04}, {0.96, 0.74, 0.96});
+  EXPECT_EQ(g.nFluid, 11u * 5u * 11u);
+  expectExtent(extentOf(g, 0, g.nFluid), {0, 0.3, 0}, {1, 0.7, 1});
+}
+
+TEST(Generator, HalfWayLimitsSnapInwards) {
+  // Sides half-way between nodes: exactly size/dp nodes per axis.
+  const auto g = oneBox(true, 0, spec3d(), {0.05, 0.05, 0.05}, {0.55, 0.55, 0.55});
+  EXPECT_EQ(g.nFluid, 5u * 5u * 5u);
+  expectExtent(extentOf(g, 0, g.nFluid), {0.1, 0.1, 0.1}, {0.5, 0.5, 0.5});
+}
+
+TEST(Generator, PointRefShiftsTheLattice) {
+  // Nodes at 0.05 + i*0.1: the unit box holds 10 per axis, from 0.05 to 0.95.
+  const auto g = oneBox(true, 0, spec3d({0.05, 0.05, 0.05}));
+  EXPECT_EQ(g.nFluid, 1000u);
+  expectExtent(extentOf(g, 0, g.nFluid), {0.05, 0.05, 0.05}, {0.95, 0.95, 0.95});
+}
+
+TEST(Generator, EachFaceIsOnePlaneOfNodes) {
+  struct Case {
+    uint8_t face;
+    Vec3d lo, hi;
+  };
+  const Case cases[] = {
+      {kFaceLeft, {0, 0, 0}, {0, 1, 1}},   {kFaceRight, {1, 0, 0}, {1, 1, 1}},
+      {kFaceFront, {0, 0, 0}, {1, 0, 1}},  {kFaceBack, {0, 1, 0}, {1, 1, 1}},
+      {kFaceBottom, {0, 0, 0}, {1, 1, 0}}, {kFaceTop, {0, 0, 1}, {1, 1, 1}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(int(c.face));
+    const auto g = oneBox(false, c.face);
+    EXPECT_EQ(g.nFluid, 121u);
+    expectExtent(extentOf(g, 0, g.nFluid), c.lo, c.hi);
+  }
+}
+
+TEST(Generator, SharedEdgesAndCornersCountOnce) {
+  EXPECT_EQ(oneBox(false, kFaceLeft | kFaceBottom).nFluid, 121u + 121u - 11u);
+  EXPECT_EQ(oneBox(false, kFaceLeft | kFaceRight).nFluid, 242u);
+  // Shell of the 11^3 box: all nodes minus the 9^3 interior.
+  EXPECT_EQ(oneBox(false, kAllFaces).nFluid, 1331u - 729u);
+  // Open-top tank: the shell minus the 9x9 interior of the top face.
+  const auto tank = oneBox(false, kFaceBottom | kFaceLeft | kFaceRight | kFaceFront | kFaceBack);
+  EXPECT_EQ(tank.nFluid, 602u - 81u);
+  expectExtent(extentOf(tank, 0, tank.nFluid), {0, 0, 0}, {1, 1, 1});
+}
+
+TEST(Generator, TwoDimensionalBoxKeepsOnlyThePlane) {
+  const LatticeSpec s{kDp, {-1, 0.5, -1}, {2, 0.5, 2}, {0, 0, 0}, true};
+  const auto solid = oneBox(true, 0, s, {0, -1, 0}, {1, 1, 1});
+  EXPECT_EQ(solid.nFluid, 121u);
+  expectExtent(extentOf(solid, 0, solid.nFluid), {0, 0.5, 0}, {1, 0.5, 1});
+  // front/back lie off the plane; bottom, left and right share two corners.
+  const auto tank =
+      oneBox(false, kFaceBottom | kFaceLeft | kFaceRight | kFaceFront | kFaceBack, s,
+             {0, -1, 0}, {1, 1, 1});
+  EXPECT_EQ(tank.nFluid, 11u + 10u + 10u);
+  // A box with no thickness in y, lying in the plane, fills it with its front face.
+  EXPECT_EQ(oneBox(false, kFaceFront, s, {0, 0.5, 0}, {1, 0.5, 1}).nFluid, 121u);
+  // A box that misses the plane draws nothing.
+  EXPECT_EQ(oneBox(true, 0, s, {0, 0.7, 0}, {1, 1, 1}).positions.size(), 0u);
+}
+
+TEST(Generator, ShapesAreClippedToPointMinMax) {
+  const auto g = oneBox(true, 0, spec3d(), {-5, -5, -5}, {5, 5, 5});
+  EXPECT_EQ(g.nFluid, 31u * 31u * 31u);
+  expectExtent(extentOf(g, 0, g.nFluid), {-1, -1, -1}, {2, 2, 2});
+}
+
+TEST(Generator, VoidCarvesEarlierShapes) {
+  ParticleGenerator g(spec3d());
+  g.drawBox({0, 0, 0}, {1, 1, 1}, true, 0, g.family(false, 0));
+  g.drawBox({0.3, 0.3, 0.3}, {0.7, 0.7, 0.7}, true, 0, 0);
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  EXPECT_EQ(out.nFluid, 1331u - 125u);
+  for (const Vec3d& p : out.positions) {
+    const bool inHole = p.x > 0.25 && p.x < 0.75 && p.y > 0.25 && p.y < 0.75 && p.z > 0.25 &&
+                        p.z < 0.75;
+    EXPECT_FALSE(inHole);
+  }
+}
+
+TEST(Generator, LaterShapesOverwriteEarlierOnes) {
+  // Fluid 11^3, then a boundary floor (bottom face 11x11 of a taller box): the floor wins.
+  {
+    ParticleGenerator g(spec3d());
+    g.drawBox({0, 0, 0}, {1, 1, 1}, true, 0, g.family(false, 0));
+    g.drawBox({0, 0, 0}, {1, 1, 2}, false, kFaceBottom, g.family(true, 0));
+    const auto out = g.generate(kBoundFirst, kFluidFirst);
+    EXPECT_EQ(out.nBound, 121u);
+    EXPECT_EQ(out.nFluid, 1331u - 121u);
+  }
+  // Same shapes in the opposite order: the fluid overwrites the floor where they meet.
+  {
+    ParticleGenerator g(spec3d());
+    g.drawBox({0, 0, 0}, {1, 1, 2}, false, kFaceBottom, g.family(true, 0));
+    g.drawBox({0, 0, 0}, {1, 1, 1}, true, 0, g.family(false, 0));
+    const auto out = g.generate(kBoundFirst, kFluidFirst);
+    EXPECT_EQ(out.nBound, 0u);
+    EXPECT_EQ(out.nFluid, 1331u);
+  }
+}
+
+TEST(Generator, BoundFirstThenFluidInLatticeOrderWithMkTable) {
+  ParticleGenerator g(spec3d());
+  const uint16_t fluid = g.family(false, 2);
+  const uint16_t wallA = g.family(true, 5);
+  const uint16_t wallB = g.family(true, 1);
+  const uint16_t unused = g.family(true, 7);
+  g.drawBox({0, 0, 0}, {1, 1, 1}, true, 0, fluid);
+  g.drawBox({0, 0, 0}, {1, 1, 1}, false, kFaceLeft, wallA);
+  g.drawBox({0, 0, 0}, {1, 1, 1}, false, kFaceRight, wallB);
+  g.drawBox({5, 5, 5}, {6, 6, 6}, true, 0, unused);  // outside the lattice
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  ASSERT_EQ(out.nBound, 242u);
+  ASSERT_EQ(out.nFluid, 1331u - 242u);
+  ASSERT_EQ(out.positions.size(), out.mkIndex.size());
+  // Used families only: boundary by mk, then fluid.
+  ASSERT_EQ(out.mks.size(), 3u);
+  EXPECT_TRUE(out.mks[0].bound);
+  EXPECT_EQ(out.mks[0].local, 1);
+  EXPECT_EQ(out.mks[0].mk, 1 + kBoundFirst);
+  EXPECT_EQ(out.mks[0].count, 121u);
+  EXPECT_EQ(out.mks[1].local, 5);
+  EXPECT_EQ(out.mks[1].mk, 5 + kBoundFirst);
+  EXPECT_FALSE(out.mks[2].bound);
+  EXPECT_EQ(out.mks[2].mk, 2 + kFluidFirst);
+  EXPECT_EQ(out.mks[2].count, out.nFluid);
+  for (size_t n = 0; n < out.positions.size(); ++n) {
+    const auto& mk = out.mks[out.mkIndex[n]];
+    EXPECT_EQ(mk.bound, n < out.nBound);
+    if (mk.bound) {
+      EXPECT_NEAR(out.positions[n].x, mk.local == 5 ? 0.0 : 1.0, kPosTol);
+    }
+  }
+  // Lattice order within each type: z, then y, then x ascending.
+  auto key = [&](size_t n) {
+    const Vec3d& p = out.positions[n];
+    return std::make_tuple(std::lround(p.z / kDp), std::lround(p.y / kDp), std::lround(p.x / kDp));
+  };
+  for (size_t n = 1; n < out.positions.size(); ++n) {
+    if (n == out.nBound) continue;
+    EXPECT_LT(key(n - 1), key(n)) << n;
+  }
+}
+
+TEST(Generator, ManyMillionNodesInOneArray) {
+  // 4.2 million particles: the dense node array keeps this fast (speed is not asserted here).
+  const LatticeSpec s{0.005, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, false};
+  ParticleGenerator g(s);
+  g.drawBox({0, 0, 0}, {1, 1, 0.5}, true, 0, g.family(false, 0));
+  g.drawBox({0, 0, 0}, {1, 1, 1}, false, kAllFaces, g.family(true, 0));
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  const uint32_t shell = 201u * 201u * 201u - 199u * 199u * 199u;
+  const uint32_t shellBelowHalf = 201u * 201u * 101u - 199u * 199u * 100u;
+  EXPECT_EQ(out.nBound, shell);
+  EXPECT_EQ(out.nFluid, 201u * 201u * 101u - shellBelowHalf);
+}
+
+TEST(Generator, SolidsGeometryMatchesDualSphysicsCount) {
+  // DualSPHysics' CaseSolids (dp 0.01, pointref at the origin): the dam-break column and tank
+  // plus 18 blocks of 0.05 x 0.1 x 0.05 m lifted by <move z="0.0085">, touching each other. The
+  // seed paper reports 115,016 particles for it.
+  ParticleGenerator g({0.01, {-0.05, -0.05, -0.05}, {2, 1, 1}, {0, 0, 0}, false});
+  g.drawBox({0, 0, 0}, {0.4, 0.67, 0.3}, true, 0, g.family(false, 0));
+  g.drawBox({0, 0, 0}, {1.6, 0.67, 0.4}, false,
+            kFaceBottom | kFaceLeft | kFaceRight | kFaceFront | kFaceBack, g.family(true, 0));
+  const double blockY[9] = {0.05, 0.2, 0.35, 0.5, 0.12, 0.27, 0.42, 0.19, 0.32};
+  const double blockZ[9] = {0, 0, 0, 0, 0.05, 0.05, 0.05, 0.1, 0.1};
+  int mk = 51;
+  for (double x : {0.6, 1.3}) {
+    for (int b = 0; b < 9; ++b) {
+      const Vec3d lo{x, blockY[b], blockZ[b] + 0.0085};
+      g.drawBox(lo, {lo.x + 0.05, lo.y + 0.1, lo.z + 0.05}, true, 0, g.family(true, mk++));
+    }
+  }
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  EXPECT_EQ(out.nBound, 35816u);
+  EXPECT_EQ(out.nFluid, 79200u);
+  EXPECT_EQ(out.positions.size(), 115016u);
+  ASSERT_EQ(out.mks.size(), 20u);
+  EXPECT_EQ(out.mks[0].count, 29108u);  // the tank
+  EXPECT_EQ(out.mks[10].local, 60);
+  EXPECT_EQ(out.mks[10].count, 372u);  // first block of the second stack, partly overdrawn
+}
+
+TEST(DomainSpec, ParsesDualSphysicsForms) {
+  auto d = parseDomainAxis("default");
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(d->useDefault);
+  EXPECT_EQ(d->value, 0);
+  d = parseDomainAxis(" Default + 50% ");
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(d->useDefault && d->percent);
+  EXPECT_EQ(d->value, 50);
+  d = parseDomainAxis("default-0.25");
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(d->useDefault && !d->percent);
+  EXPECT_EQ(d->value, -0.25);
+  d = parseDomainAxis("-1.5");
+  ASSERT_TRUE(d);
+  EXPECT_FALSE(d->useDefault);
+  EXPECT_EQ(d->value, -1.5);
+  EXPECT_FALSE(parseDomainAxis("defaults"));
+  EXPECT_FALSE(parseDomainAxis("default * 2"));
+  EXPECT_FALSE(parseDomainAxis("default + x%"));
+  EXPECT_FALSE(parseDomainAxis("1.5m"));
+}
+
+}  // namespace
