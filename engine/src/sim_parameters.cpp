@@ -152,9 +152,15 @@ std::vector<double> initialDensity(const CaseDefinition& c, const SimParameters&
     auto [it, inserted] = columnTop.try_emplace(column(v), v.z);
     if (!inserted) it->second = std::max(it->second, v.z);
   }
-  for (size_t i = c.nBound; i < c.positions.size(); ++i) {
+  for (size_t i = 0; i < c.positions.size(); ++i) {
     const Vec3d& v = c.positions[i];
-    const double top = mode == 2 ? columnTop[column(v)] : zTop;
+    double top = zTop;
+    if (mode == 2) {
+      const auto it = columnTop.find(column(v));
+      if (it == columnTop.end()) continue;
+      top = it->second;
+    }
+    if (v.z > top) continue;
     // Tait inverted for the hydrostatic pressure rho0 g (top - z).
     rho[i] = p.rho0 * std::pow(1.0 + p.rho0 * gAbs * (top - v.z) / p.cteB, 1.0 / p.gamma);
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "sph/simulation.h"
 #include "test_support.h"
@@ -15,6 +16,7 @@ constexpr double kDp = 0.02;     // 25 x 25 fluid particles: the whole test runs
 constexpr double kDepth = 0.5;   // water depth (m)
 constexpr double kWidth = 0.5;
 constexpr double kG = 9.81;
+constexpr double kSettle = 0.5;  // s
 
 std::string tankCase(int stepAlgorithm) {
   return test::caseXml(R"(<definition dp="0.02"><pointmin x="-0.1" y="0" z="-0.1" /><pointmax x="1" y="0" z="1" /></definition>)",
@@ -29,7 +31,7 @@ std::string tankCase(int stepAlgorithm) {
 <parameter key="Visco" value="0.02" />
 <parameter key="DensityDT" value="2" />
 <parameter key="DensityDTvalue" value="0.1" />
-<parameter key="TimeMax" value="0.5" />
+<parameter key="TimeMax" value="1.5" />
 <parameter key="TimeOut" value="0.5" />
 <simulationdomain><posmin x="default" y="default" z="default" /><posmax x="default" y="default" z="default + 50%" /></simulationdomain>)");
 }
@@ -44,7 +46,7 @@ TEST_P(Hydrostatic, TankAtRestKeepsHydrostaticPressure) {
   o.writeOutput = false;
   o.progress = false;
   Simulation sim(c, o);
-  while (!sim.finished()) sim.step();
+  while (sim.time() < kSettle) sim.step();
   const ParticleSnapshot s = sim.snapshot();
   ASSERT_EQ(s.count(), c.positions.size()) << "no particle may be excluded from a tank at rest";
 
@@ -55,34 +57,49 @@ TEST_P(Hydrostatic, TankAtRestKeepsHydrostaticPressure) {
   const double surface = top + 0.5 * kDp;
   ASSERT_NEAR(surface, kDepth, 0.6 * kDp);
 
-  // At rest: the largest fluid speed is a small fraction of the dam-break speed sqrt(g H)
-  // (weakly compressible SPH keeps acoustic noise of order a few percent of it).
+  // At rest after 0.5 s: the largest fluid speed is a small fraction of the dam-break speed
+  // sqrt(g H) (weakly compressible SPH keeps acoustic noise of a few percent of it).
   double vmax = 0;
   for (size_t i = 0; i < s.count(); ++i)
     if (s.type[i] == 1)
       vmax = std::max(vmax, std::sqrt(double(s.vel[3 * i]) * s.vel[3 * i] + double(s.vel[3 * i + 2]) * s.vel[3 * i + 2]));
   EXPECT_LT(vmax, 0.03 * std::sqrt(kG * kDepth));
 
-  // Pressure profile, averaged over horizontal layers away from the side walls (3h) and
-  // below the surface layer: within 5% of rho0 g (H - z). The top layers are skipped because
-  // the kernel is truncated at the free surface, which lowers their density by design.
+  // Pressure profile, averaged over horizontal particle rows away from the walls (3h from the
+  // side walls and the floor, where DBC's repulsive density layer distorts pressure) and below
+  // the free surface (3h, where the truncated kernel lowers density by design), and over time
+  // from 0.5 s to 1.5 s: the column bobs on the DBC floor with a period of about 1.1 s and an
+  // amplitude of ~10% of the bottom pressure that decays over seconds (a known property of
+  // dynamic boundaries, not of the fluid), so one instant is not a fair sample. Each row's mean
+  // pressure must be within 5% of rho0 g (H - z) at the row's mean height.
   const double h = sim.parameters().h;
-  const int layers = int(kDepth / kDp);
-  std::vector<double> sum(layers, 0), count(layers, 0);
-  for (size_t i = 0; i < s.count(); ++i) {
-    if (s.type[i] != 1) continue;
-    const double x = s.pos[3 * i], z = s.pos[3 * i + 2];
-    if (x < 3 * h || x > kWidth - 3 * h) continue;
-    const int k = std::clamp(int(z / kDp), 0, layers - 1);
-    sum[k] += s.press[i];
-    count[k] += 1;
+  const int layers = int(kDepth / kDp) + 2;
+  std::vector<double> sumP(layers, 0), sumZ(layers, 0), count(layers, 0);
+  double nextSample = kSettle;
+  while (!sim.finished()) {
+    sim.step();
+    if (sim.time() < nextSample) continue;
+    nextSample += 0.02;
+    const ParticleSnapshot now = sim.snapshot();
+    for (size_t i = 0; i < now.count(); ++i) {
+      if (now.type[i] != 1) continue;
+      const double x = now.pos[3 * i], z = now.pos[3 * i + 2];
+      if (x < 3 * h || x > kWidth - 3 * h) continue;
+      const int k = std::clamp(int(std::lround(z / kDp)), 0, layers - 1);
+      sumP[k] += now.press[i];
+      sumZ[k] += z;
+      count[k] += 1;
+    }
   }
   int checked = 0;
   for (int k = 0; k < layers; ++k) {
-    const double z = (k + 0.5) * kDp;
-    if (count[k] == 0 || surface - z < 3 * h) continue;
+    if (count[k] == 0) continue;
+    const double z = sumZ[k] / count[k];
+    if (z < 3 * h || surface - z < 3 * h) continue;
     const double expected = 1000 * kG * (surface - z);
-    EXPECT_NEAR(sum[k] / count[k], expected, 0.05 * expected) << "layer at z=" << z;
+    const double p = sumP[k] / count[k];
+    std::printf("z=%.3f  pressure %.1f Pa  hydrostatic %.1f Pa  (%+.2f%%)\n", z, p, expected, 100 * (p / expected - 1));
+    EXPECT_NEAR(p, expected, 0.05 * expected) << "row at z=" << z;
     ++checked;
   }
   EXPECT_GE(checked, layers / 2);
