@@ -35,7 +35,8 @@ run options (default in brackets):
   --threads N           CPU threads                      [all cores]
   --cell-mode full|half cell size 2h (full) or h (half)  [full]
   --dp DP               override the particle spacing    [XML definition dp]
-  --no-output           write neither VTK files nor run.json
+  --no-vtk              skip the VTK files (run.json and the table are still written)
+  --no-output           write no files at all
   --quiet               no progress line
 
 Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,
@@ -113,6 +114,8 @@ Args parseArgs(int argc, char** argv) {
       const double dp = parseNumber(o, value(o));
       if (!(dp > 0)) usageError("--dp must be positive");
       a.load.dpOverride = dp;
+    } else if (o == "--no-vtk") {
+      a.run.writeVtk = false;
     } else if (o == "--no-output") {
       a.run.writeOutput = false;
     } else if (o == "--quiet") {

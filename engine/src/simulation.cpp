@@ -99,7 +99,7 @@ RunReport Simulation::run() {
   int part = 0;
   double nextOut = 0;
   auto save = [&]() {
-    if (!s.opts.writeOutput) return;
+    if (!s.opts.writeOutput || !s.opts.writeVtk) return;
     ScopedPhase ph(s.timer.get(), "SU-SavePart", PhaseGroup::Other);
     writeVtkParticles((out / "vtk" / fmt::format("Part_{:04d}.vtk", part)).string(), snapshot());
     ++part;
