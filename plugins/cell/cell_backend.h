@@ -1,0 +1,76 @@
+// The device-specific half of the cell strategy: where keys, tables and loops run. CellStrategy
+// (the NeighbourStrategy) owns options, timing and the reorderer call, and forwards the rest
+// here. The CPU backend is plain C++/OpenMP; the GPU backend is implemented in gpu/*.cu and
+// reached only through makeCellGpuBackend(), so host code never sees a CUDA header.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "cell_grid.h"
+#include "sph/particle_view.h"
+#include "sph/physics_constants.h"
+
+namespace sph::cell {
+
+// Totals of one iteration over all particles.
+struct CandidateTotals {
+  uint64_t particles = 0;
+  uint64_t candidates = 0;
+  uint64_t inRange = 0;  // pairs within the support, self excluded
+};
+
+struct IndexPair {
+  uint32_t a = 0, b = 0;
+  bool operator==(const IndexPair&) const = default;
+};
+
+class CellBackend {
+ public:
+  virtual ~CellBackend() = default;
+
+  virtual void setGrid(const CellGrid& g) = 0;
+  // NL-PreSort: key and identity index of every particle in [0, n).
+  virtual void computeKeys(const ParticleView<float>& p) = 0;
+  virtual void computeKeys(const ParticleView<double>& p) = 0;
+  // NL-RadixSort: sorts (key, index) pairs; sortedIndex() is the permutation, on the device
+  // the particles live on.
+  virtual void sortKeys() = 0;
+  virtual const uint32_t* sortedIndex() const = 0;
+  // NL-CellBegin: the start table of the sorted keys.
+  virtual void buildCellStart() = 0;
+
+  virtual void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                        const ForceOutputs<float>& out) = 0;
+  virtual void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                        const ForceOutputs<double>& out) = 0;
+
+  // Candidate totals of the last interaction pass, if any (the GPU counts them on demand).
+  virtual std::optional<CandidateTotals> candidateTotals() const = 0;
+
+  // Diagnostics through the same iteration: ordered index pairs (a, b) with r^2 < radius2 in
+  // the particles' precision; `p` is the view after the last prepare().
+  virtual std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const = 0;
+  virtual std::vector<IndexPair> pairsWithin(const ParticleView<double>& p, double radius) const = 0;
+  virtual uint64_t countPairsWithin(const ParticleView<float>& p, double radius) const = 0;
+  virtual uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const = 0;
+
+  virtual size_t deviceBytes() const = 0;
+  virtual size_t peakDeviceBytes() const = 0;
+};
+
+// Throws RunError: `what` was called without a prepare() on the same n particles.
+[[noreturn]] void throwNotPrepared(const char* what, uint32_t n, uint32_t preparedN);
+
+std::unique_ptr<CellBackend> makeCellCpuBackend(int threads);
+// Defined in gpu/ with CUDA; in nogpu/ it throws RunError("built without CUDA").
+std::unique_ptr<CellBackend> makeCellGpuBackend();
+
+// Storage sizes grow by a quarter beyond what is needed, so a slowly growing particle count
+// does not reallocate every step.
+inline size_t withHeadroom(size_t needed) { return needed + needed / 4 + 256; }
+
+}  // namespace sph::cell

@@ -1,0 +1,78 @@
+// The CPU backend: keys in parallel, a stable counting sort (the CPU's radix sort: keys are
+// small integers), the start table, and OpenMP loops over forEachCandidate().
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "cell_backend.h"
+#include "cell_iteration.h"
+
+namespace sph::cell {
+
+class CellCpuBackend final : public CellBackend {
+ public:
+  explicit CellCpuBackend(int threads) : threads_(threads) {}
+
+  void setGrid(const CellGrid& g) override;
+  void computeKeys(const ParticleView<float>& p) override { computeKeysT(p); }
+  void computeKeys(const ParticleView<double>& p) override { computeKeysT(p); }
+  void sortKeys() override;
+  const uint32_t* sortedIndex() const override { return perm_.data(); }
+  void buildCellStart() override;
+
+  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                const ForceOutputs<float>& out) override {
+    interactT(p, c, out);
+  }
+  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                const ForceOutputs<double>& out) override {
+    interactT(p, c, out);
+  }
+  std::optional<CandidateTotals> candidateTotals() const override { return totals_; }
+
+  std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const override {
+    return pairsWithinT(p, radius);
+  }
+  std::vector<IndexPair> pairsWithin(const ParticleView<double>& p, double radius) const override {
+    return pairsWithinT(p, radius);
+  }
+  uint64_t countPairsWithin(const ParticleView<float>& p, double radius) const override {
+    return countPairsWithinT(p, radius);
+  }
+  uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const override {
+    return countPairsWithinT(p, radius);
+  }
+
+  size_t deviceBytes() const override { return 0; }
+  size_t peakDeviceBytes() const override { return 0; }
+
+ private:
+  template <typename T>
+  void computeKeysT(const ParticleView<T>& p);
+  template <typename T>
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <KernelKind K, typename T>
+  void forceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <typename T>
+  std::vector<IndexPair> pairsWithinT(const ParticleView<T>& p, double radius) const;
+  template <typename T>
+  uint64_t countPairsWithinT(const ParticleView<T>& p, double radius) const;
+
+  void requireTables(uint32_t n, const char* what) const;
+  CellLookup lookup() const { return makeLookup(grid_, start_.data(), sortedKeys_.data()); }
+  int threadCount() const;
+
+  int threads_ = 0;
+  CellGrid grid_;
+  uint32_t n_ = 0;
+  bool tablesReady_ = false;
+  std::vector<uint32_t> keys_;        // unsorted, from computeKeys
+  std::vector<uint32_t> sortedKeys_;  // key of particle i after the reorder
+  std::vector<uint32_t> perm_;        // sortedIndex
+  std::vector<uint32_t> offsets_;     // counting-sort scatter positions, keyCount + 1
+  std::vector<uint32_t> start_;       // start table, keyCount + 1
+  std::optional<CandidateTotals> totals_;
+};
+
+}  // namespace sph::cell

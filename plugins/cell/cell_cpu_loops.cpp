@@ -1,0 +1,98 @@
+// OpenMP loops of the CPU backend: the force pass and the diagnostic pair enumeration, both
+// one particle per iteration through the shared per-particle functions.
+#include <omp.h>
+
+#include "cell_cpu_backend.h"
+#include "cell_particle_ops.h"
+
+namespace sph::cell {
+
+namespace {
+
+// Particles per scheduling chunk: enough to amortise the scheduler, small enough to balance
+// clustered particle sets across threads.
+constexpr int kChunk = 256;
+
+}  // namespace
+
+template <typename T>
+void CellCpuBackend::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c,
+                               const ForceOutputs<T>& out) {
+  requireTables(p.n, "interact()");
+  if (c.kernel == KernelKind::Cubic)
+    forceLoop<KernelKind::Cubic>(p, c, out);
+  else
+    forceLoop<KernelKind::Wendland>(p, c, out);
+}
+
+template <KernelKind K, typename T>
+void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c,
+                               const ForceOutputs<T>& out) {
+  ForceInputs<T> in;
+  in.lookup = lookup();
+  in.pos = p.pos;
+  in.velrho = p.velrho;
+  in.n = p.n;
+  in.nBound = p.nBound;
+  const int64_t n = p.n;
+  uint64_t candidates = 0, inRange = 0;
+#pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount()) reduction(+ : candidates, inRange)
+  for (int64_t a = 0; a < n; ++a) {
+    Tally tally;
+    const PairAccum<T> acc = particleForces<K>(uint32_t(a), in, c, tally);
+    out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
+    out.viscdt[a] = acc.viscdt;
+    candidates += tally.t.candidates;
+    inRange += tally.t.inRange;
+  }
+  totals_ = CandidateTotals{uint64_t(n), candidates, inRange};
+}
+
+template <typename T>
+std::vector<IndexPair> CellCpuBackend::pairsWithinT(const ParticleView<T>& p, double radius) const {
+  requireTables(p.n, "pairsWithin()");
+  const T r2 = T(radius) * T(radius);
+  const CellLookup l = lookup();
+  const int64_t n = p.n;
+  std::vector<uint64_t> offset(size_t(n) + 1, 0);
+#pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount())
+  for (int64_t a = 0; a < n; ++a) {
+    const CandidateTally t = particleTally(uint32_t(a), l, p.pos, p.nBound, r2);
+    offset[a + 1] = t.inRange + t.self;
+  }
+  for (int64_t a = 0; a < n; ++a) offset[a + 1] += offset[a];
+  std::vector<IndexPair> pairs(offset[n]);
+#pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount())
+  for (int64_t a = 0; a < n; ++a) {
+    uint64_t k = offset[a];
+    particleNeighbours(uint32_t(a), l, p.pos, p.nBound, r2,
+                       [&](uint32_t j) { pairs[k++] = IndexPair{uint32_t(a), j}; });
+  }
+  return pairs;
+}
+
+template <typename T>
+uint64_t CellCpuBackend::countPairsWithinT(const ParticleView<T>& p, double radius) const {
+  requireTables(p.n, "countPairsWithin()");
+  const T r2 = T(radius) * T(radius);
+  const CellLookup l = lookup();
+  const int64_t n = p.n;
+  uint64_t total = 0;
+#pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount()) reduction(+ : total)
+  for (int64_t a = 0; a < n; ++a) {
+    const CandidateTally t = particleTally(uint32_t(a), l, p.pos, p.nBound, r2);
+    total += t.inRange + t.self;
+  }
+  return total;
+}
+
+template void CellCpuBackend::interactT(const ParticleView<float>&, const PhysicsConstants<float>&,
+                                        const ForceOutputs<float>&);
+template void CellCpuBackend::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,
+                                        const ForceOutputs<double>&);
+template std::vector<IndexPair> CellCpuBackend::pairsWithinT(const ParticleView<float>&, double) const;
+template std::vector<IndexPair> CellCpuBackend::pairsWithinT(const ParticleView<double>&, double) const;
+template uint64_t CellCpuBackend::countPairsWithinT(const ParticleView<float>&, double) const;
+template uint64_t CellCpuBackend::countPairsWithinT(const ParticleView<double>&, double) const;
+
+}  // namespace sph::cell

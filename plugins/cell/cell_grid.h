@@ -1,0 +1,73 @@
+// The uniform cell grid over the domain and the sort key of a particle (DualSPHysics'
+// PreSort): boundary particles get keys [0, ncells), fluid particles [ncells, 2 ncells), so a
+// sort by key keeps boundary particles in [0, nBound) and groups both kinds by cell.
+// Cell index, x fastest: c = cx + ncx (cy + ncy cz); in 2D (the x-z plane) ncy = 1.
+#pragma once
+
+#include <cstdint>
+
+#include "cell_mode.h"
+#include "sph/hd.h"
+
+namespace sph {
+struct StrategyContext;
+}
+
+namespace sph::cell {
+
+// The cell edge is the support (or half of it) enlarged by this relative slack, so that a pair
+// accepted by the single-precision distance test (r^2 < support^2 holds to a few ulps, ~1e-7
+// relative) is never more than `reach` cells apart along an axis.
+inline constexpr double kCellSizeSlack = 1e-5;
+
+struct CellGrid {
+  double origin[3] = {0, 0, 0};  // the domain's minimum corner
+  double cellSize = 0;
+  double invCellSize = 0;
+  int32_t ncx = 1, ncy = 1, ncz = 1;
+  int32_t reach = 1;             // cells scanned on each side: 1 (full) or 2 (half)
+  uint32_t ncells = 1;
+
+  SPH_HD uint32_t keyCount() const { return 2u * ncells; }
+};
+
+// Builds the grid for a context; throws InputError for a bad domain, support or dimension.
+CellGrid makeCellGrid(const StrategyContext& ctx, CellMode mode);
+
+// Bits a radix sort must look at for keys in [0, keyCount).
+inline int keyBits(const CellGrid& g) {
+  int bits = 1;
+  while (bits < 32 && (uint64_t(1) << bits) < uint64_t(g.keyCount())) ++bits;
+  return bits;
+}
+
+// Cell coordinate along one axis, clamped into [0, nc): particles outside the domain join the
+// edge cells, which keeps every pair within reach (clamping never increases a distance in cells).
+SPH_HD SPH_FORCEINLINE int32_t cellCoord(double x, double origin, double invCellSize, int32_t nc) {
+  const double f = (x - origin) * invCellSize;
+  if (!(f > 0.0)) return 0;  // also catches NaN
+  return f >= double(nc) ? nc - 1 : int32_t(f);
+}
+
+// Keys are computed in double whatever the particle precision, so that the cell of a particle
+// does not depend on the distance of the domain's origin (float would lose ~ncx ulps).
+SPH_HD SPH_FORCEINLINE uint32_t cellKey(const CellGrid& g, double x, double y, double z, bool bound) {
+  const uint32_t cx = uint32_t(cellCoord(x, g.origin[0], g.invCellSize, g.ncx));
+  const uint32_t cy = uint32_t(cellCoord(y, g.origin[1], g.invCellSize, g.ncy));
+  const uint32_t cz = uint32_t(cellCoord(z, g.origin[2], g.invCellSize, g.ncz));
+  const uint32_t cell = cx + uint32_t(g.ncx) * (cy + uint32_t(g.ncy) * cz);
+  return bound ? cell : cell + g.ncells;
+}
+
+// Cell start table, built from sorted keys in two steps that both devices share:
+// (1) the last particle of each key k writes start[k + 1] = i + 1 (start zeroed first);
+// (2) an inclusive max-scan over start[0 .. keyCount] fills the empty keys.
+// Afterwards start[k] is the first sorted index with key >= k, so key k occupies
+// [start[k], start[k + 1]) and consecutive keys form one contiguous range.
+SPH_HD SPH_FORCEINLINE void markCellEnd(uint32_t i, const uint32_t* sortedKeys, uint32_t n,
+                                        uint32_t* start) {
+  const uint32_t k = sortedKeys[i];
+  if (i + 1 == n || sortedKeys[i + 1] != k) start[k + 1] = i + 1;
+}
+
+}  // namespace sph::cell

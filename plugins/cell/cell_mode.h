@@ -1,0 +1,22 @@
+// The cell-list geometry option (DualSPHysics' -cellmode): cells of the full support 2h scanned
+// 3 per axis, or cells of h scanned 5 per axis (smaller candidate volume, more ranges).
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace sph::cell {
+
+enum class CellMode { Full, Half };
+
+// Cells per support radius along one axis (1 for Full, 2 for Half); also the number of
+// neighbour cells scanned on each side of a particle's own cell.
+inline int cellsPerSupport(CellMode m) { return m == CellMode::Half ? 2 : 1; }
+
+inline const char* cellModeName(CellMode m) { return m == CellMode::Half ? "half" : "full"; }
+
+// Reads options["CellMode"]: "full" (default; also "2h") or "half" (also "h"), any case.
+// Throws InputError for anything else.
+CellMode parseCellMode(const std::map<std::string, std::string>& options);
+
+}  // namespace sph::cell

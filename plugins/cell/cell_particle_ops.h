@@ -1,0 +1,96 @@
+// Per-particle work on top of forEachCandidate(), shared by the OpenMP loops and the CUDA
+// kernels: the force sum of one particle and the candidate/in-range counts of one particle.
+// The physics is sph::interactPair(); this file only filters candidates by distance first, so
+// that the velocity/density of out-of-range candidates (most of them) is never loaded.
+#pragma once
+
+#include <cstdint>
+
+#include "cell_iteration.h"
+#include "sph/pair_physics.h"
+#include "sph/physics_constants.h"
+#include "sph/real4.h"
+
+namespace sph::cell {
+
+template <typename T>
+SPH_HD SPH_FORCEINLINE T distance2(const Real4<T>& a, const Real4<T>& b) {
+  const T dx = a.x - b.x;
+  const T dy = a.y - b.y;
+  const T dz = a.z - b.z;
+  return dx * dx + dy * dy + dz * dz;
+}
+
+// Counters of one particle's iteration. `inRange` excludes the particle itself.
+struct CandidateTally {
+  uint32_t candidates = 0;
+  uint32_t inRange = 0;
+  uint32_t self = 0;  // 1 when a visited itself (fluid a)
+};
+
+// Compile-time switch for the force loop: NoTally costs nothing (GPU), Tally counts (CPU).
+struct NoTally {
+  SPH_HD SPH_FORCEINLINE void candidate() {}
+  SPH_HD SPH_FORCEINLINE void inRange(bool) {}
+};
+struct Tally {
+  CandidateTally t;
+  SPH_HD SPH_FORCEINLINE void candidate() { ++t.candidates; }
+  SPH_HD SPH_FORCEINLINE void inRange(bool self) { self ? ++t.self : ++t.inRange; }
+};
+
+template <typename T>
+struct ForceInputs {
+  CellLookup lookup;
+  const Real4<T>* pos = nullptr;     // pressure in w
+  const Real4<T>* velrho = nullptr;
+  uint32_t n = 0;
+  uint32_t nBound = 0;
+};
+
+// The accumulated interaction of particle a with all its neighbours.
+template <KernelKind K, typename T, typename Counter>
+SPH_HD SPH_FORCEINLINE PairAccum<T> particleForces(uint32_t a, const ForceInputs<T>& in,
+                                                   const PhysicsConstants<T>& c, Counter& counter) {
+  const Real4<T> posA = loadReadOnly(in.pos + a);
+  const Real4<T> velA = loadReadOnly(in.velrho + a);
+  const bool boundA = a < in.nBound;
+  const uint32_t nBound = in.nBound;
+  const Real4<T>* pos = in.pos;
+  const Real4<T>* velrho = in.velrho;
+  PairAccum<T> acc;
+  forEachCandidate(in.lookup, loadReadOnly(in.lookup.keys + a), boundA, [&](uint32_t j) {
+    const Real4<T> posB = loadReadOnly(pos + j);
+    counter.candidate();
+    if (distance2(posA, posB) < c.support2) {
+      counter.inRange(j == a);
+      interactPair<K>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
+    }
+  });
+  return acc;
+}
+
+// Candidates of particle a and those with r^2 < radius2 (physics' distance expression).
+template <typename T>
+SPH_HD SPH_FORCEINLINE CandidateTally particleTally(uint32_t a, const CellLookup& l, const Real4<T>* pos,
+                                                    uint32_t nBound, T radius2) {
+  const Real4<T> posA = loadReadOnly(pos + a);
+  Tally tally;
+  forEachCandidate(l, loadReadOnly(l.keys + a), a < nBound, [&](uint32_t j) {
+    tally.candidate();
+    if (distance2(posA, loadReadOnly(pos + j)) < radius2) tally.inRange(j == a);
+  });
+  return tally.t;
+}
+
+// Writes the in-range neighbours of a (itself included when visited) through out(j).
+template <typename T, typename Out>
+SPH_HD SPH_FORCEINLINE void particleNeighbours(uint32_t a, const CellLookup& l, const Real4<T>* pos,
+                                               uint32_t nBound, T radius2, Out&& out) {
+  const Real4<T> posA = loadReadOnly(pos + a);
+  forEachCandidate(l, loadReadOnly(l.keys + a), a < nBound, [&](uint32_t j) {
+    if (distance2(posA, loadReadOnly(pos + j)) < radius2) out(j);
+  });
+}
+
+}  // namespace sph::cell

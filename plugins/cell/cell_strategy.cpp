@@ -1,0 +1,111 @@
+#include "cell_strategy.h"
+
+#include <fmt/format.h>
+
+#include "sph/errors.h"
+
+namespace sph::cell {
+
+namespace {
+
+// The physics' support may exceed the grid's by round-off of its own computation, not more.
+constexpr double kSupportTolerance = 1e-6;
+
+}  // namespace
+
+void CellStrategy::configure(const StrategyContext& ctx) {
+  const CellMode mode = parseCellMode(ctx.options);
+  const CellGrid grid = makeCellGrid(ctx, mode);
+  if (!ctx.reorderer) throw RunError("cell neighbour search: the context has no particle reorderer");
+  // A new backend only when the device changes; a reconfigured grid keeps the grown storage.
+  const bool sameDevice = backend_ && ctx_.device == ctx.device;
+  if (!sameDevice) backend_ = ctx.device == Device::Gpu ? makeCellGpuBackend() : makeCellCpuBackend(ctx.threads);
+  ctx_ = ctx;
+  mode_ = mode;
+  grid_ = grid;
+  backend_->setGrid(grid_);
+}
+
+void CellStrategy::requireConfigured(const char* what) const {
+  if (!backend_) throw RunError(fmt::format("cell neighbour search: {} before configure()", what));
+}
+
+template <typename T>
+void CellStrategy::prepareT(const ParticleView<T>& p, PrepareReason) {
+  requireConfigured("prepare()");
+  if (p.nBound > p.n)
+    throw RunError(fmt::format("cell neighbour search: {} boundary particles of {}", p.nBound, p.n));
+  PhaseTimer* timer = ctx_.timer;
+  {
+    ScopedPhase phase(timer, "NL-PreSort", PhaseGroup::Sort);
+    backend_->computeKeys(p);
+  }
+  {
+    ScopedPhase phase(timer, "NL-RadixSort", PhaseGroup::Sort);
+    backend_->sortKeys();
+  }
+  if (p.n > 0) {
+    ScopedPhase phase(timer, "NL-SortData", PhaseGroup::Sort);
+    ctx_.reorderer->apply(backend_->sortedIndex(), p.n);
+  }
+  {
+    ScopedPhase phase(timer, "NL-CellBegin", PhaseGroup::Sort);
+    backend_->buildCellStart();
+  }
+}
+
+template <typename T>
+void CellStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+  requireConfigured("interact()");
+  if (double(c.support) > ctx_.support * (1.0 + kSupportTolerance))
+    throw RunError(fmt::format("cell neighbour search: the physics' support {:g} exceeds the grid's {:g}",
+                               double(c.support), ctx_.support));
+  ScopedPhase phase(ctx_.timer, "CF-Forces", PhaseGroup::Interaction);
+  backend_->interact(p, c, out);
+}
+
+StrategyStats CellStrategy::stats() const {
+  StrategyStats s;
+  if (!backend_) return s;
+  s["cell_size"] = grid_.cellSize;
+  s["cells"] = double(grid_.ncells);
+  if (const auto t = backend_->candidateTotals(); t && t->particles > 0) {
+    s["candidates_per_particle"] = double(t->candidates) / double(t->particles);
+    s["neighbours_per_particle"] = double(t->inRange) / double(t->particles);
+    s["in_range_ratio"] = t->candidates > 0 ? double(t->inRange) / double(t->candidates) : 0.0;
+  }
+  return s;
+}
+
+void CellStrategy::checkRadius(double radius) const {
+  requireConfigured("pairsWithin()");
+  if (!(radius >= 0.0) || radius > ctx_.support)
+    throw RunError(fmt::format("cell neighbour search: pair radius {:g} outside [0, support {:g}]", radius,
+                               ctx_.support));
+}
+
+std::vector<IndexPair> CellStrategy::pairsWithin(const ParticleView<float>& p, double radius) const {
+  checkRadius(radius);
+  return backend_->pairsWithin(p, radius);
+}
+std::vector<IndexPair> CellStrategy::pairsWithin(const ParticleView<double>& p, double radius) const {
+  checkRadius(radius);
+  return backend_->pairsWithin(p, radius);
+}
+uint64_t CellStrategy::countPairsWithin(const ParticleView<float>& p, double radius) const {
+  checkRadius(radius);
+  return backend_->countPairsWithin(p, radius);
+}
+uint64_t CellStrategy::countPairsWithin(const ParticleView<double>& p, double radius) const {
+  checkRadius(radius);
+  return backend_->countPairsWithin(p, radius);
+}
+
+template void CellStrategy::prepareT(const ParticleView<float>&, PrepareReason);
+template void CellStrategy::prepareT(const ParticleView<double>&, PrepareReason);
+template void CellStrategy::interactT(const ParticleView<float>&, const PhysicsConstants<float>&,
+                                      const ForceOutputs<float>&);
+template void CellStrategy::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,
+                                      const ForceOutputs<double>&);
+
+}  // namespace sph::cell

@@ -1,0 +1,61 @@
+// DualSPHysics' cell-linked list as a NeighbourStrategy: every prepare() re-sorts the particles
+// by cell (keys, radix sort, engine reorder, cell start table); every interact() is one pass of
+// one thread per particle over the 3x3x3 (or 5x5x5) neighbouring cells.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "cell_backend.h"
+#include "cell_grid.h"
+#include "cell_mode.h"
+#include "sph/neighbour_strategy.h"
+
+namespace sph::cell {
+
+class CellStrategy final : public NeighbourStrategy {
+ public:
+  const char* name() const override { return "cell"; }
+  void configure(const StrategyContext& ctx) override;
+  void prepare(const ParticleView<float>& p, PrepareReason why) override { prepareT(p, why); }
+  void prepare(const ParticleView<double>& p, PrepareReason why) override { prepareT(p, why); }
+  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                const ForceOutputs<float>& out) override {
+    interactT(p, c, out);
+  }
+  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                const ForceOutputs<double>& out) override {
+    interactT(p, c, out);
+  }
+  StrategyStats stats() const override;
+  size_t deviceBytes() const override { return backend_ ? backend_->deviceBytes() : 0; }
+  size_t peakDeviceBytes() const override { return backend_ ? backend_->peakDeviceBytes() : 0; }
+
+  // Diagnostics for tests and tools, through the interaction's own iteration: the ordered index
+  // pairs (a, b) with |r_ab| < radius (radius <= support; r^2 in the particles' precision),
+  // a itself included where visited, boundary-boundary pairs never. `p` is the view after the
+  // last prepare().
+  std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const;
+  std::vector<IndexPair> pairsWithin(const ParticleView<double>& p, double radius) const;
+  uint64_t countPairsWithin(const ParticleView<float>& p, double radius) const;
+  uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const;
+
+  const CellGrid& grid() const { return grid_; }
+  CellMode mode() const { return mode_; }
+
+ private:
+  template <typename T>
+  void prepareT(const ParticleView<T>& p, PrepareReason why);
+  template <typename T>
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  void requireConfigured(const char* what) const;
+  void checkRadius(double radius) const;
+
+  StrategyContext ctx_;
+  CellMode mode_ = CellMode::Full;
+  CellGrid grid_;
+  std::unique_ptr<CellBackend> backend_;
+};
+
+}  // namespace sph::cell

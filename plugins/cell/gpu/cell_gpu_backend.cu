@@ -1,0 +1,193 @@
+// The GPU backend: owns the plugin's device buffers (keys and indices, double-buffered for the
+// radix sort; the start table; CUB's temporary storage) and queues all work on stream 0.
+#include <algorithm>
+#include <vector>
+
+#include "cell_gpu_launch.h"
+#include "sph/gpu/device_buffer.cuh"
+
+namespace sph::cell {
+
+namespace {
+
+using sph::gpu::DeviceBuffer;
+
+class CellGpuBackend final : public CellBackend {
+ public:
+  void setGrid(const CellGrid& g) override {
+    grid_ = g;
+    tablesReady_ = false;
+    last_.valid = false;
+    cachedTotals_.reset();
+  }
+  void computeKeys(const ParticleView<float>& p) override { computeKeysT(p); }
+  void computeKeys(const ParticleView<double>& p) override { computeKeysT(p); }
+
+  void sortKeys() override {
+    const size_t bytes = gpu::radixSortTempBytes(n_, keyBits(grid_));
+    grow(temp_, bytes, "allocating radix sort storage");
+    uint32_t* keys[2] = {keys_[0].data(), keys_[1].data()};
+    uint32_t* index[2] = {index_[0].data(), index_[1].data()};
+    sorted_ = gpu::radixSort(temp_.data(), bytes, keys, index, n_, keyBits(grid_));
+  }
+  const uint32_t* sortedIndex() const override { return index_[sorted_].data(); }
+
+  void buildCellStart() override {
+    const uint32_t keyCount = grid_.keyCount();
+    const size_t bytes = gpu::cellStartTempBytes(keyCount);
+    grow(temp_, bytes, "allocating cell start scan storage");
+    grow(start_, size_t(keyCount) + 1, "allocating the cell start table");
+    gpu::buildCellStart(temp_.data(), bytes, keys_[sorted_].data(), n_, keyCount, start_.data());
+    tablesReady_ = true;
+  }
+
+  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                const ForceOutputs<float>& out) override {
+    interactT(p, c, out);
+  }
+  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                const ForceOutputs<double>& out) override {
+    interactT(p, c, out);
+  }
+
+  std::optional<CandidateTotals> candidateTotals() const override {
+    if (cachedTotals_ || !last_.valid) return cachedTotals_;
+    const unsigned long long* t =
+        last_.isDouble ? tally(static_cast<const Real4<double>*>(last_.pos), last_.n, last_.nBound, last_.support2)
+                       : tally(static_cast<const Real4<float>*>(last_.pos), last_.n, last_.nBound,
+                               float(last_.support2));
+    cachedTotals_ = CandidateTotals{last_.n, t[0], t[1]};
+    return cachedTotals_;
+  }
+
+  std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const override {
+    return pairsWithinT(p, radius);
+  }
+  std::vector<IndexPair> pairsWithin(const ParticleView<double>& p, double radius) const override {
+    return pairsWithinT(p, radius);
+  }
+  uint64_t countPairsWithin(const ParticleView<float>& p, double radius) const override {
+    return countPairsWithinT(p, radius);
+  }
+  uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const override {
+    return countPairsWithinT(p, radius);
+  }
+
+  size_t deviceBytes() const override {
+    return keys_[0].bytes() + keys_[1].bytes() + index_[0].bytes() + index_[1].bytes() + start_.bytes() +
+           temp_.bytes() + totals_.bytes();
+  }
+  size_t peakDeviceBytes() const override { return peak_; }
+
+ private:
+  template <typename V>
+  void grow(DeviceBuffer<V>& b, size_t needed, const char* what) const {
+    if (b.size() >= needed) return;
+    b.resize(withHeadroom(needed), what);
+    peak_ = std::max(peak_, deviceBytes());
+  }
+
+  template <typename T>
+  void computeKeysT(const ParticleView<T>& p) {
+    tablesReady_ = false;
+    last_.valid = false;  // the reorder that follows moves the arrays the last view pointed to
+    n_ = p.n;
+    for (int b = 0; b < 2; ++b) {
+      grow(keys_[b], n_, "allocating cell keys");
+      grow(index_[b], n_, "allocating sort indices");
+    }
+    gpu::launchCellKeys(grid_, p.pos, n_, p.nBound, keys_[0].data(), index_[0].data());
+  }
+
+  void requireTables(uint32_t n, const char* what) const {
+    if (!tablesReady_ || n != n_) throwNotPrepared(what, n, tablesReady_ ? n_ : 0);
+  }
+
+  CellLookup lookup() const { return makeLookup(grid_, start_.data(), keys_[sorted_].data()); }
+
+  template <typename T>
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+    requireTables(p.n, "interact()");
+    ForceInputs<T> in;
+    in.lookup = lookup();
+    in.pos = p.pos;
+    in.velrho = p.velrho;
+    in.n = p.n;
+    in.nBound = p.nBound;
+    gpu::launchCellForces(in, c, out);
+    last_ = LastPass{true, sizeof(T) == sizeof(double), p.pos, p.n, p.nBound, double(c.support2)};
+    cachedTotals_.reset();
+  }
+
+  // Runs the tally kernel and returns its three totals (host copy, synchronous).
+  template <typename T>
+  const unsigned long long* tally(const Real4<T>* pos, uint32_t n, uint32_t nBound, T radius2) const {
+    grow(totals_, 3, "allocating candidate counters");
+    gpu::launchCellTally(lookup(), pos, n, nBound, radius2, totals_.data());
+    SPH_CUDA_CHECK(cudaMemcpy(hostTotals_, totals_.data(), sizeof(hostTotals_), cudaMemcpyDeviceToHost),
+                   "reading candidate counters");
+    return hostTotals_;
+  }
+
+  template <typename T>
+  uint64_t countPairsWithinT(const ParticleView<T>& p, double radius) const {
+    requireTables(p.n, "countPairsWithin()");
+    const unsigned long long* t = tally(p.pos, p.n, p.nBound, T(radius) * T(radius));
+    return t[1] + t[2];
+  }
+
+  template <typename T>
+  std::vector<IndexPair> pairsWithinT(const ParticleView<T>& p, double radius) const {
+    requireTables(p.n, "pairsWithin()");
+    const uint32_t n = p.n;
+    const T r2 = T(radius) * T(radius);
+    if (n == 0) return {};
+    DeviceBuffer<uint32_t> counts(n, "allocating pair counts");
+    gpu::launchPairCounts(lookup(), p.pos, n, p.nBound, r2, counts.data());
+    std::vector<uint32_t> hostCounts(n);
+    SPH_CUDA_CHECK(cudaMemcpy(hostCounts.data(), counts.data(), n * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+                   "reading pair counts");
+    std::vector<uint64_t> offsets(size_t(n) + 1, 0);
+    for (uint32_t a = 0; a < n; ++a) offsets[a + 1] = offsets[a] + hostCounts[a];
+    const uint64_t total = offsets[n];
+    std::vector<IndexPair> pairs(total);
+    if (total == 0) return pairs;
+    DeviceBuffer<uint64_t> devOffsets(offsets.size(), "allocating pair offsets");
+    DeviceBuffer<IndexPair> devPairs(total, "allocating the pair list");
+    SPH_CUDA_CHECK(cudaMemcpy(devOffsets.data(), offsets.data(), offsets.size() * sizeof(uint64_t),
+                              cudaMemcpyHostToDevice),
+                   "writing pair offsets");
+    gpu::launchPairWrite(lookup(), p.pos, n, p.nBound, r2, devOffsets.data(), devPairs.data());
+    SPH_CUDA_CHECK(cudaMemcpy(pairs.data(), devPairs.data(), total * sizeof(IndexPair), cudaMemcpyDeviceToHost),
+                   "reading the pair list");
+    return pairs;
+  }
+
+  // What stats() needs to count candidates of the last pass without being handed a view.
+  struct LastPass {
+    bool valid = false;
+    bool isDouble = false;
+    const void* pos = nullptr;
+    uint32_t n = 0, nBound = 0;
+    double support2 = 0;
+  };
+
+  CellGrid grid_;
+  uint32_t n_ = 0;
+  int sorted_ = 0;  // which of the double buffers holds the sorted keys and indices
+  bool tablesReady_ = false;
+  DeviceBuffer<uint32_t> keys_[2], index_[2];
+  DeviceBuffer<uint32_t> start_;
+  DeviceBuffer<unsigned char> temp_;
+  mutable DeviceBuffer<unsigned long long> totals_;
+  mutable unsigned long long hostTotals_[3] = {0, 0, 0};
+  mutable size_t peak_ = 0;
+  LastPass last_;
+  mutable std::optional<CandidateTotals> cachedTotals_;
+};
+
+}  // namespace
+
+std::unique_ptr<CellBackend> makeCellGpuBackend() { return std::make_unique<CellGpuBackend>(); }
+
+}  // namespace sph::cell

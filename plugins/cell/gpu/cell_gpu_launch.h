@@ -1,0 +1,51 @@
+// Launchers of the cell plugin's kernels and CUB calls, shared among the gpu/*.cu files (which
+// alone include this header). All work goes on the default stream; nothing here synchronises.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../cell_backend.h"
+#include "../cell_grid.h"
+#include "../cell_particle_ops.h"
+#include "sph/particle_view.h"
+#include "sph/physics_constants.h"
+
+namespace sph::cell::gpu {
+
+// Threads per block of every kernel here: small blocks keep the tail of the irregular force
+// loop short (see cell_gpu_forces.cu for the measurements behind 128).
+inline constexpr unsigned kBlock = 128;
+
+// NL-PreSort: keys[i] = cellKey(position i), index[i] = i.
+template <typename T>
+void launchCellKeys(const CellGrid& g, const Real4<T>* pos, uint32_t n, uint32_t nBound, uint32_t* keys,
+                    uint32_t* index);
+
+// NL-RadixSort: stable sort of (key, index) over the low `bits` key bits. keys[0]/index[0]
+// hold the input; returns which of the two buffers holds the sorted data.
+size_t radixSortTempBytes(uint32_t n, int bits);
+int radixSort(void* temp, size_t tempBytes, uint32_t* keys[2], uint32_t* index[2], uint32_t n, int bits);
+
+// NL-CellBegin: start[0 .. keyCount] from sorted keys (zeroing, marking, max-scan).
+size_t cellStartTempBytes(uint32_t keyCount);
+void buildCellStart(void* temp, size_t tempBytes, const uint32_t* sortedKeys, uint32_t n, uint32_t keyCount,
+                    uint32_t* start);
+
+// CF-Forces: one thread per particle; dispatches on c.kernel.
+template <typename T>
+void launchCellForces(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+
+// Diagnostics (stats and tests). totals[0..2] (device, zeroed here) receive the sums of
+// candidates, in-range pairs without self, and self visits.
+template <typename T>
+void launchCellTally(const CellLookup& l, const Real4<T>* pos, uint32_t n, uint32_t nBound, T radius2,
+                     unsigned long long* totals);
+template <typename T>
+void launchPairCounts(const CellLookup& l, const Real4<T>* pos, uint32_t n, uint32_t nBound, T radius2,
+                      uint32_t* counts);
+template <typename T>
+void launchPairWrite(const CellLookup& l, const Real4<T>* pos, uint32_t n, uint32_t nBound, T radius2,
+                     const uint64_t* offsets, IndexPair* pairs);
+
+}  // namespace sph::cell::gpu

@@ -1,0 +1,82 @@
+// Keys, the radix sort and the cell start table on the GPU (DualSPHysics' NL-PreSort,
+// NL-RadixSort and NL-CellBegin).
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "cell_gpu_launch.h"
+#include "sph/gpu/cuda_check.cuh"
+
+namespace sph::cell::gpu {
+
+namespace {
+
+template <typename T>
+__global__ void __launch_bounds__(kBlock)
+    cellKeysKernel(CellGrid g, const Real4<T>* __restrict__ pos, uint32_t n, uint32_t nBound,
+                   uint32_t* __restrict__ keys, uint32_t* __restrict__ index) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Real4<T> p = loadReadOnly(pos + i);
+  keys[i] = cellKey(g, double(p.x), double(p.y), double(p.z), i < nBound);
+  index[i] = i;
+}
+
+__global__ void __launch_bounds__(kBlock)
+    markCellEndsKernel(const uint32_t* __restrict__ sortedKeys, uint32_t n, uint32_t* __restrict__ start) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) markCellEnd(i, sortedKeys, n, start);
+}
+
+struct MaxOp {
+  __host__ __device__ uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; }
+};
+
+}  // namespace
+
+template <typename T>
+void launchCellKeys(const CellGrid& g, const Real4<T>* pos, uint32_t n, uint32_t nBound, uint32_t* keys,
+                    uint32_t* index) {
+  auto* kernel = &cellKeysKernel<T>;
+  SPH_LAUNCH("computing cell keys (NL-PreSort)", n, kBlock, 0, kernel, g, pos, n, nBound, keys, index);
+}
+
+template void launchCellKeys(const CellGrid&, const Real4<float>*, uint32_t, uint32_t, uint32_t*, uint32_t*);
+template void launchCellKeys(const CellGrid&, const Real4<double>*, uint32_t, uint32_t, uint32_t*, uint32_t*);
+
+size_t radixSortTempBytes(uint32_t n, int bits) {
+  cub::DoubleBuffer<uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
+  size_t bytes = 0;
+  SPH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, 0, bits, cudaStream_t(0)),
+                 "sizing the radix sort of cell keys");
+  return bytes;
+}
+
+int radixSort(void* temp, size_t tempBytes, uint32_t* keys[2], uint32_t* index[2], uint32_t n, int bits) {
+  if (n == 0) return 0;
+  cub::DoubleBuffer<uint32_t> k(keys[0], keys[1]), v(index[0], index[1]);
+  SPH_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, tempBytes, k, v, n, 0, bits, cudaStream_t(0)),
+                 "radix-sorting cell keys (NL-RadixSort)");
+  if (k.selector != v.selector)
+    throw RunError("cell neighbour search: radix sort left keys and indices in different buffers");
+  return k.selector;
+}
+
+size_t cellStartTempBytes(uint32_t keyCount) {
+  size_t bytes = 0;
+  uint32_t* none = nullptr;
+  SPH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, none, none, MaxOp{}, keyCount + 1, cudaStream_t(0)),
+                 "sizing the cell start scan");
+  return bytes;
+}
+
+void buildCellStart(void* temp, size_t tempBytes, const uint32_t* sortedKeys, uint32_t n, uint32_t keyCount,
+                    uint32_t* start) {
+  SPH_CUDA_CHECK(cudaMemsetAsync(start, 0, (size_t(keyCount) + 1) * sizeof(uint32_t), cudaStream_t(0)),
+                 "resetting the cell start table");
+  if (n == 0) return;
+  SPH_LAUNCH("marking cell ends (NL-CellBegin)", n, kBlock, 0, markCellEndsKernel, sortedKeys, n, start);
+  SPH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(temp, tempBytes, start, start, MaxOp{}, keyCount + 1, cudaStream_t(0)),
+                 "filling empty cells of the start table (NL-CellBegin)");
+}
+
+}  // namespace sph::cell::gpu

@@ -1,0 +1,11 @@
+// CPU-only build: the GPU backend does not exist.
+#include "../cell_backend.h"
+#include "sph/errors.h"
+
+namespace sph::cell {
+
+std::unique_ptr<CellBackend> makeCellGpuBackend() {
+  throw RunError("cell neighbour search: GPU requested but the plugin was built without CUDA");
+}
+
+}  // namespace sph::cell

@@ -1,0 +1,198 @@
+// Brute-force references for the cell plugin tests: the pair set, the physics constants of a
+// small case and the O(N^2) interaction with its round-off tolerance.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "cell/cell_particle_ops.h"
+#include "cell_test_support.h"
+#include "sph/sph_kernels.h"
+
+namespace celltest {
+
+template <typename T>
+std::vector<uint64_t> bruteForcePairs(const HostParticles<T>& p, double radius) {
+  const T r2 = T(radius) * T(radius);
+  std::vector<uint64_t> out;
+  for (uint32_t a = 0; a < p.size(); ++a)
+    for (uint32_t b = 0; b < p.size(); ++b) {
+      if (a < p.nBound && b < p.nBound) continue;
+      if (sph::cell::distance2(p.pos[a], p.pos[b]) < r2) out.push_back(uint64_t(p.id[a]) << 32 | p.id[b]);
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+template <typename T>
+std::vector<std::string> pairSetMismatches(const HostParticles<T>& p, const std::vector<uint64_t>& expected,
+                                           const std::vector<uint64_t>& found, double radius, double band) {
+  std::unordered_map<uint32_t, uint32_t> index;
+  for (uint32_t i = 0; i < p.size(); ++i) index[p.id[i]] = i;
+  std::vector<std::string> out;
+  auto report = [&](const std::vector<uint64_t>& a, const std::vector<uint64_t>& b, const char* what) {
+    std::vector<uint64_t> diff;
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(diff));
+    for (uint64_t key : diff) {
+      const auto& pa = p.pos[index.at(uint32_t(key >> 32))];
+      const auto& pb = p.pos[index.at(uint32_t(key))];
+      const double dx = double(pa.x) - pb.x, dy = double(pa.y) - pb.y, dz = double(pa.z) - pb.z;
+      const double r2 = dx * dx + dy * dy + dz * dz;
+      if (std::abs(r2 - radius * radius) > band * radius * radius && out.size() < 20)
+        out.push_back(fmt::format("{} pair ids ({}, {}) at r/radius = {:.9f}", what, key >> 32, key & 0xffffffffu,
+                                  std::sqrt(r2) / radius));
+    }
+  };
+  report(expected, found, "missing");
+  report(found, expected, "extra");
+  return out;
+}
+
+ForceCase makeForceCase(int dim, uint32_t seed) {
+  ForceCase fc;
+  fc.dp = 0.02;
+  fc.h = std::sqrt(double(dim)) * fc.dp;  // coefh = 1: h = coefh sqrt(dim dp^2)
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const double dp = fc.dp;
+  const int nFloor = dim == 3 ? 12 : 30, nyFloor = dim == 3 ? 12 : 1;
+  const int nxFluid = dim == 3 ? 8 : 20, nyFluid = dim == 3 ? 8 : 1, nzFluid = dim == 3 ? 6 : 14;
+  auto& p = fc.particles;
+  for (int z = 0; z < 2; ++z)
+    for (int y = 0; y < nyFloor; ++y)
+      for (int x = 0; x < nFloor; ++x) p.add(x * dp, dim == 3 ? y * dp : 0.0, z * dp, true);
+  for (int z = 0; z < nzFluid; ++z)
+    for (int y = 0; y < nyFluid; ++y)
+      for (int x = 0; x < nxFluid; ++x) {
+        const double jitter = 0.15 * dp;
+        p.add((x + 2) * dp + jitter * u(rng), dim == 3 ? (y + 2) * dp + jitter * u(rng) : 0.0,
+              (z + 2) * dp + jitter * u(rng), false);
+      }
+  for (uint32_t i = p.nBound; i < p.size(); ++i) {
+    p.velrho[i].x = 0.3 * u(rng);
+    p.velrho[i].y = dim == 3 ? 0.3 * u(rng) : 0.0;
+    p.velrho[i].z = 0.3 * u(rng);
+  }
+  for (auto& v : p.velrho) v.w = 1000.0 * (1.0 + 0.01 * u(rng));
+  return fc;
+}
+
+template <typename T>
+sph::PhysicsConstants<T> makeConstants(int dim, KernelKind kernel, double dp, double h, sph::DensityDiffusion ddt) {
+  const double rho0 = 1000, c0 = 10, gamma = 7, gz = -9.81, alpha = 0.1, delta = 0.1;
+  const double norm = sph::kernelNormalisation(kernel, dim, h);
+  const double cteB = c0 * c0 * rho0 / gamma;
+  sph::PhysicsConstants<T> c;
+  c.dim = dim;
+  c.kernel = kernel;
+  c.h = T(h);
+  c.support = T(2 * h);
+  c.support2 = T(4 * h * h);
+  c.eta2 = T(0.01 * h * h);
+  c.kernelNorm = T(norm);
+  c.cubicWdp = T(sph::kernelWValue(sph::KernelKind::Cubic, dp, h, sph::kernelNormalisation(KernelKind::Cubic, dim, h)));
+  c.massFluid = T(rho0 * std::pow(dp, dim));
+  c.massBound = c.massFluid;
+  c.rho0 = T(rho0);
+  c.gamma = T(gamma);
+  c.invGamma = T(1 / gamma);
+  c.cteB = T(cteB);
+  c.c0 = T(c0);
+  c.visco = T(alpha);
+  c.viscoBound = T(alpha);
+  c.ddt = ddt;
+  c.ddtCoef = T(2 * delta * h * c0);
+  c.ddtGz = T(rho0 * gz / cteB);
+  c.gz = T(gz);
+  return c;
+}
+
+template <typename T>
+void setPressure(HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
+  for (uint32_t i = 0; i < p.size(); ++i) p.pos[i].w = sph::taitPressure(p.velrho[i].w, c);
+}
+
+namespace {
+
+template <KernelKind K, typename T>
+ForceReference<T> bruteForce(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
+  ForceReference<T> ref;
+  const uint32_t n = p.size();
+  ref.result.resize(n);
+  ref.scale.resize(n);
+  ref.terms.assign(n, 0);
+  for (uint32_t a = 0; a < n; ++a) {
+    const bool boundA = a < p.nBound;
+    for (uint32_t b = 0; b < n; ++b) {
+      const bool boundB = b < p.nBound;
+      sph::interactPair<K>(p.pos[a], p.velrho[a], boundA, p.pos[b], p.velrho[b], boundB, c, ref.result[a]);
+      sph::PairAccum<T> one;
+      sph::interactPair<K>(p.pos[a], p.velrho[a], boundA, p.pos[b], p.velrho[b], boundB, c, one);
+      const T r2 = sph::cell::distance2(p.pos[a], p.pos[b]);
+      if (r2 >= c.support2 || r2 <= T(1e-18) * c.support2 || (boundA && boundB)) continue;
+      ++ref.terms[a];
+      auto& s = ref.scale[a];
+      s.ax += std::abs(one.ax);
+      s.ay += std::abs(one.ay);
+      s.az += std::abs(one.az);
+      s.arho += std::abs(one.arho);
+      const T vr = std::abs((p.velrho[a].x - p.velrho[b].x) * (p.pos[a].x - p.pos[b].x)) +
+                   std::abs((p.velrho[a].y - p.velrho[b].y) * (p.pos[a].y - p.pos[b].y)) +
+                   std::abs((p.velrho[a].z - p.velrho[b].z) * (p.pos[a].z - p.pos[b].z));
+      s.viscdt = std::max(s.viscdt, vr / (r2 + c.eta2));
+    }
+  }
+  return ref;
+}
+
+}  // namespace
+
+template <typename T>
+ForceReference<T> bruteForceForces(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
+  return c.kernel == KernelKind::Cubic ? bruteForce<KernelKind::Cubic>(p, c) : bruteForce<KernelKind::Wendland>(p, c);
+}
+
+template <typename T>
+std::vector<std::string> forceMismatches(const ForceReference<T>& ref, const std::vector<Real4<T>>& ace,
+                                         const std::vector<T>& viscdt, double perTerm) {
+  const double eps = std::numeric_limits<T>::epsilon();
+  std::vector<std::string> out;
+  for (size_t a = 0; a < ref.result.size(); ++a) {
+    const auto& r = ref.result[a];
+    const auto& s = ref.scale[a];
+    // Recursive summation of m terms in two different orders: each is within (m - 1) eps sum|t|
+    // of the exact sum (Higham, Accuracy and Stability, 4.2); the density rate has two terms per
+    // pair, hence 4 m. perTerm covers per-term differences (none on the CPU; FMA and the
+    // device's sqrt/pow on the GPU).
+    const double k = (4.0 * ref.terms[a] + perTerm) * eps;
+    const double got[5] = {double(ace[a].x), double(ace[a].y), double(ace[a].z), double(ace[a].w), double(viscdt[a])};
+    const double want[5] = {double(r.ax), double(r.ay), double(r.az), double(r.arho), double(r.viscdt)};
+    const double scale[5] = {double(s.ax), double(s.ay), double(s.az), double(s.arho), double(s.viscdt)};
+    const char* names[5] = {"ax", "ay", "az", "arho", "viscdt"};
+    for (int q = 0; q < 5; ++q) {
+      const double tol = k * scale[q] + double(std::numeric_limits<T>::min());
+      if (!(std::abs(got[q] - want[q]) <= tol) && out.size() < 20)
+        out.push_back(fmt::format("particle {} {}: got {:.9g}, brute force {:.9g}, tolerance {:.3g} ({} terms)", a,
+                                  names[q], got[q], want[q], tol, ref.terms[a]));
+    }
+  }
+  return out;
+}
+
+#define CELLTEST_INSTANTIATE(T)                                                                              \
+  template std::vector<uint64_t> bruteForcePairs(const HostParticles<T>&, double);                          \
+  template std::vector<std::string> pairSetMismatches(const HostParticles<T>&, const std::vector<uint64_t>&, \
+                                                      const std::vector<uint64_t>&, double, double);         \
+  template sph::PhysicsConstants<T> makeConstants<T>(int, KernelKind, double, double, sph::DensityDiffusion); \
+  template void setPressure(HostParticles<T>&, const sph::PhysicsConstants<T>&);                            \
+  template ForceReference<T> bruteForceForces(const HostParticles<T>&, const sph::PhysicsConstants<T>&);    \
+  template std::vector<std::string> forceMismatches(const ForceReference<T>&, const std::vector<Real4<T>>&,  \
+                                                    const std::vector<T>&, double);
+CELLTEST_INSTANTIATE(float)
+CELLTEST_INSTANTIATE(double)
+#undef CELLTEST_INSTANTIATE
+
+}  // namespace celltest

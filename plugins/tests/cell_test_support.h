@@ -1,0 +1,173 @@
+// Shared fixtures of the cell plugin tests: particle sets, reorderers for host and device
+// arrays, contexts, physics constants and brute-force references.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cell/cell_strategy.h"
+#include "sph/neighbour_strategy.h"
+#include "sph/pair_physics.h"
+
+namespace celltest {
+
+using sph::Device;
+using sph::KernelKind;
+using sph::Precision;
+using sph::Real4;
+using sph::cell::CellMode;
+
+// Particles on the host, boundary ones first.
+template <typename T>
+struct HostParticles {
+  std::vector<Real4<T>> pos, velrho;
+  std::vector<uint32_t> code, id;
+  uint32_t nBound = 0;
+
+  uint32_t size() const { return uint32_t(pos.size()); }
+  void add(double x, double y, double z, bool bound);
+  sph::ParticleView<T> view();
+  template <typename U>
+  HostParticles<U> as() const;  // the same particles in another precision
+};
+
+// Gathers every host array: new[i] = old[perm[i]].
+template <typename T>
+class HostReorderer final : public sph::ParticleReorderer {
+ public:
+  explicit HostReorderer(HostParticles<T>& p) : p_(p) {}
+  void apply(const uint32_t* perm, uint32_t n) override;
+  int calls = 0;
+
+ private:
+  HostParticles<T>& p_;
+};
+
+// The same particles in device memory (through the engine's gpu_runtime.h), plus outputs.
+template <typename T>
+class DeviceParticles {
+ public:
+  explicit DeviceParticles(const HostParticles<T>& h);
+  ~DeviceParticles();
+  DeviceParticles(const DeviceParticles&) = delete;
+  DeviceParticles& operator=(const DeviceParticles&) = delete;
+  sph::ParticleView<T> view() const;
+  sph::ForceOutputs<T> outputs() const;
+  HostParticles<T> download() const;
+  void downloadOutputs(std::vector<Real4<T>>& ace, std::vector<T>& viscdt) const;
+  void upload(const HostParticles<T>& h);
+
+ private:
+  uint32_t n_ = 0, nBound_ = 0;
+  Real4<T>* pos_ = nullptr;
+  Real4<T>* velrho_ = nullptr;
+  uint32_t* code_ = nullptr;
+  uint32_t* id_ = nullptr;
+  Real4<T>* ace_ = nullptr;
+  T* viscdt_ = nullptr;
+};
+
+// Gathers on the host through copies: slow, simple, enough for tests.
+template <typename T>
+class DeviceReorderer final : public sph::ParticleReorderer {
+ public:
+  explicit DeviceReorderer(DeviceParticles<T>& d) : d_(d) {}
+  void apply(const uint32_t* perm, uint32_t n) override;
+
+ private:
+  DeviceParticles<T>& d_;
+};
+
+bool gpuAvailable();
+
+// Skips a GPU test when no device can run it.
+#define CELLTEST_SKIP_WITHOUT(device)                                                   \
+  if ((device) != ::sph::Device::Gpu || ::celltest::gpuAvailable()) {                 \
+  } else                                                                                \
+    GTEST_SKIP() << "no usable CUDA device (sph::gpu::available() is false): GPU path not run"
+
+// Particles where a strategy of either device wants them, with a matching reorderer and
+// force outputs. Not copyable: the reorderer refers to the arrays held here.
+template <typename T>
+class Harness {
+ public:
+  Harness(Device device, const HostParticles<T>& p);
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+  sph::ParticleReorderer* reorderer();
+  sph::ParticleView<T> view();
+  sph::ForceOutputs<T> outputs();
+  HostParticles<T> particles() const;  // the current (reordered) particles, on the host
+  void setParticles(const HostParticles<T>& p);  // same count
+  void outputsToHost(std::vector<Real4<T>>& ace, std::vector<T>& viscdt) const;
+
+ private:
+  Device device_;
+  HostParticles<T> host_;
+  std::vector<Real4<T>> ace_;
+  std::vector<T> viscdt_;
+  std::unique_ptr<HostReorderer<T>> hostReorderer_;
+  std::unique_ptr<DeviceParticles<T>> deviceParticles_;
+  std::unique_ptr<DeviceReorderer<T>> deviceReorderer_;
+};
+
+struct Domain {
+  double min[3] = {0, 0, 0};
+  double max[3] = {1, 1, 1};
+};
+
+sph::StrategyContext makeContext(Device device, Precision precision, int dim, double support, const Domain& d,
+                                 CellMode mode, sph::ParticleReorderer* reorderer);
+
+// Random particles: dense clusters, a uniform region, empty regions and a few particles outside
+// the domain. 2D sets lie in the x-z plane at constant y.
+HostParticles<double> randomParticles(int dim, uint32_t n, uint32_t nBound, const Domain& d, uint32_t seed);
+// A lattice with spacing dp from `origin`; the lowest `boundLayers` z-layers are boundary.
+HostParticles<double> latticeParticles(int dim, int nx, int ny, int nz, double dp, const double origin[3],
+                                       int boundLayers);
+
+// Ordered pairs by id, encoded id_a << 32 | id_b, sorted.
+std::vector<uint64_t> pairsById(const std::vector<sph::cell::IndexPair>& pairs, const std::vector<uint32_t>& id);
+// Brute force over all ordered pairs with r^2 < radius^2 (in T, as the plugin), boundary-boundary
+// pairs excluded, a == b included for fluid a.
+template <typename T>
+std::vector<uint64_t> bruteForcePairs(const HostParticles<T>& p, double radius);
+// Pairs in one list and not the other whose |r^2 - radius^2| exceeds band * radius^2: a decision
+// at the support edge may flip with the rounding of r^2 (FMA on the GPU), nothing else may differ.
+template <typename T>
+std::vector<std::string> pairSetMismatches(const HostParticles<T>& p, const std::vector<uint64_t>& expected,
+                                           const std::vector<uint64_t>& found, double radius, double band);
+
+// A small weakly compressible case: jittered fluid lattice above a two-layer boundary floor,
+// random velocities, densities around rho0 and the Tait pressure in pos.w.
+struct ForceCase {
+  HostParticles<double> particles;
+  double dp = 0, h = 0;
+};
+ForceCase makeForceCase(int dim, uint32_t seed);
+
+template <typename T>
+sph::PhysicsConstants<T> makeConstants(int dim, KernelKind kernel, double dp, double h,
+                                       sph::DensityDiffusion ddt);
+// Fills pos.w with the Tait pressure of velrho.w.
+template <typename T>
+void setPressure(HostParticles<T>& p, const sph::PhysicsConstants<T>& c);
+
+// Brute-force O(N^2) interaction: result, sum of |term| per component, in-range count.
+template <typename T>
+struct ForceReference {
+  std::vector<sph::PairAccum<T>> result;
+  std::vector<sph::PairAccum<T>> scale;  // sum over b of |contribution of b|; viscdt: max scale
+  std::vector<uint32_t> terms;
+};
+template <typename T>
+ForceReference<T> bruteForceForces(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c);
+
+// Describes differences beyond tol_a = (4 m_a + perTerm) eps scale_a + tiny, one line each.
+template <typename T>
+std::vector<std::string> forceMismatches(const ForceReference<T>& ref, const std::vector<Real4<T>>& ace,
+                                         const std::vector<T>& viscdt, double perTerm);
+
+}  // namespace celltest
