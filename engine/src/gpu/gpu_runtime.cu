@@ -8,16 +8,26 @@ namespace sph::gpu {
 
 bool builtWithCuda() { return true; }
 
-bool available() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky "no device" error
-    return false;
-  }
-  return count > 0;
+namespace {
+// Why no device is usable ("" when one is), from the first query.
+std::string& unavailableReason() {
+  static std::string reason = [] {
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+      cudaGetLastError();  // clear the sticky "no device" error
+      return std::string(cudaGetErrorString(e));
+    }
+    return count > 0 ? std::string() : std::string("no CUDA device found");
+  }();
+  return reason;
 }
+}  // namespace
+
+bool available() { return unavailableReason().empty(); }
 
 std::string deviceDescription() {
+  if (!available()) return "none: " + unavailableReason();
   int dev = 0;
   SPH_CUDA_CHECK(cudaGetDevice(&dev), "querying the current device");
   cudaDeviceProp p{};
