@@ -64,15 +64,7 @@ class CpuOps final : public EngineOps<T> {
   void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,
               uint32_t n) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t i = 0; i < int64_t(n); ++i) {
-      const uint32_t k = perm[i];
-      d.pos[i] = s.pos[k];
-      d.velrho[i] = s.velrho[k];
-      d.velrhoPre[i] = s.velrhoPre[k];
-      if (s.posPre) d.posPre[i] = s.posPre[k];
-      d.code[i] = s.code[k];
-      d.id[i] = s.id[k];
-    }
+    for (int64_t i = 0; i < int64_t(n); ++i) gatherParticle(uint32_t(i), s, d, perm);
   }
 
  private:

@@ -23,6 +23,19 @@ struct ReorderArrays {
   uint32_t* id;
 };
 
+// One particle of a reorder, shared by the CPU loop and the CUDA kernel.
+template <typename T>
+SPH_HD SPH_FORCEINLINE void gatherParticle(uint32_t i, const ReorderArrays<T>& s, const ReorderArrays<T>& d,
+                                           const uint32_t* perm) {
+  const uint32_t k = perm[i];
+  d.pos[i] = s.pos[k];
+  d.velrho[i] = s.velrho[k];
+  d.velrhoPre[i] = s.velrhoPre[k];
+  if (s.posPre) d.posPre[i] = s.posPre[k];
+  d.code[i] = s.code[k];
+  d.id[i] = s.id[k];
+}
+
 struct DtTerms {
   double maxAce2 = 0;    // max over fluid of |a + g|^2
   double maxViscdt = 0;  // max over all of v_ab.r_ab/(r^2+eta^2)

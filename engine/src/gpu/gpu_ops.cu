@@ -96,14 +96,7 @@ template <typename T>
 __global__ void gatherKernel(ReorderArrays<T> s, ReorderArrays<T> d, const uint32_t* __restrict__ perm,
                              uint32_t n) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const uint32_t k = perm[i];
-  d.pos[i] = s.pos[k];
-  d.velrho[i] = s.velrho[k];
-  d.velrhoPre[i] = s.velrhoPre[k];
-  if (s.posPre) d.posPre[i] = s.posPre[k];
-  d.code[i] = s.code[k];
-  d.id[i] = s.id[k];
+  if (i < n) gatherParticle(i, s, d, perm);
 }
 
 template <typename T>
