@@ -2,6 +2,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "engine_ops.h"
 #include "sph/pair_physics.h"
@@ -21,8 +22,8 @@ class CpuOps final : public EngineOps<T> {
     for (int64_t i = 0; i < int64_t(n); ++i) pos[i].w = taitPressure(velrho[i].w, c);
   }
 
-  DtTerms dtTerms(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n,
-                  const PhysicsConstants<T>& c) override {
+  void computeDt(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c,
+                 const DtRule& rule, bool firstStep) override {
     double maxA = 0, maxV = 0;
 #pragma omp parallel for num_threads(threads_) reduction(max : maxA, maxV) schedule(static)
     for (int64_t i = 0; i < int64_t(n); ++i) {
@@ -32,24 +33,30 @@ class CpuOps final : public EngineOps<T> {
         maxA = std::max(maxA, ax * ax + ay * ay + az * az);
       }
     }
-    return {maxA, maxV};
+    s_ = StepScalars{};
+    s_.maxAce2Bits = std::bit_cast<unsigned long long>(maxA);
+    s_.maxViscdtBits = std::bit_cast<unsigned long long>(maxV);
+    s_.dt = variableDt(maxA, maxV, rule, firstStep, &s_.dtMinHit);
   }
 
-  void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt, bool euler) override {
+  void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler) override {
+    const T dt = T(s_.dt);
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (int64_t i = 0; i < int64_t(a.n); ++i) verletStepParticle(uint32_t(i), a, c, dt, euler);
   }
-  void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt) override {
+  void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) override {
+    const T dt = T(s_.dt);
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (int64_t i = 0; i < int64_t(a.n); ++i) symplecticPredictParticle(uint32_t(i), a, c, dt);
   }
-  void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt) override {
+  void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) override {
+    const T dt = T(s_.dt);
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (int64_t i = 0; i < int64_t(a.n); ++i) symplecticCorrectParticle(uint32_t(i), a, c, dt);
   }
 
-  ExclusionCounts markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code,
-                                 uint32_t nBound, uint32_t n, const ExclusionLimits<T>& l) override {
+  void markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code, uint32_t nBound, uint32_t n,
+                      const ExclusionLimits<T>& l) override {
     uint32_t out = 0, dens = 0;
 #pragma omp parallel for num_threads(threads_) reduction(+ : out, dens) schedule(static)
     for (int64_t i = nBound; i < int64_t(n); ++i) {
@@ -58,8 +65,11 @@ class CpuOps final : public EngineOps<T> {
       code[i] |= code::kExcludedBit;
       (r == 1 ? out : dens) += 1;
     }
-    return {out, dens};
+    s_.excludedOutOfDomain = out;
+    s_.excludedDensity = dens;
   }
+
+  StepScalars finishStep() override { return s_; }
 
   void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,
               uint32_t n) override {
@@ -69,6 +79,7 @@ class CpuOps final : public EngineOps<T> {
 
  private:
   int threads_;
+  StepScalars s_;
 };
 
 }  // namespace

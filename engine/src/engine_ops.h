@@ -9,6 +9,7 @@
 #include "sph/integrator_physics.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
+#include "sph/time_step.h"
 
 namespace sph {
 
@@ -36,11 +37,6 @@ SPH_HD SPH_FORCEINLINE void gatherParticle(uint32_t i, const ReorderArrays<T>& s
   d.id[i] = s.id[k];
 }
 
-struct DtTerms {
-  double maxAce2 = 0;    // max over fluid of |a + g|^2
-  double maxViscdt = 0;  // max over all of v_ab.r_ab/(r^2+eta^2)
-};
-
 struct ExclusionCounts {
   uint32_t outOfDomain = 0;
   uint32_t density = 0;
@@ -54,15 +50,22 @@ class EngineOps {
   // pos.w = Tait pressure of velrho.w, for [0, n).
   virtual void computePressure(Real4<T>* pos, const Real4<T>* velrho, uint32_t n,
                                const PhysicsConstants<T>& c) = 0;
-  virtual DtTerms dtTerms(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n,
-                          const PhysicsConstants<T>& c) = 0;
-  virtual void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt,
-                          bool euler) = 0;
-  virtual void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt) = 0;
-  virtual void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt) = 0;
-  // Sets code::kExcludedBit on fluid particles that left the domain or the density range.
-  virtual ExclusionCounts markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code,
-                                         uint32_t nBound, uint32_t n, const ExclusionLimits<T>& l) = 0;
+  // One step's scalars (see time_step.h) stay where the particles are until finishStep():
+  // on the GPU nothing below waits for the device except finishStep(), once per step.
+  // Reduces the time-step terms of the last force pass and sets the step's dt from them.
+  // Also clears the step's exclusion counters.
+  virtual void computeDt(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n,
+                         const PhysicsConstants<T>& c, const DtRule& rule, bool firstStep) = 0;
+  // The integrators advance by the dt of the last computeDt().
+  virtual void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler) = 0;
+  virtual void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) = 0;
+  virtual void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) = 0;
+  // Sets code::kExcludedBit on fluid particles that left the domain or the density range and
+  // counts them into the step's scalars.
+  virtual void markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code, uint32_t nBound,
+                              uint32_t n, const ExclusionLimits<T>& l) = 0;
+  // The step's scalars on the host (GPU: the one wait for the device per step).
+  virtual StepScalars finishStep() = 0;
   // dst[i] = src[perm[i]] for every array; posPre is skipped when null.
   virtual void gather(const ReorderArrays<T>& src, const ReorderArrays<T>& dst, const uint32_t* perm,
                       uint32_t n) = 0;

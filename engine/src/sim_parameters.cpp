@@ -123,6 +123,7 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
   c.ddt = p.ddt;
   c.ddtCoef = T(2.0 * p.ddtValue * p.h * p.c0);
   c.ddtGz = T(p.rho0 * p.gravity.z / p.cteB);
+  setHydrostaticSeries(c, p.gamma);
   c.gx = T(p.gravity.x);
   c.gy = T(p.gravity.y);
   c.gz = T(p.gravity.z);

@@ -55,34 +55,47 @@ class SimulationCore final : public Simulation::Impl {
     if (!o.cellMode.empty()) ctx.options["CellMode"] = o.cellMode;
     strategy->configure(ctx);
 
+    dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed};
     limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
                T(p.domainMax.z), T(p.rhoOutMin), T(p.rhoOutMax)};
   }
 
+  // One step with one wait for the device at its end (finishStep): dt is computed where the
+  // particles are and the host learns it, and the exclusion counts, afterwards.
   void step() override {
     if (p.stepAlgorithm == 2) {
       forcePass();
-      dt = nextDt();
+      computeDt();
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
-        ops_->symplecticPredict(state_->integratorArrays(), consts_, T(dt));
+        ops_->symplecticPredict(state_->integratorArrays(), consts_);
       }
       forcePass();
       ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
-      ops_->symplecticCorrect(state_->integratorArrays(), consts_, T(dt));
+      ops_->symplecticCorrect(state_->integratorArrays(), consts_);
     } else {
       forcePass();
-      dt = nextDt();
+      computeDt();
       const bool euler = verletCounter_ >= p.verletSteps;
       verletCounter_ = euler ? 0 : verletCounter_ + 1;
       ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
-      ops_->verletStep(state_->integratorArrays(), consts_, T(dt), euler);
+      ops_->verletStep(state_->integratorArrays(), consts_, euler);
     }
+    {
+      ScopedPhase ph(timer.get(), "SU-RunOut", PhaseGroup::Other);
+      ops_->markExclusions(state_->cur.pos.data(), state_->cur.velrho.data(), state_->cur.code.data(),
+                           state_->nBound, state_->n, limits_);
+    }
+    const StepScalars s = ops_->finishStep();
+    if (!std::isfinite(s.dt))
+      throw RunError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
+    dt = s.dt;
+    dtMinHits += s.dtMinHit;
     particleSteps += state_->n;
     t += dt;
     ++stepCount;
-    checkExclusions();
-    timer->flush();
+    const ExclusionCounts now{s.excludedOutOfDomain, s.excludedDensity};
+    if (now.total() > 0) compactExcluded(now);
   }
 
   ParticleSnapshot snapshot() const override {
@@ -155,34 +168,10 @@ class SimulationCore final : public Simulation::Impl {
     strategy->interact(state_->view(), consts_, ForceOutputs<T>{state_->ace.data(), state_->viscdt.data()});
   }
 
-  // DualSPHysics' variable time step: dt = CFL min(sqrt(h/|a|max), h/(c0 + h max(visc))).
-  double nextDt() {
+  void computeDt() {
     ScopedPhase ph(timer.get(), "SU-DtVariable", PhaseGroup::Other);
-    const DtTerms terms = ops_->dtTerms(state_->ace.data(), state_->viscdt.data(), state_->nBound, state_->n, consts_);
-    if (p.dtFixed > 0) return p.dtFixed;
-    if (stepCount == 0) return p.dtIni;
-    const double amax = std::sqrt(terms.maxAce2);
-    const double dtForce = amax > 0 ? std::sqrt(p.h / amax) : std::numeric_limits<double>::infinity();
-    const double dtCv = p.h / (p.c0 + p.h * terms.maxViscdt);
-    double d = p.cfl * std::min(dtForce, dtCv);
-    if (!std::isfinite(d))
-      throw RunError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
-    if (d < p.dtMin) {
-      d = p.dtMin;
-      ++dtMinHits;
-    }
-    return d;
-  }
-
-  void checkExclusions() {
-    ExclusionCounts now;
-    {
-      ScopedPhase ph(timer.get(), "SU-RunOut", PhaseGroup::Other);
-      now = ops_->markExclusions(state_->cur.pos.data(), state_->cur.velrho.data(), state_->cur.code.data(),
-                                 state_->nBound, state_->n, limits_);
-    }
-    if (now.total() == 0) return;
-    compactExcluded(now);
+    ops_->computeDt(state_->ace.data(), state_->viscdt.data(), state_->nBound, state_->n, consts_, dtRule_,
+                    stepCount == 0);
   }
 
   // Moves excluded particles to the end (keeping the order of the others), logs and drops them.
@@ -222,6 +211,7 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<EngineOps<T>> ops_;
   std::unique_ptr<ParticleState<T>> state_;
   ExclusionLimits<T> limits_{};
+  DtRule dtRule_;
   int verletCounter_ = 0;
   bool particlesChanged_ = true;
 };

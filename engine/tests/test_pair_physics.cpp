@@ -1,7 +1,9 @@
 // Properties of the per-pair physics that any sign or factor error would break.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "sph/pair_physics.h"
 #include "sph/sph_kernels.h"
@@ -81,6 +83,31 @@ TEST(PairPhysics, FourtakasLeavesHydrostaticDensityAlone) {
   // curvature of Tait's law over the depth (0.5 m here, about 3% of the difference), so it must
   // be a small fraction of Molteni's; with the wrong sign it would double instead.
   EXPECT_LT(std::abs(a.arho), 0.05 * am.arho);
+}
+
+// The single-precision series must match the exact power to float round-off wherever it is
+// used (|u| < 0.05), for water's gamma and another; beyond that pow() takes over.
+TEST(PairPhysics, HydrostaticSeriesMatchesThePowerLaw) {
+  for (double gamma : {7.0, 1.4}) {
+    PhysicsConstants<float> c;
+    c.rho0 = 1000;
+    c.invGamma = float(1 / gamma);
+    setHydrostaticSeries(c, gamma);
+    double worst = 0;
+    for (int i = -600; i <= 600; ++i) {
+      const double u = i * 1e-4;  // -0.06 .. 0.06
+      if (i == 0) continue;
+      const double exact = 1000 * (std::pow(1 + double(float(u)), 1 / gamma) - 1);
+      const double got = hydrostaticDensityDifference(float(u), c);
+      // Inside the series range: float round-off of a few terms. Outside: pow() of 1+u, whose
+      // result is 1 + O(u) rounded to float (2.5 ulp of 1 = 3e-7 absolute, times rho0), so
+      // its relative error grows like 1/u: the cancellation the series avoids.
+      const double tol = std::abs(u) < 0.05 ? 4e-7 * std::abs(exact) : 3e-7 * c.rho0;
+      EXPECT_NEAR(got, exact, tol) << "u=" << u << " gamma=" << gamma;
+      if (std::abs(u) < 0.05) worst = std::max(worst, std::abs(got - exact) / std::abs(exact));
+    }
+    std::printf("gamma %.1f: worst relative error of the series %.2g\n", gamma, worst);
+  }
 }
 
 TEST(PairPhysics, PressurePushesParticlesApartAndBoundaryOnlyGathersDensity) {

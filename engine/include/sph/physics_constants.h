@@ -36,7 +36,20 @@ struct PhysicsConstants {
   DensityDiffusion ddt = DensityDiffusion::None;
   T ddtCoef = 0;                     // 2 * delta * h * c0 (factor 2 of the diffusive flux psi)
   T ddtGz = 0;                       // rho0 g_z / B, for the hydrostatic density difference
+  T ddtSeries[5] = {};               // binomial coefficients of (1+u)^(1/gamma) - 1, see below
   T gx = 0, gy = 0, gz = 0;          // gravity
 };
+
+// Fills c.ddtSeries with binom(1/gamma, k), k = 1..5, so that single precision evaluates
+// (1+u)^(1/gamma) - 1 = sum_k binom(1/gamma, k) u^k without pow() or the cancellation of
+// subtracting 1 (see hydrostaticDensityDifference in pair_physics.h).
+template <typename T>
+void setHydrostaticSeries(PhysicsConstants<T>& c, double gamma) {
+  double coef = 1;
+  for (int k = 1; k <= 5; ++k) {
+    coef *= (1.0 / gamma - (k - 1)) / k;
+    c.ddtSeries[k - 1] = T(coef);
+  }
+}
 
 }  // namespace sph

@@ -33,7 +33,7 @@ __device__ inline void atomicMaxNonNegative(unsigned long long* dst, double v) {
 template <typename T>
 __global__ void dtTermsKernel(const Real4<T>* __restrict__ ace, const T* __restrict__ viscdt,
                               uint32_t nBound, uint32_t n, PhysicsConstants<T> c,
-                              unsigned long long* __restrict__ out) {
+                              StepScalars* __restrict__ out) {
   __shared__ double sA[kBlock / 32], sV[kBlock / 32];
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double a2 = 0, v = 0;
@@ -58,38 +58,45 @@ __global__ void dtTermsKernel(const Real4<T>* __restrict__ ace, const T* __restr
     a2 = warpMax(a2);
     v = warpMax(v);
     if (lane == 0) {
-      atomicMaxNonNegative(&out[0], a2);
-      atomicMaxNonNegative(&out[1], v);
+      atomicMaxNonNegative(&out->maxAce2Bits, a2);
+      atomicMaxNonNegative(&out->maxViscdtBits, v);
     }
   }
 }
 
+// One thread: the step's dt from the reduced terms, left on the device for the integrator.
+__global__ void dtKernel(StepScalars* s, DtRule rule, bool firstStep) {
+  s->dt = variableDt(__longlong_as_double(static_cast<long long>(s->maxAce2Bits)),
+                     __longlong_as_double(static_cast<long long>(s->maxViscdtBits)), rule, firstStep, &s->dtMinHit);
+}
+
+// Every thread reads the same dt (one broadcast load per warp).
 template <typename T>
-__global__ void verletKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, T dt, bool euler) {
+__global__ void verletKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, const StepScalars* s, bool euler) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < a.n) verletStepParticle(i, a, c, dt, euler);
+  if (i < a.n) verletStepParticle(i, a, c, T(s->dt), euler);
 }
 template <typename T>
-__global__ void predictKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, T dt) {
+__global__ void predictKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, const StepScalars* s) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < a.n) symplecticPredictParticle(i, a, c, dt);
+  if (i < a.n) symplecticPredictParticle(i, a, c, T(s->dt));
 }
 template <typename T>
-__global__ void correctKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, T dt) {
+__global__ void correctKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, const StepScalars* s) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < a.n) symplecticCorrectParticle(i, a, c, dt);
+  if (i < a.n) symplecticCorrectParticle(i, a, c, T(s->dt));
 }
 
 template <typename T>
 __global__ void exclusionKernel(const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
                                 uint32_t* __restrict__ code, uint32_t nBound, uint32_t n,
-                                ExclusionLimits<T> l, uint32_t* __restrict__ counts) {
+                                ExclusionLimits<T> l, StepScalars* __restrict__ s) {
   const uint32_t i = nBound + blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const int r = exclusionReason(pos[i], velrho[i].w, l);
   if (r == 0) return;
   code[i] |= code::kExcludedBit;
-  atomicAdd(&counts[r - 1], 1u);
+  atomicAdd(r == 1 ? &s->excludedOutOfDomain : &s->excludedDensity, 1u);
 }
 
 template <typename T>
@@ -102,48 +109,48 @@ __global__ void gatherKernel(ReorderArrays<T> s, ReorderArrays<T> d, const uint3
 template <typename T>
 class GpuOps final : public EngineOps<T> {
  public:
-  GpuOps() : scratch_(2, "allocating the dt reduction slots"), counts_(2, "allocating exclusion counters") {}
+  GpuOps() : scalars_(1, "allocating the step scalars") {
+    SPH_CUDA_CHECK(cudaMallocHost(&host_, sizeof(StepScalars)), "allocating pinned memory for the step scalars");
+  }
+  ~GpuOps() override { cudaFreeHost(host_); }
+  GpuOps(const GpuOps&) = delete;
+  GpuOps& operator=(const GpuOps&) = delete;
 
   void computePressure(Real4<T>* pos, const Real4<T>* velrho, uint32_t n,
                        const PhysicsConstants<T>& c) override {
     SPH_LAUNCH("computing pressures", n, kBlock, 0, pressureKernel<T>, pos, velrho, n, c);
   }
 
-  DtTerms dtTerms(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n,
-                  const PhysicsConstants<T>& c) override {
-    SPH_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, 2 * sizeof(unsigned long long), 0),
-                   "clearing the dt reduction");
+  void computeDt(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c,
+                 const DtRule& rule, bool firstStep) override {
+    SPH_CUDA_CHECK(cudaMemsetAsync(scalars_.data(), 0, sizeof(StepScalars), 0), "clearing the step scalars");
     SPH_LAUNCH("reducing time-step terms", n, kBlock, 0, dtTermsKernel<T>, ace, viscdt, nBound, n, c,
-               scratch_.data());
-    unsigned long long h[2];
-    SPH_CUDA_CHECK(cudaMemcpy(h, scratch_.data(), sizeof(h), cudaMemcpyDeviceToHost),
-                   "reading the time-step terms");
-    DtTerms t;
-    t.maxAce2 = __builtin_bit_cast(double, h[0]);
-    t.maxViscdt = __builtin_bit_cast(double, h[1]);
-    return t;
+               scalars_.data());
+    SPH_LAUNCH("computing the time step", 1, 1, 0, dtKernel, scalars_.data(), rule, firstStep);
   }
 
-  void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt, bool euler) override {
-    SPH_LAUNCH("integrating a Verlet step", a.n, kBlock, 0, verletKernel<T>, a, c, dt, euler);
+  void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler) override {
+    SPH_LAUNCH("integrating a Verlet step", a.n, kBlock, 0, verletKernel<T>, a, c, scalars_.data(), euler);
   }
-  void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt) override {
-    SPH_LAUNCH("integrating the symplectic predictor", a.n, kBlock, 0, predictKernel<T>, a, c, dt);
+  void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) override {
+    SPH_LAUNCH("integrating the symplectic predictor", a.n, kBlock, 0, predictKernel<T>, a, c, scalars_.data());
   }
-  void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, T dt) override {
-    SPH_LAUNCH("integrating the symplectic corrector", a.n, kBlock, 0, correctKernel<T>, a, c, dt);
+  void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) override {
+    SPH_LAUNCH("integrating the symplectic corrector", a.n, kBlock, 0, correctKernel<T>, a, c, scalars_.data());
   }
 
-  ExclusionCounts markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code,
-                                 uint32_t nBound, uint32_t n, const ExclusionLimits<T>& l) override {
-    SPH_CUDA_CHECK(cudaMemsetAsync(counts_.data(), 0, 2 * sizeof(uint32_t), 0), "clearing exclusion counters");
+  void markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code, uint32_t nBound, uint32_t n,
+                      const ExclusionLimits<T>& l) override {
     if (n > nBound)
       SPH_LAUNCH("checking particle exclusion", n - nBound, kBlock, 0, exclusionKernel<T>, pos, velrho, code,
-                 nBound, n, l, counts_.data());
-    uint32_t h[2];
-    SPH_CUDA_CHECK(cudaMemcpy(h, counts_.data(), sizeof(h), cudaMemcpyDeviceToHost),
-                   "reading exclusion counters");
-    return {h[0], h[1]};
+                 nBound, n, l, scalars_.data());
+  }
+
+  StepScalars finishStep() override {
+    SPH_CUDA_CHECK(cudaMemcpyAsync(host_, scalars_.data(), sizeof(StepScalars), cudaMemcpyDeviceToHost, 0),
+                   "reading the step scalars (dt, exclusion counts)");
+    SPH_CUDA_CHECK(cudaStreamSynchronize(0), "finishing a time step");
+    return *host_;
   }
 
   void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,
@@ -152,8 +159,8 @@ class GpuOps final : public EngineOps<T> {
   }
 
  private:
-  gpu::DeviceBuffer<unsigned long long> scratch_;
-  gpu::DeviceBuffer<uint32_t> counts_;
+  gpu::DeviceBuffer<StepScalars> scalars_;
+  StepScalars* host_ = nullptr;  // pinned
 };
 
 }  // namespace
