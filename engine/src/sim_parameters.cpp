@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sph/errors.h"
+#include "sph/pair_physics.h"
 #include "sph/sph_kernels.h"
 
 namespace sph {
@@ -123,7 +124,7 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
   c.ddt = p.ddt;
   c.ddtCoef = T(2.0 * p.ddtValue * p.h * p.c0);
   c.ddtGz = T(p.rho0 * p.gravity.z / p.cteB);
-  setHydrostaticSeries(c, p.gamma);
+  foldDerivedConstants(c);
   c.gx = T(p.gravity.x);
   c.gy = T(p.gravity.y);
   c.gz = T(p.gravity.z);

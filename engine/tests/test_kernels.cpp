@@ -64,6 +64,28 @@ TEST_P(KernelQuadrature, GradientFactorIsDerivativeOfW) {
   EXPECT_EQ(kernelWValue(kind, 2.5 * h, h, aD), 0.0);
 }
 
+// The pair loop's folded forms equal the reference formulas (double: to round-off).
+TEST_P(KernelQuadrature, FoldedFormsMatchTheReference) {
+  const auto [kind, dim] = GetParam();
+  const double h = 0.0147, dp = h / (1.2 * std::sqrt(3.0));
+  PhysicsConstants<double> c;
+  c.kernel = kind;
+  c.h = h;
+  c.kernelNorm = kernelNormalisation(kind, dim, h);
+  c.cubicWdp = kernelWValue(KernelKind::Cubic, dp, h, kernelNormalisation(KernelKind::Cubic, dim, h));
+  foldKernelConstants(c);
+  for (double r = 1e-4; r < 2 * h; r += 3.7e-4) {
+    const double ref = kernelGradValue(kind, r, h, c.kernelNorm);
+    const double got = kind == KernelKind::Cubic ? gradFactorFolded<KernelKind::Cubic>(r, c)
+                                                 : gradFactorFolded<KernelKind::Wendland>(r, c);
+    EXPECT_NEAR(got, ref, 1e-12 * std::abs(ref)) << "r=" << r;
+    if (kind == KernelKind::Cubic) {
+      const double w = kernelWValue(KernelKind::Cubic, r, h, c.kernelNorm) / c.cubicWdp;
+      EXPECT_NEAR(cubicWOverWdp(r, c), w, 1e-12 * w + 1e-300) << "r=" << r;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllKernels, KernelQuadrature,
                          ::testing::Values(KernelCase{KernelKind::Cubic, 3}, KernelCase{KernelKind::Cubic, 2},
                                            KernelCase{KernelKind::Wendland, 3}, KernelCase{KernelKind::Wendland, 2}),

@@ -107,6 +107,7 @@ sph::PhysicsConstants<T> makeConstants(int dim, KernelKind kernel, double dp, do
   c.ddtCoef = T(2 * delta * h * c0);
   c.ddtGz = T(rho0 * gz / cteB);
   c.gz = T(gz);
+  sph::foldDerivedConstants(c);
   return c;
 }
 

@@ -60,6 +60,16 @@ SPH_HD SPH_FORCEINLINE T hydrostaticDensityDifference(T u, const PhysicsConstant
   return c.rho0 * (std::pow(T(1) + u, c.invGamma) - T(1));
 }
 
+// Sets every field of PhysicsConstants that is derived from the others for the pair loop
+// (folded kernel constants, the hydrostatic series). Whoever fills PhysicsConstants by hand
+// calls this last.
+template <typename T>
+void foldDerivedConstants(PhysicsConstants<T>& c) {
+  foldKernelConstants(c);
+  setHydrostaticSeries(c, double(c.gamma));
+}
+
+// K must be the kernel c was folded for (c.kernel).
 // a: the particle being updated (pos.w holds its pressure, velrho.w its density).
 // b: a neighbour candidate; returns without effect outside the support or for b == a.
 template <KernelKind K, typename T>
@@ -74,33 +84,37 @@ SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& v
   if (boundA && boundB) return;  // DBC: boundary particles do not interact with each other
 
   const T r = std::sqrt(r2);
-  const T fac = kernelGradFactor<K>(r, c.h, c.kernelNorm);
+  const T fac = gradFactorFolded<K>(r, c);
   const T frx = fac * dx, fry = fac * dy, frz = fac * dz;
   const T dvx = velrhoA.x - velrhoB.x;
   const T dvy = velrhoA.y - velrhoB.y;
   const T dvz = velrhoA.z - velrhoB.z;
   const T massB = boundB ? c.massBound : c.massFluid;
 
+  // Divisions are the costly operations of a pair: three reciprocals serve every term.
+  const T invR2eta = T(1) / (r2 + c.eta2);
   const T dotVR = dvx * dx + dvy * dy + dvz * dz;
-  const T dotRr2 = dotVR / (r2 + c.eta2);
+  const T dotRr2 = dotVR * invR2eta;
   acc.viscdt = dotRr2 > acc.viscdt ? dotRr2 : acc.viscdt;
   acc.arho += massB * (dvx * frx + dvy * fry + dvz * frz);
   if (boundA) return;
 
   const T rhoA = velrhoA.w, rhoB = velrhoB.w;
-  T prs = (posA.w + posB.w) / (rhoA * rhoB);
+  const T invRhoA = T(1) / rhoA;  // loop-invariant: hoisted out of the neighbour loop
+  const T invRhoB = T(1) / rhoB;
+  T prs = (posA.w + posB.w) * (invRhoA * invRhoB);
   if constexpr (K == KernelKind::Cubic) {
-    const T wab = kernelW<K>(r, c.h, c.kernelNorm) / c.cubicWdp;
+    const T wab = cubicWOverWdp(r, c);
     const T fab = (wab * wab) * (wab * wab);
-    const T tensA = posA.w / (rhoA * rhoA) * (posA.w > T(0) ? T(0.01) : T(-0.2));
-    const T tensB = posB.w / (rhoB * rhoB) * (posB.w > T(0) ? T(0.01) : T(-0.2));
+    const T tensA = posA.w * (invRhoA * invRhoA) * (posA.w > T(0) ? T(0.01) : T(-0.2));
+    const T tensB = posB.w * (invRhoB * invRhoB) * (posB.w > T(0) ? T(0.01) : T(-0.2));
     prs += fab * (tensA + tensB);
   }
   T visc = 0;
   if (dotVR < T(0)) {
     const T alpha = boundB ? c.viscoBound : c.visco;
-    const T rhoBar = T(0.5) * (rhoA + rhoB);
-    visc = -alpha * c.c0 * (c.h * dotRr2) / rhoBar;
+    // -alpha c0 h dotRr2 / rhoBar with rhoBar = (rhoA + rhoB)/2
+    visc = T(-2) * alpha * c.c0 * (c.h * dotRr2) / (rhoA + rhoB);
   }
   const T coef = -massB * (prs + visc);
   acc.ax += coef * frx;
@@ -112,7 +126,7 @@ SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& v
   T drho = rhoB - rhoA;
   if (c.ddt != DensityDiffusion::Molteni) drho -= hydrostaticDensityDifference(c.ddtGz * (posB.z - posA.z), c);
   // -(r_ab . grad_a W_ab) = -fac r^2 > 0 since fac < 0 inside the support.
-  acc.arho += c.ddtCoef * (massB / rhoB) * drho * (-fac * r2) / (r2 + c.eta2);
+  acc.arho += c.ddtCoef * (massB * invRhoB) * drho * (-fac * r2) * invR2eta;
 }
 
 }  // namespace sph

@@ -24,6 +24,9 @@ struct PhysicsConstants {
   T eta2 = 0;                        // 0.01 h^2, keeps 1/(r^2+eta^2) finite
   T kernelNorm = 0;                  // aD of the chosen kernel and dimension
   T cubicWdp = 0;                    // W(dp) of the cubic kernel, for its tensile correction
+  // Folded from the above by foldKernelConstants() (sph_kernels.h) so the pair loop has no
+  // division by h: 1/h, the gradient prefactors and aD/W(dp).
+  T invH = 0, gradA = 0, gradB = 0, cubicWRatio = 0;
   T massFluid = 0;                   // rho0 dp^dim
   T massBound = 0;                   // DBC particles carry the fluid mass (DualSPHysics)
   T rho0 = 0;

@@ -51,6 +51,41 @@ SPH_HD SPH_FORCEINLINE T kernelGradFactor(T r, T h, T aD) {
   }
 }
 
+// The pair loop's forms of the same kernels, with the constants of one simulation folded in
+// (foldKernelConstants, called by foldDerivedConstants): no division by h, one reciprocal of r only where the cubic needs it.
+// test_kernels checks them against kernelW/kernelGradFactor above.
+template <typename T>
+void foldKernelConstants(PhysicsConstants<T>& c) {
+  const double h = double(c.h), aD = double(c.kernelNorm);
+  c.invH = T(1 / h);
+  c.gradA = T(c.kernel == KernelKind::Cubic ? aD / (h * h) : -5 * aD / (h * h));
+  c.gradB = T(-0.75 * aD / h);
+  c.cubicWRatio = c.cubicWdp != T(0) ? T(aD / double(c.cubicWdp)) : T(0);
+}
+
+// F(r) = (1/r) dW/dr for 0 < r < 2h.
+template <KernelKind K, typename T>
+SPH_HD SPH_FORCEINLINE T gradFactorFolded(T r, const PhysicsConstants<T>& c) {
+  const T q = r * c.invH;
+  if constexpr (K == KernelKind::Cubic) {
+    if (q < T(1)) return c.gradA * (T(-3) + T(2.25) * q);
+    const T s = T(2) - q;
+    return c.gradB * s * s / r;
+  } else {
+    const T s = T(1) - T(0.5) * q;
+    return c.gradA * s * s * s;
+  }
+}
+
+// W(r)/W(dp) of the cubic kernel for 0 < r < 2h (its tensile correction).
+template <typename T>
+SPH_HD SPH_FORCEINLINE T cubicWOverWdp(T r, const PhysicsConstants<T>& c) {
+  const T q = r * c.invH;
+  if (q < T(1)) return c.cubicWRatio * (T(1) - T(1.5) * q * q + T(0.75) * q * q * q);
+  const T s = T(2) - q;
+  return c.cubicWRatio * T(0.25) * s * s * s;
+}
+
 // Runtime-dispatched helpers for host code (tests, set-up); kernels use the templates.
 inline double kernelWValue(KernelKind k, double r, double h, double aD) {
   return k == KernelKind::Cubic ? kernelW<KernelKind::Cubic>(r, h, aD)
