@@ -34,6 +34,8 @@ run options (default in brackets):
   --steps N             stop after N steps               [no limit]
   --threads N           CPU threads                      [all cores]
   --cell-mode full|half cell size 2h (full) or h (half)  [full]
+  --cell-rows reachable|all  cell plugin: skip cells beyond the support (reachable) or
+                        scan whole rows as DualSPHysics does (all)  [reachable]
   --dp DP               override the particle spacing    [XML definition dp]
   --no-vtk              skip the VTK files (run.json and the table are still written)
   --no-output           write no files at all
@@ -110,6 +112,9 @@ Args parseArgs(int argc, char** argv) {
     } else if (o == "--cell-mode") {
       a.run.cellMode = value(o);
       if (a.run.cellMode != "full" && a.run.cellMode != "half") usageError("--cell-mode must be full or half");
+    } else if (o == "--cell-rows") {
+      a.run.cellRows = value(o);
+      if (a.run.cellRows != "reachable" && a.run.cellRows != "all") usageError("--cell-rows must be reachable or all");
     } else if (o == "--dp") {
       const double dp = parseNumber(o, value(o));
       if (!(dp > 0)) usageError("--dp must be positive");

@@ -71,6 +71,16 @@ class CpuOps final : public EngineOps<T> {
 
   StepScalars finishStep() override { return s_; }
 
+  uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) override {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; ++i)
+      if (!code::isExcluded(code[i])) perm[kept++] = i;
+    uint32_t k = kept;
+    for (uint32_t i = 0; i < n; ++i)
+      if (code::isExcluded(code[i])) perm[k++] = i;
+    return kept;
+  }
+
   void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,
               uint32_t n) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)

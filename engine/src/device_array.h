@@ -60,13 +60,14 @@ class DeviceArray {
     else
       std::copy(src.begin(), src.end(), p_);
   }
-  std::vector<U> download(size_t count, const char* what) const {
+  // Elements [first, first + count).
+  std::vector<U> download(size_t count, const char* what, size_t first = 0) const {
     std::vector<U> out(count);
     if (count == 0) return out;
     if (dev_ == Device::Gpu)
-      gpu::copyToHost(out.data(), p_, count * sizeof(U), what);
+      gpu::copyToHost(out.data(), p_ + first, count * sizeof(U), what);
     else
-      std::copy(p_, p_ + count, out.begin());
+      std::copy(p_ + first, p_ + first + count, out.begin());
     return out;
   }
 

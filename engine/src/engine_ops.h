@@ -64,6 +64,9 @@ class EngineOps {
   // counts them into the step's scalars.
   virtual void markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code, uint32_t nBound,
                               uint32_t n, const ExclusionLimits<T>& l) = 0;
+  // perm = the particles of [0, n) without kExcludedBit in their order, then the excluded ones
+  // (in any order); returns how many are kept. Runs where the particles are.
+  virtual uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) = 0;
   // The step's scalars on the host (GPU: the one wait for the device per step).
   virtual StepScalars finishStep() = 0;
   // dst[i] = src[perm[i]] for every array; posPre is skipped when null.

@@ -53,6 +53,7 @@ class SimulationCore final : public Simulation::Impl {
     ctx.reorderer = state_.get();
     ctx.timer = timer.get();
     if (!o.cellMode.empty()) ctx.options["CellMode"] = o.cellMode;
+    if (!o.cellRows.empty()) ctx.options["CellRows"] = o.cellRows;
     strategy->configure(ctx);
 
     dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed};
@@ -175,26 +176,19 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   // Moves excluded particles to the end (keeping the order of the others), logs and drops them.
+  // Only the excluded particles travel to the host.
   void compactExcluded(const ExclusionCounts& now) {
     const uint32_t n = state_->n;
-    const auto code = state_->cur.code.download(n, "downloading particle codes");
-    std::vector<uint32_t> perm;
-    perm.reserve(n);
-    for (uint32_t i = 0; i < n; ++i)
-      if (!code::isExcluded(code[i])) perm.push_back(i);
-    const uint32_t kept = uint32_t(perm.size());
-    for (uint32_t i = 0; i < n; ++i)
-      if (code::isExcluded(code[i])) perm.push_back(i);
-    state_->perm.upload(perm, "uploading the exclusion permutation");
+    const uint32_t kept = ops_->partitionExcluded(state_->cur.code.data(), n, state_->perm.data());
     state_->apply(state_->perm.data(), n);
-    const auto pos = state_->cur.pos.download(n, "downloading excluded particles");
-    const auto vr = state_->cur.velrho.download(n, "downloading excluded particles");
-    const auto id = state_->cur.id.download(n, "downloading excluded particles");
-    for (uint32_t i = kept; i < n; ++i) {
-      const ExclusionLimits<T>& l = limits_;
-      const bool outside = exclusionReason(pos[i], vr[i].w, l) == 1;
-      excludedLog.push_back({t, id[i], double(pos[i].x), double(pos[i].y), double(pos[i].z), double(vr[i].x),
-                             double(vr[i].y), double(vr[i].z), double(vr[i].w), outside ? "out-of-domain" : "density"});
+    const uint32_t gone = n - kept;
+    const auto pos = state_->cur.pos.download(gone, "downloading excluded particles", kept);
+    const auto vr = state_->cur.velrho.download(gone, "downloading excluded particles", kept);
+    const auto id = state_->cur.id.download(gone, "downloading excluded particles", kept);
+    for (uint32_t k = 0; k < gone; ++k) {
+      const bool outside = exclusionReason(pos[k], vr[k].w, limits_) == 1;
+      excludedLog.push_back({t, id[k], double(pos[k].x), double(pos[k].y), double(pos[k].z), double(vr[k].x),
+                             double(vr[k].y), double(vr[k].z), double(vr[k].w), outside ? "out-of-domain" : "density"});
     }
     state_->n = kept;
     excluded.outOfDomain += now.outOfDomain;

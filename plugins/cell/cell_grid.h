@@ -27,6 +27,7 @@ struct CellGrid {
   int32_t ncx = 1, ncy = 1, ncz = 1;
   int32_t reach = 1;             // cells scanned on each side: 1 (full) or 2 (half)
   uint32_t ncells = 1;
+  bool trimRows = true;          // CellRows=reachable (see cell_iteration.h)
 
   SPH_HD uint32_t keyCount() const { return 2u * ncells; }
 };

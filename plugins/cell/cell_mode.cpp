@@ -21,4 +21,17 @@ CellMode parseCellMode(const std::map<std::string, std::string>& options) {
       it->second));
 }
 
+bool parseTrimRows(const std::map<std::string, std::string>& options) {
+  const auto it = options.find("CellRows");
+  if (it == options.end()) return true;
+  std::string v = it->second;
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+  if (v == "reachable") return true;
+  if (v == "all") return false;
+  throw InputError(fmt::format(
+      "cell neighbour search: unknown CellRows '{}' (expected 'reachable' (skip cells beyond the support) or "
+      "'all' (DualSPHysics' full rows))",
+      it->second));
+}
+
 }  // namespace sph::cell

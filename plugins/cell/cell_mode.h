@@ -19,4 +19,8 @@ inline const char* cellModeName(CellMode m) { return m == CellMode::Half ? "half
 // Throws InputError for anything else.
 CellMode parseCellMode(const std::map<std::string, std::string>& options);
 
+// Reads options["CellRows"]: "reachable" (default: rows and cells beyond the support are
+// skipped, see cell_iteration.h) or "all" (DualSPHysics' full rows). Throws InputError otherwise.
+bool parseTrimRows(const std::map<std::string, std::string>& options);
+
 }  // namespace sph::cell

@@ -59,7 +59,7 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> particleForces(uint32_t a, const ForceInputs
   const Real4<T>* pos = in.pos;
   const Real4<T>* velrho = in.velrho;
   PairAccum<T> acc;
-  forEachCandidate(in.lookup, loadReadOnly(in.lookup.keys + a), boundA, [&](uint32_t j) {
+  forEachCandidate(in.lookup, loadReadOnly(in.lookup.keys + a), posA, boundA, [&](uint32_t j) {
     const Real4<T> posB = loadReadOnly(pos + j);
     counter.candidate();
     if (distance2(posA, posB) < c.support2) {
@@ -76,7 +76,7 @@ SPH_HD SPH_FORCEINLINE CandidateTally particleTally(uint32_t a, const CellLookup
                                                     uint32_t nBound, T radius2) {
   const Real4<T> posA = loadReadOnly(pos + a);
   Tally tally;
-  forEachCandidate(l, loadReadOnly(l.keys + a), a < nBound, [&](uint32_t j) {
+  forEachCandidate(l, loadReadOnly(l.keys + a), posA, a < nBound, [&](uint32_t j) {
     tally.candidate();
     if (distance2(posA, loadReadOnly(pos + j)) < radius2) tally.inRange(j == a);
   });
@@ -88,7 +88,7 @@ template <typename T, typename Out>
 SPH_HD SPH_FORCEINLINE void particleNeighbours(uint32_t a, const CellLookup& l, const Real4<T>* pos,
                                                uint32_t nBound, T radius2, Out&& out) {
   const Real4<T> posA = loadReadOnly(pos + a);
-  forEachCandidate(l, loadReadOnly(l.keys + a), a < nBound, [&](uint32_t j) {
+  forEachCandidate(l, loadReadOnly(l.keys + a), posA, a < nBound, [&](uint32_t j) {
     if (distance2(posA, loadReadOnly(pos + j)) < radius2) out(j);
   });
 }

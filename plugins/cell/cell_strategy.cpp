@@ -15,7 +15,8 @@ constexpr double kSupportTolerance = 1e-6;
 
 void CellStrategy::configure(const StrategyContext& ctx) {
   const CellMode mode = parseCellMode(ctx.options);
-  const CellGrid grid = makeCellGrid(ctx, mode);
+  CellGrid grid = makeCellGrid(ctx, mode);
+  grid.trimRows = parseTrimRows(ctx.options);
   if (!ctx.reorderer) throw RunError("cell neighbour search: the context has no particle reorderer");
   // A new backend only when the device changes; a reconfigured grid keeps the grown storage.
   const bool sameDevice = backend_ && ctx_.device == ctx.device;
@@ -69,6 +70,7 @@ StrategyStats CellStrategy::stats() const {
   if (!backend_) return s;
   s["cell_size"] = grid_.cellSize;
   s["cells"] = double(grid_.ncells);
+  s["rows_trimmed"] = grid_.trimRows ? 1.0 : 0.0;
   if (const auto t = backend_->candidateTotals(); t && t->particles > 0) {
     s["candidates_per_particle"] = double(t->candidates) / double(t->particles);
     s["neighbours_per_particle"] = double(t->inRange) / double(t->particles);

@@ -1,5 +1,7 @@
 // The pair set the cell plugin's iteration visits equals brute force, for both devices, both
-// precisions, 2D and 3D, both cell modes, on clustered random particles and on a lattice.
+// precisions, 2D and 3D, both cell modes, on clustered random particles (some outside the
+// domain) and on a lattice; with rows trimmed to the support (default) and, for a subset, the
+// full rows of DualSPHysics.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -19,12 +21,13 @@ struct PairCase {
   int dim;
   CellMode mode;
   bool lattice;
+  bool allRows = false;
 };
 
 std::string caseName(const ::testing::TestParamInfo<PairCase>& info) {
   const PairCase& c = info.param;
-  return fmt::format("{}_{}_{}D_{}_{}", sph::deviceName(c.device), sph::precisionName(c.precision), c.dim,
-                     sph::cell::cellModeName(c.mode), c.lattice ? "lattice" : "random");
+  return fmt::format("{}_{}_{}D_{}_{}{}", sph::deviceName(c.device), sph::precisionName(c.precision), c.dim,
+                     sph::cell::cellModeName(c.mode), c.lattice ? "lattice" : "random", c.allRows ? "_allrows" : "");
 }
 
 // Edge band for the GPU: it may contract r^2 into FMAs, which moves r^2 by a few ulps, so
@@ -55,7 +58,7 @@ void checkPairSets(const PairCase& pc) {
   HostParticles<T> particles = base.as<T>();
   Harness<T> run(pc.device, particles);
   sph::cell::CellStrategy cell;
-  cell.configure(makeContext(pc.device, pc.precision, pc.dim, radius, domain, pc.mode, run.reorderer()));
+  cell.configure(makeContext(pc.device, pc.precision, pc.dim, radius, domain, pc.mode, run.reorderer(), !pc.allRows));
 
   std::mt19937 rng(99);
   std::uniform_real_distribution<double> jitter(-0.3 * radius, 0.3 * radius);
@@ -102,6 +105,10 @@ std::vector<PairCase> allPairCases() {
       for (int dim : {3, 2})
         for (CellMode mode : {CellMode::Full, CellMode::Half})
           for (Precision prec : {Precision::Single, Precision::Double}) out.push_back({dev, prec, dim, mode, lattice});
+  for (Device dev : {Device::Cpu, Device::Gpu})
+    for (int dim : {3, 2})
+      for (CellMode mode : {CellMode::Full, CellMode::Half})
+        out.push_back({dev, Precision::Single, dim, mode, false, true});
   return out;
 }
 

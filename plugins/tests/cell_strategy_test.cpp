@@ -26,6 +26,11 @@ TEST(CellOptions, ModesAndErrors) {
   EXPECT_EQ(parseCellMode({{"CellMode", "Half"}}), CellMode::Half);
   EXPECT_EQ(parseCellMode({{"CellMode", "h"}}), CellMode::Half);
   EXPECT_THROW(parseCellMode({{"CellMode", "quarter"}}), sph::InputError);
+  using sph::cell::parseTrimRows;
+  EXPECT_TRUE(parseTrimRows({}));
+  EXPECT_TRUE(parseTrimRows({{"CellRows", "Reachable"}}));
+  EXPECT_FALSE(parseTrimRows({{"CellRows", "all"}}));
+  EXPECT_THROW(parseTrimRows({{"CellRows", "some"}}), sph::InputError);
 
   HostParticles<float> p = smallLattice(0);
   HostReorderer<float> reorderer(p);

@@ -69,7 +69,7 @@ template class HostReorderer<float>;
 template class HostReorderer<double>;
 
 sph::StrategyContext makeContext(Device device, Precision precision, int dim, double support, const Domain& d,
-                                 CellMode mode, sph::ParticleReorderer* reorderer) {
+                                 CellMode mode, sph::ParticleReorderer* reorderer, bool trimRows) {
   sph::StrategyContext ctx;
   ctx.device = device;
   ctx.precision = precision;
@@ -83,6 +83,7 @@ sph::StrategyContext makeContext(Device device, Precision precision, int dim, do
   ctx.threads = 2;  // CI machines have two cores
   ctx.reorderer = reorderer;
   ctx.options["CellMode"] = sph::cell::cellModeName(mode);
+  ctx.options["CellRows"] = trimRows ? "reachable" : "all";
   return ctx;
 }
 

@@ -119,7 +119,8 @@ struct Domain {
 };
 
 sph::StrategyContext makeContext(Device device, Precision precision, int dim, double support, const Domain& d,
-                                 CellMode mode, sph::ParticleReorderer* reorderer);
+                                 CellMode mode, sph::ParticleReorderer* reorderer,
+                                 bool trimRows = true);
 
 // Random particles: dense clusters, a uniform region, empty regions and a few particles outside
 // the domain. 2D sets lie in the x-z plane at constant y.

@@ -2,6 +2,8 @@
 // thin loop body around the shared header-only physics.
 #include <cstdint>
 
+#include <cub/device/device_partition.cuh>
+
 #include "../engine_ops.h"
 #include "sph/gpu/cuda_check.cuh"
 #include "sph/gpu/device_buffer.cuh"
@@ -99,6 +101,15 @@ __global__ void exclusionKernel(const Real4<T>* __restrict__ pos, const Real4<T>
   atomicAdd(r == 1 ? &s->excludedOutOfDomain : &s->excludedDensity, 1u);
 }
 
+// Input of the exclusion partition: the particle index and whether it stays.
+__global__ void keepFlagsKernel(const uint32_t* __restrict__ code, uint32_t n, uint32_t* __restrict__ index,
+                                unsigned char* __restrict__ keep) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  index[i] = i;
+  keep[i] = code::isExcluded(code[i]) ? 0 : 1;
+}
+
 template <typename T>
 __global__ void gatherKernel(ReorderArrays<T> s, ReorderArrays<T> d, const uint32_t* __restrict__ perm,
                              uint32_t n) {
@@ -153,6 +164,26 @@ class GpuOps final : public EngineOps<T> {
     return *host_;
   }
 
+  // CUB's stable partition: kept particles first in order, excluded ones after (reversed).
+  uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) override {
+    if (n == 0) return 0;
+    index_.resize(n, "allocating the exclusion partition");
+    keep_.resize(n, "allocating the exclusion partition");
+    SPH_LAUNCH("flagging excluded particles", n, kBlock, 0, keepFlagsKernel, code, n, index_.data(), keep_.data());
+    size_t bytes = 0;
+    SPH_CUDA_CHECK(cub::DevicePartition::Flagged(nullptr, bytes, index_.data(), keep_.data(), perm, kept_.data(),
+                                                 n, cudaStream_t(0)),
+                   "sizing the exclusion partition");
+    temp_.resize(bytes, "allocating the exclusion partition");
+    SPH_CUDA_CHECK(cub::DevicePartition::Flagged(temp_.data(), bytes, index_.data(), keep_.data(), perm,
+                                                 kept_.data(), n, cudaStream_t(0)),
+                   "partitioning excluded particles");
+    uint32_t kept = 0;
+    SPH_CUDA_CHECK(cudaMemcpy(&kept, kept_.data(), sizeof(kept), cudaMemcpyDeviceToHost),
+                   "reading the number of kept particles");
+    return kept;
+  }
+
   void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,
               uint32_t n) override {
     SPH_LAUNCH("reordering particle arrays", n, kBlock, 0, gatherKernel<T>, s, d, perm, n);
@@ -161,6 +192,8 @@ class GpuOps final : public EngineOps<T> {
  private:
   gpu::DeviceBuffer<StepScalars> scalars_;
   StepScalars* host_ = nullptr;  // pinned
+  gpu::DeviceBuffer<uint32_t> index_, kept_{1, "allocating the exclusion partition"};
+  gpu::DeviceBuffer<unsigned char> keep_, temp_;
 };
 
 }  // namespace
