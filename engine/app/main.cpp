@@ -36,6 +36,8 @@ run options (default in brackets):
   --cell-mode full|half cell size 2h (full) or h (half)  [full]
   --cell-rows reachable|all  cell plugin: skip cells beyond the support (reachable) or
                         scan whole rows as DualSPHysics does (all)  [reachable]
+  --verlet-steps C      verlet plugin: steps a list should last at the current
+                        top speed (skin dh = 2 Vmax C dt)  [XML VerletListSteps, else 8]
   --dp DP               override the particle spacing    [XML definition dp]
   --no-vtk              skip the VTK files (run.json and the table are still written)
   --no-output           write no files at all
@@ -115,6 +117,9 @@ Args parseArgs(int argc, char** argv) {
     } else if (o == "--cell-rows") {
       a.run.cellRows = value(o);
       if (a.run.cellRows != "reachable" && a.run.cellRows != "all") usageError("--cell-rows must be reachable or all");
+    } else if (o == "--verlet-steps") {
+      a.run.verletListSteps = value(o);
+      if (!(parseNumber(o, a.run.verletListSteps) > 0)) usageError("--verlet-steps must be positive");
     } else if (o == "--dp") {
       const double dp = parseNumber(o, value(o));
       if (!(dp > 0)) usageError("--dp must be positive");

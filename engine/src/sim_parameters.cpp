@@ -97,6 +97,7 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.domainMin = c.resolvedDomainMin;
   p.domainMax = c.resolvedDomainMax;
   p.neighbourSearch = parameterString(c, "NeighbourSearch", "");
+  p.verletListSteps = parameterString(c, "VerletListSteps", "");
   return p;
 }
 

@@ -54,6 +54,8 @@ class SimulationCore final : public Simulation::Impl {
     ctx.timer = timer.get();
     if (!o.cellMode.empty()) ctx.options["CellMode"] = o.cellMode;
     if (!o.cellRows.empty()) ctx.options["CellRows"] = o.cellRows;
+    const std::string& steps = o.verletListSteps.empty() ? p.verletListSteps : o.verletListSteps;
+    if (!steps.empty()) ctx.options["VerletListSteps"] = steps;
     strategy->configure(ctx);
 
     dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed};
@@ -64,6 +66,7 @@ class SimulationCore final : public Simulation::Impl {
   // One step with one wait for the device at its end (finishStep): dt is computed where the
   // particles are and the host learns it, and the exclusion counts, afterwards.
   void step() override {
+    strategy->beginStep(stepCount == 0 ? (p.dtFixed > 0 ? p.dtFixed : p.dtIni) : dt);
     if (p.stepAlgorithm == 2) {
       forcePass();
       computeDt();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cell_grid.h"
+#include "cell_iteration.h"
 #include "sph/particle_view.h"
 #include "sph/physics_constants.h"
 
@@ -42,6 +43,8 @@ class CellBackend {
   virtual const uint32_t* sortedIndex() const = 0;
   // NL-CellBegin: the start table of the sorted keys.
   virtual void buildCellStart() = 0;
+  // The tables of the last buildCellStart(), for strategies that iterate cells themselves.
+  virtual CellLookup lookup() const = 0;
 
   virtual void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
                         const ForceOutputs<float>& out) = 0;

@@ -60,7 +60,7 @@ class CellCpuBackend final : public CellBackend {
   uint64_t countPairsWithinT(const ParticleView<T>& p, double radius) const;
 
   void requireTables(uint32_t n, const char* what) const;
-  CellLookup lookup() const { return makeLookup(grid_, start_.data(), sortedKeys_.data()); }
+  CellLookup lookup() const override { return makeLookup(grid_, start_.data(), sortedKeys_.data()); }
   int threadCount() const;
 
   int threads_ = 0;

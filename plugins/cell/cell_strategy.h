@@ -42,6 +42,11 @@ class CellStrategy final : public NeighbourStrategy {
   uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const;
 
   const CellGrid& grid() const { return grid_; }
+  // The cell tables of the last prepare() (for the Verlet plugin's list build).
+  CellLookup lookup() const {
+    requireConfigured("lookup()");
+    return backend_->lookup();
+  }
   CellMode mode() const { return mode_; }
 
  private:

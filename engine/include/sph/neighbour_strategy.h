@@ -56,6 +56,9 @@ class NeighbourStrategy {
   virtual ~NeighbourStrategy() = default;
   virtual const char* name() const = 0;
   virtual void configure(const StrategyContext& ctx) = 0;
+  // Called once per time step, before its first prepare(), with the dt of the previous step
+  // (DtIni, or DtFixed, before the first): list-based strategies size their skin with it.
+  virtual void beginStep(double lastDt) { (void)lastDt; }
   // Called before every force pass: sort, rebuild lists, or nothing. May reorder particles
   // through the context's reorderer (which also moves the arrays the views point to, so the
   // caller re-reads views after prepare()).

@@ -30,6 +30,7 @@ struct SimParameters {
   double partsOutMax = 1;  // fraction of fluid particles that may be excluded
   Vec3d domainMin, domainMax;
   std::string neighbourSearch;  // XML parameter NeighbourSearch ("" when absent)
+  std::string verletListSteps;  // XML parameter VerletListSteps, passed to the strategy ("" when absent)
 };
 
 // Throws InputError (file, line, key) for unsupported or impossible parameter values.

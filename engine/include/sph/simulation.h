@@ -25,6 +25,7 @@ struct RunOptions {
   int threads = 0;                   // CPU threads; 0 = all cores
   std::string cellMode;              // strategy option CellMode ("" : strategy default)
   std::string cellRows;              // strategy option CellRows ("" : strategy default)
+  std::string verletListSteps;       // strategy option VerletListSteps ("" : XML, else strategy default)
   bool writeOutput = true;           // any files at all (run.json, excluded.csv, VTK)
   bool writeVtk = true;              // VTK files every TimeOut (benchmarks turn them off)
   bool progress = true;              // progress line on stderr

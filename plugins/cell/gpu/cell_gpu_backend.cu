@@ -103,7 +103,7 @@ class CellGpuBackend final : public CellBackend {
     if (!tablesReady_ || n != n_) throwNotPrepared(what, n, tablesReady_ ? n_ : 0);
   }
 
-  CellLookup lookup() const { return makeLookup(grid_, start_.data(), keys_[sorted_].data()); }
+  CellLookup lookup() const override { return makeLookup(grid_, start_.data(), keys_[sorted_].data()); }
 
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {

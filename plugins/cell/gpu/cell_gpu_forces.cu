@@ -18,8 +18,18 @@ namespace sph::cell::gpu {
 
 namespace {
 
+// Tuning knobs for experiments (tools/bench): block size and minimum resident blocks per SM of
+// the force kernel (the latter caps its registers).
+#ifndef SPH_CELL_FORCE_BLOCK
+#define SPH_CELL_FORCE_BLOCK 128
+#endif
+#ifndef SPH_CELL_FORCE_MIN_BLOCKS
+#define SPH_CELL_FORCE_MIN_BLOCKS 1
+#endif
+constexpr unsigned kForceBlock = SPH_CELL_FORCE_BLOCK;
+
 template <typename T, KernelKind K>
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kForceBlock, SPH_CELL_FORCE_MIN_BLOCKS)
     cellForcesKernel(ForceInputs<T> in, PhysicsConstants<T> c, Real4<T>* __restrict__ ace,
                      T* __restrict__ viscdt) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
@@ -33,7 +43,7 @@ __global__ void __launch_bounds__(kBlock)
 template <typename T, KernelKind K>
 void launchWith(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   auto* kernel = &cellForcesKernel<T, K>;
-  SPH_LAUNCH("computing forces (CF-Forces)", in.n, kBlock, 0, kernel, in, c, out.ace, out.viscdt);
+  SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock, 0, kernel, in, c, out.ace, out.viscdt);
 }
 
 }  // namespace

@@ -1,0 +1,324 @@
+// The GPU backend: the four-step list build of the paper (3.2-3.3) and the list interaction,
+// all on stream 0. Step 1 counts each list over the cell candidates; step 2 is the warp maximum
+// by __shfl_xor_sync in the same kernel (no shared memory, no atomics); step 3 is CUB's
+// inclusive sum of the 64-bit region sizes; step 4 writes the indices. Storage is sized from
+// the scan at every build (listCapacity: grow with headroom, shrink when far too large); a
+// build that does not fit (cap or a failed cudaMalloc) reports it and leaves no lists.
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cmath>
+
+#include "../verlet_backend.h"
+#include "../verlet_particle_ops.h"
+#include "../verlet_stats.h"
+#include "sph/gpu/cuda_check.cuh"
+#include "sph/gpu/device_buffer.cuh"
+
+namespace sph::verlet {
+namespace {
+
+using gpu::DeviceBuffer;
+constexpr unsigned kBlock = 128;  // a multiple of 32: warps hold 32 consecutive particles
+
+// The scalars a build or a check reads back (pinned on the host).
+struct Scalars {
+  unsigned long long maxBits = 0;  // a non-negative double as bits (atomicMax orders them)
+  unsigned long long members = 0;  // sum of list lengths
+};
+
+__device__ inline double warpMaxD(double v) {
+  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kBlock) maxSpeed2Kernel(const Real4<T>* __restrict__ velrho, uint32_t n,
+                                                          Scalars* __restrict__ out) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  double v2 = 0;
+  if (i < n) {
+    const Real4<T> v = velrho[i];
+    v2 = double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z;
+  }
+  v2 = warpMaxD(v2);
+  if ((threadIdx.x & 31) == 0) atomicMax(&out->maxBits, static_cast<unsigned long long>(__double_as_longlong(v2)));
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kBlock) maxDisplacement2Kernel(const Real4<T>* __restrict__ pos,
+                                                                 const Real4<T>* __restrict__ ref, uint32_t n,
+                                                                 Scalars* __restrict__ out) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  double d2 = 0;
+  if (i < n) {
+    const Real4<T> a = pos[i], b = ref[i];
+    const double dx = double(a.x) - b.x, dy = double(a.y) - b.y, dz = double(a.z) - b.z;
+    d2 = dx * dx + dy * dy + dz * dz;
+  }
+  d2 = warpMaxD(d2);
+  if ((threadIdx.x & 31) == 0) atomicMax(&out->maxBits, static_cast<unsigned long long>(__double_as_longlong(d2)));
+}
+
+__global__ void __launch_bounds__(kBlock) splitXyZKernel(const Real4<double>* __restrict__ pos, uint32_t n,
+                                                        double2* __restrict__ xy, double* __restrict__ z) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Real4<double> p = pos[i];
+  xy[i] = double2{p.x, p.y};
+  z[i] = p.z;
+}
+
+// Steps 1 and 2: lengths, and per warp 32 * (longest list of its 32 particles) by shuffles.
+// Threads past n take part in the shuffles with length 0.
+template <typename T, typename Source>
+__global__ void __launch_bounds__(kBlock)
+    countKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, uint32_t* __restrict__ length,
+                unsigned long long* __restrict__ regionSize, Scalars* __restrict__ out) {
+  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t count = 0;
+  if (a < n) {
+    count = countList(a, l, pos, nBound, rc2);
+    length[a] = count;
+  }
+  uint32_t longest = count;
+  unsigned long long sum = count;
+  for (int o = 16; o > 0; o >>= 1) {
+    longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, o));
+    sum += __shfl_xor_sync(0xffffffffu, sum, o);
+  }
+  if ((threadIdx.x & 31) == 0 && a < n) {
+    regionSize[a / kWarp] = static_cast<unsigned long long>(longest) * kWarp;
+    atomicAdd(&out->members, sum);  // statistics only
+  }
+}
+
+template <typename T, typename Source>
+__global__ void __launch_bounds__(kBlock)
+    fillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
+               const unsigned long long* __restrict__ regionEnd, uint32_t* __restrict__ entries) {
+  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a < n) fillList(a, l, pos, nBound, rc2, reinterpret_cast<const uint64_t*>(regionEnd), entries);
+}
+
+template <typename T, KernelKind K>
+__global__ void __launch_bounds__(kBlock)
+    listForcesKernel(ListsView lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
+                     uint32_t n, uint32_t nBound, PhysicsConstants<T> c, Real4<T>* __restrict__ ace,
+                     T* __restrict__ viscdt) {
+  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a >= n) return;
+  const PairAccum<T> acc = listForces<K>(a, lists, pos, velrho, nBound, c);
+  ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
+  viscdt[a] = acc.viscdt;
+}
+
+class VerletGpuBackend final : public VerletBackend {
+ public:
+  VerletGpuBackend() : scalars_(1, "allocating Verlet scalars") {
+    SPH_CUDA_CHECK(cudaMallocHost(&host_, sizeof(Scalars)), "allocating pinned Verlet scalars");
+  }
+  ~VerletGpuBackend() override {
+    cudaFreeHost(host_);
+    if (entries_) cudaFree(entries_);
+  }
+  VerletGpuBackend(const VerletGpuBackend&) = delete;
+  VerletGpuBackend& operator=(const VerletGpuBackend&) = delete;
+
+  double maxSpeed(const ParticleView<float>& p) override { return maxSpeedT(p); }
+  double maxSpeed(const ParticleView<double>& p) override { return maxSpeedT(p); }
+  double maxDisplacement2(const ParticleView<float>& p) override { return maxDisplacement2T(p, refF_); }
+  double maxDisplacement2(const ParticleView<double>& p) override { return maxDisplacement2T(p, refD_); }
+  BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) override {
+    return buildT(p, l, r, Real4Source<float>{p.pos}, refF_);
+  }
+  BuildResult build(const ParticleView<double>& p, const cell::CellLookup& l, const BuildRequest& r) override {
+    // The paper's double layout (3.4): (x, y) as 16-byte double2 plus a separate z array.
+    grow(xy_, 2 * size_t(p.n), "allocating the double2 build positions");
+    grow(z_, p.n, "allocating the build z array");
+    SPH_LAUNCH("splitting positions for the list build", p.n, kBlock, 0, splitXyZKernel, p.pos, p.n,
+               reinterpret_cast<double2*>(xy_.data()), z_.data());
+    return buildT(p, l, r, XyZSource{xy_.data(), z_.data()}, refD_);
+  }
+  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                const ForceOutputs<float>& out) override {
+    interactT(p, c, out);
+  }
+  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                const ForceOutputs<double>& out) override {
+    interactT(p, c, out);
+  }
+
+  HostLists download() const override {
+    HostLists h;
+    h.n = n_;
+    h.length.resize(n_);
+    h.regionEnd.resize(warpCount(n_));
+    if (n_ == 0) return h;
+    h.entries.resize(lastGoodTotal_);
+    copy(h.length.data(), length_.data(), n_ * sizeof(uint32_t), "downloading list lengths");
+    copy(h.regionEnd.data(), regionEnd_.data(), h.regionEnd.size() * sizeof(uint64_t), "downloading list offsets");
+    copy(h.entries.data(), entries_, h.entries.size() * sizeof(uint32_t), "downloading lists");
+    return h;
+  }
+  ListStats stats(const ParticleView<float>& p, double support) const override { return statsT(p, support); }
+  ListStats stats(const ParticleView<double>& p, double support) const override { return statsT(p, support); }
+
+  size_t deviceBytes() const override {
+    return entriesCapacity_ * sizeof(uint32_t) + length_.bytes() + regionSize_.bytes() + regionEnd_.bytes() +
+           scanTemp_.bytes() + refF_.bytes() + refD_.bytes() + xy_.bytes() + z_.bytes();
+  }
+  size_t peakDeviceBytes() const override { return peak_; }
+
+ private:
+  static void copy(void* dst, const void* src, size_t bytes, const char* what) {
+    SPH_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), what);
+  }
+  template <typename V>
+  void grow(DeviceBuffer<V>& b, size_t needed, const char* what) {
+    if (b.size() >= needed) return;
+    b.resize(needed + needed / 4 + 256, what);
+    peak_ = std::max(peak_, deviceBytes());
+  }
+  Scalars readScalars(const char* what) {
+    SPH_CUDA_CHECK(cudaMemcpyAsync(host_, scalars_.data(), sizeof(Scalars), cudaMemcpyDeviceToHost, 0), what);
+    SPH_CUDA_CHECK(cudaStreamSynchronize(0), what);
+    return *host_;
+  }
+  void clearScalars() {
+    SPH_CUDA_CHECK(cudaMemsetAsync(scalars_.data(), 0, sizeof(Scalars), 0), "clearing Verlet scalars");
+  }
+
+  template <typename T>
+  double maxSpeedT(const ParticleView<T>& p) {
+    if (p.n == 0) return 0;
+    clearScalars();
+    SPH_LAUNCH("finding the largest particle speed", p.n, kBlock, 0, maxSpeed2Kernel<T>, p.velrho, p.n,
+               scalars_.data());
+    return std::sqrt(__builtin_bit_cast(double, readScalars("reading the largest speed").maxBits));
+  }
+
+  template <typename T>
+  double maxDisplacement2T(const ParticleView<T>& p, const DeviceBuffer<Real4<T>>& ref) {
+    if (p.n == 0) return 0;
+    if (ref.size() < p.n) return HUGE_VAL;
+    clearScalars();
+    SPH_LAUNCH("measuring displacements since the list build", p.n, kBlock, 0, maxDisplacement2Kernel<T>, p.pos,
+               ref.data(), p.n, scalars_.data());
+    return __builtin_bit_cast(double, readScalars("reading the largest displacement").maxBits);
+  }
+
+  template <typename T, typename Source>
+  BuildResult buildT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r, const Source& pos,
+                     DeviceBuffer<Real4<T>>& ref) {
+    const uint32_t n = p.n, groups = warpCount(n);
+    BuildResult res;
+    const T rc2 = T(r.listRadius) * T(r.listRadius);
+    grow(length_, n, "allocating list lengths");
+    grow(regionSize_, groups, "allocating list region sizes");
+    grow(regionEnd_, groups, "allocating list offsets");
+    clearScalars();
+    if (n > 0) {
+      SPH_LAUNCH("counting neighbour lists (VL-Build step 1-2)", n, kBlock, 0, countKernel<T, Source>, l, pos, n,
+                 p.nBound, rc2, length_.data(), regionSize_.data(), scalars_.data());
+      size_t bytes = 0;
+      SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, regionSize_.data(), regionEnd_.data(), groups, cudaStream_t(0)),
+                     "sizing the list offset scan");
+      grow(scanTemp_, bytes, "allocating the list offset scan");
+      SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scanTemp_.data(), bytes, regionSize_.data(), regionEnd_.data(), groups,
+                                                   cudaStream_t(0)),
+                     "scanning list region sizes (VL-Build step 3)");
+    }
+    uint64_t total = 0;
+    if (n > 0)
+      SPH_CUDA_CHECK(cudaMemcpyAsync(&regionEndHostLast_, regionEnd_.data() + groups - 1, sizeof(uint64_t),
+                                     cudaMemcpyDeviceToHost, 0),
+                     "reading the list size");
+    const Scalars s = readScalars("reading the list size");
+    if (n > 0) total = regionEndHostLast_;
+    res.entries = total;
+    res.members = s.members;
+    res.bytes = total * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
+    if (!reserveEntries(total, r.memoryCap)) {
+      n_ = 0;  // the count pass overwrote the old lists' lengths and offsets: no lists now
+      lastGoodTotal_ = 0;
+      return res;
+    }
+    if (n > 0)
+      SPH_LAUNCH("writing neighbour lists (VL-Build step 4)", n, kBlock, 0, fillKernel<T, Source>, l, pos, n,
+                 p.nBound, rc2, regionEnd_.data(), entries_);
+    grow(ref, n, "allocating build positions");
+    if (n > 0)
+      SPH_CUDA_CHECK(cudaMemcpyAsync(ref.data(), p.pos, n * sizeof(Real4<T>), cudaMemcpyDeviceToDevice, 0),
+                     "saving build positions");
+    n_ = n;
+    lastGoodTotal_ = total;
+    res.built = true;
+    peak_ = std::max(peak_, deviceBytes());
+    return res;
+  }
+
+  // Room for `total` entries within the cap and the device's free memory; false (nothing
+  // changed but the CUDA error state cleared) when it cannot be had.
+  bool reserveEntries(uint64_t total, size_t cap) {
+    const size_t want = listCapacity(entriesCapacity_, total);
+    const size_t fixed = deviceBytes() - entriesCapacity_ * sizeof(uint32_t);
+    if (cap > 0 && total * sizeof(uint32_t) + fixed > cap) return false;
+    if (want == entriesCapacity_) return true;
+    if (entries_) cudaFree(entries_);
+    entries_ = nullptr;
+    entriesCapacity_ = 0;
+    void* p = nullptr;
+    size_t got = want;
+    if (cap > 0 && want * sizeof(uint32_t) + fixed > cap) got = total;  // no headroom past the cap
+    if (cudaMalloc(&p, got * sizeof(uint32_t)) != cudaSuccess) {
+      (void)cudaGetLastError();  // an out-of-memory error is not sticky: clear it and fall back
+      return false;
+    }
+    entries_ = static_cast<uint32_t*>(p);
+    entriesCapacity_ = got;
+    return true;
+  }
+
+  template <typename T>
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+    if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
+    const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
+    if (c.kernel == KernelKind::Cubic)
+      SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n, kBlock, 0,
+                 (listForcesKernel<T, KernelKind::Cubic>), lists, p.pos, p.velrho, p.n, p.nBound, c, out.ace,
+                 out.viscdt);
+    else
+      SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n, kBlock, 0,
+                 (listForcesKernel<T, KernelKind::Wendland>), lists, p.pos, p.velrho, p.n, p.nBound, c, out.ace,
+                 out.viscdt);
+  }
+
+  template <typename T>
+  ListStats statsT(const ParticleView<T>& p, double support) const {
+    const HostLists h = download();
+    std::vector<Real4<T>> pos(p.n);
+    if (p.n) copy(pos.data(), p.pos, p.n * sizeof(Real4<T>), "downloading positions for list statistics");
+    return listStats(h, pos.data(), support);
+  }
+
+  DeviceBuffer<Scalars> scalars_;
+  Scalars* host_ = nullptr;
+  DeviceBuffer<uint32_t> length_;
+  DeviceBuffer<unsigned long long> regionSize_, regionEnd_;
+  DeviceBuffer<unsigned char> scanTemp_;
+  DeviceBuffer<Real4<float>> refF_;
+  DeviceBuffer<Real4<double>> refD_;
+  DeviceBuffer<double> xy_, z_;
+  uint32_t* entries_ = nullptr;
+  size_t entriesCapacity_ = 0;
+  uint64_t regionEndHostLast_ = 0, lastGoodTotal_ = 0;
+  uint32_t n_ = 0;
+  size_t peak_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<VerletBackend> makeVerletGpuBackend() { return std::make_unique<VerletGpuBackend>(); }
+
+}  // namespace sph::verlet

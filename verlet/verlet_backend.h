@@ -1,0 +1,76 @@
+// The device-specific half of the Verlet strategy: where the lists are built and used. The
+// strategy (verlet_strategy.h) owns the rebuild rule, the cell sort it borrows from the cell
+// plugin, timing and fallback; a backend owns the list storage and the loops. The CPU backend
+// emulates 32-lane warps with the same layout, so CI tests the layout, offsets and overflow.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cell/cell_iteration.h"
+#include "sph/particle_view.h"
+#include "sph/physics_constants.h"
+
+namespace sph::verlet {
+
+// What a build asks for and what it got.
+struct BuildRequest {
+  double listRadius = 0;    // Rc
+  size_t memoryCap = 0;     // most bytes the lists may take (0: only what the device has)
+};
+struct BuildResult {
+  bool built = false;       // false: the lists did not fit (nothing was changed)
+  uint64_t entries = 0;     // allocated entries (regions, padding included)
+  uint64_t members = 0;     // list members (sum of lengths)
+  size_t bytes = 0;         // bytes the lists need (entries, lengths, offsets)
+};
+
+// The lists copied to the host, for tests and statistics.
+struct HostLists {
+  std::vector<uint32_t> entries;
+  std::vector<uint64_t> regionEnd;
+  std::vector<uint32_t> length;
+  uint32_t n = 0;
+};
+
+struct ListStats;
+
+class VerletBackend {
+ public:
+  virtual ~VerletBackend() = default;
+  // Largest |v| over [0, n) (blocks until known).
+  virtual double maxSpeed(const ParticleView<float>& p) = 0;
+  virtual double maxSpeed(const ParticleView<double>& p) = 0;
+  // Largest |x - x_build|^2 over [0, n) against the positions saved by the last build.
+  virtual double maxDisplacement2(const ParticleView<float>& p) = 0;
+  virtual double maxDisplacement2(const ParticleView<double>& p) = 0;
+  // The four-step build (count, warp maximum, scan, fill) over the cell tables `l`, which
+  // must come from a sort of these very positions; saves the positions for the displacement.
+  virtual BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) = 0;
+  virtual BuildResult build(const ParticleView<double>& p, const cell::CellLookup& l, const BuildRequest& r) = 0;
+  virtual void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                        const ForceOutputs<float>& out) = 0;
+  virtual void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                        const ForceOutputs<double>& out) = 0;
+  virtual HostLists download() const = 0;
+  // Statistics of the current lists for the positions in `p` (copied to the host on the GPU).
+  virtual ListStats stats(const ParticleView<float>& p, double support) const = 0;
+  virtual ListStats stats(const ParticleView<double>& p, double support) const = 0;
+  virtual size_t deviceBytes() const = 0;
+  virtual size_t peakDeviceBytes() const = 0;
+};
+
+std::unique_ptr<VerletBackend> makeVerletCpuBackend(int threads);
+// Defined in gpu/ with CUDA; in nogpu/ it throws RunError("built without CUDA").
+std::unique_ptr<VerletBackend> makeVerletGpuBackend();
+
+// Storage grows by a quarter beyond what is needed and shrinks when more than twice as large
+// as needed, so lists that breathe with the flow do not reallocate at every rebuild.
+inline size_t listCapacity(size_t current, size_t needed) {
+  if (current >= needed && current <= 2 * needed + 4096) return current;
+  return needed + needed / 4 + 1024;
+}
+
+}  // namespace sph::verlet

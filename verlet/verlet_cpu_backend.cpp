@@ -1,0 +1,152 @@
+// The CPU backend: the GPU's data structure with 32-lane warps emulated by loops, OpenMP over
+// particles (count, fill, forces) and over groups (warp maximum).
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <new>
+
+#include "verlet_backend.h"
+#include "verlet_particle_ops.h"
+#include "verlet_stats.h"
+
+namespace sph::verlet {
+namespace {
+
+constexpr int kChunk = 256;
+constexpr uint32_t kPadding = std::numeric_limits<uint32_t>::max();  // unused slots of a region
+
+class VerletCpuBackend final : public VerletBackend {
+ public:
+  explicit VerletCpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
+
+  double maxSpeed(const ParticleView<float>& p) override { return maxSpeedT(p); }
+  double maxSpeed(const ParticleView<double>& p) override { return maxSpeedT(p); }
+  double maxDisplacement2(const ParticleView<float>& p) override { return maxDisplacement2T(p); }
+  double maxDisplacement2(const ParticleView<double>& p) override { return maxDisplacement2T(p); }
+  BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) override {
+    return buildT(p, l, r);
+  }
+  BuildResult build(const ParticleView<double>& p, const cell::CellLookup& l, const BuildRequest& r) override {
+    return buildT(p, l, r);
+  }
+  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                const ForceOutputs<float>& out) override {
+    interactT(p, c, out);
+  }
+  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                const ForceOutputs<double>& out) override {
+    interactT(p, c, out);
+  }
+  HostLists download() const override { return {entries_, regionEnd_, length_, n_}; }
+  ListStats stats(const ParticleView<float>& p, double support) const override {
+    return listStats(download(), p.pos, support);
+  }
+  ListStats stats(const ParticleView<double>& p, double support) const override {
+    return listStats(download(), p.pos, support);
+  }
+  size_t deviceBytes() const override { return 0; }
+  size_t peakDeviceBytes() const override { return 0; }
+
+ private:
+  template <typename T>
+  double maxSpeedT(const ParticleView<T>& p) const {
+    double m = 0;
+#pragma omp parallel for num_threads(threads_) reduction(max : m) schedule(static)
+    for (int64_t i = 0; i < int64_t(p.n); ++i) {
+      const Real4<T> v = p.velrho[i];
+      m = std::max(m, double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z);
+    }
+    return std::sqrt(m);
+  }
+
+  template <typename T>
+  double maxDisplacement2T(const ParticleView<T>& p) const {
+    if (ref_.size() < p.n) return std::numeric_limits<double>::infinity();
+    double m = 0;
+#pragma omp parallel for num_threads(threads_) reduction(max : m) schedule(static)
+    for (int64_t i = 0; i < int64_t(p.n); ++i) {
+      const double dx = double(p.pos[i].x) - ref_[i].x, dy = double(p.pos[i].y) - ref_[i].y,
+                   dz = double(p.pos[i].z) - ref_[i].z;
+      m = std::max(m, dx * dx + dy * dy + dz * dz);
+    }
+    return m;
+  }
+
+  template <typename T>
+  BuildResult buildT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r) {
+    const uint32_t n = p.n, groups = warpCount(n);
+    const T rc2 = T(r.listRadius) * T(r.listRadius);
+    const Real4Source<T> pos{p.pos};
+    std::vector<uint32_t> length(n);
+    // 1. count
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
+    for (int64_t a = 0; a < int64_t(n); ++a) length[a] = countList(uint32_t(a), l, pos, p.nBound, rc2);
+    // 2. per-group maximum (the warp shuffle of the GPU), 3. inclusive scan
+    std::vector<uint64_t> regionEnd(groups);
+    uint64_t total = 0, members = 0;
+    for (uint32_t g = 0; g < groups; ++g) {
+      uint32_t longest = 0;
+      for (uint32_t a = g * kWarp; a < std::min(n, (g + 1) * kWarp); ++a) {
+        longest = std::max(longest, length[a]);
+        members += length[a];
+      }
+      total += uint64_t(longest) * kWarp;
+      regionEnd[g] = total;
+    }
+    BuildResult res;
+    res.entries = total;
+    res.members = members;
+    res.bytes = total * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
+    if (r.memoryCap > 0 && res.bytes > r.memoryCap) return res;
+    try {
+      if (entries_.size() != listCapacity(entries_.size(), total)) entries_.assign(listCapacity(0, total), kPadding);
+    } catch (const std::bad_alloc&) {
+      return res;
+    }
+    std::fill(entries_.begin(), entries_.begin() + total, kPadding);
+    // 4. fill
+    const uint64_t* ends = regionEnd.data();
+    uint32_t* entries = entries_.data();
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
+    for (int64_t a = 0; a < int64_t(n); ++a) fillList(uint32_t(a), l, pos, p.nBound, rc2, ends, entries);
+    length_ = std::move(length);
+    regionEnd_ = std::move(regionEnd);
+    n_ = n;
+    ref_.resize(n);
+    for (uint32_t i = 0; i < n; ++i) ref_[i] = {double(p.pos[i].x), double(p.pos[i].y), double(p.pos[i].z), 0.0};
+    res.built = true;
+    return res;
+  }
+
+  template <typename T>
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
+    if (c.kernel == KernelKind::Cubic)
+      loop<KernelKind::Cubic>(p, c, out);
+    else
+      loop<KernelKind::Wendland>(p, c, out);
+  }
+  template <KernelKind K, typename T>
+  void loop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
+    const ListsView lists{entries_.data(), regionEnd_.data(), length_.data(), n_};
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
+    for (int64_t a = 0; a < int64_t(p.n); ++a) {
+      const PairAccum<T> acc = listForces<K>(uint32_t(a), lists, p.pos, p.velrho, p.nBound, c);
+      out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
+      out.viscdt[a] = acc.viscdt;
+    }
+  }
+
+  int threads_;
+  uint32_t n_ = 0;
+  std::vector<uint32_t> entries_, length_;
+  std::vector<uint64_t> regionEnd_;
+  std::vector<Real4<double>> ref_;
+};
+
+}  // namespace
+
+std::unique_ptr<VerletBackend> makeVerletCpuBackend(int threads) { return std::make_unique<VerletCpuBackend>(threads); }
+
+}  // namespace sph::verlet

@@ -1,0 +1,24 @@
+// Statistics of one set of lists, computed on the host from a download (tests, run.json).
+#pragma once
+
+#include <cstdint>
+
+#include "sph/real4.h"
+#include "verlet_backend.h"  // HostLists
+
+namespace sph::verlet {
+
+struct ListStats {
+  double meanLength = 0;
+  uint32_t longest = 0;
+  // Thread idle ratio of the interaction (paper 4.5): over all lane-iterations of all warps
+  // (a warp iterates as long as its longest list), those where the lane has no pair within the
+  // support while another lane of the warp has one.
+  double idleRatio = 0;
+  double inSupportRatio = 0;  // list members within the support / list members
+};
+
+template <typename T>
+ListStats listStats(const HostLists& l, const Real4<T>* pos, double support);
+
+}  // namespace sph::verlet

@@ -1,0 +1,187 @@
+#include "verlet_strategy.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "sph/errors.h"
+
+namespace sph::verlet {
+namespace {
+
+double positiveOption(const StrategyContext& ctx, const char* key, double fallback) {
+  const auto it = ctx.options.find(key);
+  if (it == ctx.options.end()) return fallback;
+  try {
+    size_t used = 0;
+    const double v = std::stod(it->second, &used);
+    if (used == it->second.size() && v > 0 && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  throw InputError(fmt::format("verlet neighbour search: {} must be a positive number, not '{}'", key, it->second));
+}
+
+}  // namespace
+
+void VerletStrategy::configure(const StrategyContext& ctx) {
+  if (!(ctx.support > 0.0) || !std::isfinite(ctx.support))
+    throw InputError(fmt::format("verlet neighbour search: support radius must be positive, not {}", ctx.support));
+  if (!ctx.reorderer) throw RunError("verlet neighbour search: the context has no particle reorderer");
+  rule_.support = ctx.support;
+  rule_.steps = positiveOption(ctx, "VerletListSteps", kDefaultListSteps);
+  const double cap = positiveOption(ctx, "VerletMemoryLimit", 0.0);
+  memoryCap_ = size_t(cap);
+  if (!backend_ || ctx_.device != ctx.device)
+    backend_ = ctx.device == Device::Gpu ? makeVerletGpuBackend() : makeVerletCpuBackend(ctx.threads);
+  ctx_ = ctx;
+  built_ = pendingBuild_ = fallback_ = false;
+  dh_ = rule_.minFraction * ctx.support;
+  rc_ = ctx.support + dh_;
+}
+
+void VerletStrategy::requireConfigured(const char* what) const {
+  if (!backend_) throw RunError(fmt::format("verlet neighbour search: {} before configure()", what));
+}
+
+void VerletStrategy::beginStep(double lastDt) {
+  lastDt_ = lastDt;
+  ++steps_;
+  if (fallback_) ++stepsInFallback_;
+}
+
+// Sorts the particles by cells of Rc/2 for a rebuild (the sort is the cell plugin's).
+template <typename T>
+void VerletStrategy::sortForRebuild(const ParticleView<T>& p, PrepareReason why) {
+  double vmax;
+  {
+    ScopedPhase phase(ctx_.timer, "VL-Skin", PhaseGroup::List);
+    vmax = backend_->maxSpeed(p);
+  }
+  dh_ = skinWidth(rule_, vmax, lastDt_);
+  rc_ = ctx_.support + dh_;
+  StrategyContext c = ctx_;
+  c.support = rc_;
+  c.options["CellMode"] = "half";
+  c.options["CellRows"] = "reachable";
+  cell_.configure(c);
+  cell_.prepare(p, why);
+  pendingBuild_ = true;
+}
+
+template <typename T>
+void VerletStrategy::prepareT(const ParticleView<T>& p, PrepareReason why) {
+  requireConfigured("prepare()");
+  if (fallback_) {
+    // Back to lists at what would have been the next rebuild, else sort again like the cell plugin.
+    if (stepsInFallback_ >= uint64_t(std::ceil(rule_.steps))) {
+      fallback_ = false;
+      built_ = false;
+    } else {
+      cell_.prepare(p, why);
+      return;
+    }
+  }
+  bool rebuild = !built_ || why == PrepareReason::ParticlesChanged || p.n != builtN_;
+  if (!rebuild) {
+    ScopedPhase phase(ctx_.timer, "VL-Check", PhaseGroup::List);
+    rebuild = needsRebuild(backend_->maxDisplacement2(p), dh_);
+  }
+  if (rebuild) sortForRebuild(p, why);
+}
+
+template <typename T>
+void VerletStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+  requireConfigured("interact()");
+  if (double(c.support) > ctx_.support * (1.0 + 1e-6))
+    throw RunError(fmt::format("verlet neighbour search: the physics' support {:g} exceeds the configured {:g}",
+                               double(c.support), ctx_.support));
+  if (pendingBuild_) {
+    pendingBuild_ = false;
+    BuildResult r;
+    {
+      ScopedPhase phase(ctx_.timer, "VL-Build", PhaseGroup::List);
+      r = backend_->build(p, cell_.lookup(), BuildRequest{rc_, memoryCap_});
+    }
+    if (r.built) {
+      built_ = true;
+      builtN_ = p.n;
+      ++rebuilds_;
+      sumMeanLength_ += p.n ? double(r.members) / p.n : 0.0;
+      listBytes_ = r.bytes;
+      peakListBytes_ = std::max(peakListBytes_, r.bytes);
+    } else {
+      fallback_ = true;
+      built_ = false;
+      stepsInFallback_ = 0;
+      ++fallbackEvents_;
+      if (!warned_) {
+        warned_ = true;
+        std::fprintf(stderr,
+                     "\nverlet neighbour search: the lists need %.1f MiB, more than the device (or "
+                     "VerletMemoryLimit) allows; using the cell search until the next rebuild (counted in "
+                     "run.json, said once)\n",
+                     double(r.bytes) / (1024.0 * 1024.0));
+      }
+    }
+  }
+  if constexpr (sizeof(T) == sizeof(double)) {
+    lastD_ = p;
+    lastIsDouble_ = true;
+  } else {
+    lastF_ = p;
+    lastIsDouble_ = false;
+  }
+  if (fallback_) {
+    ++fallbackPasses_;
+    cell_.interact(p, c, out);  // times itself as CF-Forces
+    return;
+  }
+  ScopedPhase phase(ctx_.timer, "CF-Forces", PhaseGroup::Interaction);
+  backend_->interact(p, c, out);
+}
+
+StrategyStats VerletStrategy::stats() const {
+  StrategyStats s;
+  if (!backend_) return s;
+  s["list_steps_C"] = rule_.steps;
+  s["list_radius_last"] = rc_;
+  s["skin_last"] = dh_;
+  s["rebuilds"] = double(rebuilds_);
+  s["mean_rebuild_interval_steps"] = rebuilds_ ? double(steps_) / double(rebuilds_) : 0.0;
+  s["mean_list_length"] = rebuilds_ ? sumMeanLength_ / double(rebuilds_) : 0.0;
+  s["list_bytes_last"] = double(listBytes_);
+  s["list_bytes_peak"] = double(peakListBytes_);
+  s["fallback_events"] = double(fallbackEvents_);
+  s["fallback_passes"] = double(fallbackPasses_);
+  if (built_ && !fallback_) {
+    const ListStats l = lastIsDouble_ ? backend_->stats(lastD_, ctx_.support) : backend_->stats(lastF_, ctx_.support);
+    s["idle_ratio_last_lists"] = l.idleRatio;
+    s["in_support_ratio_last_lists"] = l.inSupportRatio;
+    s["mean_list_length_last"] = l.meanLength;
+    s["longest_list_last"] = l.longest;
+  }
+  return s;
+}
+
+size_t VerletStrategy::deviceBytes() const {
+  return (backend_ ? backend_->deviceBytes() : 0) + cell_.deviceBytes();
+}
+size_t VerletStrategy::peakDeviceBytes() const {
+  return (backend_ ? backend_->peakDeviceBytes() : 0) + cell_.peakDeviceBytes();
+}
+
+HostLists VerletStrategy::lists() const {
+  requireConfigured("lists()");
+  return backend_->download();
+}
+
+template void VerletStrategy::prepareT(const ParticleView<float>&, PrepareReason);
+template void VerletStrategy::prepareT(const ParticleView<double>&, PrepareReason);
+template void VerletStrategy::interactT(const ParticleView<float>&, const PhysicsConstants<float>&,
+                                        const ForceOutputs<float>&);
+template void VerletStrategy::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,
+                                        const ForceOutputs<double>&);
+
+}  // namespace sph::verlet

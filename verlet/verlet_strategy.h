@@ -1,0 +1,78 @@
+// The Verlet-list strategy of the seed paper (DESIGN.md section 5). Lists of every particle
+// within Rc = 2h + dh are built from a cell sort (cells of Rc/2, borrowed from the cell
+// plugin) and kept while no particle has moved dh/2 since; particles are re-sorted only then.
+// Between rebuilds prepare() only checks the displacement; interact() reads the lists.
+// When the lists do not fit in device memory (or the VerletMemoryLimit option), the strategy
+// says so once and uses the cell interaction on its rebuild sort, sorting every pass, until
+// the next rebuild point; run.json counts how often.
+//
+// Options (StrategyContext::options): VerletListSteps (C of eq. 2, default kDefaultListSteps),
+// VerletMemoryLimit (bytes the lists may take; default: what the device has).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cell/cell_strategy.h"
+#include "sph/neighbour_strategy.h"
+#include "verlet_backend.h"
+#include "verlet_skin.h"
+#include "verlet_stats.h"
+
+namespace sph::verlet {
+
+inline constexpr double kDefaultListSteps = 8;
+
+class VerletStrategy final : public NeighbourStrategy {
+ public:
+  const char* name() const override { return "verlet"; }
+  void configure(const StrategyContext& ctx) override;
+  void beginStep(double lastDt) override;
+  void prepare(const ParticleView<float>& p, PrepareReason why) override { prepareT(p, why); }
+  void prepare(const ParticleView<double>& p, PrepareReason why) override { prepareT(p, why); }
+  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                const ForceOutputs<float>& out) override {
+    interactT(p, c, out);
+  }
+  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                const ForceOutputs<double>& out) override {
+    interactT(p, c, out);
+  }
+  StrategyStats stats() const override;
+  size_t deviceBytes() const override;
+  size_t peakDeviceBytes() const override;
+
+  // For tests: the lists of the last build, the list radius and the counters.
+  HostLists lists() const;
+  double listRadius() const { return rc_; }
+  uint64_t rebuilds() const { return rebuilds_; }
+  uint64_t fallbackPasses() const { return fallbackPasses_; }
+  bool listsInUse() const { return built_ && !fallback_; }
+
+ private:
+  template <typename T>
+  void prepareT(const ParticleView<T>& p, PrepareReason why);
+  template <typename T>
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <typename T>
+  void sortForRebuild(const ParticleView<T>& p, PrepareReason why);
+  void requireConfigured(const char* what) const;
+
+  StrategyContext ctx_;
+  SkinRule rule_;
+  size_t memoryCap_ = 0;
+  std::unique_ptr<VerletBackend> backend_;
+  cell::CellStrategy cell_;   // the rebuild sort and tables (cells of Rc/2), and the fallback
+  double lastDt_ = 0, dh_ = 0, rc_ = 0;
+  bool built_ = false, pendingBuild_ = false, fallback_ = false, warned_ = false;
+  uint32_t builtN_ = 0;
+  uint64_t steps_ = 0, rebuilds_ = 0, fallbackEvents_ = 0, fallbackPasses_ = 0, stepsInFallback_ = 0;
+  double sumMeanLength_ = 0;
+  size_t listBytes_ = 0, peakListBytes_ = 0;
+  // What stats() needs to measure the lists against the positions of the last pass.
+  bool lastIsDouble_ = false;
+  ParticleView<float> lastF_;
+  ParticleView<double> lastD_;
+};
+
+}  // namespace sph::verlet
