@@ -92,40 +92,45 @@ void VerletStrategy::prepareT(const ParticleView<T>& p, PrepareReason why) {
 }
 
 template <typename T>
+void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
+  requireConfigured("buildPendingLists()");
+  if (!pendingBuild_) return;
+  pendingBuild_ = false;
+  BuildResult r;
+  {
+    ScopedPhase phase(ctx_.timer, "VL-Build", PhaseGroup::List);
+    r = backend_->build(p, cell_.lookup(), BuildRequest{rc_, memoryCap_});
+  }
+  if (r.built) {
+    built_ = true;
+    builtN_ = p.n;
+    ++rebuilds_;
+    sumMeanLength_ += p.n ? double(r.members) / p.n : 0.0;
+    listBytes_ = r.bytes;
+    peakListBytes_ = std::max(peakListBytes_, r.bytes);
+  } else {
+    fallback_ = true;
+    built_ = false;
+    stepsInFallback_ = 0;
+    ++fallbackEvents_;
+    if (!warned_) {
+      warned_ = true;
+      std::fprintf(stderr,
+                   "\nverlet neighbour search: the lists need %.1f MiB, more than the device (or "
+                   "VerletMemoryLimit) allows; using the cell search until the next rebuild (counted in "
+                   "run.json, said once)\n",
+                   double(r.bytes) / (1024.0 * 1024.0));
+    }
+  }
+}
+
+template <typename T>
 void VerletStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   requireConfigured("interact()");
   if (double(c.support) > ctx_.support * (1.0 + 1e-6))
     throw RunError(fmt::format("verlet neighbour search: the physics' support {:g} exceeds the configured {:g}",
                                double(c.support), ctx_.support));
-  if (pendingBuild_) {
-    pendingBuild_ = false;
-    BuildResult r;
-    {
-      ScopedPhase phase(ctx_.timer, "VL-Build", PhaseGroup::List);
-      r = backend_->build(p, cell_.lookup(), BuildRequest{rc_, memoryCap_});
-    }
-    if (r.built) {
-      built_ = true;
-      builtN_ = p.n;
-      ++rebuilds_;
-      sumMeanLength_ += p.n ? double(r.members) / p.n : 0.0;
-      listBytes_ = r.bytes;
-      peakListBytes_ = std::max(peakListBytes_, r.bytes);
-    } else {
-      fallback_ = true;
-      built_ = false;
-      stepsInFallback_ = 0;
-      ++fallbackEvents_;
-      if (!warned_) {
-        warned_ = true;
-        std::fprintf(stderr,
-                     "\nverlet neighbour search: the lists need %.1f MiB, more than the device (or "
-                     "VerletMemoryLimit) allows; using the cell search until the next rebuild (counted in "
-                     "run.json, said once)\n",
-                     double(r.bytes) / (1024.0 * 1024.0));
-      }
-    }
-  }
+  buildPendingT(p);
   if constexpr (sizeof(T) == sizeof(double)) {
     lastD_ = p;
     lastIsDouble_ = true;
@@ -179,6 +184,8 @@ HostLists VerletStrategy::lists() const {
 
 template void VerletStrategy::prepareT(const ParticleView<float>&, PrepareReason);
 template void VerletStrategy::prepareT(const ParticleView<double>&, PrepareReason);
+template void VerletStrategy::buildPendingT(const ParticleView<float>&);
+template void VerletStrategy::buildPendingT(const ParticleView<double>&);
 template void VerletStrategy::interactT(const ParticleView<float>&, const PhysicsConstants<float>&,
                                         const ForceOutputs<float>&);
 template void VerletStrategy::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,

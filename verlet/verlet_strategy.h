@@ -42,6 +42,11 @@ class VerletStrategy final : public NeighbourStrategy {
   size_t deviceBytes() const override;
   size_t peakDeviceBytes() const override;
 
+  // Builds the lists a rebuild prepare() left pending (interact() does this first); public so
+  // tests can inspect lists without a force pass.
+  void buildPendingLists(const ParticleView<float>& p) { buildPendingT(p); }
+  void buildPendingLists(const ParticleView<double>& p) { buildPendingT(p); }
+
   // For tests: the lists of the last build, the list radius and the counters.
   HostLists lists() const;
   double listRadius() const { return rc_; }
@@ -54,6 +59,8 @@ class VerletStrategy final : public NeighbourStrategy {
   void prepareT(const ParticleView<T>& p, PrepareReason why);
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <typename T>
+  void buildPendingT(const ParticleView<T>& p);
   template <typename T>
   void sortForRebuild(const ParticleView<T>& p, PrepareReason why);
   void requireConfigured(const char* what) const;

@@ -219,7 +219,7 @@ class VerletGpuBackend final : public VerletBackend {
     grow(regionEnd_, groups, "allocating list offsets");
     clearScalars();
     if (n > 0) {
-      SPH_LAUNCH("counting neighbour lists (VL-Build step 1-2)", n, kBlock, 0, countKernel<T, Source>, l, pos, n,
+      SPH_LAUNCH("counting neighbour lists (VL-Build step 1-2)", n, kBlock, 0, (countKernel<T, Source>), l, pos, n,
                  p.nBound, rc2, length_.data(), regionSize_.data(), scalars_.data());
       size_t bytes = 0;
       SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, regionSize_.data(), regionEnd_.data(), groups, cudaStream_t(0)),
@@ -245,7 +245,7 @@ class VerletGpuBackend final : public VerletBackend {
       return res;
     }
     if (n > 0)
-      SPH_LAUNCH("writing neighbour lists (VL-Build step 4)", n, kBlock, 0, fillKernel<T, Source>, l, pos, n,
+      SPH_LAUNCH("writing neighbour lists (VL-Build step 4)", n, kBlock, 0, (fillKernel<T, Source>), l, pos, n,
                  p.nBound, rc2, regionEnd_.data(), entries_);
     grow(ref, n, "allocating build positions");
     if (n > 0)

@@ -1,0 +1,295 @@
+// The Verlet plugin's lists against brute force (members, interleaved layout, region offsets),
+// its rebuild rule on a synthetic flow, and its forces against the O(N^2) reference; CPU
+// (emulated warps) and GPU (skipped without one), both precisions.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cell_test_support.h"
+#include "verlet_layout.h"
+#include "verlet_strategy.h"
+
+namespace celltest {
+namespace {
+
+using sph::verlet::HostLists;
+using sph::verlet::kWarp;
+using sph::verlet::VerletStrategy;
+
+enum class SetKind { Random, Lattice, HotSpot };
+
+struct ListCase {
+  Device device;
+  Precision precision;
+  int dim;
+  SetKind kind;
+};
+
+std::string listCaseName(const ::testing::TestParamInfo<ListCase>& info) {
+  const ListCase& c = info.param;
+  const char* kind = c.kind == SetKind::Random ? "random" : c.kind == SetKind::Lattice ? "lattice" : "hotspot";
+  return fmt::format("{}_{}_{}D_{}", sph::deviceName(c.device), sph::precisionName(c.precision), c.dim, kind);
+}
+
+template <typename T>
+double edgeBand(Device d) {
+  return d == Device::Gpu ? 64 * double(std::numeric_limits<T>::epsilon()) : 0.0;
+}
+
+// Checks the layout of `l` and returns its members as id pairs (id_a << 32 | id_j).
+template <typename T>
+std::vector<uint64_t> listPairs(const HostLists& l, const HostParticles<T>& p) {
+  std::vector<uint64_t> out;
+  EXPECT_EQ(l.n, p.size());
+  EXPECT_EQ(l.regionEnd.size(), sph::verlet::warpCount(l.n));
+  uint64_t prevEnd = 0;
+  for (uint32_t g = 0; g < l.regionEnd.size(); ++g) {
+    uint32_t longest = 0;
+    for (uint32_t a = g * kWarp; a < std::min(l.n, (g + 1) * kWarp); ++a) longest = std::max(longest, l.length[a]);
+    EXPECT_EQ(l.regionEnd[g] - prevEnd, uint64_t(longest) * kWarp) << "region of group " << g;
+    prevEnd = l.regionEnd[g];
+  }
+  EXPECT_LE(prevEnd, l.entries.size());
+  for (uint32_t a = 0; a < l.n; ++a)
+    for (uint32_t k = 0; k < l.length[a]; ++k) {
+      const uint64_t slot = sph::verlet::entrySlot(l.regionEnd.data(), a, k);
+      EXPECT_EQ(slot, (a / kWarp == 0 ? 0 : l.regionEnd[a / kWarp - 1]) + uint64_t(k) * kWarp + a % kWarp);
+      const uint32_t j = l.entries[slot];
+      if (j >= p.size()) {
+        ADD_FAILURE() << "entry " << k << " of particle " << a << " is " << j;
+        continue;
+      }
+      out.push_back(uint64_t(p.id[a]) << 32 | p.id[j]);
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Brute force without the self pairs (lists never hold a itself).
+template <typename T>
+std::vector<uint64_t> expectedListPairs(const HostParticles<T>& p, double radius) {
+  std::vector<uint64_t> all = bruteForcePairs(p, radius), out;
+  for (uint64_t q : all)
+    if ((q >> 32) != (q & 0xffffffffu)) out.push_back(q);
+  return out;
+}
+
+HostParticles<double> hotSpot(int dim, const Domain& d) {
+  // 2000 sparse particles and 400 packed in a ball of radius 0.03 around one point: one warp
+  // gets a very long list next to 31 short ones.
+  HostParticles<double> p = randomParticles(dim, 2000, 300, d, 5);
+  std::mt19937 rng(17);
+  std::normal_distribution<double> g(0.0, 0.015);
+  for (int i = 0; i < 400; ++i) p.add(0.4 + g(rng), dim == 3 ? 0.5 + g(rng) : 0.5, 0.5 + g(rng), false);
+  return p;
+}
+
+template <typename T>
+void checkLists(const ListCase& lc) {
+  Domain domain;
+  double support = 0.1;
+  HostParticles<double> base;
+  if (lc.kind == SetKind::Lattice) {
+    const double dp = 0.05, origin[3] = {0.011, 0.007, 0.013};
+    support = 2.4 * dp;
+    base = lc.dim == 3 ? latticeParticles(3, 13, 14, 15, dp, origin, 2) : latticeParticles(2, 50, 1, 41, dp, origin, 2);
+    for (int k = 0; k < 3; ++k) domain.max[k] = 1;
+  } else if (lc.kind == SetKind::Random) {
+    base = randomParticles(lc.dim, lc.dim == 3 ? 3001 : 2001, 401, domain, 12345);
+  } else {
+    base = hotSpot(lc.dim, domain);
+  }
+  // Velocities up to 1 m/s and a dt that makes the skin 20% of the support (C = 8).
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-0.57, 0.57);
+  for (auto& v : base.velrho) v = {u(rng), lc.dim == 3 ? u(rng) : 0.0, u(rng), 1000.0};
+  HostParticles<T> particles = base.as<T>();
+  Harness<T> run(lc.device, particles);
+  VerletStrategy v;
+  v.configure(makeContext(lc.device, lc.precision, lc.dim, support, domain, CellMode::Half, run.reorderer()));
+  double vmax = 0;
+  for (const auto& q : particles.velrho) vmax = std::max(vmax, std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z));
+  v.beginStep(0.2 * support / (2 * vmax * 8));
+  v.prepare(run.view(), sph::PrepareReason::Step);
+  v.buildPendingLists(run.view());
+  ASSERT_TRUE(v.listsInUse());
+  EXPECT_NEAR(v.listRadius(), 1.2 * support, 1e-9 * support);
+  const HostParticles<T> now = run.particles();
+  const HostLists l = v.lists();
+  const auto found = listPairs(l, now);
+  const auto expected = expectedListPairs(now, v.listRadius());
+  EXPECT_GT(expected.size(), now.size());
+  if (edgeBand<T>(lc.device) == 0.0) EXPECT_EQ(found, expected);
+  const auto bad = pairSetMismatches(now, expected, found, v.listRadius(), edgeBand<T>(lc.device));
+  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  if (lc.kind == SetKind::HotSpot) {
+    uint32_t longest = 0, shortest = ~0u;
+    for (uint32_t x : l.length) longest = std::max(longest, x), shortest = std::min(shortest, x);
+    EXPECT_GT(longest, 10 * std::max(shortest, 1u)) << "the hot spot should make one list much longer";
+  }
+}
+
+class VerletLists : public ::testing::TestWithParam<ListCase> {};
+
+TEST_P(VerletLists, EqualBruteForceInTheInterleavedLayout) {
+  const ListCase& lc = GetParam();
+  CELLTEST_SKIP_WITHOUT(lc.device);
+  if (lc.precision == Precision::Double)
+    checkLists<double>(lc);
+  else
+    checkLists<float>(lc);
+}
+
+std::vector<ListCase> allListCases() {
+  std::vector<ListCase> out;
+  for (Device d : {Device::Cpu, Device::Gpu})
+    for (Precision p : {Precision::Single, Precision::Double})
+      for (int dim : {3, 2})
+        for (SetKind k : {SetKind::Random, SetKind::Lattice, SetKind::HotSpot}) out.push_back({d, p, dim, k});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Verlet, VerletLists, ::testing::ValuesIn(allListCases()), listCaseName);
+
+// A shear flow moved by hand: the lists are rebuilt exactly on the step where the largest
+// displacement since the last build first exceeds dh/2, and every pair within the support is
+// in the lists at every step in between.
+class VerletRebuild : public ::testing::TestWithParam<Device> {};
+
+TEST_P(VerletRebuild, RebuildsExactlyWhenHalfTheSkinIsUsedAndMissesNoPair) {
+  const Device device = GetParam();
+  CELLTEST_SKIP_WITHOUT(device);
+  const double dp = 0.02, support = 2.4 * dp, origin[3] = {0.1, 0.1, 0.1};
+  HostParticles<double> base = latticeParticles(3, 12, 10, 12, dp, origin, 2);
+  for (uint32_t i = 0; i < base.size(); ++i) {
+    const double z = base.pos[i].z;
+    const bool bound = i < base.nBound;
+    base.velrho[i] = {bound ? 0.0 : 0.8 * std::sin(20 * z), 0.0, bound ? 0.0 : 0.1 * std::cos(30 * z), 1000.0};
+  }
+  HostParticles<float> p = base.as<float>();
+  Harness<float> run(device, p);
+  Domain domain;
+  VerletStrategy v;
+  v.configure(makeContext(device, Precision::Single, 3, support, domain, CellMode::Half, run.reorderer()));
+  const double dt = 2e-4;
+  std::map<uint32_t, Real4<float>> ref;  // positions at the last build, by id
+  uint64_t rebuildsSeen = 0;
+  double dh = 0;
+  int rebuildSteps = 0;
+  for (int step = 0; step < 200; ++step) {
+    HostParticles<float> now = run.particles();
+    bool expectRebuild = step == 0;
+    if (step > 0) {
+      double d2 = 0;
+      for (uint32_t i = 0; i < now.size(); ++i) {
+        const Real4<float>& a = now.pos[i];
+        const Real4<float>& b = ref.at(now.id[i]);
+        const double dx = double(a.x) - b.x, dy = double(a.y) - b.y, dz = double(a.z) - b.z;
+        d2 = std::max(d2, dx * dx + dy * dy + dz * dz);
+      }
+      expectRebuild = 4 * d2 > dh * dh;
+    }
+    v.beginStep(dt);
+    v.prepare(run.view(), sph::PrepareReason::Step);
+    v.buildPendingLists(run.view());
+    const bool rebuilt = v.rebuilds() > rebuildsSeen;
+    rebuildsSeen = v.rebuilds();
+    ASSERT_EQ(rebuilt, expectRebuild) << "step " << step;
+    now = run.particles();
+    if (rebuilt) {
+      ++rebuildSteps;
+      dh = v.listRadius() - support;
+      for (uint32_t i = 0; i < now.size(); ++i) ref[now.id[i]] = now.pos[i];
+    }
+    // Every pair within the support is listed.
+    const auto listed = listPairs(v.lists(), now);
+    const auto needed = expectedListPairs(now, support);
+    std::vector<uint64_t> missing;
+    std::set_difference(needed.begin(), needed.end(), listed.begin(), listed.end(), std::back_inserter(missing));
+    ASSERT_TRUE(missing.empty()) << missing.size() << " pairs within the support missing at step " << step;
+    // Move the particles (the velocity field is steady).
+    for (uint32_t i = 0; i < now.size(); ++i) {
+      now.pos[i].x += float(now.velrho[i].x * dt);
+      now.pos[i].z += float(now.velrho[i].z * dt);
+    }
+    run.setParticles(now);
+  }
+  std::printf("%d rebuilds in 200 steps\n", rebuildSteps);
+  EXPECT_GT(rebuildSteps, 3) << "the flow should need several rebuilds";
+  EXPECT_LT(rebuildSteps, 100) << "the lists should outlive several steps";
+}
+
+INSTANTIATE_TEST_SUITE_P(Verlet, VerletRebuild, ::testing::Values(Device::Cpu, Device::Gpu),
+                         [](const auto& info) { return std::string(sph::deviceName(info.param)); });
+
+// Forces from the lists equal the O(N^2) reference (as the cell plugin's test).
+struct ForceParams {
+  Device device;
+  Precision precision;
+  KernelKind kernel;
+  int dim;
+  sph::DensityDiffusion ddt;
+};
+
+template <typename T>
+void checkForces(const ForceParams& fp) {
+  const ForceCase fc = makeForceCase(fp.dim, 7);
+  const auto c = makeConstants<T>(fp.dim, fp.kernel, fc.dp, fc.h, fp.ddt);
+  HostParticles<T> p = fc.particles.as<T>();
+  setPressure(p, c);
+  Harness<T> run(fp.device, p);
+  Domain d;
+  for (int k = 0; k < 3; ++k) {
+    d.min[k] = -1;
+    d.max[k] = 2;
+  }
+  VerletStrategy v;
+  v.configure(makeContext(fp.device, fp.precision, fp.dim, 2 * fc.h, d, CellMode::Half, run.reorderer()));
+  v.beginStep(1e-4);
+  v.prepare(run.view(), sph::PrepareReason::Step);
+  v.interact(run.view(), c, run.outputs());
+  p = run.particles();
+  std::vector<Real4<T>> ace;
+  std::vector<T> viscdt;
+  run.outputsToHost(ace, viscdt);
+  const ForceReference<T> ref = bruteForceForces(p, c);
+  const auto bad = forceMismatches(ref, ace, viscdt, fp.device == Device::Gpu ? 1024 : 8);
+  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+}
+
+class VerletForces : public ::testing::TestWithParam<ForceParams> {};
+
+TEST_P(VerletForces, EqualBruteForce) {
+  const ForceParams& fp = GetParam();
+  CELLTEST_SKIP_WITHOUT(fp.device);
+  if (fp.precision == Precision::Double)
+    checkForces<double>(fp);
+  else
+    checkForces<float>(fp);
+}
+
+std::vector<ForceParams> allForceParams() {
+  using D = sph::DensityDiffusion;
+  std::vector<ForceParams> out;
+  for (Device d : {Device::Cpu, Device::Gpu}) {
+    out.push_back({d, Precision::Single, KernelKind::Wendland, 3, D::Fourtakas});
+    out.push_back({d, Precision::Double, KernelKind::Cubic, 3, D::FourtakasFull});
+    out.push_back({d, Precision::Single, KernelKind::Cubic, 2, D::Molteni});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Verlet, VerletForces, ::testing::ValuesIn(allForceParams()), [](const auto& info) {
+  const ForceParams& f = info.param;
+  return fmt::format("{}_{}_{}_{}D", sph::deviceName(f.device), sph::precisionName(f.precision),
+                     f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim);
+});
+
+}  // namespace
+}  // namespace celltest
