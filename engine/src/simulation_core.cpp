@@ -56,6 +56,7 @@ class SimulationCore final : public Simulation::Impl {
     if (!o.cellRows.empty()) ctx.options["CellRows"] = o.cellRows;
     const std::string& steps = o.verletListSteps.empty() ? p.verletListSteps : o.verletListSteps;
     if (!steps.empty()) ctx.options["VerletListSteps"] = steps;
+    for (const auto& [key, value] : o.strategyOptions) ctx.options[key] = value;
     strategy->configure(ctx);
 
     dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed};

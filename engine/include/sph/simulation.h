@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -26,6 +27,7 @@ struct RunOptions {
   std::string cellMode;              // strategy option CellMode ("" : strategy default)
   std::string cellRows;              // strategy option CellRows ("" : strategy default)
   std::string verletListSteps;       // strategy option VerletListSteps ("" : XML, else strategy default)
+  std::map<std::string, std::string> strategyOptions;  // any other strategy options (tests, tools)
   bool writeOutput = true;           // any files at all (run.json, excluded.csv, VTK)
   bool writeVtk = true;              // VTK files every TimeOut (benchmarks turn them off)
   bool progress = true;              // progress line on stderr
