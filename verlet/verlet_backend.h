@@ -46,6 +46,11 @@ class VerletBackend {
   // Largest |x - x_build|^2 over [0, n) against the positions saved by the last build.
   virtual double maxDisplacement2(const ParticleView<float>& p) = 0;
   virtual double maxDisplacement2(const ParticleView<double>& p) = 0;
+  // maxDisplacement2 without waiting: queue() starts it, queued() returns it (waiting only if
+  // the device has not finished; the engine's end-of-step wait normally has).
+  virtual void queueDisplacement2(const ParticleView<float>& p) = 0;
+  virtual void queueDisplacement2(const ParticleView<double>& p) = 0;
+  virtual double queuedDisplacement2() = 0;
   // The four-step build (count, warp maximum, scan, fill) over the cell tables `l`, which
   // must come from a sort of these very positions; saves the positions for the displacement.
   virtual BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) = 0;

@@ -25,6 +25,9 @@ class VerletCpuBackend final : public VerletBackend {
   double maxSpeed(const ParticleView<double>& p) override { return maxSpeedT(p); }
   double maxDisplacement2(const ParticleView<float>& p) override { return maxDisplacement2T(p); }
   double maxDisplacement2(const ParticleView<double>& p) override { return maxDisplacement2T(p); }
+  void queueDisplacement2(const ParticleView<float>& p) override { queued_ = maxDisplacement2T(p); }
+  void queueDisplacement2(const ParticleView<double>& p) override { queued_ = maxDisplacement2T(p); }
+  double queuedDisplacement2() override { return queued_; }
   BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) override {
     return buildT(p, l, r);
   }
@@ -139,6 +142,7 @@ class VerletCpuBackend final : public VerletBackend {
   }
 
   int threads_;
+  double queued_ = 0;
   uint32_t n_ = 0;
   std::vector<uint32_t> entries_, length_;
   std::vector<uint64_t> regionEnd_;

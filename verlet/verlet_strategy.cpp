@@ -45,6 +45,19 @@ void VerletStrategy::requireConfigured(const char* what) const {
   if (!backend_) throw RunError(fmt::format("verlet neighbour search: {} before configure()", what));
 }
 
+// Queues the displacement check of the positions the next step starts from, so that the first
+// prepare() of that step reads it without a wait of its own (the engine's end-of-step wait
+// finishes it). Later prepare()s of a step (Symplectic's corrector pass) check synchronously.
+template <typename T>
+void VerletStrategy::endStepT(const ParticleView<T>& p) {
+  checkQueued_ = false;
+  if (!backend_ || !built_ || fallback_ || pendingBuild_ || p.n != builtN_) return;
+  ScopedPhase phase(ctx_.timer, "VL-Check", PhaseGroup::List);
+  backend_->queueDisplacement2(p);
+  checkQueued_ = true;
+  queuedN_ = p.n;
+}
+
 void VerletStrategy::beginStep(double lastDt) {
   lastDt_ = lastDt;
   ++steps_;
@@ -86,14 +99,32 @@ void VerletStrategy::prepareT(const ParticleView<T>& p, PrepareReason why) {
   bool rebuild = !built_ || why == PrepareReason::ParticlesChanged || p.n != builtN_;
   if (!rebuild) {
     ScopedPhase phase(ctx_.timer, "VL-Check", PhaseGroup::List);
-    rebuild = needsRebuild(backend_->maxDisplacement2(p), dh_);
+    // The check queued at the end of the last step saw these very positions (nothing moves
+    // particles between endStep() and the next step's first prepare()).
+    const bool queued = checkQueued_ && queuedN_ == p.n;
+    checkQueued_ = false;
+    const double d2 = queued ? backend_->queuedDisplacement2() : backend_->maxDisplacement2(p);
+    ++(queued ? queuedChecks_ : waitedChecks_);
+    rebuild = needsRebuild(d2, dh_);
   }
   if (rebuild) sortForRebuild(p, why);
 }
 
 template <typename T>
+void VerletStrategy::rememberView(const ParticleView<T>& p) {
+  if constexpr (sizeof(T) == sizeof(double)) {
+    lastD_ = p;
+    lastIsDouble_ = true;
+  } else {
+    lastF_ = p;
+    lastIsDouble_ = false;
+  }
+}
+
+template <typename T>
 void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
   requireConfigured("buildPendingLists()");
+  rememberView(p);
   if (!pendingBuild_) return;
   pendingBuild_ = false;
   BuildResult r;
@@ -131,13 +162,7 @@ void VerletStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<
     throw RunError(fmt::format("verlet neighbour search: the physics' support {:g} exceeds the configured {:g}",
                                double(c.support), ctx_.support));
   buildPendingT(p);
-  if constexpr (sizeof(T) == sizeof(double)) {
-    lastD_ = p;
-    lastIsDouble_ = true;
-  } else {
-    lastF_ = p;
-    lastIsDouble_ = false;
-  }
+  rememberView(p);
   if (fallback_) {
     ++fallbackPasses_;
     cell_.interact(p, c, out);  // times itself as CF-Forces
@@ -160,7 +185,10 @@ StrategyStats VerletStrategy::stats() const {
   s["list_bytes_peak"] = double(peakListBytes_);
   s["fallback_events"] = double(fallbackEvents_);
   s["fallback_passes"] = double(fallbackPasses_);
-  if (built_ && !fallback_) {
+  s["displacement_checks_queued"] = double(queuedChecks_);
+  s["displacement_checks_waited"] = double(waitedChecks_);
+  const uint32_t lastN = lastIsDouble_ ? lastD_.n : lastF_.n;
+  if (built_ && !fallback_ && lastN == builtN_ && lastN > 0) {
     const ListStats l = lastIsDouble_ ? backend_->stats(lastD_, ctx_.support) : backend_->stats(lastF_, ctx_.support);
     s["idle_ratio_last_lists"] = l.idleRatio;
     s["in_support_ratio_last_lists"] = l.inSupportRatio;
@@ -184,6 +212,8 @@ HostLists VerletStrategy::lists() const {
 
 template void VerletStrategy::prepareT(const ParticleView<float>&, PrepareReason);
 template void VerletStrategy::prepareT(const ParticleView<double>&, PrepareReason);
+template void VerletStrategy::endStepT(const ParticleView<float>&);
+template void VerletStrategy::endStepT(const ParticleView<double>&);
 template void VerletStrategy::buildPendingT(const ParticleView<float>&);
 template void VerletStrategy::buildPendingT(const ParticleView<double>&);
 template void VerletStrategy::interactT(const ParticleView<float>&, const PhysicsConstants<float>&,

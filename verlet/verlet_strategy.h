@@ -28,6 +28,8 @@ class VerletStrategy final : public NeighbourStrategy {
   const char* name() const override { return "verlet"; }
   void configure(const StrategyContext& ctx) override;
   void beginStep(double lastDt) override;
+  void endStep(const ParticleView<float>& p) override { endStepT(p); }
+  void endStep(const ParticleView<double>& p) override { endStepT(p); }
   void prepare(const ParticleView<float>& p, PrepareReason why) override { prepareT(p, why); }
   void prepare(const ParticleView<double>& p, PrepareReason why) override { prepareT(p, why); }
   void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
@@ -60,6 +62,10 @@ class VerletStrategy final : public NeighbourStrategy {
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <typename T>
+  void rememberView(const ParticleView<T>& p);
+  template <typename T>
+  void endStepT(const ParticleView<T>& p);
+  template <typename T>
   void buildPendingT(const ParticleView<T>& p);
   template <typename T>
   void sortForRebuild(const ParticleView<T>& p, PrepareReason why);
@@ -72,7 +78,10 @@ class VerletStrategy final : public NeighbourStrategy {
   cell::CellStrategy cell_;   // the rebuild sort and tables (cells of Rc/2), and the fallback
   double lastDt_ = 0, dh_ = 0, rc_ = 0;
   bool built_ = false, pendingBuild_ = false, fallback_ = false, warned_ = false;
+  bool checkQueued_ = false;   // endStep() queued the displacement check of these particles
+  uint32_t queuedN_ = 0;
   uint32_t builtN_ = 0;
+  uint64_t queuedChecks_ = 0, waitedChecks_ = 0;
   uint64_t steps_ = 0, rebuilds_ = 0, fallbackEvents_ = 0, fallbackPasses_ = 0, stepsInFallback_ = 0;
   double sumMeanLength_ = 0;
   size_t listBytes_ = 0, peakListBytes_ = 0;

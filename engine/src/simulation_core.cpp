@@ -91,6 +91,7 @@ class SimulationCore final : public Simulation::Impl {
       ops_->markExclusions(state_->cur.pos.data(), state_->cur.velrho.data(), state_->cur.code.data(),
                            state_->nBound, state_->n, limits_);
     }
+    strategy->endStep(state_->view());
     const StepScalars s = ops_->finishStep();
     if (!std::isfinite(s.dt))
       throw RunError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));

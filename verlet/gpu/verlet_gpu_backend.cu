@@ -25,6 +25,7 @@ constexpr unsigned kBlock = 128;  // a multiple of 32: warps hold 32 consecutive
 struct Scalars {
   unsigned long long maxBits = 0;  // a non-negative double as bits (atomicMax orders them)
   unsigned long long members = 0;  // sum of list lengths
+  unsigned long long queuedBits = 0;  // the queued displacement check
 };
 
 __device__ inline double warpMaxD(double v) {
@@ -115,10 +116,14 @@ __global__ void __launch_bounds__(kBlock)
 
 class VerletGpuBackend final : public VerletBackend {
  public:
-  VerletGpuBackend() : scalars_(1, "allocating Verlet scalars") {
+  VerletGpuBackend() : scalars_(1, "allocating Verlet scalars"), queued_(1, "allocating Verlet scalars") {
     SPH_CUDA_CHECK(cudaMallocHost(&host_, sizeof(Scalars)), "allocating pinned Verlet scalars");
+    SPH_CUDA_CHECK(cudaMallocHost(&hostQueued_, sizeof(Scalars)), "allocating pinned Verlet scalars");
+    SPH_CUDA_CHECK(cudaEventCreateWithFlags(&queuedDone_, cudaEventDisableTiming), "creating a Verlet event");
   }
   ~VerletGpuBackend() override {
+    cudaEventDestroy(queuedDone_);
+    cudaFreeHost(hostQueued_);
     cudaFreeHost(host_);
     if (entries_) cudaFree(entries_);
   }
@@ -129,6 +134,13 @@ class VerletGpuBackend final : public VerletBackend {
   double maxSpeed(const ParticleView<double>& p) override { return maxSpeedT(p); }
   double maxDisplacement2(const ParticleView<float>& p) override { return maxDisplacement2T(p, refF_); }
   double maxDisplacement2(const ParticleView<double>& p) override { return maxDisplacement2T(p, refD_); }
+  void queueDisplacement2(const ParticleView<float>& p) override { queueT(p, refF_); }
+  void queueDisplacement2(const ParticleView<double>& p) override { queueT(p, refD_); }
+  double queuedDisplacement2() override {
+    if (!hasQueued_) return HUGE_VAL;
+    SPH_CUDA_CHECK(cudaEventSynchronize(queuedDone_), "waiting for the queued displacement check");
+    return __builtin_bit_cast(double, hostQueued_->maxBits);
+  }
   BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) override {
     return buildT(p, l, r, Real4Source<float>{p.pos}, refF_);
   }
@@ -206,6 +218,18 @@ class VerletGpuBackend final : public VerletBackend {
     SPH_LAUNCH("measuring displacements since the list build", p.n, kBlock, 0, maxDisplacement2Kernel<T>, p.pos,
                ref.data(), p.n, scalars_.data());
     return __builtin_bit_cast(double, readScalars("reading the largest displacement").maxBits);
+  }
+
+  template <typename T>
+  void queueT(const ParticleView<T>& p, const DeviceBuffer<Real4<T>>& ref) {
+    hasQueued_ = p.n > 0 && ref.size() >= p.n;
+    if (!hasQueued_) return;
+    SPH_CUDA_CHECK(cudaMemsetAsync(queued_.data(), 0, sizeof(Scalars), 0), "clearing Verlet scalars");
+    SPH_LAUNCH("measuring displacements since the list build", p.n, kBlock, 0, maxDisplacement2Kernel<T>, p.pos,
+               ref.data(), p.n, queued_.data());
+    SPH_CUDA_CHECK(cudaMemcpyAsync(hostQueued_, queued_.data(), sizeof(Scalars), cudaMemcpyDeviceToHost, 0),
+                   "reading the largest displacement");
+    SPH_CUDA_CHECK(cudaEventRecord(queuedDone_, 0), "recording the displacement check");
   }
 
   template <typename T, typename Source>
@@ -302,8 +326,11 @@ class VerletGpuBackend final : public VerletBackend {
     return listStats(h, pos.data(), support);
   }
 
-  DeviceBuffer<Scalars> scalars_;
+  DeviceBuffer<Scalars> scalars_, queued_;
   Scalars* host_ = nullptr;
+  Scalars* hostQueued_ = nullptr;
+  cudaEvent_t queuedDone_ = nullptr;
+  bool hasQueued_ = false;
   DeviceBuffer<uint32_t> length_;
   DeviceBuffer<unsigned long long> regionSize_, regionEnd_;
   DeviceBuffer<unsigned char> scanTemp_;

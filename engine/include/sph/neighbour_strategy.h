@@ -59,6 +59,11 @@ class NeighbourStrategy {
   // Called once per time step, before its first prepare(), with the dt of the previous step
   // (DtIni, or DtFixed, before the first): list-based strategies size their skin with it.
   virtual void beginStep(double lastDt) { (void)lastDt; }
+  // Called at the end of every time step, after integration and before the engine waits for
+  // the device, with the particles the next step starts from: work queued here is finished by
+  // that wait, so a strategy can read its result in the next prepare() without a wait of its own.
+  virtual void endStep(const ParticleView<float>& p) { (void)p; }
+  virtual void endStep(const ParticleView<double>& p) { (void)p; }
   // Called before every force pass: sort, rebuild lists, or nothing. May reorder particles
   // through the context's reorderer (which also moves the arrays the views point to, so the
   // caller re-reads views after prepare()).
