@@ -198,7 +198,7 @@ int cmdRun(const Args& a) {
              sim.device() == sph::Device::Gpu ? sph::gpu::deviceDescription() : "OpenMP",
              sph::precisionName(a.run.precision), sim.strategyName());
   const sph::RunReport r = sim.run();
-  fmt::print("\n{}\n", sph::phaseTable(r));
+  fmt::print("\n{}\n{}", sph::phaseTable(r), sph::strategyStatsText(r));
   fmt::print("done: {} steps, {:.4f} s simulated in {:.2f} s wall ({:.2f} ns per particle-step), "
              "{} particles excluded, peak device memory {}\n",
              r.steps, r.simulatedTime, r.wallSeconds, r.nsPerParticleStep, r.excluded, bytesText(double(r.peakDeviceBytes)));

@@ -156,6 +156,15 @@ std::string runReportJson(const RunReport& r) {
 
 void writeRunReport(const std::string& path, const RunReport& r) { writeTextFileAtomic(path, runReportJson(r)); }
 
+std::string strategyStatsText(const RunReport& r) {
+  if (r.strategyStats.empty()) return "";
+  size_t width = 0;
+  for (const auto& [name, value] : r.strategyStats) width = std::max(width, name.size());
+  std::string out = fmt::format("Neighbour search statistics ({}):\n", r.strategy);
+  for (const auto& [name, value] : r.strategyStats) out += fmt::format("  {:<{}}  {:.6g}\n", name, width, value);
+  return out;
+}
+
 std::string phaseTable(const RunReport& r) {
   const double total = phaseTotal(r);
   std::vector<const PhaseTime*> rows;

@@ -325,6 +325,16 @@ RunReport sampleReport() {
   return r;
 }
 
+TEST(StrategyStatsText, OneLinePerStatisticAndNothingWithoutThem) {
+  RunReport r = sampleReport();
+  r.strategyStats = {{"rebuilds", 3203}, {"mean_list_length", 157.196}};
+  const std::string t = strategyStatsText(r);
+  EXPECT_NE(t.find("  rebuilds          3203\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("  mean_list_length  157.196\n"), std::string::npos) << t;
+  r.strategyStats.clear();
+  EXPECT_EQ(strategyStatsText(r), "");
+}
+
 }  // namespace
 
 TEST(RunReportJson, IsValidAndHasTheKeys) {

@@ -67,6 +67,9 @@ void writeRunReport(const std::string& path, const RunReport& r);
 
 // The table printed at the end of a run: one line per phase (ordered by group, then as
 // recorded), then the totals of the groups sort, list, interaction, other, and the total.
+// The strategy's statistics (RunReport::strategyStats), one "name value" line each, for the
+// printed end-of-run report; empty when there are none.
+std::string strategyStatsText(const RunReport& r);
 std::string phaseTable(const RunReport& r);
 
 // Writes `text` to `path + ".tmp"` and renames it to `path`; creates missing parent
