@@ -162,15 +162,13 @@ class SimulationCore final : public Simulation::Impl {
     s.id.upload(id, "uploading particle ids");
     state_->n = n;
     state_->nBound = c.nBound;
+    ops_->computePressure(s.pos.data(), s.velrho.data(), n, consts_);  // the integrators keep it up to date
   }
 
   void forcePass() {
+    // pos.w already holds the pressure: computed at the start and by every integrator step.
     strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
     particlesChanged_ = false;
-    {
-      ScopedPhase ph(timer.get(), "CF-PreForces", PhaseGroup::Interaction);
-      ops_->computePressure(state_->cur.pos.data(), state_->cur.velrho.data(), state_->n, consts_);
-    }
     strategy->interact(state_->view(), consts_, ForceOutputs<T>{state_->ace.data(), state_->viscdt.data()});
   }
 

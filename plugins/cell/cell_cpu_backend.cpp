@@ -67,17 +67,12 @@ void CellCpuBackend::sortKeys() {
 
 void CellCpuBackend::buildCellStart() {
   const uint32_t nKeys = grid_.keyCount();
-  start_.assign(size_t(nKeys) + 1, 0);
-  const int64_t n = n_;
+  start_.resize(size_t(nKeys) + 1);
   const uint32_t* keys = sortedKeys_.data();
   uint32_t* start = start_.data();
+  const uint32_t n = n_;
 #pragma omp parallel for schedule(static) num_threads(threadCount())
-  for (int64_t i = 0; i < n; ++i) markCellEnd(uint32_t(i), keys, n_, start);
-  uint32_t running = 0;
-  for (uint32_t k = 0; k <= nKeys; ++k) {
-    running = start[k] > running ? start[k] : running;
-    start[k] = running;
-  }
+  for (int64_t k = 0; k <= int64_t(nKeys); ++k) start[k] = cellStartOf(uint32_t(k), keys, n);
   tablesReady_ = true;
 }
 

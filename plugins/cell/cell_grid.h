@@ -60,15 +60,20 @@ SPH_HD SPH_FORCEINLINE uint32_t cellKey(const CellGrid& g, double x, double y, d
   return bound ? cell : cell + g.ncells;
 }
 
-// Cell start table, built from sorted keys in two steps that both devices share:
-// (1) the last particle of each key k writes start[k + 1] = i + 1 (start zeroed first);
-// (2) an inclusive max-scan over start[0 .. keyCount] fills the empty keys.
-// Afterwards start[k] is the first sorted index with key >= k, so key k occupies
-// [start[k], start[k + 1]) and consecutive keys form one contiguous range.
-SPH_HD SPH_FORCEINLINE void markCellEnd(uint32_t i, const uint32_t* sortedKeys, uint32_t n,
-                                        uint32_t* start) {
-  const uint32_t k = sortedKeys[i];
-  if (i + 1 == n || sortedKeys[i + 1] != k) start[k + 1] = i + 1;
+// Cell start table: start[k] = the first sorted index whose key is >= k, for k in
+// [0, keyCount] (so start[keyCount] = n), one independent binary search per entry on both
+// devices: no zeroing, no scan. Key k occupies [start[k], start[k + 1]) and consecutive keys form
+// one contiguous range, empty cells included.
+SPH_HD SPH_FORCEINLINE uint32_t cellStartOf(uint32_t k, const uint32_t* sortedKeys, uint32_t n) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (sortedKeys[mid] < k)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
 }
 
 }  // namespace sph::cell

@@ -31,7 +31,7 @@ struct CellLookup {
   int32_t ncx = 1, ncy = 1, ncz = 1;
   int32_t reach = 1;
   uint32_t ncells = 1;
-  const uint32_t* start = nullptr;  // keyCount + 1 entries (see markCellEnd)
+  const uint32_t* start = nullptr;  // keyCount + 1 entries (see cellStartOf)
   const uint32_t* keys = nullptr;   // sorted key of every particle, indexed like the particles
   double origin[3] = {0, 0, 0};
   double invCellSize = 1;

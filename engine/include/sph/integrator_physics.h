@@ -7,11 +7,14 @@
 //    rates at n+1/2; density rho^{n+1} = rho^n (2 - eps)/(2 + eps), eps = -(drho/rho)^{n+1/2} dt.
 // DBC boundary particles keep their positions; their density is integrated like the fluid's
 // and never drops below rho0 (DualSPHysics does this so walls do not suck fluid in).
+// Every step also leaves in pos.w the Tait pressure of the new density, which the next force
+// pass reads (no separate pressure pass; the engine computes it once at the start).
 #pragma once
 
 #include <cstdint>
 
 #include "sph/hd.h"
+#include "sph/pair_physics.h"  // taitPressure
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
 
@@ -42,8 +45,10 @@ SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArray
   const T dtRate = euler ? dt : T(2) * dt;
   const Real4<T> base = euler ? cur : old;  // the value the rate is applied to
   if (i < a.nBound) {
+    const T rho = clampBoundDensity(base.w + dtRate * f.w, c);
     a.velrhoPre[i] = cur;
-    a.velrho[i] = Real4<T>{cur.x, cur.y, cur.z, clampBoundDensity(base.w + dtRate * f.w, c)};
+    a.velrho[i] = Real4<T>{cur.x, cur.y, cur.z, rho};
+    a.pos[i].w = taitPressure(rho, c);
     return;
   }
   const T ax = f.x + c.gx, ay = f.y + c.gy, az = f.z + c.gz;
@@ -52,10 +57,11 @@ SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArray
   p.x += cur.x * dt + ax * half;
   p.y += cur.y * dt + ay * half;
   p.z += cur.z * dt + az * half;
+  const T rho = base.w + f.w * dtRate;
+  p.w = taitPressure(rho, c);
   a.pos[i] = p;
   a.velrhoPre[i] = cur;
-  a.velrho[i] = Real4<T>{base.x + ax * dtRate, base.y + ay * dtRate, base.z + az * dtRate,
-                         base.w + f.w * dtRate};
+  a.velrho[i] = Real4<T>{base.x + ax * dtRate, base.y + ay * dtRate, base.z + az * dtRate, rho};
 }
 
 template <typename T>
@@ -67,16 +73,20 @@ SPH_HD SPH_FORCEINLINE void symplecticPredictParticle(uint32_t i, const Integrat
   a.velrhoPre[i] = vr;
   a.posPre[i] = a.pos[i];
   if (i < a.nBound) {
-    a.velrho[i].w = clampBoundDensity(vr.w + dt05 * f.w, c);
+    const T rho = clampBoundDensity(vr.w + dt05 * f.w, c);
+    a.velrho[i].w = rho;
+    a.pos[i].w = taitPressure(rho, c);
     return;
   }
   Real4<T> p = a.pos[i];
+  const T rho = vr.w + dt05 * f.w;
   p.x += dt05 * vr.x;
   p.y += dt05 * vr.y;
   p.z += dt05 * vr.z;
+  p.w = taitPressure(rho, c);
   a.pos[i] = p;
   a.velrho[i] = Real4<T>{vr.x + dt05 * (f.x + c.gx), vr.y + dt05 * (f.y + c.gy),
-                         vr.z + dt05 * (f.z + c.gz), vr.w + dt05 * f.w};
+                         vr.z + dt05 * (f.z + c.gz), rho};
 }
 
 template <typename T>
@@ -88,16 +98,17 @@ SPH_HD SPH_FORCEINLINE void symplecticCorrectParticle(uint32_t i, const Integrat
   const T eps = -(f.w / half.w) * dt;
   T rho = pre.w * (T(2) - eps) / (T(2) + eps);
   if (i < a.nBound) {
-    a.velrho[i].w = clampBoundDensity(rho, c);
+    rho = clampBoundDensity(rho, c);
+    a.velrho[i].w = rho;
+    a.pos[i].w = taitPressure(rho, c);
     return;
   }
   const T vx = pre.x + dt * (f.x + c.gx);
   const T vy = pre.y + dt * (f.y + c.gy);
   const T vz = pre.z + dt * (f.z + c.gz);
   const Real4<T> p0 = a.posPre[i];
-  const T w = a.pos[i].w;
   a.pos[i] = Real4<T>{p0.x + T(0.5) * dt * (pre.x + vx), p0.y + T(0.5) * dt * (pre.y + vy),
-                      p0.z + T(0.5) * dt * (pre.z + vz), w};
+                      p0.z + T(0.5) * dt * (pre.z + vz), taitPressure(rho, c)};
   a.velrho[i] = Real4<T>{vx, vy, vz, rho};
 }
 

@@ -34,10 +34,8 @@ class CellGpuBackend final : public CellBackend {
 
   void buildCellStart() override {
     const uint32_t keyCount = grid_.keyCount();
-    const size_t bytes = gpu::cellStartTempBytes(keyCount);
-    grow(temp_, bytes, "allocating cell start scan storage");
     grow(start_, size_t(keyCount) + 1, "allocating the cell start table");
-    gpu::buildCellStart(temp_.data(), bytes, keys_[sorted_].data(), n_, keyCount, start_.data());
+    gpu::buildCellStart(keys_[sorted_].data(), n_, keyCount, start_.data());
     tablesReady_ = true;
   }
 

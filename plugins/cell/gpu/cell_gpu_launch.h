@@ -27,10 +27,8 @@ void launchCellKeys(const CellGrid& g, const Real4<T>* pos, uint32_t n, uint32_t
 size_t radixSortTempBytes(uint32_t n, int bits);
 int radixSort(void* temp, size_t tempBytes, uint32_t* keys[2], uint32_t* index[2], uint32_t n, int bits);
 
-// NL-CellBegin: start[0 .. keyCount] from sorted keys (zeroing, marking, max-scan).
-size_t cellStartTempBytes(uint32_t keyCount);
-void buildCellStart(void* temp, size_t tempBytes, const uint32_t* sortedKeys, uint32_t n, uint32_t keyCount,
-                    uint32_t* start);
+// NL-CellBegin: start[0 .. keyCount] from sorted keys (cellStartOf, one thread per entry).
+void buildCellStart(const uint32_t* sortedKeys, uint32_t n, uint32_t keyCount, uint32_t* start);
 
 // CF-Forces: one thread per particle; dispatches on c.kernel.
 template <typename T>

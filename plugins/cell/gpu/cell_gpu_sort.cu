@@ -1,7 +1,6 @@
 // Keys, the radix sort and the cell start table on the GPU (DualSPHysics' NL-PreSort,
 // NL-RadixSort and NL-CellBegin).
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include "cell_gpu_launch.h"
 #include "sph/gpu/cuda_check.cuh"
@@ -22,14 +21,12 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 __global__ void __launch_bounds__(kBlock)
-    markCellEndsKernel(const uint32_t* __restrict__ sortedKeys, uint32_t n, uint32_t* __restrict__ start) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) markCellEnd(i, sortedKeys, n, start);
+    cellStartKernel(const uint32_t* __restrict__ sortedKeys, uint32_t n, uint32_t entries,
+                    uint32_t* __restrict__ start) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < entries) start[k] = cellStartOf(k, sortedKeys, n);
 }
 
-struct MaxOp {
-  __host__ __device__ uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; }
-};
 
 }  // namespace
 
@@ -61,22 +58,9 @@ int radixSort(void* temp, size_t tempBytes, uint32_t* keys[2], uint32_t* index[2
   return k.selector;
 }
 
-size_t cellStartTempBytes(uint32_t keyCount) {
-  size_t bytes = 0;
-  uint32_t* none = nullptr;
-  SPH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, none, none, MaxOp{}, keyCount + 1, cudaStream_t(0)),
-                 "sizing the cell start scan");
-  return bytes;
-}
-
-void buildCellStart(void* temp, size_t tempBytes, const uint32_t* sortedKeys, uint32_t n, uint32_t keyCount,
-                    uint32_t* start) {
-  SPH_CUDA_CHECK(cudaMemsetAsync(start, 0, (size_t(keyCount) + 1) * sizeof(uint32_t), cudaStream_t(0)),
-                 "resetting the cell start table");
-  if (n == 0) return;
-  SPH_LAUNCH("marking cell ends (NL-CellBegin)", n, kBlock, 0, markCellEndsKernel, sortedKeys, n, start);
-  SPH_CUDA_CHECK(cub::DeviceScan::InclusiveScan(temp, tempBytes, start, start, MaxOp{}, keyCount + 1, cudaStream_t(0)),
-                 "filling empty cells of the start table (NL-CellBegin)");
+void buildCellStart(const uint32_t* sortedKeys, uint32_t n, uint32_t keyCount, uint32_t* start) {
+  SPH_LAUNCH("building the cell start table (NL-CellBegin)", keyCount + 1, kBlock, 0, cellStartKernel, sortedKeys, n,
+             keyCount + 1, start);
 }
 
 }  // namespace sph::cell::gpu
