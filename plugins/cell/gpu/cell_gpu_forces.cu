@@ -9,8 +9,7 @@
 // 0.65 ms with cells of h. Two ways of running the physics with fuller warps were measured and
 // dropped: queueing in-range indices in shared memory (3-4x slower) and holding up to 2-8 in
 // registers with warp-wide draining (10-20% slower); neighbouring lanes already agree on most
-// in-range decisions. Blocks of 256 gained ~10% in single precision with cells of h but lost
-// ~15% in double precision, so blocks stay at 128.
+// in-range decisions. Block size: see kForceBlock.
 #include "cell_gpu_launch.h"
 #include "sph/gpu/cuda_check.cuh"
 
@@ -18,18 +17,24 @@ namespace sph::cell::gpu {
 
 namespace {
 
-// Tuning knobs for experiments (tools/bench): block size and minimum resident blocks per SM of
-// the force kernel (the latter caps its registers).
-#ifndef SPH_CELL_FORCE_BLOCK
-#define SPH_CELL_FORCE_BLOCK 128
+// Threads per block of the force kernel: 256 in single precision, 128 in double. Measured on an
+// H100 (DamBreak, us per pass, cells of 2h / h): float 128: 551 / 416, 256: 549 / 399; double lost
+// ~15% with 256 (session 1, H200). SPH_CELL_FORCE_BLOCK overrides both and
+// SPH_CELL_FORCE_MIN_BLOCKS sets the launch bounds' minimum blocks per SM (a register cap), for
+// experiments (tools/bench/README.md lists the variants measured).
+#ifdef SPH_CELL_FORCE_BLOCK
+template <typename T>
+inline constexpr unsigned kForceBlock = SPH_CELL_FORCE_BLOCK;
+#else
+template <typename T>
+inline constexpr unsigned kForceBlock = sizeof(T) == sizeof(float) ? 256 : 128;
 #endif
 #ifndef SPH_CELL_FORCE_MIN_BLOCKS
 #define SPH_CELL_FORCE_MIN_BLOCKS 1
 #endif
-constexpr unsigned kForceBlock = SPH_CELL_FORCE_BLOCK;
 
 template <typename T, KernelKind K>
-__global__ void __launch_bounds__(kForceBlock, SPH_CELL_FORCE_MIN_BLOCKS)
+__global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
     cellForcesKernel(ForceInputs<T> in, PhysicsConstants<T> c, Real4<T>* __restrict__ ace,
                      T* __restrict__ viscdt) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
@@ -43,7 +48,7 @@ __global__ void __launch_bounds__(kForceBlock, SPH_CELL_FORCE_MIN_BLOCKS)
 template <typename T, KernelKind K>
 void launchWith(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   auto* kernel = &cellForcesKernel<T, K>;
-  SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock, 0, kernel, in, c, out.ace, out.viscdt);
+  SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock<T>, 0, kernel, in, c, out.ace, out.viscdt);
 }
 
 }  // namespace
