@@ -9,6 +9,7 @@
 
 #include "sph/gpu_runtime.h"
 #include "sph/simulation.h"
+#include "test_snapshot_compare.h"
 #include "test_support.h"
 
 namespace sph {
@@ -34,31 +35,6 @@ Outcome runCase(const CaseDefinition& c, const std::string& neighbours, Device d
   out.report = sim.run();
   out.state = sim.snapshot();
   return out;
-}
-
-struct Differences {
-  double pos = 0, vel = 0, rho = 0;
-};
-
-Differences compare(const ParticleSnapshot& a, const ParticleSnapshot& b) {
-  EXPECT_EQ(a.count(), b.count());
-  std::map<uint32_t, size_t> byId;
-  for (size_t i = 0; i < b.count(); ++i) byId[b.id[i]] = i;
-  Differences d;
-  for (size_t i = 0; i < a.count(); ++i) {
-    const auto it = byId.find(a.id[i]);
-    if (it == byId.end()) {
-      ADD_FAILURE() << "particle " << a.id[i] << " missing";
-      continue;
-    }
-    const size_t j = it->second;
-    for (int k = 0; k < 3; ++k) {
-      d.pos = std::max(d.pos, std::abs(a.pos[3 * i + k] - b.pos[3 * j + k]));
-      d.vel = std::max(d.vel, double(std::abs(a.vel[3 * i + k] - b.vel[3 * j + k])));
-    }
-    d.rho = std::max(d.rho, double(std::abs(a.rho[i] - b.rho[j])));
-  }
-  return d;
 }
 
 CaseDefinition damBreak2D() {
@@ -101,7 +77,7 @@ TEST_P(VerletVsCell, SamePhysicsFor500Steps) {
     const Outcome verlet = runCase(c, "verlet", s.device, s.precision, 500);
     ASSERT_EQ(verlet.report.strategy, "verlet");
     EXPECT_GT(verlet.report.strategyStats.at("rebuilds"), 1.0);
-    const Differences d = compare(verlet.state, cell.state);
+    const test::StateDifferences d = test::compareById(verlet.state, cell.state);
     std::printf("%s %s %s: max differences %.3g m, %.3g m/s, %.3g kg/m3; %g rebuilds\n", c.name.c_str(),
                 deviceName(s.device), precisionName(s.precision), d.pos, d.vel, d.rho,
                 verlet.report.strategyStats.at("rebuilds"));
@@ -134,7 +110,7 @@ TEST_P(VerletMemoryCap, RunCompletesOnTheCellSearch) {
   EXPECT_GT(capped.report.strategyStats.at("fallback_events"), 0.0);
   EXPECT_EQ(capped.report.strategyStats.at("fallback_passes"), 200.0);
   EXPECT_EQ(capped.report.strategyStats.at("rebuilds"), 0.0);
-  const Differences diff = compare(capped.state, cell.state);
+  const test::StateDifferences diff = test::compareById(capped.state, cell.state);
   EXPECT_LT(diff.pos, 1e-9);
   // With room again (no cap) the lists are used.
   const Outcome free = runCase(c, "verlet", d, Precision::Double, 200);
