@@ -39,31 +39,35 @@ class CpuOps final : public EngineOps<T> {
     s_.dt = variableDt(maxA, maxV, rule, firstStep, &s_.dtMinHit);
   }
 
-  void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler) override {
+  void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler, uint32_t* code,
+                  const ExclusionLimits<T>& l) override {
     const T dt = T(s_.dt);
-#pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t i = 0; i < int64_t(a.n); ++i) verletStepParticle(uint32_t(i), a, c, dt, euler);
+    uint32_t out = 0, dens = 0;
+#pragma omp parallel for num_threads(threads_) reduction(+ : out, dens) schedule(static)
+    for (int64_t i = 0; i < int64_t(a.n); ++i) {
+      verletStepParticle(uint32_t(i), a, c, dt, euler);
+      const int r = markIfExcluded(uint32_t(i), a, code, l);
+      out += r == 1;
+      dens += r == 2;
+    }
+    s_.excludedOutOfDomain = out;
+    s_.excludedDensity = dens;
   }
   void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) override {
     const T dt = T(s_.dt);
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (int64_t i = 0; i < int64_t(a.n); ++i) symplecticPredictParticle(uint32_t(i), a, c, dt);
   }
-  void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) override {
+  void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, uint32_t* code,
+                         const ExclusionLimits<T>& l) override {
     const T dt = T(s_.dt);
-#pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t i = 0; i < int64_t(a.n); ++i) symplecticCorrectParticle(uint32_t(i), a, c, dt);
-  }
-
-  void markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code, uint32_t nBound, uint32_t n,
-                      const ExclusionLimits<T>& l) override {
     uint32_t out = 0, dens = 0;
 #pragma omp parallel for num_threads(threads_) reduction(+ : out, dens) schedule(static)
-    for (int64_t i = nBound; i < int64_t(n); ++i) {
-      const int r = exclusionReason(pos[i], velrho[i].w, l);
-      if (r == 0) continue;
-      code[i] |= code::kExcludedBit;
-      (r == 1 ? out : dens) += 1;
+    for (int64_t i = 0; i < int64_t(a.n); ++i) {
+      symplecticCorrectParticle(uint32_t(i), a, c, dt);
+      const int r = markIfExcluded(uint32_t(i), a, code, l);
+      out += r == 1;
+      dens += r == 2;
     }
     s_.excludedOutOfDomain = out;
     s_.excludedDensity = dens;

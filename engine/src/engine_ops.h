@@ -56,14 +56,14 @@ class EngineOps {
   // Also clears the step's exclusion counters.
   virtual void computeDt(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n,
                          const PhysicsConstants<T>& c, const DtRule& rule, bool firstStep) = 0;
-  // The integrators advance by the dt of the last computeDt().
-  virtual void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler) = 0;
+  // The integrators advance by the dt of the last computeDt(). The two that end a step
+  // (verletStep, symplecticCorrect) also set code::kExcludedBit on fluid particles that left the
+  // domain or the density range (markIfExcluded) and count them into the step's scalars.
+  virtual void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler, uint32_t* code,
+                          const ExclusionLimits<T>& l) = 0;
   virtual void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) = 0;
-  virtual void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) = 0;
-  // Sets code::kExcludedBit on fluid particles that left the domain or the density range and
-  // counts them into the step's scalars.
-  virtual void markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code, uint32_t nBound,
-                              uint32_t n, const ExclusionLimits<T>& l) = 0;
+  virtual void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, uint32_t* code,
+                                 const ExclusionLimits<T>& l) = 0;
   // perm = the particles of [0, n) without kExcludedBit in their order, then the excluded ones
   // (in any order); returns how many are kept. Runs where the particles are.
   virtual uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) = 0;

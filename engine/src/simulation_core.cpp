@@ -77,19 +77,14 @@ class SimulationCore final : public Simulation::Impl {
       }
       forcePass();
       ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
-      ops_->symplecticCorrect(state_->integratorArrays(), consts_);
+      ops_->symplecticCorrect(state_->integratorArrays(), consts_, state_->cur.code.data(), limits_);
     } else {
       forcePass();
       computeDt();
       const bool euler = verletCounter_ >= p.verletSteps;
       verletCounter_ = euler ? 0 : verletCounter_ + 1;
       ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
-      ops_->verletStep(state_->integratorArrays(), consts_, euler);
-    }
-    {
-      ScopedPhase ph(timer.get(), "SU-RunOut", PhaseGroup::Other);
-      ops_->markExclusions(state_->cur.pos.data(), state_->cur.velrho.data(), state_->cur.code.data(),
-                           state_->nBound, state_->n, limits_);
+      ops_->verletStep(state_->integratorArrays(), consts_, euler, state_->cur.code.data(), limits_);
     }
     strategy->endStep(state_->view());
     const StepScalars s = ops_->finishStep();

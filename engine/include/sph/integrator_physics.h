@@ -15,6 +15,7 @@
 
 #include "sph/hd.h"
 #include "sph/pair_physics.h"  // taitPressure
+#include "sph/particle_code.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
 
@@ -128,6 +129,17 @@ SPH_HD SPH_FORCEINLINE int exclusionReason(const Real4<T>& p, T rho, const Exclu
     return 1;
   if (!(rho >= l.rhoMin && rho <= l.rhoMax)) return 2;
   return 0;
+}
+
+// After the step: sets code::kExcludedBit on fluid particle i when it is to be excluded, and
+// returns exclusionReason (0: kept). The integrator loops that end a step call this.
+template <typename T>
+SPH_HD SPH_FORCEINLINE int markIfExcluded(uint32_t i, const IntegratorArrays<T>& a, uint32_t* code,
+                                          const ExclusionLimits<T>& l) {
+  if (i < a.nBound) return 0;
+  const int r = exclusionReason(a.pos[i], a.velrho[i].w, l);
+  if (r != 0) code[i] |= code::kExcludedBit;
+  return r;
 }
 
 }  // namespace sph

@@ -73,10 +73,18 @@ __global__ void dtKernel(StepScalars* s, DtRule rule, bool firstStep) {
 }
 
 // Every thread reads the same dt (one broadcast load per warp).
+// The exclusion count of a step-ending kernel (one atomic per excluded particle: rare).
+__device__ inline void countExclusion(int reason, StepScalars* s) {
+  if (reason != 0) atomicAdd(reason == 1 ? &s->excludedOutOfDomain : &s->excludedDensity, 1u);
+}
+
 template <typename T>
-__global__ void verletKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, const StepScalars* s, bool euler) {
+__global__ void verletKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, StepScalars* s, bool euler,
+                             uint32_t* __restrict__ code, ExclusionLimits<T> l) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < a.n) verletStepParticle(i, a, c, T(s->dt), euler);
+  if (i >= a.n) return;
+  verletStepParticle(i, a, c, T(s->dt), euler);
+  countExclusion(markIfExcluded(i, a, code, l), s);
 }
 template <typename T>
 __global__ void predictKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, const StepScalars* s) {
@@ -84,22 +92,14 @@ __global__ void predictKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, cons
   if (i < a.n) symplecticPredictParticle(i, a, c, T(s->dt));
 }
 template <typename T>
-__global__ void correctKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, const StepScalars* s) {
+__global__ void correctKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, StepScalars* s,
+                              uint32_t* __restrict__ code, ExclusionLimits<T> l) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < a.n) symplecticCorrectParticle(i, a, c, T(s->dt));
+  if (i >= a.n) return;
+  symplecticCorrectParticle(i, a, c, T(s->dt));
+  countExclusion(markIfExcluded(i, a, code, l), s);
 }
 
-template <typename T>
-__global__ void exclusionKernel(const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
-                                uint32_t* __restrict__ code, uint32_t nBound, uint32_t n,
-                                ExclusionLimits<T> l, StepScalars* __restrict__ s) {
-  const uint32_t i = nBound + blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const int r = exclusionReason(pos[i], velrho[i].w, l);
-  if (r == 0) return;
-  code[i] |= code::kExcludedBit;
-  atomicAdd(r == 1 ? &s->excludedOutOfDomain : &s->excludedDensity, 1u);
-}
 
 // Input of the exclusion partition: the particle index and whether it stays.
 __global__ void keepFlagsKernel(const uint32_t* __restrict__ code, uint32_t n, uint32_t* __restrict__ index,
@@ -140,21 +140,16 @@ class GpuOps final : public EngineOps<T> {
     SPH_LAUNCH("computing the time step", 1, 1, 0, dtKernel, scalars_.data(), rule, firstStep);
   }
 
-  void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler) override {
-    SPH_LAUNCH("integrating a Verlet step", a.n, kBlock, 0, verletKernel<T>, a, c, scalars_.data(), euler);
+  void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler, uint32_t* code,
+                  const ExclusionLimits<T>& l) override {
+    SPH_LAUNCH("integrating a Verlet step", a.n, kBlock, 0, verletKernel<T>, a, c, scalars_.data(), euler, code, l);
   }
   void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) override {
     SPH_LAUNCH("integrating the symplectic predictor", a.n, kBlock, 0, predictKernel<T>, a, c, scalars_.data());
   }
-  void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) override {
-    SPH_LAUNCH("integrating the symplectic corrector", a.n, kBlock, 0, correctKernel<T>, a, c, scalars_.data());
-  }
-
-  void markExclusions(const Real4<T>* pos, const Real4<T>* velrho, uint32_t* code, uint32_t nBound, uint32_t n,
-                      const ExclusionLimits<T>& l) override {
-    if (n > nBound)
-      SPH_LAUNCH("checking particle exclusion", n - nBound, kBlock, 0, exclusionKernel<T>, pos, velrho, code,
-                 nBound, n, l, scalars_.data());
+  void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, uint32_t* code,
+                         const ExclusionLimits<T>& l) override {
+    SPH_LAUNCH("integrating the symplectic corrector", a.n, kBlock, 0, correctKernel<T>, a, c, scalars_.data(), code, l);
   }
 
   StepScalars finishStep() override {
