@@ -98,6 +98,8 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.domainMax = c.resolvedDomainMax;
   p.neighbourSearch = parameterString(c, "NeighbourSearch", "");
   p.verletListSteps = parameterString(c, "VerletListSteps", "");
+  if (!p.verletListSteps.empty() && !(parameterDouble(c, "VerletListSteps", 0) > 0))
+    badParameter(c, "VerletListSteps", "must be a positive number (steps a Verlet list should last)");
   return p;
 }
 

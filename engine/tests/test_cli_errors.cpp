@@ -62,6 +62,14 @@ TEST(CliErrors, NoFluid) {
   expectRejected({"nofluid", test::caseXml(kDefinition, walls, kParams), {"fluid"}});
 }
 
+TEST(CliErrors, ImpossibleVerletListSteps) {
+  const std::string params = std::string(kParams) + R"(<parameter key="NeighbourSearch" value="verlet" />
+<parameter key="VerletListSteps" value="-4" />)";
+  expectRejected({"verletsteps", test::caseXml(kDefinition, kTank, params), {"VerletListSteps", "positive", ":"}});
+  const std::string notNumber = std::string(kParams) + R"(<parameter key="VerletListSteps" value="many" />)";
+  expectRejected({"verletsteps2", test::caseXml(kDefinition, kTank, notNumber), {"VerletListSteps"}});
+}
+
 TEST(CliErrors, MissingCaseFile) {
   const auto r = test::runSph("run /nonexistent/dir/NoCase_Def.xml --device cpu --quiet");
   EXPECT_NE(r.exitCode, 0);
