@@ -67,7 +67,22 @@ Vec3d ParticleGenerator::nodePosition(int64_t i, int64_t j, int64_t k) const {
 
 void ParticleGenerator::drawBox(const Vec3d& lo, const Vec3d& hi, bool solid, uint8_t faces,
                                 uint16_t family) {
-  ops_.push_back({snap(lo, hi), solid, uint8_t(faces & kAllFaces), family});
+  ops_.push_back({snap(lo, hi), solid, uint64_t(faces & kAllFaces), family});
+}
+
+void ParticleGenerator::drawPrism(const PrismShape& prism, bool solid, uint64_t faces,
+                                  uint16_t family) {
+  // Nodes within half a spacing outside the vertices' box can belong to the prism.
+  const double m = 0.5 * spec_.dp;
+  const Vec3d lo{prism.lo().x - m, prism.lo().y - m, prism.lo().z - m};
+  const Vec3d hi{prism.hi().x + m, prism.hi().y + m, prism.hi().z + m};
+  NodeBox box = snap(lo, hi);
+  for (int d = 0; d < 3; ++d) {  // snapping may round a limit inwards: widen by a node
+    box.lo[d] = std::max(box.lo[d] - 1, lattice_.lo[d]);
+    box.hi[d] = std::min(box.hi[d] + 1, lattice_.hi[d]);
+  }
+  prisms_.push_back(prism);
+  ops_.push_back({box, solid, faces, family, int(prisms_.size() - 1)});
 }
 
 namespace {
@@ -96,6 +111,17 @@ class NodeGrid {
       total *= n_[d];
     }
     nodes_.assign(size_t(total), 0);
+  }
+
+  // Sets the nodes of `region` for which member(i, j, k) holds.
+  template <typename Member>
+  void fillIf(const NodeBox& region, uint16_t value, Member member) {
+    const NodeBox r = intersect(region, span_);
+    if (r.empty()) return;
+    for (int64_t k = r.lo[2]; k <= r.hi[2]; ++k)
+      for (int64_t j = r.lo[1]; j <= r.hi[1]; ++j)
+        for (int64_t i = r.lo[0]; i <= r.hi[0]; ++i)
+          if (member(i, j, k)) nodes_[index(i, j, k)] = value;
   }
 
   void fill(const NodeBox& region, uint16_t value) {
@@ -142,6 +168,14 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
 
   NodeGrid grid(span);
   for (const Op& op : ops_) {
+    if (op.prism >= 0) {
+      const PrismShape& prism = prisms_[size_t(op.prism)];
+      grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+        const Vec3d x = nodePosition(i, j, k);
+        return op.solid ? prism.inSolid(x) : prism.onFaces(x, op.faces);
+      });
+      continue;
+    }
     if (op.solid) {
       grid.fill(op.box, op.family);
       continue;

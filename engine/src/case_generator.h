@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "prism_shape.h"
 #include "sph/case_model.h"
 
 namespace sph::gen {
@@ -74,6 +75,10 @@ class ParticleGenerator {
   // `solid` fills the whole box instead. family 0 erases (void).
   void drawBox(const Vec3d& lo, const Vec3d& hi, bool solid, uint8_t faces, uint16_t family);
 
+  // Records a prism (prism_shape.h): the solid, or the faces whose bits are set in `faces` (bit
+  // f-1 for face f). family 0 erases.
+  void drawPrism(const PrismShape& prism, bool solid, uint64_t faces, uint16_t family);
+
   // Runs the recorded shapes and emits the particles. mk = local + mkBoundFirst (boundary) or
   // local + mkFluidFirst (fluid).
   GeneratedParticles generate(int mkBoundFirst, int mkFluidFirst) const;
@@ -89,16 +94,18 @@ class ParticleGenerator {
     int local;
   };
   struct Op {
-    NodeBox box;  // clipped to the lattice
+    NodeBox box;  // clipped to the lattice; for a prism, the nodes around its vertices
     bool solid;
-    uint8_t faces;
+    uint64_t faces;
     uint16_t family;
+    int prism = -1;  // index into prisms_, or -1 for a box
   };
 
   LatticeSpec spec_;
   NodeBox lattice_;
   std::vector<Family> families_;  // id - 1
   std::vector<Op> ops_;
+  std::vector<PrismShape> prisms_;
 };
 
 // A decimal number with optional surrounding blanks and nothing else; nullopt otherwise (also

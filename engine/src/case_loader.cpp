@@ -14,13 +14,12 @@
 #include <tinyxml2.h>
 
 #include "case_generator.h"
+#include "xml_reader.h"
 #include "sph/case_model.h"
 #include "sph/errors.h"
 
 namespace sph {
 namespace {
-
-using tinyxml2::XMLElement;
 
 // mk numbering (DualSPHysics GenCase): fluids take mk = mkfluid + MkFluidFirst with
 // MkFluidFirst = 1, boundaries take mk = mkbound + MkBoundFirst with MkBoundFirst =
@@ -34,75 +33,12 @@ constexpr int kDefaultBoundCount = 240;
 constexpr int kDefaultFluidCount = 9;
 constexpr double kMaxNodeIndex = 1e15;
 
-bool skipped(const XMLElement* e) { return e->Name()[0] == '_'; }
-
-std::vector<std::string> splitTokens(std::string_view text) {
-  std::vector<std::string> out;
-  std::string cur;
-  auto flush = [&] {
-    size_t b = cur.find_first_not_of(" \t\r\n"), e = cur.find_last_not_of(" \t\r\n");
-    out.push_back(b == std::string::npos ? std::string() : cur.substr(b, e - b + 1));
-    cur.clear();
-  };
-  for (char ch : text) {
-    if (ch == '|') flush();
-    else cur += char(std::tolower(static_cast<unsigned char>(ch)));
-  }
-  flush();
-  return out;
-}
-
-class CaseReader {
+class CaseReader : public XmlReader {
  public:
-  CaseReader(std::string path, const LoadOptions& opts) : path_(std::move(path)), opts_(opts) {}
+  CaseReader(std::string path, const LoadOptions& opts) : XmlReader(path), path_(std::move(path)), opts_(opts) {}
   CaseDefinition load();
 
  private:
-  [[noreturn]] void fail(const XMLElement* e, std::string_view msg) const {
-    throw InputError(fmt::format("{}:{}: <{}>: {}", path_, e->GetLineNum(), e->Name(), msg));
-  }
-  [[noreturn]] void unknown(const XMLElement* e, const XMLElement* parent) const {
-    fail(e, fmt::format("unknown element inside <{}>", parent->Name()));
-  }
-  const XMLElement* child(const XMLElement* e, const char* name) const {
-    const XMLElement* c = e->FirstChildElement(name);
-    if (!c) fail(e, fmt::format("missing element <{}>", name));
-    return c;
-  }
-  const char* attr(const XMLElement* e, const char* name) const {
-    const char* v = e->Attribute(name);
-    if (!v) fail(e, fmt::format("missing attribute {}", name));
-    return v;
-  }
-  double real(const XMLElement* e, const char* name) const {
-    const char* text = attr(e, name);
-    const auto v = gen::parseReal(text);
-    if (!v) fail(e, fmt::format("attribute {}=\"{}\" is not a number", name, text));
-    return *v;
-  }
-  int integer(const XMLElement* e, const char* name) const {
-    const double v = real(e, name);
-    if (v != std::floor(v) || std::fabs(v) > 1e9) {
-      fail(e, fmt::format("attribute {}=\"{}\" is not an integer", name, attr(e, name)));
-    }
-    return int(v);
-  }
-  bool boolean(const XMLElement* e, const char* name, bool fallback) const {
-    const char* v = e->Attribute(name);
-    if (!v) return fallback;
-    const auto t = splitTokens(v).front();
-    if (t == "true" || t == "1") return true;
-    if (t == "false" || t == "0") return false;
-    fail(e, fmt::format("attribute {}=\"{}\" is not true or false", name, v));
-  }
-  Vec3d vec(const XMLElement* e) const { return {real(e, "x"), real(e, "y"), real(e, "z")}; }
-  AutoValue autoValue(const XMLElement* e) const {
-    AutoValue a;
-    a.isAuto = boolean(e, "auto", false);
-    a.value = (a.isAuto && !e->Attribute("value")) ? 0.0 : real(e, "value");
-    return a;
-  }
-
   void readCaseDef(const XMLElement* casedef);
   void readConstants(const XMLElement* list);
   void readMkConfig(const XMLElement* e);

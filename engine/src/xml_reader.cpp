@@ -1,0 +1,99 @@
+#include "xml_reader.h"
+
+#include <cctype>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "case_generator.h"
+#include "sph/errors.h"
+
+namespace sph {
+
+std::vector<std::string> splitTokens(std::string_view text) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    size_t b = cur.find_first_not_of(" \t\r\n"), e = cur.find_last_not_of(" \t\r\n");
+    out.push_back(b == std::string::npos ? std::string() : cur.substr(b, e - b + 1));
+    cur.clear();
+  };
+  for (char ch : text) {
+    if (ch == '|') flush();
+    else cur += char(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  flush();
+  return out;
+}
+
+void XmlReader::fail(const XMLElement* e, std::string_view msg) const {
+  throw InputError(fmt::format("{}:{}: <{}>: {}", path_, e->GetLineNum(), e->Name(), msg));
+}
+
+void XmlReader::unknown(const XMLElement* e, const XMLElement* parent) const {
+  fail(e, fmt::format("unknown element inside <{}>", parent->Name()));
+}
+
+const XMLElement* XmlReader::child(const XMLElement* e, const char* name) const {
+  const XMLElement* c = e->FirstChildElement(name);
+  if (!c) fail(e, fmt::format("missing element <{}>", name));
+  return c;
+}
+
+void XmlReader::onlyChildren(const XMLElement* e, std::initializer_list<std::string_view> allowed) const {
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (skipped(c)) continue;
+    bool ok = false;
+    for (std::string_view a : allowed) ok = ok || a == c->Name();
+    if (!ok) unknown(c, e);
+  }
+}
+
+const char* XmlReader::attr(const XMLElement* e, const char* name) const {
+  const char* v = e->Attribute(name);
+  if (!v) fail(e, fmt::format("missing attribute {}", name));
+  return v;
+}
+
+double XmlReader::real(const XMLElement* e, const char* name) const {
+  const char* text = attr(e, name);
+  const auto v = gen::parseReal(text);
+  if (!v) fail(e, fmt::format("attribute {}=\"{}\" is not a number", name, text));
+  return *v;
+}
+
+double XmlReader::real(const XMLElement* e, const char* name, double fallback) const {
+  return e->Attribute(name) ? real(e, name) : fallback;
+}
+
+int XmlReader::integer(const XMLElement* e, const char* name) const {
+  const double v = real(e, name);
+  if (v != std::floor(v) || std::fabs(v) > 1e9) {
+    fail(e, fmt::format("attribute {}=\"{}\" is not an integer", name, attr(e, name)));
+  }
+  return int(v);
+}
+
+bool XmlReader::boolean(const XMLElement* e, const char* name, bool fallback) const {
+  const char* v = e->Attribute(name);
+  if (!v) return fallback;
+  const auto t = splitTokens(v).front();
+  if (t == "true" || t == "1") return true;
+  if (t == "false" || t == "0") return false;
+  fail(e, fmt::format("attribute {}=\"{}\" is not true or false", name, v));
+}
+
+Vec3d XmlReader::vec(const XMLElement* e) const { return {real(e, "x"), real(e, "y"), real(e, "z")}; }
+
+Vec3d XmlReader::vec(const XMLElement* e, double fallback) const {
+  return {real(e, "x", fallback), real(e, "y", fallback), real(e, "z", fallback)};
+}
+
+AutoValue XmlReader::autoValue(const XMLElement* e) const {
+  AutoValue a;
+  a.isAuto = boolean(e, "auto", false);
+  a.value = (a.isAuto && !e->Attribute("value")) ? 0.0 : real(e, "value");
+  return a;
+}
+
+}  // namespace sph
