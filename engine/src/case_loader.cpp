@@ -44,6 +44,8 @@ class CaseReader : public XmlReader {
   void readMkConfig(const XMLElement* e);
   void readDefinition(const XMLElement* def);
   void runMainList(const XMLElement* list);
+  void drawPrism(const XMLElement* e, const Vec3d& offset, bool faceMode, uint16_t family,
+                 gen::ParticleGenerator& generator) const;
   void readExecution(const XMLElement* exec);
   void readParameters(const XMLElement* params);
   void readDomain(const XMLElement* dom);
@@ -178,7 +180,19 @@ void CaseReader::readMkConfig(const XMLElement* e) {
   fluidCount_ = integer(e, "fluidcount");
   if (boundCount_ < 1 || fluidCount_ < 1) fail(e, "boundcount and fluidcount must be at least 1");
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
-    if (!skipped(c)) unknown(c, e);
+    if (skipped(c)) continue;
+    // <mkorientfluid mk orient> (CaseWavemaker: mk="0" orient="Xyz") names an axis order for a
+    // fluid mk. It places no particle and sets no simulation parameter (the generated counts
+    // match without it), so it is validated (an existing mk number, a permutation of x, y, z)
+    // and has no further effect here.
+    if (std::string_view(c->Name()) != "mkorientfluid") unknown(c, e);
+    integer(c, "mk");
+    std::string orient = attr(c, "orient");
+    std::transform(orient.begin(), orient.end(), orient.begin(),
+                   [](unsigned char ch) { return char(std::tolower(ch)); });
+    std::string sorted = orient;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted != "xyz") fail(c, fmt::format("orient=\"{}\" is not an order of the axes x, y, z", orient));
   }
 }
 
@@ -302,6 +316,9 @@ void CaseReader::runMainList(const XMLElement* list) {
         faces = gen::kAllFaces;
       }
       generator.drawBox(lo, hi, solid, faces, *family);
+    } else if (name == "drawprism") {
+      if (!family) fail(e, "no mk selected: use <setmkfluid>, <setmkbound> or <setmkvoid> first");
+      drawPrism(e, offset, faceMode, *family, generator);
     } else {
       fail(e, "unknown geometry command");
     }
@@ -319,6 +336,40 @@ void CaseReader::runMainList(const XMLElement* list) {
   c_.mks = std::move(parts.mks);
   c_.nBound = parts.nBound;
   c_.nFluid = parts.nFluid;
+}
+
+// <drawprism mask="..."><point/>...</drawprism>: n bottom vertices, then the n top ones
+// (prism_shape.h gives the face numbers). The mask lists the faces left out ("0": none). With no
+// face left out and draw mode "full" the prism is solid; otherwise only the faces that are not
+// masked are drawn. That is how DualSPHysics' CaseWavemaker uses it: the same prism is drawn
+// with mask "0" as the (solid) water body and with mask "1 | 2 | 6 | 7" as the tank's floor,
+// beach and far wall, both in "full" mode; a solid masked prism would fill the water body
+// with boundary particles.
+void CaseReader::drawPrism(const XMLElement* e, const Vec3d& offset, bool faceMode, uint16_t family,
+                           gen::ParticleGenerator& generator) const {
+  onlyChildren(e, {"point"});
+  std::vector<Vec3d> points;
+  for (const XMLElement* p = e->FirstChildElement("point"); p; p = p->NextSiblingElement("point")) {
+    if (skipped(p)) continue;
+    const Vec3d v = vec(p);
+    points.push_back({v.x + offset.x, v.y + offset.y, v.z + offset.z});
+  }
+  gen::PrismShape prism;
+  const std::string problem = gen::PrismShape::build(points, c_.dp, prism);
+  if (!problem.empty()) fail(e, problem);
+  uint64_t masked = 0;
+  const char* maskText = e->Attribute("mask");
+  for (const std::string& t : splitTokens(maskText ? maskText : "0")) {
+    const auto v = gen::parseReal(t);
+    if (!v || *v != std::floor(*v) || *v < 0 || *v > prism.faceCount()) {
+      fail(e, fmt::format("mask entry \"{}\" is not a face number 1..{} (or 0 for none)", t,
+                          prism.faceCount()));
+    }
+    if (*v > 0) masked |= uint64_t(1) << (int(*v) - 1);
+  }
+  const uint64_t all = prism.faceCount() >= 64 ? ~uint64_t(0) : (uint64_t(1) << prism.faceCount()) - 1;
+  const bool solid = masked == 0 && !faceMode;
+  generator.drawPrism(prism, solid, all & ~masked, family);
 }
 
 void CaseReader::readExecution(const XMLElement* exec) {

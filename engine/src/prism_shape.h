@@ -19,7 +19,9 @@
 //  * The solid is every node with d < t for all faces: the interior plus the face layers, so a
 //    solid and its faces meet without a gap, and an axis-aligned prism fills exactly the nodes
 //    of the equal box.
-// Only convex polygons are accepted: for them "d < t for all faces" is the whole solid.
+// Only convex polygons are accepted: for them "d < t for all faces" is the whole solid. At a
+// vertex where two faces meet at an acute angle their half layers overlap past the vertex, so
+// the shape reaches up to t / sin(angle / 2) beyond it (a node or two for sharp wedges).
 #pragma once
 
 #include <string>

@@ -420,4 +420,88 @@ TEST(CaseLoaderErrors, BadCommandValues) {
                 "<parameter key=\"A\" value=\"2\"", "<parameter>", "already set");
 }
 
+// WaveMake and Solids: the geometry of DualSPHysics' CaseWavemaker and CaseSolids.
+TEST(CaseLoader, WaveMakeFlumeFromPrisms) {
+  const CaseDefinition c = sph::loadCase(testcase("WaveMake.xml"));
+  // Lattice origin pointmin (-0.1, -0.05, -0.05): nodes at x = 0.02 i, y = z = 0.01 + 0.02 j.
+  // Fluid: 100 nodes across, rows from z = 0.03 (above the floor) to 0.73 (the void box starts
+  // half-way between nodes at 0.75). The seed paper's version of the case had 518,744 particles.
+  EXPECT_EQ(c.positions.size(), 466000u);
+  EXPECT_EQ(c.nFluid, 409400u);
+  ASSERT_EQ(c.mks.size(), 3u);
+  EXPECT_EQ(c.mks[0].mk, 10);  // flume (mkbound 0): one node layer on floor, beach, far wall
+  EXPECT_EQ(c.mks[0].count, 27000u);
+  EXPECT_EQ(c.mks[1].mk, 20);  // piston (mkbound 10): 4 x 100 x 75 nodes less the floor row
+  EXPECT_EQ(c.mks[1].count, 29600u);
+  Vec3d lo, hi;
+  bbox(c, c.nBound, c.positions.size(), lo, hi);
+  expectVec(lo, {0.08, 0.01, 0.03});
+  EXPECT_NEAR(hi.z, 0.73, kPosTol);
+  EXPECT_NEAR(hi.y, 1.99, kPosTol);
+  // The top row (z = 0.73) meets the beach (z = 0.275 (x - 1)) at x = 3.65; the node at
+  // x = 3.62 is the beach's own (the slope passes at z = 0.7205, nearest node 0.73), so the
+  // water ends at 3.60.
+  EXPECT_NEAR(hi.x, 3.6, kPosTol);
+}
+
+TEST(CaseLoader, SolidsMatchesDualSphysicsCount) {
+  const CaseDefinition c = sph::loadCase(testcase("Solids.xml"));
+  // The seed paper reports 115,016 particles for CaseSolids.
+  EXPECT_EQ(c.positions.size(), 115016u);
+  EXPECT_EQ(c.nFluid, 79200u);  // 41 x 68 x ... the water column, 79,200 nodes
+  ASSERT_EQ(c.mks.size(), 20u);  // tank, 18 blocks, fluid
+  EXPECT_EQ(c.mks[0].mk, 10);
+  for (size_t b = 1; b <= 18; ++b) EXPECT_EQ(c.mks[b].mk, int(50 + b + 10)) << b;
+}
+
+TEST(CaseLoader, DrawPrismWithMaskAndMove) {
+  // The unit cube as a prism, moved by (0.5, 0, 0); faces 1 (bottom, z = 0) and 6 (x min)
+  // are left out: the other four faces of an 11 x 11 x 11 node block remain.
+  const std::string prism =
+      "<setmkbound mk=\"0\" />\n<move x=\"0.5\" y=\"0\" z=\"0\" />\n<drawprism mask=\"1 | 6\">\n"
+      "<point x=\"0\" y=\"0\" z=\"0\" />\n<point x=\"1\" y=\"0\" z=\"0\" />\n"
+      "<point x=\"1\" y=\"1\" z=\"0\" />\n<point x=\"0\" y=\"1\" z=\"0\" />\n"
+      "<point x=\"0\" y=\"0\" z=\"1\" />\n<point x=\"1\" y=\"0\" z=\"1\" />\n"
+      "<point x=\"1\" y=\"1\" z=\"1\" />\n<point x=\"0\" y=\"1\" z=\"1\" />\n</drawprism>\n"
+      "<matrixreset />\n";
+  const CaseDefinition c = sph::loadCase(writeCase("prism.xml", caseXml(std::string(kFluidCube) + prism)));
+  // Top 121, right (x = 1.5) 121 - 11 shared with top, front/back 121 - 11 (top) - 11 (right)
+  // + 1 (their shared corner counted twice) each; the fluid cube keeps what the faces leave.
+  const uint32_t top = 121, right = 110, frontBack = 2 * (121 - 11 - 10);
+  EXPECT_EQ(c.nBound, top + right + frontBack);
+  Vec3d lo, hi;
+  bbox(c, 0, c.nBound, lo, hi);
+  expectVec(lo, {0.5, 0, 0});
+  expectVec(hi, {1.5, 1, 1});
+}
+
+TEST(CaseLoaderErrors, BadPrisms) {
+  const std::string pts =
+      "<point x=\"0\" y=\"0\" z=\"0\" />\n<point x=\"1\" y=\"0\" z=\"0\" />\n"
+      "<point x=\"0\" y=\"1\" z=\"0\" />\n<point x=\"0\" y=\"0\" z=\"1\" />\n"
+      "<point x=\"1\" y=\"0\" z=\"1\" />\n<point x=\"0\" y=\"1\" z=\"1\" />\n";
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism mask=\"9\">\n" + pts + "</drawprism>\n"),
+                "<drawprism", "<drawprism>", "mask entry \"9\" is not a face number 1..5");
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism mask=\"top\">\n" + pts + "</drawprism>\n"),
+                "<drawprism", "<drawprism>", "mask entry \"top\"");
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
+                        "</drawprism>\n"),
+                "<drawprism", "<drawprism>", "2n points");
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism>\n" + pts + "<size x=\"1\" y=\"1\" z=\"1\" />\n"
+                        "</drawprism>\n"),
+                "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawprism>", "<size>",
+                "unknown element inside <drawprism>");
+  expectBadCase(caseXml("<drawprism>\n" + pts + "</drawprism>\n"), "<drawprism", "<drawprism>",
+                "no mk selected");
+}
+
+TEST(CaseLoaderErrors, BadMkOrientFluid) {
+  std::string xml = caseXml(kFluidCube);
+  const std::string plain = "<mkconfig boundcount=\"240\" fluidcount=\"9\" />";
+  xml.replace(xml.find(plain), plain.size(),
+              "<mkconfig boundcount=\"240\" fluidcount=\"9\">\n<mkorientfluid mk=\"0\" orient=\"Xyy\" />\n"
+              "</mkconfig>");
+  expectBadCase(xml, "<mkorientfluid", "<mkorientfluid>", "not an order of the axes");
+}
+
 }  // namespace
