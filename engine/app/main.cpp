@@ -160,6 +160,15 @@ int cmdInfo(const Args& a) {
   fmt::print("dimensions  {}D\n", p.dim);
   fmt::print("particles   {} total: {} boundary, {} fluid\n", c.positions.size(), c.nBound, c.nFluid);
   for (const auto& m : c.mks) fmt::print("  mk {:<4} {:<8} {:>10}\n", m.mk, m.bound ? "boundary" : "fluid", m.count);
+  for (const auto& f : c.floatings) {
+    std::string mks;
+    for (int mk : f.mkBound) mks += fmt::format("{}{}", mks.empty() ? "" : ",", mk);
+    const std::string weight = f.relativeWeight ? fmt::format("relative weight {}", *f.relativeWeight)
+                               : f.massBody     ? fmt::format("mass {} kg", *f.massBody)
+                                                : fmt::format("density {} kg/m^3", *f.rhopBody);
+    fmt::print("floating    mkbound {} ({}{})\n", mks, weight,
+               f.property.empty() ? std::string() : ", property " + f.property);
+  }
   fmt::print("dp          {} m\nh           {:.6g} m (support 2h = {:.6g} m)\n", p.dp, p.h, p.support);
   fmt::print("c0          {:.6g} m/s (hswl {:.4g} m)\nrho0        {} kg/m^3, B = {:.6g} Pa\n", p.c0, p.hswl, p.rho0, p.cteB);
   fmt::print("mass        {:.6g} kg per particle\n", p.massFluid);

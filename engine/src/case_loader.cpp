@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
+#include "case_floating_reader.h"
 #include "case_generator.h"
 #include "xml_reader.h"
 #include "sph/case_model.h"
@@ -103,19 +104,21 @@ CaseDefinition CaseReader::load() {
 
 void CaseReader::readCaseDef(const XMLElement* casedef) {
   const XMLElement *constants = nullptr, *mkconfig = nullptr, *geometry = nullptr;
+  const XMLElement *floatings = nullptr, *properties = nullptr;
   for (const XMLElement* e = casedef->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
     if (skipped(e)) continue;
     const XMLElement** slot = name == "constantsdef" ? &constants
                               : name == "mkconfig"   ? &mkconfig
                               : name == "geometry"   ? &geometry
+                              : name == "floatings"  ? &floatings
+                              : name == "properties" ? &properties
                                                      : nullptr;
     if (slot) {
       if (*slot) fail(e, "appears twice");
       *slot = e;
-    } else if (name != "motion" && name != "floatings" && name != "properties") {
-      // <motion>, <floatings> and <properties> (DEM materials) belong to the motion and
-      // floating-body modules.
+    } else if (name != "motion") {
+      // <motion> belongs to the motion module.
       unknown(e, casedef);
     }
   }
@@ -143,6 +146,9 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   }
   if (!mainlist) fail(commands, "missing element <mainlist>");
   runMainList(mainlist);
+  // After the geometry: these name mks that must have particles.
+  if (floatings) readFloatings(*this, floatings, c_);
+  if (properties) readProperties(*this, properties, c_);
 }
 
 void CaseReader::readConstants(const XMLElement* list) {

@@ -31,6 +31,14 @@ double fluidHeightAuto(const CaseDefinition& c) {
 
 }  // namespace
 
+void requireSimulatable(const CaseDefinition& c) {
+  if (!c.floatings.empty()) {
+    throw InputError(fmt::format("{}:{}: <floating>: floating bodies are read but not simulated yet; this "
+                                 "case cannot run until they are (sph info shows it)",
+                                 c.path, c.floatings.front().line));
+  }
+}
+
 SimParameters deriveParameters(const CaseDefinition& c) {
   SimParameters p;
   const CaseConstants& k = c.constants;

@@ -16,6 +16,7 @@ template <typename T>
 class SimulationCore final : public Simulation::Impl {
  public:
   SimulationCore(const CaseDefinition& c, const RunOptions& o, Device d) {
+    requireSimulatable(c);
     p = deriveParameters(c);
     opts = o;
     if (o.timeMax) p.timeMax = *o.timeMax;

@@ -36,6 +36,10 @@ struct SimParameters {
 // Throws InputError (file, line, key) for unsupported or impossible parameter values.
 SimParameters deriveParameters(const CaseDefinition& c);
 
+// Throws InputError (file, line, element) when the case uses a feature that loads (sph info
+// shows it) but that the simulation cannot run yet.
+void requireSimulatable(const CaseDefinition& c);
+
 template <typename T>
 PhysicsConstants<T> makePhysicsConstants(const SimParameters& p);
 

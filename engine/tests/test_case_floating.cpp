@@ -1,0 +1,164 @@
+// <floatings> and <properties>: floating bodies, materials (property files, inline properties,
+// "_User" overrides, '+'-joined names) and the errors for bad input. The physics of floating
+// bodies is not simulated yet: a case with them loads, and the run refuses it clearly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "sph/case_model.h"
+#include "sph/errors.h"
+#include "sph/simulation.h"
+#include "test_support.h"
+
+namespace {
+
+using sph::CaseDefinition;
+using sph::InputError;
+
+std::string testcase(const char* name) { return std::string(SPH_SOURCE_DIR) + "/testcases/" + name; }
+
+// Two boundary blocks (mkbound 1 and 2) on a floor (mkbound 0) with water; `extra` goes inside
+// <casedef> after the geometry.
+std::string blocksCase(const std::string& extra) {
+  return "<?xml version=\"1.0\" ?>\n<case>\n<casedef>\n<geometry>\n<definition dp=\"0.1\">\n"
+         "<pointmin x=\"0\" y=\"0\" z=\"0\" />\n<pointmax x=\"2\" y=\"1\" z=\"1\" />\n</definition>\n"
+         "<commands>\n<mainlist>\n"
+         "<setmkfluid mk=\"0\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0.1\" />\n<size x=\"0.5\" y=\"1\" z=\"0.5\" />\n</drawbox>\n"
+         "<setmkbound mk=\"0\" />\n<drawbox>\n<boxfill>bottom</boxfill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
+         "<size x=\"2\" y=\"1\" z=\"1\" />\n</drawbox>\n"
+         "<setmkbound mk=\"1\" />\n<drawbox>\n<point x=\"1\" y=\"0.2\" z=\"0.1\" />\n<size x=\"0.2\" y=\"0.2\" z=\"0.2\" />\n</drawbox>\n"
+         "<setmkbound mk=\"2\" />\n<drawbox>\n<point x=\"1.5\" y=\"0.2\" z=\"0.1\" />\n<size x=\"0.2\" y=\"0.2\" z=\"0.2\" />\n</drawbox>\n"
+         "</mainlist>\n</commands>\n</geometry>\n" +
+         extra + "</casedef>\n</case>\n";
+}
+
+std::string writeCase(const std::string& dir, const std::string& xml) {
+  return sph::test::writeFile(sph::test::tempDir(dir) / "case.xml", xml);
+}
+
+// 1-based line of the first occurrence of `marker` in `text`.
+int lineOf(const std::string& text, const std::string& marker) {
+  const size_t at = text.find(marker);
+  EXPECT_NE(at, std::string::npos) << marker;
+  return 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+}
+
+void expectError(const std::string& path, int line, const std::string& element, const std::string& text) {
+  try {
+    sph::loadCase(path);
+    FAIL() << "no error for " << text;
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind(path + ":" + std::to_string(line) + ":", 0), 0u) << msg;
+    EXPECT_NE(msg.find(element), std::string::npos) << msg;
+    EXPECT_NE(msg.find(text), std::string::npos) << msg;
+  }
+}
+
+TEST(CaseFloatings, SolidsBodiesAndMaterials) {
+  const CaseDefinition c = sph::loadCase(testcase("Solids.xml"));
+  ASSERT_EQ(c.floatings.size(), 1u);
+  const sph::FloatingDef& f = c.floatings[0];
+  ASSERT_EQ(f.mkBound.size(), 18u);
+  EXPECT_EQ(f.mkBound.front(), 51);
+  EXPECT_EQ(f.mkBound.back(), 68);
+  ASSERT_TRUE(f.relativeWeight);
+  EXPECT_DOUBLE_EQ(*f.relativeWeight, 1.25);
+  EXPECT_EQ(f.property, "hard-wood");
+  // testcases/materials/Floating_Materials.xml, found through the bundled materials folder.
+  const auto wood = sph::resolveMaterial(c.properties, f.property, "");
+  EXPECT_DOUBLE_EQ(wood.at("Young_Modulus"), 1.23e10);
+  ASSERT_EQ(c.properties.links.size(), 1u);
+  EXPECT_EQ(c.properties.links[0].mkBound, std::vector<int>{0});
+  // "steel + userdef01": steel's keys, then Restitution_Coefficient_User 0.65 replaces steel's 0.80.
+  const auto tank = sph::resolveMaterial(c.properties, c.properties.links[0].property, "");
+  EXPECT_DOUBLE_EQ(tank.at("Restitution_Coefficient"), 0.65);
+  EXPECT_DOUBLE_EQ(tank.at("Young_Modulus"), 2.1e11);
+  EXPECT_EQ(tank.count("Restitution_Coefficient_User"), 0u);
+}
+
+TEST(CaseFloatings, MkListsRangesAndWeights) {
+  const std::string xml = blocksCase(
+      "<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\" />\n"
+      "<floating mkbound=\"2\">\n<massbody value=\"3.5\" />\n<center x=\"1.6\" y=\"0.3\" z=\"0.2\" />\n"
+      "<velini x=\"1\" y=\"0\" z=\"0\" />\n</floating>\n</floatings>\n");
+  const CaseDefinition c = sph::loadCase(writeCase("floating_ok", xml));
+  ASSERT_EQ(c.floatings.size(), 2u);
+  EXPECT_DOUBLE_EQ(*c.floatings[0].relativeWeight, 0.5);
+  EXPECT_DOUBLE_EQ(*c.floatings[1].massBody, 3.5);
+  EXPECT_DOUBLE_EQ(c.floatings[1].center->x, 1.6);
+  EXPECT_DOUBLE_EQ(c.floatings[1].velIni.x, 1.0);
+  EXPECT_EQ(c.floatings[1].line, lineOf(xml, "<floating mkbound=\"2\""));
+}
+
+TEST(CaseFloatings, RunRefusesFloatingBodiesUntilTheyAreSimulated) {
+  const std::string xml = blocksCase("<floatings>\n<floating mkbound=\"1-2\" relativeweight=\"0.5\" />\n</floatings>\n");
+  const std::string path = writeCase("floating_run", xml);
+  const CaseDefinition c = sph::loadCase(path);
+  sph::RunOptions o;
+  o.device = sph::Device::Cpu;
+  o.writeOutput = false;
+  try {
+    sph::Simulation sim(c, o);
+    FAIL() << "a case with floating bodies ran";
+  } catch (const InputError& e) {
+    const std::string where = path + ":" + std::to_string(lineOf(xml, "<floating ")) + ": <floating>: ";
+    EXPECT_NE(std::string(e.what()).find(where + "floating bodies are read but not simulated"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CaseFloatingsErrors, BadBodies) {
+  const struct {
+    const char* body;
+    const char* text;
+  } cases[] = {
+      {"<floating mkbound=\"7\" relativeweight=\"1\" />", "mkbound 7 has no particles"},
+      {"<floating mkbound=\"2-1\" relativeweight=\"1\" />", "not a list of mk numbers"},
+      {"<floating mkbound=\"1\" />", "exactly once"},
+      {"<floating mkbound=\"1\" relativeweight=\"1\"><massbody value=\"2\" /></floating>", "exactly once"},
+      {"<floating mkbound=\"1\" relativeweight=\"-1\" />", "must be positive"},
+      {"<floating mkbound=\"1\" relativeweight=\"1\"><inertiaa x=\"1\" y=\"1\" z=\"1\" /></floating>",
+       "unknown element inside <floating>"},
+  };
+  for (const auto& t : cases) {
+    SCOPED_TRACE(t.body);
+    const std::string xml = blocksCase(std::string("<floatings>\n") + t.body + "\n</floatings>\n");
+    expectError(writeCase("floating_bad", xml), lineOf(xml, t.text[0] == 'u' ? "<inertiaa" : "<floating "), "<", t.text);
+  }
+  const std::string twice = blocksCase("<floatings>\n<floating mkbound=\"1\" relativeweight=\"1\" />\n"
+                                       "<floating mkbound=\"1-2\" relativeweight=\"1\" />\n</floatings>\n");
+  expectError(writeCase("floating_twice", twice), lineOf(twice, "<floating mkbound=\"1-2\""), "<floating>",
+              "two floating bodies");
+}
+
+TEST(CaseFloatingsErrors, BadProperties) {
+  const std::string unknownMaterial =
+      blocksCase("<properties>\n<property name=\"soft\" Kfric=\"0.2\" />\n<links>\n"
+                 "<link mkbound=\"0\" property=\"soft + rubbery\" />\n</links>\n</properties>\n");
+  expectError(writeCase("prop_unknown", unknownMaterial), lineOf(unknownMaterial, "<link "), "<link>", "unknown property \"rubbery\" (defined: soft)");
+  const std::string missingFile =
+      blocksCase("<properties>\n<propertyfile file=\"NoSuch_Materials.xml\" path=\"materials\" />\n</properties>\n");
+  expectError(writeCase("prop_nofile", missingFile), lineOf(missingFile, "<propertyfile"), "<propertyfile>", "property file NoSuch_Materials.xml not found");
+  const std::string notNumber = blocksCase("<properties>\n<property name=\"soft\" Kfric=\"low\" />\n</properties>\n");
+  expectError(writeCase("prop_nan", notNumber), lineOf(notNumber, "<property "), "<property>", "Kfric=\"low\" is not a number");
+  const std::string floatingProperty =
+      blocksCase("<floatings>\n<floating mkbound=\"1\" relativeweight=\"1\" property=\"glass\" />\n</floatings>\n"
+                 "<properties>\n<property name=\"soft\" Kfric=\"0.2\" />\n</properties>\n");
+  expectError(writeCase("prop_floating", floatingProperty), lineOf(floatingProperty, "<floating "), "<floating>", "unknown property \"glass\"");
+}
+
+TEST(CaseFloatings, PropertyFileBesideTheCaseWins) {
+  const auto dir = sph::test::tempDir("prop_local");
+  sph::test::writeFile(dir / "Mats.xml",
+                       "<materials>\n<property name=\"steel\" Young_Modulus=\"1\" Kfric=\"0.1\" />\n</materials>\n");
+  const std::string path = sph::test::writeFile(
+      dir / "case.xml", blocksCase("<properties>\n<propertyfile file=\"Mats.xml\" path=\"materials\" />\n"
+                                   "<links>\n<link mkbound=\"0\" property=\"steel\" />\n</links>\n</properties>\n"));
+  const CaseDefinition c = sph::loadCase(path);
+  EXPECT_DOUBLE_EQ(sph::resolveMaterial(c.properties, "steel", "").at("Young_Modulus"), 1.0);
+}
+
+}  // namespace
