@@ -40,7 +40,8 @@ def table(header, rows):
     """A Markdown table; columns whose cells are all numbers (or n/a) are right-aligned."""
     right = [k > 0 and all(numeric(r[k]) for r in rows) for k in range(len(header))]
     out = ["| " + " | ".join(header) + " |", "|" + "|".join(" ---: " if r else " --- " for r in right) + "|"]
-    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    esc = lambda c: str(c).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")  # noqa: E731
+    out += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
     return "\n".join(out) + "\n"
 
 
