@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "sph/case_gauges.h"
+
 namespace sph {
 
 struct Vec3d {
@@ -79,6 +81,8 @@ struct CaseDefinition {
   DomainAxisSpec domainMin[3], domainMax[3];
   // The simulation domain after resolving the specs against the particles' bounding box.
   Vec3d resolvedDomainMin, resolvedDomainMax;
+  // <execution><special><gauges>.
+  CaseGauges gauges;
 };
 
 struct LoadOptions {
