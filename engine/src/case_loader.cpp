@@ -14,6 +14,7 @@
 #include <tinyxml2.h>
 
 #include "case_floating_reader.h"
+#include "case_gauges_reader.h"
 #include "case_generator.h"
 #include "xml_reader.h"
 #include "sph/case_model.h"
@@ -383,7 +384,8 @@ void CaseReader::readExecution(const XMLElement* exec) {
     const std::string_view name = e->Name();
     if (skipped(e)) continue;
     if (name == "parameters") readParameters(e);
-    else if (name != "special") unknown(e, exec);  // <special>: gauges etc., not used here
+    else if (name == "special") readSpecial(*this, e, c_.gauges);
+    else unknown(e, exec);
   }
 }
 

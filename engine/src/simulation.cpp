@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "gauge_recorder.h"
 #include "simulation_core.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
@@ -54,6 +55,7 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
     throw InputError(gpu::builtWithCuda() ? "--device gpu: no usable CUDA device was found"
                                           : "--device gpu: this build of sph has no CUDA support");
   impl_ = makeSimulationCore(c, o, d);
+  impl_->gauges = c.gauges;
 }
 Simulation::~Simulation() = default;
 
@@ -92,6 +94,12 @@ RunReport Simulation::run() {
     if (ec) throw RunError(fmt::format("cannot create output folder {}: {}", (out / "vtk").string(), ec.message()));
     clearPreviousOutput(out);
   }
+  GaugeRecorder gauges(s.gauges, s.p, s.opts.writeOutput ? out / "gauges" : fs::path());
+  auto sampleGauges = [&]() {
+    if (!gauges.due(s.t)) return;
+    ScopedPhase ph(s.timer.get(), "SU-Gauges", PhaseGroup::Other);
+    gauges.sample(snapshot());
+  };
 
   const bool tty = isatty(fileno(stderr));
   const auto t0 = Clock::now();
@@ -117,7 +125,7 @@ RunReport Simulation::run() {
     try {
       for (const PhaseTotal& t : s.timer->totals()) {
         r.phases.push_back({t.name, phaseGroupName(t.group), t.seconds, t.calls});
-        if (t.name == "SU-SavePart") saveSeconds = t.seconds;
+        if (t.name == "SU-SavePart" || t.name == "SU-Gauges") saveSeconds += t.seconds;
       }
       r.strategyStats = s.strategy->stats();
       r.peakDeviceBytes = s.engineDeviceBytes() + s.strategy->peakDeviceBytes();
@@ -140,11 +148,14 @@ RunReport Simulation::run() {
 
   try {
     save();
+    sampleGauges();
     nextOut = s.p.timeOut;
     while (!finished()) {
       step();
+      sampleGauges();
       if (s.t >= nextOut - 1e-12 * s.p.timeOut) {
         save();
+        gauges.flush();
         while (nextOut <= s.t) nextOut += s.p.timeOut;
       }
       if (s.opts.progress && secondsSince(lastProgress) >= 1.0) {
@@ -159,8 +170,13 @@ RunReport Simulation::run() {
       }
     }
     if (s.opts.progress && tty) fmt::print(stderr, "\n");
+    gauges.finish();
   } catch (const std::exception& e) {
     if (s.opts.progress && tty) fmt::print(stderr, "\n");
+    try {
+      gauges.finish();  // what was measured before the failure stays valid
+    } catch (...) {
+    }
     try {
       finish("failed", e.what());
     } catch (...) {

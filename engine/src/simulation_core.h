@@ -45,6 +45,7 @@ struct Simulation::Impl {
   uint64_t stepCount = 0, dtMinHits = 0, particleSteps = 0;
   ExclusionCounts excluded;
   std::vector<ExcludedParticle> excludedLog;
+  CaseGauges gauges;  // run by Simulation::run (gauge_recorder.h)
 };
 
 std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,

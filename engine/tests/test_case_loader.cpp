@@ -220,7 +220,8 @@ TEST(CaseLoader, ParametersKeepValuesAndLines) {
 
 TEST(CaseLoader, SimulationDomainForms) {
   const std::string exec =
-      "<special><gauges><swl name=\"a\"><point0 x=\"0\" y=\"0\" z=\"0\" /></swl></gauges>"
+      "<special><gauges><swl name=\"a\"><pointdp coefdp=\"1\" /><point0 x=\"0\" y=\"0\" z=\"0\" />"
+      "<point2 x=\"0\" y=\"0\" z=\"1\" /></swl></gauges>"
       "</special>\n<parameters>\n<simulationdomain>\n"
       "<posmin x=\"-3\" y=\"default - 0.5\" z=\"default - 10%\" />\n"
       "<posmax x=\"default + 0.25\" y=\"default\" z=\"default + 50%\" />\n"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sph/case_floating.h"
+#include "sph/case_gauges.h"
 #include "sph/vec3d.h"
 
 namespace sph {
@@ -82,6 +83,8 @@ struct CaseDefinition {
   // <floatings> and <properties> (case_floating.h).
   std::vector<FloatingDef> floatings;
   PropertiesDef properties;
+  // <execution><special><gauges>.
+  CaseGauges gauges;
 };
 
 struct LoadOptions {

@@ -1,0 +1,68 @@
+// Runs the gauges of a case during a simulation: decides when each one is evaluated (every
+// computedt inside computetime, DualSPHysics' rule: at the first step at or after each multiple
+// of computedt) and when a row is written (every outputdt inside outputtime), and writes
+// OUT/gauges/<name>.csv. Rows are appended to <name>.csv.part while the run goes on and the file
+// is renamed to <name>.csv when the run ends (completed or failed), so a run that is killed
+// leaves only .part files, never a half-written file that looks complete.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gauge_sampler.h"
+#include "sph/case_gauges.h"
+#include "sph/output.h"
+#include "sph/sim_parameters.h"
+
+namespace sph {
+
+// A gauge with every setting resolved for one run.
+struct ResolvedGauge {
+  GaugeSpec spec;
+  double computeDt = 0, computeStart = 0, computeEnd = 0;
+  double outputDt = 0, outputStart = 0, outputEnd = 0;
+  double pointDp = 0;    // swl, m
+  double massLimit = 0;  // swl, kg
+};
+
+// DualSPHysics' defaults: compute and output every TimeOut from 0 to the end of the run, output
+// off; swl
+// mass limit 0.4 m (2D) or 0.5 m (3D) of a fluid particle's mass m (DualSPHysics
+// _FmtXML_Gauges.xml: "default=0.5 on 3D and 0.4 on 2D").
+ResolvedGauge resolveGauge(const GaugeSpec& g, const SimParameters& p);
+
+// The header line (with units) and one data row of a gauge's CSV file (';'-separated, as
+// DualSPHysics writes them).
+std::string gaugeCsvHeader(GaugeKind kind);
+std::string gaugeCsvRow(const ResolvedGauge& g, const FluidGrid& grid, double time);
+
+class GaugeRecorder {
+ public:
+  // Gauges whose output is off are dropped (this engine has no other use for their values).
+  // `dir` empty: no gauge is run (--no-output). Otherwise gauge files of an earlier run in `dir`
+  // are removed.
+  GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, std::filesystem::path dir);
+
+  bool empty() const { return items_.empty(); }
+  bool due(double t) const;                // some gauge is to be evaluated at time t
+  void sample(const ParticleSnapshot& s);  // evaluates the gauges due at s.time
+  void flush();                            // appends the buffered rows to the .part files
+  void finish();                           // flush, then rename each .part to .csv (once)
+
+ private:
+  struct Item {
+    ResolvedGauge g;
+    double nextCompute = 0, nextOutput = 0;
+    std::string rows;          // not yet written
+    bool started = false;      // the .part file exists (with its header)
+  };
+  bool computeDue(const Item& it, double t) const;
+
+  GaugeKernel kernel_;
+  std::filesystem::path dir_;
+  std::vector<Item> items_;
+  bool finished_ = false;
+};
+
+}  // namespace sph
