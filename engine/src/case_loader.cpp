@@ -14,6 +14,7 @@
 #include <tinyxml2.h>
 
 #include "case_generator.h"
+#include "case_motion_reader.h"
 #include "xml_reader.h"
 #include "sph/case_model.h"
 #include "sph/errors.h"
@@ -100,20 +101,20 @@ CaseDefinition CaseReader::load() {
 }
 
 void CaseReader::readCaseDef(const XMLElement* casedef) {
-  const XMLElement *constants = nullptr, *mkconfig = nullptr, *geometry = nullptr;
+  const XMLElement *constants = nullptr, *mkconfig = nullptr, *geometry = nullptr, *motion = nullptr;
   for (const XMLElement* e = casedef->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
     if (skipped(e)) continue;
     const XMLElement** slot = name == "constantsdef" ? &constants
                               : name == "mkconfig"   ? &mkconfig
                               : name == "geometry"   ? &geometry
+                              : name == "motion"     ? &motion
                                                      : nullptr;
     if (slot) {
       if (*slot) fail(e, "appears twice");
       *slot = e;
-    } else if (name != "motion" && name != "floatings" && name != "properties") {
-      // <motion>, <floatings> and <properties> (DEM materials) belong to the motion and
-      // floating-body modules.
+    } else if (name != "floatings" && name != "properties") {
+      // <floatings> and <properties> (DEM materials) belong to the floating-body module.
       unknown(e, casedef);
     }
   }
@@ -141,6 +142,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   }
   if (!mainlist) fail(commands, "missing element <mainlist>");
   runMainList(mainlist);
+  if (motion) c_.motions = readMotion(*this, motion, c_.mks);  // refs name generated particles
 }
 
 void CaseReader::readConstants(const XMLElement* list) {

@@ -9,11 +9,10 @@
 #include <string>
 #include <vector>
 
-namespace sph {
+#include "sph/case_motion.h"
+#include "sph/vec3d.h"
 
-struct Vec3d {
-  double x = 0, y = 0, z = 0;
-};
+namespace sph {
 
 // One value of <constantsdef> that DualSPHysics allows to be computed ("auto").
 struct AutoValue {
@@ -79,6 +78,9 @@ struct CaseDefinition {
   DomainAxisSpec domainMin[3], domainMax[3];
   // The simulation domain after resolving the specs against the particles' bounding box.
   Vec3d resolvedDomainMin, resolvedDomainMax;
+
+  // <motion>: boundary objects with imposed movements (sph/case_motion.h).
+  std::vector<MotionObject> motions;
 };
 
 struct LoadOptions {
