@@ -60,7 +60,8 @@ class MotionReader {
       } else if (name == "wait" || name == "mvrect" || name == "mvrectsinu" || name == "mvrot" || name == "mvrotsinu") {
         Movement m = readMovement(c);
         const int k = o.find(m.id);
-        if (k >= 0) x_.fail(c, fmt::format("id {} is already used by the movement at line {}", m.id, o.movements[k].line));
+        if (k >= 0)
+          x_.fail(c, fmt::format("id {} is already used by the movement at line {}", m.id, o.movements[k].line));
         o.movements.push_back(m);
         movEl.push_back(c);
       } else {

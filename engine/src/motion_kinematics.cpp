@@ -44,7 +44,8 @@ RigidTransform MotionKinematics::piece(const Movement& m, const Chain& c, double
     case MovementType::Rect:
       return RigidTransform::translation(m.vel.x * (tb - ta), m.vel.y * (tb - ta), m.vel.z * (tb - ta));
     case MovementType::RectSinu:
-      return RigidTransform::translation(sinuStep(m.ampl.x, m.freq.x, c.phase.x), sinuStep(m.ampl.y, m.freq.y, c.phase.y),
+      return RigidTransform::translation(sinuStep(m.ampl.x, m.freq.x, c.phase.x),
+                                         sinuStep(m.ampl.y, m.freq.y, c.phase.y),
                                          sinuStep(m.ampl.z, m.freq.z, c.phase.z));
     case MovementType::Rot:
       return RigidTransform::rotation(m.angVel * (tb - ta), m.axisP1, m.axisP2);

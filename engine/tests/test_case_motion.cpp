@@ -237,7 +237,8 @@ const BadMotion kBadMotions[] = {
 <objreal ref="5"><begin mov="1" start="0" /><wait id="1" duration="1" /></objreal>)",
      "<objreal>", "<objreal ref=\"5\"", "no boundary particles have mkbound 5"},
     {"BadAnglesUnits", R"(<objreal ref="1"><begin mov="1" start="0" />
-<mvrot id="1" duration="1" anglesunits="grads"><vel ang="1" /><axisp1 x="0" y="0" z="0" /><axisp2 x="0" y="1" z="0" /></mvrot></objreal>)",
+<mvrot id="1" duration="1" anglesunits="grads"><vel ang="1" />
+<axisp1 x="0" y="0" z="0" /><axisp2 x="0" y="1" z="0" /></mvrot></objreal>)",
      "<mvrot>", "<mvrot id", "anglesunits"},
     {"DegenerateAxis", R"(<objreal ref="1"><begin mov="1" start="0" />
 <mvrot id="1" duration="1"><vel ang="1" /><axisp1 x="0" y="0" z="0" /><axisp2 x="0" y="0" z="0" /></mvrot></objreal>)",

@@ -51,7 +51,8 @@ inline std::string pistonTankXml(const PistonTank& t) {
           <setmkfluid mk="0" />
           <drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="{length}" y="2" z="{depth}" /></drawbox>
           <setmkbound mk="0" />
-          <drawbox><boxfill>bottom | right</boxfill><point x="-0.3" y="-1" z="0" /><size x="{floor}" y="2" z="{wall}" /></drawbox>
+          <drawbox><boxfill>bottom | right</boxfill>
+            <point x="-0.3" y="-1" z="0" /><size x="{floor}" y="2" z="{wall}" /></drawbox>
           <setmkbound mk="1" />
           <drawbox><boxfill>solid</boxfill><point x="{px}" y="-1" z="{dp}" /><size x="{pw}" y="2" z="{ph}" /></drawbox>
           {commands}
@@ -81,8 +82,9 @@ inline std::string pistonTankXml(const PistonTank& t) {
 )",
                      fmt::arg("constants", t.constants), fmt::arg("dp", t.dp), fmt::arg("xmax", t.length + 0.5),
                      fmt::arg("zmax", 2 * t.depth + 0.5), fmt::arg("length", t.length), fmt::arg("depth", t.depth),
-                     fmt::arg("floor", t.length + 0.3), fmt::arg("wall", t.depth + 0.2), fmt::arg("px", -t.gap - 2 * t.dp),
-                     fmt::arg("pw", 2 * t.dp), fmt::arg("ph", t.depth + 0.2 - t.dp), fmt::arg("motion", t.motion), fmt::arg("commands", t.commands),
+                     fmt::arg("floor", t.length + 0.3), fmt::arg("wall", t.depth + 0.2),
+                     fmt::arg("px", -t.gap - 2 * t.dp), fmt::arg("pw", 2 * t.dp), fmt::arg("ph", t.depth + 0.2 - t.dp),
+                     fmt::arg("motion", t.motion), fmt::arg("commands", t.commands),
                      fmt::arg("alg", t.stepAlgorithm), fmt::arg("extra", t.extraParameters));
 }
 

@@ -23,7 +23,8 @@ TEST_P(MotionGpuVsCpu, SameStateAfter200Steps) {
   const MotionSetup s = GetParam();
   test::PistonTank t;
   t.motion = R"(<objreal ref="1"><begin mov="1" start="0" />
-<mvrectsinu id="1" duration="10"><freq x="2" y="0" z="0" /><ampl x="0.02" y="0" z="0" /><phase x="0" y="0" z="0" /></mvrectsinu>
+<mvrectsinu id="1" duration="10">
+  <freq x="2" y="0" z="0" /><ampl x="0.02" y="0" z="0" /><phase x="0" y="0" z="0" /></mvrectsinu>
 </objreal>)";
   const CaseDefinition c = loadCase(test::writeFile(test::tempDir("motion_gpu") / "Piston_Def.xml", test::pistonTankXml(t)));
   RunOptions o;

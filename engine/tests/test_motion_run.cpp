@@ -26,7 +26,8 @@ CaseDefinition pistonCase(int stepAlgorithm) {
   test::PistonTank t;
   t.stepAlgorithm = stepAlgorithm;
   t.motion = R"(<objreal ref="1"><begin mov="1" start="0" />
-<mvrectsinu id="1" duration="10"><freq x="2" y="0" z="0" /><ampl x="0.02" y="0" z="0" /><phase x="0" y="0" z="0" /></mvrectsinu>
+<mvrectsinu id="1" duration="10">
+  <freq x="2" y="0" z="0" /><ampl x="0.02" y="0" z="0" /><phase x="0" y="0" z="0" /></mvrectsinu>
 </objreal>)";
   return loadCase(test::writeFile(test::tempDir("motion_run") / "Piston_Def.xml", test::pistonTankXml(t)));
 }

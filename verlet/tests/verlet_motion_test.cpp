@@ -33,7 +33,8 @@ CaseDefinition blockCase(bool moving) {
 CaseDefinition pistonCase() {
   test::PistonTank t;
   t.motion = R"(<objreal ref="1"><begin mov="1" start="0" />
-<mvrectsinu id="1" duration="10"><freq x="2" y="0" z="0" /><ampl x="0.02" y="0" z="0" /><phase x="0" y="0" z="0" /></mvrectsinu>
+<mvrectsinu id="1" duration="10">
+  <freq x="2" y="0" z="0" /><ampl x="0.02" y="0" z="0" /><phase x="0" y="0" z="0" /></mvrectsinu>
 </objreal>)";
   return loadCase(test::writeFile(test::tempDir("verlet_motion_piston") / "Piston_Def.xml", test::pistonTankXml(t)));
 }

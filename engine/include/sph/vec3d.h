@@ -1,4 +1,4 @@
-// A point or vector of the case description, in double precision.
+// A point or vector of the case description, in double precision (SI units).
 #pragma once
 
 namespace sph {
