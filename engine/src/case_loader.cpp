@@ -16,6 +16,7 @@
 #include "case_floating_reader.h"
 #include "case_gauges_reader.h"
 #include "case_generator.h"
+#include "case_motion_reader.h"
 #include "xml_reader.h"
 #include "sph/case_model.h"
 #include "sph/errors.h"
@@ -104,7 +105,7 @@ CaseDefinition CaseReader::load() {
 }
 
 void CaseReader::readCaseDef(const XMLElement* casedef) {
-  const XMLElement *constants = nullptr, *mkconfig = nullptr, *geometry = nullptr;
+  const XMLElement *constants = nullptr, *mkconfig = nullptr, *geometry = nullptr, *motion = nullptr;
   const XMLElement *floatings = nullptr, *properties = nullptr;
   for (const XMLElement* e = casedef->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
@@ -114,12 +115,12 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
                               : name == "geometry"   ? &geometry
                               : name == "floatings"  ? &floatings
                               : name == "properties" ? &properties
+                              : name == "motion"     ? &motion
                                                      : nullptr;
     if (slot) {
       if (*slot) fail(e, "appears twice");
       *slot = e;
-    } else if (name != "motion") {
-      // <motion> belongs to the motion module.
+    } else {
       unknown(e, casedef);
     }
   }
@@ -150,6 +151,15 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   // After the geometry: these name mks that must have particles.
   if (floatings) readFloatings(*this, floatings, c_);
   if (properties) readProperties(*this, properties, c_);
+  if (motion) c_.motions = readMotion(*this, motion, c_.mks);  // refs name generated particles
+  for (const MotionObject& m : c_.motions) {
+    for (const FloatingDef& f : c_.floatings) {
+      if (std::find(f.mkBound.begin(), f.mkBound.end(), m.ref) != f.mkBound.end()) {
+        throw InputError(fmt::format("{}:{}: <objreal>: mkbound {} is a floating body (line {}): it cannot "
+                                     "also have an imposed motion", path_, m.line, m.ref, f.line));
+      }
+    }
+  }
 }
 
 void CaseReader::readConstants(const XMLElement* list) {

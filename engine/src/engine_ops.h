@@ -69,6 +69,9 @@ class EngineOps {
   virtual uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) = 0;
   // The step's scalars on the host (GPU: the one wait for the device per step).
   virtual StepScalars finishStep() = 0;
+  // The dt of the last computeDt() on the host before the step ends (GPU: a second wait, paid
+  // only by runs with imposed motion, whose transform the host computes from dt).
+  virtual double stepDt() = 0;
   // dst[i] = src[perm[i]] for every array; posPre is skipped when null.
   virtual void gather(const ReorderArrays<T>& src, const ReorderArrays<T>& dst, const uint32_t* perm,
                       uint32_t n) = 0;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "boundary_motion.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
 #include "sph/particle_code.h"
@@ -60,6 +61,7 @@ class SimulationCore final : public Simulation::Impl {
     for (const auto& [key, value] : o.strategyOptions) ctx.options[key] = value;
     strategy->configure(ctx);
 
+    if (!c.motions.empty()) motion_ = std::make_unique<BoundaryMotion<T>>(c, d, o.threads);
     dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed};
     limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
                T(p.domainMax.z), T(p.rhoOutMin), T(p.rhoOutMax)};
@@ -87,6 +89,7 @@ class SimulationCore final : public Simulation::Impl {
       ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
       ops_->verletStep(state_->integratorArrays(), consts_, euler, state_->cur.code.data(), limits_);
     }
+    moveBoundaries();
     strategy->endStep(state_->view());
     const StepScalars s = ops_->finishStep();
     if (!std::isfinite(s.dt))
@@ -174,6 +177,16 @@ class SimulationCore final : public Simulation::Impl {
                     stepCount == 0);
   }
 
+  // Imposed motion over [t, t + dt] once the step is integrated, as DualSPHysics' RunMotion(stepdt)
+  // after ComputeStep() for both integrators (whose halves leave boundary positions and
+  // velocities alone); the next force passes see the new positions and velocities.
+  void moveBoundaries() {
+    if (!motion_) return;
+    const double stepDt = ops_->stepDt();
+    ScopedPhase ph(timer.get(), "SU-Motion", PhaseGroup::Other);
+    motion_->apply(t, stepDt, state_->view());
+  }
+
   // Moves excluded particles to the end (keeping the order of the others), logs and drops them.
   // Only the excluded particles travel to the host.
   void compactExcluded(const ExclusionCounts& now) {
@@ -203,6 +216,7 @@ class SimulationCore final : public Simulation::Impl {
   PhysicsConstants<T> consts_;
   std::unique_ptr<EngineOps<T>> ops_;
   std::unique_ptr<ParticleState<T>> state_;
+  std::unique_ptr<BoundaryMotion<T>> motion_;  // null without <motion>
   ExclusionLimits<T> limits_{};
   DtRule dtRule_;
   int verletCounter_ = 0;

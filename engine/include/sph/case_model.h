@@ -11,6 +11,7 @@
 
 #include "sph/case_floating.h"
 #include "sph/case_gauges.h"
+#include "sph/case_motion.h"
 #include "sph/vec3d.h"
 
 namespace sph {
@@ -85,6 +86,8 @@ struct CaseDefinition {
   PropertiesDef properties;
   // <execution><special><gauges>.
   CaseGauges gauges;
+  // <motion>: boundary objects with imposed movements (sph/case_motion.h).
+  std::vector<MotionObject> motions;
 };
 
 struct LoadOptions {

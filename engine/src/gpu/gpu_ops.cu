@@ -159,6 +159,13 @@ class GpuOps final : public EngineOps<T> {
     return *host_;
   }
 
+  double stepDt() override {
+    SPH_CUDA_CHECK(cudaMemcpyAsync(&host_->dt, &scalars_.data()->dt, sizeof(double), cudaMemcpyDeviceToHost, 0),
+                   "reading the step's dt");
+    SPH_CUDA_CHECK(cudaStreamSynchronize(0), "waiting for the step's dt");
+    return host_->dt;
+  }
+
   // CUB's stable partition: kept particles first in order, excluded ones after (reversed).
   uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) override {
     if (n == 0) return 0;

@@ -1,0 +1,98 @@
+#include "motion_kinematics.h"
+
+#include <algorithm>
+#include <numbers>
+
+namespace sph {
+namespace {
+
+constexpr double kTwoPi = 2 * std::numbers::pi;
+
+}  // namespace
+
+MotionKinematics::MotionKinematics(std::vector<MotionObject> objects) : objects_(std::move(objects)) {
+  for (size_t o = 0; o < objects_.size(); ++o) {
+    for (const MotionBegin& b : objects_[o].begins) {
+      Chain c;
+      c.object = o;
+      c.start = b.start;
+      if (b.finish >= 0) c.stop = b.finish;
+      const int mov = objects_[o].find(b.mov);
+      if (mov < 0) continue;  // the reader refuses this; a hand-made object just never moves
+      enter(c, mov, Vec3d{}, 0.0);
+      chains_.push_back(c);
+    }
+  }
+}
+
+// Makes `mov` the running movement of c (its start time already set); prevPhase/prevPhaseRot
+// are the phases the previous movement ended with, for sinusoids without <phase>.
+void MotionKinematics::enter(Chain& c, int mov, const Vec3d& prevPhase, double prevPhaseRot) const {
+  c.mov = mov;
+  const Movement& m = objects_[c.object].movements[size_t(mov)];
+  c.phase = m.type == MovementType::RectSinu ? (m.phaseFromPrevious ? prevPhase : m.phase) : Vec3d{};
+  c.phaseRot = m.type == MovementType::RotSinu ? (m.phaseFromPrevious ? prevPhaseRot : m.phaseRot) : 0.0;
+}
+
+// The transform of movement m (running since c.start) between the absolute times ta < tb.
+RigidTransform MotionKinematics::piece(const Movement& m, const Chain& c, double ta, double tb) {
+  const double a = ta - c.start, b = tb - c.start;  // time within the movement
+  auto sinuStep = [&](double ampl, double freq, double phase) {
+    return ampl * (std::sin(phase + kTwoPi * freq * b) - std::sin(phase + kTwoPi * freq * a));
+  };
+  switch (m.type) {
+    case MovementType::Rect:
+      return RigidTransform::translation(m.vel.x * (tb - ta), m.vel.y * (tb - ta), m.vel.z * (tb - ta));
+    case MovementType::RectSinu:
+      return RigidTransform::translation(sinuStep(m.ampl.x, m.freq.x, c.phase.x),
+                                         sinuStep(m.ampl.y, m.freq.y, c.phase.y),
+                                         sinuStep(m.ampl.z, m.freq.z, c.phase.z));
+    case MovementType::Rot:
+      return RigidTransform::rotation(m.angVel * (tb - ta), m.axisP1, m.axisP2);
+    case MovementType::RotSinu:
+      return RigidTransform::rotation(sinuStep(m.amplRot, m.freqRot, c.phaseRot), m.axisP1, m.axisP2);
+    case MovementType::Wait:
+      break;
+  }
+  return RigidTransform{};
+}
+
+std::vector<ObjectStep> MotionKinematics::advance(double t, double dt) {
+  std::vector<ObjectStep> out(objects_.size());
+  for (size_t o = 0; o < objects_.size(); ++o) out[o].mkIndex = objects_[o].mkIndex;
+  const double t1 = t + dt;
+  for (Chain& c : chains_) {
+    while (c.mov >= 0) {
+      const Movement& m = objects_[c.object].movements[size_t(c.mov)];
+      const double end = std::min(c.start + m.duration, c.stop);
+      const double a = std::max(t, c.start), b = std::min(t1, end);
+      if (b > a && m.type != MovementType::Wait) {
+        ObjectStep& s = out[c.object];
+        s.transform = s.transform.then(piece(m, c, a, b));
+        s.moved = true;
+      }
+      if (t1 < end) break;  // still running at the end of the step
+      if (end >= c.stop || m.next < 0) {
+        c.mov = -1;
+        break;
+      }
+      // Hand over to `next` at `end`, passing on the phase reached (DualSPHysics advances a
+      // sinusoid's phase only on axes with a non-zero amplitude).
+      const Vec3d phase{c.phase.x + (m.ampl.x != 0 ? kTwoPi * m.freq.x * m.duration : 0),
+                        c.phase.y + (m.ampl.y != 0 ? kTwoPi * m.freq.y * m.duration : 0),
+                        c.phase.z + (m.ampl.z != 0 ? kTwoPi * m.freq.z * m.duration : 0)};
+      const double phaseRot = c.phaseRot + kTwoPi * m.freqRot * m.duration;
+      c.start += m.duration;
+      const int next = objects_[c.object].find(m.next);
+      if (next < 0) {
+        c.mov = -1;
+        break;
+      }
+      enter(c, next, m.type == MovementType::RectSinu ? phase : Vec3d{},
+            m.type == MovementType::RotSinu ? phaseRot : 0.0);
+    }
+  }
+  return out;
+}
+
+}  // namespace sph

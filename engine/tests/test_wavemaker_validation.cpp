@@ -1,0 +1,271 @@
+// Validation (issue 4): a 2D piston wave flume driven by mvrectsinu against linear wave-maker
+// theory (Biesel 1951; Dean & Dalrymple, "Water Wave Mechanics for Engineers and Scientists",
+// section 6.2): a piston of stroke S (twice the amplitude) in water of depth d makes progressive
+// waves of height
+//   H = S 2 (cosh 2kd - 1) / (sinh 2kd + 2kd),   omega^2 = g k tanh(kd).
+//
+// Case (sized for CI: 3,856 fluid particles, ~13,000 Verlet steps, about 45 s of one core, so
+// ~25-30 s on CI's two): depth d = 0.2 m, period T = 1 s (kd = 1.04, wavelength 1.21 m), target
+// H = 0.15 d = 0.03 m (steepness H/L = 0.025, Ursell number 5: weakly nonlinear, so the first
+// harmonic is the linear wave), dp = d/16 (H/dp = 2.4), coefh 1.2, Wendland, artificial
+// viscosity 0.01, Fourtakas density diffusion, coefsound 10 (c0 = 14 m/s, a hundred times the
+// fastest flow; it halves the steps and the artificial viscosity, which scales with c0). The
+// flume is 2.5 wavelengths long with a vertical wall at its end.
+//
+// Measurement: the free surface at gauges x = 1.5d ... 2.5d from the piston's mean position (the
+// piston's evanescent modes, ~5% of the wave at the paddle for this kd, decay as exp(-2.9 x/d):
+// below 0.1% there), sampled 40 times a period over t = 2T..4T (the wave front passes the
+// gauges before T; the first reflection from the far wall, even at the shallow-water speed
+// sqrt(gd), returns after 4.2 s); at each gauge the first harmonic is fitted by least squares
+// (with a linear drift of the mean level) and H is twice its amplitude; the gauges are averaged.
+//
+// Measured (this engine, CPU): -8.2% (H = 0.0275 m vs 0.0300 m) at dp = d/16; -10.2% at d/12 and
+// -6.8% at d/20 (gauges 1d..3d averaged): SPH's wave is low by a deficit that shrinks with
+// resolution and grows slowly with the distance from the piston (numerical dissipation;
+// ~-5% right at the paddle). Bound: the 10% of the issue.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sph/simulation.h"
+#include "sph/sph_kernels.h"
+#include "test_support.h"
+
+namespace sph {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+constexpr double kG = 9.81;
+
+// Wave number of the linear dispersion relation omega^2 = g k tanh(kd), by Newton's method from
+// the deep-water guess.
+double waveNumber(double omega, double d) {
+  double k = omega * omega / kG;
+  for (int i = 0; i < 50; ++i) {
+    const double th = std::tanh(k * d);
+    const double f = kG * k * th - omega * omega;
+    const double df = kG * (th + k * d * (1 - th * th));
+    k -= f / df;
+  }
+  return k;
+}
+
+double bieselHeightOverStroke(double kd) {
+  return 2 * (std::cosh(2 * kd) - 1) / (std::sinh(2 * kd) + 2 * kd);
+}
+
+struct Flume {
+  double depth, dp, period, stroke, length, gauge, coefh, coefsound;
+  int stepAlgorithm;
+};
+
+std::string flumeXml(const Flume& f) {
+  const double dp = f.dp, d = f.depth, wall = d + 0.6 * d;
+  return fmt::format(R"(<?xml version="1.0" encoding="UTF-8" ?>
+<case>
+  <casedef>
+    <constantsdef>
+      <gravity x="0" y="0" z="-9.81" />
+      <rhop0 value="1000" />
+      <rhopgradient value="2" />
+      <hswl value="0" auto="true" />
+      <gamma value="7" />
+      <speedsystem value="0" auto="true" />
+      <coefsound value="{cs}" />
+      <speedsound value="0" auto="true" />
+      <coefh value="{coefh}" />
+      <cflnumber value="0.2" />
+    </constantsdef>
+    <mkconfig boundcount="240" fluidcount="9" />
+    <geometry>
+      <definition dp="{dp}">
+        <pointref x="0" y="0" z="0" />
+        <pointmin x="{xmin}" y="0" z="{zmin}" />
+        <pointmax x="{xmax}" y="0" z="{zmax}" />
+      </definition>
+      <commands>
+        <mainlist>
+          <setmkfluid mk="0" />
+          <drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="{len}" y="2" z="{d}" /></drawbox>
+          <setmkbound mk="0" />
+          <drawbox><boxfill>bottom | right</boxfill><point x="{floorx}" y="-1" z="0" /><size x="{floorlen}" y="2" z="{wall}" /></drawbox>
+          <setmkbound mk="1" />
+          <drawbox><boxfill>solid</boxfill><point x="{px}" y="-1" z="{dp}" /><size x="{pw}" y="2" z="{ph}" /></drawbox>
+        </mainlist>
+      </commands>
+    </geometry>
+    <motion>
+      <objreal ref="1">
+        <begin mov="1" start="0" />
+        <mvrectsinu id="1" duration="1000" anglesunits="degrees">
+          <freq x="{freq}" y="0" z="0" /><ampl x="{ampl}" y="0" z="0" /><phase x="0" y="0" z="0" />
+        </mvrectsinu>
+      </objreal>
+    </motion>
+  </casedef>
+  <execution>
+    <parameters>
+      <parameter key="StepAlgorithm" value="{alg}" />
+      <parameter key="Kernel" value="2" />
+      <parameter key="Visco" value="0.01" />
+      <parameter key="DensityDT" value="2" />
+      <parameter key="DensityDTvalue" value="0.1" />
+      <parameter key="TimeMax" value="1000" />
+      <parameter key="TimeOut" value="1000" />
+      <simulationdomain>
+        <posmin x="default" y="default" z="default" />
+        <posmax x="default" y="default" z="default + 50%" />
+      </simulationdomain>
+    </parameters>
+  </execution>
+</case>
+)",
+                     fmt::arg("alg", f.stepAlgorithm), fmt::arg("cs", f.coefsound), fmt::arg("coefh", f.coefh), fmt::arg("dp", dp),
+                     fmt::arg("xmin", -4 * dp - f.stroke), fmt::arg("zmin", -dp), fmt::arg("xmax", f.length + dp),
+                     fmt::arg("zmax", wall + dp), fmt::arg("len", f.length), fmt::arg("d", d),
+                     fmt::arg("floorx", -3 * dp - f.stroke), fmt::arg("floorlen", f.length + 3 * dp + f.stroke),
+                     fmt::arg("wall", wall), fmt::arg("px", -2 * dp), fmt::arg("pw", 2 * dp), fmt::arg("ph", wall - dp),
+                     fmt::arg("freq", 1 / f.period), fmt::arg("ampl", f.stroke / 2));
+}
+
+// Free-surface elevation at x: the height where the kernel sum of fluid volumes
+// sum_j (m/rho_j) W(|x_j - (x, z)|) falls to one half (DualSPHysics' free-surface gauges use the
+// same kind of threshold on the kernel-interpolated mass), found by bisection above the
+// highest z where the sum is still above one half.
+double surfaceAt(const ParticleSnapshot& s, double x, double h, double mass, double zLow, double zHigh) {
+  const double aD = kernelNormalisation(KernelKind::Wendland, 2, h), support = 2 * h;
+  std::vector<std::array<double, 3>> near;  // x, z, volume
+  for (size_t i = 0; i < s.count(); ++i)
+    if (s.type[i] == 1 && std::abs(s.pos[3 * i] - x) < support)
+      near.push_back({s.pos[3 * i], s.pos[3 * i + 2], mass / s.rho[i]});
+  auto fraction = [&](double z) {
+    double sum = 0;
+    for (const auto& p : near) {
+      const double r = std::hypot(p[0] - x, p[1] - z);
+      if (r < support) sum += p[2] * kernelWValue(KernelKind::Wendland, r, h, aD);
+    }
+    return sum;
+  };
+  double lo = zLow, hi = zHigh;
+  for (int i = 0; i < 40; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (fraction(mid) > 0.5 ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+struct HarmonicFit {
+  double amplitude;  // of the first harmonic
+  double residual;   // RMS of what the fit leaves, relative to the amplitude
+};
+
+// Least squares of eta(t) = c0 + c1 (t - tm) + a cos(omega t) + b sin(omega t): the first
+// harmonic's amplitude sqrt(a^2 + b^2), a slow drift of the mean level left out.
+HarmonicFit fitFirstHarmonic(const std::vector<double>& t, const std::vector<double>& eta, double omega) {
+  double tm = 0;
+  for (double v : t) tm += v;
+  tm /= double(t.size());
+  auto basis = [&](double ti, double* phi) {
+    phi[0] = 1;
+    phi[1] = ti - tm;
+    phi[2] = std::cos(omega * ti);
+    phi[3] = std::sin(omega * ti);
+  };
+  double m[4][5] = {};
+  for (size_t i = 0; i < t.size(); ++i) {
+    double phi[4];
+    basis(t[i], phi);
+    for (int r = 0; r < 4; ++r) {
+      for (int c = 0; c < 4; ++c) m[r][c] += phi[r] * phi[c];
+      m[r][4] += phi[r] * eta[i];
+    }
+  }
+  for (int c = 0; c < 4; ++c) {  // Gauss-Jordan; the system is well conditioned over whole periods
+    for (int r = 0; r < 4; ++r) {
+      if (r == c) continue;
+      const double f = m[r][c] / m[c][c];
+      for (int k = c; k < 5; ++k) m[r][k] -= f * m[c][k];
+    }
+  }
+  double coef[4];
+  for (int r = 0; r < 4; ++r) coef[r] = m[r][4] / m[r][r];
+  double ss = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    double phi[4];
+    basis(t[i], phi);
+    double e = eta[i];
+    for (int r = 0; r < 4; ++r) e -= coef[r] * phi[r];
+    ss += e * e;
+  }
+  const double amp = std::hypot(coef[2], coef[3]);
+  return {amp, std::sqrt(ss / double(t.size())) / amp};
+}
+
+TEST(WavemakerValidation, PistonWaveHeightFollowsLinearTheory) {
+  Flume f;
+  f.depth = 0.2;
+  f.dp = f.depth / 16;
+  f.period = 1.0;
+  f.coefh = 1.2;
+  f.coefsound = 10;
+  f.stepAlgorithm = 1;
+  const double omega = 2 * kPi / f.period;
+  const double k = waveNumber(omega, f.depth), kd = k * f.depth, lambda = 2 * kPi / k;
+  const double hTarget = 0.15 * f.depth;
+  f.stroke = hTarget / bieselHeightOverStroke(kd);
+  f.length = 2.5 * lambda;
+  const double t0 = 2 * f.period, t1 = 4 * f.period;
+  const int samplesPerPeriod = 40;
+  std::vector<double> gauges;
+  for (double g : {1.5, 1.75, 2.0, 2.25, 2.5}) gauges.push_back(g * f.depth);
+
+  const auto dir = test::tempDir("wavemaker_validation");
+  const CaseDefinition c = loadCase(test::writeFile(dir / "PistonFlume_Def.xml", flumeXml(f)));
+  RunOptions o;
+  o.device = Device::Cpu;
+  o.writeOutput = false;
+  o.progress = false;
+  o.timeMax = t1 + 0.01 * f.period;
+  Simulation sim(c, o);
+  const double h = sim.parameters().h, mass = sim.parameters().massFluid;
+  std::printf("kd %.3f, wavelength %.3f m, stroke %.4f m, target H %.4f m (H/dp %.1f), %u fluid particles\n", kd,
+              lambda, f.stroke, hTarget, hTarget / f.dp, c.nFluid);
+
+  std::vector<double> ts;
+  std::vector<std::vector<double>> etas(gauges.size());
+  const double zLow = f.depth - 3 * hTarget, zHigh = f.depth + 3 * hTarget;
+  double next = t0;
+  while (!sim.finished() && sim.time() < t1) {
+    sim.step();
+    if (sim.time() >= next) {
+      ts.push_back(sim.time());
+      const ParticleSnapshot snap = sim.snapshot();
+      for (size_t g = 0; g < gauges.size(); ++g) etas[g].push_back(surfaceAt(snap, gauges[g], h, mass, zLow, zHigh));
+      next += f.period / samplesPerPeriod;
+    }
+  }
+  ASSERT_GE(ts.size(), size_t(2 * samplesPerPeriod));
+  double sum = 0;
+  for (size_t g = 0; g < gauges.size(); ++g) {
+    const HarmonicFit fit = fitFirstHarmonic(ts, etas[g], omega);
+    sum += 2 * fit.amplitude;
+    std::printf("gauge x = %.3f m: H = %.4f m (%+.1f%%), residual %.2f of the amplitude\n", gauges[g],
+                2 * fit.amplitude, 100 * (2 * fit.amplitude - hTarget) / hTarget, fit.residual);
+    // A clean periodic wave: the second harmonic of a Stokes wave of this steepness is ~10% of
+    // the first; noise or a wave not yet established would leave much more.
+    EXPECT_LT(fit.residual, 0.3) << "gauge " << gauges[g];
+  }
+  const double hSph = sum / double(gauges.size());
+  const double rel = (hSph - hTarget) / hTarget;
+  std::printf("%zu samples over t = %.2f..%.2f s, %llu steps: H = %.4f m, theory %.4f m (%+.1f%%)\n", ts.size(), t0,
+              t1, static_cast<unsigned long long>(sim.steps()), hSph, hTarget, 100 * rel);
+  EXPECT_LT(std::abs(rel), 0.10);
+}
+
+}  // namespace
+}  // namespace sph
