@@ -44,10 +44,10 @@ class VerletCpuBackend final : public VerletBackend {
   }
   HostLists download() const override { return {entries_, regionEnd_, length_, n_}; }
   ListStats stats(const ParticleView<float>& p, double support) const override {
-    return listStats(download(), p.pos, support);
+    return listStats(download(), p.pos, support, box_);
   }
   ListStats stats(const ParticleView<double>& p, double support) const override {
-    return listStats(download(), p.pos, support);
+    return listStats(download(), p.pos, support, box_);
   }
   size_t deviceBytes() const override { return 0; }
   size_t peakDeviceBytes() const override { return 0; }
@@ -70,8 +70,9 @@ class VerletCpuBackend final : public VerletBackend {
     double m = 0;
 #pragma omp parallel for num_threads(threads_) reduction(max : m) schedule(static)
     for (int64_t i = 0; i < int64_t(p.n); ++i) {
-      const double dx = double(p.pos[i].x) - ref_[i].x, dy = double(p.pos[i].y) - ref_[i].y,
-                   dz = double(p.pos[i].z) - ref_[i].z;
+      const Real4<double> now{double(p.pos[i].x), double(p.pos[i].y), double(p.pos[i].z), 0.0};
+      double dx, dy, dz;  // a particle that wrapped around moved by its minimum image
+      pairDelta(now, ref_[i], box_, dx, dy, dz);
       m = std::max(m, dx * dx + dy * dy + dz * dz);
     }
     return m;
@@ -117,6 +118,7 @@ class VerletCpuBackend final : public VerletBackend {
     length_ = std::move(length);
     regionEnd_ = std::move(regionEnd);
     n_ = n;
+    box_ = l.image<double>();
     ref_.resize(n);
     for (uint32_t i = 0; i < n; ++i) ref_[i] = {double(p.pos[i].x), double(p.pos[i].y), double(p.pos[i].z), 0.0};
     res.built = true;
@@ -147,6 +149,7 @@ class VerletCpuBackend final : public VerletBackend {
   std::vector<uint32_t> entries_, length_;
   std::vector<uint64_t> regionEnd_;
   std::vector<Real4<double>> ref_;
+  PeriodicBox<double> box_;  // the periodic axes of the last build
 };
 
 }  // namespace

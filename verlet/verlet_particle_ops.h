@@ -4,6 +4,8 @@
 //
 // A list holds every j != a with r_aj^2 < Rc^2 at the build: fluid and boundary neighbours
 // for a fluid particle, fluid neighbours only for a boundary particle (DBC, as the cell plugin).
+// Along periodic axes r_aj is the minimum image, both in the build and in the interaction: a list
+// stays valid while its members wrap around, since it holds indices, not images.
 #pragma once
 
 #include <cstdint>
@@ -50,8 +52,9 @@ template <typename T, typename Source, typename Out>
 SPH_HD SPH_FORCEINLINE void forEachListMember(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound,
                                               T rc2, Out&& out) {
   const Real4<T> posA = pos(a);
+  const PeriodicBox<T> box = l.image<T>();
   cell::forEachCandidate(l, loadReadOnly(l.keys + a), posA, a < nBound, [&](uint32_t j) {
-    if (j != a && distance2(posA, pos(j)) < rc2) out(j);
+    if (j != a && distance2(posA, pos(j), box) < rc2) out(j);
   });
 }
 
@@ -86,7 +89,7 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, const ListsView& list
   for (uint32_t k = 0; k < len; ++k) {
     const uint32_t j = loadReadOnly(e + uint64_t(k) * kWarp);
     const Real4<T> posB = loadReadOnly(pos + j);
-    if (distance2(posA, posB) < c.support2)
+    if (distance2(posA, posB, c.periodic) < c.support2)
       interactPair<K>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
   }
   return acc;

@@ -7,7 +7,7 @@
 namespace sph::verlet {
 
 template <typename T>
-ListStats listStats(const HostLists& l, const Real4<T>* pos, double support) {
+ListStats listStats(const HostLists& l, const Real4<T>* pos, double support, const PeriodicBox<double>& box) {
   ListStats s;
   const double s2 = support * support;
   uint64_t members = 0, inSupport = 0, laneIterations = 0, idle = 0;
@@ -23,7 +23,9 @@ ListStats listStats(const HostLists& l, const Real4<T>* pos, double support) {
         if (k >= l.length[a]) continue;
         const Real4<T>& p = pos[a];
         const Real4<T>& q = pos[l.entries[entrySlot(l.regionEnd.data(), a, k)]];
-        const double dx = double(p.x) - q.x, dy = double(p.y) - q.y, dz = double(p.z) - q.z;
+        double dx, dy, dz;
+        pairDelta(Real4<double>{double(p.x), double(p.y), double(p.z), 0.0},
+                  Real4<double>{double(q.x), double(q.y), double(q.z), 0.0}, box, dx, dy, dz);
         ++members;
         if (dx * dx + dy * dy + dz * dz < s2) ++busy;
       }
@@ -37,7 +39,7 @@ ListStats listStats(const HostLists& l, const Real4<T>* pos, double support) {
   return s;
 }
 
-template ListStats listStats(const HostLists&, const Real4<float>*, double);
-template ListStats listStats(const HostLists&, const Real4<double>*, double);
+template ListStats listStats(const HostLists&, const Real4<float>*, double, const PeriodicBox<double>&);
+template ListStats listStats(const HostLists&, const Real4<double>*, double, const PeriodicBox<double>&);
 
 }  // namespace sph::verlet

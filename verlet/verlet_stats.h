@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "sph/periodic.h"
 #include "sph/real4.h"
 #include "verlet_backend.h"  // HostLists
 
@@ -18,7 +19,8 @@ struct ListStats {
   double inSupportRatio = 0;  // list members within the support / list members
 };
 
+// `box`: the periodic axes the lists were built with (minimum-image distances).
 template <typename T>
-ListStats listStats(const HostLists& l, const Real4<T>* pos, double support);
+ListStats listStats(const HostLists& l, const Real4<T>* pos, double support, const PeriodicBox<double>& box);
 
 }  // namespace sph::verlet

@@ -1,5 +1,6 @@
 #include "verlet_strategy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -23,14 +24,46 @@ double positiveOption(const StrategyContext& ctx, const char* key, double fallba
   throw InputError(fmt::format("verlet neighbour search: {} must be a positive number, not '{}'", key, it->second));
 }
 
+// The largest list radius the periodic axes allow (infinity without any). The build sorts by
+// cells of Rc/2 and the cell grid needs 5 of them across a periodic axis, so Rc <= 0.4 L, which
+// also keeps Rc below L/2, the limit of the minimum image. The factor below 1 keeps
+// floor(L / (Rc/2 (1 + slack))) at 5 whatever the rounding.
+double maxListRadius(const StrategyContext& ctx, int* axis) {
+  double rc = std::numeric_limits<double>::infinity();
+  for (int d = 0; d < 3; ++d) {
+    if (!ctx.periodic[d]) continue;
+    const double period = ctx.domainMax[d] - ctx.domainMin[d];
+    const double limit = 2.0 * period / (5.0 * (1.0 + cell::kCellSizeSlack)) * (1.0 - 1e-9);
+    if (limit < rc) {
+      rc = limit;
+      *axis = d;
+    }
+  }
+  return rc;
+}
+
 }  // namespace
 
 void VerletStrategy::configure(const StrategyContext& ctx) {
   if (!(ctx.support > 0.0) || !std::isfinite(ctx.support))
     throw InputError(fmt::format("verlet neighbour search: support radius must be positive, not {}", ctx.support));
   if (!ctx.reorderer) throw RunError("verlet neighbour search: the context has no particle reorderer");
+  rule_ = SkinRule{};
   rule_.support = ctx.support;
   rule_.steps = positiveOption(ctx, "VerletListSteps", kDefaultListSteps);
+  int axis = 0;
+  const double rcMax = maxListRadius(ctx, &axis);
+  if (rcMax < std::numeric_limits<double>::infinity()) {
+    const double room = rcMax / ctx.support - 1.0;  // the largest skin dh / 2h the period allows
+    if (!(room > 0.0))
+      throw InputError(fmt::format(
+          "verlet neighbour search: the periodic axis {} is {:g} m long; the list radius Rc = 2h + dh must stay "
+          "below half of it, and the list build's cells of Rc/2 need 5 across it, so Rc <= {:g} m, but 2h alone "
+          "is {:g} m; use the cell search (--neighbours cell) or a longer period",
+          "xyz"[axis], ctx.domainMax[axis] - ctx.domainMin[axis], rcMax, ctx.support));
+    rule_.minFraction = std::min(rule_.minFraction, room);
+    rule_.maxFraction = std::min(rule_.maxFraction, room);
+  }
   const double cap = positiveOption(ctx, "VerletMemoryLimit", 0.0);
   memoryCap_ = size_t(cap);
   if (!backend_ || ctx_.device != ctx.device)
@@ -163,6 +196,7 @@ void VerletStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<
                                double(c.support), ctx_.support));
   buildPendingT(p);
   rememberView(p);
+  cell::requireSamePeriodicBox(c.periodic, cell_.grid(), "verlet");
   if (fallback_) {
     ++fallbackPasses_;
     cell_.interact(p, c, out);  // times itself as CF-Forces

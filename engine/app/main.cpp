@@ -179,6 +179,8 @@ int cmdInfo(const Args& a) {
              p.kernel == sph::KernelKind::Cubic ? "cubic spline" : "Wendland", p.timeMax, p.timeOut);
   fmt::print("domain      ({:.4g}, {:.4g}, {:.4g}) to ({:.4g}, {:.4g}, {:.4g}) m\n", p.domainMin.x, p.domainMin.y,
              p.domainMin.z, p.domainMax.x, p.domainMax.y, p.domainMax.z);
+  for (int a = 0; a < 3; ++a)
+    if (p.periodic[a]) fmt::print("periodic    {}, period {:.6g} m\n", "xyz"[a], p.period(a));
   for (const double cell : {p.support, p.h}) {
     auto cells = [&](double lo, double hi) { return std::max<long>(1, long(std::ceil((hi - lo) / cell))); };
     const long nx = cells(p.domainMin.x, p.domainMax.x), ny = p.dim == 2 ? 1 : cells(p.domainMin.y, p.domainMax.y),

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "periodic_parameters.h"
 #include "sph/errors.h"
 #include "sph/pair_physics.h"
 #include "sph/sph_kernels.h"
@@ -104,6 +105,7 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.partsOutMax = parameterDouble(c, "PartsOutMax", 1);
   p.domainMin = c.resolvedDomainMin;
   p.domainMax = c.resolvedDomainMax;
+  derivePeriodicAxes(c, p);
   p.neighbourSearch = parameterString(c, "NeighbourSearch", "");
   p.verletListSteps = parameterString(c, "VerletListSteps", "");
   if (!p.verletListSteps.empty() && !(parameterDouble(c, "VerletListSteps", 0) > 0))
@@ -139,6 +141,7 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
   c.gx = T(p.gravity.x);
   c.gy = T(p.gravity.y);
   c.gz = T(p.gravity.z);
+  c.periodic = makePeriodicBox<T>(p);
   return c;
 }
 

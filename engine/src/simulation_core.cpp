@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "boundary_motion.h"
+#include "periodic_parameters.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
 #include "sph/particle_code.h"
@@ -50,6 +51,7 @@ class SimulationCore final : public Simulation::Impl {
     const double hi[3] = {p.domainMax.x, p.domainMax.y, p.domainMax.z};
     std::copy(lo, lo + 3, ctx.domainMin);
     std::copy(hi, hi + 3, ctx.domainMax);
+    std::copy(p.periodic, p.periodic + 3, ctx.periodic);
     ctx.capacity = count;
     ctx.threads = o.threads;
     ctx.reorderer = state_.get();
@@ -65,6 +67,7 @@ class SimulationCore final : public Simulation::Impl {
     dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed};
     limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
                T(p.domainMax.z), T(p.rhoOutMin), T(p.rhoOutMax)};
+    openPeriodicLimits(limits_, p);
   }
 
   // One step with one wait for the device at its end (finishStep): dt is computed where the

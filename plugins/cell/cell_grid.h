@@ -2,8 +2,12 @@
 // PreSort): boundary particles get keys [0, ncells), fluid particles [ncells, 2 ncells), so a
 // sort by key keeps boundary particles in [0, nBound) and groups both kinds by cell.
 // Cell index, x fastest: c = cx + ncx (cy + ncy cz); in 2D (the x-z plane) ncy = 1.
+// Cells are cubes of cellSize except along a periodic axis, where the cell count must divide
+// the period: there the edge is period / count, the largest count whose cells are not smaller
+// than cellSize, and a position is wrapped into the period before its cell is taken.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "cell_mode.h"
@@ -22,8 +26,9 @@ inline constexpr double kCellSizeSlack = 1e-5;
 
 struct CellGrid {
   double origin[3] = {0, 0, 0};  // the domain's minimum corner
-  double cellSize = 0;
-  double invCellSize = 0;
+  double cellSize = 0;           // the cell edge the support needs (that of every open axis)
+  double invCellSize[3] = {0, 0, 0};  // per axis: 1 / edge
+  double period[3] = {0, 0, 0};  // per axis: the period of a periodic axis, 0 for an open one
   int32_t ncx = 1, ncy = 1, ncz = 1;
   int32_t reach = 1;             // cells scanned on each side: 1 (full) or 2 (half)
   uint32_t ncells = 1;
@@ -42,10 +47,18 @@ inline int keyBits(const CellGrid& g) {
   return bits;
 }
 
-// Cell coordinate along one axis, clamped into [0, nc): particles outside the domain join the
-// edge cells, which keeps every pair within reach (clamping never increases a distance in cells).
-SPH_HD SPH_FORCEINLINE int32_t cellCoord(double x, double origin, double invCellSize, int32_t nc) {
-  const double f = (x - origin) * invCellSize;
+// Position along one axis in cells from the origin; on a periodic axis the image in [0, nc]
+// (a position that is only a rounding error outside the period needs no division).
+SPH_HD SPH_FORCEINLINE double axisCells(double x, double origin, double invCellSize, int32_t nc, bool periodic) {
+  double f = (x - origin) * invCellSize;
+  if (periodic && !(f >= 0.0 && f < double(nc))) f -= double(nc) * std::floor(f / double(nc));
+  return f;
+}
+
+// Cell coordinate of a position in cells, clamped into [0, nc): particles outside the domain of
+// an open axis join the edge cells, which keeps every pair within reach (clamping never
+// increases a distance in cells); on a periodic axis clamping only catches f == nc.
+SPH_HD SPH_FORCEINLINE int32_t cellCoord(double f, int32_t nc) {
   if (!(f > 0.0)) return 0;  // also catches NaN
   return f >= double(nc) ? nc - 1 : int32_t(f);
 }
@@ -53,9 +66,9 @@ SPH_HD SPH_FORCEINLINE int32_t cellCoord(double x, double origin, double invCell
 // Keys are computed in double whatever the particle precision, so that the cell of a particle
 // does not depend on the distance of the domain's origin (float would lose ~ncx ulps).
 SPH_HD SPH_FORCEINLINE uint32_t cellKey(const CellGrid& g, double x, double y, double z, bool bound) {
-  const uint32_t cx = uint32_t(cellCoord(x, g.origin[0], g.invCellSize, g.ncx));
-  const uint32_t cy = uint32_t(cellCoord(y, g.origin[1], g.invCellSize, g.ncy));
-  const uint32_t cz = uint32_t(cellCoord(z, g.origin[2], g.invCellSize, g.ncz));
+  const uint32_t cx = uint32_t(cellCoord(axisCells(x, g.origin[0], g.invCellSize[0], g.ncx, g.period[0] > 0.0), g.ncx));
+  const uint32_t cy = uint32_t(cellCoord(axisCells(y, g.origin[1], g.invCellSize[1], g.ncy, g.period[1] > 0.0), g.ncy));
+  const uint32_t cz = uint32_t(cellCoord(axisCells(z, g.origin[2], g.invCellSize[2], g.ncz, g.period[2] > 0.0), g.ncz));
   const uint32_t cell = cx + uint32_t(g.ncx) * (cy + uint32_t(g.ncy) * cz);
   return bound ? cell : cell + g.ncells;
 }

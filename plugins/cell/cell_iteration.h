@@ -15,6 +15,12 @@
 // the candidates (the corners of the 5x5x5 block), with cells of 2h ~15%. It is exact: a cell
 // is dropped only when no point of it (edge cells extended to infinity, since particles outside
 // the domain are clamped into them) is within reach * cellSize > support of the particle.
+//
+// Periodic axes (CellGrid::period): the neighbouring cells wrap around, the edge cells are not
+// extended (positions are wrapped into the period), and when x is periodic a row's x-range that
+// crosses the wrap is split in two; every particle then makes two row calls per row (the second
+// possibly empty), so warps still stay in step. The grid has at least 2 reach + 1 cells across
+// a periodic axis, so the wrapped cells of a block are distinct and no pair is visited twice.
 #pragma once
 
 #include <cmath>
@@ -22,6 +28,7 @@
 
 #include "cell_grid.h"
 #include "sph/hd.h"
+#include "sph/periodic.h"
 #include "sph/real4.h"
 
 namespace sph::cell {
@@ -34,8 +41,22 @@ struct CellLookup {
   const uint32_t* start = nullptr;  // keyCount + 1 entries (see cellStartOf)
   const uint32_t* keys = nullptr;   // sorted key of every particle, indexed like the particles
   double origin[3] = {0, 0, 0};
-  double invCellSize = 1;
+  double invCellSize[3] = {1, 1, 1};
+  double period[3] = {0, 0, 0};     // 0: open axis
+  float edge[3] = {1, 1, 1};        // cell edge per axis in units of the support's cell size (>= 1)
   bool trimRows = true;
+
+  SPH_HD bool periodic(int axis) const { return period[axis] > 0.0; }
+  // The box for minimum-image distances in the particles' precision.
+  template <typename T>
+  SPH_HD PeriodicBox<T> image() const {
+    PeriodicBox<T> b;
+    for (int d = 0; d < 3; ++d) {
+      b.min[d] = T(origin[d]);
+      b.length[d] = T(period[d]);
+    }
+    return b;
+  }
 };
 
 inline CellLookup makeLookup(const CellGrid& g, const uint32_t* start, const uint32_t* keys) {
@@ -47,8 +68,12 @@ inline CellLookup makeLookup(const CellGrid& g, const uint32_t* start, const uin
   l.ncells = g.ncells;
   l.start = start;
   l.keys = keys;
-  for (int d = 0; d < 3; ++d) l.origin[d] = g.origin[d];
-  l.invCellSize = g.invCellSize;
+  for (int d = 0; d < 3; ++d) {
+    l.origin[d] = g.origin[d];
+    l.invCellSize[d] = g.invCellSize[d];
+    l.period[d] = g.period[d];
+    l.edge[d] = float(1.0 / (g.invCellSize[d] * g.cellSize));  // exactly 1 on open axes
+  }
   l.trimRows = g.trimRows;
   return l;
 }
@@ -87,28 +112,53 @@ SPH_HD SPH_FORCEINLINE int32_t clampLow(int32_t v) { return v < 0 ? 0 : v; }
 SPH_HD SPH_FORCEINLINE int32_t clampHigh(int32_t v, int32_t n) { return v >= n ? n - 1 : v; }
 
 // Where particle a sits in its own cell, in cells (0 <= f < 1 inside the domain; outside for a
-// particle clamped into an edge cell). Computed in double: float would lose ~ncx ulps.
-SPH_HD SPH_FORCEINLINE float fractionInCell(double x, double origin, double invCellSize, int32_t c) {
-  return float((x - origin) * invCellSize - double(c));
+// particle clamped into an edge cell of an open axis). Computed in double: float would lose
+// ~ncx ulps.
+SPH_HD SPH_FORCEINLINE float fractionInCell(double x, const CellLookup& l, int axis, int32_t nc, int32_t c) {
+  return float(axisCells(x, l.origin[axis], l.invCellSize[axis], nc, l.periodic(axis)) - double(c));
 }
 
 // Distance, in cells, from f (a's fraction in its cell) to the cells [d, d + 1) relative to a's
-// cell; `lowOpen`/`highOpen`: the cell is the grid's first/last, which extends to infinity.
+// cell; `lowOpen`/`highOpen`: the cell is the grid's first/last on an open axis, which extends to
+// infinity.
 SPH_HD SPH_FORCEINLINE float distanceToCell(float f, int32_t d, bool lowOpen, bool highOpen) {
   const float below = lowOpen ? 0.0f : float(d) - f;        // > 0: the cell lies above f
   const float above = highOpen ? 0.0f : f - float(d + 1);   // > 0: the cell lies below f
   return below > 0.0f ? below : (above > 0.0f ? above : 0.0f);
 }
 
+// A cell coordinate one block away from the grid, put back on a periodic axis.
+SPH_HD SPH_FORCEINLINE int32_t wrapCell(int32_t c, int32_t n) { return c < 0 ? c + n : (c >= n ? c - n : c); }
+
 // Slack, in cells, for the float fractions above (error ~1e-7 cells): trimming never drops a
 // cell nearer than reach + kTrimSlack, and reach * cellSize already exceeds the support by
-// kCellSizeSlack.
+// kCellSizeSlack. Distances are measured in the support's cell size (CellLookup::edge scales a
+// periodic axis's larger cells to it).
 inline constexpr float kTrimSlack = 1e-4f;
 
+// The particle ranges of cells [x0, x1] (x0 > x1: none) of the row starting at cell `row`.
+template <typename RowFn>
+SPH_HD SPH_FORCEINLINE void emitRow(const CellLookup& l, bool valid, uint32_t row, int32_t x0, int32_t x1, bool boundA,
+                                    RowFn& rowFn) {
+  uint32_t fBegin = 0, fEnd = 0, bBegin = 0, bEnd = 0;
+  if (valid && x0 <= x1) {
+    const uint32_t* fluidStart = l.start + l.ncells;
+    const uint32_t b0 = row + uint32_t(x0), b1 = row + uint32_t(x1) + 1;  // one past the last cell
+    fBegin = loadReadOnly(fluidStart + b0);
+    fEnd = loadReadOnly(fluidStart + b1);
+    if (!boundA) {
+      bBegin = loadReadOnly(l.start + b0);
+      bEnd = loadReadOnly(l.start + b1);
+    }
+  }
+  rowFn(fBegin, fEnd, bBegin, bEnd);
+}
+
 // Calls rowFn(fluidBegin, fluidEnd, boundBegin, boundEnd) once per row of cells around a's
-// cell: (2 reach + 1)^2 rows in 3D, (2 reach + 1) when ncy == 1 (2D). Rows outside the grid or
-// trimmed away come as empty ranges, so every particle makes the same number of calls and GPU
-// warps stay in step between rows. The boundary range is empty for boundary particles (DBC).
+// cell (twice when x is periodic): (2 reach + 1)^2 rows in 3D, (2 reach + 1) when ncy == 1
+// (2D). Rows outside the grid or trimmed away come as empty ranges, so every particle makes the
+// same number of calls and GPU warps stay in step between rows. The boundary range is empty for
+// boundary particles (DBC).
 template <typename T, typename RowFn>
 SPH_HD SPH_FORCEINLINE void forEachCandidateRow(const CellLookup& l, uint32_t keyA, const Real4<T>& posA,
                                                 bool boundA, RowFn&& rowFn) {
@@ -117,49 +167,60 @@ SPH_HD SPH_FORCEINLINE void forEachCandidateRow(const CellLookup& l, uint32_t ke
   const int32_t cx = int32_t(cell - yz * uint32_t(l.ncx));
   const int32_t cz = int32_t(yz / uint32_t(l.ncy));
   const int32_t cy = int32_t(yz - uint32_t(cz) * uint32_t(l.ncy));
+  const bool perX = l.periodic(0), perY = l.periodic(1), perZ = l.periodic(2);  // uniform over a grid
   const int32_t r = l.reach;
-  const int32_t ry = l.ncy == 1 ? 0 : r;  // uniform over all particles of a grid
-  const int32_t xLow = clampLow(cx - r), xHigh = clampHigh(cx + r, l.ncx);
-  const float fx = fractionInCell(double(posA.x), l.origin[0], l.invCellSize, cx);
-  const float fy = fractionInCell(double(posA.y), l.origin[1], l.invCellSize, cy);
-  const float fz = fractionInCell(double(posA.z), l.origin[2], l.invCellSize, cz);
+  const int32_t ry = l.ncy == 1 ? 0 : r;
+  // The block's x-range relative to a's cell, cut at the grid's ends on an open axis.
+  const int32_t blockLo = perX ? -r : clampLow(cx - r) - cx, blockHi = perX ? r : clampHigh(cx + r, l.ncx) - cx;
+  const float fx = fractionInCell(double(posA.x), l, 0, l.ncx, cx);
+  const float fy = fractionInCell(double(posA.y), l, 1, l.ncy, cy);
+  const float fz = fractionInCell(double(posA.z), l, 2, l.ncz, cz);
   const float reach2 = (float(r) + kTrimSlack) * (float(r) + kTrimSlack);
-  const uint32_t* fluidStart = l.start + l.ncells;
   for (int32_t dz = -r; dz <= r; ++dz) {
     for (int32_t dy = -ry; dy <= ry; ++dy) {
-      const int32_t z = cz + dz, y = cy + dy;
-      uint32_t fBegin = 0, fEnd = 0, bBegin = 0, bEnd = 0;
-      int32_t x0 = xLow, x1 = xHigh;
+      const int32_t z = perZ ? wrapCell(cz + dz, l.ncz) : cz + dz;
+      const int32_t y = perY ? wrapCell(cy + dy, l.ncy) : cy + dy;
+      int32_t x0 = blockLo, x1 = blockHi;  // relative to cx
       bool inGrid = z >= 0 && z < l.ncz && y >= 0 && y < l.ncy;
       if (inGrid && l.trimRows) {
-        const float ey = distanceToCell(fy, dy, y == 0, y == l.ncy - 1);
-        const float ez = distanceToCell(fz, dz, z == 0, z == l.ncz - 1);
+        const float ey = distanceToCell(fy, dy, !perY && y == 0, !perY && y == l.ncy - 1) * l.edge[1];
+        const float ez = distanceToCell(fz, dz, !perZ && z == 0, !perZ && z == l.ncz - 1) * l.edge[2];
         const float left = reach2 - ey * ey - ez * ez;
         if (left <= 0.0f) {
           inGrid = false;
         } else {
           // Cells [floor(fx - e), floor(fx + e)] relative to a's cell hold every point within
-          // e of a along x, clamped into the grid like the keys (the edge cells hold everything
-          // beyond them); the block's own bounds still apply.
-          const float e = sqrtf(left);
-          const int32_t lo = clampHigh(clampLow(cx + int32_t(floorf(fx - e))), l.ncx);
-          const int32_t hi = clampHigh(clampLow(cx + int32_t(floorf(fx + e))), l.ncx);
+          // e of a along x; on an open axis clamped into the grid like the keys (the edge cells
+          // hold everything beyond them). The block's own bounds still apply.
+          const float e = sqrtf(left) / l.edge[0];
+          int32_t lo = int32_t(floorf(fx - e)), hi = int32_t(floorf(fx + e));
+          if (!perX) {
+            lo = clampHigh(clampLow(cx + lo), l.ncx) - cx;
+            hi = clampHigh(clampLow(cx + hi), l.ncx) - cx;
+          }
           x0 = lo > x0 ? lo : x0;
           x1 = hi < x1 ? hi : x1;
           inGrid = x0 <= x1;
         }
       }
-      if (inGrid) {
-        const uint32_t row = uint32_t(l.ncx) * (uint32_t(y) + uint32_t(l.ncy) * uint32_t(z));
-        const uint32_t b0 = row + uint32_t(x0), b1 = row + uint32_t(x1) + 1;  // one past the last cell
-        fBegin = loadReadOnly(fluidStart + b0);
-        fEnd = loadReadOnly(fluidStart + b1);
-        if (!boundA) {
-          bBegin = loadReadOnly(l.start + b0);
-          bEnd = loadReadOnly(l.start + b1);
+      const uint32_t row = inGrid ? uint32_t(l.ncx) * (uint32_t(y) + uint32_t(l.ncy) * uint32_t(z)) : 0u;
+      if (!perX) {
+        emitRow(l, inGrid, row, cx + x0, cx + x1, boundA, rowFn);
+      } else {
+        // [cx + x0, cx + x1] spans at most 2 r + 1 <= ncx cells: it crosses one end at most.
+        int32_t s0 = cx + x0, s1 = cx + x1, w0 = 1, w1 = 0;  // main part, wrapped part
+        if (s0 < 0) {
+          w0 = s0 + l.ncx;
+          w1 = s1 < 0 ? s1 + l.ncx : l.ncx - 1;
+          s0 = 0;
+        } else if (s1 >= l.ncx) {
+          w0 = s0 >= l.ncx ? s0 - l.ncx : 0;
+          w1 = s1 - l.ncx;
+          s1 = l.ncx - 1;
         }
+        emitRow(l, inGrid, row, s0, s1, boundA, rowFn);
+        emitRow(l, inGrid, row, w0, w1, boundA, rowFn);
       }
-      rowFn(fBegin, fEnd, bBegin, bEnd);
     }
   }
 }

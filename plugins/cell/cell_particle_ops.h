@@ -13,11 +13,11 @@
 
 namespace sph::cell {
 
+// |r_a - r_b|^2 with the minimum image along periodic axes, as interactPair() computes it.
 template <typename T>
-SPH_HD SPH_FORCEINLINE T distance2(const Real4<T>& a, const Real4<T>& b) {
-  const T dx = a.x - b.x;
-  const T dy = a.y - b.y;
-  const T dz = a.z - b.z;
+SPH_HD SPH_FORCEINLINE T distance2(const Real4<T>& a, const Real4<T>& b, const PeriodicBox<T>& box) {
+  T dx, dy, dz;
+  pairDelta(a, b, box, dx, dy, dz);
   return dx * dx + dy * dy + dz * dz;
 }
 
@@ -62,7 +62,7 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> particleForces(uint32_t a, const ForceInputs
   forEachCandidate(in.lookup, loadReadOnly(in.lookup.keys + a), posA, boundA, [&](uint32_t j) {
     const Real4<T> posB = loadReadOnly(pos + j);
     counter.candidate();
-    if (distance2(posA, posB) < c.support2) {
+    if (distance2(posA, posB, c.periodic) < c.support2) {
       counter.inRange(j == a);
       interactPair<K>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
     }
@@ -70,15 +70,17 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> particleForces(uint32_t a, const ForceInputs
   return acc;
 }
 
-// Candidates of particle a and those with r^2 < radius2 (physics' distance expression).
+// Candidates of particle a and those with r^2 < radius2 (physics' distance expression, the
+// minimum image of the grid's periodic axes).
 template <typename T>
 SPH_HD SPH_FORCEINLINE CandidateTally particleTally(uint32_t a, const CellLookup& l, const Real4<T>* pos,
                                                     uint32_t nBound, T radius2) {
   const Real4<T> posA = loadReadOnly(pos + a);
+  const PeriodicBox<T> box = l.image<T>();
   Tally tally;
   forEachCandidate(l, loadReadOnly(l.keys + a), posA, a < nBound, [&](uint32_t j) {
     tally.candidate();
-    if (distance2(posA, loadReadOnly(pos + j)) < radius2) tally.inRange(j == a);
+    if (distance2(posA, loadReadOnly(pos + j), box) < radius2) tally.inRange(j == a);
   });
   return tally.t;
 }
@@ -88,8 +90,9 @@ template <typename T, typename Out>
 SPH_HD SPH_FORCEINLINE void particleNeighbours(uint32_t a, const CellLookup& l, const Real4<T>* pos,
                                                uint32_t nBound, T radius2, Out&& out) {
   const Real4<T> posA = loadReadOnly(pos + a);
+  const PeriodicBox<T> box = l.image<T>();
   forEachCandidate(l, loadReadOnly(l.keys + a), posA, a < nBound, [&](uint32_t j) {
-    if (distance2(posA, loadReadOnly(pos + j)) < radius2) out(j);
+    if (distance2(posA, loadReadOnly(pos + j), box) < radius2) out(j);
   });
 }
 

@@ -1,5 +1,8 @@
 #include "cell_strategy.h"
 
+#include <cmath>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "sph/errors.h"
@@ -12,6 +15,20 @@ namespace {
 constexpr double kSupportTolerance = 1e-6;
 
 }  // namespace
+
+template <typename T>
+void requireSamePeriodicBox(const PeriodicBox<T>& box, const CellGrid& g, const char* who) {
+  for (int d = 0; d < 3; ++d) {
+    const double physics = double(box.length[d]), grid = g.period[d];
+    // Both come from the same double period; the physics holds it rounded to T.
+    if ((physics > 0.0) != (grid > 0.0) || std::abs(physics - grid) > 1e-6 * grid)
+      throw RunError(fmt::format("{} neighbour search: the physics' period along {} is {:g}, the search's {:g} "
+                                 "(0: open axis); configure() and PhysicsConstants::periodic disagree",
+                                 who, "xyz"[d], physics, grid));
+  }
+}
+template void requireSamePeriodicBox(const PeriodicBox<float>&, const CellGrid&, const char*);
+template void requireSamePeriodicBox(const PeriodicBox<double>&, const CellGrid&, const char*);
 
 void CellStrategy::configure(const StrategyContext& ctx) {
   const CellMode mode = parseCellMode(ctx.options);
@@ -61,6 +78,7 @@ void CellStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<T>
   if (double(c.support) > ctx_.support * (1.0 + kSupportTolerance))
     throw RunError(fmt::format("cell neighbour search: the physics' support {:g} exceeds the grid's {:g}",
                                double(c.support), ctx_.support));
+  requireSamePeriodicBox(c.periodic, grid_, "cell");
   ScopedPhase phase(ctx_.timer, "CF-Forces", PhaseGroup::Interaction);
   backend_->interact(p, c, out);
 }
@@ -69,6 +87,8 @@ StrategyStats CellStrategy::stats() const {
   StrategyStats s;
   if (!backend_) return s;
   s["cell_size"] = grid_.cellSize;
+  for (int d = 0; d < 3; ++d)
+    if (grid_.period[d] > 0.0) s[std::string("periodic_cells_") + "xyz"[d]] = double(d == 0 ? grid_.ncx : d == 1 ? grid_.ncy : grid_.ncz);
   s["cells"] = double(grid_.ncells);
   s["rows_trimmed"] = grid_.trimRows ? 1.0 : 0.0;
   if (const auto t = backend_->candidateTotals(); t && t->particles > 0) {

@@ -14,6 +14,11 @@
 
 namespace sph::cell {
 
+// Throws RunError unless the physics' periodic box has the grid's periodic axes and periods
+// (a strategy checks this before a force pass; `who` names it in the message).
+template <typename T>
+void requireSamePeriodicBox(const PeriodicBox<T>& box, const CellGrid& g, const char* who);
+
 class CellStrategy final : public NeighbourStrategy {
  public:
   const char* name() const override { return "cell"; }

@@ -125,6 +125,75 @@ HostParticles<double> latticeParticles(int dim, int nx, int ny, int nz, double d
   return p;
 }
 
+sph::PeriodicBox<double> periodicBox(const Domain& d, unsigned mask) {
+  sph::PeriodicBox<double> b;
+  for (int k = 0; k < 3; ++k) {
+    if (!(mask >> k & 1u)) continue;
+    b.min[k] = d.min[k];
+    b.length[k] = d.max[k] - d.min[k];
+  }
+  return b;
+}
+
+template <typename T>
+sph::PeriodicBox<T> boxAs(const sph::PeriodicBox<double>& b) {
+  sph::PeriodicBox<T> o;
+  for (int k = 0; k < 3; ++k) {
+    o.min[k] = T(b.min[k]);
+    o.length[k] = T(b.length[k]);
+  }
+  return o;
+}
+template sph::PeriodicBox<float> boxAs(const sph::PeriodicBox<double>&);
+template sph::PeriodicBox<double> boxAs(const sph::PeriodicBox<double>&);
+
+void setPeriodic(sph::StrategyContext& ctx, unsigned mask) {
+  for (int k = 0; k < 3; ++k) ctx.periodic[k] = (mask >> k & 1u) != 0;
+}
+
+template <typename T>
+void wrapPositions(HostParticles<T>& p, const sph::PeriodicBox<double>& box) {
+  const sph::PeriodicBox<T> b = boxAs<T>(box);
+  for (auto& q : p.pos) sph::wrapPosition(q, b);
+}
+template void wrapPositions(HostParticles<float>&, const sph::PeriodicBox<double>&);
+template void wrapPositions(HostParticles<double>&, const sph::PeriodicBox<double>&);
+
+HostParticles<double> periodicRandomParticles(int dim, uint32_t n, uint32_t nBound, const Domain& d, unsigned mask,
+                                              double band, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::normal_distribution<double> g(0.0, 1.0);
+  const sph::PeriodicBox<double> box = periodicBox(d, mask);
+  std::vector<int> periodicAxes;
+  for (int k = 0; k < 3; ++k)
+    if (box.periodic(k) && !(dim == 2 && k == 1)) periodicAxes.push_back(k);
+  HostParticles<double> p;
+  for (uint32_t i = 0; i < n; ++i) {
+    double x[3];
+    const double kind = u(rng);
+    for (int k = 0; k < 3; ++k) {
+      const double ext = d.max[k] - d.min[k];
+      if (kind < 0.25)  // dense cluster around the minimum corner
+        x[k] = d.min[k] + 0.04 * ext * g(rng);
+      else if (kind < 0.97 || box.periodic(k))
+        x[k] = d.min[k] + ext * u(rng);
+      else  // outside the domain of an open axis
+        x[k] = d.min[k] + ext * (1.3 * u(rng) - 0.15);
+    }
+    if (kind >= 0.25 && kind < 0.6 && !periodicAxes.empty()) {  // a slab at one face of a periodic axis
+      const int k = periodicAxes[i % periodicAxes.size()];
+      const double depth = band * u(rng);
+      x[k] = (u(rng) < 0.5) ? d.min[k] + depth : d.max[k] - depth;
+    }
+    if (dim == 2) x[1] = 0.5 * (d.min[1] + d.max[1]);
+    Real4<double> q{x[0], x[1], x[2], 0.0};
+    sph::wrapPosition(q, box);
+    p.add(q.x, q.y, q.z, i < nBound);
+  }
+  return p;
+}
+
 std::vector<uint64_t> pairsById(const std::vector<sph::cell::IndexPair>& pairs, const std::vector<uint32_t>& id) {
   std::vector<uint64_t> out;
   out.reserve(pairs.size());

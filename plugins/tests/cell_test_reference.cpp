@@ -15,13 +15,13 @@
 namespace celltest {
 
 template <typename T>
-std::vector<uint64_t> bruteForcePairs(const HostParticles<T>& p, double radius) {
+std::vector<uint64_t> bruteForcePairs(const HostParticles<T>& p, double radius, const sph::PeriodicBox<T>& box) {
   const T r2 = T(radius) * T(radius);
   std::vector<uint64_t> out;
   for (uint32_t a = 0; a < p.size(); ++a)
     for (uint32_t b = 0; b < p.size(); ++b) {
       if (a < p.nBound && b < p.nBound) continue;
-      if (sph::cell::distance2(p.pos[a], p.pos[b]) < r2) out.push_back(uint64_t(p.id[a]) << 32 | p.id[b]);
+      if (sph::cell::distance2(p.pos[a], p.pos[b], box) < r2) out.push_back(uint64_t(p.id[a]) << 32 | p.id[b]);
     }
   std::sort(out.begin(), out.end());
   return out;
@@ -29,7 +29,8 @@ std::vector<uint64_t> bruteForcePairs(const HostParticles<T>& p, double radius) 
 
 template <typename T>
 std::vector<std::string> pairSetMismatches(const HostParticles<T>& p, const std::vector<uint64_t>& expected,
-                                           const std::vector<uint64_t>& found, double radius, double band) {
+                                           const std::vector<uint64_t>& found, double radius, double band,
+                                           const sph::PeriodicBox<T>& box) {
   std::unordered_map<uint32_t, uint32_t> index;
   for (uint32_t i = 0; i < p.size(); ++i) index[p.id[i]] = i;
   std::vector<std::string> out;
@@ -39,8 +40,7 @@ std::vector<std::string> pairSetMismatches(const HostParticles<T>& p, const std:
     for (uint64_t key : diff) {
       const auto& pa = p.pos[index.at(uint32_t(key >> 32))];
       const auto& pb = p.pos[index.at(uint32_t(key))];
-      const double dx = double(pa.x) - pb.x, dy = double(pa.y) - pb.y, dz = double(pa.z) - pb.z;
-      const double r2 = dx * dx + dy * dy + dz * dz;
+      const double r2 = double(sph::cell::distance2(pa, pb, box));
       if (std::abs(r2 - radius * radius) > band * radius * radius && out.size() < 20)
         out.push_back(fmt::format("{} pair ids ({}, {}) at r/radius = {:.9f}", what, key >> 32, key & 0xffffffffu,
                                   std::sqrt(r2) / radius));
@@ -77,6 +77,44 @@ ForceCase makeForceCase(int dim, uint32_t seed) {
     p.velrho[i].z = 0.3 * u(rng);
   }
   for (auto& v : p.velrho) v.w = 1000.0 * (1.0 + 0.01 * u(rng));
+  return fc;
+}
+
+ForceCase makePeriodicForceCase(int dim, unsigned mask, uint32_t seed, Domain& domain) {
+  ForceCase fc;
+  fc.dp = 0.02;
+  fc.h = std::sqrt(double(dim)) * fc.dp;
+  const double dp = fc.dp;
+  // 12 dp = 0.24 m across a periodic x or y: 3 cells of 2h (0.069 m in 3D) and 6 of h; 10 dp
+  // across z: 5 cells of h.
+  const int nx = dim == 3 ? 12 : 30, ny = dim == 3 ? 12 : 1, nz = dim == 3 ? 10 : 16;
+  const int counts[3] = {nx, ny, nz};
+  for (int k = 0; k < 3; ++k) {
+    const bool periodic = (mask >> k & 1u) && !(dim == 2 && k == 1);
+    // Periodic: the lattice from 0 to (n - 1) dp, period n dp (DualSPHysics' extent + dp).
+    domain.min[k] = periodic ? -0.5 * dp : -3 * dp;
+    domain.max[k] = periodic ? (counts[k] - 0.5) * dp : (counts[k] + 3) * dp;
+  }
+  if (dim == 2) domain.min[1] = domain.max[1] = 0;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto& p = fc.particles;
+  for (int z = 0; z < 2; ++z)
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) p.add(x * dp, y * dp, z * dp, true);
+  for (int z = 2; z < nz; ++z)
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) {
+        const double jitter = 0.15 * dp;
+        p.add(x * dp + jitter * u(rng), dim == 3 ? y * dp + jitter * u(rng) : 0.0, z * dp + jitter * u(rng), false);
+      }
+  for (uint32_t i = p.nBound; i < p.size(); ++i) {
+    p.velrho[i].x = 0.3 * u(rng);
+    p.velrho[i].y = dim == 3 ? 0.3 * u(rng) : 0.0;
+    p.velrho[i].z = 0.3 * u(rng);
+  }
+  for (auto& v : p.velrho) v.w = 1000.0 * (1.0 + 0.01 * u(rng));
+  wrapPositions(p, periodicBox(domain, mask));
   return fc;
 }
 
@@ -132,17 +170,18 @@ ForceReference<T> bruteForce(const HostParticles<T>& p, const sph::PhysicsConsta
       sph::interactPair<K>(p.pos[a], p.velrho[a], boundA, p.pos[b], p.velrho[b], boundB, c, ref.result[a]);
       sph::PairAccum<T> one;
       sph::interactPair<K>(p.pos[a], p.velrho[a], boundA, p.pos[b], p.velrho[b], boundB, c, one);
-      const T r2 = sph::cell::distance2(p.pos[a], p.pos[b]);
+      const T r2 = sph::cell::distance2(p.pos[a], p.pos[b], c.periodic);
       if (r2 >= c.support2 || r2 <= T(1e-18) * c.support2 || (boundA && boundB)) continue;
+      T dx, dy, dz;
+      sph::pairDelta(p.pos[a], p.pos[b], c.periodic, dx, dy, dz);
       ++ref.terms[a];
       auto& s = ref.scale[a];
       s.ax += std::abs(one.ax);
       s.ay += std::abs(one.ay);
       s.az += std::abs(one.az);
       s.arho += std::abs(one.arho);
-      const T vr = std::abs((p.velrho[a].x - p.velrho[b].x) * (p.pos[a].x - p.pos[b].x)) +
-                   std::abs((p.velrho[a].y - p.velrho[b].y) * (p.pos[a].y - p.pos[b].y)) +
-                   std::abs((p.velrho[a].z - p.velrho[b].z) * (p.pos[a].z - p.pos[b].z));
+      const T vr = std::abs((p.velrho[a].x - p.velrho[b].x) * dx) + std::abs((p.velrho[a].y - p.velrho[b].y) * dy) +
+                   std::abs((p.velrho[a].z - p.velrho[b].z) * dz);
       s.viscdt = std::max(s.viscdt, vr / (r2 + c.eta2));
     }
   }
@@ -184,9 +223,10 @@ std::vector<std::string> forceMismatches(const ForceReference<T>& ref, const std
 }
 
 #define CELLTEST_INSTANTIATE(T)                                                                              \
-  template std::vector<uint64_t> bruteForcePairs(const HostParticles<T>&, double);                          \
+  template std::vector<uint64_t> bruteForcePairs(const HostParticles<T>&, double, const sph::PeriodicBox<T>&); \
   template std::vector<std::string> pairSetMismatches(const HostParticles<T>&, const std::vector<uint64_t>&, \
-                                                      const std::vector<uint64_t>&, double, double);         \
+                                                      const std::vector<uint64_t>&, double, double,          \
+                                                      const sph::PeriodicBox<T>&);                           \
   template sph::PhysicsConstants<T> makeConstants<T>(int, KernelKind, double, double, sph::DensityDiffusion); \
   template void setPressure(HostParticles<T>&, const sph::PhysicsConstants<T>&);                            \
   template ForceReference<T> bruteForceForces(const HostParticles<T>&, const sph::PhysicsConstants<T>&);    \

@@ -129,17 +129,33 @@ HostParticles<double> randomParticles(int dim, uint32_t n, uint32_t nBound, cons
 HostParticles<double> latticeParticles(int dim, int nx, int ny, int nz, double dp, const double origin[3],
                                        int boundLayers);
 
+// Periodic axes for tests: bit d of `mask` makes axis d wrap over [d.min, d.max).
+sph::PeriodicBox<double> periodicBox(const Domain& d, unsigned mask);
+template <typename T>
+sph::PeriodicBox<T> boxAs(const sph::PeriodicBox<double>& b);
+void setPeriodic(sph::StrategyContext& ctx, unsigned mask);
+// Puts every position back into the period of each periodic axis (what the integrators do).
+template <typename T>
+void wrapPositions(HostParticles<T>& p, const sph::PeriodicBox<double>& box);
+// Random particles for a domain with periodic axes: uniform, slabs within `band` of both faces
+// of every periodic axis (so pairs straddle each boundary), and a dense cluster on the domain's
+// minimum corner, which the wrap splits over up to eight corners. Positions on periodic axes
+// are wrapped into the period; on open axes 3% lie up to 15% outside the domain.
+HostParticles<double> periodicRandomParticles(int dim, uint32_t n, uint32_t nBound, const Domain& d, unsigned mask,
+                                              double band, uint32_t seed);
+
 // Ordered pairs by id, encoded id_a << 32 | id_b, sorted.
 std::vector<uint64_t> pairsById(const std::vector<sph::cell::IndexPair>& pairs, const std::vector<uint32_t>& id);
-// Brute force over all ordered pairs with r^2 < radius^2 (in T, as the plugin), boundary-boundary
-// pairs excluded, a == b included for fluid a.
+// Brute force over all ordered pairs with r^2 < radius^2 (in T, as the plugin; the minimum image
+// along the periodic axes of `box`), boundary-boundary pairs excluded, a == b included for fluid a.
 template <typename T>
-std::vector<uint64_t> bruteForcePairs(const HostParticles<T>& p, double radius);
+std::vector<uint64_t> bruteForcePairs(const HostParticles<T>& p, double radius, const sph::PeriodicBox<T>& box = {});
 // Pairs in one list and not the other whose |r^2 - radius^2| exceeds band * radius^2: a decision
 // at the support edge may flip with the rounding of r^2 (FMA on the GPU), nothing else may differ.
 template <typename T>
 std::vector<std::string> pairSetMismatches(const HostParticles<T>& p, const std::vector<uint64_t>& expected,
-                                           const std::vector<uint64_t>& found, double radius, double band);
+                                           const std::vector<uint64_t>& found, double radius, double band,
+                                           const sph::PeriodicBox<T>& box = {});
 
 // A small weakly compressible case: jittered fluid lattice above a two-layer boundary floor,
 // random velocities, densities around rho0 and the Tait pressure in pos.w.
@@ -148,6 +164,10 @@ struct ForceCase {
   double dp = 0, h = 0;
 };
 ForceCase makeForceCase(int dim, uint32_t seed);
+// The same kind of case filling a periodic domain: a floor of two boundary layers and a
+// jittered fluid lattice that continue across the periodic axes of `mask` (x and y, or z too),
+// wrapped into the period. `domain` receives the domain (period n dp on periodic axes).
+ForceCase makePeriodicForceCase(int dim, unsigned mask, uint32_t seed, Domain& domain);
 
 template <typename T>
 sph::PhysicsConstants<T> makeConstants(int dim, KernelKind kernel, double dp, double h,
@@ -156,7 +176,8 @@ sph::PhysicsConstants<T> makeConstants(int dim, KernelKind kernel, double dp, do
 template <typename T>
 void setPressure(HostParticles<T>& p, const sph::PhysicsConstants<T>& c);
 
-// Brute-force O(N^2) interaction: result, sum of |term| per component, in-range count.
+// Brute-force O(N^2) interaction (minimum image along c.periodic): result, sum of |term| per
+// component, in-range count.
 template <typename T>
 struct ForceReference {
   std::vector<sph::PairAccum<T>> result;

@@ -53,15 +53,18 @@ __global__ void __launch_bounds__(kBlock) maxSpeed2Kernel(const Real4<T>* __rest
   if ((threadIdx.x & 31) == 0) atomicMax(&out->maxBits, static_cast<unsigned long long>(__double_as_longlong(v2)));
 }
 
+// A particle that wrapped around a periodic axis since the build moved by its minimum image.
 template <typename T>
 __global__ void __launch_bounds__(kBlock) maxDisplacement2Kernel(const Real4<T>* __restrict__ pos,
                                                                  const Real4<T>* __restrict__ ref, uint32_t n,
-                                                                 Scalars* __restrict__ out) {
+                                                                 PeriodicBox<double> box, Scalars* __restrict__ out) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double d2 = 0;
   if (i < n) {
     const Real4<T> a = pos[i], b = ref[i];
-    const double dx = double(a.x) - b.x, dy = double(a.y) - b.y, dz = double(a.z) - b.z;
+    double dx, dy, dz;
+    pairDelta(Real4<double>{double(a.x), double(a.y), double(a.z), 0.0},
+              Real4<double>{double(b.x), double(b.y), double(b.z), 0.0}, box, dx, dy, dz);
     d2 = dx * dx + dy * dy + dz * dz;
   }
   d2 = warpMaxD(d2);
@@ -223,7 +226,7 @@ class VerletGpuBackend final : public VerletBackend {
     if (ref.size() < p.n) return HUGE_VAL;
     clearScalars();
     SPH_LAUNCH("measuring displacements since the list build", p.n, kBlock, 0, maxDisplacement2Kernel<T>, p.pos,
-               ref.data(), p.n, scalars_.data());
+               ref.data(), p.n, box_, scalars_.data());
     return __builtin_bit_cast(double, readScalars("reading the largest displacement").maxBits);
   }
 
@@ -233,7 +236,7 @@ class VerletGpuBackend final : public VerletBackend {
     if (!hasQueued_) return;
     SPH_CUDA_CHECK(cudaMemsetAsync(queued_.data(), 0, sizeof(Scalars), 0), "clearing Verlet scalars");
     SPH_LAUNCH("measuring displacements since the list build", p.n, kBlock, 0, maxDisplacement2Kernel<T>, p.pos,
-               ref.data(), p.n, queued_.data());
+               ref.data(), p.n, box_, queued_.data());
     SPH_CUDA_CHECK(cudaMemcpyAsync(hostQueued_, queued_.data(), sizeof(Scalars), cudaMemcpyDeviceToHost, 0),
                    "reading the largest displacement");
     SPH_CUDA_CHECK(cudaEventRecord(queuedDone_, 0), "recording the displacement check");
@@ -283,6 +286,7 @@ class VerletGpuBackend final : public VerletBackend {
       SPH_CUDA_CHECK(cudaMemcpyAsync(ref.data(), p.pos, n * sizeof(Real4<T>), cudaMemcpyDeviceToDevice, 0),
                      "saving build positions");
     n_ = n;
+    box_ = l.image<double>();
     lastGoodTotal_ = total;
     res.built = true;
     peak_ = std::max(peak_, deviceBytes());
@@ -330,7 +334,7 @@ class VerletGpuBackend final : public VerletBackend {
     const HostLists h = download();
     std::vector<Real4<T>> pos(p.n);
     if (p.n) copy(pos.data(), p.pos, p.n * sizeof(Real4<T>), "downloading positions for list statistics");
-    return listStats(h, pos.data(), support);
+    return listStats(h, pos.data(), support, box_);
   }
 
   DeviceBuffer<Scalars> scalars_, queued_;
@@ -348,6 +352,7 @@ class VerletGpuBackend final : public VerletBackend {
   size_t entriesCapacity_ = 0;
   uint64_t regionEndHostLast_ = 0, lastGoodTotal_ = 0;
   uint32_t n_ = 0;
+  PeriodicBox<double> box_;  // the periodic axes of the last build
   size_t peak_ = 0;
 };
 

@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "cell_test_support.h"
+#include "verlet_test_lists.h"
 #include "verlet_layout.h"
 #include "verlet_strategy.h"
 
@@ -40,44 +41,6 @@ std::string listCaseName(const ::testing::TestParamInfo<ListCase>& info) {
 template <typename T>
 double edgeBand(Device d) {
   return d == Device::Gpu ? 64 * double(std::numeric_limits<T>::epsilon()) : 0.0;
-}
-
-// Checks the layout of `l` and returns its members as id pairs (id_a << 32 | id_j).
-template <typename T>
-std::vector<uint64_t> listPairs(const HostLists& l, const HostParticles<T>& p) {
-  std::vector<uint64_t> out;
-  EXPECT_EQ(l.n, p.size());
-  EXPECT_EQ(l.regionEnd.size(), sph::verlet::warpCount(l.n));
-  uint64_t prevEnd = 0;
-  for (uint32_t g = 0; g < l.regionEnd.size(); ++g) {
-    uint32_t longest = 0;
-    for (uint32_t a = g * kWarp; a < std::min(l.n, (g + 1) * kWarp); ++a) longest = std::max(longest, l.length[a]);
-    EXPECT_EQ(l.regionEnd[g] - prevEnd, uint64_t(longest) * kWarp) << "region of group " << g;
-    prevEnd = l.regionEnd[g];
-  }
-  EXPECT_LE(prevEnd, l.entries.size());
-  for (uint32_t a = 0; a < l.n; ++a)
-    for (uint32_t k = 0; k < l.length[a]; ++k) {
-      const uint64_t slot = sph::verlet::entrySlot(l.regionEnd.data(), a, k);
-      EXPECT_EQ(slot, (a / kWarp == 0 ? 0 : l.regionEnd[a / kWarp - 1]) + uint64_t(k) * kWarp + a % kWarp);
-      const uint32_t j = l.entries[slot];
-      if (j >= p.size()) {
-        ADD_FAILURE() << "entry " << k << " of particle " << a << " is " << j;
-        continue;
-      }
-      out.push_back(uint64_t(p.id[a]) << 32 | p.id[j]);
-    }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// Brute force without the self pairs (lists never hold a itself).
-template <typename T>
-std::vector<uint64_t> expectedListPairs(const HostParticles<T>& p, double radius) {
-  std::vector<uint64_t> all = bruteForcePairs(p, radius), out;
-  for (uint64_t q : all)
-    if ((q >> 32) != (q & 0xffffffffu)) out.push_back(q);
-  return out;
 }
 
 HostParticles<double> hotSpot(int dim, const Domain& d) {

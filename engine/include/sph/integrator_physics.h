@@ -9,6 +9,9 @@
 // and never drops below rho0 (DualSPHysics does this so walls do not suck fluid in).
 // Every step also leaves in pos.w the Tait pressure of the new density, which the next force
 // pass reads (no separate pressure pass; the engine computes it once at the start).
+// Periodic axes: every position update wraps the fluid particle back into the periodic range
+// (c.periodic, periodic.h), here inside the integrator kernels, so there is no separate periodic
+// pass and no SU-Periodic timer; the exclusion limits of a periodic axis are open.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +19,7 @@
 #include "sph/hd.h"
 #include "sph/pair_physics.h"  // taitPressure
 #include "sph/particle_code.h"
+#include "sph/periodic.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
 
@@ -58,6 +62,7 @@ SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArray
   p.x += cur.x * dt + ax * half;
   p.y += cur.y * dt + ay * half;
   p.z += cur.z * dt + az * half;
+  wrapPosition(p, c.periodic);
   const T rho = base.w + f.w * dtRate;
   p.w = taitPressure(rho, c);
   a.pos[i] = p;
@@ -84,6 +89,7 @@ SPH_HD SPH_FORCEINLINE void symplecticPredictParticle(uint32_t i, const Integrat
   p.x += dt05 * vr.x;
   p.y += dt05 * vr.y;
   p.z += dt05 * vr.z;
+  wrapPosition(p, c.periodic);
   p.w = taitPressure(rho, c);
   a.pos[i] = p;
   a.velrho[i] = Real4<T>{vr.x + dt05 * (f.x + c.gx), vr.y + dt05 * (f.y + c.gy),
@@ -107,9 +113,11 @@ SPH_HD SPH_FORCEINLINE void symplecticCorrectParticle(uint32_t i, const Integrat
   const T vx = pre.x + dt * (f.x + c.gx);
   const T vy = pre.y + dt * (f.y + c.gy);
   const T vz = pre.z + dt * (f.z + c.gz);
-  const Real4<T> p0 = a.posPre[i];
-  a.pos[i] = Real4<T>{p0.x + T(0.5) * dt * (pre.x + vx), p0.y + T(0.5) * dt * (pre.y + vy),
-                      p0.z + T(0.5) * dt * (pre.z + vz), taitPressure(rho, c)};
+  const Real4<T> p0 = a.posPre[i];  // r^n, inside the periodic range
+  Real4<T> p{p0.x + T(0.5) * dt * (pre.x + vx), p0.y + T(0.5) * dt * (pre.y + vy), p0.z + T(0.5) * dt * (pre.z + vz),
+             taitPressure(rho, c)};
+  wrapPosition(p, c.periodic);
+  a.pos[i] = p;
   a.velrho[i] = Real4<T>{vx, vy, vz, rho};
 }
 

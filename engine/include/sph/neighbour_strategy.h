@@ -36,6 +36,9 @@ struct StrategyContext {
   double support = 0;      // interaction radius 2h
   double domainMin[3] = {0, 0, 0};
   double domainMax[3] = {0, 0, 0};
+  // Axes that wrap over [domainMin, domainMax) (periodic.h): pair distances along them are the
+  // minimum image, and the physics' PhysicsConstants::periodic describes the same box.
+  bool periodic[3] = {false, false, false};
   uint32_t capacity = 0;   // most particles the run will ever hold
   int threads = 0;         // CPU threads (0: OpenMP default)
   ParticleReorderer* reorderer = nullptr;

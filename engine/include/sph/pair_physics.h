@@ -13,11 +13,13 @@
 //      (-r_ab . grad_a W_ab)/(r^2+eta^2); drhoH_ba = 0 (Molteni & Colagrossi 2009) or the
 //      hydrostatic difference rho0((1 + rho0 g_z (z_b - z_a)/B)^(1/gamma) - 1) (Fourtakas 2019).
 // DBC boundary particles (Crespo et al. 2007) only gather continuity from fluid neighbours.
+// Along periodic axes r_ab is the minimum image (periodic.h).
 #pragma once
 
 #include <cmath>
 
 #include "sph/hd.h"
+#include "sph/periodic.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
 #include "sph/sph_kernels.h"
@@ -76,9 +78,8 @@ template <KernelKind K, typename T>
 SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
                                          const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB,
                                          const PhysicsConstants<T>& c, PairAccum<T>& acc) {
-  const T dx = posA.x - posB.x;
-  const T dy = posA.y - posB.y;
-  const T dz = posA.z - posB.z;
+  T dx, dy, dz;  // r_a - r_b, the minimum image along periodic axes
+  pairDelta(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
   if (r2 >= c.support2 || r2 <= T(1e-18) * c.support2) return;
   if (boundA && boundB) return;  // DBC: boundary particles do not interact with each other
@@ -124,7 +125,7 @@ SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& v
   if (c.ddt == DensityDiffusion::None) return;
   if (boundB && c.ddt != DensityDiffusion::FourtakasFull) return;
   T drho = rhoB - rhoA;
-  if (c.ddt != DensityDiffusion::Molteni) drho -= hydrostaticDensityDifference(c.ddtGz * (posB.z - posA.z), c);
+  if (c.ddt != DensityDiffusion::Molteni) drho -= hydrostaticDensityDifference(c.ddtGz * (-dz), c);  // z_b - z_a
   // -(r_ab . grad_a W_ab) = -fac r^2 > 0 since fac < 0 inside the support.
   acc.arho += c.ddtCoef * (massB * invRhoB) * drho * (-fac * r2) * invR2eta;
 }

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "sph/periodic.h"
+
 namespace sph {
 
 enum class KernelKind : int32_t { Cubic = 1, Wendland = 2 };  // DualSPHysics `Kernel` values
@@ -41,6 +43,7 @@ struct PhysicsConstants {
   T ddtGz = 0;                       // rho0 g_z / B, for the hydrostatic density difference
   T ddtSeries[5] = {};               // binomial coefficients of (1+u)^(1/gamma) - 1, see below
   T gx = 0, gy = 0, gz = 0;          // gravity
+  PeriodicBox<T> periodic;           // periodic axes: minimum image in pairs, wrap in integrators
 };
 
 // Fills c.ddtSeries with binom(1/gamma, k), k = 1..5, so that single precision evaluates

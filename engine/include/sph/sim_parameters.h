@@ -29,6 +29,12 @@ struct SimParameters {
   double rhoOutMin = 700, rhoOutMax = 1300;
   double partsOutMax = 1;  // fraction of fluid particles that may be excluded
   Vec3d domainMin, domainMax;
+  // Periodic axes (XPeriodicInc*, YPeriodicInc*, ZPeriodicInc* with zero shift; see
+  // periodic_parameters.h): the axis wraps over [domainMin, domainMax), its period.
+  bool periodic[3] = {false, false, false};
+  double period(int axis) const {
+    return axis == 0 ? domainMax.x - domainMin.x : axis == 1 ? domainMax.y - domainMin.y : domainMax.z - domainMin.z;
+  }
   std::string neighbourSearch;  // XML parameter NeighbourSearch ("" when absent)
   std::string verletListSteps;  // XML parameter VerletListSteps, passed to the strategy ("" when absent)
 };
