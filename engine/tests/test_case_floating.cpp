@@ -161,4 +161,14 @@ TEST(CaseFloatings, PropertyFileBesideTheCaseWins) {
   EXPECT_DOUBLE_EQ(sph::resolveMaterial(c.properties, "steel", "").at("Young_Modulus"), 1.0);
 }
 
+TEST(CaseFloatings, DualSphysicsCaseSolidsLoadsUnchanged) {
+  // The reference file names Floating_Materials.xml, which is not beside it: the bundled
+  // testcases/materials copy is found instead.
+  const CaseDefinition c = sph::loadCase(std::string(SPH_SOURCE_DIR) + "/engine/tests/data/CaseSolids_Def.xml");
+  EXPECT_EQ(c.positions.size(), 115016u);
+  ASSERT_EQ(c.floatings.size(), 1u);
+  EXPECT_EQ(c.floatings[0].mkBound.size(), 18u);
+  EXPECT_EQ(c.properties.links.size(), 1u);
+}
+
 }  // namespace
