@@ -182,9 +182,13 @@ int cmdInfo(const Args& a) {
   for (int a = 0; a < 3; ++a)
     if (p.periodic[a]) fmt::print("periodic    {}, period {:.6g} m\n", "xyz"[a], p.period(a));
   for (const double cell : {p.support, p.h}) {
-    auto cells = [&](double lo, double hi) { return std::max<long>(1, long(std::ceil((hi - lo) / cell))); };
-    const long nx = cells(p.domainMin.x, p.domainMax.x), ny = p.dim == 2 ? 1 : cells(p.domainMin.y, p.domainMax.y),
-               nz = cells(p.domainMin.z, p.domainMax.z);
+    // A periodic axis has the most cells of at least `cell` that divide the period.
+    auto cells = [&](double lo, double hi, bool periodic) {
+      return std::max<long>(1, long(periodic ? std::floor((hi - lo) / cell) : std::ceil((hi - lo) / cell)));
+    };
+    const long nx = cells(p.domainMin.x, p.domainMax.x, p.periodic[0]),
+               ny = p.dim == 2 ? 1 : cells(p.domainMin.y, p.domainMax.y, p.periodic[1]),
+               nz = cells(p.domainMin.z, p.domainMax.z, p.periodic[2]);
     fmt::print("cell grid   {} x {} x {} = {} cells of {:.4g} m ({})\n", nx, ny, nz, nx * ny * nz, cell,
                cell == p.support ? "full, 2h" : "half, h");
   }

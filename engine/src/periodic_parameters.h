@@ -14,9 +14,10 @@
 namespace sph {
 
 // Sets p.periodic and, on each periodic axis, p.domainMin/Max to the particles' extent widened by
-// dp/2 on both sides (DualSPHysics' rule: the period is the extent plus one dp, so a lattice
-// continues across the boundary with spacing dp; the <simulationdomain> spec does not apply to
-// that axis). Call after p.domainMin/Max, p.dp and p.support are set. Throws InputError naming
+// dp/2 on both sides (DualSPHysics' rule: its map limits take a border of dp/2 instead of the
+// usual one on a periodic axis, the <simulationdomain> spec is not applied there, and the image
+// shift is the resulting map size; JPartsLoad4::CalculeLimits, JSph::ResizeMapLimits). The period
+// is then the extent plus one dp, so a lattice continues across the boundary with spacing dp. Call after p.domainMin/Max, p.dp and p.support are set. Throws InputError naming
 // the file, line and key for a nonzero shift, a periodic y in 2D, or a period too short.
 void derivePeriodicAxes(const CaseDefinition& c, SimParameters& p);
 
