@@ -48,36 +48,37 @@ struct XyZSource {
 };
 
 // Calls out(j) for every list member of a, in candidate order.
-template <typename T, typename Source, typename Out>
+template <bool Periodic, typename T, typename Source, typename Out>
 SPH_HD SPH_FORCEINLINE void forEachListMember(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound,
                                               T rc2, Out&& out) {
   const Real4<T> posA = pos(a);
   const PeriodicBox<T> box = l.image<T>();
-  cell::forEachCandidate(l, loadReadOnly(l.keys + a), posA, a < nBound, [&](uint32_t j) {
-    if (j != a && distance2(posA, pos(j), box) < rc2) out(j);
+  cell::forEachCandidate<Periodic>(l, loadReadOnly(l.keys + a), posA, a < nBound, [&](uint32_t j) {
+    if (j != a && distance2<Periodic>(posA, pos(j), box) < rc2) out(j);
   });
 }
 
-template <typename T, typename Source>
+// Periodic = false only for grids without a periodic axis (periodic.h, pairDeltaIf).
+template <bool Periodic = true, typename T, typename Source>
 SPH_HD SPH_FORCEINLINE uint32_t countList(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound, T rc2) {
   uint32_t count = 0;
-  forEachListMember(a, l, pos, nBound, rc2, [&](uint32_t) { ++count; });
+  forEachListMember<Periodic>(a, l, pos, nBound, rc2, [&](uint32_t) { ++count; });
   return count;
 }
 
-template <typename T, typename Source>
+template <bool Periodic = true, typename T, typename Source>
 SPH_HD SPH_FORCEINLINE void fillList(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound, T rc2,
                                      const uint64_t* regionEnd, uint32_t* entries) {
   const uint64_t base = regionStart(regionEnd, a / kWarp) + (a % kWarp);
   uint64_t slot = base;
-  forEachListMember(a, l, pos, nBound, rc2, [&](uint32_t j) {
+  forEachListMember<Periodic>(a, l, pos, nBound, rc2, [&](uint32_t j) {
     entries[slot] = j;
     slot += kWarp;
   });
 }
 
 // The interaction of particle a with the members of its list within the support.
-template <KernelKind K, typename T>
+template <KernelKind K, bool Periodic = true, typename T>
 SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, const ListsView& lists, const Real4<T>* pos,
                                                const Real4<T>* velrho, uint32_t nBound, const PhysicsConstants<T>& c) {
   const Real4<T> posA = loadReadOnly(pos + a);
@@ -89,8 +90,8 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, const ListsView& list
   for (uint32_t k = 0; k < len; ++k) {
     const uint32_t j = loadReadOnly(e + uint64_t(k) * kWarp);
     const Real4<T> posB = loadReadOnly(pos + j);
-    if (distance2(posA, posB, c.periodic) < c.support2)
-      interactPair<K>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
+    if (distance2<Periodic>(posA, posB, c.periodic) < c.support2)
+      interactPair<K, Periodic>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
   }
   return acc;
 }

@@ -114,8 +114,9 @@ SPH_HD SPH_FORCEINLINE int32_t clampHigh(int32_t v, int32_t n) { return v >= n ?
 // Where particle a sits in its own cell, in cells (0 <= f < 1 inside the domain; outside for a
 // particle clamped into an edge cell of an open axis). Computed in double: float would lose
 // ~ncx ulps.
+template <bool Periodic>
 SPH_HD SPH_FORCEINLINE float fractionInCell(double x, const CellLookup& l, int axis, int32_t nc, int32_t c) {
-  return float(axisCells(x, l.origin[axis], l.invCellSize[axis], nc, l.periodic(axis)) - double(c));
+  return float(axisCells(x, l.origin[axis], l.invCellSize[axis], nc, Periodic && l.periodic(axis)) - double(c));
 }
 
 // Distance, in cells, from f (a's fraction in its cell) to the cells [d, d + 1) relative to a's
@@ -158,8 +159,9 @@ SPH_HD SPH_FORCEINLINE void emitRow(const CellLookup& l, bool valid, uint32_t ro
 // cell (twice when x is periodic): (2 reach + 1)^2 rows in 3D, (2 reach + 1) when ncy == 1
 // (2D). Rows outside the grid or trimmed away come as empty ranges, so every particle makes the
 // same number of calls and GPU warps stay in step between rows. The boundary range is empty for
-// boundary particles (DBC).
-template <typename T, typename RowFn>
+// boundary particles (DBC). Periodic = false is for grids without a periodic axis only: the
+// wrap logic and the per-axis cell scaling then compile away (periodic.h, pairDeltaIf).
+template <bool Periodic = true, typename T, typename RowFn>
 SPH_HD SPH_FORCEINLINE void forEachCandidateRow(const CellLookup& l, uint32_t keyA, const Real4<T>& posA,
                                                 bool boundA, RowFn&& rowFn) {
   const uint32_t cell = keyA >= l.ncells ? keyA - l.ncells : keyA;
@@ -167,14 +169,17 @@ SPH_HD SPH_FORCEINLINE void forEachCandidateRow(const CellLookup& l, uint32_t ke
   const int32_t cx = int32_t(cell - yz * uint32_t(l.ncx));
   const int32_t cz = int32_t(yz / uint32_t(l.ncy));
   const int32_t cy = int32_t(yz - uint32_t(cz) * uint32_t(l.ncy));
-  const bool perX = l.periodic(0), perY = l.periodic(1), perZ = l.periodic(2);  // uniform over a grid
+  // Uniform over a grid; constant false for open grids.
+  const bool perX = Periodic && l.periodic(0), perY = Periodic && l.periodic(1), perZ = Periodic && l.periodic(2);
+  const float edgeX = Periodic ? l.edge[0] : 1.0f, edgeY = Periodic ? l.edge[1] : 1.0f,
+              edgeZ = Periodic ? l.edge[2] : 1.0f;
   const int32_t r = l.reach;
   const int32_t ry = l.ncy == 1 ? 0 : r;
   // The block's x-range relative to a's cell, cut at the grid's ends on an open axis.
   const int32_t blockLo = perX ? -r : clampLow(cx - r) - cx, blockHi = perX ? r : clampHigh(cx + r, l.ncx) - cx;
-  const float fx = fractionInCell(double(posA.x), l, 0, l.ncx, cx);
-  const float fy = fractionInCell(double(posA.y), l, 1, l.ncy, cy);
-  const float fz = fractionInCell(double(posA.z), l, 2, l.ncz, cz);
+  const float fx = fractionInCell<Periodic>(double(posA.x), l, 0, l.ncx, cx);
+  const float fy = fractionInCell<Periodic>(double(posA.y), l, 1, l.ncy, cy);
+  const float fz = fractionInCell<Periodic>(double(posA.z), l, 2, l.ncz, cz);
   const float reach2 = (float(r) + kTrimSlack) * (float(r) + kTrimSlack);
   for (int32_t dz = -r; dz <= r; ++dz) {
     for (int32_t dy = -ry; dy <= ry; ++dy) {
@@ -183,8 +188,8 @@ SPH_HD SPH_FORCEINLINE void forEachCandidateRow(const CellLookup& l, uint32_t ke
       int32_t x0 = blockLo, x1 = blockHi;  // relative to cx
       bool inGrid = z >= 0 && z < l.ncz && y >= 0 && y < l.ncy;
       if (inGrid && l.trimRows) {
-        const float ey = distanceToCell(fy, dy, !perY && y == 0, !perY && y == l.ncy - 1) * l.edge[1];
-        const float ez = distanceToCell(fz, dz, !perZ && z == 0, !perZ && z == l.ncz - 1) * l.edge[2];
+        const float ey = distanceToCell(fy, dy, !perY && y == 0, !perY && y == l.ncy - 1) * edgeY;
+        const float ez = distanceToCell(fz, dz, !perZ && z == 0, !perZ && z == l.ncz - 1) * edgeZ;
         const float left = reach2 - ey * ey - ez * ez;
         if (left <= 0.0f) {
           inGrid = false;
@@ -192,7 +197,7 @@ SPH_HD SPH_FORCEINLINE void forEachCandidateRow(const CellLookup& l, uint32_t ke
           // Cells [floor(fx - e), floor(fx + e)] relative to a's cell hold every point within
           // e of a along x; on an open axis clamped into the grid like the keys (the edge cells
           // hold everything beyond them). The block's own bounds still apply.
-          const float e = sqrtf(left) / l.edge[0];
+          const float e = sqrtf(left) / edgeX;
           int32_t lo = int32_t(floorf(fx - e)), hi = int32_t(floorf(fx + e));
           if (!perX) {
             lo = clampHigh(clampLow(cx + lo), l.ncx) - cx;
@@ -227,10 +232,10 @@ SPH_HD SPH_FORCEINLINE void forEachCandidateRow(const CellLookup& l, uint32_t ke
 
 // Calls fn(j) for every candidate j of particle a (a itself included when a is fluid), given
 // a's sorted key and kind: per row, the fluid range, then the boundary range.
-template <typename T, typename Fn>
+template <bool Periodic = true, typename T, typename Fn>
 SPH_HD SPH_FORCEINLINE void forEachCandidate(const CellLookup& l, uint32_t keyA, const Real4<T>& posA, bool boundA,
                                              Fn&& fn) {
-  forEachCandidateRow(l, keyA, posA, boundA, [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
+  forEachCandidateRow<Periodic>(l, keyA, posA, boundA, [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
     for (uint32_t j = fBegin; j < fEnd; ++j) fn(j);
     for (uint32_t j = bBegin; j < bEnd; ++j) fn(j);
   });

@@ -14,10 +14,11 @@
 namespace sph::cell {
 
 // |r_a - r_b|^2 with the minimum image along periodic axes, as interactPair() computes it.
-template <typename T>
+// Periodic = false only for boxes without a periodic axis (periodic.h, pairDeltaIf).
+template <bool Periodic = true, typename T>
 SPH_HD SPH_FORCEINLINE T distance2(const Real4<T>& a, const Real4<T>& b, const PeriodicBox<T>& box) {
   T dx, dy, dz;
-  pairDelta(a, b, box, dx, dy, dz);
+  pairDeltaIf<Periodic>(a, b, box, dx, dy, dz);
   return dx * dx + dy * dy + dz * dz;
 }
 
@@ -49,7 +50,7 @@ struct ForceInputs {
 };
 
 // The accumulated interaction of particle a with all its neighbours.
-template <KernelKind K, typename T, typename Counter>
+template <KernelKind K, bool Periodic = true, typename T, typename Counter>
 SPH_HD SPH_FORCEINLINE PairAccum<T> particleForces(uint32_t a, const ForceInputs<T>& in,
                                                    const PhysicsConstants<T>& c, Counter& counter) {
   const Real4<T> posA = loadReadOnly(in.pos + a);
@@ -59,12 +60,12 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> particleForces(uint32_t a, const ForceInputs
   const Real4<T>* pos = in.pos;
   const Real4<T>* velrho = in.velrho;
   PairAccum<T> acc;
-  forEachCandidate(in.lookup, loadReadOnly(in.lookup.keys + a), posA, boundA, [&](uint32_t j) {
+  forEachCandidate<Periodic>(in.lookup, loadReadOnly(in.lookup.keys + a), posA, boundA, [&](uint32_t j) {
     const Real4<T> posB = loadReadOnly(pos + j);
     counter.candidate();
-    if (distance2(posA, posB, c.periodic) < c.support2) {
+    if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
       counter.inRange(j == a);
-      interactPair<K>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
+      interactPair<K, Periodic>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
     }
   });
   return acc;

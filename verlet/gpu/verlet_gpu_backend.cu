@@ -82,14 +82,14 @@ __global__ void __launch_bounds__(kBlock) splitXyZKernel(const Real4<double>* __
 
 // Steps 1 and 2: lengths, and per warp 32 * (longest list of its 32 particles) by shuffles.
 // Threads past n take part in the shuffles with length 0.
-template <typename T, typename Source>
+template <typename T, typename Source, bool Periodic>
 __global__ void __launch_bounds__(kBlock)
     countKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, uint32_t* __restrict__ length,
                 unsigned long long* __restrict__ regionSize, Scalars* __restrict__ out) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t count = 0;
   if (a < n) {
-    count = countList(a, l, pos, nBound, rc2);
+    count = countList<Periodic>(a, l, pos, nBound, rc2);
     length[a] = count;
   }
   uint32_t longest = count;
@@ -104,22 +104,22 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-template <typename T, typename Source>
+template <typename T, typename Source, bool Periodic>
 __global__ void __launch_bounds__(kBlock)
     fillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
                const unsigned long long* __restrict__ regionEnd, uint32_t* __restrict__ entries) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
-  if (a < n) fillList(a, l, pos, nBound, rc2, reinterpret_cast<const uint64_t*>(regionEnd), entries);
+  if (a < n) fillList<Periodic>(a, l, pos, nBound, rc2, reinterpret_cast<const uint64_t*>(regionEnd), entries);
 }
 
-template <typename T, KernelKind K>
+template <typename T, KernelKind K, bool Periodic>
 __global__ void __launch_bounds__(kForceBlock)
     listForcesKernel(ListsView lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
                      uint32_t n, uint32_t nBound, PhysicsConstants<T> c, Real4<T>* __restrict__ ace,
                      T* __restrict__ viscdt) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= n) return;
-  const PairAccum<T> acc = listForces<K>(a, lists, pos, velrho, nBound, c);
+  const PairAccum<T> acc = listForces<K, Periodic>(a, lists, pos, velrho, nBound, c);
   ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
   viscdt[a] = acc.viscdt;
 }
@@ -246,6 +246,7 @@ class VerletGpuBackend final : public VerletBackend {
   BuildResult buildT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r, const Source& pos,
                      DeviceBuffer<Real4<T>>& ref) {
     const uint32_t n = p.n, groups = warpCount(n);
+    const bool periodic = l.periodic(0) || l.periodic(1) || l.periodic(2);
     BuildResult res;
     const T rc2 = T(r.listRadius) * T(r.listRadius);
     grow(length_, n, "allocating list lengths");
@@ -253,7 +254,9 @@ class VerletGpuBackend final : public VerletBackend {
     grow(regionEnd_, groups, "allocating list offsets");
     clearScalars();
     if (n > 0) {
-      SPH_LAUNCH("counting neighbour lists (VL-Build step 1-2)", n, kBlock, 0, (countKernel<T, Source>), l, pos, n,
+      // Open grids skip the minimum image per candidate (periodic.h, pairDeltaIf).
+      auto* count = periodic ? &countKernel<T, Source, true> : &countKernel<T, Source, false>;
+      SPH_LAUNCH("counting neighbour lists (VL-Build step 1-2)", n, kBlock, 0, count, l, pos, n,
                  p.nBound, rc2, length_.data(), regionSize_.data(), scalars_.data());
       size_t bytes = 0;
       SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, regionSize_.data(), regionEnd_.data(), groups, cudaStream_t(0)),
@@ -279,7 +282,8 @@ class VerletGpuBackend final : public VerletBackend {
       return res;
     }
     if (n > 0)
-      SPH_LAUNCH("writing neighbour lists (VL-Build step 4)", n, kBlock, 0, (fillKernel<T, Source>), l, pos, n,
+      SPH_LAUNCH("writing neighbour lists (VL-Build step 4)", n, kBlock, 0,
+                 (periodic ? &fillKernel<T, Source, true> : &fillKernel<T, Source, false>), l, pos, n,
                  p.nBound, rc2, regionEnd_.data(), entries_);
     grow(ref, n, "allocating build positions");
     if (n > 0)
@@ -319,14 +323,15 @@ class VerletGpuBackend final : public VerletBackend {
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
     const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
-    if (c.kernel == KernelKind::Cubic)
-      SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n, kForceBlock, 0,
-                 (listForcesKernel<T, KernelKind::Cubic>), lists, p.pos, p.velrho, p.n, p.nBound, c, out.ace,
-                 out.viscdt);
-    else
-      SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n, kForceBlock, 0,
-                 (listForcesKernel<T, KernelKind::Wendland>), lists, p.pos, p.velrho, p.n, p.nBound, c, out.ace,
-                 out.viscdt);
+    // Open boxes skip the minimum image per list member (periodic.h, pairDeltaIf).
+    const bool periodic = c.periodic.any();
+    auto* kernel = c.kernel == KernelKind::Cubic
+                       ? (periodic ? &listForcesKernel<T, KernelKind::Cubic, true>
+                                   : &listForcesKernel<T, KernelKind::Cubic, false>)
+                       : (periodic ? &listForcesKernel<T, KernelKind::Wendland, true>
+                                   : &listForcesKernel<T, KernelKind::Wendland, false>);
+    SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n, kForceBlock, 0, kernel, lists, p.pos,
+               p.velrho, p.n, p.nBound, c, out.ace, out.viscdt);
   }
 
   template <typename T>

@@ -71,15 +71,16 @@ void foldDerivedConstants(PhysicsConstants<T>& c) {
   setHydrostaticSeries(c, double(c.gamma));
 }
 
-// K must be the kernel c was folded for (c.kernel).
+// K must be the kernel c was folded for (c.kernel). Periodic = false is for boxes without a
+// periodic axis only (c.periodic.any() false): it skips the minimum image (periodic.h).
 // a: the particle being updated (pos.w holds its pressure, velrho.w its density).
 // b: a neighbour candidate; returns without effect outside the support or for b == a.
-template <KernelKind K, typename T>
+template <KernelKind K, bool Periodic = true, typename T>
 SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
                                          const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB,
                                          const PhysicsConstants<T>& c, PairAccum<T>& acc) {
   T dx, dy, dz;  // r_a - r_b, the minimum image along periodic axes
-  pairDelta(posA, posB, c.periodic, dx, dy, dz);
+  pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
   if (r2 >= c.support2 || r2 <= T(1e-18) * c.support2) return;
   if (boundA && boundB) return;  // DBC: boundary particles do not interact with each other

@@ -44,6 +44,22 @@ SPH_HD SPH_FORCEINLINE void pairDelta(const P& a, const P& b, const PeriodicBox<
   dz = minimumImage(T(a.z - b.z), box.length[2]);
 }
 
+// The same with periodicity known at compile time: the hot pair loops are instantiated for
+// open boxes (no periodic axis) and for periodic ones, because three uniform compares per
+// candidate cost ~40% of the cell plugin's force pass with cells of h (H200, DamBreak: 575 us
+// against 387 us per pass before periodic boundaries existed).
+template <bool Periodic, typename T, typename P>
+SPH_HD SPH_FORCEINLINE void pairDeltaIf(const P& a, const P& b, const PeriodicBox<T>& box, T& dx, T& dy, T& dz) {
+  if constexpr (Periodic) {
+    pairDelta(a, b, box, dx, dy, dz);
+  } else {
+    (void)box;
+    dx = T(a.x - b.x);
+    dy = T(a.y - b.y);
+    dz = T(a.z - b.z);
+  }
+}
+
 // A coordinate put back into [min, min + L) after a step of less than one period.
 template <typename T>
 SPH_HD SPH_FORCEINLINE T wrapCoordinate(T x, T min, T length) {

@@ -33,21 +33,22 @@ inline constexpr unsigned kForceBlock = sizeof(T) == sizeof(float) ? 256 : 128;
 #define SPH_CELL_FORCE_MIN_BLOCKS 1
 #endif
 
-template <typename T, KernelKind K>
+template <typename T, KernelKind K, bool Periodic>
 __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
     cellForcesKernel(ForceInputs<T> in, PhysicsConstants<T> c, Real4<T>* __restrict__ ace,
                      T* __restrict__ viscdt) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= in.n) return;
   NoTally none;
-  const PairAccum<T> acc = particleForces<K>(a, in, c, none);
+  const PairAccum<T> acc = particleForces<K, Periodic>(a, in, c, none);
   ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
   viscdt[a] = acc.viscdt;
 }
 
 template <typename T, KernelKind K>
 void launchWith(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
-  auto* kernel = &cellForcesKernel<T, K>;
+  // Open boxes skip the minimum image per candidate (periodic.h, pairDeltaIf).
+  auto* kernel = c.periodic.any() ? &cellForcesKernel<T, K, true> : &cellForcesKernel<T, K, false>;
   SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock<T>, 0, kernel, in, c, out.ace, out.viscdt);
 }
 
