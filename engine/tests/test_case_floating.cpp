@@ -37,12 +37,7 @@ std::string writeCase(const std::string& dir, const std::string& xml) {
   return sph::test::writeFile(sph::test::tempDir(dir) / "case.xml", xml);
 }
 
-// 1-based line of the first occurrence of `marker` in `text`.
-int lineOf(const std::string& text, const std::string& marker) {
-  const size_t at = text.find(marker);
-  EXPECT_NE(at, std::string::npos) << marker;
-  return 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
-}
+using sph::test::lineOf;
 
 void expectError(const std::string& path, int line, const std::string& element, const std::string& text) {
   try {

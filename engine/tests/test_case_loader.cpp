@@ -11,6 +11,7 @@
 
 #include "sph/case_model.h"
 #include "sph/errors.h"
+#include "test_support.h"
 
 namespace {
 
@@ -44,12 +45,7 @@ std::string writeCase(const std::string& fileName, const std::string& xml) {
   return file.string();
 }
 
-// 1-based line of the first occurrence of `marker` in `text`.
-int lineOf(const std::string& text, const std::string& marker) {
-  const size_t at = text.find(marker);
-  EXPECT_NE(at, std::string::npos) << marker;
-  return 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
-}
+using sph::test::lineOf;
 
 // A small valid case; the geometry commands and execution block are spliced in.
 std::string caseXml(const std::string& commands, const std::string& execution = "",

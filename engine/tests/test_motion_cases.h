@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "test_support.h"
+
 namespace sph::test {
 
 struct PistonTank {
@@ -86,15 +88,6 @@ inline std::string pistonTankXml(const PistonTank& t) {
                      fmt::arg("px", -t.gap - 2 * t.dp), fmt::arg("pw", 2 * t.dp), fmt::arg("ph", t.depth + 0.2 - t.dp),
                      fmt::arg("motion", t.motion), fmt::arg("commands", t.commands),
                      fmt::arg("alg", t.stepAlgorithm), fmt::arg("extra", t.extraParameters));
-}
-
-// The 1-based line of the first occurrence of `needle` in `text` (0 when absent).
-inline int lineOf(const std::string& text, const std::string& needle) {
-  const size_t at = text.find(needle);
-  if (at == std::string::npos) return 0;
-  int line = 1;
-  for (size_t i = 0; i < at; ++i) line += text[i] == '\n';
-  return line;
 }
 
 }  // namespace sph::test

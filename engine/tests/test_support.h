@@ -17,6 +17,16 @@ inline std::filesystem::path tempDir(const std::string& name) {
   return d;
 }
 
+// The 1-based line of the first occurrence of `needle` in `text` (0 when absent, which no
+// message names, so a check against it fails).
+inline int lineOf(const std::string& text, const std::string& needle) {
+  const size_t at = text.find(needle);
+  if (at == std::string::npos) return 0;
+  int line = 1;
+  for (size_t i = 0; i < at; ++i) line += text[i] == '\n';
+  return line;
+}
+
 inline std::string writeFile(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path) << text;
   return path.string();
