@@ -137,9 +137,12 @@ class VerletCpuBackend final : public VerletBackend {
     const ListsView lists{entries_.data(), regionEnd_.data(), length_.data(), n_};
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
     for (int64_t a = 0; a < int64_t(p.n); ++a) {
-      const PairAccum<T> acc = listForces<K>(uint32_t(a), lists, p.pos, p.velrho, p.nBound, c);
+      const PairAccum<T> acc = c.floating.any()
+                                   ? listForces<K, true, true>(uint32_t(a), lists, p.pos, p.velrho, p.code, p.nBound, c)
+                                   : listForces<K>(uint32_t(a), lists, p.pos, p.velrho, p.code, p.nBound, c);
       out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
       out.viscdt[a] = acc.viscdt;
+      if (out.contacts) out.contacts[a] = acc.contacts;
     }
   }
 

@@ -12,6 +12,7 @@
 
 #include "cell/cell_iteration.h"
 #include "cell/cell_particle_ops.h"
+#include "sph/floating_pair_physics.h"
 #include "sph/pair_physics.h"
 #include "verlet_layout.h"
 
@@ -77,21 +78,31 @@ SPH_HD SPH_FORCEINLINE void fillList(uint32_t a, const CellLookup& l, const Sour
   });
 }
 
-// The interaction of particle a with the members of its list within the support.
-template <KernelKind K, bool Periodic = true, typename T>
+// The interaction of particle a with the members of its list within the support. Floating = true
+// (only with Periodic = true) is for runs with floating bodies: it reads the code words and
+// calls interactPairCoded() (floating_pair_physics.h); code may be null otherwise.
+template <KernelKind K, bool Periodic = true, bool Floating = false, typename T>
 SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, const ListsView& lists, const Real4<T>* pos,
-                                               const Real4<T>* velrho, uint32_t nBound, const PhysicsConstants<T>& c) {
+                                               const Real4<T>* velrho, const uint32_t* code, uint32_t nBound,
+                                               const PhysicsConstants<T>& c) {
   const Real4<T> posA = loadReadOnly(pos + a);
   const Real4<T> velA = loadReadOnly(velrho + a);
   const bool boundA = a < nBound;
+  uint32_t codeA = 0;
+  if constexpr (Floating) codeA = loadReadOnly(code + a);
   const uint32_t len = loadReadOnly(lists.length + a);
   const uint32_t* e = lists.entries + regionStart(lists.regionEnd, a / kWarp) + (a % kWarp);
   PairAccum<T> acc;
   for (uint32_t k = 0; k < len; ++k) {
     const uint32_t j = loadReadOnly(e + uint64_t(k) * kWarp);
     const Real4<T> posB = loadReadOnly(pos + j);
-    if (distance2<Periodic>(posA, posB, c.periodic) < c.support2)
-      interactPair<K, Periodic>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
+    if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
+      if constexpr (Floating)
+        interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(code + j), c,
+                                       acc);
+      else
+        interactPair<K, Periodic>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
+    }
   }
   return acc;
 }

@@ -75,6 +75,7 @@ class CpuOps final : public EngineOps<T> {
 
   StepScalars finishStep() override { return s_; }
   double stepDt() override { return s_.dt; }
+  const double* dtLocation() const override { return &s_.dt; }
 
   uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) override {
     uint32_t kept = 0;

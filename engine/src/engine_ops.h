@@ -72,6 +72,9 @@ class EngineOps {
   // The dt of the last computeDt() on the host before the step ends (GPU: a second wait, paid
   // only by runs with imposed motion, whose transform the host computes from dt).
   virtual double stepDt() = 0;
+  // Where the dt of the last computeDt() lives (device memory in GPU runs), for passes that read
+  // it without the host waiting (floating bodies).
+  virtual const double* dtLocation() const = 0;
   // dst[i] = src[perm[i]] for every array; posPre is skipped when null.
   virtual void gather(const ReorderArrays<T>& src, const ReorderArrays<T>& dst, const uint32_t* perm,
                       uint32_t n) = 0;

@@ -60,7 +60,8 @@ class ParticleState final : public ParticleReorderer {
     return {cur.pos.data(), cur.velrho.data(), cur.code.data(), cur.id.data(), n, nBound};
   }
   IntegratorArrays<T> integratorArrays() {
-    return {cur.pos.data(), cur.velrho.data(), cur.velrhoPre.data(), cur.posPre.data(), ace.data(), n, nBound};
+    return {cur.pos.data(), cur.velrho.data(), cur.velrhoPre.data(), cur.posPre.data(), ace.data(), n, nBound,
+            hasFloating ? cur.code.data() : nullptr};
   }
   size_t bytes() const { return cur.bytes() + spare.bytes() + ace.bytes() + viscdt.bytes() + perm.bytes(); }
 
@@ -69,6 +70,7 @@ class ParticleState final : public ParticleReorderer {
   DeviceArray<T> viscdt;
   DeviceArray<uint32_t> perm;  // engine-side reorders (exclusion compaction)
   uint32_t n = 0, nBound = 0;
+  bool hasFloating = false;  // the integrators then read the code words (heldByIntegrator)
 
  private:
   EngineOps<T>* ops_;

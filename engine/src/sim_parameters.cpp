@@ -32,14 +32,6 @@ double fluidHeightAuto(const CaseDefinition& c) {
 
 }  // namespace
 
-void requireSimulatable(const CaseDefinition& c) {
-  if (!c.floatings.empty()) {
-    throw InputError(fmt::format("{}:{}: <floating>: floating bodies are read but not simulated yet; this "
-                                 "case cannot run until they are (sph info shows it)",
-                                 c.path, c.floatings.front().line));
-  }
-}
-
 SimParameters deriveParameters(const CaseDefinition& c) {
   SimParameters p;
   const CaseConstants& k = c.constants;
@@ -106,6 +98,12 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.domainMin = c.resolvedDomainMin;
   p.domainMax = c.resolvedDomainMax;
   derivePeriodicAxes(c, p);
+  p.rigidAlgorithm = parameterInt(c, "RigidAlgorithm", 1);
+  if (p.rigidAlgorithm != 1 && p.rigidAlgorithm != 2)
+    badParameter(c, "RigidAlgorithm", "must be 1 (floating bodies from SPH forces) or 2 (with DEM contacts); "
+                                      "0 (collision-free) and 3 (Project Chrono) are not supported");
+  p.ftPause = parameterDouble(c, "FtPause", 0);
+  if (!(p.ftPause >= 0)) badParameter(c, "FtPause", "must be zero or positive (seconds)");
   p.neighbourSearch = parameterString(c, "NeighbourSearch", "");
   p.verletListSteps = parameterString(c, "VerletListSteps", "");
   if (!p.verletListSteps.empty() && !(parameterDouble(c, "VerletListSteps", 0) > 0))

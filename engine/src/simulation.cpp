@@ -28,6 +28,7 @@ void clearPreviousOutput(const fs::path& out) {
   std::error_code ec;
   fs::remove(out / "run.json", ec);
   fs::remove(out / "excluded.csv", ec);
+  fs::remove(out / "floating.csv", ec);
   const fs::path vtk = out / "vtk";
   if (!fs::is_directory(vtk, ec)) return;
   for (const auto& e : fs::directory_iterator(vtk, ec)) {
@@ -43,6 +44,18 @@ void writeExcludedCsv(const fs::path& path, const std::vector<ExcludedParticle>&
     s += fmt::format("{:.6f};{};{:.6g};{:.6g};{:.6g};{:.6g};{:.6g};{:.6g};{:.6g};{}\n", e.time, e.id, e.x, e.y, e.z,
                      e.vx, e.vy, e.vz, e.rho, e.reason);
   writeTextFileAtomic(path.string(), s);
+}
+
+// OUT/floating.csv: one row per body and output time (';'-separated like DualSPHysics' CSVs).
+constexpr const char* kFloatingCsvHeader =
+    "time [s];mkbound;center.x [m];center.y [m];center.z [m];vel.x [m/s];vel.y [m/s];vel.z [m/s];"
+    "omega.x [rad/s];omega.y [rad/s];omega.z [rad/s]\n";
+
+void appendFloatingRows(std::string& rows, double time, const std::vector<FloatingBodyState>& bodies) {
+  for (const FloatingBodyState& b : bodies)
+    rows += fmt::format("{:.6f};{};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g}\n", time, b.mkBound,
+                        b.center[0], b.center[1], b.center[2], b.vel[0], b.vel[1], b.vel[2], b.omega[0], b.omega[1],
+                        b.omega[2]);
 }
 
 }  // namespace
@@ -106,7 +119,19 @@ RunReport Simulation::run() {
   auto lastProgress = t0;
   int part = 0;
   double nextOut = 0;
+  // The whole file is rewritten (atomically) at every output time: it is small, and a run that
+  // is stopped leaves a complete file up to its last output.
+  std::string floatingRows;
+  auto saveFloating = [&]() {
+    if (!s.opts.writeOutput) return;
+    const std::vector<FloatingBodyState> bodies = s.floatingStates();
+    if (bodies.empty()) return;
+    ScopedPhase ph(s.timer.get(), "SU-SavePart", PhaseGroup::Other);
+    appendFloatingRows(floatingRows, s.t, bodies);
+    writeTextFileAtomic((out / "floating.csv").string(), kFloatingCsvHeader + floatingRows);
+  };
   auto save = [&]() {
+    saveFloating();
     if (!s.opts.writeOutput || !s.opts.writeVtk) return;
     ScopedPhase ph(s.timer.get(), "SU-SavePart", PhaseGroup::Other);
     writeVtkParticles((out / "vtk" / fmt::format("Part_{:04d}.vtk", part)).string(), snapshot());

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "boundary_motion.h"
+#include "floating_bodies.h"
 #include "periodic_parameters.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
@@ -18,7 +19,6 @@ template <typename T>
 class SimulationCore final : public Simulation::Impl {
  public:
   SimulationCore(const CaseDefinition& c, const RunOptions& o, Device d) {
-    requireSimulatable(c);
     p = deriveParameters(c);
     opts = o;
     if (o.timeMax) p.timeMax = *o.timeMax;
@@ -36,7 +36,13 @@ class SimulationCore final : public Simulation::Impl {
     timer = d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
     state_ = std::make_unique<ParticleState<T>>(d, count, p.stepAlgorithm == 2, ops_.get());
-    upload(c);
+    const ParticleOrder order = planParticleOrder(c);
+    if (!c.floatings.empty()) {
+      floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, count, o.threads);
+      consts_.floating = floating_->pairTable();
+      state_->hasFloating = true;
+    }
+    upload(c, order);
 
     std::string name = o.neighbours;
     if (name.empty()) name = p.neighbourSearch.empty() ? "cell" : p.neighbourSearch;
@@ -81,16 +87,23 @@ class SimulationCore final : public Simulation::Impl {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->symplecticPredict(state_->integratorArrays(), consts_);
       }
+      moveFloatings(state_->cur.pos.data(), 0.5, false);
       forcePass();
-      ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
-      ops_->symplecticCorrect(state_->integratorArrays(), consts_, state_->cur.code.data(), limits_);
+      {
+        ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
+        ops_->symplecticCorrect(state_->integratorArrays(), consts_, state_->cur.code.data(), limits_);
+      }
+      moveFloatings(state_->cur.posPre.data(), 1.0, true);
     } else {
       forcePass();
       computeDt();
       const bool euler = verletCounter_ >= p.verletSteps;
       verletCounter_ = euler ? 0 : verletCounter_ + 1;
-      ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
-      ops_->verletStep(state_->integratorArrays(), consts_, euler, state_->cur.code.data(), limits_);
+      {
+        ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
+        ops_->verletStep(state_->integratorArrays(), consts_, euler, state_->cur.code.data(), limits_);
+      }
+      moveFloatings(state_->cur.pos.data(), 1.0, true);
     }
     moveBoundaries();
     strategy->endStep(state_->view());
@@ -130,31 +143,54 @@ class SimulationCore final : public Simulation::Impl {
       s.vel[3 * i + 2] = float(vr[i].z);
       s.rho[i] = float(vr[i].w);
       s.press[i] = float(taitPressureHost(vr[i].w));
-      s.type[i] = code::isBound(code[i]) ? 0 : 1;
+      s.type[i] = code::isBound(code[i]) ? 0 : code::isFloating(code[i]) ? 2 : 1;
       const uint32_t mi = code::mkIndex(code[i]);
       s.mk[i] = mi < mks.size() ? mks[mi].mk : -1;
     }
     return s;
   }
 
-  size_t engineDeviceBytes() const override { return device == Device::Gpu ? state_->bytes() : 0; }
+  size_t engineDeviceBytes() const override {
+    if (device != Device::Gpu) return 0;
+    return state_->bytes() + (floating_ ? floating_->bytes() : 0);
+  }
+
+  std::vector<FloatingBodyState> floatingStates() const override {
+    return floating_ ? floating_->states() : std::vector<FloatingBodyState>{};
+  }
 
  private:
   double taitPressureHost(T rho) const {
     return p.cteB * (std::pow(double(rho) / p.rho0, p.gamma) - 1.0);
   }
 
-  void upload(const CaseDefinition& c) {
+  // Particles in the engine's order (floating_bodies.h): fixed and moving boundaries, floating
+  // bodies, fluid; ids are the engine indices at the start.
+  void upload(const CaseDefinition& c, const ParticleOrder& order) {
     const uint32_t n = uint32_t(c.positions.size());
     const std::vector<double> rho = initialDensity(c, p);
     std::vector<Real4<T>> pos(n), vr(n);
     std::vector<uint32_t> code(n), id(n);
     for (uint32_t i = 0; i < n; ++i) {
-      const Vec3d& v = c.positions[i];
+      const uint32_t k = order.caseIndex[i];
+      const Vec3d& v = c.positions[k];
       pos[i] = {T(v.x), T(v.y), T(v.z), T(0)};
-      vr[i] = {T(0), T(0), T(0), T(rho[i])};
-      code[i] = code::make(i < c.nBound, c.mkIndex[i]);
+      vr[i] = {T(0), T(0), T(0), T(rho[k])};
+      code[i] = order.floating[i] ? code::makeFloating(c.mkIndex[k]) : code::make(k < c.nBound, c.mkIndex[k]);
       id[i] = i;
+    }
+    if (floating_) {  // initial velocities: v + omega x (r - c)
+      for (const FloatingBodyDef& b : floating_->definitions()) {
+        for (uint32_t s = 0; s < b.count; ++s) {
+          Real4<T>& q = vr[order.nBound + b.first + s];
+          const Vec3d& x = c.positions[order.caseIndex[order.nBound + b.first + s]];
+          const double d[3] = {x.x - b.center.x, x.y - b.center.y, x.z - b.center.z};
+          const Vec3d& w = b.omegaIni;
+          q.x = T(b.velIni.x + w.y * d[2] - w.z * d[1]);
+          q.y = T(b.velIni.y + w.z * d[0] - w.x * d[2]);
+          q.z = T(b.velIni.z + w.x * d[1] - w.y * d[0]);
+        }
+      }
     }
     auto& s = state_->cur;
     s.pos.upload(pos, "uploading positions");
@@ -163,7 +199,7 @@ class SimulationCore final : public Simulation::Impl {
     s.code.upload(code, "uploading particle codes");
     s.id.upload(id, "uploading particle ids");
     state_->n = n;
-    state_->nBound = c.nBound;
+    state_->nBound = order.nBound;
     ops_->computePressure(s.pos.data(), s.velrho.data(), n, consts_);  // the integrators keep it up to date
   }
 
@@ -171,7 +207,21 @@ class SimulationCore final : public Simulation::Impl {
     // pos.w already holds the pressure: computed at the start and by every integrator step.
     strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
     particlesChanged_ = false;
-    strategy->interact(state_->view(), consts_, ForceOutputs<T>{state_->ace.data(), state_->viscdt.data()});
+    if (floating_) {
+      ScopedPhase ph(timer.get(), "SU-Floating", PhaseGroup::Other);
+      floating_->index(state_->view());
+    }
+    strategy->interact(state_->view(), consts_,
+                       ForceOutputs<T>{state_->ace.data(), state_->viscdt.data(),
+                                       floating_ ? floating_->particleContacts() : nullptr});
+  }
+
+  // The floating bodies after an integrator step: forces summed per body, bodies advanced by
+  // dtFactor * dt, their particles moved from src (see floating_body_physics.h).
+  void moveFloatings(const Real4<T>* src, double dtFactor, bool commit) {
+    if (!floating_) return;
+    ScopedPhase ph(timer.get(), "SU-Floating", PhaseGroup::Other);
+    floating_->advance(state_->view(), state_->ace.data(), src, ops_->dtLocation(), dtFactor, t < p.ftPause, commit);
   }
 
   void computeDt() {
@@ -220,6 +270,7 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<EngineOps<T>> ops_;
   std::unique_ptr<ParticleState<T>> state_;
   std::unique_ptr<BoundaryMotion<T>> motion_;  // null without <motion>
+  std::unique_ptr<FloatingBodies<T>> floating_;  // null without <floatings>
   ExclusionLimits<T> limits_{};
   DtRule dtRule_;
   int verletCounter_ = 0;

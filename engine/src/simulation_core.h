@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine_ops.h"
+#include "floating_bodies.h"
 #include "particle_state.h"
 #include "phase_timers.h"
 #include "sph/case_model.h"
@@ -31,6 +32,7 @@ struct Simulation::Impl {
   virtual void step() = 0;
   virtual ParticleSnapshot snapshot() const = 0;
   virtual size_t engineDeviceBytes() const = 0;
+  virtual std::vector<FloatingBodyState> floatingStates() const = 0;  // empty without floating bodies
 
   SimParameters p;
   RunOptions opts;

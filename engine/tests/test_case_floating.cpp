@@ -1,6 +1,6 @@
 // <floatings> and <properties>: floating bodies, materials (property files, inline properties,
-// "_User" overrides, '+'-joined names) and the errors for bad input. The physics of floating
-// bodies is not simulated yet: a case with them loads, and the run refuses it clearly.
+// "_User" overrides, '+'-joined names) and the errors for bad input, including those that only
+// the simulation set-up can find (DEM materials, RigidAlgorithm).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -87,22 +87,58 @@ TEST(CaseFloatings, MkListsRangesAndWeights) {
   EXPECT_EQ(c.floatings[1].line, lineOf(xml, "<floating mkbound=\"2\""));
 }
 
-TEST(CaseFloatings, RunRefusesFloatingBodiesUntilTheyAreSimulated) {
-  const std::string xml = blocksCase("<floatings>\n<floating mkbound=\"1-2\" relativeweight=\"0.5\" />\n</floatings>\n");
-  const std::string path = writeCase("floating_run", xml);
+// The set-up of a run from `xml` must fail with `text`, naming the file (and `line` if > 0).
+void expectRunError(const std::string& dir, const std::string& xml, int line, const std::string& text) {
+  const std::string path = writeCase(dir, xml);
   const CaseDefinition c = sph::loadCase(path);
   sph::RunOptions o;
   o.device = sph::Device::Cpu;
   o.writeOutput = false;
   try {
     sph::Simulation sim(c, o);
-    FAIL() << "a case with floating bodies ran";
+    FAIL() << "no error for " << text;
   } catch (const InputError& e) {
-    const std::string where = path + ":" + std::to_string(lineOf(xml, "<floating ")) + ": <floating>: ";
-    EXPECT_NE(std::string(e.what()).find(where + "floating bodies are read but not simulated"),
-              std::string::npos)
-        << e.what();
+    const std::string msg = e.what();
+    const std::string where = line > 0 ? path + ":" + std::to_string(line) + ":" : path + ":";
+    EXPECT_EQ(msg.rfind(where, 0), 0u) << msg;
+    EXPECT_NE(msg.find(text), std::string::npos) << msg;
   }
+}
+
+std::string withParameters(const std::string& params) {
+  return "<execution>\n<parameters>\n" + params + "</parameters>\n</execution>\n";
+}
+
+TEST(CaseFloatingsErrors, DemNeedsMaterialsForBodiesAndWalls) {
+  const std::string rigid2 = "<parameter key=\"RigidAlgorithm\" value=\"2\" />\n";
+  {  // a body without property=
+    std::string xml = blocksCase("<floatings>\n<floating mkbound=\"1-2\" relativeweight=\"0.5\" />\n</floatings>\n");
+    xml.replace(xml.find("</case>"), 7, withParameters(rigid2) + "</case>");
+    expectRunError("dem_body", xml, lineOf(xml, "<floating "), "<floating> mkbound 1: RigidAlgorithm=2 (DEM) needs");
+  }
+  {  // the floor (mkbound 0) has no <link>
+    std::string xml = blocksCase(
+        "<floatings>\n<floating mkbound=\"1-2\" relativeweight=\"0.5\" property=\"steel\" />\n</floatings>\n"
+        "<properties>\n<property name=\"steel\" Young_Modulus=\"2e11\" PoissonRatio=\"0.3\" "
+        "Restitution_Coefficient=\"0.8\" Kfric=\"0.4\" />\n</properties>\n");
+    xml.replace(xml.find("</case>"), 7, withParameters(rigid2) + "</case>");
+    expectRunError("dem_wall", xml, 0, "mkbound 0 has none: add <link mkbound=\"0\"");
+  }
+  {  // a material without Kfric
+    std::string xml = blocksCase(
+        "<floatings>\n<floating mkbound=\"1-2\" relativeweight=\"0.5\" property=\"soft\" />\n</floatings>\n"
+        "<properties>\n<property name=\"soft\" Young_Modulus=\"2e6\" PoissonRatio=\"0.3\" "
+        "Restitution_Coefficient=\"0.8\" />\n<links>\n<link mkbound=\"0\" property=\"soft\" />\n</links>\n"
+        "</properties>\n");
+    xml.replace(xml.find("</case>"), 7, withParameters(rigid2) + "</case>");
+    expectRunError("dem_kfric", xml, lineOf(xml, "<floating "), "has no Kfric");
+  }
+}
+
+TEST(CaseFloatingsErrors, UnsupportedRigidAlgorithm) {
+  std::string xml = blocksCase("<floatings>\n<floating mkbound=\"1-2\" relativeweight=\"0.5\" />\n</floatings>\n");
+  xml.replace(xml.find("</case>"), 7, withParameters("<parameter key=\"RigidAlgorithm\" value=\"3\" />\n") + "</case>");
+  expectRunError("rigid3", xml, lineOf(xml, "RigidAlgorithm"), "RigidAlgorithm");
 }
 
 TEST(CaseFloatingsErrors, BadBodies) {

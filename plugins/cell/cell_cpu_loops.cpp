@@ -32,6 +32,7 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
   in.lookup = lookup();
   in.pos = p.pos;
   in.velrho = p.velrho;
+  in.code = p.code;
   in.n = p.n;
   in.nBound = p.nBound;
   const int64_t n = p.n;
@@ -39,9 +40,11 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
 #pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount()) reduction(+ : candidates, inRange)
   for (int64_t a = 0; a < n; ++a) {
     Tally tally;
-    const PairAccum<T> acc = particleForces<K>(uint32_t(a), in, c, tally);
+    const PairAccum<T> acc = c.floating.any() ? particleForces<K, true, true>(uint32_t(a), in, c, tally)
+                                              : particleForces<K>(uint32_t(a), in, c, tally);
     out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
     out.viscdt[a] = acc.viscdt;
+    if (out.contacts) out.contacts[a] = acc.contacts;
     candidates += tally.t.candidates;
     inRange += tally.t.inRange;
   }

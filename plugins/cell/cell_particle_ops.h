@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cell_iteration.h"
+#include "sph/floating_pair_physics.h"
 #include "sph/pair_physics.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
@@ -45,12 +46,15 @@ struct ForceInputs {
   CellLookup lookup;
   const Real4<T>* pos = nullptr;     // pressure in w
   const Real4<T>* velrho = nullptr;
+  const uint32_t* code = nullptr;    // read only with floating bodies (Floating = true)
   uint32_t n = 0;
   uint32_t nBound = 0;
 };
 
-// The accumulated interaction of particle a with all its neighbours.
-template <KernelKind K, bool Periodic = true, typename T, typename Counter>
+// The accumulated interaction of particle a with all its neighbours. Floating = true (only with
+// Periodic = true) is for runs with floating bodies: it reads the code words and calls
+// interactPairCoded() (floating_pair_physics.h).
+template <KernelKind K, bool Periodic = true, bool Floating = false, typename T, typename Counter>
 SPH_HD SPH_FORCEINLINE PairAccum<T> particleForces(uint32_t a, const ForceInputs<T>& in,
                                                    const PhysicsConstants<T>& c, Counter& counter) {
   const Real4<T> posA = loadReadOnly(in.pos + a);
@@ -59,13 +63,19 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> particleForces(uint32_t a, const ForceInputs
   const uint32_t nBound = in.nBound;
   const Real4<T>* pos = in.pos;
   const Real4<T>* velrho = in.velrho;
+  uint32_t codeA = 0;
+  if constexpr (Floating) codeA = loadReadOnly(in.code + a);
   PairAccum<T> acc;
   forEachCandidate<Periodic>(in.lookup, loadReadOnly(in.lookup.keys + a), posA, boundA, [&](uint32_t j) {
     const Real4<T> posB = loadReadOnly(pos + j);
     counter.candidate();
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
       counter.inRange(j == a);
-      interactPair<K, Periodic>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
+      if constexpr (Floating)
+        interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(in.code + j),
+                                       c, acc);
+      else
+        interactPair<K, Periodic>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
     }
   });
   return acc;

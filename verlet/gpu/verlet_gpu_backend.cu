@@ -112,16 +112,28 @@ __global__ void __launch_bounds__(kBlock)
   if (a < n) fillList<Periodic>(a, l, pos, nBound, rc2, reinterpret_cast<const uint64_t*>(regionEnd), entries);
 }
 
-template <typename T, KernelKind K, bool Periodic>
+// Floating (with Periodic) is the variant for runs with floating bodies (verlet_particle_ops.h).
+template <typename T, KernelKind K, bool Periodic, bool Floating>
 __global__ void __launch_bounds__(kForceBlock)
     listForcesKernel(ListsView lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
-                     uint32_t n, uint32_t nBound, PhysicsConstants<T> c, Real4<T>* __restrict__ ace,
-                     T* __restrict__ viscdt) {
+                     const uint32_t* __restrict__ code, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
+                     Real4<T>* __restrict__ ace, T* __restrict__ viscdt, uint32_t* __restrict__ contacts) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= n) return;
-  const PairAccum<T> acc = listForces<K, Periodic>(a, lists, pos, velrho, nBound, c);
+  const PairAccum<T> acc = listForces<K, Periodic, Floating>(a, lists, pos, velrho, code, nBound, c);
   ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
   viscdt[a] = acc.viscdt;
+  if constexpr (Floating) {
+    if (contacts) contacts[a] = acc.contacts;
+  }
+}
+
+template <typename T, KernelKind K>
+auto* listForcesVariant(const PhysicsConstants<T>& c) {
+  // Open boxes skip the minimum image per list member (periodic.h, pairDeltaIf).
+  return c.floating.any()   ? &listForcesKernel<T, K, true, true>
+         : c.periodic.any() ? &listForcesKernel<T, K, true, false>
+                            : &listForcesKernel<T, K, false, false>;
 }
 
 class VerletGpuBackend final : public VerletBackend {
@@ -323,15 +335,10 @@ class VerletGpuBackend final : public VerletBackend {
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
     const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
-    // Open boxes skip the minimum image per list member (periodic.h, pairDeltaIf).
-    const bool periodic = c.periodic.any();
-    auto* kernel = c.kernel == KernelKind::Cubic
-                       ? (periodic ? &listForcesKernel<T, KernelKind::Cubic, true>
-                                   : &listForcesKernel<T, KernelKind::Cubic, false>)
-                       : (periodic ? &listForcesKernel<T, KernelKind::Wendland, true>
-                                   : &listForcesKernel<T, KernelKind::Wendland, false>);
+    auto* kernel = c.kernel == KernelKind::Cubic ? listForcesVariant<T, KernelKind::Cubic>(c)
+                                                 : listForcesVariant<T, KernelKind::Wendland>(c);
     SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n, kForceBlock, 0, kernel, lists, p.pos,
-               p.velrho, p.n, p.nBound, c, out.ace, out.viscdt);
+               p.velrho, p.code, p.n, p.nBound, c, out.ace, out.viscdt, out.contacts);
   }
 
   template <typename T>

@@ -6,7 +6,9 @@
 //  * Symplectic (StepAlgorithm=2): predictor to n+1/2 with the rates at n, corrector with the
 //    rates at n+1/2; density rho^{n+1} = rho^n (2 - eps)/(2 + eps), eps = -(drho/rho)^{n+1/2} dt.
 // DBC boundary particles keep their positions; their density is integrated like the fluid's
-// and never drops below rho0 (DualSPHysics does this so walls do not suck fluid in).
+// and never drops below rho0 (DualSPHysics does this so walls do not suck fluid in). Particles
+// of floating bodies are treated the same way here; the rigid-body step moves them afterwards
+// (floating_body_physics.h).
 // Every step also leaves in pos.w the Tait pressure of the new density, which the next force
 // pass reads (no separate pressure pass; the engine computes it once at the start).
 // Periodic axes: every position update wraps the fluid particle back into the periodic range
@@ -34,7 +36,14 @@ struct IntegratorArrays {
   Real4<T>* posPre;     // Symplectic only: r^n saved by the predictor
   const Real4<T>* ace;  // acceleration (no gravity) and drho/dt
   uint32_t n, nBound;
+  const uint32_t* code = nullptr;  // code words, set only when the run has floating bodies
 };
+
+// Particles whose position the integrator leaves alone: DBC boundaries and floating bodies.
+template <typename T>
+SPH_HD SPH_FORCEINLINE bool heldByIntegrator(uint32_t i, const IntegratorArrays<T>& a) {
+  return i < a.nBound || (a.code && code::isFloating(a.code[i]));
+}
 
 template <typename T>
 SPH_HD SPH_FORCEINLINE T clampBoundDensity(T rho, const PhysicsConstants<T>& c) {
@@ -49,7 +58,7 @@ SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArray
   const Real4<T> f = a.ace[i];
   const T dtRate = euler ? dt : T(2) * dt;
   const Real4<T> base = euler ? cur : old;  // the value the rate is applied to
-  if (i < a.nBound) {
+  if (heldByIntegrator(i, a)) {
     const T rho = clampBoundDensity(base.w + dtRate * f.w, c);
     a.velrhoPre[i] = cur;
     a.velrho[i] = Real4<T>{cur.x, cur.y, cur.z, rho};
@@ -78,7 +87,7 @@ SPH_HD SPH_FORCEINLINE void symplecticPredictParticle(uint32_t i, const Integrat
   const Real4<T> f = a.ace[i];
   a.velrhoPre[i] = vr;
   a.posPre[i] = a.pos[i];
-  if (i < a.nBound) {
+  if (heldByIntegrator(i, a)) {
     const T rho = clampBoundDensity(vr.w + dt05 * f.w, c);
     a.velrho[i].w = rho;
     a.pos[i].w = taitPressure(rho, c);
@@ -104,7 +113,7 @@ SPH_HD SPH_FORCEINLINE void symplecticCorrectParticle(uint32_t i, const Integrat
   const Real4<T> f = a.ace[i];
   const T eps = -(f.w / half.w) * dt;
   T rho = pre.w * (T(2) - eps) / (T(2) + eps);
-  if (i < a.nBound) {
+  if (heldByIntegrator(i, a)) {
     rho = clampBoundDensity(rho, c);
     a.velrho[i].w = rho;
     a.pos[i].w = taitPressure(rho, c);
@@ -144,7 +153,7 @@ SPH_HD SPH_FORCEINLINE int exclusionReason(const Real4<T>& p, T rho, const Exclu
 template <typename T>
 SPH_HD SPH_FORCEINLINE int markIfExcluded(uint32_t i, const IntegratorArrays<T>& a, uint32_t* code,
                                           const ExclusionLimits<T>& l) {
-  if (i < a.nBound) return 0;
+  if (heldByIntegrator(i, a)) return 0;
   const int r = exclusionReason(a.pos[i], a.velrho[i].w, l);
   if (r != 0) code[i] |= code::kExcludedBit;
   return r;

@@ -32,6 +32,8 @@ struct PairAccum {
   T ax = 0, ay = 0, az = 0;  // acceleration without gravity
   T arho = 0;                // density rate
   T viscdt = 0;              // max over neighbours of v_ab.r_ab/(r^2+eta^2), for dt
+                             // (and the rate of DEM contacts, floating_pair_physics.h)
+  uint32_t contacts = 0;     // DEM contacts of a floating particle
 };
 
 // Tait equation of state, P = B((rho/rho0)^gamma - 1).
@@ -71,14 +73,13 @@ void foldDerivedConstants(PhysicsConstants<T>& c) {
   setHydrostaticSeries(c, double(c.gamma));
 }
 
-// K must be the kernel c was folded for (c.kernel). Periodic = false is for boxes without a
-// periodic axis only (c.periodic.any() false): it skips the minimum image (periodic.h).
-// a: the particle being updated (pos.w holds its pressure, velrho.w its density).
-// b: a neighbour candidate; returns without effect outside the support or for b == a.
+// The pair with the neighbour's mass given: interactPair() below, and the pairs of floating
+// bodies (floating_pair_physics.h), whose particles have their body's mass and no density
+// diffusion (diffuse = false).
 template <KernelKind K, bool Periodic = true, typename T>
-SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
-                                         const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB,
-                                         const PhysicsConstants<T>& c, PairAccum<T>& acc) {
+SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
+                                             const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB, T massB,
+                                             bool diffuse, const PhysicsConstants<T>& c, PairAccum<T>& acc) {
   T dx, dy, dz;  // r_a - r_b, the minimum image along periodic axes
   pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
@@ -91,7 +92,6 @@ SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& v
   const T dvx = velrhoA.x - velrhoB.x;
   const T dvy = velrhoA.y - velrhoB.y;
   const T dvz = velrhoA.z - velrhoB.z;
-  const T massB = boundB ? c.massBound : c.massFluid;
 
   // Divisions are the costly operations of a pair: three reciprocals serve every term.
   const T invR2eta = T(1) / (r2 + c.eta2);
@@ -123,12 +123,25 @@ SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& v
   acc.ay += coef * fry;
   acc.az += coef * frz;
 
-  if (c.ddt == DensityDiffusion::None) return;
+  if (c.ddt == DensityDiffusion::None || !diffuse) return;
   if (boundB && c.ddt != DensityDiffusion::FourtakasFull) return;
   T drho = rhoB - rhoA;
   if (c.ddt != DensityDiffusion::Molteni) drho -= hydrostaticDensityDifference(c.ddtGz * (-dz), c);  // z_b - z_a
   // -(r_ab . grad_a W_ab) = -fac r^2 > 0 since fac < 0 inside the support.
   acc.arho += c.ddtCoef * (massB * invRhoB) * drho * (-fac * r2) * invR2eta;
+}
+
+// K must be the kernel c was folded for (c.kernel). Periodic = false is for boxes without a
+// periodic axis only (c.periodic.any() false): it skips the minimum image (periodic.h).
+// a: the particle being updated (pos.w holds its pressure, velrho.w its density).
+// b: a neighbour candidate; returns without effect outside the support or for b == a.
+// For runs without floating bodies; interactPairCoded() (floating_pair_physics.h) otherwise.
+template <KernelKind K, bool Periodic = true, typename T>
+SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
+                                         const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB,
+                                         const PhysicsConstants<T>& c, PairAccum<T>& acc) {
+  interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, boundB ? c.massBound : c.massFluid,
+                                true, c, acc);
 }
 
 }  // namespace sph

@@ -12,13 +12,18 @@ namespace sph::code {
 
 inline constexpr uint32_t kBoundBit = 1u << 31;
 inline constexpr uint32_t kExcludedBit = 1u << 30;
+// Particles of a floating body (<floatings>): boundary particles in the case file, but they sit
+// in the fluid index range [nBound, n) and are moved as rigid bodies (floating_physics.h).
+inline constexpr uint32_t kFloatingBit = 1u << 29;
 inline constexpr uint32_t kMkIndexMask = 0xFFFFu;
 
 SPH_HD inline bool isBound(uint32_t c) { return (c & kBoundBit) != 0; }
 SPH_HD inline bool isExcluded(uint32_t c) { return (c & kExcludedBit) != 0; }
+SPH_HD inline bool isFloating(uint32_t c) { return (c & kFloatingBit) != 0; }
 SPH_HD inline uint32_t mkIndex(uint32_t c) { return c & kMkIndexMask; }
 SPH_HD inline uint32_t make(bool bound, uint32_t mkIndex) {
   return (bound ? kBoundBit : 0u) | (mkIndex & kMkIndexMask);
 }
+SPH_HD inline uint32_t makeFloating(uint32_t mkIndex) { return kFloatingBit | (mkIndex & kMkIndexMask); }
 
 }  // namespace sph::code

@@ -23,6 +23,9 @@ template <typename T>
 struct ForceOutputs {
   Real4<T>* ace = nullptr;  // ax, ay, az (gravity excluded), drho/dt in w
   T* viscdt = nullptr;      // max_b v_ab.r_ab/(r^2+eta^2) per particle, for the time step
+  // DEM contacts per particle (PairAccum::contacts); set only in runs with floating bodies, and
+  // then written for every particle.
+  uint32_t* contacts = nullptr;
 };
 
 }  // namespace sph

@@ -1,9 +1,11 @@
 // Constants of one simulation, precomputed once on the host and passed by value to every
-// kernel (CPU loop or CUDA kernel). Plain data: no pointers, no virtuals.
+// kernel (CPU loop or CUDA kernel). Plain data, no virtuals; the only pointers are those of the
+// floating-body tables (floating_table.h), null in runs without floating bodies.
 #pragma once
 
 #include <cstdint>
 
+#include "sph/floating_table.h"
 #include "sph/periodic.h"
 
 namespace sph {
@@ -44,6 +46,7 @@ struct PhysicsConstants {
   T ddtSeries[5] = {};               // binomial coefficients of (1+u)^(1/gamma) - 1, see below
   T gx = 0, gy = 0, gz = 0;          // gravity
   PeriodicBox<T> periodic;           // periodic axes: minimum image in pairs, wrap in integrators
+  FloatingPairTable<T> floating;     // floating bodies and DEM (floating_pair_physics.h)
 };
 
 // Fills c.ddtSeries with binom(1/gamma, k), k = 1..5, so that single precision evaluates

@@ -37,14 +37,14 @@ struct SimParameters {
   }
   std::string neighbourSearch;  // XML parameter NeighbourSearch ("" when absent)
   std::string verletListSteps;  // XML parameter VerletListSteps, passed to the strategy ("" when absent)
+  // Floating bodies: RigidAlgorithm 1 (SPH forces only) or 2 (DEM contacts between solids), and
+  // FtPause, the time (s) they are held still at the start.
+  int rigidAlgorithm = 1;
+  double ftPause = 0;
 };
 
 // Throws InputError (file, line, key) for unsupported or impossible parameter values.
 SimParameters deriveParameters(const CaseDefinition& c);
-
-// Throws InputError (file, line, element) when the case uses a feature that loads (sph info
-// shows it) but that the simulation cannot run yet.
-void requireSimulatable(const CaseDefinition& c);
 
 template <typename T>
 PhysicsConstants<T> makePhysicsConstants(const SimParameters& p);

@@ -166,6 +166,8 @@ class GpuOps final : public EngineOps<T> {
     return host_->dt;
   }
 
+  const double* dtLocation() const override { return &scalars_.data()->dt; }
+
   // CUB's stable partition: kept particles first in order, excluded ones after (reversed).
   uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) override {
     if (n == 0) return 0;

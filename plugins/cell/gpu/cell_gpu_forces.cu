@@ -33,23 +33,30 @@ inline constexpr unsigned kForceBlock = sizeof(T) == sizeof(float) ? 256 : 128;
 #define SPH_CELL_FORCE_MIN_BLOCKS 1
 #endif
 
-template <typename T, KernelKind K, bool Periodic>
+// Floating (with Periodic) is the variant for runs with floating bodies (cell_particle_ops.h).
+template <typename T, KernelKind K, bool Periodic, bool Floating>
 __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
     cellForcesKernel(ForceInputs<T> in, PhysicsConstants<T> c, Real4<T>* __restrict__ ace,
-                     T* __restrict__ viscdt) {
+                     T* __restrict__ viscdt, uint32_t* __restrict__ contacts) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= in.n) return;
   NoTally none;
-  const PairAccum<T> acc = particleForces<K, Periodic>(a, in, c, none);
+  const PairAccum<T> acc = particleForces<K, Periodic, Floating>(a, in, c, none);
   ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
   viscdt[a] = acc.viscdt;
+  if constexpr (Floating) {
+    if (contacts) contacts[a] = acc.contacts;
+  }
 }
 
 template <typename T, KernelKind K>
 void launchWith(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   // Open boxes skip the minimum image per candidate (periodic.h, pairDeltaIf).
-  auto* kernel = c.periodic.any() ? &cellForcesKernel<T, K, true> : &cellForcesKernel<T, K, false>;
-  SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock<T>, 0, kernel, in, c, out.ace, out.viscdt);
+  auto* kernel = c.floating.any()   ? &cellForcesKernel<T, K, true, true>
+                 : c.periodic.any() ? &cellForcesKernel<T, K, true, false>
+                                    : &cellForcesKernel<T, K, false, false>;
+  SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock<T>, 0, kernel, in, c, out.ace, out.viscdt,
+             out.contacts);
 }
 
 }  // namespace

@@ -1,0 +1,104 @@
+// DEM contact between two solid particles (DualSPHysics RigidAlgorithm=2, after Canelas et al.,
+// "SPH-DCDEM model for arbitrary geometries in free surface solid-fluid flows", Comput. Phys.
+// Commun. 202, 2016). Each particle of a floating body or a wall is a sphere of diameter dp; two
+// of them touch when r < dp, with overlap delta = dp - r.
+//
+//  normal:      F_n = kn delta^(3/2) - gamma_n v_n            (Hertz, with a dashpot; F_n >= 0)
+//               kn = 4/3 E* sqrt(R*),  R* = dp/4,  1/E* = (1-nu_a^2)/E_a + (1-nu_b^2)/E_b
+//               gamma_n = -2 sqrt(5/6) beta sqrt(S_n m*),  S_n = dF/d(delta) = 2 E* sqrt(R* delta),
+//               beta = ln e / sqrt(ln^2 e + pi^2)   (Tsuji et al. 1992; the damping of the
+//               Hertz-Mindlin models of DEM codes, which makes the restitution of a head-on
+//               impact close to e at every speed)
+//  tangential:  F_t = -min(mu F_n, gamma_t |v_t|) v_t/|v_t|,  gamma_t = 2 sqrt(m* 2/7 S_n)
+//               (a critically damped tangential dashpot of stiffness 2/7 of the normal one,
+//               DualSPHysics' ratio, capped by Coulomb friction)
+// e and mu of a pair are the means of the two materials' values. v_n = (v_a - v_b).n with
+// n = (r_a - r_b)/r (negative while approaching), v_t the rest of v_a - v_b.
+//
+// m* is the reduced mass of the pair. A rigid body touching a wall with N particles at once acts
+// on N parallel contacts, so the engine passes each body's mass divided by its number of
+// contacts (floating_physics.h); with the particle mass instead, a flat face would bounce back
+// much higher than e says.
+//
+// The contact also gives a rate (1/s) for the time step: the larger of the contact's angular
+// frequency sqrt(S_n/m*) and pi over the Hertz impact duration
+// t_c = 2.87 (m*^2 / (R* E*^2 |v_n|))^(1/5) (Johnson, Contact Mechanics, 1985, eq. 11.24), so a
+// time step of CFL / rate resolves an impact in about ten steps or more.
+#pragma once
+
+#include <cmath>
+
+#include "sph/hd.h"
+
+namespace sph {
+
+// A material as the contact needs it.
+template <typename T>
+struct DemMaterial {
+  T tau = 0;          // (1 - nu^2) / E, 1/Pa
+  T restitution = 1;  // coefficient of restitution e, 0 < e <= 1
+  T friction = 0;     // Coulomb friction coefficient mu (DualSPHysics' Kfric)
+};
+
+template <typename T>
+struct DemContact {
+  T fx = 0, fy = 0, fz = 0;  // force on particle a, N
+  T rate = 0;                // 1/s, for the time step
+  bool touching = false;
+};
+
+// Contact force on a from b. (dx, dy, dz) = r_a - r_b, r its length, (dvx, dvy, dvz) = v_a - v_b.
+// massEff: the reduced mass m* (kg).
+template <typename T>
+SPH_HD inline DemContact<T> demContact(T dx, T dy, T dz, T r, T dvx, T dvy, T dvz, T dp, T massEff,
+                                       const DemMaterial<T>& a, const DemMaterial<T>& b) {
+  DemContact<T> out;
+  const T overlap = dp - r;
+  if (!(overlap > T(0)) || !(r > T(0))) return out;
+  out.touching = true;
+  const T invR = T(1) / r;
+  const T nx = dx * invR, ny = dy * invR, nz = dz * invR;
+  const T vn = dvx * nx + dvy * ny + dvz * nz;
+  const T eStar = T(1) / (a.tau + b.tau);
+  const T rStar = T(0.25) * dp;
+  const T sqrtRStar = std::sqrt(rStar);
+  const T kn = T(4) / T(3) * eStar * sqrtRStar;
+  const T sqrtOverlap = std::sqrt(overlap);
+  const T sn = T(2) * eStar * sqrtRStar * sqrtOverlap;
+
+  const T e = T(0.5) * (a.restitution + b.restitution);
+  const T logE = std::log(e);
+  const T beta = logE / std::sqrt(logE * logE + T(M_PI * M_PI));
+  const T gammaN = T(-2) * std::sqrt(T(5) / T(6)) * beta * std::sqrt(sn * massEff);
+  T fn = kn * overlap * sqrtOverlap - gammaN * vn;
+  if (fn < T(0)) fn = T(0);  // contacts push, never pull
+
+  const T tx = dvx - vn * nx, ty = dvy - vn * ny, tz = dvz - vn * nz;
+  const T vt = std::sqrt(tx * tx + ty * ty + tz * tz);
+  T ftx = 0, fty = 0, ftz = 0;
+  if (vt > T(0)) {
+    const T mu = T(0.5) * (a.friction + b.friction);
+    const T gammaT = T(2) * std::sqrt(massEff * (T(2) / T(7)) * sn);
+    const T viscous = gammaT * vt, coulomb = mu * fn;
+    const T ft = viscous < coulomb ? viscous : coulomb;
+    const T s = -ft / vt;
+    ftx = s * tx;
+    fty = s * ty;
+    ftz = s * tz;
+  }
+  out.fx = fn * nx + ftx;
+  out.fy = fn * ny + fty;
+  out.fz = fn * nz + ftz;
+
+  const T omega = std::sqrt(sn / massEff);
+  const T speed = vn < T(0) ? -vn : vn;
+  T impactRate = 0;
+  if (speed > T(0)) {
+    const T tc = T(2.87) * std::pow(massEff * massEff / (rStar * eStar * eStar * speed), T(0.2));
+    impactRate = T(M_PI) / tc;
+  }
+  out.rate = omega > impactRate ? omega : impactRate;
+  return out;
+}
+
+}  // namespace sph

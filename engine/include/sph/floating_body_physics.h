@@ -1,0 +1,196 @@
+// Rigid-body motion of floating bodies (DualSPHysics RigidAlgorithm 1 and 2), shared by the CPU
+// loops and the CUDA kernels of floating_ops.h. All in double precision.
+//
+// After each force pass the engine sums, per body, what its particles received:
+//   F = m_p sum_p a_p + M g,   T = m_p sum_p (r_p - c) x a_p,
+//   I = m_p sum_p (|d_p|^2 1 - d_p d_p^T) + N m_p dp^2/6 1      (d_p = r_p - c)
+// (a_p without gravity; the inertia is recomputed from the particles every step, as
+// DualSPHysics does, so it follows the body's rotation). The body then advances by dt with a
+// semi-implicit Euler step, as DualSPHysics' FtCalcForcesRes:
+//   omega' = omega + dt I^-1 T,  v' = v + dt F/M,  c' = c + dt v'
+// and every particle follows rigidly: r' = c' + R(omega' dt)(r - c), v_p = v' + omega' x (r' - c'),
+// R the rotation by the angle |omega'| dt about omega' (Rodrigues). The Symplectic integrator
+// moves the particles by dt/2 from the state at t^n in its predictor without keeping the result,
+// and by dt from the state at t^n with the forces at t^{n+1/2} in its corrector, which commits.
+// In 2D (x-z plane) the body moves in x and z and turns about y only.
+// During FtPause the bodies are held: zero velocity, no motion.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "sph/hd.h"
+#include "sph/periodic.h"
+#include "sph/real4.h"
+
+namespace sph {
+
+struct FloatingBody {
+  double center[3];         // at t^n (committed)
+  double vel[3], omega[3];  // at t^n
+  double mass;              // M, kg
+  double particleMass;      // m_p = M / count
+  double ownInertia;        // count m_p dp^2/6: each particle's own inertia about its centre
+  uint32_t first, count;    // its particles' slots: ids idFirst + [first, first + count)
+};
+
+// What one force pass gave a body (sums over its particles).
+struct BodySums {
+  double ace[3] = {0, 0, 0};      // sum of a_p
+  double torque[3] = {0, 0, 0};   // sum of d_p x a_p
+  double inertia[6] = {0, 0, 0, 0, 0, 0};  // sum of |d|^2 - d d^T: xx, yy, zz, xy, xz, yz
+  uint32_t contacts = 0;          // DEM contacts
+};
+
+// The rigid motion of one body over the step (or half step).
+struct BodyMotion {
+  double from[3];  // the centre the particles' source positions are about (c at t^n)
+  double to[3];    // c'
+  double rot[9];   // R, row-major
+  double vel[3], omega[3];
+};
+
+SPH_HD inline void addToBodySums(BodySums& s, double dx, double dy, double dz, double ax, double ay, double az,
+                                 uint32_t contacts) {
+  s.ace[0] += ax;
+  s.ace[1] += ay;
+  s.ace[2] += az;
+  s.torque[0] += dy * az - dz * ay;
+  s.torque[1] += dz * ax - dx * az;
+  s.torque[2] += dx * ay - dy * ax;
+  s.inertia[0] += dy * dy + dz * dz;
+  s.inertia[1] += dx * dx + dz * dz;
+  s.inertia[2] += dx * dx + dy * dy;
+  s.inertia[3] -= dx * dy;
+  s.inertia[4] -= dx * dz;
+  s.inertia[5] -= dy * dz;
+  s.contacts += contacts;
+}
+
+SPH_HD inline void mergeBodySums(BodySums& s, const BodySums& o) {
+  for (int k = 0; k < 3; ++k) {
+    s.ace[k] += o.ace[k];
+    s.torque[k] += o.torque[k];
+  }
+  for (int k = 0; k < 6; ++k) s.inertia[k] += o.inertia[k];
+  s.contacts += o.contacts;
+}
+
+// r - c along the periodic axes' minimum image, in double.
+template <typename T>
+SPH_HD inline void offsetFromCenter(const Real4<T>& r, const double c[3], const PeriodicBox<T>& box, double d[3]) {
+  d[0] = double(r.x) - c[0];
+  d[1] = double(r.y) - c[1];
+  d[2] = double(r.z) - c[2];
+  for (int k = 0; k < 3; ++k) {
+    const double L = double(box.length[k]);
+    if (L > 0) d[k] -= L * floor(d[k] / L + 0.5);
+  }
+}
+
+// Rodrigues: rotation by |w| dt about w.
+SPH_HD inline void rotationFromOmega(const double w[3], double dt, double r[9]) {
+  const double wl = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  const double angle = wl * dt;
+  if (!(angle > 0)) {
+    for (int k = 0; k < 9; ++k) r[k] = (k % 4 == 0) ? 1.0 : 0.0;
+    return;
+  }
+  const double x = w[0] / wl, y = w[1] / wl, z = w[2] / wl;
+  const double s = sin(angle), c = cos(angle), t = 1 - c;
+  r[0] = c + x * x * t;
+  r[1] = x * y * t - z * s;
+  r[2] = x * z * t + y * s;
+  r[3] = y * x * t + z * s;
+  r[4] = c + y * y * t;
+  r[5] = y * z * t - x * s;
+  r[6] = z * x * t - y * s;
+  r[7] = z * y * t + x * s;
+  r[8] = c + z * z * t;
+}
+
+// x = I^-1 t for the symmetric inertia I (xx, yy, zz, xy, xz, yz); zero when I is singular.
+SPH_HD inline void solveInertia(const double I[6], const double t[3], double x[3]) {
+  const double a = I[0], b = I[3], c = I[4], d = I[1], e = I[5], f = I[2];
+  const double c00 = d * f - e * e, c01 = c * e - b * f, c02 = b * e - c * d;
+  const double det = a * c00 + b * c01 + c * c02;
+  if (!(fabs(det) > 0)) {
+    x[0] = x[1] = x[2] = 0;
+    return;
+  }
+  const double c11 = a * f - c * c, c12 = b * c - a * e, c22 = a * d - b * b;
+  x[0] = (c00 * t[0] + c01 * t[1] + c02 * t[2]) / det;
+  x[1] = (c01 * t[0] + c11 * t[1] + c12 * t[2]) / det;
+  x[2] = (c02 * t[0] + c12 * t[1] + c22 * t[2]) / det;
+}
+
+// One step of dt for body b from its committed state; commit = true stores the new state.
+SPH_HD inline BodyMotion advanceBody(FloatingBody& b, const BodySums& s, double dt, const double gravity[3],
+                                     int dim, bool paused, bool commit) {
+  BodyMotion m;
+  const double mp = b.particleMass;
+  double vel[3], omega[3];
+  if (paused) {
+    for (int k = 0; k < 3; ++k) vel[k] = omega[k] = 0;
+  } else {
+    const double torque[3] = {mp * s.torque[0], mp * s.torque[1], mp * s.torque[2]};
+    double alpha[3] = {0, 0, 0};
+    if (dim == 2) {
+      const double iyy = mp * s.inertia[1] + b.ownInertia;
+      alpha[1] = iyy > 0 ? torque[1] / iyy : 0;
+    } else {
+      double I[6];
+      for (int k = 0; k < 6; ++k) I[k] = mp * s.inertia[k] + (k < 3 ? b.ownInertia : 0.0);
+      solveInertia(I, torque, alpha);
+    }
+    for (int k = 0; k < 3; ++k) {
+      omega[k] = b.omega[k] + dt * alpha[k];
+      vel[k] = b.vel[k] + dt * (mp * s.ace[k] + b.mass * gravity[k]) / b.mass;
+    }
+    if (dim == 2) {
+      vel[1] = 0;
+      omega[0] = omega[2] = 0;
+    }
+  }
+  for (int k = 0; k < 3; ++k) {
+    m.from[k] = b.center[k];
+    m.to[k] = b.center[k] + dt * vel[k];
+    m.vel[k] = vel[k];
+    m.omega[k] = omega[k];
+  }
+  rotationFromOmega(omega, dt, m.rot);
+  if (commit) {
+    for (int k = 0; k < 3; ++k) {
+      b.center[k] = m.to[k];
+      b.vel[k] = vel[k];
+      b.omega[k] = omega[k];
+    }
+  }
+  return m;
+}
+
+// Particle i of a body: from source position src (about m.from) to its new place and velocity.
+// The pressure (pos.w) and density (velrho.w) are the integrator's and stay.
+template <typename T>
+SPH_HD inline void moveFloatingParticle(const Real4<T>& src, const BodyMotion& m, const PeriodicBox<T>& box,
+                                        Real4<T>& pos, Real4<T>& velrho) {
+  double d[3];
+  offsetFromCenter(src, m.from, box, d);
+  const double rd[3] = {m.rot[0] * d[0] + m.rot[1] * d[1] + m.rot[2] * d[2],
+                        m.rot[3] * d[0] + m.rot[4] * d[1] + m.rot[5] * d[2],
+                        m.rot[6] * d[0] + m.rot[7] * d[1] + m.rot[8] * d[2]};
+  // The centre is not wrapped (floating.csv shows the travelled path): wrap the particle by
+  // whole periods, in double, into [min, min + L).
+  double x[3];
+  for (int k = 0; k < 3; ++k) {
+    x[k] = m.to[k] + rd[k];
+    const double L = double(box.length[k]), lo = double(box.min[k]);
+    if (L > 0) x[k] -= L * floor((x[k] - lo) / L);
+  }
+  pos = Real4<T>{T(x[0]), T(x[1]), T(x[2]), pos.w};
+  velrho.x = T(m.vel[0] + m.omega[1] * rd[2] - m.omega[2] * rd[1]);
+  velrho.y = T(m.vel[1] + m.omega[2] * rd[0] - m.omega[0] * rd[2]);
+  velrho.z = T(m.vel[2] + m.omega[0] * rd[1] - m.omega[1] * rd[0]);
+}
+
+}  // namespace sph

@@ -1,0 +1,78 @@
+// The pair interaction in runs with floating bodies: which pairs see each other and with what
+// mass, as DualSPHysics does it (Dominguez et al. 2022, section 2.6; Canelas et al. 2016).
+// The strategies call interactPairCoded() instead of interactPair() when
+// PhysicsConstants::floating.any(); it needs both particles' code words.
+//
+// A floating particle (code::isFloating) is updated like a fluid particle: pressure, viscosity
+// and continuity from its neighbours. As a neighbour it carries its body's particle mass. Pairs
+// that touch a floating particle have no density diffusion. Pairs of the same body are skipped:
+// their forces cancel in the body's sum and the body does not deform.
+// Without DEM (RigidAlgorithm=1) bodies meet walls and other bodies through the SPH pair alone.
+// With DEM (RigidAlgorithm=2) a floating particle meets wall particles and particles of other
+// bodies only through the contact force of dem_physics.h (within dp), and walls gather nothing
+// from floating particles.
+#pragma once
+
+#include "sph/dem_physics.h"
+#include "sph/pair_physics.h"
+#include "sph/particle_code.h"
+
+namespace sph {
+
+// The DEM contact of floating particle a (code codeA) with a wall or another body's particle.
+template <bool Periodic = true, typename T>
+SPH_HD SPH_FORCEINLINE void demPair(const Real4<T>& posA, const Real4<T>& velrhoA, uint32_t codeA,
+                                    const Real4<T>& posB, const Real4<T>& velrhoB, uint32_t codeB,
+                                    const PhysicsConstants<T>& c, PairAccum<T>& acc) {
+  T dx, dy, dz;
+  pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
+  const T r2 = dx * dx + dy * dy + dz * dz;
+  const FloatingPairTable<T>& f = c.floating;
+  if (r2 >= f.dp * f.dp) return;
+  const SolidInfo<T>& sa = f.solids[code::mkIndex(codeA)];
+  const SolidInfo<T>& sb = f.solids[code::mkIndex(codeB)];
+  // Each body's mass is shared by its contacts of the last force pass (dem_physics.h).
+  const uint32_t na = f.bodyContacts[sa.body];
+  const T massA = sa.bodyMass / T(na > 0 ? na : 1);
+  T massEff = massA;
+  if (sb.body >= 0) {
+    const uint32_t nb = f.bodyContacts[sb.body];
+    const T massB = sb.bodyMass / T(nb > 0 ? nb : 1);
+    massEff = massA * massB / (massA + massB);
+  }
+  const DemContact<T> k = demContact(dx, dy, dz, T(std::sqrt(r2)), velrhoA.x - velrhoB.x, velrhoA.y - velrhoB.y,
+                                     velrhoA.z - velrhoB.z, f.dp, massEff, sa.material, sb.material);
+  if (!k.touching) return;
+  const T inv = T(1) / sa.particleMass;  // the force becomes particle a's acceleration
+  acc.ax += k.fx * inv;
+  acc.ay += k.fy * inv;
+  acc.az += k.fz * inv;
+  acc.viscdt = k.rate > acc.viscdt ? k.rate : acc.viscdt;
+  ++acc.contacts;
+}
+
+template <KernelKind K, bool Periodic = true, typename T>
+SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<T>& velrhoA, uint32_t codeA,
+                                              const Real4<T>& posB, const Real4<T>& velrhoB, uint32_t codeB,
+                                              const PhysicsConstants<T>& c, PairAccum<T>& acc) {
+  const bool boundA = code::isBound(codeA), boundB = code::isBound(codeB);
+  const bool floatA = code::isFloating(codeA), floatB = code::isFloating(codeB);
+  if (!floatA && !floatB) {
+    interactPair<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, c, acc);
+    return;
+  }
+  const SolidInfo<T>* s = c.floating.solids;
+  const int32_t bodyB = floatB ? s[code::mkIndex(codeB)].body : -1;
+  if (floatA && s[code::mkIndex(codeA)].body == bodyB) return;  // the same body
+  if (c.floating.dem) {
+    if (boundA) return;
+    if (floatA && (boundB || floatB)) {
+      demPair<Periodic>(posA, velrhoA, codeA, posB, velrhoB, codeB, c, acc);
+      return;
+    }
+  }
+  const T massB = floatB ? s[code::mkIndex(codeB)].particleMass : (boundB ? c.massBound : c.massFluid);
+  interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, massB, false, c, acc);
+}
+
+}  // namespace sph

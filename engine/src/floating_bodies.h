@@ -1,0 +1,85 @@
+// The floating bodies of a run (<floatings>; DualSPHysics RigidAlgorithm 1 and 2). Every mkbound
+// of a <floating> is one rigid body, as in DualSPHysics. Their particles are placed after the
+// fixed and moving boundaries, in the fluid index range, with consecutive ids per body
+// (planParticleOrder); the pair loops treat them as floating_pair_physics.h says, the
+// integrators leave their positions alone, and after each force pass this class sums the forces
+// per body, advances the bodies and moves their particles rigidly (floating_body_physics.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "device_array.h"
+#include "floating_ops.h"
+#include "sph/case_model.h"
+#include "sph/sim_parameters.h"
+
+namespace sph {
+
+// Where the case's particles go in the engine's arrays.
+struct ParticleOrder {
+  std::vector<uint32_t> caseIndex;  // for each engine index, the case particle
+  std::vector<uint8_t> floating;    // for each engine index: 1 when it belongs to a floating body
+  uint32_t nBound = 0;              // fixed and moving boundary particles, first
+  uint32_t nFloating = 0;           // then the floating ones, ids [nBound, nBound + nFloating)
+};
+
+// One floating body as the case defines it, with its derived mass properties.
+struct FloatingBodyDef {
+  int mkBound = 0;        // its local mkbound
+  uint16_t mkIndex = 0;   // index into CaseDefinition::mks
+  uint32_t first = 0, count = 0;  // its slots (id - nBound)
+  double mass = 0;
+  Vec3d center, velIni, omegaIni;
+  std::string material;   // DEM: the resolved property names
+};
+
+ParticleOrder planParticleOrder(const CaseDefinition& c);
+// Throws InputError naming the <floating> for a body without particles or a DEM body or wall
+// without a material.
+std::vector<FloatingBodyDef> floatingBodies(const CaseDefinition& c, const SimParameters& p, const ParticleOrder& o);
+
+// The state of one body for OUT/floating.csv.
+struct FloatingBodyState {
+  int mkBound = 0;
+  double center[3], vel[3], omega[3];
+};
+
+template <typename T>
+class FloatingBodies {
+ public:
+  FloatingBodies(const CaseDefinition& c, const SimParameters& p, const ParticleOrder& o, Device d, uint32_t capacity,
+                 int threads);
+
+  // For PhysicsConstants::floating and ForceOutputs::contacts (null without DEM).
+  FloatingPairTable<T> pairTable() const;
+  uint32_t* particleContacts() const { return contacts_.data(); }
+  // After every prepare() of the strategy (which may reorder particles) and before advance().
+  void index(const ParticleView<T>& p);
+  // Sums the last force pass per body, advances the bodies by *dt * dtFactor and moves their
+  // particles from src (pos, or the symplectic integrator's posPre). commit: keep the new state.
+  void advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const double* dt,
+               double dtFactor, bool paused, bool commit);
+  std::vector<FloatingBodyState> states() const;
+  size_t bytes() const;
+  uint32_t count() const { return uint32_t(defs_.size()); }
+  const std::vector<FloatingBodyDef>& definitions() const { return defs_; }
+
+ private:
+  FloatingPass<T> pass() const;
+
+  Device device_;
+  int threads_;
+  std::vector<FloatingBodyDef> defs_;
+  FloatingPass<T> shape_;  // everything but the pointers
+  bool dem_ = false;
+  T dp_ = 0;
+  DeviceArray<FloatingBody> bodies_;
+  DeviceArray<BodyMotion> motions_;
+  DeviceArray<double> centerNow_;
+  DeviceArray<uint32_t> bodyContacts_, slotIndex_, contacts_;
+  DeviceArray<SolidInfo<T>> solids_;
+};
+
+}  // namespace sph

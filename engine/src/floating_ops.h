@@ -1,0 +1,75 @@
+// The per-step passes of floating bodies (floating_body_physics.h): an OpenMP/serial version in
+// floating_ops_cpu.cpp and CUDA kernels in gpu/floating_ops.cu. Every pointer points where the
+// particles live.
+#pragma once
+
+#include <cstdint>
+
+#include "sph/floating_body_physics.h"
+#include "sph/floating_table.h"
+#include "sph/particle_code.h"
+#include "sph/particle_view.h"
+#include "sph/periodic.h"
+
+namespace sph {
+
+template <typename T>
+struct FloatingPass {
+  FloatingBody* bodies = nullptr;
+  BodyMotion* motions = nullptr;    // per body: the motion of the last advance
+  double* centerNow = nullptr;      // per body, 3 each: the centre of the particles as they are now
+  uint32_t* bodyContacts = nullptr; // per body: DEM contacts of the last force pass (written here)
+  uint32_t nBodies = 0;
+  uint32_t* slotIndex = nullptr;    // per floating particle (id - idFirst): its index in the arrays
+  uint32_t nFloating = 0, idFirst = 0;
+  const SolidInfo<T>* solids = nullptr;
+  const uint32_t* particleContacts = nullptr;  // per particle, DEM only (null otherwise)
+  PeriodicBox<T> box;
+  double gravity[3] = {0, 0, 0};
+  int dim = 3;
+};
+
+// slotIndex[id - idFirst] = i for every floating particle i of [0, p.n).
+template <typename T>
+void indexFloatingCpu(const ParticleView<T>& p, const FloatingPass<T>& f, int threads);
+// Sums each body's forces, advances it by dt = *dt * dtFactor (dt where the particles live) and
+// moves its particles from src (pos or the symplectic posPre) to their new place.
+template <typename T>
+void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f,
+                        const double* dt, double dtFactor, bool paused, bool commit, int threads);
+
+template <typename T>
+void indexFloatingGpu(const ParticleView<T>& p, const FloatingPass<T>& f);  // throws without CUDA
+template <typename T>
+void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f,
+                        const double* dt, double dtFactor, bool paused, bool commit);
+
+// The pieces both versions share: one body's sums from its particles, and its advance.
+template <typename T>
+SPH_HD inline void addParticleToBody(BodySums& s, uint32_t i, const Real4<T>* pos, const Real4<T>* ace,
+                                     const double center[3], const FloatingPass<T>& f) {
+  double d[3];
+  offsetFromCenter(pos[i], center, f.box, d);
+  const Real4<T> a = ace[i];
+  addToBodySums(s, d[0], d[1], d[2], double(a.x), double(a.y), double(a.z),
+                f.particleContacts ? f.particleContacts[i] : 0u);
+}
+
+template <typename T>
+SPH_HD inline void finishBody(uint32_t b, const BodySums& s, const FloatingPass<T>& f, double dt, bool paused,
+                              bool commit) {
+  const BodyMotion m = advanceBody(f.bodies[b], s, dt, f.gravity, f.dim, paused, commit);
+  f.motions[b] = m;
+  for (int k = 0; k < 3; ++k) f.centerNow[3 * b + k] = m.to[k];
+  f.bodyContacts[b] = s.contacts;
+}
+
+template <typename T>
+SPH_HD inline void moveBodyParticle(uint32_t slot, const ParticleView<T>& p, const Real4<T>* src,
+                                    const FloatingPass<T>& f) {
+  const uint32_t i = f.slotIndex[slot];
+  const int32_t b = f.solids[code::mkIndex(p.code[i])].body;
+  moveFloatingParticle(src[i], f.motions[b], f.box, p.pos[i], p.velrho[i]);
+}
+
+}  // namespace sph
