@@ -28,7 +28,8 @@ SPH_HD SPH_FORCEINLINE void demPair(const Real4<T>& posA, const Real4<T>& velrho
   pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
   const FloatingPairTable<T>& f = c.floating;
-  if (r2 >= f.dp * f.dp) return;
+  const T reach = T(1.5) * f.dp;  // approaching pairs this close already set the time step
+  if (r2 >= reach * reach) return;
   const SolidInfo<T>& sa = f.solids[code::mkIndex(codeA)];
   const SolidInfo<T>& sb = f.solids[code::mkIndex(codeB)];
   // Each body's mass is shared by its contacts of the last force pass (dem_physics.h).
@@ -40,8 +41,17 @@ SPH_HD SPH_FORCEINLINE void demPair(const Real4<T>& posA, const Real4<T>& velrho
     const T massB = sb.bodyMass / T(nb > 0 ? nb : 1);
     massEff = massA * massB / (massA + massB);
   }
-  const DemContact<T> k = demContact(dx, dy, dz, T(std::sqrt(r2)), velrhoA.x - velrhoB.x, velrhoA.y - velrhoB.y,
-                                     velrhoA.z - velrhoB.z, f.dp, massEff, sa.material, sb.material);
+  const T r = std::sqrt(r2);
+  const T dvx = velrhoA.x - velrhoB.x, dvy = velrhoA.y - velrhoB.y, dvz = velrhoA.z - velrhoB.z;
+  if (r2 >= f.dp * f.dp) {
+    // Not touching yet: if closing, the step must already be short when the contact begins,
+    // or its first step overshoots (the symplectic step then loses much of the rebound).
+    const T closing = -(dvx * dx + dvy * dy + dvz * dz) / r;
+    const T rate = demImpactRate(closing, f.dp, massEff, sa.material, sb.material);
+    acc.viscdt = rate > acc.viscdt ? rate : acc.viscdt;
+    return;
+  }
+  const DemContact<T> k = demContact(dx, dy, dz, r, dvx, dvy, dvz, f.dp, massEff, sa.material, sb.material);
   if (!k.touching) return;
   const T inv = T(1) / sa.particleMass;  // the force becomes particle a's acceleration
   acc.ax += k.fx * inv;

@@ -110,6 +110,7 @@ class CellGpuBackend final : public CellBackend {
     in.lookup = lookup();
     in.pos = p.pos;
     in.velrho = p.velrho;
+    in.code = p.code;
     in.n = p.n;
     in.nBound = p.nBound;
     gpu::launchCellForces(in, c, out);
