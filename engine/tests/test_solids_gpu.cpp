@@ -56,17 +56,20 @@ std::vector<Row> runSolids(const std::string& neighbours, const std::string& nam
 }
 
 // Cell and Verlet lists visit neighbours in different orders, so float sums differ by round-off
-// that grows through the contacts; over 300 steps (FtPause is 0.01 s, so the blocks move
-// for the last ~150) positions agree within 1e-5 m (0.1% of dp) and velocities within 1e-3 m/s.
+// that grows through the contacts. FtPause holds the blocks for 0.01 s, ~590 steps (dt ~1.7e-5 s
+// on the H200), so the run takes 900 steps and the blocks move for the last ~300: positions
+// agree within 1e-5 m (0.1% of dp) and velocities within 1e-3 m/s. (A first version with 300
+// steps compared blocks that had not moved yet; this one has not been run on the GPU yet.)
 TEST(SolidsGpu, BothStrategiesGiveTheSameTrajectoriesFor300Steps) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   RunReport rc, rv;
-  const auto cell = runSolids("cell", "solids_cell", 300, std::nullopt, &rc);
-  const auto verlet = runSolids("verlet", "solids_verlet", 300, std::nullopt, &rv);
+  const auto cell = runSolids("cell", "solids_cell", 900, std::nullopt, &rc);
+  const auto verlet = runSolids("verlet", "solids_verlet", 900, std::nullopt, &rv);
   ASSERT_EQ(rc.status, "completed") << rc.error;
   ASSERT_EQ(rv.status, "completed") << rv.error;
   ASSERT_EQ(cell.size(), verlet.size());
-  ASSERT_GE(cell.size(), 18u * 300);
+  ASSERT_GE(cell.size(), 18u * 900);
+  ASSERT_GT(cell.back().t, 0.0101) << "the blocks must be free (FtPause 0.01 s) for the comparison to mean anything";
   double dPos = 0, dVel = 0;
   for (size_t k = 0; k < cell.size(); ++k) {
     ASSERT_EQ(cell[k].mk, verlet[k].mk);
@@ -82,14 +85,18 @@ TEST(SolidsGpu, BothStrategiesGiveTheSameTrajectoriesFor300Steps) {
 
 // 0.6 s: the dam break reaches and scatters the first stack. Every block's centre stays inside
 // the tank (x 0-1.6, y 0-0.67, z above the floor); two blocks' centres never come closer than
-// the blocks' smallest half-sizes summed (5 cm: a block is 5 x 10 x 5 cm); no fluid particle is
-// excluded (the fluid volume N dp^3 is conserved).
+// the blocks' smallest half-sizes summed (5 cm: a block is 5 x 10 x 5 cm) less dp/2; the fluid
+// volume N dp^3 is conserved apart from the reported exclusions, which are splashes leaving the
+// domain (none for density; fewer than 1% of the fluid: the whole 1.5 s run on the H200 lost
+// 239 of 79,200 over the tank's walls).
 TEST(SolidsGpu, BlocksStayInsideAndApartAndFluidIsConserved) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   RunReport r;
   const auto rows = runSolids("verlet", "solids_long", std::nullopt, 0.6, &r);
   ASSERT_EQ(r.status, "completed") << r.error;
-  EXPECT_EQ(r.excluded, 0u);
+  EXPECT_EQ(r.excludedDensity, 0u);
+  EXPECT_EQ(r.excluded, r.excludedOutOfDomain);
+  EXPECT_LT(double(r.excluded), 0.01 * double(r.nFluid));
   ASSERT_GE(rows.size(), 18u * 50);
   for (size_t k = 0; k + 18 <= rows.size(); k += 18) {
     for (size_t i = k; i < k + 18; ++i) {
@@ -100,7 +107,7 @@ TEST(SolidsGpu, BlocksStayInsideAndApartAndFluidIsConserved) {
         const double* d = rows[j].v;
         const double dist = std::sqrt((c[0] - d[0]) * (c[0] - d[0]) + (c[1] - d[1]) * (c[1] - d[1]) +
                                       (c[2] - d[2]) * (c[2] - d[2]));
-        EXPECT_GT(dist, 0.05) << "blocks " << rows[i].mk << " and " << rows[j].mk << " at t=" << rows[i].t;
+        EXPECT_GT(dist, 0.045) << "blocks " << rows[i].mk << " and " << rows[j].mk << " at t=" << rows[i].t;
       }
     }
   }
