@@ -226,11 +226,11 @@ void FloatingBodies<T>::index(const ParticleView<T>& p) {
 
 template <typename T>
 void FloatingBodies<T>::advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const double* dt,
-                                double dtFactor, bool paused, bool commit) {
+                                BodyStep kind, bool paused) {
   if (device_ == Device::Gpu)
-    advanceFloatingGpu(p, ace, src, pass(), dt, dtFactor, paused, commit);
+    advanceFloatingGpu(p, ace, src, pass(), dt, kind, paused);
   else
-    advanceFloatingCpu(p, ace, src, pass(), dt, dtFactor, paused, commit, threads_);
+    advanceFloatingCpu(p, ace, src, pass(), dt, kind, paused, threads_);
 }
 
 template <typename T>

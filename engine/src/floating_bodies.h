@@ -57,10 +57,11 @@ class FloatingBodies {
   uint32_t* particleContacts() const { return contacts_.data(); }
   // After every prepare() of the strategy (which may reorder particles) and before advance().
   void index(const ParticleView<T>& p);
-  // Sums the last force pass per body, advances the bodies by *dt * dtFactor and moves their
-  // particles from src (pos, or the symplectic integrator's posPre). commit: keep the new state.
-  void advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const double* dt,
-               double dtFactor, bool paused, bool commit);
+  // Sums the last force pass per body, advances the bodies over the step *dt as `kind` says
+  // (floating_body_physics.h) and moves their particles from src (pos, or the symplectic
+  // integrator's posPre).
+  void advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const double* dt, BodyStep kind,
+               bool paused);
   std::vector<FloatingBodyState> states() const;
   size_t bytes() const;
   uint32_t count() const { return uint32_t(defs_.size()); }

@@ -32,17 +32,17 @@ struct FloatingPass {
 // slotIndex[id - idFirst] = i for every floating particle i of [0, p.n).
 template <typename T>
 void indexFloatingCpu(const ParticleView<T>& p, const FloatingPass<T>& f, int threads);
-// Sums each body's forces, advances it by dt = *dt * dtFactor (dt where the particles live) and
-// moves its particles from src (pos or the symplectic posPre) to their new place.
+// Sums each body's forces, advances it over the step *dt (dt where the particles live) as `kind`
+// says and moves its particles from src (pos or the symplectic posPre) to their new place.
 template <typename T>
 void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f,
-                        const double* dt, double dtFactor, bool paused, bool commit, int threads);
+                        const double* dt, BodyStep kind, bool paused, int threads);
 
 template <typename T>
 void indexFloatingGpu(const ParticleView<T>& p, const FloatingPass<T>& f);  // throws without CUDA
 template <typename T>
 void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f,
-                        const double* dt, double dtFactor, bool paused, bool commit);
+                        const double* dt, BodyStep kind, bool paused);
 
 // The pieces both versions share: one body's sums from its particles, and its advance.
 template <typename T>
@@ -56,9 +56,9 @@ SPH_HD inline void addParticleToBody(BodySums& s, uint32_t i, const Real4<T>* po
 }
 
 template <typename T>
-SPH_HD inline void finishBody(uint32_t b, const BodySums& s, const FloatingPass<T>& f, double dt, bool paused,
-                              bool commit) {
-  const BodyMotion m = advanceBody(f.bodies[b], s, dt, f.gravity, f.dim, paused, commit);
+SPH_HD inline void finishBody(uint32_t b, const BodySums& s, const FloatingPass<T>& f, double stepDt, bool paused,
+                              BodyStep kind) {
+  const BodyMotion m = advanceBody(f.bodies[b], s, stepDt, f.gravity, f.dim, paused, kind);
   f.motions[b] = m;
   for (int k = 0; k < 3; ++k) f.centerNow[3 * b + k] = m.to[k];
   f.bodyContacts[b] = s.contacts;

@@ -16,7 +16,7 @@ void indexFloatingCpu(const ParticleView<T>& p, const FloatingPass<T>& f, int th
 
 template <typename T>
 void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f,
-                        const double* dt, double dtFactor, bool paused, bool commit, int threads) {
+                        const double* dt, BodyStep kind, bool paused, int threads) {
   // Bodies are few and small next to the fluid: one serial sum per body keeps the result
   // independent of the thread count.
   for (uint32_t b = 0; b < f.nBodies; ++b) {
@@ -24,7 +24,7 @@ void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Rea
     BodySums s;
     for (uint32_t k = body.first; k < body.first + body.count; ++k)
       addParticleToBody(s, f.slotIndex[k], p.pos, ace, f.centerNow + 3 * b, f);
-    finishBody(b, s, f, *dt * dtFactor, paused, commit);
+    finishBody(b, s, f, *dt, paused, kind);
   }
   const int64_t nf = f.nFloating;
 #pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads())
@@ -34,8 +34,8 @@ void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Rea
 template void indexFloatingCpu(const ParticleView<float>&, const FloatingPass<float>&, int);
 template void indexFloatingCpu(const ParticleView<double>&, const FloatingPass<double>&, int);
 template void advanceFloatingCpu(const ParticleView<float>&, const Real4<float>*, const Real4<float>*,
-                                 const FloatingPass<float>&, const double*, double, bool, bool, int);
+                                 const FloatingPass<float>&, const double*, BodyStep, bool, int);
 template void advanceFloatingCpu(const ParticleView<double>&, const Real4<double>*, const Real4<double>*,
-                                 const FloatingPass<double>&, const double*, double, bool, bool, int);
+                                 const FloatingPass<double>&, const double*, BodyStep, bool, int);
 
 }  // namespace sph

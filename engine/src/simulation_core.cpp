@@ -87,13 +87,13 @@ class SimulationCore final : public Simulation::Impl {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->symplecticPredict(state_->integratorArrays(), consts_);
       }
-      moveFloatings(state_->cur.pos.data(), 0.5, false);
+      moveFloatings(state_->cur.pos.data(), BodyStep::Predictor);
       forcePass();
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->symplecticCorrect(state_->integratorArrays(), consts_, state_->cur.code.data(), limits_);
       }
-      moveFloatings(state_->cur.posPre.data(), 1.0, true);
+      moveFloatings(state_->cur.posPre.data(), BodyStep::Corrector);
     } else {
       forcePass();
       computeDt();
@@ -103,7 +103,7 @@ class SimulationCore final : public Simulation::Impl {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->verletStep(state_->integratorArrays(), consts_, euler, state_->cur.code.data(), limits_);
       }
-      moveFloatings(state_->cur.pos.data(), 1.0, true);
+      moveFloatings(state_->cur.pos.data(), BodyStep::Euler);
     }
     moveBoundaries();
     strategy->endStep(state_->view());
@@ -216,12 +216,12 @@ class SimulationCore final : public Simulation::Impl {
                                        floating_ ? floating_->particleContacts() : nullptr});
   }
 
-  // The floating bodies after an integrator step: forces summed per body, bodies advanced by
-  // dtFactor * dt, their particles moved from src (see floating_body_physics.h).
-  void moveFloatings(const Real4<T>* src, double dtFactor, bool commit) {
+  // The floating bodies after an integrator step: forces summed per body, bodies advanced as
+  // `kind` says, their particles moved from src (see floating_body_physics.h).
+  void moveFloatings(const Real4<T>* src, BodyStep kind) {
     if (!floating_) return;
     ScopedPhase ph(timer.get(), "SU-Floating", PhaseGroup::Other);
-    floating_->advance(state_->view(), state_->ace.data(), src, ops_->dtLocation(), dtFactor, t < p.ftPause, commit);
+    floating_->advance(state_->view(), state_->ace.data(), src, ops_->dtLocation(), kind, t < p.ftPause);
   }
 
   void computeDt() {

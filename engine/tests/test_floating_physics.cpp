@@ -75,7 +75,7 @@ TEST(FloatingBody, FreeFallIsSemiImplicitEuler) {
   const Lattice l = lattice(3, 3, 3, c);
   FloatingBody b = bodyOf(l, v0, w0);
   const double dt = 1e-3;
-  const BodyMotion m = advanceBody(b, BodySums{}, dt, kGravity, 3, false, true);
+  const BodyMotion m = advanceBody(b, BodySums{}, dt, kGravity, 3, false, BodyStep::Euler);
   // One step: v' = v + g dt, c' = c + dt v'. (M g)/M may differ from g by an ulp: 1e-15.
   for (int k = 0; k < 3; ++k) {
     const double v1 = v0[k] + kGravity[k] * dt;
@@ -90,14 +90,14 @@ TEST(FloatingBody, FreeFallIsSemiImplicitEuler) {
   // 499 more steps: v_n = v_0 + n g dt, z_n = z_0 + n dt v_0 + g dt^2 n (n + 1)/2 (velocity
   // before position). 500 steps of round-off ~1e-16 each: 1e-12.
   const int steps = 500;
-  for (int s = 1; s < steps; ++s) advanceBody(b, BodySums{}, dt, kGravity, 3, false, true);
+  for (int s = 1; s < steps; ++s) advanceBody(b, BodySums{}, dt, kGravity, 3, false, BodyStep::Euler);
   EXPECT_NEAR(b.vel[2], v0[2] + steps * kGravity[2] * dt, 1e-12);
   EXPECT_NEAR(b.center[2], c[2] + steps * dt * v0[2] + kGravity[2] * dt * dt * steps * (steps + 1) / 2, 1e-12);
   EXPECT_NEAR(b.center[0], c[0] + steps * dt * v0[0], 1e-12);
   // The particles' accelerations add m_p sum a_p / M: each particle pushed with 2 m/s^2 along x.
   FloatingBody p = bodyOf(l, v0, w0);
   std::vector<std::array<double, 3>> acc(l.pos.size(), {2.0, 0, 0});
-  advanceBody(p, sumsOf(l.pos, c, &acc), dt, kGravity, 3, false, true);
+  advanceBody(p, sumsOf(l.pos, c, &acc), dt, kGravity, 3, false, BodyStep::Euler);
   EXPECT_NEAR(p.vel[0], v0[0] + 2.0 * dt, 1e-15);
   EXPECT_NEAR(p.vel[2], v0[2] + kGravity[2] * dt, 1e-15);
 }
@@ -131,7 +131,7 @@ TEST(FloatingBody, LatticeBoxHasTheInertiaOfTheSolidBox) {
                          2 * kMassP * (d[0] * a[1] - d[1] * a[0])};
     FloatingBody moved = b;
     const double dt = 1e-3;
-    const BodyMotion m = advanceBody(moved, sumsOf(l.pos, c, &acc), dt, kNoGravity, 3, false, true);
+    const BodyMotion m = advanceBody(moved, sumsOf(l.pos, c, &acc), dt, kNoGravity, 3, false, BodyStep::Euler);
     for (int k = 0; k < 3; ++k) {
       // The inverse of a 3x3 matrix of entries ~1e-3 with round-off ~1e-18: 1e-12 relative.
       EXPECT_NEAR(m.omega[k], T[k] / I[k] * dt, 1e-12 * std::abs(T[k] / I[k] * dt)) << "axis " << k;
@@ -172,7 +172,7 @@ TEST(FloatingBody, ConstantTorqueSpinsUpAsTorqueOverInertia) {
   for (int s = 0; s < steps; ++s) {
     BodySums sums = sumsOf(pos, b.center);
     sums.torque[0] += T / kMassP;  // sums hold sum d x a; the body multiplies by m_p
-    const BodyMotion m = advanceBody(b, sums, dt, kNoGravity, 3, false, true);
+    const BodyMotion m = advanceBody(b, sums, dt, kNoGravity, 3, false, BodyStep::Euler);
     src = pos;
     Real4<double> vel{};
     for (size_t i = 0; i < pos.size(); ++i) moveFloatingParticle(src[i], m, PeriodicBox<double>{}, pos[i], vel);
@@ -191,7 +191,7 @@ TEST(FloatingBody, SpinAboutAPrincipalAxisRotatesParticlesExactly) {
   const double dt = 1e-3;
   const int steps = 1000;
   for (int s = 0; s < steps; ++s) {
-    const BodyMotion m = advanceBody(b, BodySums{}, dt, kNoGravity, 3, false, true);
+    const BodyMotion m = advanceBody(b, BodySums{}, dt, kNoGravity, 3, false, BodyStep::Euler);
     const Real4<double> src = corner;
     moveFloatingParticle(src, m, PeriodicBox<double>{}, corner, vel);
   }
@@ -221,7 +221,7 @@ TEST(FloatingBody, TwoDimensionalBodiesStayInThePlane) {
   acc.back() = {-a[0], 0.4, -a[2]};  // a net force along every axis and a torque
   const BodySums s = sumsOf(l.pos, c, &acc);
   const double dt = 1e-3;
-  const BodyMotion m = advanceBody(b, s, dt, kGravity, 2, false, true);
+  const BodyMotion m = advanceBody(b, s, dt, kGravity, 2, false, BodyStep::Euler);
   EXPECT_EQ(m.vel[1], 0);
   EXPECT_EQ(b.vel[1], 0);
   EXPECT_EQ(m.omega[0], 0);
@@ -250,7 +250,7 @@ TEST(FloatingBody, PausedBodiesHoldStill) {
   FloatingBody b = bodyOf(l, v0, w0);
   std::vector<std::array<double, 3>> acc(l.pos.size(), {0, 0, 0});
   acc.front() = {5, 6, 7};
-  const BodyMotion m = advanceBody(b, sumsOf(l.pos, c, &acc), 1e-3, kGravity, 3, true, true);
+  const BodyMotion m = advanceBody(b, sumsOf(l.pos, c, &acc), 1e-3, kGravity, 3, true, BodyStep::Euler);
   for (int k = 0; k < 3; ++k) {
     EXPECT_EQ(m.vel[k], 0);
     EXPECT_EQ(m.omega[k], 0);
@@ -274,30 +274,55 @@ TEST(FloatingBody, PausedBodiesHoldStill) {
   }
 }
 
-TEST(FloatingBody, UncommittedStepLeavesTheBodyUnchanged) {
+// The symplectic predictor: half the step from t^n, moved with the velocity at t^n (as the
+// fluid's x + dt/2 v), not kept; its new velocities are those of an Euler step of dt/2.
+TEST(FloatingBody, PredictorHalfStepLeavesTheBodyUnchanged) {
   const double c[3] = {0.3, -0.2, 1.0}, v0[3] = {0.1, -0.2, 0.3}, w0[3] = {1, 2, 3};
   const Lattice l = lattice(3, 4, 5, c);
   std::vector<std::array<double, 3>> acc(l.pos.size(), {0.5, 0, -1});
   acc.front() = {5, 6, 7};
   const BodySums s = sumsOf(l.pos, c, &acc);
-  FloatingBody kept = bodyOf(l, v0, w0), committed = kept;
+  FloatingBody kept = bodyOf(l, v0, w0), euler = kept;
   const FloatingBody before = kept;
-  const BodyMotion half = advanceBody(kept, s, 5e-4, kGravity, 3, false, false);
-  const BodyMotion full = advanceBody(committed, s, 5e-4, kGravity, 3, false, true);
+  const BodyMotion half = advanceBody(kept, s, 1e-3, kGravity, 3, false, BodyStep::Predictor);
+  const BodyMotion full = advanceBody(euler, s, 5e-4, kGravity, 3, false, BodyStep::Euler);
+  double rot[9];
+  rotationFromOmega(w0, 5e-4, rot);
   for (int k = 0; k < 3; ++k) {
     EXPECT_EQ(kept.center[k], before.center[k]);
     EXPECT_EQ(kept.vel[k], before.vel[k]);
     EXPECT_EQ(kept.omega[k], before.omega[k]);
-    // The same motion either way; the committed body took it.
-    EXPECT_EQ(half.to[k], full.to[k]);
     EXPECT_EQ(half.vel[k], full.vel[k]);
     EXPECT_EQ(half.omega[k], full.omega[k]);
-    EXPECT_EQ(committed.center[k], full.to[k]);
-    EXPECT_EQ(committed.vel[k], full.vel[k]);
-    EXPECT_EQ(committed.omega[k], full.omega[k]);
+    EXPECT_DOUBLE_EQ(half.to[k], c[k] + 5e-4 * v0[k]);
+    EXPECT_EQ(euler.center[k], full.to[k]);  // Euler commits
+    EXPECT_EQ(euler.vel[k], full.vel[k]);
   }
-  EXPECT_NE(committed.vel[2], before.vel[2]);  // the step did change something
-  for (int k = 0; k < 9; ++k) EXPECT_EQ(half.rot[k], full.rot[k]);
+  EXPECT_NE(euler.vel[2], before.vel[2]);  // the step did change something
+  for (int k = 0; k < 9; ++k) EXPECT_DOUBLE_EQ(half.rot[k], rot[k]);
+}
+
+// The symplectic corrector: the whole step from t^n with the mean of the old and new velocities
+// (as the fluid's x + dt (v + v')/2), kept.
+TEST(FloatingBody, CorrectorMovesWithTheMeanVelocityAndCommits) {
+  const double c[3] = {0.3, -0.2, 1.0}, v0[3] = {0.1, -0.2, 0.3}, w0[3] = {0, 0, 2};
+  const Lattice l = lattice(3, 4, 5, c);
+  std::vector<std::array<double, 3>> acc(l.pos.size(), {0.5, 0, -1});
+  const BodySums s = sumsOf(l.pos, c, &acc);
+  FloatingBody b = bodyOf(l, v0, w0);
+  const double dt = 1e-3;
+  const BodyMotion m = advanceBody(b, s, dt, kGravity, 3, false, BodyStep::Corrector);
+  double rot[9];
+  const double wMean[3] = {0.5 * (w0[0] + m.omega[0]), 0.5 * (w0[1] + m.omega[1]), 0.5 * (w0[2] + m.omega[2])};
+  rotationFromOmega(wMean, dt, rot);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_DOUBLE_EQ(m.to[k], c[k] + dt * 0.5 * (v0[k] + m.vel[k]));
+    EXPECT_EQ(b.center[k], m.to[k]);
+    EXPECT_EQ(b.vel[k], m.vel[k]);
+    EXPECT_EQ(b.omega[k], m.omega[k]);
+  }
+  EXPECT_NEAR(m.vel[2], v0[2] + dt * (-1 - 9.81), 1e-12);
+  for (int k = 0; k < 9; ++k) EXPECT_DOUBLE_EQ(m.rot[k], rot[k]);
 }
 
 TEST(FloatingBody, RotationFromOmegaIsAProperRotationByTheRightAngle) {
@@ -349,7 +374,7 @@ TEST(FloatingBody, MovedParticlesKeepTheirDistancesAndMoveRigidly) {
   const Lattice l = lattice(3, 4, 5, c);
   FloatingBody b = bodyOf(l, v0, w0);
   // A large step (an angle of 0.19 rad) so that a wrong rotation could not hide in round-off.
-  const BodyMotion m = advanceBody(b, BodySums{}, 0.05, kGravity, 3, false, true);
+  const BodyMotion m = advanceBody(b, BodySums{}, 0.05, kGravity, 3, false, BodyStep::Euler);
   std::vector<Real4<double>> pos(l.pos.size()), vel(l.pos.size());
   for (size_t i = 0; i < pos.size(); ++i) {
     pos[i].w = l.pos[i].w;
@@ -397,7 +422,7 @@ TEST(FloatingBody, PeriodicParticlesWrapAndUseTheMinimumImage) {
     offsetFromCenter(wrapped, c, box, d);
     EXPECT_NEAR(d[0], 0.007, 1e-12) << "periods " << periods;  // minimum image, round-off of ~3
     EXPECT_NEAR(d[1], 0.05, 1e-15);  // the open axis: the plain difference
-    const BodyMotion m = advanceBody(b, BodySums{}, 0.01, kNoGravity, 3, false, true);  // c' = c + 0.01
+    const BodyMotion m = advanceBody(b, BodySums{}, 0.01, kNoGravity, 3, false, BodyStep::Euler);  // c' = c + 0.01
     Real4<double> p{}, v{};
     moveFloatingParticle(wrapped, m, box, p, v);
     EXPECT_GE(p.x, box.min[0]);
@@ -418,7 +443,7 @@ TEST(FloatingBody, PeriodicParticlesWrapAndUseTheMinimumImage) {
   fbox.length[0] = 1.0f;
   const double c[3] = {0.496, 0, 0}, v0[3] = {1.0, 0, 0}, w0[3] = {0, 0, 0};
   FloatingBody b = bodyOf(lattice(1, 1, 1, c), v0, w0);
-  const BodyMotion m = advanceBody(b, BodySums{}, 0.01, kNoGravity, 3, false, true);
+  const BodyMotion m = advanceBody(b, BodySums{}, 0.01, kNoGravity, 3, false, BodyStep::Euler);
   Real4<float> p{}, v{};
   moveFloatingParticle(Real4<float>{-0.497f, 0, 0, 0}, m, fbox, p, v);
   EXPECT_NEAR(p.x, -0.487f, 1e-6f);

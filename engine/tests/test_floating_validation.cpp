@@ -123,11 +123,13 @@ TEST(FloatingValidation, BoxOfRelativeWeightHalfFloatsHalfSubmerged) {
 // centre measured from where the bottom row touches the floor (centre distance dp). The puddle
 // in the far corner only gives the case its speed of sound (hswl 0.05 m, c0 14 m/s). DtMin is
 // lowered: its default, 0.05 h/c0 = 5e-5 s, would cut the contact into ~6 steps.
-// The issue asks for 10%. Measured: e 0.5 -> 0.43, e 0.8 -> 0.72 (-14%, -10%), while the
-// contact law alone gives e to 1% (test_dem_physics.cpp), so the run loses rebound in the
-// coupling (the contact count lags one force pass, the symplectic half steps): open. Bound 20%. Tolerance 10% (the issue's):
-// the engine shares the body's mass among its contacts of the previous force pass.
-std::string demDropCase() {
+// Tolerance 10% (the issue's), for both integrators. Measured (e 0.5, e 0.8): symplectic 0.47,
+// 0.79; Verlet 0.46, 0.78. The contact law alone gives e to 1% (test_dem_physics.cpp); most of
+// what is left is the first contact pass, which still shares the body's mass among the contacts
+// of the pass before (none): with the right count from the start, e 0.5 came back as 0.49.
+// Before the symplectic corrector moved bodies with the mean of the old and new velocities
+// (floating_body_physics.h), e 0.5 came back as 0.43.
+std::string demDropCase(int stepAlgorithm) {
   return test::caseXml(
       R"(<definition dp="0.01"><pointmin x="-0.05" y="0" z="-0.05" /><pointmax x="1" y="0" z="1" /></definition>)",
       R"(<setmkfluid mk="0" />
@@ -136,13 +138,16 @@ std::string demDropCase() {
 <drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="0" z="0" /><size x="0.5" y="0" z="0.3" /></drawbox>
 <setmkbound mk="1" />
 <drawbox><boxfill>solid</boxfill><point x="0.1" y="0" z="0.04" /><size x="0.04" y="0" z="0.04" /></drawbox>)",
-      R"(<parameter key="StepAlgorithm" value="2" /><parameter key="Kernel" value="2" />
+      R"(<parameter key="StepAlgorithm" value=")" + std::to_string(stepAlgorithm) + R"(" /><parameter key="Kernel" value="2" />
 <parameter key="Visco" value="0.05" /><parameter key="DensityDT" value="1" />
 <parameter key="RigidAlgorithm" value="2" /><parameter key="DtMin" value="1e-7" />
 <parameter key="TimeMax" value="0.3" /><parameter key="TimeOut" value="0.0005" />)");
 }
 
-TEST(FloatingValidation, DemBlockReboundsWithItsRestitution) {
+class DemRebound : public ::testing::TestWithParam<int> {};  // the StepAlgorithm
+
+TEST_P(DemRebound, BlockReboundsWithItsRestitution) {
+  const int stepAlgorithm = GetParam();
   for (const double e : {0.5, 0.8}) {
     const std::string props =
         "    <floatings><floating mkbound=\"1\" relativeweight=\"2\" property=\"wood\" /></floatings>\n"
@@ -152,8 +157,8 @@ TEST(FloatingValidation, DemBlockReboundsWithItsRestitution) {
         "\" Kfric=\"0.3\" />\n"
         "      <links><link mkbound=\"0\" property=\"wood\" /></links>\n"
         "    </properties>\n";
-    const std::string name = e < 0.6 ? "dem_drop_05" : "dem_drop_08";
-    const RunReport r = runCase(name, withFloatings(demDropCase(), props));
+    const std::string name = std::string(e < 0.6 ? "dem_drop_05_" : "dem_drop_08_") + std::to_string(stepAlgorithm);
+    const RunReport r = runCase(name, withFloatings(demDropCase(stepAlgorithm), props));
     ASSERT_EQ(r.status, "completed") << r.error;
     const auto rows = readFloatingCsv(outOf(name) / "floating.csv");
     ASSERT_GT(rows.size(), 500u);
@@ -168,10 +173,14 @@ TEST(FloatingValidation, DemBlockReboundsWithItsRestitution) {
     double apex = rows[k].c[2];
     for (; k < rows.size() && rows[k].v[2] > 0; ++k) apex = std::max(apex, rows[k].c[2]);
     const double measured = std::sqrt(std::max(0.0, apex - touch) / drop);
-    std::printf("e = %.2f: rebound %.2f (drop %.4f m, rebound height %.4f m)\n", e, measured, drop, apex - touch);
-    EXPECT_NEAR(measured, e, 0.2 * e);
+    std::printf("StepAlgorithm %d, e = %.2f: rebound %.3f (drop %.4f m, rebound height %.4f m)\n", stepAlgorithm, e,
+                measured, drop, apex - touch);
+    EXPECT_NEAR(measured, e, 0.1 * e);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Integrators, DemRebound, ::testing::Values(1, 2),
+                         [](const ::testing::TestParamInfo<int>& i) { return i.param == 1 ? "Verlet" : "Symplectic"; });
 
 }  // namespace
 }  // namespace sph

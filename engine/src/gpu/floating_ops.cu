@@ -24,7 +24,7 @@ __device__ void mergeShared(BodySums* shared, unsigned t, unsigned stride) {
 template <typename T>
 __global__ void __launch_bounds__(kBodyBlock)
     bodyKernel(ParticleView<T> p, const Real4<T>* __restrict__ ace, FloatingPass<T> f, const double* dt,
-               double dtFactor, bool paused, bool commit) {
+               BodyStep kind, bool paused) {
   // Raw storage: BodySums has default member initialisers, which __shared__ does not allow.
   __shared__ alignas(BodySums) unsigned char raw[kBodyBlock * sizeof(BodySums)];
   BodySums* shared = reinterpret_cast<BodySums*>(raw);
@@ -40,7 +40,7 @@ __global__ void __launch_bounds__(kBodyBlock)
     mergeShared(shared, threadIdx.x, stride);
     __syncthreads();
   }
-  if (threadIdx.x == 0) finishBody(b, shared[0], f, *dt * dtFactor, paused, commit);
+  if (threadIdx.x == 0) finishBody(b, shared[0], f, *dt, paused, kind);
 }
 
 template <typename T>
@@ -58,8 +58,8 @@ void indexFloatingGpu(const ParticleView<T>& p, const FloatingPass<T>& f) {
 
 template <typename T>
 void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f,
-                        const double* dt, double dtFactor, bool paused, bool commit) {
-  bodyKernel<T><<<f.nBodies, kBodyBlock>>>(p, ace, f, dt, dtFactor, paused, commit);
+                        const double* dt, BodyStep kind, bool paused) {
+  bodyKernel<T><<<f.nBodies, kBodyBlock>>>(p, ace, f, dt, kind, paused);
   SPH_CUDA_CHECK(cudaGetLastError(), "summing the forces on floating bodies and advancing them");
   SPH_LAUNCH("moving the particles of floating bodies", f.nFloating, kBlock, 0, moveKernel<T>, p, src, f);
 }
@@ -67,8 +67,8 @@ void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Rea
 template void indexFloatingGpu(const ParticleView<float>&, const FloatingPass<float>&);
 template void indexFloatingGpu(const ParticleView<double>&, const FloatingPass<double>&);
 template void advanceFloatingGpu(const ParticleView<float>&, const Real4<float>*, const Real4<float>*,
-                                 const FloatingPass<float>&, const double*, double, bool, bool);
+                                 const FloatingPass<float>&, const double*, BodyStep, bool);
 template void advanceFloatingGpu(const ParticleView<double>&, const Real4<double>*, const Real4<double>*,
-                                 const FloatingPass<double>&, const double*, double, bool, bool);
+                                 const FloatingPass<double>&, const double*, BodyStep, bool);
 
 }  // namespace sph
