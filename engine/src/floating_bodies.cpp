@@ -139,12 +139,13 @@ FloatingBodies<T>::FloatingBodies(const CaseDefinition& c, const SimParameters& 
     }
     body.mass = def.mass;
     body.particleMass = def.mass / def.count;
+    body.pairMass = p.rho0 * std::pow(p.dp, p.dim);
     body.ownInertia = def.mass * p.dp * p.dp / 6.0;  // count * m_p * dp^2 / 6
     body.first = def.first;
     body.count = def.count;
     SolidInfo<T>& s = solids[def.mkIndex];
     s.body = int32_t(b);
-    s.particleMass = T(body.particleMass);
+    s.pairMass = T(body.pairMass);
     s.bodyMass = T(def.mass);
     if (dem_) {
       const FloatingDef* f = floatingMks(c).at(def.mkBound);

@@ -51,6 +51,7 @@ FloatingBody bodyOf(const Lattice& l, const double vel[3], const double omega[3]
   b.count = uint32_t(l.pos.size());
   b.first = 0;
   b.particleMass = kMassP;
+  b.pairMass = kMassP;
   b.mass = kMassP * b.count;
   b.ownInertia = b.count * kMassP * kDp * kDp / 6;  // as floating_bodies.cpp sets it
   return b;
@@ -501,7 +502,8 @@ struct FloatingSetup {
   PhysicsConstants<T> c;
   SolidInfo<T> solids[4];
   uint32_t contacts[2] = {3, 5};  // DEM contacts of bodies 0 and 1 in the last pass
-  double mp0 = 600 * kDp * kDp * kDp, mp1 = 2000 * kDp * kDp * kDp;  // differ from the fluid's
+  // Pair masses unlike the fluid's (the engine uses rho0 dp^3), so the tests see which mass a pair took.
+  double mp0 = 600 * kDp * kDp * kDp, mp1 = 2000 * kDp * kDp * kDp;
   double m0 = 27 * 600 * kDp * kDp * kDp, m1 = 64 * 2000 * kDp * kDp * kDp;
 
   // As the engine builds them: SimParameters -> makePhysicsConstants (sim_parameters.cpp), the
@@ -673,9 +675,9 @@ PairAccum<T> demExpected(const FloatingSetup<T>& s, const Real4<T>& pa, const Re
                                va.z - vb.z, T(kDp), massEff, sa.material, sb.material);
   EXPECT_TRUE(k.touching);
   PairAccum<T> acc;
-  acc.ax = k.fx / sa.particleMass;
-  acc.ay = k.fy / sa.particleMass;
-  acc.az = k.fz / sa.particleMass;
+  acc.ax = k.fx / sa.pairMass;
+  acc.ay = k.fy / sa.pairMass;
+  acc.az = k.fz / sa.pairMass;
   acc.viscdt = k.rate;
   acc.contacts = 1;
   return acc;

@@ -18,11 +18,7 @@
 namespace sph {
 namespace {
 
-struct Row {
-  double t;
-  int mk;
-  double v[9];  // centre, velocity, omega
-};
+using Row = test::FloatingRow;
 
 std::vector<Row> runSolids(const std::string& neighbours, const std::string& name, std::optional<uint64_t> steps,
                            std::optional<double> timeMax, RunReport* report) {
@@ -38,21 +34,7 @@ std::vector<Row> runSolids(const std::string& neighbours, const std::string& nam
   o.timeOut = steps ? 1e-9 : 0.01;  // with a step count: a row every step
   Simulation sim(c, o);
   *report = sim.run();
-  std::ifstream in(std::filesystem::path(o.outDir) / "floating.csv");
-  std::string line;
-  std::getline(in, line);
-  std::vector<Row> rows;
-  while (std::getline(in, line)) {
-    std::stringstream ss(line);
-    std::string f;
-    std::vector<double> v;
-    while (std::getline(ss, f, ';')) v.push_back(std::stod(f));
-    if (v.size() != 11) break;
-    Row r{v[0], int(v[1]), {}};
-    for (int k = 0; k < 9; ++k) r.v[k] = v[2 + k];
-    rows.push_back(r);
-  }
-  return rows;
+  return test::readFloatingCsv(std::filesystem::path(o.outDir) / "floating.csv");
 }
 
 // Cell and Verlet lists visit neighbours in different orders, so float sums differ by round-off
@@ -75,8 +57,8 @@ TEST(SolidsGpu, BothStrategiesGiveTheSameTrajectoriesFor300Steps) {
   for (size_t k = 0; k < cell.size(); ++k) {
     ASSERT_EQ(cell[k].mk, verlet[k].mk);
     for (int a = 0; a < 3; ++a) {
-      dPos = std::max(dPos, std::abs(cell[k].v[a] - verlet[k].v[a]));
-      dVel = std::max(dVel, std::abs(cell[k].v[3 + a] - verlet[k].v[3 + a]));
+      dPos = std::max(dPos, std::abs(cell[k].c[a] - verlet[k].c[a]));
+      dVel = std::max(dVel, std::abs(cell[k].v[a] - verlet[k].v[a]));
     }
   }
   std::printf("cell vs verlet over 300 steps: position %.3g m, velocity %.3g m/s\n", dPos, dVel);
@@ -101,11 +83,11 @@ TEST(SolidsGpu, BlocksStayInsideAndApartAndFluidIsConserved) {
   ASSERT_GE(rows.size(), 18u * 50);
   for (size_t k = 0; k + 18 <= rows.size(); k += 18) {
     for (size_t i = k; i < k + 18; ++i) {
-      const double* c = rows[i].v;
+      const double* c = rows[i].c;
       EXPECT_TRUE(c[0] > 0 && c[0] < 1.6 && c[1] > 0 && c[1] < 0.67 && c[2] > 0.0) << "block " << rows[i].mk
                                                                                     << " at t=" << rows[i].t;
       for (size_t j = i + 1; j < k + 18; ++j) {
-        const double* d = rows[j].v;
+        const double* d = rows[j].c;
         const double dist = std::sqrt((c[0] - d[0]) * (c[0] - d[0]) + (c[1] - d[1]) * (c[1] - d[1]) +
                                       (c[2] - d[2]) * (c[2] - d[2]));
         EXPECT_GT(dist, 0.045) << "blocks " << rows[i].mk << " and " << rows[j].mk << " at t=" << rows[i].t;

@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <sys/wait.h>
 
@@ -87,6 +90,30 @@ inline std::string caseXml(const std::string& definition, const std::string& com
   </execution>
 </case>
 )";
+}
+
+// One row of OUT/floating.csv: "time;mk;cx;cy;cz;vx;vy;vz;wx;wy;wz".
+struct FloatingRow {
+  double t;
+  int mk;
+  double c[3], v[3], w[3];
+};
+
+// All rows of a floating.csv (header skipped); throws on a missing file or a malformed row.
+inline std::vector<FloatingRow> readFloatingCsv(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path.string());
+  std::string line;
+  std::getline(in, line);
+  std::vector<FloatingRow> rows;
+  while (std::getline(in, line)) {
+    std::stringstream ss(line);
+    std::vector<double> v;
+    for (std::string f; std::getline(ss, f, ';');) v.push_back(std::stod(f));
+    if (v.size() != 11) throw std::runtime_error(path.string() + ": a row without 11 fields: " + line);
+    rows.push_back({v[0], int(v[1]), {v[2], v[3], v[4]}, {v[5], v[6], v[7]}, {v[8], v[9], v[10]}});
+  }
+  return rows;
 }
 
 }  // namespace sph::test

@@ -2,9 +2,9 @@
 // loops and the CUDA kernels of floating_ops.h. All in double precision.
 //
 // After each force pass the engine sums, per body, what its particles received:
-//   F = m_p sum_p a_p + M g,   T = m_p sum_p (r_p - c) x a_p,
+//   F = m_f sum_p a_p + M g,   T = m_f sum_p (r_p - c) x a_p,
 //   I = m_p sum_p (|d_p|^2 1 - d_p d_p^T) + N m_p dp^2/6 1      (d_p = r_p - c)
-// (a_p without gravity; the inertia is recomputed from the particles every step, as
+// (a_p without gravity; m_f = rho0 dp^d the particle's mass in the pair terms, m_p = M/N; the inertia is recomputed from the particles every step, as
 // DualSPHysics does, so it follows the body's rotation). The body then advances by dt:
 //   omega' = omega + dt I^-1 T,  v' = v + dt F/M,  c' = c + dt v*,  rotation by omega* dt
 // and every particle follows rigidly: r' = c' + R(omega* dt)(r - c), v_p = v' + omega' x (r' - c'),
@@ -34,7 +34,8 @@ struct FloatingBody {
   double center[3];         // at t^n (committed)
   double vel[3], omega[3];  // at t^n
   double mass;              // M, kg
-  double particleMass;      // m_p = M / count
+  double particleMass;      // m_p = M / count, for the inertia
+  double pairMass;          // m_f = rho0 dp^d, the particle's mass in the pair terms (floating_table.h)
   double ownInertia;        // count m_p dp^2/6: each particle's own inertia about its centre
   uint32_t first, count;    // its particles' slots: ids idFirst + [first, first + count)
 };
@@ -148,7 +149,8 @@ SPH_HD inline BodyMotion advanceBody(FloatingBody& b, const BodySums& s, double 
   if (paused) {
     for (int k = 0; k < 3; ++k) vel[k] = omega[k] = 0;
   } else {
-    const double torque[3] = {mp * s.torque[0], mp * s.torque[1], mp * s.torque[2]};
+    const double mf = b.pairMass;
+    const double torque[3] = {mf * s.torque[0], mf * s.torque[1], mf * s.torque[2]};
     double alpha[3] = {0, 0, 0};
     if (dim == 2) {
       const double iyy = mp * s.inertia[1] + b.ownInertia;
@@ -160,7 +162,7 @@ SPH_HD inline BodyMotion advanceBody(FloatingBody& b, const BodySums& s, double 
     }
     for (int k = 0; k < 3; ++k) {
       omega[k] = b.omega[k] + dt * alpha[k];
-      vel[k] = b.vel[k] + dt * (mp * s.ace[k] + b.mass * gravity[k]) / b.mass;
+      vel[k] = b.vel[k] + dt * (mf * s.ace[k] + b.mass * gravity[k]) / b.mass;
     }
     if (dim == 2) {
       vel[1] = 0;

@@ -4,7 +4,14 @@
 // PhysicsConstants::floating.any(); it needs both particles' code words.
 //
 // A floating particle (code::isFloating) is updated like a fluid particle: pressure, viscosity
-// and continuity from its neighbours. As a neighbour it carries its body's particle mass. Pairs
+// and continuity from its neighbours. As a neighbour it carries the mass rho0 dp^d, not the
+// body's mass per particle (DualSPHysics' choice): its SPH density is a fluid-like density near
+// rho0, so only then is its SPH volume m/rho the dp^d it stands for, and the pair forces
+// integrate the water's pressure over the body's surface as they do over the tank's walls. With
+// the body's mass per particle a body of relative weight w had the volume w dp^d in the eyes of
+// the fluid, which came closer to light bodies: a box of relative weight 0.5 floated 0.13 dp
+// too deep (0.02 dp with rho0 dp^d, test_floating_validation.cpp). The body's inertia is its
+// own mass (floating_body_physics.h). Pairs
 // that touch a floating particle have no density diffusion. Pairs of the same body are skipped:
 // their forces cancel in the body's sum and the body does not deform.
 // Without DEM (RigidAlgorithm=1) bodies meet walls and other bodies through the SPH pair alone.
@@ -53,7 +60,7 @@ SPH_HD SPH_FORCEINLINE void demPair(const Real4<T>& posA, const Real4<T>& velrho
   }
   const DemContact<T> k = demContact(dx, dy, dz, r, dvx, dvy, dvz, f.dp, massEff, sa.material, sb.material);
   if (!k.touching) return;
-  const T inv = T(1) / sa.particleMass;  // the force becomes particle a's acceleration
+  const T inv = T(1) / sa.pairMass;  // the force becomes particle a's acceleration (undone in the body sums)
   acc.ax += k.fx * inv;
   acc.ay += k.fy * inv;
   acc.az += k.fz * inv;
@@ -81,7 +88,7 @@ SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<
       return;
     }
   }
-  const T massB = floatB ? s[code::mkIndex(codeB)].particleMass : (boundB ? c.massBound : c.massFluid);
+  const T massB = floatB ? s[code::mkIndex(codeB)].pairMass : (boundB ? c.massBound : c.massFluid);
   interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, massB, false, c, acc);
 }
 

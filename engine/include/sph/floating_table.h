@@ -12,7 +12,9 @@ namespace sph {
 template <typename T>
 struct SolidInfo {
   int32_t body = -1;       // floating body of this mk; -1: not floating
-  T particleMass = 0;      // mass of one particle of the body, kg
+  // Mass of one particle of the body in the pair terms, kg: rho0 dp^d, the fluid's reference
+  // density times the volume the particle stands for (floating_pair_physics.h says why).
+  T pairMass = 0;
   T bodyMass = 0;          // mass of the whole body, kg
   DemMaterial<T> material; // DEM: the mk's material (bodies and walls)
   int32_t hasMaterial = 0; // DEM: 1 when <properties> gives this mk a material
