@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "periodic_parameters.h"
 #include "sph/errors.h"
 
 namespace sph {
@@ -18,8 +19,9 @@ void moveBoundariesCpu(const ParticleView<T>& p, const MotionTableView& m, int t
 }
 
 template <typename T>
-BoundaryMotion<T>::BoundaryMotion(const CaseDefinition& c, Device d, int threads)
-    : kinematics_(c.motions), device_(d), threads_(threads), nMk_(uint32_t(c.mks.size())) {
+BoundaryMotion<T>::BoundaryMotion(const CaseDefinition& c, const SimParameters& p, Device d, int threads)
+    : kinematics_(c.motions), device_(d), threads_(threads), nMk_(uint32_t(c.mks.size())),
+      box_(makePeriodicBox<double>(p)) {
   if (c.motions.size() > size_t(INT16_MAX))
     throw InputError(fmt::format("{}: <motion>: {} moving objects, more than {} are not supported", c.path,
                                  c.motions.size(), INT16_MAX));
@@ -29,6 +31,19 @@ BoundaryMotion<T>::BoundaryMotion(const CaseDefinition& c, Device d, int threads
   slotOfMk_.upload(slots, "uploading the moving-object table");
   transforms_.allocate(d, c.motions.size(), "the moving objects' transforms");
   host_.resize(c.motions.size());
+  // Anchors: each object's centroid in the case (moving objects are boundary families).
+  anchor_.assign(c.motions.size(), {0.0, 0.0, 0.0});
+  std::vector<uint32_t> count(c.motions.size(), 0);
+  for (uint32_t i = 0; i < c.nBound; ++i) {
+    const int slot = slots[c.mkIndex[i]];
+    if (slot < 0) continue;
+    anchor_[slot][0] += c.positions[i].x;
+    anchor_[slot][1] += c.positions[i].y;
+    anchor_[slot][2] += c.positions[i].z;
+    ++count[slot];
+  }
+  for (size_t k = 0; k < anchor_.size(); ++k)
+    for (double& a : anchor_[k]) a /= std::max(count[k], 1u);
 }
 
 template <typename T>
@@ -46,9 +61,14 @@ void BoundaryMotion<T>::apply(double t, double dt, const ParticleView<T>& p) {
     std::copy(r.b, r.b + 3, m.b);
     m.invDt = 1.0 / dt;
     m.linear = r.linear ? 1u : 0u;
+    std::array<double, 3>& a = anchor_[k];
+    std::copy(a.begin(), a.end(), m.anchor);
+    a = {r.r[0] * m.anchor[0] + r.r[1] * m.anchor[1] + r.r[2] * m.anchor[2] + r.b[0],
+         r.r[3] * m.anchor[0] + r.r[4] * m.anchor[1] + r.r[5] * m.anchor[2] + r.b[1],
+         r.r[6] * m.anchor[0] + r.r[7] * m.anchor[1] + r.r[8] * m.anchor[2] + r.b[2]};
   }
   transforms_.upload(host_, "uploading the moving objects' transforms");
-  const MotionTableView view{slotOfMk_.data(), nMk_, transforms_.data()};
+  const MotionTableView view{slotOfMk_.data(), nMk_, transforms_.data(), box_};
   if (device_ == Device::Gpu)
     moveBoundariesGpu(p, view);
   else

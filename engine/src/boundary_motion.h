@@ -3,6 +3,7 @@
 // moving objects (boundary_motion_physics.h), on the CPU or the GPU.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -10,13 +11,14 @@
 #include "device_array.h"
 #include "motion_kinematics.h"
 #include "sph/case_model.h"
+#include "sph/sim_parameters.h"
 
 namespace sph {
 
 template <typename T>
 class BoundaryMotion {
  public:
-  BoundaryMotion(const CaseDefinition& c, Device d, int threads);
+  BoundaryMotion(const CaseDefinition& c, const SimParameters& p, Device d, int threads);
 
   // Moves every moving object's particles by its motion over [t, t + dt] and sets their
   // velocity to the displacement over dt (zero for an object at rest: once it stops, its
@@ -31,6 +33,8 @@ class BoundaryMotion {
   DeviceArray<int16_t> slotOfMk_;
   DeviceArray<MotionTransform> transforms_;
   std::vector<MotionTransform> host_;
+  std::vector<std::array<double, 3>> anchor_;  // per object: its centroid, moved with it (not wrapped)
+  PeriodicBox<double> box_;
   bool movedLastStep_ = false;
 };
 

@@ -5,12 +5,20 @@
 //   x' = R x + b,   v = (x' - x)/dt
 // computed in double and rounded once to the run's precision. A pure translation imposes
 // v = b/dt directly. The density and the pressure (velrho.w, pos.w) are left to the integrator.
+//
+// Periodic axes (periodic.h): a particle that leaves [min, min + L) comes back in through the
+// other side, as DualSPHysics' motion kernels do, so the strategies' contract holds. A rotation
+// must see the object whole, not with some particles already wrapped: each particle is first
+// taken to the image nearest the object's anchor (a point that moves with the object, its
+// centroid at the start), which is exact while the object spans less than L/2 along the axis.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "sph/hd.h"
 #include "sph/particle_code.h"
+#include "sph/periodic.h"
 #include "sph/real4.h"
 
 namespace sph {
@@ -19,6 +27,7 @@ struct MotionTransform {
   double r[9];       // row-major rotation
   double b[3];       // translation
   double invDt;      // 1/dt of the step
+  double anchor[3];  // a point of the object at the start of the step (periodic runs)
   uint32_t linear;   // 1: r is the identity
 };
 
@@ -26,6 +35,7 @@ struct MotionTableView {
   const int16_t* slotOfMk = nullptr;  // per mk index: index into transforms, or -1 (not moving)
   uint32_t nMk = 0;
   const MotionTransform* transforms = nullptr;
+  PeriodicBox<double> box;            // the run's periodic axes (none: all open)
 };
 
 template <typename T>
@@ -33,32 +43,34 @@ SPH_HD SPH_FORCEINLINE void moveBoundaryParticle(uint32_t i, Real4<T>* pos, Real
                                                  const MotionTableView& m) {
   const uint32_t c = code[i];
   if (!code::isBound(c)) return;
-  const uint32_t k = code::mkIndex(c);
-  if (k >= m.nMk) return;
-  const int slot = m.slotOfMk[k];
+  const uint32_t mk = code::mkIndex(c);
+  if (mk >= m.nMk) return;
+  const int slot = m.slotOfMk[mk];
   if (slot < 0) return;
   const MotionTransform& t = m.transforms[slot];
   Real4<T> p = pos[i];
   Real4<T> v = velrho[i];
+  double x[3] = {double(p.x), double(p.y), double(p.z)}, moved[3];
   if (t.linear) {
-    p.x = T(double(p.x) + t.b[0]);
-    p.y = T(double(p.y) + t.b[1]);
-    p.z = T(double(p.z) + t.b[2]);
+    for (int k = 0; k < 3; ++k) moved[k] = x[k] + t.b[k];
     v.x = T(t.b[0] * t.invDt);
     v.y = T(t.b[1] * t.invDt);
     v.z = T(t.b[2] * t.invDt);
   } else {
-    const double x = double(p.x), y = double(p.y), z = double(p.z);
-    const double nx = t.r[0] * x + t.r[1] * y + t.r[2] * z + t.b[0];
-    const double ny = t.r[3] * x + t.r[4] * y + t.r[5] * z + t.b[1];
-    const double nz = t.r[6] * x + t.r[7] * y + t.r[8] * z + t.b[2];
-    p.x = T(nx);
-    p.y = T(ny);
-    p.z = T(nz);
-    v.x = T((nx - x) * t.invDt);
-    v.y = T((ny - y) * t.invDt);
-    v.z = T((nz - z) * t.invDt);
+    for (int k = 0; k < 3; ++k) x[k] = t.anchor[k] + minimumImage(x[k] - t.anchor[k], m.box.length[k]);
+    for (int k = 0; k < 3; ++k) moved[k] = t.r[3 * k] * x[0] + t.r[3 * k + 1] * x[1] + t.r[3 * k + 2] * x[2] + t.b[k];
+    v.x = T((moved[0] - x[0]) * t.invDt);
+    v.y = T((moved[1] - x[1]) * t.invDt);
+    v.z = T((moved[2] - x[2]) * t.invDt);
   }
+  // Back into [min, min + L) by whole periods (a step moves far less than one).
+  for (int k = 0; k < 3; ++k) {
+    const double L = m.box.length[k];
+    if (L > 0) moved[k] -= L * floor((moved[k] - m.box.min[k]) / L);
+  }
+  p.x = T(moved[0]);
+  p.y = T(moved[1]);
+  p.z = T(moved[2]);
   pos[i] = p;
   velrho[i] = v;
 }
