@@ -52,6 +52,7 @@ class ParticleState final : public ParticleReorderer {
   }
 
   void apply(const uint32_t* p, uint32_t count) override {
+    ++reorders;
     ops_->gather(cur.reorderArrays(), spare.reorderArrays(), p, count);
     cur.swap(spare);
   }
@@ -70,6 +71,7 @@ class ParticleState final : public ParticleReorderer {
   DeviceArray<T> viscdt;
   DeviceArray<uint32_t> perm;  // engine-side reorders (exclusion compaction)
   uint32_t n = 0, nBound = 0;
+  uint64_t reorders = 0;  // apply() calls so far: whoever indexes particles by position re-indexes when it changes
   bool hasFloating = false;  // the integrators then read the code words (heldByIntegrator)
 
  private:

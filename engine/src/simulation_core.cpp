@@ -207,9 +207,12 @@ class SimulationCore final : public Simulation::Impl {
     // pos.w already holds the pressure: computed at the start and by every integrator step.
     strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
     particlesChanged_ = false;
-    if (floating_) {
+    // The index of floating particles changes only when particles were reordered (at every
+    // pass with the cell strategy, at rebuilds with verlet, at exclusions).
+    if (floating_ && floatingIndexedAt_ != state_->reorders) {
       ScopedPhase ph(timer.get(), "SU-Floating", PhaseGroup::Other);
       floating_->index(state_->view());
+      floatingIndexedAt_ = state_->reorders;
     }
     strategy->interact(state_->view(), consts_,
                        ForceOutputs<T>{state_->ace.data(), state_->viscdt.data(),
@@ -270,6 +273,7 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<EngineOps<T>> ops_;
   std::unique_ptr<ParticleState<T>> state_;
   std::unique_ptr<BoundaryMotion<T>> motion_;  // null without <motion>
+  uint64_t floatingIndexedAt_ = ~uint64_t(0);   // state_->reorders when floating particles were last indexed
   std::unique_ptr<FloatingBodies<T>> floating_;  // null without <floatings>
   ExclusionLimits<T> limits_{};
   DtRule dtRule_;
