@@ -22,6 +22,11 @@ class CpuOps final : public EngineOps<T> {
     for (int64_t i = 0; i < int64_t(n); ++i) pos[i].w = taitPressure(velrho[i].w, c);
   }
 
+  void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = nBound; i < int64_t(n); ++i) wrapPeriodicParticle(uint32_t(i), pos, box);
+  }
+
   void computeDt(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c,
                  const DtRule& rule, bool firstStep) override {
     double maxA = 0, maxV = 0;

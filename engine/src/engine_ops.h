@@ -64,6 +64,9 @@ class EngineOps {
   virtual void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) = 0;
   virtual void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, uint32_t* code,
                                  const ExclusionLimits<T>& l) = 0;
+  // The periodic pass after every integrator call of a run with periodic axes:
+  // wrapPeriodicParticle() over the fluid index range [nBound, n).
+  virtual void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) = 0;
   // perm = the particles of [0, n) without kExcludedBit in their order, then the excluded ones
   // (in any order); returns how many are kept. Runs where the particles are.
   virtual uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) = 0;

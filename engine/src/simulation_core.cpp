@@ -87,12 +87,14 @@ class SimulationCore final : public Simulation::Impl {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->symplecticPredict(state_->integratorArrays(), consts_);
       }
+      wrapPeriodic();
       moveFloatings(state_->cur.pos.data(), BodyStep::Predictor);
       forcePass();
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->symplecticCorrect(state_->integratorArrays(), consts_, state_->cur.code.data(), limits_);
       }
+      wrapPeriodic();
       moveFloatings(state_->cur.posPre.data(), BodyStep::Corrector);
     } else {
       forcePass();
@@ -103,6 +105,7 @@ class SimulationCore final : public Simulation::Impl {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->verletStep(state_->integratorArrays(), consts_, euler, state_->cur.code.data(), limits_);
       }
+      wrapPeriodic();
       moveFloatings(state_->cur.pos.data(), BodyStep::Euler);
     }
     moveBoundaries();
@@ -225,6 +228,13 @@ class SimulationCore final : public Simulation::Impl {
     if (!floating_) return;
     ScopedPhase ph(timer.get(), "SU-Floating", PhaseGroup::Other);
     floating_->advance(state_->view(), state_->ace.data(), src, ops_->dtLocation(), kind, t < p.ftPause);
+  }
+
+  // Periodic runs: fluid particles that left through one side come back through the other.
+  void wrapPeriodic() {
+    if (!consts_.periodic.any()) return;
+    ScopedPhase ph(timer.get(), "SU-Periodic", PhaseGroup::Other);
+    ops_->wrapPeriodic(state_->cur.pos.data(), state_->nBound, state_->n, consts_.periodic);
   }
 
   void computeDt() {

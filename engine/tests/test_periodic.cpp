@@ -320,5 +320,28 @@ TEST_P(PeriodicMovingBlock, LeavesThroughOneSideAndComesBackThroughTheOther) {
 
 INSTANTIATE_TEST_SUITE_P(Engine, PeriodicMovingBlock, ::testing::Values("cell", "verlet"));
 
+// The periodic pass is timed as SU-Periodic (DualSPHysics' name), in the "other" group, once per
+// integrator call (two per symplectic step); runs without periodic axes have no such phase.
+TEST(PeriodicTimer, PeriodicRunsReportSuPeriodic) {
+  for (const bool periodic : {true, false}) {
+    const CaseDefinition c = load(periodic ? "timer_periodic" : "timer_open", fallCase(periodic));
+    RunOptions o;
+    o.device = Device::Cpu;
+    o.writeOutput = false;
+    o.progress = false;
+    o.maxSteps = 10;
+    Simulation sim(c, o);
+    const RunReport r = sim.run();
+    ASSERT_EQ(r.status, "completed") << r.error;
+    uint64_t calls = 0;
+    for (const PhaseTime& ph : r.phases)
+      if (ph.name == "SU-Periodic") {
+        EXPECT_EQ(ph.group, "other");
+        calls = ph.calls;
+      }
+    EXPECT_EQ(calls, periodic ? 20u : 0u) << (periodic ? "periodic" : "open");
+  }
+}
+
 }  // namespace
 }  // namespace sph

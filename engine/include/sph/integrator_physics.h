@@ -11,9 +11,10 @@
 // (floating_body_physics.h).
 // Every step also leaves in pos.w the Tait pressure of the new density, which the next force
 // pass reads (no separate pressure pass; the engine computes it once at the start).
-// Periodic axes: every position update wraps the fluid particle back into the periodic range
-// (c.periodic, periodic.h), here inside the integrator kernels, so there is no separate periodic
-// pass and no SU-Periodic timer; the exclusion limits of a periodic axis are open.
+// Periodic axes: the integrators leave positions unwrapped; the engine's periodic pass
+// (wrapPeriodicParticle, timed as SU-Periodic) puts particles that left through one side back in
+// through the other before anything else reads them. The exclusion limits of a periodic axis
+// are open.
 #pragma once
 
 #include <cstdint>
@@ -71,7 +72,6 @@ SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArray
   p.x += cur.x * dt + ax * half;
   p.y += cur.y * dt + ay * half;
   p.z += cur.z * dt + az * half;
-  wrapPosition(p, c.periodic);
   const T rho = base.w + f.w * dtRate;
   p.w = taitPressure(rho, c);
   a.pos[i] = p;
@@ -98,7 +98,6 @@ SPH_HD SPH_FORCEINLINE void symplecticPredictParticle(uint32_t i, const Integrat
   p.x += dt05 * vr.x;
   p.y += dt05 * vr.y;
   p.z += dt05 * vr.z;
-  wrapPosition(p, c.periodic);
   p.w = taitPressure(rho, c);
   a.pos[i] = p;
   a.velrho[i] = Real4<T>{vr.x + dt05 * (f.x + c.gx), vr.y + dt05 * (f.y + c.gy),
@@ -125,9 +124,18 @@ SPH_HD SPH_FORCEINLINE void symplecticCorrectParticle(uint32_t i, const Integrat
   const Real4<T> p0 = a.posPre[i];  // r^n, inside the periodic range
   Real4<T> p{p0.x + T(0.5) * dt * (pre.x + vx), p0.y + T(0.5) * dt * (pre.y + vy), p0.z + T(0.5) * dt * (pre.z + vz),
              taitPressure(rho, c)};
-  wrapPosition(p, c.periodic);
   a.pos[i] = p;
   a.velrho[i] = Real4<T>{vx, vy, vz, rho};
+}
+
+// The periodic pass: particle i back into [min, min + L) along every periodic axis (a step moves
+// a particle by far less than a period). Boundary and floating particles are moved (and
+// wrapped) by their own passes; wrapping them again changes nothing.
+template <typename T>
+SPH_HD SPH_FORCEINLINE void wrapPeriodicParticle(uint32_t i, Real4<T>* pos, const PeriodicBox<T>& box) {
+  Real4<T> p = pos[i];
+  wrapPosition(p, box);
+  pos[i] = p;
 }
 
 // Exclusion test for fluid particles after a step (DualSPHysics: out of the domain, or density

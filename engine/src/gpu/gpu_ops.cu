@@ -66,6 +66,12 @@ __global__ void dtTermsKernel(const Real4<T>* __restrict__ ace, const T* __restr
   }
 }
 
+template <typename T>
+__global__ void wrapKernel(Real4<T>* __restrict__ pos, uint32_t nBound, uint32_t n, PeriodicBox<T> box) {
+  const uint32_t i = nBound + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) wrapPeriodicParticle(i, pos, box);
+}
+
 // One thread: the step's dt from the reduced terms, left on the device for the integrator.
 __global__ void dtKernel(StepScalars* s, DtRule rule, bool firstStep) {
   s->dt = variableDt(__longlong_as_double(static_cast<long long>(s->maxAce2Bits)),
@@ -130,6 +136,12 @@ class GpuOps final : public EngineOps<T> {
   void computePressure(Real4<T>* pos, const Real4<T>* velrho, uint32_t n,
                        const PhysicsConstants<T>& c) override {
     SPH_LAUNCH("computing pressures", n, kBlock, 0, pressureKernel<T>, pos, velrho, n, c);
+  }
+
+  void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {
+    if (n > nBound)
+      SPH_LAUNCH("wrapping particles across periodic boundaries (SU-Periodic)", n - nBound, kBlock, 0, wrapKernel<T>,
+                 pos, nBound, n, box);
   }
 
   void computeDt(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c,
