@@ -82,14 +82,19 @@ class CpuOps final : public EngineOps<T> {
   double stepDt() override { return s_.dt; }
   const double* dtLocation() const override { return &s_.dt; }
 
-  uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) override {
+  uint32_t partitionFlagged(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t flags) override {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i)
-      if (!code::isExcluded(code[i])) perm[kept++] = i;
+      if (!(code[i] & flags)) perm[kept++] = i;
     uint32_t k = kept;
     for (uint32_t i = 0; i < n; ++i)
-      if (code::isExcluded(code[i])) perm[k++] = i;
+      if (code[i] & flags) perm[k++] = i;
     return kept;
+  }
+
+  void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,
+            const ParkingLot& lot) override {
+    for (uint32_t k = 0; k < count; ++k) parkParticle(which[k], first + k, a.pos, a.velrho, a.velrhoPre, a.code, lot);
   }
 
   void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,

@@ -67,9 +67,13 @@ class EngineOps {
   // The periodic pass after every integrator call of a run with periodic axes:
   // wrapPeriodicParticle() over the fluid index range [nBound, n).
   virtual void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) = 0;
-  // perm = the particles of [0, n) without kExcludedBit in their order, then the excluded ones
-  // (in any order); returns how many are kept. Runs where the particles are.
-  virtual uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) = 0;
+  // perm = the particles of [0, n) without any bit of `flags` in their code, in their order, then
+  // the flagged ones (in any order); returns how many are kept. Runs where the particles are.
+  virtual uint32_t partitionFlagged(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t flags) = 0;
+  // parkParticle(which[k], first + k) for k in [0, count): `which` lists particle indices
+  // (where the particles live).
+  virtual void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,
+                    const ParkingLot& lot) = 0;
   // The step's scalars on the host (GPU: the one wait for the device per step).
   virtual StepScalars finishStep() = 0;
   // The dt of the last computeDt() on the host before the step ends (GPU: a second wait, paid

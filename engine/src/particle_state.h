@@ -62,7 +62,7 @@ class ParticleState final : public ParticleReorderer {
   }
   IntegratorArrays<T> integratorArrays() {
     return {cur.pos.data(), cur.velrho.data(), cur.velrhoPre.data(), cur.posPre.data(), ace.data(), n, nBound,
-            hasFloating ? cur.code.data() : nullptr};
+            cur.code.data()};
   }
   size_t bytes() const { return cur.bytes() + spare.bytes() + ace.bytes() + viscdt.bytes() + perm.bytes(); }
 
@@ -72,7 +72,6 @@ class ParticleState final : public ParticleReorderer {
   DeviceArray<uint32_t> perm;  // engine-side reorders (exclusion compaction)
   uint32_t n = 0, nBound = 0;
   uint64_t reorders = 0;  // apply() calls so far: whoever indexes particles by position re-indexes when it changes
-  bool hasFloating = false;  // the integrators then read the code words (heldByIntegrator)
 
  private:
   EngineOps<T>* ops_;

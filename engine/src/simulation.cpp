@@ -161,6 +161,7 @@ RunReport Simulation::run() {
     r.nsPerParticleStep = s.particleSteps ? computeSeconds * 1e9 / double(s.particleSteps) : 0;
     r.extra["wall_seconds_excluding_output"] = fmt::format("{:.6f}", computeSeconds);
     r.extra["dt_min_hits"] = fmt::format("{}", s.dtMinHits);
+    r.extra["exclusion_compactions"] = fmt::format("{}", s.compactions);
     r.extra["output_parts"] = fmt::format("{}", part);
     r.extra["plugin_path"] = s.plugin.path;
     r.extra["step_algorithm"] = s.p.stepAlgorithm == 2 ? "symplectic" : "verlet";

@@ -40,7 +40,6 @@ class SimulationCore final : public Simulation::Impl {
     if (!c.floatings.empty()) {
       floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, count, o.threads);
       consts_.floating = floating_->pairTable();
-      state_->hasFloating = true;
     }
     upload(c, order);
 
@@ -74,6 +73,11 @@ class SimulationCore final : public Simulation::Impl {
     limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
                T(p.domainMax.z), T(p.rhoOutMin), T(p.rhoOutMax)};
     openPeriodicLimits(limits_, p);
+    parking_.axis = !p.periodic[2] ? 2 : !p.periodic[0] ? 0 : !p.periodic[1] ? 1 : -1;
+    if (parking_.axis >= 0) {
+      parking_.start = parking_.axis == 0 ? p.domainMax.x : parking_.axis == 1 ? p.domainMax.y : p.domainMax.z;
+      parking_.spacing = 10 * p.support;  // several list radii (Rc = 2h + skin, the skin below h)
+    }
   }
 
   // One step with one wait for the device at its end (finishStep): dt is computed where the
@@ -115,19 +119,25 @@ class SimulationCore final : public Simulation::Impl {
       throw RunError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
     dt = s.dt;
     dtMinHits += s.dtMinHit;
-    particleSteps += state_->n;
+    particleSteps += state_->n - parked_;
     t += dt;
     ++stepCount;
     const ExclusionCounts now{s.excludedOutOfDomain, s.excludedDensity};
-    if (now.total() > 0) compactExcluded(now);
+    if (now.total() > 0) excludeParticles(now);
   }
 
   ParticleSnapshot snapshot() const override {
-    const uint32_t n = state_->n;
-    const auto pos = state_->cur.pos.download(n, "downloading positions");
-    const auto vr = state_->cur.velrho.download(n, "downloading velocities");
-    const auto code = state_->cur.code.download(n, "downloading particle codes");
-    const auto id = state_->cur.id.download(n, "downloading particle ids");
+    const uint32_t all = state_->n;
+    const auto pos = state_->cur.pos.download(all, "downloading positions");
+    const auto vr = state_->cur.velrho.download(all, "downloading velocities");
+    const auto code = state_->cur.code.download(all, "downloading particle codes");
+    const auto idAll = state_->cur.id.download(all, "downloading particle ids");
+    // Parked particles were excluded: they are not part of the state.
+    std::vector<uint32_t> rows;
+    rows.reserve(all - parked_);
+    for (uint32_t i = 0; i < all; ++i)
+      if (!code::isParked(code[i])) rows.push_back(i);
+    const uint32_t n = uint32_t(rows.size());
     ParticleSnapshot s;
     s.time = t;
     s.pos.resize(3 * size_t(n));
@@ -136,19 +146,21 @@ class SimulationCore final : public Simulation::Impl {
     s.press.resize(n);
     s.type.resize(n);
     s.mk.resize(n);
-    s.id = id;
-    for (uint32_t i = 0; i < n; ++i) {
-      s.pos[3 * i] = pos[i].x;
-      s.pos[3 * i + 1] = pos[i].y;
-      s.pos[3 * i + 2] = pos[i].z;
-      s.vel[3 * i] = float(vr[i].x);
-      s.vel[3 * i + 1] = float(vr[i].y);
-      s.vel[3 * i + 2] = float(vr[i].z);
-      s.rho[i] = float(vr[i].w);
-      s.press[i] = float(taitPressureHost(vr[i].w));
-      s.type[i] = code::isBound(code[i]) ? 0 : code::isFloating(code[i]) ? 2 : 1;
+    s.id.resize(n);
+    for (uint32_t r = 0; r < n; ++r) {
+      const uint32_t i = rows[r];
+      s.id[r] = idAll[i];
+      s.pos[3 * r] = pos[i].x;
+      s.pos[3 * r + 1] = pos[i].y;
+      s.pos[3 * r + 2] = pos[i].z;
+      s.vel[3 * r] = float(vr[i].x);
+      s.vel[3 * r + 1] = float(vr[i].y);
+      s.vel[3 * r + 2] = float(vr[i].z);
+      s.rho[r] = float(vr[i].w);
+      s.press[r] = float(taitPressureHost(vr[i].w));
+      s.type[r] = code::isBound(code[i]) ? 0 : code::isFloating(code[i]) ? 2 : 1;
       const uint32_t mi = code::mkIndex(code[i]);
-      s.mk[i] = mi < mks.size() ? mks[mi].mk : -1;
+      s.mk[r] = mi < mks.size() ? mks[mi].mk : -1;
     }
     return s;
   }
@@ -253,30 +265,52 @@ class SimulationCore final : public Simulation::Impl {
     motion_->apply(t, stepDt, state_->view());
   }
 
-  // Moves excluded particles to the end (keeping the order of the others), logs and drops them.
-  // Only the excluded particles travel to the host.
-  void compactExcluded(const ExclusionCounts& now) {
+  // The particles excluded by this step: logged (only they travel to the host), then parked
+  // outside the domain (integrator_physics.h, parkParticle) until enough wait to be worth a
+  // compaction, which reorders every array and so makes a list strategy rebuild. Cases without
+  // an open axis compact at once.
+  void excludeParticles(const ExclusionCounts& now) {
     const uint32_t n = state_->n;
-    const uint32_t kept = ops_->partitionExcluded(state_->cur.code.data(), n, state_->perm.data());
-    state_->apply(state_->perm.data(), n);
+    const uint32_t kept = ops_->partitionFlagged(state_->cur.code.data(), n, state_->perm.data(), code::kExcludedBit);
     const uint32_t gone = n - kept;
-    const auto pos = state_->cur.pos.download(gone, "downloading excluded particles", kept);
-    const auto vr = state_->cur.velrho.download(gone, "downloading excluded particles", kept);
-    const auto id = state_->cur.id.download(gone, "downloading excluded particles", kept);
+    const uint32_t* which = state_->perm.data() + kept;
+    ops_->gather(state_->cur.reorderArrays(), state_->spare.reorderArrays(), which, gone);
+    const auto pos = state_->spare.pos.download(gone, "downloading excluded particles");
+    const auto vr = state_->spare.velrho.download(gone, "downloading excluded particles");
+    const auto id = state_->spare.id.download(gone, "downloading excluded particles");
     for (uint32_t k = 0; k < gone; ++k) {
       const bool outside = exclusionReason(pos[k], vr[k].w, limits_) == 1;
       excludedLog.push_back({t, id[k], double(pos[k].x), double(pos[k].y), double(pos[k].z), double(vr[k].x),
                              double(vr[k].y), double(vr[k].z), double(vr[k].w), outside ? "out-of-domain" : "density"});
     }
-    state_->n = kept;
     excluded.outOfDomain += now.outOfDomain;
     excluded.density += now.density;
-    particlesChanged_ = true;
     if (double(excluded.total()) > p.partsOutMax * double(nFluidInitial))
       throw RunError(fmt::format("{} of {} fluid particles have been excluded by t={:.4f} s, more than "
                                  "PartsOutMax={} allows (out of domain {}, density out of range {})",
                                  excluded.total(), nFluidInitial, t, p.partsOutMax, excluded.outOfDomain,
                                  excluded.density));
+    if (parking_.axis < 0) {
+      compact(code::kExcludedBit);
+      return;
+    }
+    ops_->park(state_->cur.reorderArrays(), which, gone, parked_, parking_);
+    parked_ += gone;
+    // At most ~0.2% of the particles wait: WaveMake then compacts every ~200 steps instead of
+    // every other step.
+    if (parked_ >= std::max<uint32_t>(256, state_->n / 512)) compact(code::kParkedBit);
+  }
+
+  // Moves the particles flagged with `flags` to the end (keeping the order of the others) and
+  // drops them.
+  void compact(uint32_t flags) {
+    const uint32_t n = state_->n;
+    const uint32_t kept = ops_->partitionFlagged(state_->cur.code.data(), n, state_->perm.data(), flags);
+    state_->apply(state_->perm.data(), n);
+    state_->n = kept;
+    parked_ = 0;
+    particlesChanged_ = true;
+    ++compactions;
   }
 
   PhysicsConstants<T> consts_;
@@ -289,6 +323,8 @@ class SimulationCore final : public Simulation::Impl {
   DtRule dtRule_;
   int verletCounter_ = 0;
   bool particlesChanged_ = true;
+  ParkingLot parking_;    // axis -1: every axis is periodic, excluded particles are compacted at once
+  uint32_t parked_ = 0;   // parked particles, all in [nBound, n)
 };
 
 }  // namespace

@@ -45,6 +45,7 @@ struct Simulation::Impl {
   uint32_t nBoundInitial = 0, nFluidInitial = 0;
   double t = 0, dt = 0, timeMax = 0;
   uint64_t stepCount = 0, dtMinHits = 0, particleSteps = 0;
+  uint64_t compactions = 0;  // reorders of the arrays to drop excluded particles
   ExclusionCounts excluded;
   std::vector<ExcludedParticle> excludedLog;
   CaseGauges gauges;  // run by Simulation::run (gauge_recorder.h)

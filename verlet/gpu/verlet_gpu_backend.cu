@@ -54,13 +54,16 @@ __global__ void __launch_bounds__(kBlock) maxSpeed2Kernel(const Real4<T>* __rest
 }
 
 // A particle that wrapped around a periodic axis since the build moved by its minimum image.
+// Parked particles (excluded, far outside the domain: the engine's parkParticle) are no one's
+// neighbour wherever they are, and do not count.
 template <typename T>
 __global__ void __launch_bounds__(kBlock) maxDisplacement2Kernel(const Real4<T>* __restrict__ pos,
-                                                                 const Real4<T>* __restrict__ ref, uint32_t n,
+                                                                 const Real4<T>* __restrict__ ref,
+                                                                 const uint32_t* __restrict__ code, uint32_t n,
                                                                  PeriodicBox<double> box, Scalars* __restrict__ out) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double d2 = 0;
-  if (i < n) {
+  if (i < n && !(code && code::isParked(code[i]))) {
     const Real4<T> a = pos[i], b = ref[i];
     double dx, dy, dz;
     pairDelta(Real4<double>{double(a.x), double(a.y), double(a.z), 0.0},
@@ -238,7 +241,7 @@ class VerletGpuBackend final : public VerletBackend {
     if (ref.size() < p.n) return HUGE_VAL;
     clearScalars();
     SPH_LAUNCH("measuring displacements since the list build", p.n, kBlock, 0, maxDisplacement2Kernel<T>, p.pos,
-               ref.data(), p.n, box_, scalars_.data());
+               ref.data(), p.code, p.n, box_, scalars_.data());
     return __builtin_bit_cast(double, readScalars("reading the largest displacement").maxBits);
   }
 
@@ -248,7 +251,7 @@ class VerletGpuBackend final : public VerletBackend {
     if (!hasQueued_) return;
     SPH_CUDA_CHECK(cudaMemsetAsync(queued_.data(), 0, sizeof(Scalars), 0), "clearing Verlet scalars");
     SPH_LAUNCH("measuring displacements since the list build", p.n, kBlock, 0, maxDisplacement2Kernel<T>, p.pos,
-               ref.data(), p.n, box_, queued_.data());
+               ref.data(), p.code, p.n, box_, queued_.data());
     SPH_CUDA_CHECK(cudaMemcpyAsync(hostQueued_, queued_.data(), sizeof(Scalars), cudaMemcpyDeviceToHost, 0),
                    "reading the largest displacement");
     SPH_CUDA_CHECK(cudaEventRecord(queuedDone_, 0), "recording the displacement check");

@@ -15,11 +15,15 @@ inline constexpr uint32_t kExcludedBit = 1u << 30;
 // Particles of a floating body (<floatings>): boundary particles in the case file, but they sit
 // in the fluid index range [nBound, n) and are moved as rigid bodies (floating_physics.h).
 inline constexpr uint32_t kFloatingBit = 1u << 29;
+// A fluid particle excluded at the end of an earlier step and parked far outside the domain
+// until the engine next compacts its arrays (integrator_physics.h, parkParticle).
+inline constexpr uint32_t kParkedBit = 1u << 28;
 inline constexpr uint32_t kMkIndexMask = 0xFFFFu;
 
 SPH_HD inline bool isBound(uint32_t c) { return (c & kBoundBit) != 0; }
 SPH_HD inline bool isExcluded(uint32_t c) { return (c & kExcludedBit) != 0; }
 SPH_HD inline bool isFloating(uint32_t c) { return (c & kFloatingBit) != 0; }
+SPH_HD inline bool isParked(uint32_t c) { return (c & kParkedBit) != 0; }
 SPH_HD inline uint32_t mkIndex(uint32_t c) { return c & kMkIndexMask; }
 SPH_HD inline uint32_t make(bool bound, uint32_t mkIndex) {
   return (bound ? kBoundBit : 0u) | (mkIndex & kMkIndexMask);

@@ -108,12 +108,19 @@ __global__ void correctKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, Step
 
 
 // Input of the exclusion partition: the particle index and whether it stays.
-__global__ void keepFlagsKernel(const uint32_t* __restrict__ code, uint32_t n, uint32_t* __restrict__ index,
-                                unsigned char* __restrict__ keep) {
+__global__ void keepFlagsKernel(const uint32_t* __restrict__ code, uint32_t n, uint32_t flags,
+                                uint32_t* __restrict__ index, unsigned char* __restrict__ keep) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   index[i] = i;
-  keep[i] = code::isExcluded(code[i]) ? 0 : 1;
+  keep[i] = (code[i] & flags) ? 0 : 1;
+}
+
+template <typename T>
+__global__ void parkKernel(ReorderArrays<T> a, const uint32_t* __restrict__ which, uint32_t count, uint32_t first,
+                           ParkingLot lot) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) parkParticle(which[k], first + k, a.pos, a.velrho, a.velrhoPre, a.code, lot);
 }
 
 template <typename T>
@@ -181,11 +188,12 @@ class GpuOps final : public EngineOps<T> {
   const double* dtLocation() const override { return &scalars_.data()->dt; }
 
   // CUB's stable partition: kept particles first in order, excluded ones after (reversed).
-  uint32_t partitionExcluded(const uint32_t* code, uint32_t n, uint32_t* perm) override {
+  uint32_t partitionFlagged(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t flags) override {
     if (n == 0) return 0;
     index_.resize(n, "allocating the exclusion partition");
     keep_.resize(n, "allocating the exclusion partition");
-    SPH_LAUNCH("flagging excluded particles", n, kBlock, 0, keepFlagsKernel, code, n, index_.data(), keep_.data());
+    SPH_LAUNCH("flagging excluded particles", n, kBlock, 0, keepFlagsKernel, code, n, flags, index_.data(),
+               keep_.data());
     size_t bytes = 0;
     SPH_CUDA_CHECK(cub::DevicePartition::Flagged(nullptr, bytes, index_.data(), keep_.data(), perm, kept_.data(),
                                                  n, cudaStream_t(0)),
@@ -203,6 +211,11 @@ class GpuOps final : public EngineOps<T> {
   void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,
               uint32_t n) override {
     SPH_LAUNCH("reordering particle arrays", n, kBlock, 0, gatherKernel<T>, s, d, perm, n);
+  }
+
+  void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,
+            const ParkingLot& lot) override {
+    SPH_LAUNCH("parking excluded particles", count, kBlock, 0, parkKernel<T>, a, which, count, first, lot);
   }
 
  private:
