@@ -12,7 +12,7 @@
 // fastest flow; it halves the steps and the artificial viscosity, which scales with c0). The
 // flume is 2.5 wavelengths long with a vertical wall at its end.
 //
-// Measurement: the free surface at gauges x = 1.5d ... 2.5d from the piston's mean position (the
+// Measurement: the free surface (the engine's swl gauge, below) at gauges x = 1.5d ... 2.5d from the piston's mean position (the
 // piston's evanescent modes, ~5% of the wave at the paddle for this kd, decay as exp(-2.9 x/d):
 // below 0.1% there), sampled 40 times a period over t = 2T..4T (the wave front passes the
 // gauges before T; the first reflection from the far wall, even at the shallow-water speed
@@ -32,8 +32,8 @@
 
 #include <fmt/format.h>
 
+#include "gauge_sampler.h"
 #include "sph/simulation.h"
-#include "sph/sph_kernels.h"
 #include "test_support.h"
 
 namespace sph {
@@ -133,30 +133,12 @@ std::string flumeXml(const Flume& f) {
                      fmt::arg("freq", 1 / f.period), fmt::arg("ampl", f.stroke / 2));
 }
 
-// Free-surface elevation at x: the height where the kernel sum of fluid volumes
-// sum_j (m/rho_j) W(|x_j - (x, z)|) falls to one half (DualSPHysics' free-surface gauges use the
-// same kind of threshold on the kernel-interpolated mass), found by bisection above the
-// highest z where the sum is still above one half.
-double surfaceAt(const ParticleSnapshot& s, double x, double h, double mass, double zLow, double zHigh) {
-  const double aD = kernelNormalisation(KernelKind::Wendland, 2, h), support = 2 * h;
-  std::vector<std::array<double, 3>> near;  // x, z, volume
-  for (size_t i = 0; i < s.count(); ++i)
-    if (s.type[i] == 1 && std::abs(s.pos[3 * i] - x) < support)
-      near.push_back({s.pos[3 * i], s.pos[3 * i + 2], mass / s.rho[i]});
-  auto fraction = [&](double z) {
-    double sum = 0;
-    for (const auto& p : near) {
-      const double r = std::hypot(p[0] - x, p[1] - z);
-      if (r < support) sum += p[2] * kernelWValue(KernelKind::Wendland, r, h, aD);
-    }
-    return sum;
-  };
-  double lo = zLow, hi = zHigh;
-  for (int i = 0; i < 40; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (fraction(mid) > 0.5 ? lo : hi) = mid;
-  }
-  return 0.5 * (lo + hi);
+// Free-surface elevation at x: the engine's swl gauge (gauge_sampler.h) on a vertical line from
+// zLow (in the water) to zHigh: where the kernel sum of fluid volumes
+// sum_j (m/rho_j) W(|x_j - (x, z)|) falls below one half (the mass limit 0.5 m), points dp/20
+// apart, interpolated between the last wet and the first dry one.
+double surfaceAt(const FluidGrid& g, double x, double dp, double mass, double zLow, double zHigh) {
+  return surfaceAlongLine(g, {x, 0, zLow}, {x, 0, zHigh}, dp / 20, 0.5 * mass).z;
 }
 
 struct HarmonicFit {
@@ -245,7 +227,9 @@ TEST(WavemakerValidation, PistonWaveHeightFollowsLinearTheory) {
     if (sim.time() >= next) {
       ts.push_back(sim.time());
       const ParticleSnapshot snap = sim.snapshot();
-      for (size_t g = 0; g < gauges.size(); ++g) etas[g].push_back(surfaceAt(snap, gauges[g], h, mass, zLow, zHigh));
+      const FluidGrid grid(snap, GaugeKernel{KernelKind::Wendland, 2, h, mass});
+      for (size_t g = 0; g < gauges.size(); ++g)
+        etas[g].push_back(surfaceAt(grid, gauges[g], f.dp, mass, zLow, zHigh));
       next += f.period / samplesPerPeriod;
     }
   }
