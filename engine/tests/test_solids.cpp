@@ -70,6 +70,21 @@ void maxDifferences(const std::vector<Row>& a, const std::vector<Row>& b, double
   }
 }
 
+// The two strategies' rows through the first impact (a block faster than 0.5 m/s): centres within
+// posTol (m), velocities within velTol (m/s).
+void expectSameTrajectoriesThroughTheImpact(const std::vector<Row>& cell, const std::vector<Row>& verlet,
+                                            const char* label, double posTol, double velTol) {
+  double fastest = 0;
+  for (const Row& r : cell) fastest = std::max(fastest, std::hypot(r.v[0], r.v[1], r.v[2]));
+  EXPECT_GT(fastest, 0.5) << "the comparison must cover the impact";
+  double dPos = 0, dVel = 0;
+  maxDifferences(cell, verlet, dPos, dVel);
+  std::printf("%s, to %.3f s: fastest block %.3g m/s; cell vs verlet: position %.3g m, velocity %.3g m/s\n", label,
+              cell.back().t, fastest, dPos, dVel);
+  EXPECT_LT(dPos, posTol);
+  EXPECT_LT(dVel, velTol);
+}
+
 // Cell and Verlet lists visit neighbours in different orders, so float sums differ by round-off
 // that grows through the contacts. FtPause holds the blocks for 0.01 s, ~590 steps (dt ~1.7e-5 s
 // on the H200), so the run takes 900 steps and the blocks move for the last ~300: positions
@@ -107,15 +122,7 @@ TEST(SolidsGpu, BothStrategiesAgreeThroughTheFirstImpact) {
   const auto verlet = runSolids("verlet", "solids_impact_verlet", std::nullopt, 0.16, &rv);
   ASSERT_EQ(rc.status, "completed") << rc.error;
   ASSERT_EQ(rv.status, "completed") << rv.error;
-  double fastest = 0;
-  for (const Row& r : cell) fastest = std::max(fastest, std::hypot(r.v[0], r.v[1], r.v[2]));
-  EXPECT_GT(fastest, 0.5) << "the comparison must cover the impact";
-  double dPos = 0, dVel = 0;
-  maxDifferences(cell, verlet, dPos, dVel);
-  std::printf("full dp, to %.3f s: fastest block %.3g m/s; cell vs verlet: position %.3g m, velocity %.3g m/s\n",
-              cell.back().t, fastest, dPos, dVel);
-  EXPECT_LT(dPos, 1e-5);
-  EXPECT_LT(dVel, 2e-3);
+  expectSameTrajectoriesThroughTheImpact(cell, verlet, "full dp", 1e-5, 2e-3);
 }
 
 // Every block's centre stays inside the tank (x 0-1.6, y 0-0.67) and at least half a block's
@@ -175,15 +182,7 @@ TEST(SolidsCpu, CoarseCaseBlocksStayInsideAndApartAndBothStrategiesAgree) {
   ASSERT_EQ(rc.status, "completed") << rc.error;
   ASSERT_GE(cell.size(), 18u * 18);
   const std::vector<Row> early(verlet.begin(), verlet.begin() + long(cell.size()));
-  double fastest = 0;
-  for (const Row& r : cell) fastest = std::max(fastest, std::hypot(r.v[0], r.v[1], r.v[2]));
-  EXPECT_GT(fastest, 0.5) << "the comparison must cover the impact";
-  double dPos = 0, dVel = 0;
-  maxDifferences(cell, early, dPos, dVel);
-  std::printf("dp 0.03, to %.3f s: fastest block %.3g m/s; cell vs verlet: position %.3g m, velocity %.3g m/s\n",
-              cell.back().t, fastest, dPos, dVel);
-  EXPECT_LT(dPos, 1e-4);
-  EXPECT_LT(dVel, 2e-3);
+  expectSameTrajectoriesThroughTheImpact(cell, early, "dp 0.03", 1e-4, 2e-3);
 }
 
 // 0.6 s at full resolution: the dam break reaches and scatters the first stack (the whole 1.5 s
