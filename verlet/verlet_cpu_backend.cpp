@@ -87,7 +87,7 @@ class VerletCpuBackend final : public VerletBackend {
     std::vector<uint32_t> length(n);
     // 1. count
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
-    for (int64_t a = 0; a < int64_t(n); ++a) length[a] = countList(uint32_t(a), l, pos, p.nBound, rc2);
+    for (int64_t a = 0; a < int64_t(n); ++a) length[a] = countList(uint32_t(a), 0, l, pos, p.nBound, rc2);
     // 2. per-group maximum (the warp shuffle of the GPU), 3. inclusive scan
     std::vector<uint64_t> regionEnd(groups);
     uint64_t total = 0, members = 0;
@@ -138,9 +138,16 @@ class VerletCpuBackend final : public VerletBackend {
     const ListsView lists{entries_.data(), regionEnd_.data(), length_.data(), n_};
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
     for (int64_t a = 0; a < int64_t(p.n); ++a) {
-      const PairAccum<T> acc = c.floating.any()
-                                   ? listForces<K, true, true>(uint32_t(a), lists, p.pos, p.velrho, p.code, p.nBound, c)
-                                   : listForces<K>(uint32_t(a), lists, p.pos, p.velrho, p.code, p.nBound, c);
+      // The parts of the list as the GPU's lanes take them, added in the same order.
+      auto part = [&](uint32_t q) {
+        return c.floating.any()
+                   ? listForces<K, true, true, kLanesPerParticle>(uint32_t(a), q, lists, p.pos, p.velrho, p.code,
+                                                                  p.nBound, c)
+                   : listForces<K, true, false, kLanesPerParticle>(uint32_t(a), q, lists, p.pos, p.velrho, p.code,
+                                                                   p.nBound, c);
+      };
+      PairAccum<T> acc = part(0);
+      for (uint32_t q = 1; q < kLanesPerParticle; ++q) addPart(acc, part(q));
       out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
       out.viscdt[a] = acc.viscdt;
       if (out.contacts) out.contacts[a] = acc.contacts;

@@ -48,41 +48,68 @@ struct XyZSource {
   }
 };
 
-// Calls out(j) for every list member of a, in candidate order.
-template <bool Periodic, typename T, typename Source, typename Out>
-SPH_HD SPH_FORCEINLINE void forEachListMember(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound,
-                                              T rc2, Out&& out) {
-  const Real4<T> posA = pos(a);
-  const PeriodicBox<T> box = l.image<T>();
-  cell::forEachCandidate<Periodic>(l, loadReadOnly(l.keys + a), posA, a < nBound, [&](uint32_t j) {
-    if (j != a && distance2<Periodic>(posA, pos(j), box) < rc2) out(j);
-  });
+// Whether candidate j (at q) belongs to a's list (at posA): every j != a within Rc.
+template <bool Periodic, typename T>
+SPH_HD SPH_FORCEINLINE bool listMember(uint32_t a, uint32_t j, const Real4<T>& posA, const Real4<T>& q,
+                                       const PeriodicBox<T>& box, T rc2) {
+  return j != a && distance2<Periodic>(posA, q, box) < rc2;
 }
 
-// Periodic = false only for grids without a periodic axis (periodic.h, pairDeltaIf).
-template <bool Periodic = true, typename T, typename Source>
-SPH_HD SPH_FORCEINLINE uint32_t countList(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound, T rc2) {
+struct NoRowHook {
+  SPH_HD void operator()() const {}
+};
+
+// Calls out(j) for every list member of a among its candidates of part `part` (of Parts): within
+// each candidate range, j = begin + part, begin + part + Parts, ... The GPU's count splits a
+// particle's candidates over Parts lanes (more warps in flight than one lane per particle
+// gives); Parts = 1 takes them whole, in candidate order (the list order). afterRow() runs after
+// each row of cells; every particle of a grid makes the same number of row calls, so GPU lanes
+// reach it together (the staged GPU fill flushes there).
+template <bool Periodic, uint32_t Parts, typename T, typename Source, typename Out, typename AfterRow = NoRowHook>
+SPH_HD SPH_FORCEINLINE void forEachListMember(uint32_t a, uint32_t part, const CellLookup& l, const Source& pos,
+                                              uint32_t nBound, T rc2, Out&& out, AfterRow&& afterRow = AfterRow{}) {
+  const Real4<T> posA = pos(a);
+  const PeriodicBox<T> box = l.image<T>();
+  auto range = [&](uint32_t begin, uint32_t end) {
+    for (uint32_t j = begin + part; j < end; j += Parts)
+      if (listMember<Periodic>(a, j, posA, pos(j), box, rc2)) out(j);
+  };
+  cell::forEachCandidateRow<Periodic>(l, loadReadOnly(l.keys + a), posA, a < nBound,
+                                      [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
+                                        range(fBegin, fEnd);
+                                        range(bBegin, bEnd);
+                                        afterRow();
+                                      });
+}
+
+// Members of part `part` of a's list (the whole list with Parts = 1). Periodic = false only for
+// grids without a periodic axis (periodic.h, pairDeltaIf).
+template <bool Periodic = true, uint32_t Parts = 1, typename T, typename Source>
+SPH_HD SPH_FORCEINLINE uint32_t countList(uint32_t a, uint32_t part, const CellLookup& l, const Source& pos,
+                                          uint32_t nBound, T rc2) {
   uint32_t count = 0;
-  forEachListMember<Periodic>(a, l, pos, nBound, rc2, [&](uint32_t) { ++count; });
+  forEachListMember<Periodic, Parts>(a, part, l, pos, nBound, rc2, [&](uint32_t) { ++count; });
   return count;
 }
 
+// Writes a's list in candidate order (the CPU's fill; the GPU stages its stores, see
+// gpu/staged_fill.cuh, in the same order).
 template <bool Periodic = true, typename T, typename Source>
 SPH_HD SPH_FORCEINLINE void fillList(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound, T rc2,
                                      const uint64_t* regionEnd, uint32_t* entries) {
-  const uint64_t base = regionStart(regionEnd, a / kWarp) + (a % kWarp);
-  uint64_t slot = base;
-  forEachListMember<Periodic>(a, l, pos, nBound, rc2, [&](uint32_t j) {
+  uint64_t slot = entrySlot(regionEnd, a, 0);
+  forEachListMember<Periodic, 1>(a, 0, l, pos, nBound, rc2, [&](uint32_t j) {
     entries[slot] = j;
     slot += kWarp;
   });
 }
 
-// The interaction of particle a with the members of its list within the support. Floating = true
+// The interaction of particle a with the members k = part, part + Parts, ... of its list within
+// the support (the whole list with Parts = 1; the GPU adds up the parts' sums). Floating = true
 // (only with Periodic = true) is for runs with floating bodies: it reads the code words and
 // calls interactPairCoded() (floating_pair_physics.h); code may be null otherwise.
-template <KernelKind K, bool Periodic = true, bool Floating = false, typename T>
-SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, const ListsView& lists, const Real4<T>* pos,
+template <KernelKind K, bool Periodic = true, bool Floating = false, uint32_t Parts = 1, typename T>
+SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, uint32_t part, const ListsView& lists, const Real4<T>* pos,
                                                const Real4<T>* velrho, const uint32_t* code, uint32_t nBound,
                                                const PhysicsConstants<T>& c) {
   const Real4<T> posA = loadReadOnly(pos + a);
@@ -93,7 +120,7 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, const ListsView& list
   const uint32_t len = loadReadOnly(lists.length + a);
   const uint32_t* e = lists.entries + regionStart(lists.regionEnd, a / kWarp) + (a % kWarp);
   PairAccum<T> acc;
-  for (uint32_t k = 0; k < len; ++k) {
+  for (uint32_t k = part; k < len; k += Parts) {
     const uint32_t j = loadReadOnly(e + uint64_t(k) * kWarp);
     const Real4<T> posB = loadReadOnly(pos + j);
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
@@ -105,6 +132,18 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, const ListsView& list
     }
   }
   return acc;
+}
+
+// Adds the sums of another part of the same particle's list (the GPU's lanes exchange them by
+// shuffles; the CPU adds its parts in the same order).
+template <typename T>
+SPH_HD SPH_FORCEINLINE void addPart(PairAccum<T>& acc, const PairAccum<T>& other) {
+  acc.ax += other.ax;
+  acc.ay += other.ay;
+  acc.az += other.az;
+  acc.arho += other.arho;
+  acc.viscdt = other.viscdt > acc.viscdt ? other.viscdt : acc.viscdt;
+  acc.contacts += other.contacts;
 }
 
 }  // namespace sph::verlet

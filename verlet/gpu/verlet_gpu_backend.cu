@@ -1,7 +1,9 @@
 // The GPU backend: the four-step list build of the paper (3.2-3.3) and the list interaction,
-// all on stream 0. Step 1 counts each list over the cell candidates; step 2 is the warp maximum
-// by __shfl_xor_sync in the same kernel (no shared memory, no atomics); step 3 is CUB's
-// inclusive sum of the 64-bit region sizes; step 4 writes the indices. Storage is sized from
+// all on stream 0. Step 1 counts each list over the cell candidates (kLanesPerParticle lanes per
+// particle, each over its share of the candidates); step 2 is the warp maximum by
+// __shfl_xor_sync, one thread per particle (no shared memory, no atomics); step 3 is CUB's
+// inclusive sum of the 64-bit region sizes; step 4 writes the indices, a warp per group staging
+// its stores in shared memory so that they go out as whole 128-byte rows (staged_fill.cuh). Storage is sized from
 // the scan at every build (listCapacity: grow with headroom, shrink when far too large); a
 // build that does not fit (cap or a failed cudaMalloc) reports it and leaves no lists.
 #include <cub/device/device_scan.cuh>
@@ -12,6 +14,7 @@
 #include "../verlet_backend.h"
 #include "../verlet_particle_ops.h"
 #include "../verlet_stats.h"
+#include "staged_fill.cuh"
 #include "sph/gpu/cuda_check.cuh"
 #include "sph/gpu/device_buffer.cuh"
 
@@ -83,47 +86,74 @@ __global__ void __launch_bounds__(kBlock) splitXyZKernel(const Real4<double>* __
   z[i] = p.z;
 }
 
-// Steps 1 and 2: lengths, and per warp 32 * (longest list of its 32 particles) by shuffles.
-// Threads past n take part in the shuffles with length 0.
+constexpr uint32_t kLanes = kLanesPerParticle;  // adjacent lanes t = kLanes a + part (verlet_layout.h)
+static_assert(kWarp % kLanes == 0 && (kLanes & (kLanes - 1)) == 0, "lanes per particle: a power of 2 dividing 32");
+
+// Threads for n particles, kLanes each.
+inline uint32_t laneThreads(uint32_t n) { return n * kLanes; }
+
+// Step 1: the length of each list; the kLanes lanes of a particle count a share of its
+// candidates each and add their counts up by shuffles.
 template <typename T, typename Source, bool Periodic>
 __global__ void __launch_bounds__(kBlock)
     countKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, uint32_t* __restrict__ length,
-                unsigned long long* __restrict__ regionSize, Scalars* __restrict__ out) {
-  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
-  uint32_t count = 0;
-  if (a < n) {
-    count = countList<Periodic>(a, l, pos, nBound, rc2);
-    length[a] = count;
-  }
-  uint32_t longest = count;
+                Scalars* __restrict__ out) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t a = t / kLanes, part = t % kLanes;
+  const uint32_t count = a < n ? countList<Periodic, kLanes>(a, part, l, pos, nBound, rc2) : 0;
+  uint32_t total = count;
+  for (uint32_t o = 1; o < kLanes; o <<= 1) total += __shfl_xor_sync(0xffffffffu, total, o);
+  if (a < n && part == 0) length[a] = total;
   unsigned long long sum = count;
-  for (int o = 16; o > 0; o >>= 1) {
-    longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, o));
-    sum += __shfl_xor_sync(0xffffffffu, sum, o);
-  }
-  if ((threadIdx.x & 31) == 0 && a < n) {
-    regionSize[a / kWarp] = static_cast<unsigned long long>(longest) * kWarp;
-    atomicAdd(&out->members, sum);  // statistics only
-  }
+  for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+  if ((threadIdx.x & 31) == 0 && sum > 0) atomicAdd(&out->members, sum);  // statistics only
 }
 
+// Step 2: per group of 32 particles (one warp here, one thread per particle), the region size
+// 32 * (longest list) by __shfl_xor_sync. Threads past n take part with length 0.
+__global__ void __launch_bounds__(kBlock)
+    regionSizeKernel(const uint32_t* __restrict__ length, uint32_t n, unsigned long long* __restrict__ regionSize) {
+  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t longest = a < n ? length[a] : 0;
+  for (int o = 16; o > 0; o >>= 1) longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, o));
+  if ((threadIdx.x & 31) == 0 && a < n) regionSize[a / kWarp] = static_cast<unsigned long long>(longest) * kWarp;
+}
+
+// Step 4: one thread per particle, a warp per group, stores staged in shared memory
+// (staged_fill.cuh).
 template <typename T, typename Source, bool Periodic>
 __global__ void __launch_bounds__(kBlock)
     fillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
                const unsigned long long* __restrict__ regionEnd, uint32_t* __restrict__ entries) {
+  __shared__ uint32_t stage[kBlock / kWarp][kStageRows][kWarp];
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
-  if (a < n) fillList<Periodic>(a, l, pos, nBound, rc2, reinterpret_cast<const uint64_t*>(regionEnd), entries);
+  stagedFillList<Periodic>(a, n, l, pos, nBound, rc2, reinterpret_cast<const uint64_t*>(regionEnd), entries,
+                           stage[threadIdx.x / kWarp]);
 }
 
 // Floating (with Periodic) is the variant for runs with floating bodies (verlet_particle_ops.h).
+// Each lane sums its part of the list; the kLanes lanes of a particle add their sums up by
+// shuffles (addPart, as the CPU does) and the first writes them.
 template <typename T, KernelKind K, bool Periodic, bool Floating>
 __global__ void __launch_bounds__(kForceBlock)
     listForcesKernel(ListsView lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
                      const uint32_t* __restrict__ code, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
                      Real4<T>* __restrict__ ace, T* __restrict__ viscdt, uint32_t* __restrict__ contacts) {
-  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
-  if (a >= n) return;
-  const PairAccum<T> acc = listForces<K, Periodic, Floating>(a, lists, pos, velrho, code, nBound, c);
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t a = t / kLanes, part = t % kLanes;
+  PairAccum<T> acc;
+  if (a < n) acc = listForces<K, Periodic, Floating, kLanes>(a, part, lists, pos, velrho, code, nBound, c);
+  for (uint32_t o = 1; o < kLanes; o <<= 1) {
+    PairAccum<T> other;
+    other.ax = __shfl_xor_sync(0xffffffffu, acc.ax, o);
+    other.ay = __shfl_xor_sync(0xffffffffu, acc.ay, o);
+    other.az = __shfl_xor_sync(0xffffffffu, acc.az, o);
+    other.arho = __shfl_xor_sync(0xffffffffu, acc.arho, o);
+    other.viscdt = __shfl_xor_sync(0xffffffffu, acc.viscdt, o);
+    if constexpr (Floating) other.contacts = __shfl_xor_sync(0xffffffffu, acc.contacts, o);
+    addPart(acc, other);
+  }
+  if (a >= n || part != 0) return;
   ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
   viscdt[a] = acc.viscdt;
   if constexpr (Floating) {
@@ -271,8 +301,10 @@ class VerletGpuBackend final : public VerletBackend {
     if (n > 0) {
       // Open grids skip the minimum image per candidate (periodic.h, pairDeltaIf).
       auto* count = periodic ? &countKernel<T, Source, true> : &countKernel<T, Source, false>;
-      SPH_LAUNCH("counting neighbour lists (VL-Build step 1-2)", n, kBlock, 0, count, l, pos, n,
-                 p.nBound, rc2, length_.data(), regionSize_.data(), scalars_.data());
+      SPH_LAUNCH("counting neighbour lists (VL-Build step 1)", laneThreads(n), kBlock, 0, count, l, pos, n,
+                 p.nBound, rc2, length_.data(), scalars_.data());
+      SPH_LAUNCH("finding the longest list per warp (VL-Build step 2)", n, kBlock, 0, regionSizeKernel,
+                 length_.data(), n, regionSize_.data());
       size_t bytes = 0;
       SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, regionSize_.data(), regionEnd_.data(), groups, cudaStream_t(0)),
                      "sizing the list offset scan");
@@ -340,7 +372,7 @@ class VerletGpuBackend final : public VerletBackend {
     const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
     auto* kernel = c.kernel == KernelKind::Cubic ? listForcesVariant<T, KernelKind::Cubic>(c)
                                                  : listForcesVariant<T, KernelKind::Wendland>(c);
-    SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n, kForceBlock, 0, kernel, lists, p.pos,
+    SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", laneThreads(p.n), kForceBlock, 0, kernel, lists, p.pos,
                p.velrho, p.code, p.n, p.nBound, c, out.ace, out.viscdt, out.contacts);
   }
 
