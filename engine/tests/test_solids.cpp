@@ -111,10 +111,12 @@ TEST(SolidsGpu, BothStrategiesGiveTheSameTrajectoriesFor300Steps) {
 // Through the first impact at full resolution: both strategies to 0.16 s (~9,400 steps; the
 // water reaches the first stack at ~0.145 s and the blocks reach 0.7 m/s), floating.csv every
 // 0.01 s. As on the CPU (above), the pair orders differ and the impact amplifies the round-off:
-// positions within 1e-5 m (0.1% of dp), velocities within 2e-3 m/s (0.3% of the top speed).
+// positions within 1e-5 m (0.1% of dp), velocities within 5e-3 m/s (0.7% of the top speed).
 // Measured on the H200: velocities differ by 1e-11 to 3e-10 m/s up to 0.14 s, then 1.7e-4 m/s
 // at 0.15 s and 3.6e-4 m/s (positions 1.7e-6 m) at 0.16 s; at 0.17 s, after the blocks of the
-// stack strike one another, 0.011 m/s and 2.9e-5 m.
+// stack strike one another, 0.011 m/s and 2.9e-5 m. Since the Verlet interaction adds each sum
+// in two halves (two lanes per particle, verlet_layout.h) the orders differ more: 3.4e-3 m/s
+// and 2.4e-6 m at 0.16 s (session 6), the contacts amplifying round-off as before.
 TEST(SolidsGpu, BothStrategiesAgreeThroughTheFirstImpact) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   RunReport rc, rv;
@@ -122,7 +124,7 @@ TEST(SolidsGpu, BothStrategiesAgreeThroughTheFirstImpact) {
   const auto verlet = runSolids("verlet", "solids_impact_verlet", std::nullopt, 0.16, &rv);
   ASSERT_EQ(rc.status, "completed") << rc.error;
   ASSERT_EQ(rv.status, "completed") << rv.error;
-  expectSameTrajectoriesThroughTheImpact(cell, verlet, "full dp", 1e-5, 2e-3);
+  expectSameTrajectoriesThroughTheImpact(cell, verlet, "full dp", 1e-5, 5e-3);
 }
 
 // Every block's centre stays inside the tank (x 0-1.6, y 0-0.67) and at least half a block's
