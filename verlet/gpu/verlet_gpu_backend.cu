@@ -24,8 +24,8 @@ namespace {
 using gpu::DeviceBuffer;
 constexpr unsigned kBlock = 128;  // a multiple of 32: warps hold 32 consecutive particles
 // Threads per block of the list force kernel (SPH_VERLET_FORCE_BLOCK overrides, for experiments).
-// Measured on an H200 (us per pass, DamBreak / DamBreak2D): 64: 260.9 / 28.9, 128: 259.9 / 28.2,
-// 256: 259.2 / 28.2; the list kernel does not care.
+// Measured on an H200 with one lane per particle (us per pass, DamBreak / DamBreak2D): 64:
+// 260.9 / 28.9, 128: 259.9 / 28.2, 256: 259.2 / 28.2; the list kernel does not care.
 #ifndef SPH_VERLET_FORCE_BLOCK
 #define SPH_VERLET_FORCE_BLOCK 128
 #endif
