@@ -1,7 +1,7 @@
 // Step 4 of the build with coalesced stores. Written directly, entry k of lane L goes to
 // regionStart + 32 k + L; the lanes of a warp reach their k-th member at different times, so
 // each store is a 4-byte write to its own 32-byte sector (ncu on DamBreak: the direct fill ran
-// at 60% of L2 throughput and took twice as long as the count over the same candidates).
+// at 64% of L2 throughput and took twice as long as the count over the same candidates).
 //
 // Here a warp (one group of 32 particles, one lane each) stages its entries in shared memory
 // and writes whole rows k: 32 lanes, 128 contiguous bytes. The stage holds kStageRows rows k in

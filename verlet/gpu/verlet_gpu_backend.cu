@@ -3,9 +3,10 @@
 // particle, each over its share of the candidates); step 2 is the warp maximum by
 // __shfl_xor_sync, one thread per particle (no shared memory, no atomics); step 3 is CUB's
 // inclusive sum of the 64-bit region sizes; step 4 writes the indices, a warp per group staging
-// its stores in shared memory so that they go out as whole 128-byte rows (staged_fill.cuh). Storage is sized from
-// the scan at every build (listCapacity: grow with headroom, shrink when far too large); a
-// build that does not fit (cap or a failed cudaMalloc) reports it and leaves no lists.
+// its stores in shared memory so that they go out as whole 128-byte rows (staged_fill.cuh).
+// Storage is sized from the scan at every build (listCapacity: grow with headroom, shrink when
+// far too large); a build that does not fit (cap or a failed cudaMalloc) reports it and leaves
+// no lists.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
