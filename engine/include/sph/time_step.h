@@ -30,6 +30,7 @@ struct StepScalars {
   uint32_t dtMinHit = 0;                // 1 when dt was raised to DtMin
   uint32_t excludedOutOfDomain = 0;     // fluid particles excluded this step
   uint32_t excludedDensity = 0;
+  uint32_t dtBlocksDone = 0;            // GPU: blocks of the dt reduction done (the last computes dt)
 };
 
 // The time step from the reduced terms. maxAce2 and maxViscdt are non-negative.

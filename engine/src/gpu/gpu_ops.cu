@@ -32,11 +32,17 @@ __device__ inline void atomicMaxNonNegative(unsigned long long* dst, double v) {
   atomicMax(dst, static_cast<unsigned long long>(__double_as_longlong(v)));
 }
 
+// The step's dt in one launch: every block reduces its particles' terms into the scalars; the
+// last block to finish (counted after a fence, so it sees every block's atomics) computes dt,
+// leaves it on the device for the integrator, and clears the terms and this step's exclusion
+// counts for the next step. One launch and no memset per step: at DamBreak2D's 21k particles a
+// step is bound by launches, not by the device.
 template <typename T>
-__global__ void dtTermsKernel(const Real4<T>* __restrict__ ace, const T* __restrict__ viscdt,
-                              uint32_t nBound, uint32_t n, PhysicsConstants<T> c,
-                              StepScalars* __restrict__ out) {
+__global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__ viscdt, uint32_t nBound,
+                         uint32_t n, PhysicsConstants<T> c, DtRule rule, bool firstStep,
+                         StepScalars* __restrict__ out) {
   __shared__ double sA[kBlock / 32], sV[kBlock / 32];
+  __shared__ bool last;
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double a2 = 0, v = 0;
   if (i < n) {
@@ -62,8 +68,23 @@ __global__ void dtTermsKernel(const Real4<T>* __restrict__ ace, const T* __restr
     if (lane == 0) {
       atomicMaxNonNegative(&out->maxAce2Bits, a2);
       atomicMaxNonNegative(&out->maxViscdtBits, v);
+      __threadfence();
+      last = atomicAdd(&out->dtBlocksDone, 1u) == gridDim.x - 1;
     }
   }
+  __syncthreads();
+  if (!last || threadIdx.x != 0) return;
+  __threadfence();
+  // Volatile reads: the other blocks' atomics are in L2, not in this SM's L1.
+  const volatile StepScalars* s = out;
+  out->dt = variableDt(__longlong_as_double(static_cast<long long>(s->maxAce2Bits)),
+                       __longlong_as_double(static_cast<long long>(s->maxViscdtBits)), rule, firstStep,
+                       &out->dtMinHit);
+  out->maxAce2Bits = 0;
+  out->maxViscdtBits = 0;
+  out->excludedOutOfDomain = 0;
+  out->excludedDensity = 0;
+  out->dtBlocksDone = 0;
 }
 
 template <typename T>
@@ -72,13 +93,6 @@ __global__ void wrapKernel(Real4<T>* __restrict__ pos, uint32_t nBound, uint32_t
   if (i < n) wrapPeriodicParticle(i, pos, box);
 }
 
-// One thread: the step's dt from the reduced terms, left on the device for the integrator.
-__global__ void dtKernel(StepScalars* s, DtRule rule, bool firstStep) {
-  s->dt = variableDt(__longlong_as_double(static_cast<long long>(s->maxAce2Bits)),
-                     __longlong_as_double(static_cast<long long>(s->maxViscdtBits)), rule, firstStep, &s->dtMinHit);
-}
-
-// Every thread reads the same dt (one broadcast load per warp).
 // The exclusion count of a step-ending kernel (one atomic per excluded particle: rare).
 __device__ inline void countExclusion(int reason, StepScalars* s) {
   if (reason != 0) atomicAdd(reason == 1 ? &s->excludedOutOfDomain : &s->excludedDensity, 1u);
@@ -134,6 +148,8 @@ template <typename T>
 class GpuOps final : public EngineOps<T> {
  public:
   GpuOps() : scalars_(1, "allocating the step scalars") {
+    // dtKernel clears the scalars after each use; they start cleared.
+    SPH_CUDA_CHECK(cudaMemset(scalars_.data(), 0, sizeof(StepScalars)), "clearing the step scalars");
     SPH_CUDA_CHECK(cudaMallocHost(&host_, sizeof(StepScalars)), "allocating pinned memory for the step scalars");
   }
   ~GpuOps() override { cudaFreeHost(host_); }
@@ -153,10 +169,9 @@ class GpuOps final : public EngineOps<T> {
 
   void computeDt(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c,
                  const DtRule& rule, bool firstStep) override {
-    SPH_CUDA_CHECK(cudaMemsetAsync(scalars_.data(), 0, sizeof(StepScalars), 0), "clearing the step scalars");
-    SPH_LAUNCH("reducing time-step terms", n, kBlock, 0, dtTermsKernel<T>, ace, viscdt, nBound, n, c,
-               scalars_.data());
-    SPH_LAUNCH("computing the time step", 1, 1, 0, dtKernel, scalars_.data(), rule, firstStep);
+    // At least one block, so that dt is computed (and the scalars cleared) without particles too.
+    SPH_LAUNCH("computing the time step", n > 0 ? n : 1, kBlock, 0, dtKernel<T>, ace, viscdt, nBound, n, c, rule,
+               firstStep, scalars_.data());
   }
 
   void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler, uint32_t* code,
