@@ -12,6 +12,7 @@
 #include "cell/cell_iteration.h"
 #include "sph/particle_view.h"
 #include "sph/physics_constants.h"
+#include "verlet_layout.h"
 
 namespace sph::verlet {
 
@@ -19,6 +20,8 @@ namespace sph::verlet {
 struct BuildRequest {
   double listRadius = 0;    // Rc
   size_t memoryCap = 0;     // most bytes the lists may take (0: only what the device has)
+  uint32_t lanes = kLanes3D;            // lanes per particle in the interaction (verlet_layout.h)
+  uint32_t countLanes = kCountLanes3D;  // lanes per particle in the GPU's count pass
 };
 struct BuildResult {
   bool built = false;       // false: the lists did not fit (nothing was changed)
@@ -33,6 +36,7 @@ struct HostLists {
   std::vector<uint64_t> regionEnd;
   std::vector<uint32_t> length;
   uint32_t n = 0;
+  uint32_t lanes = kLanes3D;  // lanes per particle of the interaction over these lists
 };
 
 struct ListStats;

@@ -42,7 +42,7 @@ class VerletCpuBackend final : public VerletBackend {
                 const ForceOutputs<double>& out) override {
     interactT(p, c, out);
   }
-  HostLists download() const override { return {entries_, regionEnd_, length_, n_}; }
+  HostLists download() const override { return {entries_, regionEnd_, length_, n_, lanes_}; }
   ListStats stats(const ParticleView<float>& p, double support) const override {
     return listStats(download(), p.pos, support, box_);
   }
@@ -119,6 +119,7 @@ class VerletCpuBackend final : public VerletBackend {
     length_ = std::move(length);
     regionEnd_ = std::move(regionEnd);
     n_ = n;
+    lanes_ = r.lanes;
     box_ = l.image<double>();
     ref_.resize(n);
     for (uint32_t i = 0; i < n; ++i) ref_[i] = {double(p.pos[i].x), double(p.pos[i].y), double(p.pos[i].z), 0.0};
@@ -135,19 +136,20 @@ class VerletCpuBackend final : public VerletBackend {
   }
   template <KernelKind K, typename T>
   void loop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
+    withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) { loopLanes<K, lanes()>(p, c, out); });
+  }
+  template <KernelKind K, uint32_t P, typename T>
+  void loopLanes(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
     const ListsView lists{entries_.data(), regionEnd_.data(), length_.data(), n_};
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
     for (int64_t a = 0; a < int64_t(p.n); ++a) {
       // The parts of the list as the GPU's lanes take them, added in the same order.
       auto part = [&](uint32_t q) {
         return c.floating.any()
-                   ? listForces<K, true, true, kLanesPerParticle>(uint32_t(a), q, lists, p.pos, p.velrho, p.code,
-                                                                  p.nBound, c)
-                   : listForces<K, true, false, kLanesPerParticle>(uint32_t(a), q, lists, p.pos, p.velrho, p.code,
-                                                                   p.nBound, c);
+                   ? listForces<K, true, true, P>(uint32_t(a), q, lists, p.pos, p.velrho, p.code, p.nBound, c)
+                   : listForces<K, true, false, P>(uint32_t(a), q, lists, p.pos, p.velrho, p.code, p.nBound, c);
       };
-      PairAccum<T> acc = part(0);
-      for (uint32_t q = 1; q < kLanesPerParticle; ++q) addPart(acc, part(q));
+      const PairAccum<T> acc = addParts<P>(part);
       out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
       out.viscdt[a] = acc.viscdt;
       if (out.contacts) out.contacts[a] = acc.contacts;
@@ -157,6 +159,7 @@ class VerletCpuBackend final : public VerletBackend {
   int threads_;
   double queued_ = 0;
   uint32_t n_ = 0;
+  uint32_t lanes_ = kLanes3D;
   std::vector<uint32_t> entries_, length_;
   std::vector<uint64_t> regionEnd_;
   std::vector<Real4<double>> ref_;

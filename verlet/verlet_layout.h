@@ -15,14 +15,39 @@ namespace sph::verlet {
 
 inline constexpr uint32_t kWarp = 32;
 
-// Lanes that share one particle's list in the build and the interaction: each takes every
-// kLanesPerParticle-th candidate (build) or entry (interaction), and the build writes the parts
-// one after the other. One lane per particle leaves an H200 short of work: DamBreak's 171k
-// particles make 1,340 blocks of 128 threads, under one wave (ncu: 0.85 waves, 43% achieved
-// occupancy, the warps stalled on L1 loads 58% of the time), so two lanes per particle double
-// the warps that hide that latency. The CPU emulation splits the same way, so its lists hold
-// the members in the GPU's order.
-inline constexpr uint32_t kLanesPerParticle = 2;
+// Lanes that share one particle's list in the interaction (kLanes*) and in the GPU's count
+// pass (kCountLanes*): lane `part` of P takes every P-th entry (interaction) or candidate
+// (count), k = part, part + P, ..., and the lanes add their sums by shuffles. One lane per
+// particle leaves an H200 short of work: DamBreak's 171k particles make 1,340 blocks of 128
+// threads, under one wave (ncu: 0.85 waves, 43% achieved occupancy, the warps stalled on L1
+// loads 58% of the time). More lanes shorten each lane's chain of dependent loads (entry, then
+// position) and put more warps in flight, against more shuffles at the end. Measured on an H200
+// over whole runs (interaction, us per pass): DamBreak (171k particles, 155 entries) 1 lane
+// 263, 2 lanes 243, 4 lanes 193, 8 lanes 182; DamBreak2D (21k particles, 27 entries) 2 lanes
+// 17.6, 4 lanes 14.5, 8 lanes 11.7-12.9, 16 lanes 12.9-13.2. The 3D count over candidates was
+// slower with 4 lanes than with 2 (VL-Build 556 against 520 us per rebuild); in 2D 8 and 16
+// lanes count alike. The CPU
+// emulation adds the parts in the GPU's order (addParts). SPH_VERLET_LANES_2D/3D and
+// SPH_VERLET_COUNT_LANES_2D/3D override the counts, for experiments.
+#ifndef SPH_VERLET_LANES_2D
+#define SPH_VERLET_LANES_2D 8
+#endif
+#ifndef SPH_VERLET_LANES_3D
+#define SPH_VERLET_LANES_3D 8
+#endif
+#ifndef SPH_VERLET_COUNT_LANES_2D
+#define SPH_VERLET_COUNT_LANES_2D 8
+#endif
+#ifndef SPH_VERLET_COUNT_LANES_3D
+#define SPH_VERLET_COUNT_LANES_3D 2
+#endif
+inline constexpr uint32_t kLanes2D = SPH_VERLET_LANES_2D, kLanes3D = SPH_VERLET_LANES_3D;
+inline constexpr uint32_t kCountLanes2D = SPH_VERLET_COUNT_LANES_2D, kCountLanes3D = SPH_VERLET_COUNT_LANES_3D;
+constexpr bool validLanes(uint32_t l) { return l > 0 && kWarp % l == 0 && (l & (l - 1)) == 0; }
+static_assert(validLanes(kLanes2D) && validLanes(kLanes3D) && validLanes(kCountLanes2D) && validLanes(kCountLanes3D),
+              "lanes per particle: a power of 2 dividing 32");
+inline constexpr uint32_t lanesPerParticle(int dim) { return dim == 2 ? kLanes2D : kLanes3D; }
+inline constexpr uint32_t countLanesPerParticle(int dim) { return dim == 2 ? kCountLanes2D : kCountLanes3D; }
 
 SPH_HD SPH_FORCEINLINE uint32_t warpCount(uint32_t n) { return (n + kWarp - 1) / kWarp; }
 

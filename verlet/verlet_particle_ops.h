@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cell/cell_iteration.h"
 #include "cell/cell_particle_ops.h"
@@ -144,6 +145,32 @@ SPH_HD SPH_FORCEINLINE void addPart(PairAccum<T>& acc, const PairAccum<T>& other
   acc.arho += other.arho;
   acc.viscdt = other.viscdt > acc.viscdt ? other.viscdt : acc.viscdt;
   acc.contacts += other.contacts;
+}
+
+// The sum of the P parts part(0), ..., part(P-1) of one list in the order of the GPU's
+// butterfly (lane q adds lane q ^ o's sum for o = 1, 2, 4, ...; lane 0 keeps the result):
+// ((p0 + p1) + (p2 + p3)) + ... , the lower lanes' sum always on the left.
+template <uint32_t P, typename Part>
+SPH_HD SPH_FORCEINLINE auto addParts(Part&& part, uint32_t first = 0) {
+  if constexpr (P == 1) {
+    return part(first);
+  } else {
+    auto low = addParts<P / 2>(part, first);
+    addPart(low, addParts<P / 2>(part, first + P / 2));
+    return low;
+  }
+}
+
+// Calls f(std::integral_constant<uint32_t, P>) with P = lanes, one of the configured counts
+// First, Rest... (the last one when lanes is none of them).
+template <uint32_t First, uint32_t... Rest, typename F>
+decltype(auto) withLanes(uint32_t lanes, F&& f) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return f(std::integral_constant<uint32_t, First>{});
+  } else {
+    if (lanes == First) return f(std::integral_constant<uint32_t, First>{});
+    return withLanes<Rest...>(lanes, f);
+  }
 }
 
 }  // namespace sph::verlet

@@ -13,7 +13,7 @@ ListStats listStats(const HostLists& l, const Real4<T>* pos, double support, con
   uint64_t members = 0, inSupport = 0, laneIterations = 0, idle = 0;
   // The interaction's warps: kWarp / P particles with P lanes each, lane `part` of particle a
   // taking entries k = part, part + P, ... (verlet_layout.h).
-  constexpr uint32_t P = kLanesPerParticle, perWarp = kWarp / P;
+  const uint32_t P = l.lanes, perWarp = kWarp / P;
   for (uint32_t first = 0; first < l.n; first += perWarp) {
     const uint32_t last = std::min(l.n, first + perWarp);
     uint32_t longest = 0;

@@ -131,13 +131,20 @@ void VerletStrategy::prepareT(const ParticleView<T>& p, PrepareReason why) {
   }
   bool rebuild = !built_ || why == PrepareReason::ParticlesChanged || p.n != builtN_;
   if (!rebuild) {
-    ScopedPhase phase(ctx_.timer, "VL-Check", PhaseGroup::List);
     // The check queued at the end of the last step saw these very positions (nothing moves
-    // particles between endStep() and the next step's first prepare()).
+    // particles between endStep() and the next step's first prepare()), and the engine's
+    // end-of-step wait finished it: reading it is host work, not timed as a phase.
     const bool queued = checkQueued_ && queuedN_ == p.n;
     checkQueued_ = false;
-    const double d2 = queued ? backend_->queuedDisplacement2() : backend_->maxDisplacement2(p);
-    ++(queued ? queuedChecks_ : waitedChecks_);
+    double d2;
+    if (queued) {
+      d2 = backend_->queuedDisplacement2();
+      ++queuedChecks_;
+    } else {
+      ScopedPhase phase(ctx_.timer, "VL-Check", PhaseGroup::List);
+      d2 = backend_->maxDisplacement2(p);
+      ++waitedChecks_;
+    }
     rebuild = needsRebuild(d2, dh_);
   }
   if (rebuild) sortForRebuild(p, why);
@@ -163,7 +170,7 @@ void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
   BuildResult r;
   {
     ScopedPhase phase(ctx_.timer, "VL-Build", PhaseGroup::List);
-    r = backend_->build(p, cell_.lookup(), BuildRequest{rc_, memoryCap_});
+    r = backend_->build(p, cell_.lookup(), BuildRequest{rc_, memoryCap_, lanesPerParticle(ctx_.dim), countLanesPerParticle(ctx_.dim)});
   }
   if (r.built) {
     built_ = true;

@@ -1,5 +1,5 @@
 // The GPU backend: the four-step list build of the paper (3.2-3.3) and the list interaction,
-// all on stream 0. Step 1 counts each list over the cell candidates (kLanesPerParticle lanes per
+// all on stream 0. Step 1 counts each list over the cell candidates (lanesPerParticle() lanes per
 // particle, each over its share of the candidates); step 2 is the warp maximum by
 // __shfl_xor_sync, one thread per particle (no shared memory, no atomics); step 3 is CUB's
 // inclusive sum of the 64-bit region sizes; step 4 writes the indices, a warp per group staging
@@ -32,11 +32,19 @@ constexpr unsigned kBlock = 128;  // a multiple of 32: warps hold 32 consecutive
 #endif
 constexpr unsigned kForceBlock = SPH_VERLET_FORCE_BLOCK;
 
-// The scalars a build or a check reads back (pinned on the host).
+// The scalars a build reads back (pinned on the host).
 struct Scalars {
   unsigned long long maxBits = 0;  // a non-negative double as bits (atomicMax orders them)
   unsigned long long members = 0;  // sum of list lengths
-  unsigned long long queuedBits = 0;  // the queued displacement check
+};
+
+// A maximum over all particles that finishes on the device: blocks fold into `bits`, and the
+// last block to finish (counted after a fence) stores the result straight into mapped pinned
+// host memory and clears the accumulator for the next use. A check then costs one launch,
+// with no memset and no copy: DamBreak2D's steps are bound by launches (one check per step).
+struct MaxReduction {
+  unsigned long long bits = 0;  // a non-negative double as bits (atomicMax orders them)
+  unsigned int blocksDone = 0;
 };
 
 __device__ inline double warpMaxD(double v) {
@@ -44,17 +52,32 @@ __device__ inline double warpMaxD(double v) {
   return v;
 }
 
+// Every thread of the block calls this with its value (no thread may have returned).
+__device__ inline void finishMax(double v, MaxReduction* acc, unsigned long long* result) {
+  __shared__ bool last;
+  v = warpMaxD(v);
+  if ((threadIdx.x & 31) == 0) atomicMax(&acc->bits, static_cast<unsigned long long>(__double_as_longlong(v)));
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  __threadfence();
+  last = atomicAdd(&acc->blocksDone, 1u) == gridDim.x - 1;
+  if (!last) return;
+  __threadfence();
+  *result = *static_cast<volatile unsigned long long*>(&acc->bits);
+  acc->bits = 0;
+  acc->blocksDone = 0;
+}
+
 template <typename T>
 __global__ void __launch_bounds__(kBlock) maxSpeed2Kernel(const Real4<T>* __restrict__ velrho, uint32_t n,
-                                                          Scalars* __restrict__ out) {
+                                                          MaxReduction* acc, unsigned long long* result) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double v2 = 0;
   if (i < n) {
     const Real4<T> v = velrho[i];
     v2 = double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z;
   }
-  v2 = warpMaxD(v2);
-  if ((threadIdx.x & 31) == 0) atomicMax(&out->maxBits, static_cast<unsigned long long>(__double_as_longlong(v2)));
+  finishMax(v2, acc, result);
 }
 
 // A particle that wrapped around a periodic axis since the build moved by its minimum image.
@@ -64,7 +87,8 @@ template <typename T>
 __global__ void __launch_bounds__(kBlock) maxDisplacement2Kernel(const Real4<T>* __restrict__ pos,
                                                                  const Real4<T>* __restrict__ ref,
                                                                  const uint32_t* __restrict__ code, uint32_t n,
-                                                                 PeriodicBox<double> box, Scalars* __restrict__ out) {
+                                                                 PeriodicBox<double> box, MaxReduction* acc,
+                                                                 unsigned long long* result) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double d2 = 0;
   if (i < n && !(code && code::isParked(code[i]))) {
@@ -74,8 +98,7 @@ __global__ void __launch_bounds__(kBlock) maxDisplacement2Kernel(const Real4<T>*
               Real4<double>{double(b.x), double(b.y), double(b.z), 0.0}, box, dx, dy, dz);
     d2 = dx * dx + dy * dy + dz * dz;
   }
-  d2 = warpMaxD(d2);
-  if ((threadIdx.x & 31) == 0) atomicMax(&out->maxBits, static_cast<unsigned long long>(__double_as_longlong(d2)));
+  finishMax(d2, acc, result);
 }
 
 __global__ void __launch_bounds__(kBlock) splitXyZKernel(const Real4<double>* __restrict__ pos, uint32_t n,
@@ -87,23 +110,17 @@ __global__ void __launch_bounds__(kBlock) splitXyZKernel(const Real4<double>* __
   z[i] = p.z;
 }
 
-constexpr uint32_t kLanes = kLanesPerParticle;  // adjacent lanes t = kLanes a + part (verlet_layout.h)
-static_assert(kWarp % kLanes == 0 && (kLanes & (kLanes - 1)) == 0, "lanes per particle: a power of 2 dividing 32");
-
-// Threads for n particles, kLanes each.
-inline uint32_t laneThreads(uint32_t n) { return n * kLanes; }
-
-// Step 1: the length of each list; the kLanes lanes of a particle count a share of its
-// candidates each and add their counts up by shuffles.
-template <typename T, typename Source, bool Periodic>
+// Step 1: the length of each list; the Lanes lanes of a particle (adjacent: t = Lanes a +
+// part, verlet_layout.h) count a share of its candidates each and add their counts by shuffles.
+template <typename T, typename Source, bool Periodic, uint32_t Lanes>
 __global__ void __launch_bounds__(kBlock)
     countKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, uint32_t* __restrict__ length,
                 Scalars* __restrict__ out) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint32_t a = t / kLanes, part = t % kLanes;
-  const uint32_t count = a < n ? countList<Periodic, kLanes>(a, part, l, pos, nBound, rc2) : 0;
+  const uint32_t a = t / Lanes, part = t % Lanes;
+  const uint32_t count = a < n ? countList<Periodic, Lanes>(a, part, l, pos, nBound, rc2) : 0;
   uint32_t total = count;
-  for (uint32_t o = 1; o < kLanes; o <<= 1) total += __shfl_xor_sync(0xffffffffu, total, o);
+  for (uint32_t o = 1; o < Lanes; o <<= 1) total += __shfl_xor_sync(0xffffffffu, total, o);
   if (a < n && part == 0) length[a] = total;
   unsigned long long sum = count;
   for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
@@ -133,18 +150,18 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 // Floating (with Periodic) is the variant for runs with floating bodies (verlet_particle_ops.h).
-// Each lane sums its part of the list; the kLanes lanes of a particle add their sums up by
-// shuffles (addPart, as the CPU does) and the first writes them.
-template <typename T, KernelKind K, bool Periodic, bool Floating>
+// Each lane sums its part of the list; the Lanes lanes of a particle add their sums up by
+// shuffles (in the order of the CPU's addParts) and the first writes them.
+template <typename T, KernelKind K, bool Periodic, bool Floating, uint32_t Lanes>
 __global__ void __launch_bounds__(kForceBlock)
     listForcesKernel(ListsView lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
                      const uint32_t* __restrict__ code, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
                      Real4<T>* __restrict__ ace, T* __restrict__ viscdt, uint32_t* __restrict__ contacts) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint32_t a = t / kLanes, part = t % kLanes;
+  const uint32_t a = t / Lanes, part = t % Lanes;
   PairAccum<T> acc;
-  if (a < n) acc = listForces<K, Periodic, Floating, kLanes>(a, part, lists, pos, velrho, code, nBound, c);
-  for (uint32_t o = 1; o < kLanes; o <<= 1) {
+  if (a < n) acc = listForces<K, Periodic, Floating, Lanes>(a, part, lists, pos, velrho, code, nBound, c);
+  for (uint32_t o = 1; o < Lanes; o <<= 1) {
     PairAccum<T> other;
     other.ax = __shfl_xor_sync(0xffffffffu, acc.ax, o);
     other.ay = __shfl_xor_sync(0xffffffffu, acc.ay, o);
@@ -162,24 +179,28 @@ __global__ void __launch_bounds__(kForceBlock)
   }
 }
 
-template <typename T, KernelKind K>
+template <typename T, KernelKind K, uint32_t Lanes>
 auto* listForcesVariant(const PhysicsConstants<T>& c) {
   // Open boxes skip the minimum image per list member (periodic.h, pairDeltaIf).
-  return c.floating.any()   ? &listForcesKernel<T, K, true, true>
-         : c.periodic.any() ? &listForcesKernel<T, K, true, false>
-                            : &listForcesKernel<T, K, false, false>;
+  return c.floating.any()   ? &listForcesKernel<T, K, true, true, Lanes>
+         : c.periodic.any() ? &listForcesKernel<T, K, true, false, Lanes>
+                            : &listForcesKernel<T, K, false, false, Lanes>;
 }
 
 class VerletGpuBackend final : public VerletBackend {
  public:
-  VerletGpuBackend() : scalars_(1, "allocating Verlet scalars"), queued_(1, "allocating Verlet scalars") {
+  VerletGpuBackend() : scalars_(1, "allocating Verlet scalars"), maxAcc_(1, "allocating Verlet scalars") {
     SPH_CUDA_CHECK(cudaMallocHost(&host_, sizeof(Scalars)), "allocating pinned Verlet scalars");
-    SPH_CUDA_CHECK(cudaMallocHost(&hostQueued_, sizeof(Scalars)), "allocating pinned Verlet scalars");
+    SPH_CUDA_CHECK(cudaHostAlloc(&maxResult_, 2 * sizeof(unsigned long long), cudaHostAllocMapped),
+                   "allocating mapped Verlet scalars");
+    SPH_CUDA_CHECK(cudaHostGetDevicePointer(&maxResultDevice_, maxResult_, 0),
+                   "mapping the Verlet scalars into the device");
+    SPH_CUDA_CHECK(cudaMemset(maxAcc_.data(), 0, sizeof(MaxReduction)), "clearing Verlet scalars");
     SPH_CUDA_CHECK(cudaEventCreateWithFlags(&queuedDone_, cudaEventDisableTiming), "creating a Verlet event");
   }
   ~VerletGpuBackend() override {
     cudaEventDestroy(queuedDone_);
-    cudaFreeHost(hostQueued_);
+    cudaFreeHost(maxResult_);
     cudaFreeHost(host_);
     if (entries_) cudaFree(entries_);
   }
@@ -195,7 +216,7 @@ class VerletGpuBackend final : public VerletBackend {
   double queuedDisplacement2() override {
     if (!hasQueued_) return HUGE_VAL;
     SPH_CUDA_CHECK(cudaEventSynchronize(queuedDone_), "waiting for the queued displacement check");
-    return __builtin_bit_cast(double, hostQueued_->maxBits);
+    return __builtin_bit_cast(double, readResult(kQueuedSlot));
   }
   BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) override {
     return buildT(p, l, r, Real4Source<float>{p.pos}, refF_);
@@ -220,6 +241,7 @@ class VerletGpuBackend final : public VerletBackend {
   HostLists download() const override {
     HostLists h;
     h.n = n_;
+    h.lanes = lanes_;
     h.length.resize(n_);
     h.regionEnd.resize(warpCount(n_));
     if (n_ == 0) return h;
@@ -257,34 +279,41 @@ class VerletGpuBackend final : public VerletBackend {
     SPH_CUDA_CHECK(cudaMemsetAsync(scalars_.data(), 0, sizeof(Scalars), 0), "clearing Verlet scalars");
   }
 
+  // Launches a max reduction (maxSpeed2Kernel or maxDisplacement2Kernel) into result slot `slot`.
+  template <typename Kernel, typename... Args>
+  void launchMax(const char* what, uint32_t n, int slot, Kernel kernel, Args... args) {
+    SPH_LAUNCH(what, n, kBlock, 0, kernel, args..., maxAcc_.data(), maxResultDevice_ + slot);
+  }
+  unsigned long long readResult(int slot) const {
+    return static_cast<volatile const unsigned long long*>(maxResult_)[slot];
+  }
+  double waitMax(int slot, const char* what) {
+    SPH_CUDA_CHECK(cudaStreamSynchronize(0), what);
+    return __builtin_bit_cast(double, readResult(slot));
+  }
+
   template <typename T>
   double maxSpeedT(const ParticleView<T>& p) {
     if (p.n == 0) return 0;
-    clearScalars();
-    SPH_LAUNCH("finding the largest particle speed", p.n, kBlock, 0, maxSpeed2Kernel<T>, p.velrho, p.n,
-               scalars_.data());
-    return std::sqrt(__builtin_bit_cast(double, readScalars("reading the largest speed").maxBits));
+    launchMax("finding the largest particle speed", p.n, kNowSlot, maxSpeed2Kernel<T>, p.velrho, p.n);
+    return std::sqrt(waitMax(kNowSlot, "reading the largest speed"));
   }
 
   template <typename T>
   double maxDisplacement2T(const ParticleView<T>& p, const DeviceBuffer<Real4<T>>& ref) {
     if (p.n == 0) return 0;
     if (ref.size() < p.n) return HUGE_VAL;
-    clearScalars();
-    SPH_LAUNCH("measuring displacements since the list build", p.n, kBlock, 0, maxDisplacement2Kernel<T>, p.pos,
-               ref.data(), p.code, p.n, box_, scalars_.data());
-    return __builtin_bit_cast(double, readScalars("reading the largest displacement").maxBits);
+    launchMax("measuring displacements since the list build", p.n, kNowSlot, maxDisplacement2Kernel<T>, p.pos,
+              ref.data(), p.code, p.n, box_);
+    return waitMax(kNowSlot, "reading the largest displacement");
   }
 
   template <typename T>
   void queueT(const ParticleView<T>& p, const DeviceBuffer<Real4<T>>& ref) {
     hasQueued_ = p.n > 0 && ref.size() >= p.n;
     if (!hasQueued_) return;
-    SPH_CUDA_CHECK(cudaMemsetAsync(queued_.data(), 0, sizeof(Scalars), 0), "clearing Verlet scalars");
-    SPH_LAUNCH("measuring displacements since the list build", p.n, kBlock, 0, maxDisplacement2Kernel<T>, p.pos,
-               ref.data(), p.code, p.n, box_, queued_.data());
-    SPH_CUDA_CHECK(cudaMemcpyAsync(hostQueued_, queued_.data(), sizeof(Scalars), cudaMemcpyDeviceToHost, 0),
-                   "reading the largest displacement");
+    launchMax("measuring displacements since the list build", p.n, kQueuedSlot, maxDisplacement2Kernel<T>, p.pos,
+              ref.data(), p.code, p.n, box_);
     SPH_CUDA_CHECK(cudaEventRecord(queuedDone_, 0), "recording the displacement check");
   }
 
@@ -301,9 +330,11 @@ class VerletGpuBackend final : public VerletBackend {
     clearScalars();
     if (n > 0) {
       // Open grids skip the minimum image per candidate (periodic.h, pairDeltaIf).
-      auto* count = periodic ? &countKernel<T, Source, true> : &countKernel<T, Source, false>;
-      SPH_LAUNCH("counting neighbour lists (VL-Build step 1)", laneThreads(n), kBlock, 0, count, l, pos, n,
-                 p.nBound, rc2, length_.data(), scalars_.data());
+      withLanes<kCountLanes2D, kCountLanes3D>(r.countLanes, [&](auto lanes) {
+        auto* count = periodic ? &countKernel<T, Source, true, lanes()> : &countKernel<T, Source, false, lanes()>;
+        SPH_LAUNCH("counting neighbour lists (VL-Build step 1)", n * lanes(), kBlock, 0, count, l, pos, n, p.nBound,
+                   rc2, length_.data(), scalars_.data());
+      });
       SPH_LAUNCH("finding the longest list per warp (VL-Build step 2)", n, kBlock, 0, regionSizeKernel,
                  length_.data(), n, regionSize_.data());
       size_t bytes = 0;
@@ -338,6 +369,7 @@ class VerletGpuBackend final : public VerletBackend {
       SPH_CUDA_CHECK(cudaMemcpyAsync(ref.data(), p.pos, n * sizeof(Real4<T>), cudaMemcpyDeviceToDevice, 0),
                      "saving build positions");
     n_ = n;
+    lanes_ = r.lanes;
     box_ = l.image<double>();
     lastGoodTotal_ = total;
     res.built = true;
@@ -371,10 +403,12 @@ class VerletGpuBackend final : public VerletBackend {
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
     const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
-    auto* kernel = c.kernel == KernelKind::Cubic ? listForcesVariant<T, KernelKind::Cubic>(c)
-                                                 : listForcesVariant<T, KernelKind::Wendland>(c);
-    SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", laneThreads(p.n), kForceBlock, 0, kernel, lists, p.pos,
-               p.velrho, p.code, p.n, p.nBound, c, out.ace, out.viscdt, out.contacts);
+    withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
+      auto* kernel = c.kernel == KernelKind::Cubic ? listForcesVariant<T, KernelKind::Cubic, lanes()>(c)
+                                                   : listForcesVariant<T, KernelKind::Wendland, lanes()>(c);
+      SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n * lanes(), kForceBlock, 0, kernel, lists,
+                 p.pos, p.velrho, p.code, p.n, p.nBound, c, out.ace, out.viscdt, out.contacts);
+    });
   }
 
   template <typename T>
@@ -385,9 +419,14 @@ class VerletGpuBackend final : public VerletBackend {
     return listStats(h, pos.data(), support, box_);
   }
 
-  DeviceBuffer<Scalars> scalars_, queued_;
+  DeviceBuffer<Scalars> scalars_;
   Scalars* host_ = nullptr;
-  Scalars* hostQueued_ = nullptr;
+  // Max reductions: one accumulator (they run one after another on stream 0) and two result
+  // slots in mapped pinned memory, so that a synchronous one does not overwrite a queued check.
+  static constexpr int kNowSlot = 0, kQueuedSlot = 1;
+  DeviceBuffer<MaxReduction> maxAcc_;
+  unsigned long long* maxResult_ = nullptr;        // host view (read as volatile)
+  unsigned long long* maxResultDevice_ = nullptr;  // the same memory seen from the device
   cudaEvent_t queuedDone_ = nullptr;
   bool hasQueued_ = false;
   DeviceBuffer<uint32_t> length_;
@@ -400,6 +439,7 @@ class VerletGpuBackend final : public VerletBackend {
   size_t entriesCapacity_ = 0;
   uint64_t regionEndHostLast_ = 0, lastGoodTotal_ = 0;
   uint32_t n_ = 0;
+  uint32_t lanes_ = kLanes3D;  // of the last build
   PeriodicBox<double> box_;  // the periodic axes of the last build
   size_t peak_ = 0;
 };

@@ -14,6 +14,7 @@
 #include "cell_test_support.h"
 #include "verlet_test_lists.h"
 #include "verlet_layout.h"
+#include "verlet_particle_ops.h"
 #include "verlet_strategy.h"
 
 namespace celltest {
@@ -261,6 +262,30 @@ INSTANTIATE_TEST_SUITE_P(Verlet, VerletForces, ::testing::ValuesIn(allForceParam
   return fmt::format("{}_{}_{}_{}D", sph::deviceName(f.device), sph::precisionName(f.precision),
                      f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim);
 });
+
+// The CPU adds the lanes' parts of a list in the order of the GPU's butterfly: lane 0 ends with
+// ((p0 + p1) + (p2 + p3)) + ((p4 + p5) + (p6 + p7)), not with a left-to-right sum. Float values
+// chosen so that the two orders give different sums.
+TEST(VerletParts, AddsLanePartsInTheGpuButterflyOrder) {
+  const float v[8] = {1.0f, 1e8f, -1e8f, 1.0f, 3.0f, -2e8f, 2e8f, 0.5f};
+  auto part = [&](uint32_t q) {
+    sph::PairAccum<float> a;
+    a.ax = v[q];
+    a.arho = -v[q];
+    a.viscdt = float(q);
+    a.contacts = q;
+    return a;
+  };
+  const sph::PairAccum<float> four = sph::verlet::addParts<4>(part);
+  EXPECT_EQ(four.ax, (v[0] + v[1]) + (v[2] + v[3]));
+  EXPECT_NE(four.ax, ((v[0] + v[1]) + v[2]) + v[3]);  // the order matters for these values
+  EXPECT_EQ(four.viscdt, 3.0f);
+  EXPECT_EQ(four.contacts, 0u + 1 + 2 + 3);
+  const sph::PairAccum<float> eight = sph::verlet::addParts<8>(part);
+  EXPECT_EQ(eight.ax, ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7])));
+  EXPECT_EQ(eight.arho, -(((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))));
+  EXPECT_EQ(sph::verlet::addParts<1>(part).ax, v[0]);
+}
 
 }  // namespace
 }  // namespace celltest
