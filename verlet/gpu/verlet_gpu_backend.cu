@@ -34,7 +34,6 @@ constexpr unsigned kForceBlock = SPH_VERLET_FORCE_BLOCK;
 
 // The scalars a build reads back (pinned on the host).
 struct Scalars {
-  unsigned long long maxBits = 0;  // a non-negative double as bits (atomicMax orders them)
   unsigned long long members = 0;  // sum of list lengths
 };
 
