@@ -40,17 +40,8 @@ struct Spill {
 
 Spill runSpill(const std::string& neighbours) {
   const auto dir = test::tempDir("spill_" + neighbours);
-  const CaseDefinition c = loadCase(test::writeFile(dir / "case.xml", spillwayCase()));
-  RunOptions o;
-  o.device = Device::Cpu;
-  o.neighbours = neighbours;
-  o.outDir = (dir / "out").string();
-  o.writeVtk = false;
-  o.progress = false;
-  Simulation sim(c, o);
   Spill s;
-  s.report = sim.run();
-  s.last = sim.snapshot();
+  s.report = test::runCpuCase(dir, spillwayCase(), neighbours, &s.last);
   std::ifstream in(dir / "out" / "excluded.csv");
   std::string line;
   std::getline(in, line);  // header

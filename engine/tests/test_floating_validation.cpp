@@ -24,18 +24,7 @@ using BodyRow = test::FloatingRow;
 // at the end.
 RunReport runCase(const std::string& name, const std::string& xml, const std::string& neighbours = "cell",
                   ParticleSnapshot* last = nullptr) {
-  const auto dir = test::tempDir(name);
-  const CaseDefinition c = loadCase(test::writeFile(dir / "case.xml", xml));
-  RunOptions o;
-  o.device = Device::Cpu;
-  o.neighbours = neighbours;
-  o.outDir = (dir / "out").string();
-  o.writeVtk = false;
-  o.progress = false;
-  Simulation sim(c, o);
-  const RunReport r = sim.run();
-  if (last) *last = sim.snapshot();
-  return r;
+  return test::runCpuCase(test::tempDir(name), xml, neighbours, last);
 }
 
 std::filesystem::path outOf(const std::string& name) {

@@ -11,6 +11,8 @@
 
 #include <sys/wait.h>
 
+#include "sph/simulation.h"
+
 namespace sph::test {
 
 inline std::filesystem::path tempDir(const std::string& name) {
@@ -49,6 +51,23 @@ inline CommandResult runCommand(const std::string& cmd) {
   while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
   const int status = pclose(p);
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// Runs the case `xml` (written to dir/case.xml) to its end on the CPU with output (no VTK) in
+// dir/out; `last`, when given, receives the final state.
+inline RunReport runCpuCase(const std::filesystem::path& dir, const std::string& xml, const std::string& neighbours,
+                            ParticleSnapshot* last = nullptr) {
+  const CaseDefinition c = loadCase(writeFile(dir / "case.xml", xml));
+  RunOptions o;
+  o.device = Device::Cpu;
+  o.neighbours = neighbours;
+  o.outDir = (dir / "out").string();
+  o.writeVtk = false;
+  o.progress = false;
+  Simulation sim(c, o);
+  const RunReport r = sim.run();
+  if (last) *last = sim.snapshot();
   return r;
 }
 
