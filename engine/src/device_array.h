@@ -62,13 +62,19 @@ class DeviceArray {
   }
   // Elements [first, first + count).
   std::vector<U> download(size_t count, const char* what, size_t first = 0) const {
-    std::vector<U> out(count);
-    if (count == 0) return out;
+    std::vector<U> out;
+    downloadInto(out, count, what, first);
+    return out;
+  }
+  // The same into `out`, reusing its storage: snapshots taken again and again (gauges, VTK
+  // parts) then touch no fresh pages, which at 21k particles cost more than the copy itself.
+  void downloadInto(std::vector<U>& out, size_t count, const char* what, size_t first = 0) const {
+    out.resize(count);
+    if (count == 0) return;
     if (dev_ == Device::Gpu)
       gpu::copyToHost(out.data(), p_ + first, count * sizeof(U), what);
     else
       std::copy(p_ + first, p_ + first + count, out.begin());
-    return out;
   }
 
   U* data() const { return p_; }

@@ -120,7 +120,7 @@ bool GaugeRecorder::due(double t) const {
 
 void GaugeRecorder::sample(const ParticleSnapshot& s) {
   const double t = s.time;
-  std::optional<FluidGrid> grid;  // built once for all gauges due now
+  bool binned = false;  // the grid is rebuilt once for all gauges due now
   for (Item& it : items_) {
     if (!computeDue(it, t)) continue;
     const ResolvedGauge& g = it.g;
@@ -129,8 +129,9 @@ void GaugeRecorder::sample(const ParticleSnapshot& s) {
                        inWindow(t, g.outputStart, g.outputEnd);
     if (!write) continue;
     it.nextOutput = g.outputDt > 0 ? nextMultiple(t, g.outputDt) : t;
-    if (!grid) grid.emplace(s, kernel_);
-    it.rows += gaugeCsvRow(g, *grid, t);
+    if (!binned) grid_.rebuild(s, kernel_);
+    binned = true;
+    it.rows += gaugeCsvRow(g, grid_, t);
   }
 }
 

@@ -60,6 +60,7 @@ class GaugeRecorder {
   bool computeDue(const Item& it, double t) const;
 
   GaugeKernel kernel_;
+  FluidGrid grid_;  // storage kept between samples
   std::filesystem::path dir_;
   std::vector<Item> items_;
   bool finished_ = false;

@@ -8,7 +8,10 @@
 
 namespace sph {
 
-FluidGrid::FluidGrid(const ParticleSnapshot& s, const GaugeKernel& k) : s_(s), k_(k) {
+void FluidGrid::rebuild(const ParticleSnapshot& s, const GaugeKernel& k) {
+  s_ = &s;
+  k_ = k;
+  order_.clear();
   aD_ = kernelNormalisation(k.kind, k.dim, k.h);
   cell_ = 2 * k.h;
   support2_ = cell_ * cell_;
@@ -54,9 +57,9 @@ FluidGrid::FluidGrid(const ParticleSnapshot& s, const GaugeKernel& k) : s_(s), k
     if (s.type[i] == 1) ++cellStart_[cellOf(i) + 1];
   for (size_t c = 0; c < cells; ++c) cellStart_[c + 1] += cellStart_[c];
   order_.resize(fluid);
-  std::vector<uint32_t> fill(cellStart_.begin(), cellStart_.end() - 1);
+  fill_.assign(cellStart_.begin(), cellStart_.end() - 1);
   for (size_t i = 0; i < n; ++i)
-    if (s.type[i] == 1) order_[fill[cellOf(i)]++] = uint32_t(i);
+    if (s.type[i] == 1) order_[fill_[cellOf(i)]++] = uint32_t(i);
 }
 
 double FluidGrid::weight(double r) const { return kernelWValue(k_.kind, r, k_.h, aD_); }

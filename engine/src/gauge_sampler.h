@@ -30,28 +30,32 @@ struct GaugeKernel {
 };
 
 // The fluid particles of one snapshot binned in a uniform grid of cells of (at least) 2h, by a
-// counting sort.
+// counting sort. A grid can be rebuilt for each new snapshot, reusing its storage.
 class FluidGrid {
  public:
-  FluidGrid(const ParticleSnapshot& s, const GaugeKernel& k);
+  FluidGrid() = default;
+  FluidGrid(const ParticleSnapshot& s, const GaugeKernel& k) { rebuild(s, k); }
+  // Bins `s` (which must outlive the grid's use) afresh.
+  void rebuild(const ParticleSnapshot& s, const GaugeKernel& k);
 
   // Calls f(particle index j, V_j W(x - x_j)) for every fluid particle within 2h of x.
   template <typename F>
   void forEachNeighbour(const GaugePoint& x, F&& f) const;
 
-  const ParticleSnapshot& snapshot() const { return s_; }
+  const ParticleSnapshot& snapshot() const { return *s_; }
   const GaugeKernel& kernel() const { return k_; }
 
  private:
   double weight(double r) const;  // W(r), 0 beyond 2h
 
-  const ParticleSnapshot& s_;
+  const ParticleSnapshot* s_ = nullptr;
   GaugeKernel k_;
   double aD_ = 0, support2_ = 0, cell_ = 0;
   double lo_[3] = {0, 0, 0};
   int64_t n_[3] = {0, 0, 0};
   std::vector<uint32_t> cellStart_;  // n cells + 1 offsets into order_
   std::vector<uint32_t> order_;      // fluid particle indices sorted by cell
+  std::vector<uint32_t> fill_;       // counting-sort cursor per cell
 };
 
 struct PointSample {
@@ -93,12 +97,12 @@ void FluidGrid::forEachNeighbour(const GaugePoint& x, F&& f) const {
         const size_t cell = size_t((cz * n_[1] + cy) * n_[0] + cx);
         for (uint32_t q = cellStart_[cell]; q < cellStart_[cell + 1]; ++q) {
           const uint32_t j = order_[q];
-          const double dx = p[0] - s_.pos[3 * j];
-          const double dy = k_.dim == 2 ? 0.0 : p[1] - s_.pos[3 * j + 1];
-          const double dz = p[2] - s_.pos[3 * j + 2];
+          const double dx = p[0] - s_->pos[3 * j];
+          const double dy = k_.dim == 2 ? 0.0 : p[1] - s_->pos[3 * j + 1];
+          const double dz = p[2] - s_->pos[3 * j + 2];
           const double r2 = dx * dx + dy * dy + dz * dz;
           if (r2 >= support2_) continue;
-          f(j, k_.massFluid / double(s_.rho[j]) * weight(std::sqrt(r2)));
+          f(j, k_.massFluid / double(s_->rho[j]) * weight(std::sqrt(r2)));
         }
       }
 }

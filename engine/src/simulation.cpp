@@ -83,7 +83,11 @@ double Simulation::lastDt() const { return impl_->dt; }
 uint32_t Simulation::activeParticles() const {
   return impl_->nBoundInitial + impl_->nFluidInitial - impl_->excluded.total();
 }
-ParticleSnapshot Simulation::snapshot() const { return impl_->snapshot(); }
+ParticleSnapshot Simulation::snapshot() const {
+  ParticleSnapshot s;
+  impl_->snapshotInto(s);
+  return s;
+}
 const SimParameters& Simulation::parameters() const { return impl_->p; }
 Device Simulation::device() const { return impl_->device; }
 std::string Simulation::strategyName() const { return impl_->plugin.name; }
@@ -108,10 +112,12 @@ RunReport Simulation::run() {
     clearPreviousOutput(out);
   }
   GaugeRecorder gauges(s.gauges, s.p, s.opts.writeOutput ? out / "gauges" : fs::path());
+  ParticleSnapshot frame;  // reused by every gauge sample and VTK part
   auto sampleGauges = [&]() {
     if (!gauges.due(s.t)) return;
     ScopedPhase ph(s.timer.get(), "SU-Gauges", PhaseGroup::Other);
-    gauges.sample(snapshot());
+    s.snapshotInto(frame);
+    gauges.sample(frame);
   };
 
   const bool tty = isatty(fileno(stderr));
@@ -134,7 +140,8 @@ RunReport Simulation::run() {
     saveFloating();
     if (!s.opts.writeOutput || !s.opts.writeVtk) return;
     ScopedPhase ph(s.timer.get(), "SU-SavePart", PhaseGroup::Other);
-    writeVtkParticles((out / "vtk" / fmt::format("Part_{:04d}.vtk", part)).string(), snapshot());
+    s.snapshotInto(frame);
+    writeVtkParticles((out / "vtk" / fmt::format("Part_{:04d}.vtk", part)).string(), frame);
     ++part;
   };
   auto finish = [&](const std::string& status, const std::string& error) {

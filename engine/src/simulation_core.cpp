@@ -126,19 +126,18 @@ class SimulationCore final : public Simulation::Impl {
     if (now.total() > 0) excludeParticles(now);
   }
 
-  ParticleSnapshot snapshot() const override {
+  void snapshotInto(ParticleSnapshot& s) const override {
     const uint32_t all = state_->n;
-    const auto pos = state_->cur.pos.download(all, "downloading positions");
-    const auto vr = state_->cur.velrho.download(all, "downloading velocities");
-    const auto code = state_->cur.code.download(all, "downloading particle codes");
-    const auto idAll = state_->cur.id.download(all, "downloading particle ids");
+    Staging& h = staging_;
+    state_->cur.pos.downloadInto(h.pos, all, "downloading positions");
+    state_->cur.velrho.downloadInto(h.velrho, all, "downloading velocities");
+    state_->cur.code.downloadInto(h.code, all, "downloading particle codes");
+    state_->cur.id.downloadInto(h.id, all, "downloading particle ids");
     // Parked particles were excluded: they are not part of the state.
-    std::vector<uint32_t> rows;
-    rows.reserve(all - parked_);
+    h.rows.clear();
     for (uint32_t i = 0; i < all; ++i)
-      if (!code::isParked(code[i])) rows.push_back(i);
-    const uint32_t n = uint32_t(rows.size());
-    ParticleSnapshot s;
+      if (!code::isParked(h.code[i])) h.rows.push_back(i);
+    const uint32_t n = uint32_t(h.rows.size());
     s.time = t;
     s.pos.resize(3 * size_t(n));
     s.vel.resize(3 * size_t(n));
@@ -148,21 +147,23 @@ class SimulationCore final : public Simulation::Impl {
     s.mk.resize(n);
     s.id.resize(n);
     for (uint32_t r = 0; r < n; ++r) {
-      const uint32_t i = rows[r];
-      s.id[r] = idAll[i];
-      s.pos[3 * r] = pos[i].x;
-      s.pos[3 * r + 1] = pos[i].y;
-      s.pos[3 * r + 2] = pos[i].z;
-      s.vel[3 * r] = float(vr[i].x);
-      s.vel[3 * r + 1] = float(vr[i].y);
-      s.vel[3 * r + 2] = float(vr[i].z);
-      s.rho[r] = float(vr[i].w);
-      s.press[r] = float(taitPressureHost(vr[i].w));
-      s.type[r] = code::isBound(code[i]) ? 0 : code::isFloating(code[i]) ? 2 : 1;
-      const uint32_t mi = code::mkIndex(code[i]);
+      const uint32_t i = h.rows[r];
+      const Real4<T>& pos = h.pos[i];
+      const Real4<T>& vr = h.velrho[i];
+      const uint32_t c = h.code[i];
+      s.id[r] = h.id[i];
+      s.pos[3 * r] = pos.x;
+      s.pos[3 * r + 1] = pos.y;
+      s.pos[3 * r + 2] = pos.z;
+      s.vel[3 * r] = float(vr.x);
+      s.vel[3 * r + 1] = float(vr.y);
+      s.vel[3 * r + 2] = float(vr.z);
+      s.rho[r] = float(vr.w);
+      s.press[r] = float(taitPressureHost(vr.w));
+      s.type[r] = code::isBound(c) ? 0 : code::isFloating(c) ? 2 : 1;
+      const uint32_t mi = code::mkIndex(c);
       s.mk[r] = mi < mks.size() ? mks[mi].mk : -1;
     }
-    return s;
   }
 
   size_t engineDeviceBytes() const override {
@@ -175,9 +176,22 @@ class SimulationCore final : public Simulation::Impl {
   }
 
  private:
+  // In double from the stored density; gamma 7 (water) by multiplications, as in the physics:
+  // pow() for every particle of every snapshot was a good part of a gauge sample's cost.
   double taitPressureHost(T rho) const {
-    return p.cteB * (std::pow(double(rho) / p.rho0, p.gamma) - 1.0);
+    const double x = double(rho) / p.rho0;
+    if (p.gamma == 7.0) {
+      const double x2 = x * x;
+      return p.cteB * (x2 * x2 * x2 * x - 1.0);
+    }
+    return p.cteB * (std::pow(x, p.gamma) - 1.0);
   }
+
+  // Host copies of the device arrays a snapshot reads, kept between snapshots.
+  struct Staging {
+    std::vector<Real4<T>> pos, velrho;
+    std::vector<uint32_t> code, id, rows;
+  };
 
   // Particles in the engine's order (floating_bodies.h): fixed and moving boundaries, floating
   // bodies, fluid; ids are the engine indices at the start.
@@ -325,6 +339,7 @@ class SimulationCore final : public Simulation::Impl {
   bool particlesChanged_ = true;
   ParkingLot parking_;    // axis -1: every axis is periodic, excluded particles are compacted at once
   uint32_t parked_ = 0;   // parked particles, all in [nBound, n)
+  mutable Staging staging_;
 };
 
 }  // namespace

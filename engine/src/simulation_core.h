@@ -30,7 +30,9 @@ struct ExcludedParticle {
 struct Simulation::Impl {
   virtual ~Impl() = default;
   virtual void step() = 0;
-  virtual ParticleSnapshot snapshot() const = 0;
+  // Host copy of the current state into `into`, reusing its storage and the core's staging
+  // buffers (no allocation once the sizes have been reached).
+  virtual void snapshotInto(ParticleSnapshot& into) const = 0;
   virtual size_t engineDeviceBytes() const = 0;
   virtual std::vector<FloatingBodyState> floatingStates() const = 0;  // empty without floating bodies
 
