@@ -41,6 +41,8 @@ run options (default in brackets):
   --dp DP               override the particle spacing    [XML definition dp]
   --no-vtk              skip the VTK files (run.json and the table are still written)
   --no-output           write no files at all
+  --no-timers           no per-phase timing (DualSPHysics' -svtimers:0): the report
+                        gives the wall time only; small GPU cases run 10-20% faster
   --quiet               no progress line
 
 Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,
@@ -128,6 +130,8 @@ Args parseArgs(int argc, char** argv) {
       a.run.writeVtk = false;
     } else if (o == "--no-output") {
       a.run.writeOutput = false;
+    } else if (o == "--no-timers") {
+      a.run.phaseTimers = false;
     } else if (o == "--quiet") {
       a.run.progress = false;
     } else {

@@ -26,8 +26,17 @@ class CpuTimer final : public RecordingTimer {
   PhaseAccumulator acc_;
 };
 
+class NullTimer final : public RecordingTimer {
+ public:
+  void begin(const char*, PhaseGroup) override {}
+  void end() override {}
+  void flush() override {}
+  std::vector<PhaseTotal> totals() override { return {}; }
+};
+
 }  // namespace
 
 std::unique_ptr<RecordingTimer> makeCpuTimer() { return std::make_unique<CpuTimer>(); }
+std::unique_ptr<RecordingTimer> makeNullTimer() { return std::make_unique<NullTimer>(); }
 
 }  // namespace sph

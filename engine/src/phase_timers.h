@@ -43,6 +43,7 @@ class RecordingTimer : public PhaseTimer {
 };
 
 std::unique_ptr<RecordingTimer> makeCpuTimer();
+std::unique_ptr<RecordingTimer> makeNullTimer();  // records nothing (--no-timers)
 std::unique_ptr<RecordingTimer> makeGpuTimer();  // throws RunError in a CPU-only build
 
 }  // namespace sph

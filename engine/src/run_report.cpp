@@ -166,6 +166,10 @@ std::string strategyStatsText(const RunReport& r) {
 }
 
 std::string phaseTable(const RunReport& r) {
+  if (r.phases.empty())
+    return fmt::format("No phase times (phase timers off): case {}, strategy {}, device {}, precision {}\n"
+                       "Wall time {:.3f} s\n",
+                       r.caseName, r.strategy, r.device, r.precision, r.wallSeconds);
   const double total = phaseTotal(r);
   std::vector<const PhaseTime*> rows;
   for (const PhaseTime& p : r.phases) rows.push_back(&p);

@@ -33,7 +33,7 @@ class SimulationCore final : public Simulation::Impl {
     nFluidInitial = c.nFluid;
 
     ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
-    timer = d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
+    timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
     state_ = std::make_unique<ParticleState<T>>(d, count, p.stepAlgorithm == 2, ops_.get());
     const ParticleOrder order = planParticleOrder(c);

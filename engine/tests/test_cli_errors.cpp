@@ -113,6 +113,36 @@ TEST(CliRun, SmallCaseCompletesWithReportAndVtk) {
   EXPECT_NE(r.output.find("interaction"), std::string::npos) << "the phase table is printed:\n" << r.output;
 }
 
+// --no-timers drops the phase table, not a bit of the results: the same steps, the same VTK files.
+TEST(CliRun, NoTimersKeepsTheResultsAndDropsThePhaseTable) {
+  const auto dir = test::tempDir("cli_no_timers");
+  const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
+  auto readAll = [](const fs::path& file) {
+    std::ifstream f(file, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  const auto timed = test::runSph("run " + path + " --device cpu --quiet --steps 40 --time-out 0.001 --out " +
+                                  (dir / "timed").string());
+  const auto untimed = test::runSph("run " + path + " --device cpu --quiet --steps 40 --time-out 0.001 --no-timers --out " +
+                                    (dir / "untimed").string());
+  ASSERT_EQ(timed.exitCode, 0) << timed.output;
+  ASSERT_EQ(untimed.exitCode, 0) << untimed.output;
+  const std::string json = readAll(dir / "untimed" / "run.json");
+  EXPECT_NE(json.find("\"phases\": []"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"phase_timers\": \"off\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"wall_seconds_excluding_output\""), std::string::npos) << json;
+  EXPECT_NE(untimed.output.find("phase timers off"), std::string::npos) << untimed.output;
+  EXPECT_EQ(untimed.output.find("CF-Forces"), std::string::npos) << untimed.output;
+  int parts = 0;
+  for (const auto& e : fs::directory_iterator(dir / "timed" / "vtk")) {
+    const fs::path other = dir / "untimed" / "vtk" / e.path().filename();
+    ASSERT_TRUE(fs::exists(other)) << other;
+    EXPECT_EQ(readAll(e.path()), readAll(other)) << e.path().filename();
+    ++parts;
+  }
+  EXPECT_GE(parts, 2);
+}
+
 TEST(CliRun, TooManyExcludedParticlesFailsWithFailedReport) {
   // Water with no floor falls out of the domain: PartsOutMax=0.05 stops the run.
   const std::string noFloor = R"(<setmkfluid mk="0" />
