@@ -62,19 +62,17 @@ class DeviceArray {
   }
   // Elements [first, first + count).
   std::vector<U> download(size_t count, const char* what, size_t first = 0) const {
-    std::vector<U> out;
-    downloadInto(out, count, what, first);
+    std::vector<U> out(count);
+    downloadTo(out.data(), count, what, first);
     return out;
   }
-  // The same into `out`, reusing its storage: snapshots taken again and again (gauges, VTK
-  // parts) then touch no fresh pages, which at 21k particles cost more than the copy itself.
-  void downloadInto(std::vector<U>& out, size_t count, const char* what, size_t first = 0) const {
-    out.resize(count);
+  // The same into host memory the caller keeps (host_staging.h: snapshots taken again and again).
+  void downloadTo(U* dst, size_t count, const char* what, size_t first = 0) const {
     if (count == 0) return;
     if (dev_ == Device::Gpu)
-      gpu::copyToHost(out.data(), p_ + first, count * sizeof(U), what);
+      gpu::copyToHost(dst, p_ + first, count * sizeof(U), what);
     else
-      std::copy(p_ + first, p_ + first + count, out.begin());
+      std::copy(p_ + first, p_ + first + count, dst);
   }
 
   U* data() const { return p_; }

@@ -7,6 +7,7 @@
 
 #include "boundary_motion.h"
 #include "floating_bodies.h"
+#include "host_staging.h"
 #include "periodic_parameters.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
@@ -129,10 +130,11 @@ class SimulationCore final : public Simulation::Impl {
   void snapshotInto(ParticleSnapshot& s) const override {
     const uint32_t all = state_->n;
     Staging& h = staging_;
-    state_->cur.pos.downloadInto(h.pos, all, "downloading positions");
-    state_->cur.velrho.downloadInto(h.velrho, all, "downloading velocities");
-    state_->cur.code.downloadInto(h.code, all, "downloading particle codes");
-    state_->cur.id.downloadInto(h.id, all, "downloading particle ids");
+    const char* what = "staging a snapshot";
+    state_->cur.pos.downloadTo(h.pos.reserve(device, all, what), all, "downloading positions");
+    state_->cur.velrho.downloadTo(h.velrho.reserve(device, all, what), all, "downloading velocities");
+    state_->cur.code.downloadTo(h.code.reserve(device, all, what), all, "downloading particle codes");
+    state_->cur.id.downloadTo(h.id.reserve(device, all, what), all, "downloading particle ids");
     // Parked particles were excluded: they are not part of the state.
     h.rows.clear();
     for (uint32_t i = 0; i < all; ++i)
@@ -189,8 +191,9 @@ class SimulationCore final : public Simulation::Impl {
 
   // Host copies of the device arrays a snapshot reads, kept between snapshots.
   struct Staging {
-    std::vector<Real4<T>> pos, velrho;
-    std::vector<uint32_t> code, id, rows;
+    HostStaging<Real4<T>> pos, velrho;
+    HostStaging<uint32_t> code, id;
+    std::vector<uint32_t> rows;
   };
 
   // Particles in the engine's order (floating_bodies.h): fixed and moving boundaries, floating

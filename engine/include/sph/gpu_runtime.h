@@ -15,6 +15,10 @@ size_t totalMemoryBytes();
 
 void* allocBytes(size_t bytes, const char* what);
 void freeBytes(void* p) noexcept;
+// Page-locked host memory: device-to-host copies into it go straight by DMA instead of through
+// the driver's own staging buffer.
+void* allocPinned(size_t bytes, const char* what);
+void freePinned(void* p) noexcept;
 void copyToDevice(void* dst, const void* src, size_t bytes, const char* what);
 void copyToHost(void* dst, const void* src, size_t bytes, const char* what);
 void copyDeviceToDevice(void* dst, const void* src, size_t bytes, const char* what);

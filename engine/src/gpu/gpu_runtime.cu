@@ -55,6 +55,17 @@ void* allocBytes(size_t bytes, const char* what) {
 void freeBytes(void* p) noexcept {
   if (p) cudaFree(p);
 }
+void* allocPinned(size_t bytes, const char* what) {
+  void* p = nullptr;
+  const cudaError_t e = cudaMallocHost(&p, bytes);
+  if (e != cudaSuccess)
+    throw RunError("CUDA error while allocating " + std::to_string(bytes) + " bytes of pinned host memory for " +
+                   what + ": " + cudaGetErrorString(e));
+  return p;
+}
+void freePinned(void* p) noexcept {
+  if (p) cudaFreeHost(p);
+}
 void copyToDevice(void* dst, const void* src, size_t bytes, const char* what) {
   SPH_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), what);
 }

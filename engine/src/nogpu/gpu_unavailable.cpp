@@ -21,6 +21,8 @@ std::string deviceDescription() { return "none (built without CUDA)"; }
 size_t totalMemoryBytes() { return 0; }
 void* allocBytes(size_t, const char*) { noCuda("allocate device memory"); }
 void freeBytes(void*) noexcept {}
+void* allocPinned(size_t, const char*) { noCuda("allocate pinned host memory"); }
+void freePinned(void*) noexcept {}
 void copyToDevice(void*, const void*, size_t, const char*) { noCuda("copy to the device"); }
 void copyToHost(void*, const void*, size_t, const char*) { noCuda("copy from the device"); }
 void copyDeviceToDevice(void*, const void*, size_t, const char*) { noCuda("copy on the device"); }
