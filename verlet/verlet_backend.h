@@ -55,6 +55,12 @@ class VerletBackend {
   virtual void queueDisplacement2(const ParticleView<float>& p) = 0;
   virtual void queueDisplacement2(const ParticleView<double>& p) = 0;
   virtual double queuedDisplacement2() = 0;
+  // CUDA-graph replay (NeighbourStrategy::replayToken): a number that changes whenever the
+  // device work of interact() and queueDisplacement2() changes for the same particle arrays
+  // (list buffers moved, particle count, lanes, periodic box); 0: the backend is not replayable.
+  virtual uint64_t launchGeneration() const { return 0; }
+  // The engine replayed a recorded queueDisplacement2() (and waits for the step's end itself).
+  virtual void markQueuedByReplay() {}
   // The four-step build (count, warp maximum, scan, fill) over the cell tables `l`, which
   // must come from a sort of these very positions; saves the positions for the displacement.
   virtual BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) = 0;

@@ -91,6 +91,21 @@ void VerletStrategy::endStepT(const ParticleView<T>& p) {
   queuedN_ = p.n;
 }
 
+// Between rebuilds a step's force pass and queued check launch the same kernels on the same
+// lists: replayable while the backend's launch arguments stay (a rebuild into the same buffers
+// keeps them; the engine's arrays, swapped by the rebuild's reorder, are the engine's key).
+uint64_t VerletStrategy::replayToken() const {
+  if (!backend_ || !built_ || fallback_ || pendingBuild_) return 0;
+  return backend_->launchGeneration();
+}
+
+// What interactT() and endStepT() keep on the host in a step with lists in use.
+void VerletStrategy::replayedStep() {
+  checkQueued_ = true;
+  queuedN_ = builtN_;
+  backend_->markQueuedByReplay();
+}
+
 void VerletStrategy::beginStep(double lastDt) {
   lastDt_ = lastDt;
   ++steps_;

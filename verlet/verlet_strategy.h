@@ -40,6 +40,8 @@ class VerletStrategy final : public NeighbourStrategy {
                 const ForceOutputs<double>& out) override {
     interactT(p, c, out);
   }
+  uint64_t replayToken() const override;
+  void replayedStep() override;
   StrategyStats stats() const override;
   size_t deviceBytes() const override;
   size_t peakDeviceBytes() const override;

@@ -78,7 +78,8 @@ class CpuOps final : public EngineOps<T> {
     s_.excludedDensity = dens;
   }
 
-  StepScalars finishStep() override { return s_; }
+  void queueStepScalars() override {}
+  StepScalars waitStepScalars() override { return s_; }
   double stepDt() override { return s_.dt; }
   const double* dtLocation() const override { return &s_.dt; }
 

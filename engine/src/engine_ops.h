@@ -74,8 +74,14 @@ class EngineOps {
   // (where the particles live).
   virtual void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,
                     const ParkingLot& lot) = 0;
-  // The step's scalars on the host (GPU: the one wait for the device per step).
-  virtual StepScalars finishStep() = 0;
+  // The step's scalars on the host (GPU: the one wait for the device per step), in two halves
+  // so that a recorded step (step_graphs.h) holds the copy but not the wait.
+  virtual void queueStepScalars() = 0;
+  virtual StepScalars waitStepScalars() = 0;
+  StepScalars finishStep() {
+    queueStepScalars();
+    return waitStepScalars();
+  }
   // The dt of the last computeDt() on the host before the step ends (GPU: a second wait, paid
   // only by runs with imposed motion, whose transform the host computes from dt).
   virtual double stepDt() = 0;

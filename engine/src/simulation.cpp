@@ -176,6 +176,7 @@ RunReport Simulation::run() {
     r.nsPerParticleStep = s.particleSteps ? computeSeconds * 1e9 / double(s.particleSteps) : 0;
     r.extra["wall_seconds_excluding_output"] = fmt::format("{:.6f}", computeSeconds);
     r.extra["phase_timers"] = s.opts.phaseTimers ? "on" : "off";
+    r.extra["step_graphs"] = s.stepGraphSummary();
     r.extra["dt_min_hits"] = fmt::format("{}", s.dtMinHits);
     r.extra["exclusion_compactions"] = fmt::format("{}", s.compactions);
     r.extra["output_parts"] = fmt::format("{}", part);

@@ -12,6 +12,7 @@
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
 #include "sph/particle_code.h"
+#include "step_graphs.h"
 
 namespace sph {
 namespace {
@@ -69,6 +70,9 @@ class SimulationCore final : public Simulation::Impl {
     for (const auto& [key, value] : o.strategyOptions) ctx.options[key] = value;
     strategy->configure(ctx);
 
+    // Phase timers put events between the step's kernels: as graph nodes they cost more than
+    // the graph saves (tools/bench/README.md, session 8), so timed runs launch eagerly.
+    if (d == Device::Gpu && o.stepGraphs && !o.phaseTimers) graphs_ = makeStepGraphs();
     if (!c.motions.empty()) motion_ = std::make_unique<BoundaryMotion<T>>(c, p, d, o.threads);
     dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed};
     limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
@@ -101,21 +105,13 @@ class SimulationCore final : public Simulation::Impl {
       }
       wrapPeriodic();
       moveFloatings(state_->cur.posPre.data(), BodyStep::Corrector);
+      moveBoundaries();
+      strategy->endStep(state_->view());
+      ops_->queueStepScalars();
     } else {
-      forcePass();
-      computeDt();
-      const bool euler = verletCounter_ >= p.verletSteps;
-      verletCounter_ = euler ? 0 : verletCounter_ + 1;
-      {
-        ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
-        ops_->verletStep(state_->integratorArrays(), consts_, euler, state_->cur.code.data(), limits_);
-      }
-      wrapPeriodic();
-      moveFloatings(state_->cur.pos.data(), BodyStep::Euler);
+      verletIntegratorStep();
     }
-    moveBoundaries();
-    strategy->endStep(state_->view());
-    const StepScalars s = ops_->finishStep();
+    const StepScalars s = ops_->waitStepScalars();
     if (!std::isfinite(s.dt))
       throw RunError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
     dt = s.dt;
@@ -125,6 +121,45 @@ class SimulationCore final : public Simulation::Impl {
     ++stepCount;
     const ExclusionCounts now{s.excludedOutOfDomain, s.excludedDensity};
     if (now.total() > 0) excludeParticles(now);
+  }
+
+  // The Verlet integrator's step after the strategy's prepare(). Between list rebuilds its
+  // device work repeats from step to step, and GPU runs record it once and replay it
+  // (step_graphs.h) whenever the strategy and the engine's arrays say it is the same work.
+  void verletIntegratorStep() {
+    const bool euler = verletCounter_ >= p.verletSteps;
+    verletCounter_ = euler ? 0 : verletCounter_ + 1;
+    prepareForces();
+    const auto work = [&] {
+      interactForces();
+      computeDt();
+      {
+        ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
+        ops_->verletStep(state_->integratorArrays(), consts_, euler, state_->cur.code.data(), limits_);
+      }
+      wrapPeriodic();
+      moveFloatings(state_->cur.pos.data(), BodyStep::Euler);
+      moveBoundaries();
+      strategy->endStep(state_->view());
+      ops_->queueStepScalars();
+    };
+    // Not recorded: the first step (its dt rule differs), the Euler steps (one in VerletSteps,
+    // not worth a second graph), floating bodies and imposed motion (host work in the step).
+    if (!graphs_ || stepCount == 0 || euler || floating_ || motion_) {
+      work();
+      return;
+    }
+    const StepGraphKey key{strategy->replayToken(), state_->cur.pos.data(), state_->n, state_->nBound, 0};
+    graphs_->run(key, work, [&] { strategy->replayedStep(); });
+  }
+
+  std::string stepGraphSummary() const override {
+    if (device != Device::Gpu) return "off (cpu)";
+    if (!opts.stepGraphs) return "off (--no-graphs)";
+    if (!graphs_) return "off (phase timers on)";
+    return fmt::format("{} ({} recorded, {} steps replayed{}{})", graphs_->enabled() ? "on" : "off",
+                       graphs_->recordings(), graphs_->replays(), graphs_->enabled() ? "" : ": ",
+                       graphs_->disabledReason());
   }
 
   void snapshotInto(ParticleSnapshot& s) const override {
@@ -236,6 +271,11 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   void forcePass() {
+    prepareForces();
+    interactForces();
+  }
+
+  void prepareForces() {
     // pos.w already holds the pressure: computed at the start and by every integrator step.
     strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
     particlesChanged_ = false;
@@ -246,6 +286,9 @@ class SimulationCore final : public Simulation::Impl {
       floating_->index(state_->view());
       floatingIndexedAt_ = state_->reorders;
     }
+  }
+
+  void interactForces() {
     strategy->interact(state_->view(), consts_,
                        ForceOutputs<T>{state_->ace.data(), state_->viscdt.data(),
                                        floating_ ? floating_->particleContacts() : nullptr});
@@ -343,6 +386,7 @@ class SimulationCore final : public Simulation::Impl {
   ParkingLot parking_;    // axis -1: every axis is periodic, excluded particles are compacted at once
   uint32_t parked_ = 0;   // parked particles, all in [nBound, n)
   mutable Staging staging_;
+  std::unique_ptr<StepGraphs> graphs_;  // GPU runs without phase timers (see the constructor)
 };
 
 }  // namespace

@@ -35,6 +35,9 @@ struct Simulation::Impl {
   virtual void snapshotInto(ParticleSnapshot& into) const = 0;
   virtual size_t engineDeviceBytes() const = 0;
   virtual std::vector<FloatingBodyState> floatingStates() const = 0;  // empty without floating bodies
+  // How steps were run: "off (why)" or "on", with the graphs recorded and the steps replayed
+  // (step_graphs.h), for run.json.
+  virtual std::string stepGraphSummary() const = 0;
 
   SimParameters p;
   RunOptions opts;

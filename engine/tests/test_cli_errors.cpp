@@ -130,6 +130,7 @@ TEST(CliRun, NoTimersKeepsTheResultsAndDropsThePhaseTable) {
   const std::string json = readAll(dir / "untimed" / "run.json");
   EXPECT_NE(json.find("\"phases\": []"), std::string::npos) << json;
   EXPECT_NE(json.find("\"phase_timers\": \"off\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"step_graphs\": \"off (cpu)\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"wall_seconds_excluding_output\""), std::string::npos) << json;
   EXPECT_NE(untimed.output.find("phase timers off"), std::string::npos) << untimed.output;
   EXPECT_EQ(untimed.output.find("CF-Forces"), std::string::npos) << untimed.output;

@@ -18,17 +18,7 @@
 namespace sph {
 namespace {
 
-std::string spillwayCase() {
-  return test::caseXml(
-      R"(<definition dp="0.01"><pointmin x="-0.05" y="0" z="-0.05" /><pointmax x="1" y="0" z="1" /></definition>)",
-      R"(<setmkfluid mk="0" />
-<drawbox><boxfill>solid</boxfill><point x="0" y="0" z="0" /><size x="0.3" y="0" z="0.3" /></drawbox>
-<setmkbound mk="0" />
-<drawbox><boxfill>bottom | left</boxfill><point x="0" y="0" z="0" /><size x="0.4" y="0" z="0.4" /></drawbox>)",
-      R"(<parameter key="StepAlgorithm" value="2" /><parameter key="Kernel" value="2" />
-<parameter key="Visco" value="0.05" /><parameter key="DensityDT" value="1" />
-<parameter key="TimeMax" value="1" /><parameter key="TimeOut" value="0.1" />)");
-}
+std::string spillwayCase() { return test::spillwayCase(R"(<parameter key="StepAlgorithm" value="2" />)", 1.0); }
 
 struct Spill {
   RunReport report;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "../verlet_backend.h"
 #include "../verlet_particle_ops.h"
@@ -214,8 +215,16 @@ class VerletGpuBackend final : public VerletBackend {
   void queueDisplacement2(const ParticleView<double>& p) override { queueT(p, refD_); }
   double queuedDisplacement2() override {
     if (!hasQueued_) return HUGE_VAL;
-    SPH_CUDA_CHECK(cudaEventSynchronize(queuedDone_), "waiting for the queued displacement check");
+    // A check queued by a recorded or replayed step has no event (an event node would cost more
+    // than the graph saves); the engine's end-of-step wait has finished it.
+    if (queuedEventRecorded_)
+      SPH_CUDA_CHECK(cudaEventSynchronize(queuedDone_), "waiting for the queued displacement check");
     return __builtin_bit_cast(double, readResult(kQueuedSlot));
+  }
+  uint64_t launchGeneration() const override { return generation_; }
+  void markQueuedByReplay() override {
+    hasQueued_ = true;
+    queuedEventRecorded_ = false;
   }
   BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) override {
     return buildT(p, l, r, Real4Source<float>{p.pos}, refF_);
@@ -313,7 +322,10 @@ class VerletGpuBackend final : public VerletBackend {
     if (!hasQueued_) return;
     launchMax("measuring displacements since the list build", p.n, kQueuedSlot, maxDisplacement2Kernel<T>, p.pos,
               ref.data(), p.code, p.n, box_);
-    SPH_CUDA_CHECK(cudaEventRecord(queuedDone_, 0), "recording the displacement check");
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    SPH_CUDA_CHECK(cudaStreamIsCapturing(cudaStreamPerThread, &capture), "asking whether a step is being recorded");
+    queuedEventRecorded_ = capture == cudaStreamCaptureStatusNone;
+    if (queuedEventRecorded_) SPH_CUDA_CHECK(cudaEventRecord(queuedDone_, 0), "recording the displacement check");
   }
 
   template <typename T, typename Source>
@@ -372,6 +384,11 @@ class VerletGpuBackend final : public VerletBackend {
     box_ = l.image<double>();
     lastGoodTotal_ = total;
     res.built = true;
+    const LaunchSignature now{entries_, length_.data(), regionEnd_.data(), refF_.data(), refD_.data(), n_, lanes_, box_};
+    if (!now.sameAs(launched_)) {
+      launched_ = now;
+      ++generation_;
+    }
     peak_ = std::max(peak_, deviceBytes());
     return res;
   }
@@ -418,6 +435,18 @@ class VerletGpuBackend final : public VerletBackend {
     return listStats(h, pos.data(), support, box_);
   }
 
+  // What the force and check kernels are launched with, besides the engine's arrays: a
+  // recorded step stays valid while this stays the same (launchGeneration).
+  struct LaunchSignature {
+    const void *entries = nullptr, *length = nullptr, *regionEnd = nullptr, *refF = nullptr, *refD = nullptr;
+    uint32_t n = 0, lanes = 0;
+    PeriodicBox<double> box;
+    bool sameAs(const LaunchSignature& o) const {
+      return entries == o.entries && length == o.length && regionEnd == o.regionEnd && refF == o.refF &&
+             refD == o.refD && n == o.n && lanes == o.lanes && std::memcmp(&box, &o.box, sizeof(box)) == 0;
+    }
+  };
+
   DeviceBuffer<Scalars> scalars_;
   Scalars* host_ = nullptr;
   // Max reductions: one accumulator (they run one after another on stream 0) and two result
@@ -427,7 +456,9 @@ class VerletGpuBackend final : public VerletBackend {
   unsigned long long* maxResult_ = nullptr;        // host view (read as volatile)
   unsigned long long* maxResultDevice_ = nullptr;  // the same memory seen from the device
   cudaEvent_t queuedDone_ = nullptr;
-  bool hasQueued_ = false;
+  bool hasQueued_ = false, queuedEventRecorded_ = false;
+  LaunchSignature launched_;
+  uint64_t generation_ = 1;
   DeviceBuffer<uint32_t> length_;
   DeviceBuffer<unsigned long long> regionSize_, regionEnd_;
   DeviceBuffer<unsigned char> scanTemp_;

@@ -77,6 +77,17 @@ class NeighbourStrategy {
                         const ForceOutputs<float>& out) = 0;
   virtual void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
                         const ForceOutputs<double>& out) = 0;
+  // CUDA-graph replay of steady steps (GPU runs; the engine's step_graphs.h). Asked after the
+  // step's prepare(): a nonzero token promises that this step's interact() and endStep() launch
+  // exactly the device work (kernels, arguments, grid sizes) they launched in the last step that
+  // returned the same token with the same particle arrays, without waiting for the device or
+  // allocating. The token must change whenever any of that work changes. The engine may then
+  // record those calls once and replay them, calling replayedStep() instead of interact() and
+  // endStep(). 0 (the default) means "call me every step".
+  virtual uint64_t replayToken() const { return 0; }
+  // The engine replayed this step's recorded interact() and endStep(): keep the host
+  // bookkeeping they keep (the device work has been queued).
+  virtual void replayedStep() {}
   virtual StrategyStats stats() const = 0;
   virtual size_t deviceBytes() const = 0;  // bytes the strategy holds on the device now
   virtual size_t peakDeviceBytes() const = 0;

@@ -186,9 +186,11 @@ class GpuOps final : public EngineOps<T> {
     SPH_LAUNCH("integrating the symplectic corrector", a.n, kBlock, 0, correctKernel<T>, a, c, scalars_.data(), code, l);
   }
 
-  StepScalars finishStep() override {
+  void queueStepScalars() override {
     SPH_CUDA_CHECK(cudaMemcpyAsync(host_, scalars_.data(), sizeof(StepScalars), cudaMemcpyDeviceToHost, 0),
                    "reading the step scalars (dt, exclusion counts)");
+  }
+  StepScalars waitStepScalars() override {
     SPH_CUDA_CHECK(cudaStreamSynchronize(0), "finishing a time step");
     return *host_;
   }

@@ -3,6 +3,7 @@
 
 #include "../engine_ops.h"
 #include "../phase_timers.h"
+#include "../step_graphs.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
 
@@ -38,5 +39,6 @@ template std::unique_ptr<EngineOps<float>> makeGpuOps<float>();
 template std::unique_ptr<EngineOps<double>> makeGpuOps<double>();
 
 std::unique_ptr<RecordingTimer> makeGpuTimer() { noCuda("time GPU phases"); }
+std::unique_ptr<StepGraphs> makeStepGraphs() { noCuda("record CUDA graphs"); }
 
 }  // namespace sph

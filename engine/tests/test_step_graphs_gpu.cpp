@@ -1,0 +1,199 @@
+// CUDA-graph replay of steady steps (step_graphs.h). The recorder on one of the engine's
+// kernels: it records, replays what the key names on the data as it is now, records again when
+// the key changes, and when recording fails it runs the work eagerly and switches itself off.
+// Whole runs with replay must give the very bits of the same runs launched kernel by kernel:
+// a replay launches the same kernels with the same arguments in the same order. Skips without
+// a usable GPU; run on the GPU machine whenever CUDA code changes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "device_array.h"
+#include "engine_ops.h"
+#include "sph/gpu_runtime.h"
+#include "sph/pair_physics.h"
+#include "sph/simulation.h"
+#include "step_graphs.h"
+#include "test_support.h"
+
+namespace sph {
+namespace {
+
+// One engine kernel to record: pos.w = Tait pressure of velrho.w.
+struct PressurePass {
+  static constexpr uint32_t kN = 1000;
+  std::unique_ptr<EngineOps<float>> ops = makeGpuOps<float>();
+  DeviceArray<Real4<float>> pos{Device::Gpu, kN, "test positions"};
+  DeviceArray<Real4<float>> velrho{Device::Gpu, kN, "test densities"};
+  PhysicsConstants<float> c{};
+  int hostRuns = 0;  // how often the work's host code ran
+
+  PressurePass() {
+    c.rho0 = 1000.0f;
+    c.gamma = 7.0f;
+    c.cteB = 2.0e5f;
+    pos.upload(std::vector<Real4<float>>(kN, Real4<float>{0, 0, 0, 0}), "clearing test positions");
+    setDensity(1010.0f);
+  }
+  void setDensity(float rho) {
+    velrho.upload(std::vector<Real4<float>>(kN, Real4<float>{0, 0, 0, rho}), "uploading test densities");
+  }
+  void work() {
+    ++hostRuns;
+    ops->computePressure(pos.data(), velrho.data(), kN, c);
+  }
+  // Every pressure is the Tait pressure of `rho` (to float round-off: the device may contract
+  // the polynomial into fused multiply-adds; the densities tried differ by 1%, the pressures by
+  // ~7%, so 1e-5 tells them apart).
+  bool pressuresAre(float rho) const {
+    gpu::synchronize("finishing the test pass");
+    PhysicsConstants<double> exact{};
+    exact.rho0 = c.rho0;
+    exact.gamma = c.gamma;
+    exact.cteB = c.cteB;
+    const double want = taitPressure(double(rho), exact);
+    for (const Real4<float>& p : pos.download(kN, "downloading test pressures"))
+      if (std::abs(double(p.w) - want) > 1e-5 * want) return false;
+    return true;
+  }
+};
+
+TEST(StepGraphs, RecordsReplaysAndRecordsAgainWhenTheKeyChanges) {
+  if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
+  PressurePass pass;
+  auto graphs = makeStepGraphs();
+  int replayedCalls = 0;
+  const auto work = [&] { pass.work(); };
+  const auto replayed = [&] { ++replayedCalls; };
+  const StepGraphKey key{7, pass.pos.data(), PressurePass::kN, 0, 0};
+
+  graphs->run(key, work, replayed);  // records: the host code runs once, the graph once
+  EXPECT_EQ(pass.hostRuns, 1);
+  EXPECT_EQ(graphs->recordings(), 1u);
+  EXPECT_EQ(replayedCalls, 0);
+  EXPECT_TRUE(pass.pressuresAre(1010.0f));
+
+  pass.setDensity(1020.0f);  // a replay reads the data as it is at its launch
+  graphs->run(key, work, replayed);
+  EXPECT_EQ(pass.hostRuns, 1) << "a replay runs none of the work's host code";
+  EXPECT_EQ(replayedCalls, 1);
+  EXPECT_EQ(graphs->replays(), 1u);
+  EXPECT_TRUE(pass.pressuresAre(1020.0f));
+
+  StepGraphKey other = key;
+  other.token = 8;
+  pass.setDensity(1030.0f);
+  graphs->run(other, work, replayed);
+  EXPECT_EQ(pass.hostRuns, 2) << "a new token is recorded, not replayed";
+  EXPECT_EQ(graphs->recordings(), 2u);
+  EXPECT_TRUE(pass.pressuresAre(1030.0f));
+
+  other.token = 0;  // "call me every step"
+  graphs->run(other, work, replayed);
+  EXPECT_EQ(pass.hostRuns, 3);
+  EXPECT_EQ(graphs->recordings(), 2u);
+
+  pass.setDensity(1040.0f);  // the first key is still cached
+  graphs->run(key, work, replayed);
+  EXPECT_EQ(replayedCalls, 2);
+  EXPECT_TRUE(pass.pressuresAre(1040.0f));
+  EXPECT_TRUE(graphs->enabled());
+}
+
+// A recorded step must not wait for the device: if its work does, recording fails. The step is
+// not lost (the work runs eagerly), replay is off for the rest of the run with the reason
+// kept, and CUDA is left without an error.
+TEST(StepGraphs, AFailedRecordingRunsTheWorkEagerlyAndSwitchesReplayOff) {
+  if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
+  PressurePass pass;
+  auto graphs = makeStepGraphs();
+  int replayedCalls = 0;
+  const auto work = [&] {
+    pass.work();
+    gpu::synchronize("waiting inside a step");
+  };
+  const StepGraphKey key{1, pass.pos.data(), PressurePass::kN, 0, 0};
+  graphs->run(key, work, [&] { ++replayedCalls; });
+  EXPECT_EQ(pass.hostRuns, 2) << "the failed recording, then the eager run";
+  EXPECT_FALSE(graphs->enabled());
+  EXPECT_NE(graphs->disabledReason().find("recording a step failed"), std::string::npos) << graphs->disabledReason();
+  EXPECT_EQ(graphs->recordings(), 0u);
+  EXPECT_TRUE(pass.pressuresAre(1010.0f));
+
+  pass.setDensity(1020.0f);
+  graphs->run(key, work, [&] { ++replayedCalls; });
+  EXPECT_EQ(pass.hostRuns, 3);
+  EXPECT_EQ(replayedCalls, 0);
+  EXPECT_TRUE(pass.pressuresAre(1020.0f));
+}
+
+// The spillway of test_exclusion_parking.cpp with the Verlet integrator: water runs off the
+// floor, so particles are parked and compacted away (the engine's arrays and the particle count
+// change) and the lists are rebuilt many times, each time on the other array set.
+std::string spillwayVerletIntegrator() {
+  return test::spillwayCase(R"(<parameter key="StepAlgorithm" value="1" /><parameter key="VerletSteps" value="40" />)", 0.6);
+}
+
+struct GraphRun {
+  RunReport report;
+  ParticleSnapshot last;
+};
+
+GraphRun runOnGpu(const CaseDefinition& c, Precision precision, bool graphs) {
+  RunOptions o;
+  o.device = Device::Gpu;
+  o.precision = precision;
+  o.neighbours = "verlet";
+  o.phaseTimers = false;
+  o.stepGraphs = graphs;
+  o.writeOutput = false;
+  o.progress = false;
+  Simulation sim(c, o);
+  GraphRun r;
+  r.report = sim.run();
+  r.last = sim.snapshot();
+  return r;
+}
+
+class GpuStepGraphs : public ::testing::TestWithParam<Precision> {};
+
+TEST_P(GpuStepGraphs, ReplayedRunGivesTheSameBitsAsAnEagerRun) {
+  if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
+  const auto dir = test::tempDir("step_graphs");
+  const CaseDefinition c = loadCase(test::writeFile(dir / "Spill_Def.xml", spillwayVerletIntegrator()));
+  const GraphRun replayed = runOnGpu(c, GetParam(), true);
+  const GraphRun eager = runOnGpu(c, GetParam(), false);
+  ASSERT_EQ(replayed.report.status, "completed") << replayed.report.error;
+  ASSERT_EQ(eager.report.status, "completed") << eager.report.error;
+  const std::string summary = replayed.report.extra.at("step_graphs");
+  std::printf("%llu steps, %llu excluded, %s compactions, %.0f rebuilds; graphs: %s\n",
+              static_cast<unsigned long long>(replayed.report.steps),
+              static_cast<unsigned long long>(replayed.report.excluded),
+              replayed.report.extra.at("exclusion_compactions").c_str(),
+              replayed.report.strategyStats.at("rebuilds"), summary.c_str());
+  EXPECT_EQ(eager.report.extra.at("step_graphs"), "off (--no-graphs)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(summary, m, std::regex(R"(on \((\d+) recorded, (\d+) steps replayed\))"))) << summary;
+  const uint64_t recorded = std::stoull(m[1]), replays = std::stoull(m[2]);
+  EXPECT_GT(replays, replayed.report.steps / 2) << "most steps are steady";
+  EXPECT_LT(recorded, replays / 10) << "a graph is reused across rebuilds into the same buffers";
+  EXPECT_GT(std::stoull(replayed.report.extra.at("exclusion_compactions")), 0u) << "the case must compact";
+
+  EXPECT_EQ(replayed.report.steps, eager.report.steps);
+  EXPECT_EQ(replayed.report.excluded, eager.report.excluded);
+  ASSERT_EQ(replayed.last.count(), eager.last.count());
+  EXPECT_EQ(replayed.last.id, eager.last.id);
+  EXPECT_EQ(replayed.last.pos, eager.last.pos);
+  EXPECT_EQ(replayed.last.vel, eager.last.vel);
+  EXPECT_EQ(replayed.last.rho, eager.last.rho);
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions, GpuStepGraphs, ::testing::Values(Precision::Single, Precision::Double),
+                         [](const auto& info) { return std::string(precisionName(info.param)); });
+
+}  // namespace
+}  // namespace sph
