@@ -50,7 +50,7 @@ void VerletStrategy::configure(const StrategyContext& ctx) {
   if (!ctx.reorderer) throw RunError("verlet neighbour search: the context has no particle reorderer");
   rule_ = SkinRule{};
   rule_.support = ctx.support;
-  rule_.steps = positiveOption(ctx, "VerletListSteps", kDefaultListSteps);
+  rule_.steps = positiveOption(ctx, "VerletListSteps", defaultListSteps(ctx.dim));
   int axis = 0;
   const double rcMax = maxListRadius(ctx, &axis);
   if (rcMax < std::numeric_limits<double>::infinity()) {

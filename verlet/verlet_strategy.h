@@ -6,7 +6,7 @@
 // says so once and uses the cell interaction on its rebuild sort, sorting every pass, until
 // the next rebuild point; run.json counts how often.
 //
-// Options (StrategyContext::options): VerletListSteps (C of eq. 2, default kDefaultListSteps),
+// Options (StrategyContext::options): VerletListSteps (C of eq. 2, default defaultListSteps(dim)),
 // VerletMemoryLimit (bytes the lists may take; default: what the device has).
 #pragma once
 
@@ -21,7 +21,14 @@
 
 namespace sph::verlet {
 
-inline constexpr double kDefaultListSteps = 8;
+// C of eq. 2 when VerletListSteps is not given: the value that minimised total time in sweeps
+// on an H200 with steady steps replayed as CUDA graphs (tools/bench/README.md, session 9).
+// 3D, DamBreak: C = 8 and 10 within 0.3%, 6 and 12 slower. 2D, DamBreak2D: flat from 20 to 24,
+// 8 is 25% slower. In 2D the lists are short (~30 members), so a force pass costs a fifteenth
+// of a rebuild (sort and build, ~150 us at 21k particles) and longer-lived lists win; in 3D the
+// force pass over ~155 members costs a third of a rebuild and longer lists soon cost more.
+inline constexpr double kDefaultListSteps3D = 8, kDefaultListSteps2D = 20;
+inline double defaultListSteps(int dim) { return dim == 2 ? kDefaultListSteps2D : kDefaultListSteps3D; }
 
 class VerletStrategy final : public NeighbourStrategy {
  public:

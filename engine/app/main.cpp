@@ -37,7 +37,8 @@ run options (default in brackets):
   --cell-rows reachable|all  cell plugin: skip cells beyond the support (reachable) or
                         scan whole rows as DualSPHysics does (all)  [reachable]
   --verlet-steps C      verlet plugin: steps a list should last at the current
-                        top speed (skin dh = 2 Vmax C dt)  [XML VerletListSteps, else 8]
+                        top speed (skin dh = 2 Vmax C dt)
+                        [XML VerletListSteps, else 8 in 3D, 20 in 2D]
   --dp DP               override the particle spacing    [XML definition dp]
   --no-vtk              skip the VTK files (run.json and the table are still written)
   --no-output           write no files at all

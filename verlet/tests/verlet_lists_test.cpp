@@ -69,7 +69,7 @@ void checkLists(const ListCase& lc) {
   } else {
     base = hotSpot(lc.dim, domain);
   }
-  // Velocities up to 1 m/s and a dt that makes the skin 20% of the support (C = 8).
+  // Velocities up to 1 m/s and a dt that makes the skin 20% of the support at the default C.
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> u(-0.57, 0.57);
   for (auto& v : base.velrho) v = {u(rng), lc.dim == 3 ? u(rng) : 0.0, u(rng), 1000.0};
@@ -79,7 +79,7 @@ void checkLists(const ListCase& lc) {
   v.configure(makeContext(lc.device, lc.precision, lc.dim, support, domain, CellMode::Half, run.reorderer()));
   double vmax = 0;
   for (const auto& q : particles.velrho) vmax = std::max(vmax, std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z));
-  v.beginStep(0.2 * support / (2 * vmax * 8));
+  v.beginStep(0.2 * support / (2 * vmax * sph::verlet::defaultListSteps(lc.dim)));
   v.prepare(run.view(), sph::PrepareReason::Step);
   v.buildPendingLists(run.view());
   ASSERT_TRUE(v.listsInUse());

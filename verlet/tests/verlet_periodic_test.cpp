@@ -68,7 +68,7 @@ void checkPeriodicLists(const PeriodicListCase& lc) {
     base = periodicRandomParticles(lc.dim, n, 401, domain, lc.mask, 0.15, 99);
   }
   const sph::PeriodicBox<double> box = periodicBox(domain, lc.mask);
-  // Velocities up to 1 m/s and a dt that makes the skin 20% of the support (C = 8).
+  // Velocities up to 1 m/s and a dt that makes the skin 20% of the support at the default C.
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> u(-0.57, 0.57);
   for (auto& v : base.velrho) v = {u(rng), lc.dim == 3 ? u(rng) : 0.0, u(rng), 1000.0};
@@ -80,7 +80,7 @@ void checkPeriodicLists(const PeriodicListCase& lc) {
   v.configure(ctx);
   double vmax = 0;
   for (const auto& q : particles.velrho) vmax = std::max(vmax, std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z));
-  v.beginStep(0.2 * support / (2 * vmax * 8));
+  v.beginStep(0.2 * support / (2 * vmax * sph::verlet::defaultListSteps(lc.dim)));
   v.prepare(run.view(), sph::PrepareReason::Step);
   v.buildPendingLists(run.view());
   ASSERT_TRUE(v.listsInUse());
