@@ -105,9 +105,7 @@ class SimulationCore final : public Simulation::Impl {
       }
       wrapPeriodic();
       moveFloatings(state_->cur.posPre.data(), BodyStep::Corrector);
-      moveBoundaries();
-      strategy->endStep(state_->view());
-      ops_->queueStepScalars();
+      endStepWork();
     } else {
       verletIntegratorStep();
     }
@@ -139,9 +137,7 @@ class SimulationCore final : public Simulation::Impl {
       }
       wrapPeriodic();
       moveFloatings(state_->cur.pos.data(), BodyStep::Euler);
-      moveBoundaries();
-      strategy->endStep(state_->view());
-      ops_->queueStepScalars();
+      endStepWork();
     };
     // Not recorded: the first step (its dt rule differs), the Euler steps (one in VerletSteps,
     // not worth a second graph), floating bodies and imposed motion (host work in the step).
@@ -149,8 +145,16 @@ class SimulationCore final : public Simulation::Impl {
       work();
       return;
     }
-    const StepGraphKey key{strategy->replayToken(), state_->cur.pos.data(), state_->n, state_->nBound, 0};
+    const StepGraphKey key{strategy->replayToken(), state_->cur.pos.data(), state_->n, state_->nBound};
     graphs_->run(key, work, [&] { strategy->replayedStep(); });
+  }
+
+  // After either integrator: imposed motion, the strategy's end-of-step work and the copy of
+  // the step's scalars, which the step's one wait (waitStepScalars) finishes.
+  void endStepWork() {
+    moveBoundaries();
+    strategy->endStep(state_->view());
+    ops_->queueStepScalars();
   }
 
   std::string stepGraphSummary() const override {

@@ -23,10 +23,9 @@ namespace sph {
 // What a recorded graph depends on: the strategy's replay token (NeighbourStrategy::
 // replayToken) and every engine-side launch argument that can change between steps.
 struct StepGraphKey {
-  uint64_t token = 0;        // the strategy's; 0 never replays
+  uint64_t token = 0;            // the strategy's; 0 never replays
   const void* arrays = nullptr;  // the current particle array set (reorders swap two sets)
   uint32_t n = 0, nBound = 0;
-  uint32_t variant = 0;      // integrator variant (e.g. the Verlet Euler step)
   bool operator==(const StepGraphKey&) const = default;
 };
 

@@ -48,4 +48,20 @@ inline ParticleSnapshot runSteps(const CaseDefinition& c, RunOptions o, int step
   return sim.snapshot();
 }
 
+// A whole run (to TimeMax or o.maxSteps) without files or progress line: its report and its
+// final state.
+struct FinishedRun {
+  RunReport report;
+  ParticleSnapshot state;
+};
+inline FinishedRun runQuietly(const CaseDefinition& c, RunOptions o) {
+  o.writeOutput = false;
+  o.progress = false;
+  Simulation sim(c, o);
+  FinishedRun r;
+  r.report = sim.run();
+  r.state = sim.snapshot();
+  return r;
+}
+
 }  // namespace sph::test

@@ -18,6 +18,7 @@
 #include "sph/pair_physics.h"
 #include "sph/simulation.h"
 #include "step_graphs.h"
+#include "test_snapshot_compare.h"
 #include "test_support.h"
 
 namespace sph {
@@ -69,7 +70,7 @@ TEST(StepGraphs, RecordsReplaysAndRecordsAgainWhenTheKeyChanges) {
   int replayedCalls = 0;
   const auto work = [&] { pass.work(); };
   const auto replayed = [&] { ++replayedCalls; };
-  const StepGraphKey key{7, pass.pos.data(), PressurePass::kN, 0, 0};
+  const StepGraphKey key{7, pass.pos.data(), PressurePass::kN, 0};
 
   graphs->run(key, work, replayed);  // records: the host code runs once, the graph once
   EXPECT_EQ(pass.hostRuns, 1);
@@ -116,7 +117,7 @@ TEST(StepGraphs, AFailedRecordingRunsTheWorkEagerlyAndSwitchesReplayOff) {
     pass.work();
     gpu::synchronize("waiting inside a step");
   };
-  const StepGraphKey key{1, pass.pos.data(), PressurePass::kN, 0, 0};
+  const StepGraphKey key{1, pass.pos.data(), PressurePass::kN, 0};
   graphs->run(key, work, [&] { ++replayedCalls; });
   EXPECT_EQ(pass.hostRuns, 2) << "the failed recording, then the eager run";
   EXPECT_FALSE(graphs->enabled());
@@ -138,25 +139,14 @@ std::string spillwayVerletIntegrator() {
   return test::spillwayCase(R"(<parameter key="StepAlgorithm" value="1" /><parameter key="VerletSteps" value="40" />)", 0.6);
 }
 
-struct GraphRun {
-  RunReport report;
-  ParticleSnapshot last;
-};
-
-GraphRun runOnGpu(const CaseDefinition& c, Precision precision, bool graphs) {
+test::FinishedRun runOnGpu(const CaseDefinition& c, Precision precision, bool graphs) {
   RunOptions o;
   o.device = Device::Gpu;
   o.precision = precision;
   o.neighbours = "verlet";
   o.phaseTimers = false;
   o.stepGraphs = graphs;
-  o.writeOutput = false;
-  o.progress = false;
-  Simulation sim(c, o);
-  GraphRun r;
-  r.report = sim.run();
-  r.last = sim.snapshot();
-  return r;
+  return test::runQuietly(c, o);
 }
 
 class GpuStepGraphs : public ::testing::TestWithParam<Precision> {};
@@ -165,8 +155,8 @@ TEST_P(GpuStepGraphs, ReplayedRunGivesTheSameBitsAsAnEagerRun) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
   const auto dir = test::tempDir("step_graphs");
   const CaseDefinition c = loadCase(test::writeFile(dir / "Spill_Def.xml", spillwayVerletIntegrator()));
-  const GraphRun replayed = runOnGpu(c, GetParam(), true);
-  const GraphRun eager = runOnGpu(c, GetParam(), false);
+  const test::FinishedRun replayed = runOnGpu(c, GetParam(), true);
+  const test::FinishedRun eager = runOnGpu(c, GetParam(), false);
   ASSERT_EQ(replayed.report.status, "completed") << replayed.report.error;
   ASSERT_EQ(eager.report.status, "completed") << eager.report.error;
   const std::string summary = replayed.report.extra.at("step_graphs");
@@ -185,11 +175,11 @@ TEST_P(GpuStepGraphs, ReplayedRunGivesTheSameBitsAsAnEagerRun) {
 
   EXPECT_EQ(replayed.report.steps, eager.report.steps);
   EXPECT_EQ(replayed.report.excluded, eager.report.excluded);
-  ASSERT_EQ(replayed.last.count(), eager.last.count());
-  EXPECT_EQ(replayed.last.id, eager.last.id);
-  EXPECT_EQ(replayed.last.pos, eager.last.pos);
-  EXPECT_EQ(replayed.last.vel, eager.last.vel);
-  EXPECT_EQ(replayed.last.rho, eager.last.rho);
+  ASSERT_EQ(replayed.state.count(), eager.state.count());
+  EXPECT_EQ(replayed.state.id, eager.state.id);
+  EXPECT_EQ(replayed.state.pos, eager.state.pos);
+  EXPECT_EQ(replayed.state.vel, eager.state.vel);
+  EXPECT_EQ(replayed.state.rho, eager.state.rho);
 }
 
 INSTANTIATE_TEST_SUITE_P(Precisions, GpuStepGraphs, ::testing::Values(Precision::Single, Precision::Double),

@@ -15,10 +15,7 @@
 namespace sph {
 namespace {
 
-struct Outcome {
-  ParticleSnapshot state;
-  RunReport report;
-};
+using Outcome = test::FinishedRun;
 
 Outcome runCase(const CaseDefinition& c, const std::string& neighbours, Device d, Precision p, int steps,
                 const std::map<std::string, std::string>& options = {}) {
@@ -27,14 +24,8 @@ Outcome runCase(const CaseDefinition& c, const std::string& neighbours, Device d
   o.device = d;
   o.precision = p;
   o.maxSteps = steps;
-  o.writeOutput = false;
-  o.progress = false;
   o.strategyOptions = options;
-  Simulation sim(c, o);
-  Outcome out;
-  out.report = sim.run();
-  out.state = sim.snapshot();
-  return out;
+  return test::runQuietly(c, o);
 }
 
 CaseDefinition damBreak2D() {
