@@ -73,7 +73,16 @@ class CudaStepGraphs final : public StepGraphs {
       return;
     }
     Slot& s = leastRecentlyUsed();
-    install(s, graph);
+    try {
+      install(s, graph);
+    } catch (const std::exception& e) {
+      // The captured work has not run: run it eagerly rather than lose the step.
+      cudaGraphDestroy(graph);
+      cudaGetLastError();
+      disable(e.what());
+      work();
+      return;
+    }
     cudaGraphDestroy(graph);
     s.key = key;
     s.lastUse = clock_;
