@@ -28,7 +28,7 @@ RunReport runCase(const std::string& name, const std::string& xml, const std::st
 }
 
 std::filesystem::path outOf(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("sph_test_" + name) / "out";
+  return test::processTempRoot() / name / "out";
 }
 
 // A 2D tank 0.6 m long with water 0.2 m deep (dp 0.01: the top particle row is at 0.20 m, so the

@@ -10,13 +10,40 @@
 #include <vector>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "sph/simulation.h"
 
 namespace sph::test {
 
+// The temporary folders of one test process live under one root named after its pid, removed
+// when the process ends. ctest runs each test in its own process, two at a time, and tests of one
+// file share folder names: with one root for all, a test starting would wipe the files of a test
+// still running (seen in CI as a case file gone between writing and loading it).
+class ProcessTempRoot {
+ public:
+  ProcessTempRoot()
+      : path_(std::filesystem::temp_directory_path() / ("sph_test_" + std::to_string(::getpid()))) {}
+  ~ProcessTempRoot() {
+    std::error_code ignored;  // leaving files behind in /tmp is no reason to fail a test run
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ProcessTempRoot(const ProcessTempRoot&) = delete;
+  ProcessTempRoot& operator=(const ProcessTempRoot&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline const std::filesystem::path& processTempRoot() {
+  static const ProcessTempRoot root;
+  return root.path();
+}
+
+// An empty folder `name` under this process's root (emptied if a test of this process used it).
 inline std::filesystem::path tempDir(const std::string& name) {
-  const auto d = std::filesystem::temp_directory_path() / ("sph_test_" + name);
+  const auto d = processTempRoot() / name;
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;
