@@ -67,14 +67,30 @@ std::string gaugeCsvHeader(GaugeKind kind) {
   }
 }
 
-std::string gaugeCsvRow(const ResolvedGauge& g, const FluidGrid& grid, double time) {
+std::vector<GaugePoint> gaugePoints(const ResolvedGauge& g) {
+  const GaugeSpec& s = g.spec;
+  if (s.kind != GaugeKind::Swl) return {s.point};
+  const int pieces = swlPieces(s.point0, s.point2, g.pointDp);
+  // Every point of the line is evaluated at each sample (on the GPU, all at once).
+  constexpr int kMaxPieces = 1000000;
+  if (pieces > kMaxPieces)
+    throw RunError(fmt::format("gauge '{}' (line {}): its swl line would be cut into {} pieces of {} m, more than "
+                               "{}; give a larger <pointdp>",
+                               s.name, s.line, pieces, g.pointDp, kMaxPieces));
+  return swlPoints(s.point0, s.point2, g.pointDp);
+}
+
+std::string gaugeCsvRow(const ResolvedGauge& g, const PointSample* samples, double massFluid, double time) {
   const GaugeSpec& s = g.spec;
   if (s.kind == GaugeKind::Swl) {
-    const GaugePoint w = surfaceAlongLine(grid, s.point0, s.point2, g.pointDp, g.massLimit);
+    const int pieces = swlPieces(s.point0, s.point2, g.pointDp);
+    // kernelMass = the Shepard sum times m (gauge_sampler.h).
+    const GaugePoint w = swlCrossing(s.point0, s.point2, pieces, g.massLimit,
+                                     [&](int k) { return samples[k].shepard * massFluid; });
     return fmt::format("{:.9g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g}\n", time, w.x, w.y, w.z,
                        s.point0.x, s.point0.y, s.point0.z, s.point2.x, s.point2.y, s.point2.z);
   }
-  const PointSample p = samplePoint(grid, s.point);
+  const PointSample& p = samples[0];
   if (s.kind == GaugeKind::Velocity)
     return fmt::format("{:.9g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.6f}\n", time, p.vel[0], p.vel[1], p.vel[2],
                        s.point.x, s.point.y, s.point.z, p.shepard);
@@ -100,6 +116,7 @@ GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, f
     if (!g.timing.output.value_or(false)) continue;
     Item it;
     it.g = resolveGauge(g, p);
+    it.points = gaugePoints(it.g);
     items_.push_back(std::move(it));
   }
   if (items_.empty()) return;
@@ -118,9 +135,14 @@ bool GaugeRecorder::due(double t) const {
   return false;
 }
 
-void GaugeRecorder::sample(const ParticleSnapshot& s) {
-  const double t = s.time;
-  bool binned = false;  // the grid is rebuilt once for all gauges due now
+void GaugeRecorder::sample(double t, GaugeSource& source) {
+  // The gauges to write now, with where their points start in points_.
+  struct Due {
+    Item* item;
+    size_t first;
+  };
+  std::vector<Due> due;
+  points_.clear();
   for (Item& it : items_) {
     if (!computeDue(it, t)) continue;
     const ResolvedGauge& g = it.g;
@@ -129,10 +151,17 @@ void GaugeRecorder::sample(const ParticleSnapshot& s) {
                        inWindow(t, g.outputStart, g.outputEnd);
     if (!write) continue;
     it.nextOutput = g.outputDt > 0 ? nextMultiple(t, g.outputDt) : t;
-    if (!binned) grid_.rebuild(s, kernel_);
-    binned = true;
-    it.rows += gaugeCsvRow(g, grid_, t);
+    due.push_back({&it, points_.size()});
+    points_.insert(points_.end(), it.points.begin(), it.points.end());
   }
+  if (due.empty()) return;
+  source.samplePoints(points_, samples_);
+  for (const Due& d : due) d.item->rows += gaugeCsvRow(d.item->g, samples_.data() + d.first, kernel_.massFluid, t);
+}
+
+void GaugeRecorder::sample(const ParticleSnapshot& s) {
+  SnapshotGaugeSource source([&]() -> const ParticleSnapshot& { return s; }, kernel_);
+  sample(s.time, source);
 }
 
 void GaugeRecorder::flush() {

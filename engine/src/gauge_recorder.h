@@ -32,10 +32,14 @@ struct ResolvedGauge {
 // _FmtXML_Gauges.xml: "default=0.5 on 3D and 0.4 on 2D").
 ResolvedGauge resolveGauge(const GaugeSpec& g, const SimParameters& p);
 
+// The points a gauge is evaluated at: one for velocity and pressure, the swlPoints() of its
+// line for swl. Throws RunError (naming the gauge and its line) for a line of over a million.
+std::vector<GaugePoint> gaugePoints(const ResolvedGauge& g);
+
 // The header line (with units) and one data row of a gauge's CSV file (';'-separated, as
-// DualSPHysics writes them).
+// DualSPHysics writes them), from the samples at gaugePoints(g).
 std::string gaugeCsvHeader(GaugeKind kind);
-std::string gaugeCsvRow(const ResolvedGauge& g, const FluidGrid& grid, double time);
+std::string gaugeCsvRow(const ResolvedGauge& g, const PointSample* samples, double massFluid, double time);
 
 class GaugeRecorder {
  public:
@@ -45,14 +49,17 @@ class GaugeRecorder {
   GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, std::filesystem::path dir);
 
   bool empty() const { return items_.empty(); }
-  bool due(double t) const;                // some gauge is to be evaluated at time t
-  void sample(const ParticleSnapshot& s);  // evaluates the gauges due at s.time
+  bool due(double t) const;  // some gauge is to be evaluated at time t
+  // Evaluates the gauges due at time t: the points of all of them in one call of `source`.
+  void sample(double t, GaugeSource& source);
+  void sample(const ParticleSnapshot& s);  // the same from a host snapshot taken at s.time
   void flush();                            // appends the buffered rows to the .part files
   void finish();                           // flush, then rename each .part to .csv (once)
 
  private:
   struct Item {
     ResolvedGauge g;
+    std::vector<GaugePoint> points;  // gaugePoints(g)
     double nextCompute = 0, nextOutput = 0;
     std::string rows;          // not yet written
     bool started = false;      // the .part file exists (with its header)
@@ -60,7 +67,8 @@ class GaugeRecorder {
   bool computeDue(const Item& it, double t) const;
 
   GaugeKernel kernel_;
-  FluidGrid grid_;  // storage kept between samples
+  std::vector<GaugePoint> points_;    // of the gauges due, storage kept between samples
+  std::vector<PointSample> samples_;  // at points_
   std::filesystem::path dir_;
   std::vector<Item> items_;
   bool finished_ = false;

@@ -12,9 +12,8 @@ void FluidGrid::rebuild(const ParticleSnapshot& s, const GaugeKernel& k) {
   s_ = &s;
   k_ = k;
   order_.clear();
-  aD_ = kernelNormalisation(k.kind, k.dim, k.h);
+  sums_ = makeGaugeSumParams(k.kind, k.dim, k.h, k.massFluid);
   cell_ = 2 * k.h;
-  support2_ = cell_ * cell_;
   const size_t n = s.count();
   double hi[3];
   for (int a = 0; a < 3; ++a) {
@@ -62,22 +61,32 @@ void FluidGrid::rebuild(const ParticleSnapshot& s, const GaugeKernel& k) {
     if (s.type[i] == 1) order_[fill_[cellOf(i)]++] = uint32_t(i);
 }
 
-double FluidGrid::weight(double r) const { return kernelWValue(k_.kind, r, k_.h, aD_); }
+PointSample pointSampleFromSums(double shepard, const double velSum[3], double pressSum) {
+  PointSample out;
+  out.shepard = shepard;
+  if (shepard > 0) {
+    for (int a = 0; a < 3; ++a) out.vel[a] = velSum[a] / shepard;
+    out.press = pressSum / shepard;
+  }
+  return out;
+}
 
 PointSample samplePoint(const FluidGrid& g, const GaugePoint& x) {
   const ParticleSnapshot& s = g.snapshot();
-  PointSample out;
-  double v[3] = {0, 0, 0}, p = 0;
+  double shepard = 0, v[3] = {0, 0, 0}, p = 0;
   g.forEachNeighbour(x, [&](uint32_t j, double vw) {
-    out.shepard += vw;
+    shepard += vw;
     for (int a = 0; a < 3; ++a) v[a] += vw * s.vel[3 * j + a];
     p += vw * s.press[j];
   });
-  if (out.shepard > 0) {
-    for (int a = 0; a < 3; ++a) out.vel[a] = v[a] / out.shepard;
-    out.press = p / out.shepard;
-  }
-  return out;
+  return pointSampleFromSums(shepard, v, p);
+}
+
+void SnapshotGaugeSource::samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) {
+  out.resize(points.size());
+  if (points.empty()) return;
+  grid_.rebuild(take_(), k_);
+  for (size_t k = 0; k < points.size(); ++k) out[k] = samplePoint(grid_, points[k]);
 }
 
 double kernelMass(const FluidGrid& g, const GaugePoint& x) {
@@ -93,24 +102,28 @@ int swlSegments(double length, double pointDp) {
   return std::max(n, 1);
 }
 
+GaugePoint swlPointAt(const GaugePoint& p0, const GaugePoint& p2, int pieces, double k) {
+  const double f = k / pieces;
+  return {p0.x + f * (p2.x - p0.x), p0.y + f * (p2.y - p0.y), p0.z + f * (p2.z - p0.z)};
+}
+
+int swlPieces(const GaugePoint& p0, const GaugePoint& p2, double pointDp) {
+  const double d[3] = {p2.x - p0.x, p2.y - p0.y, p2.z - p0.z};
+  return swlSegments(std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), pointDp);
+}
+
+std::vector<GaugePoint> swlPoints(const GaugePoint& p0, const GaugePoint& p2, double pointDp) {
+  const int pieces = swlPieces(p0, p2, pointDp);
+  std::vector<GaugePoint> out(size_t(pieces) + 1);
+  for (int k = 0; k <= pieces; ++k) out[size_t(k)] = swlPointAt(p0, p2, pieces, k);
+  return out;
+}
+
 GaugePoint surfaceAlongLine(const FluidGrid& g, const GaugePoint& p0, const GaugePoint& p2, double pointDp,
                             double massLimit) {
-  const double d[3] = {p2.x - p0.x, p2.y - p0.y, p2.z - p0.z};
-  const double length = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-  const int pieces = swlSegments(length, pointDp);
-  auto at = [&](double k) {  // the point k pieces (possibly fractional) from p0
-    const double f = k / pieces;
-    return GaugePoint{p0.x + f * d[0], p0.y + f * d[1], p0.z + f * d[2]};
-  };
-  double previous = 0;  // mass at the previous point, when that point was above the limit
-  bool wet = false;
-  for (int k = 0; k <= pieces; ++k) {
-    const double m = kernelMass(g, at(k));
-    if (m < massLimit && wet) return at(k - 1 + (massLimit - previous) / (m - previous));
-    wet = wet || m >= massLimit;
-    previous = m;
-  }
-  return wet ? p2 : p0;
+  const int pieces = swlPieces(p0, p2, pointDp);
+  return swlCrossing(p0, p2, pieces, massLimit,
+                     [&](int k) { return kernelMass(g, swlPointAt(p0, p2, pieces, k)); });
 }
 
 }  // namespace sph

@@ -6,17 +6,22 @@
 //   mass(x)    = sum_j V_j W(x - x_j) m                     the swl gauge's kernel-summed mass
 // In 2D the y coordinate is ignored (the particles lie in one plane).
 //
-// Cost per sample time: the run copies the particles to the host (Simulation::snapshot, O(N))
-// and the grid bins the fluid particles in O(N) (two passes); each point then visits the 3x3(x3)
-// cells around it, O(neighbours), so a swl line of P points costs O(P x neighbours), never
-// O(P x N). Only the sample times pay: steps between them do nothing for the gauges.
+// The sums themselves are in sph/gauge_physics.h, shared with the GPU gauges (device_gauges.h).
+//
+// Cost per sample time on the host: the run copies the particles to the host (O(N)) and the
+// grid bins the fluid particles in O(N) (two passes); each point then visits the 3x3(x3) cells
+// around it, O(neighbours), so a swl line of P points costs O(P x neighbours), never O(P x N).
+// Only the sample times pay: steps between them do nothing for the gauges. GPU runs evaluate the
+// points on the device instead and copy back only the sums.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "sph/case_gauges.h"
+#include "sph/gauge_physics.h"
 #include "sph/output.h"
 #include "sph/physics_constants.h"
 
@@ -46,11 +51,10 @@ class FluidGrid {
   const GaugeKernel& kernel() const { return k_; }
 
  private:
-  double weight(double r) const;  // W(r), 0 beyond 2h
-
   const ParticleSnapshot* s_ = nullptr;
   GaugeKernel k_;
-  double aD_ = 0, support2_ = 0, cell_ = 0;
+  GaugeSumParams sums_;
+  double cell_ = 0;
   double lo_[3] = {0, 0, 0};
   int64_t n_[3] = {0, 0, 0};
   std::vector<uint32_t> cellStart_;  // n cells + 1 offsets into order_
@@ -67,17 +71,62 @@ struct PointSample {
 PointSample samplePoint(const FluidGrid& g, const GaugePoint& x);
 double kernelMass(const FluidGrid& g, const GaugePoint& x);
 
-// The swl gauge (DualSPHysics JGaugeSwl): walks the line from point0 to point2 in equal steps of
-// about `pointDp` (the line is cut into round(length / pointDp) pieces, a remainder under a tenth
-// of pointDp dropped) and returns where kernelMass first drops below `massLimit` after having
-// been above it, interpolated linearly between the two points around the crossing. When the
-// mass never drops below the limit after fluid was seen it returns point2; when no point is
-// above the limit, point0.
+// A sample from the raw sums at a point (sum V W, sum V W v, sum V W p): velocity and pressure
+// Shepard-normalised, 0 where no fluid is near.
+PointSample pointSampleFromSums(double shepard, const double velSum[3], double pressSum);
+
+// Where a gauge sample's values come from: the SPH sums above at a set of points, for the state
+// at one time. The host bins a snapshot (SnapshotGaugeSource); GPU runs evaluate the points on
+// the device (device_gauges.h).
+class GaugeSource {
+ public:
+  virtual ~GaugeSource() = default;
+  // out[k] = the sample at points[k] (out is resized to points.size()).
+  virtual void samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) = 0;
+};
+
+// The host's source: bins the snapshot `take` returns (taken when needed), once per call.
+class SnapshotGaugeSource final : public GaugeSource {
+ public:
+  SnapshotGaugeSource(std::function<const ParticleSnapshot&()> take, const GaugeKernel& k)
+      : take_(std::move(take)), k_(k) {}
+  void samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) override;
+
+ private:
+  std::function<const ParticleSnapshot&()> take_;
+  GaugeKernel k_;
+  FluidGrid grid_;  // storage kept between samples
+};
+
+// The swl gauge (DualSPHysics JGaugeSwl) walks the line from point0 to point2 in equal steps of
+// about `pointDp`: the line is cut into swlSegments(length, pointDp) pieces (round(length /
+// pointDp), a remainder under a tenth of pointDp dropped), whose ends are swlPoints().
+int swlSegments(double length, double pointDp);
+int swlPieces(const GaugePoint& p0, const GaugePoint& p2, double pointDp);  // of the line p0-p2
+std::vector<GaugePoint> swlPoints(const GaugePoint& p0, const GaugePoint& p2, double pointDp);
+// The point k pieces (possibly fractional) from p0 on a line cut into `pieces`.
+GaugePoint swlPointAt(const GaugePoint& p0, const GaugePoint& p2, int pieces, double k);
+
+// Where the kernel-summed mass along the line, massAt(k) at point k of pieces + 1, first drops
+// below `massLimit` after having been above it, interpolated linearly between the two points
+// around the crossing. When the mass never drops below the limit after fluid was seen it returns
+// point2; when no point is above the limit, point0.
+template <typename MassAt>
+GaugePoint swlCrossing(const GaugePoint& p0, const GaugePoint& p2, int pieces, double massLimit, MassAt&& massAt) {
+  double previous = 0;  // mass at the previous point, when that point was above the limit
+  bool wet = false;
+  for (int k = 0; k <= pieces; ++k) {
+    const double m = massAt(k);
+    if (m < massLimit && wet) return swlPointAt(p0, p2, pieces, k - 1 + (massLimit - previous) / (m - previous));
+    wet = wet || m >= massLimit;
+    previous = m;
+  }
+  return wet ? p2 : p0;
+}
+
+// swlCrossing with kernelMass evaluated along the line (only up to the crossing).
 GaugePoint surfaceAlongLine(const FluidGrid& g, const GaugePoint& p0, const GaugePoint& p2, double pointDp,
                             double massLimit);
-
-// The number of pieces the swl line is cut into (at least 1).
-int swlSegments(double length, double pointDp);
 
 template <typename F>
 void FluidGrid::forEachNeighbour(const GaugePoint& x, F&& f) const {
@@ -97,12 +146,9 @@ void FluidGrid::forEachNeighbour(const GaugePoint& x, F&& f) const {
         const size_t cell = size_t((cz * n_[1] + cy) * n_[0] + cx);
         for (uint32_t q = cellStart_[cell]; q < cellStart_[cell + 1]; ++q) {
           const uint32_t j = order_[q];
-          const double dx = p[0] - s_->pos[3 * j];
-          const double dy = k_.dim == 2 ? 0.0 : p[1] - s_->pos[3 * j + 1];
-          const double dz = p[2] - s_->pos[3 * j + 2];
-          const double r2 = dx * dx + dy * dy + dz * dz;
-          if (r2 >= support2_) continue;
-          f(j, k_.massFluid / double(s_->rho[j]) * weight(std::sqrt(r2)));
+          const double r2 = gaugeDistance2(p, s_->pos[3 * j], s_->pos[3 * j + 1], s_->pos[3 * j + 2], k_.dim);
+          if (r2 >= sums_.support2) continue;
+          f(j, gaugeVolumeWeightValue(std::sqrt(r2), double(s_->rho[j]), sums_));
         }
       }
 }

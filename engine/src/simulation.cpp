@@ -112,7 +112,7 @@ RunReport Simulation::run() {
     clearPreviousOutput(out);
   }
   GaugeRecorder gauges(s.gauges, s.p, s.opts.writeOutput ? out / "gauges" : fs::path());
-  ParticleSnapshot frame;  // reused by every gauge sample and VTK part
+  ParticleSnapshot frame;  // reused by every VTK part
   // Host time spent on output (files, gauges), by the steady clock so that the compute time
   // (wall time less this) means the same with or without phase timers.
   double outputSeconds = 0;
@@ -125,8 +125,7 @@ RunReport Simulation::run() {
     if (!gauges.due(s.t)) return;
     OutputTime clock{outputSeconds};
     ScopedPhase ph(s.timer.get(), "SU-Gauges", PhaseGroup::Other);
-    s.snapshotInto(frame);
-    gauges.sample(frame);
+    gauges.sample(s.t, s.gaugeSource());
   };
 
   const bool tty = isatty(fileno(stderr));

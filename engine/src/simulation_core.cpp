@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "boundary_motion.h"
+#include "device_gauges.h"
 #include "floating_bodies.h"
 #include "host_staging.h"
 #include "periodic_parameters.h"
@@ -31,6 +32,7 @@ class SimulationCore final : public Simulation::Impl {
     mks = c.mks;
     device = d;
     consts_ = makePhysicsConstants<T>(p);
+    gaugeParams_ = makeGaugeSumParams(p.kernel, p.dim, p.h, p.massFluid, p.rho0, p.cteB, p.gamma);
     nBoundInitial = c.nBound;
     nFluidInitial = c.nFluid;
 
@@ -200,7 +202,7 @@ class SimulationCore final : public Simulation::Impl {
       s.vel[3 * r + 1] = float(vr.y);
       s.vel[3 * r + 2] = float(vr.z);
       s.rho[r] = float(vr.w);
-      s.press[r] = float(taitPressureHost(vr.w));
+      s.press[r] = float(gaugeTaitPressure(double(vr.w), gaugeParams_));
       s.type[r] = code::isBound(c) ? 0 : code::isFloating(c) ? 2 : 1;
       const uint32_t mi = code::mkIndex(c);
       s.mk[r] = mi < mks.size() ? mks[mi].mk : -1;
@@ -209,7 +211,24 @@ class SimulationCore final : public Simulation::Impl {
 
   size_t engineDeviceBytes() const override {
     if (device != Device::Gpu) return 0;
-    return state_->bytes() + (floating_ ? floating_->bytes() : 0);
+    return state_->bytes() + (floating_ ? floating_->bytes() : 0) + (deviceGauges_ ? deviceGauges_->deviceBytes() : 0);
+  }
+
+  // GPU runs sum the gauges on the device (device_gauges.h); CPU runs bin a snapshot.
+  GaugeSource& gaugeSource() override {
+    if (device == Device::Gpu) {
+      if (!deviceGauges_)
+        deviceGauges_ = std::make_unique<DeviceGaugeSource<T>>([this] { return state_->view(); }, gaugeParams_);
+      return *deviceGauges_;
+    }
+    if (!hostGauges_)
+      hostGauges_ = std::make_unique<SnapshotGaugeSource>(
+          [this]() -> const ParticleSnapshot& {
+            snapshotInto(gaugeFrame_);
+            return gaugeFrame_;
+          },
+          GaugeKernel{p.kernel, p.dim, p.h, p.massFluid});
+    return *hostGauges_;
   }
 
   std::vector<FloatingBodyState> floatingStates() const override {
@@ -217,17 +236,6 @@ class SimulationCore final : public Simulation::Impl {
   }
 
  private:
-  // In double from the stored density; gamma 7 (water) by multiplications, as in the physics:
-  // pow() for every particle of every snapshot was a good part of a gauge sample's cost.
-  double taitPressureHost(T rho) const {
-    const double x = double(rho) / p.rho0;
-    if (p.gamma == 7.0) {
-      const double x2 = x * x;
-      return p.cteB * (x2 * x2 * x2 * x - 1.0);
-    }
-    return p.cteB * (std::pow(x, p.gamma) - 1.0);
-  }
-
   // Host copies of the device arrays a snapshot reads, kept between snapshots.
   struct Staging {
     HostStaging<Real4<T>> pos, velrho;
@@ -390,6 +398,10 @@ class SimulationCore final : public Simulation::Impl {
   ParkingLot parking_;    // axis -1: every axis is periodic, excluded particles are compacted at once
   uint32_t parked_ = 0;   // parked particles, all in [nBound, n)
   mutable Staging staging_;
+  GaugeSumParams gaugeParams_;
+  std::unique_ptr<DeviceGaugeSource<T>> deviceGauges_;
+  std::unique_ptr<SnapshotGaugeSource> hostGauges_;
+  ParticleSnapshot gaugeFrame_;  // CPU runs: the snapshot the gauges bin
   std::unique_ptr<StepGraphs> graphs_;  // GPU runs without phase timers (see the constructor)
 };
 

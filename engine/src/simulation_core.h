@@ -9,6 +9,7 @@
 
 #include "engine_ops.h"
 #include "floating_bodies.h"
+#include "gauge_sampler.h"
 #include "particle_state.h"
 #include "phase_timers.h"
 #include "sph/case_model.h"
@@ -35,6 +36,8 @@ struct Simulation::Impl {
   virtual void snapshotInto(ParticleSnapshot& into) const = 0;
   virtual size_t engineDeviceBytes() const = 0;
   virtual std::vector<FloatingBodyState> floatingStates() const = 0;  // empty without floating bodies
+  // Where the gauges take their samples of the current state (gauge_sampler.h).
+  virtual GaugeSource& gaugeSource() = 0;
   // How steps were run: "off (why)" or "on", with the graphs recorded and the steps replayed
   // (step_graphs.h), for run.json.
   virtual std::string stepGraphSummary() const = 0;

@@ -13,6 +13,8 @@
 #include "gauge_recorder.h"
 #include "gauge_sampler.h"
 #include "sph/simulation.h"
+#include "sph/errors.h"
+#include "sph/gpu_runtime.h"
 #include "test_support.h"
 
 namespace sph {
@@ -292,13 +294,14 @@ std::vector<std::vector<double>> readCsv(const fs::path& path, std::string* head
 // testcases/DamBreak2D.xml at dp 0.05 (about 1,000 particles) for 0.012 s with TimeOut 0.002:
 // both swl gauges write a CSV with DualSPHysics' columns, a row at t = 0 and then one at the first
 // step at or after each multiple of computedt (TimeOut 0.002 for Swl_x02, 0.005 for Swl_z003).
-TEST(GaugeRun, DamBreak2DWritesGaugeFiles) {
+// A whole run on `device` (the GPU sums on the device, device_gauges.h; the CPU bins snapshots).
+void expectDamBreak2DGaugeFiles(Device device) {
   LoadOptions lo;
   lo.dpOverride = 0.05;
   const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak2D.xml", lo);
-  const auto out = test::tempDir("gauges_dambreak2d");
+  const auto out = test::tempDir(device == Device::Gpu ? "gauges_dambreak2d_gpu" : "gauges_dambreak2d");
   RunOptions o;
-  o.device = Device::Cpu;
+  o.device = device;
   o.outDir = out.string();
   o.timeMax = 0.012;
   o.timeOut = 0.002;
@@ -340,6 +343,41 @@ TEST(GaugeRun, DamBreak2DWritesGaugeFiles) {
   for (const auto& row : z003) EXPECT_NEAR(row[1], 1.0 + 0.5 * dp, dp) << "t=" << row[0];
   EXPECT_GE(gaugeCalls, x02.size());
   EXPECT_LE(gaugeCalls, x02.size() + z003.size() - 1) << "one snapshot serves every gauge due at a step";
+}
+
+// Every point of a swl line is evaluated at each sample: a line of over a million points (a
+// pointdp typed in the wrong unit) is refused before the run, naming the gauge.
+TEST(GaugeRecorder, ASwlLineOfOverAMillionPointsIsAnErrorNamingTheGauge) {
+  SimParameters p;
+  p.dim = 2;
+  p.dp = 0.01;
+  p.timeOut = 0.1;
+  p.massFluid = 0.1;
+  CaseGauges gauges;
+  GaugeSpec g;
+  g.kind = GaugeKind::Swl;
+  g.name = "TooFine";
+  g.line = 42;
+  g.point0 = {0, 0, 0};
+  g.point2 = {0, 0, 2};
+  g.pointDp = 1e-6;  // 2 million pieces
+  g.timing.output = true;
+  gauges.items.push_back(g);
+  try {
+    GaugeRecorder rec(gauges, p, test::tempDir("gauges_toofine"));
+    FAIL() << "no error";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("gauge 'TooFine' (line 42)"), std::string::npos) << e.what();
+  }
+  gauges.items[0].pointDp = 2e-6;  // exactly a million pieces is still accepted
+  EXPECT_NO_THROW(GaugeRecorder(gauges, p, test::tempDir("gauges_toofine")));
+}
+
+TEST(GaugeRun, DamBreak2DWritesGaugeFiles) { expectDamBreak2DGaugeFiles(Device::Cpu); }
+
+TEST(GaugeRun, DamBreak2DWritesGaugeFilesOnTheGpu) {
+  if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
+  expectDamBreak2DGaugeFiles(Device::Gpu);
 }
 
 TEST(GaugeRun, NoOutputWritesNoGauges) {

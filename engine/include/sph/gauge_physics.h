@@ -1,0 +1,58 @@
+// What the gauges sum at a point x over the fluid particles j within 2h (gauge_sampler.h), in
+// double whatever the run's precision, for the host sampler and the GPU gauge kernel alike:
+//   V_j W(|x - x_j|), V_j = m / rho_j     the Shepard sum; times v_j or p_j for the others
+//   p_j = B ((rho_j / rho0)^gamma - 1)      Tait, from the particle's density
+// In 2D the y coordinate is ignored (the particles lie in one plane).
+#pragma once
+
+#include <cmath>
+
+#include "sph/hd.h"
+#include "sph/physics_constants.h"
+#include "sph/sph_kernels.h"
+
+namespace sph {
+
+struct GaugeSumParams {
+  KernelKind kernel = KernelKind::Wendland;
+  int dim = 3;
+  double h = 0, aD = 0;  // smoothing length and the kernel's normalisation
+  double support2 = 0;   // (2h)^2
+  double massFluid = 0;  // m of one fluid particle
+  double rho0 = 1000, cteB = 0, gamma = 7;
+};
+
+inline GaugeSumParams makeGaugeSumParams(KernelKind kernel, int dim, double h, double massFluid, double rho0 = 1000,
+                                         double cteB = 0, double gamma = 7) {
+  return {kernel, dim, h, kernelNormalisation(kernel, dim, h), 4 * h * h, massFluid, rho0, cteB, gamma};
+}
+
+// Tait's pressure in double from a stored density; gamma 7 (water) by multiplications, as in the
+// physics: pow() for every particle of every gauge sample was a good part of its cost.
+SPH_HD inline double gaugeTaitPressure(double rho, const GaugeSumParams& k) {
+  const double x = rho / k.rho0;
+  if (k.gamma == 7.0) {
+    const double x2 = x * x;
+    return k.cteB * (x2 * x2 * x2 * x - 1.0);
+  }
+  return k.cteB * (pow(x, k.gamma) - 1.0);
+}
+
+// V_j W(r) of a fluid particle of density rho at distance r < 2h (callers test the support).
+template <KernelKind K>
+SPH_HD SPH_FORCEINLINE double gaugeVolumeWeight(double r, double rho, const GaugeSumParams& k) {
+  return k.massFluid / rho * kernelW<K>(r, k.h, k.aD);
+}
+
+inline double gaugeVolumeWeightValue(double r, double rho, const GaugeSumParams& k) {
+  return k.kernel == KernelKind::Cubic ? gaugeVolumeWeight<KernelKind::Cubic>(r, rho, k)
+                                       : gaugeVolumeWeight<KernelKind::Wendland>(r, rho, k);
+}
+
+// The squared distance from x to particle position (px, py, pz) as the gauges measure it.
+SPH_HD SPH_FORCEINLINE double gaugeDistance2(const double x[3], double px, double py, double pz, int dim) {
+  const double dx = x[0] - px, dy = dim == 2 ? 0.0 : x[1] - py, dz = x[2] - pz;
+  return dx * dx + dy * dy + dz * dz;
+}
+
+}  // namespace sph
