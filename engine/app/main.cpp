@@ -43,10 +43,11 @@ run options (default in brackets):
   --no-vtk              skip the VTK files (run.json and the table are still written)
   --no-output           write no files at all
   --no-timers           no per-phase timing (DualSPHysics' -svtimers:0): the report
-                        gives the wall time only; small GPU cases run 10-20% faster,
-                        and GPU runs replay steady Verlet-integrator steps as CUDA graphs
-  --no-graphs           with --no-timers on the GPU: launch every kernel of every step
-                        instead of replaying recorded steps (for comparison)
+                        gives the wall time only; small GPU cases run faster (no CUDA
+                        events between the kernels)
+  --no-graphs           GPU: launch every kernel of every step instead of replaying
+                        recorded steady Verlet-integrator steps as CUDA graphs
+                        (for comparison)
   --quiet               no progress line
 
 Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,

@@ -40,6 +40,18 @@ class RecordingTimer : public PhaseTimer {
   // Resolves finished measurements (GPU: waits for the device to reach the last one).
   virtual void flush() = 0;
   virtual std::vector<PhaseTotal> totals() = 0;
+
+  // Timed CUDA-graph replay (step_graphs.h; GPU timer only, no-ops elsewhere). Phases begun
+  // between beginRecording() and endRecording() are being captured into a graph: their events
+  // become nodes of it, are kept apart, and belong to the graph slot keepRecording() names (-1:
+  // the recording was abandoned, forget them). Each launch of that slot's graph records the
+  // same events again, so graphLaunched(slot) has them read by stepFinished(), which the engine
+  // calls after the step's wait, before the graph can run again.
+  virtual void beginRecording() {}
+  virtual void endRecording() {}
+  virtual void keepRecording(int /*slot*/) {}
+  virtual void graphLaunched(int /*slot*/) {}
+  virtual void stepFinished() {}
 };
 
 std::unique_ptr<RecordingTimer> makeCpuTimer();

@@ -72,9 +72,8 @@ class SimulationCore final : public Simulation::Impl {
     for (const auto& [key, value] : o.strategyOptions) ctx.options[key] = value;
     strategy->configure(ctx);
 
-    // Phase timers put events between the step's kernels: as graph nodes they cost more than
-    // the graph saves (tools/bench/README.md, session 8), so timed runs launch eagerly.
-    if (d == Device::Gpu && o.stepGraphs && !o.phaseTimers) graphs_ = makeStepGraphs();
+    // Timed runs replay too: the phase timers' events become nodes of the graph (phase_timers.h).
+    if (d == Device::Gpu && o.stepGraphs) graphs_ = makeStepGraphs();
     if (!c.motions.empty()) motion_ = std::make_unique<BoundaryMotion<T>>(c, p, d, o.threads);
     dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed};
     limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
@@ -112,6 +111,7 @@ class SimulationCore final : public Simulation::Impl {
       verletIntegratorStep();
     }
     const StepScalars s = ops_->waitStepScalars();
+    timer->stepFinished();
     if (!std::isfinite(s.dt))
       throw RunError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
     dt = s.dt;
@@ -148,7 +148,7 @@ class SimulationCore final : public Simulation::Impl {
       return;
     }
     const StepGraphKey key{strategy->replayToken(), state_->cur.pos.data(), state_->n, state_->nBound};
-    graphs_->run(key, work, [&] { strategy->replayedStep(); });
+    runTimedStep(*graphs_, *timer, key, work, [&] { strategy->replayedStep(); });
   }
 
   // After either integrator: imposed motion, the strategy's end-of-step work and the copy of
@@ -162,7 +162,6 @@ class SimulationCore final : public Simulation::Impl {
   std::string stepGraphSummary() const override {
     if (device != Device::Gpu) return "off (cpu)";
     if (!opts.stepGraphs) return "off (--no-graphs)";
-    if (!graphs_) return "off (phase timers on)";
     return fmt::format("{} ({} recorded, {} steps replayed{}{})", graphs_->enabled() ? "on" : "off",
                        graphs_->recordings(), graphs_->replays(), graphs_->enabled() ? "" : ": ",
                        graphs_->disabledReason());

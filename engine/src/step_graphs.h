@@ -20,6 +20,8 @@
 
 namespace sph {
 
+class RecordingTimer;
+
 // What a recorded graph depends on: the strategy's replay token (NeighbourStrategy::
 // replayToken) and every engine-side launch argument that can change between steps.
 struct StepGraphKey {
@@ -39,6 +41,12 @@ class StepGraphs {
   // says why) and `work` runs eagerly: the captured work never ran, so nothing is lost.
   virtual void run(const StepGraphKey& key, const std::function<void()>& work,
                    const std::function<void()>& replayed) = 0;
+  // True while run() captures `work` (its device work is being recorded, not run).
+  virtual bool capturing() const = 0;
+  // What the last run() did: the slot (0-3) of the graph it launched, or -1 when it ran the
+  // work eagerly; and whether it recorded that graph (true also for a recording that failed).
+  virtual int lastLaunchedSlot() const = 0;
+  virtual bool lastRunRecorded() const = 0;
   virtual bool enabled() const = 0;
   virtual const std::string& disabledReason() const = 0;
   virtual uint64_t recordings() const = 0;  // captures (each followed by an instantiation or update)
@@ -47,5 +55,11 @@ class StepGraphs {
 
 // The GPU implementation; throws in builds without CUDA.
 std::unique_ptr<StepGraphs> makeStepGraphs();
+
+// graphs.run(key, work, replayed) with the phases `timer` measures in `work` kept in the graph
+// when it is recorded, and read after each launch (RecordingTimer::beginRecording and after).
+// The caller calls timer.stepFinished() after the step's wait.
+void runTimedStep(StepGraphs& graphs, RecordingTimer& timer, const StepGraphKey& key,
+                  const std::function<void()>& work, const std::function<void()>& replayed);
 
 }  // namespace sph

@@ -8,12 +8,15 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <map>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "device_array.h"
 #include "engine_ops.h"
+#include "phase_timers.h"
 #include "sph/gpu_runtime.h"
 #include "sph/pair_physics.h"
 #include "sph/simulation.h"
@@ -132,6 +135,40 @@ TEST(StepGraphs, AFailedRecordingRunsTheWorkEagerlyAndSwitchesReplayOff) {
   EXPECT_TRUE(pass.pressuresAre(1020.0f));
 }
 
+// Timed replay: a phase measured inside the recorded work is timed at every launch of its
+// graph, as the work is at every eager run, also after its slot was evicted and re-recorded (a
+// graph update with new events) and when the work runs eagerly.
+TEST(StepGraphs, PhasesInsideRecordedStepsAreTimedAtEveryLaunch) {
+  if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
+  PressurePass pass;
+  auto graphs = makeStepGraphs();
+  auto timer = makeGpuTimer();
+  const auto work = [&] {
+    ScopedPhase phase(timer.get(), "P-Pressure", PhaseGroup::Other);
+    pass.work();
+  };
+  // Tokens 1-5 fill the four slots and evict 1; 0 runs eagerly.
+  const uint64_t tokens[] = {1, 1, 1, 2, 2, 3, 4, 5, 1, 1, 0, 2, 5, 5};
+  uint64_t replayedCalls = 0;
+  for (uint64_t token : tokens) {
+    runTimedStep(*graphs, *timer, StepGraphKey{token, pass.pos.data(), PressurePass::kN, 0}, work,
+                 [&] { ++replayedCalls; });
+    gpu::synchronize("the step's wait");
+    timer->stepFinished();
+  }
+  EXPECT_TRUE(graphs->enabled());
+  EXPECT_EQ(graphs->recordings(), 7u);  // 1, 2, 3, 4, 5, 1 again, 2 again
+  EXPECT_EQ(replayedCalls, 6u);
+  EXPECT_EQ(pass.hostRuns, 8) << "seven recordings and one eager run";
+  EXPECT_TRUE(pass.pressuresAre(1010.0f));
+  const std::vector<PhaseTotal> totals = timer->totals();
+  ASSERT_EQ(totals.size(), 1u);
+  EXPECT_EQ(totals[0].name, "P-Pressure");
+  EXPECT_EQ(totals[0].calls, std::size(tokens));
+  EXPECT_GT(totals[0].seconds, 0.0);
+  EXPECT_LT(totals[0].seconds, 1.0) << "a pass over 1000 particles";
+}
+
 // The spillway of test_exclusion_parking.cpp with the Verlet integrator: water runs off the
 // floor, so particles are parked and compacted away (the engine's arrays and the particle count
 // change) and the lists are rebuilt many times, each time on the other array set.
@@ -139,12 +176,12 @@ std::string spillwayVerletIntegrator() {
   return test::spillwayCase(R"(<parameter key="StepAlgorithm" value="1" /><parameter key="VerletSteps" value="40" />)", 0.6);
 }
 
-test::FinishedRun runOnGpu(const CaseDefinition& c, Precision precision, bool graphs) {
+test::FinishedRun runOnGpu(const CaseDefinition& c, Precision precision, bool graphs, bool timers = false) {
   RunOptions o;
   o.device = Device::Gpu;
   o.precision = precision;
   o.neighbours = "verlet";
-  o.phaseTimers = false;
+  o.phaseTimers = timers;
   o.stepGraphs = graphs;
   return test::runQuietly(c, o);
 }
@@ -180,6 +217,23 @@ TEST_P(GpuStepGraphs, ReplayedRunGivesTheSameBitsAsAnEagerRun) {
   EXPECT_EQ(replayed.state.pos, eager.state.pos);
   EXPECT_EQ(replayed.state.vel, eager.state.vel);
   EXPECT_EQ(replayed.state.rho, eager.state.rho);
+
+  // Timed, the same steps are replayed (the phases' events inside the graphs) and every step's
+  // phases are counted, replayed or not: one force pass and one integration per step.
+  const test::FinishedRun timed = runOnGpu(c, GetParam(), true, true);
+  ASSERT_EQ(timed.report.status, "completed") << timed.report.error;
+  EXPECT_EQ(timed.report.extra.at("step_graphs"), summary);
+  EXPECT_EQ(timed.state.pos, eager.state.pos);
+  EXPECT_EQ(timed.state.vel, eager.state.vel);
+  EXPECT_EQ(timed.state.rho, eager.state.rho);
+  std::map<std::string, PhaseTime> phases;
+  for (const PhaseTime& p : timed.report.phases) phases[p.name] = p;
+  for (const char* name : {"CF-Forces", "SU-ComputeStep", "SU-DtVariable"}) {
+    ASSERT_TRUE(phases.count(name)) << name;
+    EXPECT_EQ(phases[name].calls, timed.report.steps) << name;
+    EXPECT_GT(phases[name].seconds, 0.0) << name;
+  }
+  EXPECT_EQ(phases["VL-Build"].calls, uint64_t(timed.report.strategyStats.at("rebuilds")));
 }
 
 INSTANTIATE_TEST_SUITE_P(Precisions, GpuStepGraphs, ::testing::Values(Precision::Single, Precision::Double),

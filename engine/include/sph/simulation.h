@@ -35,8 +35,9 @@ struct RunOptions {
   // DualSPHysics' -svtimers:0) it costs nothing: at DamBreak2D's 21k particles the ~10 events
   // of a step take 10-20 us of host time, a sixth of the step.
   bool phaseTimers = true;
-  // GPU runs without phase timers record a steady step's device work once as a CUDA graph and
-  // replay it (step_graphs.h); off (--no-graphs) every step launches its kernels one by one.
+  // GPU runs record a steady step's device work (phase-timer events included) once as a CUDA
+  // graph and replay it (step_graphs.h); off (--no-graphs) every step launches its kernels one
+  // by one.
   bool stepGraphs = true;
 };
 

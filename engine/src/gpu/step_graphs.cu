@@ -16,6 +16,7 @@ constexpr size_t kCachedGraphs = 4;
 
 class CudaStepGraphs final : public StepGraphs {
  public:
+  CudaStepGraphs() { slots_.reserve(kCachedGraphs); }
   ~CudaStepGraphs() override {
     for (auto& s : slots_)
       if (s.exec) cudaGraphExecDestroy(s.exec);
@@ -23,6 +24,8 @@ class CudaStepGraphs final : public StepGraphs {
 
   void run(const StepGraphKey& key, const std::function<void()>& work,
            const std::function<void()>& replayed) override {
+    lastSlot_ = -1;
+    lastRecorded_ = false;
     if (!enabled_ || key.token == 0) {
       work();
       return;
@@ -33,13 +36,18 @@ class CudaStepGraphs final : public StepGraphs {
         s.lastUse = clock_;
         SPH_CUDA_CHECK(cudaGraphLaunch(s.exec, cudaStreamPerThread), "replaying a recorded time step");
         ++replays_;
+        lastSlot_ = int(&s - slots_.data());
         replayed();
         return;
       }
     }
+    lastRecorded_ = true;
     record(key, work);
   }
 
+  bool capturing() const override { return capturing_; }
+  int lastLaunchedSlot() const override { return lastSlot_; }
+  bool lastRunRecorded() const override { return lastRecorded_; }
   bool enabled() const override { return enabled_; }
   const std::string& disabledReason() const override { return disabledReason_; }
   uint64_t recordings() const override { return recordings_; }
@@ -57,13 +65,16 @@ class CudaStepGraphs final : public StepGraphs {
   void record(const StepGraphKey& key, const std::function<void()>& work) {
     SPH_CUDA_CHECK(cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeThreadLocal),
                    "starting to record a time step");
+    capturing_ = true;
     try {
       work();
     } catch (const std::exception& e) {
+      capturing_ = false;
       abandonCapture(e.what());
       work();  // nothing of the captured work ran; its host bookkeeping repeats identically
       return;
     }
+    capturing_ = false;
     cudaGraph_t graph = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(cudaStreamPerThread, &graph);
     if (ended != cudaSuccess || !graph) {
@@ -88,6 +99,7 @@ class CudaStepGraphs final : public StepGraphs {
     s.lastUse = clock_;
     ++recordings_;
     SPH_CUDA_CHECK(cudaGraphLaunch(s.exec, cudaStreamPerThread), "running a recorded time step");
+    lastSlot_ = int(&s - slots_.data());
   }
 
   // An update of an existing executable graph is cheaper than a new instantiation and works
@@ -125,8 +137,9 @@ class CudaStepGraphs final : public StepGraphs {
     std::fprintf(stderr, "\nCUDA graph replay of steps switched off (%s); steps run as before\n", why.c_str());
   }
 
-  std::vector<Slot> slots_;
-  bool enabled_ = true;
+  std::vector<Slot> slots_;  // at most kCachedGraphs: reserved, so slot addresses stay put
+  bool enabled_ = true, capturing_ = false, lastRecorded_ = false;
+  int lastSlot_ = -1;
   std::string disabledReason_;
   uint64_t clock_ = 0, recordings_ = 0, replays_ = 0;
 };
