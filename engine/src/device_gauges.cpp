@@ -1,6 +1,9 @@
 #include "device_gauges.h"
 
 #include <algorithm>
+#include <string>
+
+#include "sph/errors.h"
 
 namespace sph {
 
@@ -8,6 +11,10 @@ template <typename T>
 void DeviceGaugeSource<T>::samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) {
   out.resize(points.size());
   if (points.empty()) return;
+  // One warp per point: the launch covers 32 threads per point in 32 bits (GaugeRecorder keeps
+  // the points of a sample far below this).
+  if (points.size() > (size_t(1) << 26))
+    throw RunError("cannot evaluate " + std::to_string(points.size()) + " gauge points in one sample on the GPU");
   const ParticleView<T> p = view_();
   const uint32_t nPoints = uint32_t(points.size());
   const size_t chunks = (size_t(p.n - p.nBound) + kGaugeChunk - 1) / kGaugeChunk;

@@ -67,9 +67,9 @@ std::string gaugeCsvHeader(GaugeKind kind) {
   }
 }
 
-std::vector<GaugePoint> gaugePoints(const ResolvedGauge& g) {
+size_t gaugePointCount(const ResolvedGauge& g) {
   const GaugeSpec& s = g.spec;
-  if (s.kind != GaugeKind::Swl) return {s.point};
+  if (s.kind != GaugeKind::Swl) return 1;
   const int pieces = swlPieces(s.point0, s.point2, g.pointDp);
   // Every point of the line is evaluated at each sample (on the GPU, all at once).
   constexpr int kMaxPieces = 1000000;
@@ -77,6 +77,13 @@ std::vector<GaugePoint> gaugePoints(const ResolvedGauge& g) {
     throw RunError(fmt::format("gauge '{}' (line {}): its swl line would be cut into {} pieces of {} m, more than "
                                "{}; give a larger <pointdp>",
                                s.name, s.line, pieces, g.pointDp, kMaxPieces));
+  return size_t(pieces) + 1;
+}
+
+std::vector<GaugePoint> gaugePoints(const ResolvedGauge& g) {
+  gaugePointCount(g);  // refuses a line of too many points
+  const GaugeSpec& s = g.spec;
+  if (s.kind != GaugeKind::Swl) return {s.point};
   return swlPoints(s.point0, s.point2, g.pointDp);
 }
 
@@ -116,10 +123,18 @@ GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, f
     if (!g.timing.output.value_or(false)) continue;
     Item it;
     it.g = resolveGauge(g, p);
-    it.points = gaugePoints(it.g);
     items_.push_back(std::move(it));
   }
   if (items_.empty()) return;
+  // All gauges due at once are evaluated in one call (on the GPU, one warp per point).
+  constexpr size_t kMaxPointsInAll = 10000000;
+  size_t points = 0;
+  for (const Item& it : items_) points += gaugePointCount(it.g);
+  if (points > kMaxPointsInAll)
+    throw RunError(fmt::format("the case's gauges have {} points in all (swl lines cut into pieces of pointdp), "
+                               "more than {}; give larger <pointdp> values",
+                               points, kMaxPointsInAll));
+  for (Item& it : items_) it.points = gaugePoints(it.g);
   fs::create_directories(dir_, ec);
   if (ec) throw RunError(fmt::format("cannot create the gauge folder {}: {}", dir_.string(), ec.message()));
 }

@@ -33,8 +33,10 @@ struct ResolvedGauge {
 ResolvedGauge resolveGauge(const GaugeSpec& g, const SimParameters& p);
 
 // The points a gauge is evaluated at: one for velocity and pressure, the swlPoints() of its
-// line for swl. Throws RunError (naming the gauge and its line) for a line of over a million.
+// line for swl; and how many there are. Both throw RunError (naming the gauge and its line) for
+// a line of over a million pieces. A recorder refuses gauges of over ten million points in all.
 std::vector<GaugePoint> gaugePoints(const ResolvedGauge& g);
+size_t gaugePointCount(const ResolvedGauge& g);
 
 // The header line (with units) and one data row of a gauge's CSV file (';'-separated, as
 // DualSPHysics writes them), from the samples at gaugePoints(g).

@@ -401,7 +401,7 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<DeviceGaugeSource<T>> deviceGauges_;
   std::unique_ptr<SnapshotGaugeSource> hostGauges_;
   ParticleSnapshot gaugeFrame_;  // CPU runs: the snapshot the gauges bin
-  std::unique_ptr<StepGraphs> graphs_;  // GPU runs without phase timers (see the constructor)
+  std::unique_ptr<StepGraphs> graphs_;  // GPU runs unless --no-graphs (see the constructor)
 };
 
 }  // namespace

@@ -371,6 +371,18 @@ TEST(GaugeRecorder, ASwlLineOfOverAMillionPointsIsAnErrorNamingTheGauge) {
   }
   gauges.items[0].pointDp = 2e-6;  // exactly a million pieces is still accepted
   EXPECT_NO_THROW(GaugeRecorder(gauges, p, test::tempDir("gauges_toofine")));
+
+  // ... but not eleven such lines, evaluated together at every sample.
+  for (int k = 1; k <= 10; ++k) {
+    gauges.items.push_back(gauges.items[0]);
+    gauges.items.back().name = "Line" + std::to_string(k);
+  }
+  try {
+    GaugeRecorder rec(gauges, p, test::tempDir("gauges_toofine"));
+    FAIL() << "no error";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("11000011 points in all"), std::string::npos) << e.what();
+  }
 }
 
 TEST(GaugeRun, DamBreak2DWritesGaugeFiles) { expectDamBreak2DGaugeFiles(Device::Cpu); }

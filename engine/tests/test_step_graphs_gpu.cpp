@@ -141,8 +141,8 @@ TEST(StepGraphs, AFailedRecordingRunsTheWorkEagerlyAndSwitchesReplayOff) {
 TEST(StepGraphs, PhasesInsideRecordedStepsAreTimedAtEveryLaunch) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
   PressurePass pass;
+  auto timer = makeGpuTimer();  // outlives the graphs, whose nodes record its events
   auto graphs = makeStepGraphs();
-  auto timer = makeGpuTimer();
   const auto work = [&] {
     ScopedPhase phase(timer.get(), "P-Pressure", PhaseGroup::Other);
     pass.work();
@@ -167,6 +167,31 @@ TEST(StepGraphs, PhasesInsideRecordedStepsAreTimedAtEveryLaunch) {
   EXPECT_EQ(totals[0].calls, std::size(tokens));
   EXPECT_GT(totals[0].seconds, 0.0);
   EXPECT_LT(totals[0].seconds, 1.0) << "a pass over 1000 particles";
+}
+
+// A recording that fails inside a timed phase: the capture is invalidated, so the phase's stop
+// event cannot be recorded either, while the exception unwinds through the phase. The step
+// still runs eagerly and is timed once; the failed recording's events are dropped.
+TEST(StepGraphs, AFailedRecordingInsideATimedPhaseRunsTheStepEagerlyAndTimesItOnce) {
+  if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
+  PressurePass pass;
+  auto timer = makeGpuTimer();
+  auto graphs = makeStepGraphs();
+  const auto work = [&] {
+    ScopedPhase phase(timer.get(), "P-Waiting", PhaseGroup::Other);
+    pass.work();
+    gpu::synchronize("waiting inside a timed step");
+  };
+  runTimedStep(*graphs, *timer, StepGraphKey{1, pass.pos.data(), PressurePass::kN, 0}, work, [] {});
+  gpu::synchronize("the step's wait");
+  timer->stepFinished();
+  EXPECT_FALSE(graphs->enabled());
+  EXPECT_EQ(pass.hostRuns, 2) << "the failed recording, then the eager run";
+  EXPECT_TRUE(pass.pressuresAre(1010.0f));
+  const std::vector<PhaseTotal> totals = timer->totals();
+  ASSERT_EQ(totals.size(), 1u);
+  EXPECT_EQ(totals[0].calls, 1u);
+  EXPECT_GT(totals[0].seconds, 0.0);
 }
 
 // The spillway of test_exclusion_parking.cpp with the Verlet integrator: water runs off the

@@ -4,6 +4,7 @@
 // the seed paper's tables the phase belongs to.
 #pragma once
 
+#include <exception>
 #include <string>
 
 namespace sph {
@@ -27,20 +28,31 @@ class PhaseTimer {
   virtual void end() = 0;
 };
 
-// RAII helper: times one scope; a null timer makes it a no-op.
+// RAII helper: times one scope; a null timer makes it a no-op. An error of end() (a CUDA error
+// recording the stop event) is thrown, unless the scope is being left by an exception already:
+// then that first error is the one reported (a second throw would terminate the program).
 class ScopedPhase {
  public:
-  ScopedPhase(PhaseTimer* t, const char* name, PhaseGroup g) : t_(t) {
+  ScopedPhase(PhaseTimer* t, const char* name, PhaseGroup g) : t_(t), unwinding_(std::uncaught_exceptions()) {
     if (t_) t_->begin(name, g);
   }
-  ~ScopedPhase() {
-    if (t_) t_->end();
+  ~ScopedPhase() noexcept(false) {
+    if (!t_) return;
+    if (std::uncaught_exceptions() == unwinding_) {
+      t_->end();
+      return;
+    }
+    try {
+      t_->end();
+    } catch (...) {
+    }
   }
   ScopedPhase(const ScopedPhase&) = delete;
   ScopedPhase& operator=(const ScopedPhase&) = delete;
 
  private:
   PhaseTimer* t_;
+  int unwinding_;  // exceptions in flight when the scope began
 };
 
 }  // namespace sph

@@ -24,11 +24,16 @@ class GpuTimer final : public RecordingTimer {
   }
   void end() override {
     current_.stop = take();
-    SPH_CUDA_CHECK(record(current_.stop), "recording a phase-stop event");
     if (recording_) {
+      // end() runs in ScopedPhase's destructor, also while an exception from the captured work
+      // unwinds (a wait inside a recorded step invalidates the capture, and then this record
+      // fails too): the step graphs abandon the capture and run the step eagerly, and
+      // keepRecording(-1) forgets these events, so the error is cleared here, not thrown.
+      if (record(current_.stop) != cudaSuccess) cudaGetLastError();
       recorded_.push_back(current_);
       return;
     }
+    SPH_CUDA_CHECK(record(current_.stop), "recording a phase-stop event");
     pending_.push_back(current_);
     if (pending_.size() > 4096) flush();
   }
