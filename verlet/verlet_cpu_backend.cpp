@@ -150,7 +150,7 @@ class VerletCpuBackend final : public VerletBackend {
                    : listForces<K, true, false, P>(uint32_t(a), q, lists, p.pos, p.velrho, p.code, p.nBound, c);
       };
       const PairAccum<T> acc = addParts<P>(part);
-      out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
+      out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
       out.viscdt[a] = acc.viscdt;
       if (out.contacts) out.contacts[a] = acc.contacts;
     }

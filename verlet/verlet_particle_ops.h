@@ -139,12 +139,7 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, uint32_t part, const 
 // shuffles; the CPU adds its parts in the same order).
 template <typename T>
 SPH_HD SPH_FORCEINLINE void addPart(PairAccum<T>& acc, const PairAccum<T>& other) {
-  acc.ax += other.ax;
-  acc.ay += other.ay;
-  acc.az += other.az;
-  acc.arho += other.arho;
-  acc.viscdt = other.viscdt > acc.viscdt ? other.viscdt : acc.viscdt;
-  acc.contacts += other.contacts;
+  acc.add(other);
 }
 
 // The sum of the P parts part(0), ..., part(P-1) of one list in the order of the GPU's

@@ -27,21 +27,29 @@ class CpuOps final : public EngineOps<T> {
     for (int64_t i = nBound; i < int64_t(n); ++i) wrapPeriodicParticle(uint32_t(i), pos, box);
   }
 
-  void computeDt(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c,
-                 const DtRule& rule, bool firstStep) override {
-    double maxA = 0, maxV = 0;
-#pragma omp parallel for num_threads(threads_) reduction(max : maxA, maxV) schedule(static)
+  void computeDt(const Real4<T>* ace, const T* viscdt, const Real4<T>* velrho, uint32_t nBound, uint32_t n,
+                 const DtRule& rule, DtPass pass, bool firstStep) override {
+    double maxA = 0, maxV = 0, maxU = 0;
+#pragma omp parallel for num_threads(threads_) reduction(max : maxA, maxV, maxU) schedule(static)
     for (int64_t i = 0; i < int64_t(n); ++i) {
       maxV = std::max(maxV, double(viscdt[i]));
       if (i >= int64_t(nBound)) {
-        const double ax = ace[i].x + c.gx, ay = ace[i].y + c.gy, az = ace[i].z + c.gz;
+        const double ax = ace[i].x, ay = ace[i].y, az = ace[i].z;
         maxA = std::max(maxA, ax * ax + ay * ay + az * az);
+        const double vx = velrho[i].x, vy = velrho[i].y, vz = velrho[i].z;
+        maxU = std::max(maxU, vx * vx + vy * vy + vz * vz);
       }
     }
-    s_ = StepScalars{};
+    if (pass != DtPass::Corrector) {  // a new step: its exclusion counts start at zero
+      s_.excludedOutOfDomain = 0;
+      s_.excludedDensity = 0;
+    }
     s_.maxAce2Bits = std::bit_cast<unsigned long long>(maxA);
     s_.maxViscdtBits = std::bit_cast<unsigned long long>(maxV);
-    s_.dt = variableDt(maxA, maxV, rule, firstStep, &s_.dtMinHit);
+    s_.maxVel2Bits = std::bit_cast<unsigned long long>(maxU);
+    uint32_t hit = 0;
+    const double d = variableDt(maxA, maxV, maxU, rule, &hit);
+    applyPassDt(s_, d, hit, pass, firstStep, rule);
   }
 
   void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler, uint32_t* code,

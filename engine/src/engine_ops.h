@@ -52,10 +52,11 @@ class EngineOps {
                                const PhysicsConstants<T>& c) = 0;
   // One step's scalars (see time_step.h) stay where the particles are until finishStep():
   // on the GPU nothing below waits for the device except finishStep(), once per step.
-  // Reduces the time-step terms of the last force pass and sets the step's dt from them.
-  // Also clears the step's exclusion counters.
-  virtual void computeDt(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n,
-                         const PhysicsConstants<T>& c, const DtRule& rule, bool firstStep) = 0;
+  // Reduces the time-step terms of the last force pass (and the velocities it saw) and sets the
+  // dts that `pass` sets (time_step.h). The first pass of a step also clears the step's
+  // exclusion counters.
+  virtual void computeDt(const Real4<T>* ace, const T* viscdt, const Real4<T>* velrho, uint32_t nBound, uint32_t n,
+                         const DtRule& rule, DtPass pass, bool firstStep) = 0;
   // The integrators advance by the dt of the last computeDt(). The two that end a step
   // (verletStep, symplecticCorrect) also set code::kExcludedBit on fluid particles that left the
   // domain or the density range (markIfExcluded) and count them into the step's scalars.

@@ -166,7 +166,9 @@ std::vector<double> initialDensity(const CaseDefinition& c, const SimParameters&
     auto [it, inserted] = columnTop.try_emplace(column(v), v.z);
     if (!inserted) it->second = std::max(it->second, v.z);
   }
-  for (size_t i = 0; i < c.positions.size(); ++i) {
+  // Boundary particles start at rho0 whatever the mode: GenCase writes rho0 for them, and DBC
+  // raises their density from the fluid's continuity as the fluid settles.
+  for (size_t i = c.nBound; i < c.positions.size(); ++i) {
     const Vec3d& v = c.positions[i];
     double top = zTop;
     if (mode == 2) {

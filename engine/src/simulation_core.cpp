@@ -89,10 +89,13 @@ class SimulationCore final : public Simulation::Impl {
   // One step with one wait for the device at its end (finishStep): dt is computed where the
   // particles are and the host learns it, and the exclusion counts, afterwards.
   void step() override {
-    strategy->beginStep(stepCount == 0 ? (p.dtFixed > 0 ? p.dtFixed : p.dtIni) : dt);
-    if (p.stepAlgorithm == 2) {
+    // The strategy's estimate of this step's dt: the symplectic integrator knows it (carried from
+    // the last step); the Verlet integrator's comes from this step's forces, so the last one.
+    const bool symplectic = p.stepAlgorithm == 2;
+    strategy->beginStep(stepCount == 0 ? (p.dtFixed > 0 ? p.dtFixed : p.dtIni) : symplectic ? dtNext_ : dt);
+    if (symplectic) {
       forcePass();
-      computeDt();
+      computeDt(DtPass::Predictor);
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->symplecticPredict(state_->integratorArrays(), consts_);
@@ -100,6 +103,7 @@ class SimulationCore final : public Simulation::Impl {
       wrapPeriodic();
       moveFloatings(state_->cur.pos.data(), BodyStep::Predictor);
       forcePass();
+      computeDt(DtPass::Corrector);
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->symplecticCorrect(state_->integratorArrays(), consts_, state_->cur.code.data(), limits_);
@@ -112,9 +116,10 @@ class SimulationCore final : public Simulation::Impl {
     }
     const StepScalars s = ops_->waitStepScalars();
     timer->stepFinished();
-    if (!std::isfinite(s.dt))
+    if (!std::isfinite(s.dt) || (symplectic && !std::isfinite(s.dtNext)))
       throw RunError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
     dt = s.dt;
+    dtNext_ = s.dtNext;
     dtMinHits += s.dtMinHit;
     particleSteps += state_->n - parked_;
     t += dt;
@@ -127,12 +132,13 @@ class SimulationCore final : public Simulation::Impl {
   // device work repeats from step to step, and GPU runs record it once and replay it
   // (step_graphs.h) whenever the strategy and the engine's arrays say it is the same work.
   void verletIntegratorStep() {
-    const bool euler = verletCounter_ >= p.verletSteps;
+    // Steps VerletSteps, 2 VerletSteps, ... are Euler steps (DualSPHysics' VerletStep counter).
+    const bool euler = verletCounter_ + 1 >= p.verletSteps;
     verletCounter_ = euler ? 0 : verletCounter_ + 1;
     prepareForces();
     const auto work = [&] {
       interactForces();
-      computeDt();
+      computeDt(DtPass::Verlet);
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->verletStep(state_->integratorArrays(), consts_, euler, state_->cur.code.data(), limits_);
@@ -141,8 +147,8 @@ class SimulationCore final : public Simulation::Impl {
       moveFloatings(state_->cur.pos.data(), BodyStep::Euler);
       endStepWork();
     };
-    // Not recorded: the first step (its dt rule differs), the Euler steps (one in VerletSteps,
-    // not worth a second graph), floating bodies and imposed motion (host work in the step).
+    // Not recorded: the first step, the Euler steps (one in VerletSteps, not worth a second
+    // graph), floating bodies and imposed motion (host work in the step).
     if (!graphs_ || stepCount == 0 || euler || floating_ || motion_) {
       work();
       return;
@@ -320,10 +326,10 @@ class SimulationCore final : public Simulation::Impl {
     ops_->wrapPeriodic(state_->cur.pos.data(), state_->nBound, state_->n, consts_.periodic);
   }
 
-  void computeDt() {
+  void computeDt(DtPass pass) {
     ScopedPhase ph(timer.get(), "SU-DtVariable", PhaseGroup::Other);
-    ops_->computeDt(state_->ace.data(), state_->viscdt.data(), state_->nBound, state_->n, consts_, dtRule_,
-                    stepCount == 0);
+    ops_->computeDt(state_->ace.data(), state_->viscdt.data(), state_->cur.velrho.data(), state_->nBound, state_->n,
+                    dtRule_, pass, stepCount == 0);
   }
 
   // Imposed motion over [t, t + dt] once the step is integrated, as DualSPHysics' RunMotion(stepdt)
@@ -393,6 +399,7 @@ class SimulationCore final : public Simulation::Impl {
   ExclusionLimits<T> limits_{};
   DtRule dtRule_;
   int verletCounter_ = 0;
+  double dtNext_ = 0;  // symplectic: the next step's dt (time_step.h)
   bool particlesChanged_ = true;
   ParkingLot parking_;    // axis -1: every axis is periodic, excluded particles are compacted at once
   uint32_t parked_ = 0;   // parked particles, all in [nBound, n)

@@ -565,12 +565,12 @@ PairAccum<T> coded(KernelKind k, const Real4<T>& pa, const Real4<T>& va, uint32_
 
 template <typename T>
 PairAccum<T> withMass(KernelKind k, const Real4<T>& pa, const Real4<T>& va, bool ba, const Real4<T>& pb,
-                      const Real4<T>& vb, bool bb, T massB, bool diffuse, const PhysicsConstants<T>& c) {
+                      const Real4<T>& vb, bool bb, T massB, bool floatB, const PhysicsConstants<T>& c) {
   PairAccum<T> acc;
   if (k == KernelKind::Cubic)
-    interactPairMass<KernelKind::Cubic>(pa, va, ba, pb, vb, bb, massB, diffuse, c, acc);
+    interactPairMass<KernelKind::Cubic>(pa, va, ba, pb, vb, bb, massB, floatB, c, acc);
   else
-    interactPairMass<KernelKind::Wendland>(pa, va, ba, pb, vb, bb, massB, diffuse, c, acc);
+    interactPairMass<KernelKind::Wendland>(pa, va, ba, pb, vb, bb, massB, floatB, c, acc);
   return acc;
 }
 
@@ -581,15 +581,16 @@ void expectSame(const PairAccum<T>& got, const PairAccum<T>& want, const char* w
     EXPECT_DOUBLE_EQ(got.ax, want.ax) << what;
     EXPECT_DOUBLE_EQ(got.ay, want.ay) << what;
     EXPECT_DOUBLE_EQ(got.az, want.az) << what;
-    EXPECT_DOUBLE_EQ(got.arho, want.arho) << what;
+    EXPECT_DOUBLE_EQ(got.densityRate(), want.densityRate()) << what;
     EXPECT_DOUBLE_EQ(got.viscdt, want.viscdt) << what;
   } else {
     EXPECT_FLOAT_EQ(got.ax, want.ax) << what;
     EXPECT_FLOAT_EQ(got.ay, want.ay) << what;
     EXPECT_FLOAT_EQ(got.az, want.az) << what;
-    EXPECT_FLOAT_EQ(got.arho, want.arho) << what;
+    EXPECT_FLOAT_EQ(got.densityRate(), want.densityRate()) << what;
     EXPECT_FLOAT_EQ(got.viscdt, want.viscdt) << what;
   }
+  EXPECT_EQ(got.ddtOff, want.ddtOff) << what;
   EXPECT_EQ(got.contacts, want.contacts) << what;
 }
 
@@ -626,9 +627,11 @@ TEST(FloatingPair, FluidSeesTheFloatingParticleMassWithoutDiffusion) {
       const Real4<double> va{0.3, -0.1, 0.2, 1003}, vb{-0.2, 0.05, -0.4, 998};
       const Real4<double> pa = withPressure<double>({0.1, 0.2, 0.3, 0}, va.w, s.c);
       const Real4<double> pb = withPressure<double>({0.108, 0.203, 0.291, 0}, vb.w, s.c);
-      // Fluid a, floating b: b carries its body's particle mass, and no density diffusion.
+      // Fluid a, floating b: b carries its body's particle mass, and (Molteni's diffusion, as
+      // DualSPHysics) switches a's density diffusion off.
       const auto got = coded(k, pa, va, kFluid, pb, vb, kBody0, s.c);
-      expectSame(got, withMass(k, pa, va, false, pb, vb, false, s.mp0, false, s.c), "fluid from floating");
+      EXPECT_EQ(got.ddtOff, 1u);
+      expectSame(got, withMass(k, pa, va, false, pb, vb, false, s.mp0, true, s.c), "fluid from floating");
       // The comparison can fail: the plain fluid pair (fluid mass, diffusion) differs by ~40%.
       PairAccum<double> plain;
       if (k == KernelKind::Cubic)
@@ -636,9 +639,11 @@ TEST(FloatingPair, FluidSeesTheFloatingParticleMassWithoutDiffusion) {
       else
         interactPair<KernelKind::Wendland>(pa, va, false, pb, vb, false, s.c, plain);
       EXPECT_GT(std::abs(got.ax - plain.ax), 0.1 * std::abs(plain.ax));
-      // Floating a, fluid b: the fluid's mass, no diffusion.
-      expectSame(coded(k, pb, vb, kBody0, pa, va, kFluid, s.c),
-                 withMass(k, pb, vb, false, pa, va, false, s.c.massFluid, false, s.c), "floating from fluid");
+      // Floating a, fluid b: the fluid's mass, no diffusion (floating particles have none).
+      auto want = withMass(k, pb, vb, false, pa, va, false, s.c.massFluid, false, s.c);
+      EXPECT_NE(want.ddt, 0);  // so the switch below is what removes it
+      want.ddtOff = 1;
+      expectSame(coded(k, pb, vb, kBody0, pa, va, kFluid, s.c), want, "floating from fluid");
     }
 }
 
@@ -782,8 +787,10 @@ TEST(FloatingPair, TheBodyReceivesExactlyTheReaction) {
       EXPECT_NEAR(ma * a.ax, -mb * b.ax, 1e-13 * scale);
       EXPECT_NEAR(ma * a.ay, -mb * b.ay, 1e-13 * scale);
       EXPECT_NEAR(ma * a.az, -mb * b.az, 1e-13 * scale);
-      // Continuity: drho_a = m_b v_ab.grad_a W and drho_b = m_a v_ba.grad_b W, the same product.
-      EXPECT_NEAR(a.arho / mb, b.arho / ma, 1e-13 * std::abs(a.arho / mb));
+      // Continuity: drho_a = m_b (rho_a/rho_b) v_ab.grad_a W and drho_b = m_a (rho_b/rho_a)
+      // v_ba.grad_b W, the same product.
+      const double ra = a.arho / (mb * va.w / vb.w), rb = b.arho / (ma * vb.w / va.w);
+      EXPECT_NEAR(ra, rb, 1e-13 * std::abs(ra));
     }
 }
 
@@ -812,7 +819,7 @@ TEST(FloatingPair, SinglePrecisionFollowsTheSameRules) {
   const Real4<float> pf = withPressure<float>({0.1f, 0.21f, 0.3f, 0}, 1001.f, s.c);
   const Real4<float> vf{0.1f, 0.f, 0.f, 1001.f};
   expectSame(coded(KernelKind::Wendland, pf, vf, kFluid, pb, vb, kBody0, s.c),
-             withMass(KernelKind::Wendland, pf, vf, false, pb, vb, false, float(s.mp0), false, s.c),
+             withMass(KernelKind::Wendland, pf, vf, false, pb, vb, false, float(s.mp0), true, s.c),
              "float fluid from floating");
 }
 

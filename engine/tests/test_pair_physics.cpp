@@ -70,7 +70,7 @@ TEST(PairPhysics, MomentumAndMassAreConservedPairwise) {
     noDdt.ddt = DensityDiffusion::None;
     PairAccum<double> a0;
     pair(k, pa, va, false, pb, vb, false, noDdt, a0);
-    EXPECT_LT(a.arho, a0.arho);  // a is denser, so diffusion lowers its rate
+    EXPECT_LT(a.densityRate(), a0.densityRate());  // a is denser, so diffusion lowers its rate
   }
 }
 
@@ -88,11 +88,11 @@ TEST(PairPhysics, FourtakasLeavesHydrostaticDensityAlone) {
   PairAccum<double> am;
   interactPair<KernelKind::Wendland>(withPressure({0, 0, 0.5, 0}, va.w, m), va, false,
                                      withPressure({0.004, 0, 0.485, 0}, vb.w, m), vb, false, m, am);
-  EXPECT_GT(am.arho, 1e-6);
+  EXPECT_GT(am.densityRate(), 1e-6);
   // Fourtakas' term removes the hydrostatic part linearised about rho0: the residual is the
   // curvature of Tait's law over the depth (0.5 m here, about 3% of the difference), so it must
   // be a small fraction of Molteni's; with the wrong sign it would double instead.
-  EXPECT_LT(std::abs(a.arho), 0.05 * am.arho);
+  EXPECT_LT(std::abs(a.densityRate()), 0.05 * am.densityRate());
 }
 
 // The single-precision series must match the exact power to float round-off wherever it is
@@ -138,6 +138,50 @@ TEST(PairPhysics, PressurePushesParticlesApartAndBoundaryOnlyGathersDensity) {
   interactPair<KernelKind::Wendland>(withPressure({0, 0, 0.01, 0}, v.w, c), v, true,
                                      withPressure({0, 0, 0.02, 0}, v.w, c), vf, true, c, none);
   EXPECT_EQ(none.arho, 0);
+}
+
+// DualSPHysics 5.4's continuity: drho_a/dt = rho_a sum_b (m_b/rho_b) v_ab . grad W, for fluid and
+// boundary particles alike; with rho_a = 2 rho_b the rate doubles.
+TEST(PairPhysics, ContinuityCarriesTheDensityRatio) {
+  const auto c = waterConstants(KernelKind::Wendland, DensityDiffusion::None);
+  const Real4<double> vb{0, 0, -0.5, 1000};
+  for (bool boundA : {false, true}) {
+    PairAccum<double> same, dense;
+    const Real4<double> pa = withPressure({0, 0, 0.01, 0}, 1000, c), pb = withPressure({0, 0, 0.02, 0}, 1000, c);
+    interactPair<KernelKind::Wendland>(pa, Real4<double>{0, 0, 0, 1000}, boundA, pb, vb, false, c, same);
+    interactPair<KernelKind::Wendland>(pa, Real4<double>{0, 0, 0, 2000}, boundA, pb, vb, false, c, dense);
+    EXPECT_GT(same.arho, 0);
+    EXPECT_NEAR(dense.arho, 2 * same.arho, 1e-12 * same.arho) << "boundary a: " << boundA;
+  }
+}
+
+// Density diffusion next to a DBC wall, as DualSPHysics 5.4 applies it: DensityDT 2 (Fourtakas,
+// "inner") and 1 (Molteni) switch the whole term off for a fluid particle with a boundary
+// neighbour; 3 (Fourtakas, "all") keeps its fluid pairs. No mode takes the boundary pair in.
+TEST(PairPhysics, BoundaryNeighbourSwitchesDensityDiffusionAsDualSPHysics) {
+  for (auto mode : {DensityDiffusion::Molteni, DensityDiffusion::Fourtakas, DensityDiffusion::FourtakasFull}) {
+    const auto c = waterConstants(KernelKind::Wendland, mode);
+    const Real4<double> va{0, 0, 0, 1001}, vf{0, 0, 0, 1004}, vw{0, 0, 0, 1010};
+    const Real4<double> pa = withPressure({0, 0, 0.03, 0}, va.w, c);
+    const Real4<double> pf = withPressure({0.01, 0, 0.03, 0}, vf.w, c);
+    const Real4<double> pw = withPressure({0, 0, 0.02, 0}, vw.w, c);
+    PairAccum<double> fluidOnly, withWall, wallOnly;
+    interactPair<KernelKind::Wendland>(pa, va, false, pf, vf, false, c, fluidOnly);
+    interactPair<KernelKind::Wendland>(pa, va, false, pf, vf, false, c, withWall);
+    interactPair<KernelKind::Wendland>(pa, va, false, pw, vw, true, c, withWall);
+    interactPair<KernelKind::Wendland>(pa, va, false, pw, vw, true, c, wallOnly);
+    EXPECT_GT(fluidOnly.ddt, 0) << int(mode);  // the denser neighbour raises a's density
+    EXPECT_EQ(wallOnly.ddt, 0) << int(mode);   // the wall pair never diffuses
+    const bool kept = mode == DensityDiffusion::FourtakasFull;
+    EXPECT_EQ(withWall.ddtOff, kept ? 0u : 1u) << int(mode);
+    const double continuity = withWall.arho;
+    EXPECT_DOUBLE_EQ(withWall.densityRate(), kept ? continuity + fluidOnly.ddt : continuity) << int(mode);
+    // Parts of one particle's neighbours add up to the same switch (the strategies' lanes).
+    PairAccum<double> parts = fluidOnly;
+    parts.add(wallOnly);
+    EXPECT_EQ(parts.ddtOff, withWall.ddtOff);
+    EXPECT_DOUBLE_EQ(parts.densityRate(), withWall.densityRate());
+  }
 }
 
 }  // namespace

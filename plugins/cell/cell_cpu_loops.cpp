@@ -42,7 +42,7 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
     Tally tally;
     const PairAccum<T> acc = c.floating.any() ? particleForces<K, true, true>(uint32_t(a), in, c, tally)
                                               : particleForces<K>(uint32_t(a), in, c, tally);
-    out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
+    out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
     out.viscdt[a] = acc.viscdt;
     if (out.contacts) out.contacts[a] = acc.contacts;
     candidates += tally.t.candidates;

@@ -179,7 +179,7 @@ ForceReference<T> bruteForce(const HostParticles<T>& p, const sph::PhysicsConsta
       s.ax += std::abs(one.ax);
       s.ay += std::abs(one.ay);
       s.az += std::abs(one.az);
-      s.arho += std::abs(one.arho);
+      s.arho += std::abs(one.arho) + std::abs(one.ddt);
       const T vr = std::abs((p.velrho[a].x - p.velrho[b].x) * dx) + std::abs((p.velrho[a].y - p.velrho[b].y) * dy) +
                    std::abs((p.velrho[a].z - p.velrho[b].z) * dz);
       s.viscdt = std::max(s.viscdt, vr / (r2 + c.eta2));
@@ -209,7 +209,7 @@ std::vector<std::string> forceMismatches(const ForceReference<T>& ref, const std
     // device's sqrt/pow on the GPU).
     const double k = (4.0 * ref.terms[a] + perTerm) * eps;
     const double got[5] = {double(ace[a].x), double(ace[a].y), double(ace[a].z), double(ace[a].w), double(viscdt[a])};
-    const double want[5] = {double(r.ax), double(r.ay), double(r.az), double(r.arho), double(r.viscdt)};
+    const double want[5] = {double(r.ax), double(r.ay), double(r.az), double(r.densityRate()), double(r.viscdt)};
     const double scale[5] = {double(s.ax), double(s.ay), double(s.az), double(s.arho), double(s.viscdt)};
     const char* names[5] = {"ax", "ay", "az", "arho", "viscdt"};
     for (int q = 0; q < 5; ++q) {

@@ -168,11 +168,13 @@ __global__ void __launch_bounds__(kForceBlock)
     other.az = __shfl_xor_sync(0xffffffffu, acc.az, o);
     other.arho = __shfl_xor_sync(0xffffffffu, acc.arho, o);
     other.viscdt = __shfl_xor_sync(0xffffffffu, acc.viscdt, o);
+    other.ddt = __shfl_xor_sync(0xffffffffu, acc.ddt, o);
+    other.ddtOff = __shfl_xor_sync(0xffffffffu, acc.ddtOff, o);
     if constexpr (Floating) other.contacts = __shfl_xor_sync(0xffffffffu, acc.contacts, o);
     addPart(acc, other);
   }
   if (a >= n || part != 0) return;
-  ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
+  ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
   viscdt[a] = acc.viscdt;
   if constexpr (Floating) {
     if (contacts) contacts[a] = acc.contacts;

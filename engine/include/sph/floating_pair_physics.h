@@ -11,8 +11,8 @@
 // the body's mass per particle a body of relative weight w had the volume w dp^d in the eyes of
 // the fluid, which came closer to light bodies: a box of relative weight 0.5 floated 0.13 dp
 // too deep (0.02 dp with rho0 dp^d, test_floating_validation.cpp). The body's inertia is its
-// own mass (floating_body_physics.h). Pairs
-// that touch a floating particle have no density diffusion. Pairs of the same body are skipped:
+// own mass (floating_body_physics.h). Density
+// diffusion near floating particles is DualSPHysics' (pair_physics.h). Pairs of the same body are skipped:
 // their forces cancel in the body's sum and the body does not deform.
 // Without DEM (RigidAlgorithm=1) bodies meet walls and other bodies through the SPH pair alone.
 // With DEM (RigidAlgorithm=2) a floating particle meets wall particles and particles of other
@@ -89,7 +89,8 @@ SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<
     }
   }
   const T massB = floatB ? s[code::mkIndex(codeB)].pairMass : (boundB ? c.massBound : c.massFluid);
-  interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, massB, false, c, acc);
+  if (floatA) acc.ddtOff = 1;  // floating particles have no density diffusion (pair_physics.h)
+  interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, massB, floatB, c, acc);
 }
 
 }  // namespace sph

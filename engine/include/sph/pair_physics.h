@@ -4,7 +4,8 @@
 //
 // Formulation (DualSPHysics, Dominguez et al. 2022; Crespo et al. 2015):
 //   dv_a/dt   = -sum_b m_b ((P_a+P_b)/(rho_a rho_b) + R_ab + Pi_ab) grad_a W_ab + g
-//   drho_a/dt =  sum_b m_b v_ab . grad_a W_ab + D_a
+//   drho_a/dt =  rho_a sum_b (m_b/rho_b) v_ab . grad_a W_ab + D_a
+// (the continuity form of DualSPHysics 5.4, JSphCpu::InteractionForcesFluid/Bound).
 // Pi_ab: artificial viscosity (Monaghan 1992), only for approaching pairs (v_ab.r_ab < 0):
 //   Pi_ab = -alpha c0 mu_ab / rho_bar,  mu_ab = h v_ab.r_ab / (r^2 + eta^2).
 // R_ab: tensile correction of the cubic kernel (Monaghan 2000), as DualSPHysics applies it:
@@ -13,6 +14,13 @@
 //      (-r_ab . grad_a W_ab)/(r^2+eta^2); drhoH_ba = 0 (Molteni & Colagrossi 2009) or the
 //      hydrostatic difference rho0((1 + rho0 g_z (z_b - z_a)/B)^(1/gamma) - 1) (Fourtakas 2019).
 // DBC boundary particles (Crespo et al. 2007) only gather continuity from fluid neighbours.
+// Density diffusion next to DBC walls follows DualSPHysics 5.4, whose option names say what it
+// does: DensityDT 2 "Fourtakas (inner)" diffuses only the fluid particles without a boundary
+// neighbour (one boundary neighbour switches D_a off for the particle), DensityDT 3 "Fourtakas
+// (all)" diffuses every fluid particle over its fluid neighbours, and Molteni's term (1) is
+// switched off like 2, also by a floating neighbour. Boundary pairs never add to D_a: their
+// density is not hydrostatic (DBC raises it to hold the fluid back), and diffusing towards it
+// pulls fluid into the wall. Floating particles have no D_a; pairs with one are skipped.
 // Along periodic axes r_ab is the minimum image (periodic.h).
 #pragma once
 
@@ -33,7 +41,25 @@ struct PairAccum {
   T arho = 0;                // density rate
   T viscdt = 0;              // max over neighbours of v_ab.r_ab/(r^2+eta^2), for dt
                              // (and the rate of DEM contacts, floating_pair_physics.h)
+  T ddt = 0;                 // density diffusion D_a, kept apart until the particle is done
+  uint32_t ddtOff = 0;       // 1: a neighbour switched D_a off for this particle (see above)
   uint32_t contacts = 0;     // DEM contacts of a floating particle
+
+  // The sums of another part of the same particle's neighbours (strategies that split one
+  // particle's neighbours among threads add the parts up with this).
+  SPH_HD SPH_FORCEINLINE void add(const PairAccum& o) {
+    ax += o.ax;
+    ay += o.ay;
+    az += o.az;
+    arho += o.arho;
+    viscdt = o.viscdt > viscdt ? o.viscdt : viscdt;
+    ddt += o.ddt;
+    ddtOff |= o.ddtOff;
+    contacts += o.contacts;
+  }
+
+  // drho/dt once every neighbour has been added.
+  SPH_HD SPH_FORCEINLINE T densityRate() const { return ddtOff ? arho : arho + ddt; }
 };
 
 // Tait equation of state, P = B((rho/rho0)^gamma - 1).
@@ -74,12 +100,12 @@ void foldDerivedConstants(PhysicsConstants<T>& c) {
 }
 
 // The pair with the neighbour's mass given: interactPair() below, and the pairs of floating
-// bodies (floating_pair_physics.h), whose particles have their body's mass and no density
-// diffusion (diffuse = false).
+// bodies (floating_pair_physics.h), whose particles have their own mass per particle; for those
+// floatB says that b is a floating particle (density diffusion, see above).
 template <KernelKind K, bool Periodic = true, typename T>
 SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
                                              const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB, T massB,
-                                             bool diffuse, const PhysicsConstants<T>& c, PairAccum<T>& acc) {
+                                             bool floatB, const PhysicsConstants<T>& c, PairAccum<T>& acc) {
   T dx, dy, dz;  // r_a - r_b, the minimum image along periodic axes
   pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
@@ -98,12 +124,12 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   const T dotVR = dvx * dx + dvy * dy + dvz * dz;
   const T dotRr2 = dotVR * invR2eta;
   acc.viscdt = dotRr2 > acc.viscdt ? dotRr2 : acc.viscdt;
-  acc.arho += massB * (dvx * frx + dvy * fry + dvz * frz);
+  const T rhoA = velrhoA.w, rhoB = velrhoB.w;
+  const T invRhoB = T(1) / rhoB;
+  acc.arho += massB * (dvx * frx + dvy * fry + dvz * frz) * (rhoA * invRhoB);
   if (boundA) return;
 
-  const T rhoA = velrhoA.w, rhoB = velrhoB.w;
   const T invRhoA = T(1) / rhoA;  // loop-invariant: hoisted out of the neighbour loop
-  const T invRhoB = T(1) / rhoB;
   T prs = (posA.w + posB.w) * (invRhoA * invRhoB);
   if constexpr (K == KernelKind::Cubic) {
     const T wab = cubicWOverWdp(r, c);
@@ -123,12 +149,16 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   acc.ay += coef * fry;
   acc.az += coef * frz;
 
-  if (c.ddt == DensityDiffusion::None || !diffuse) return;
-  if (boundB && c.ddt != DensityDiffusion::FourtakasFull) return;
+  if (c.ddt == DensityDiffusion::None) return;
+  if (boundB || floatB) {
+    const bool switchesOff = boundB ? c.ddt != DensityDiffusion::FourtakasFull : c.ddt == DensityDiffusion::Molteni;
+    if (switchesOff) acc.ddtOff = 1;
+    return;
+  }
   T drho = rhoB - rhoA;
   if (c.ddt != DensityDiffusion::Molteni) drho -= hydrostaticDensityDifference(c.ddtGz * (-dz), c);  // z_b - z_a
   // -(r_ab . grad_a W_ab) = -fac r^2 > 0 since fac < 0 inside the support.
-  acc.arho += c.ddtCoef * (massB * invRhoB) * drho * (-fac * r2) * invR2eta;
+  acc.ddt += c.ddtCoef * (massB * invRhoB) * drho * (-fac * r2) * invR2eta;
 }
 
 // K must be the kernel c was folded for (c.kernel). Periodic = false is for boxes without a
@@ -141,7 +171,7 @@ SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& v
                                          const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB,
                                          const PhysicsConstants<T>& c, PairAccum<T>& acc) {
   interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, boundB ? c.massBound : c.massFluid,
-                                true, c, acc);
+                                false, c, acc);
 }
 
 }  // namespace sph

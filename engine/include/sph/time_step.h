@@ -1,9 +1,17 @@
-// DualSPHysics' variable time step (Crespo et al. 2015, eq. 27-29), header-only so the CPU path
-// computes it on the host and the GPU path inside a one-thread kernel: on the GPU the step's dt
-// then never travels to the host before the integrator uses it, and the host reads dt, the
-// terms and the exclusion counts back once per step (StepScalars).
-//   dt = CFL min(dt_f, dt_cv),  dt_f = min_a sqrt(h/|f_a|),  dt_cv = min_a h/(c0 + max_b h v_ab.r_ab/(r^2+eta^2))
-// The first step uses DtIni, DtFixed > 0 replaces the rule, and dt never drops below DtMin.
+// DualSPHysics' variable time step (Crespo et al. 2015, eq. 27-29, as DualSPHysics 5.4 computes
+// it in JSphCpu::DtVariable), header-only so the CPU path computes it on the host and the GPU
+// path inside a one-thread kernel: on the GPU the step's dt then never travels to the host before
+// the integrator uses it, and the host reads dt, the terms and the exclusion counts back once per
+// step (StepScalars).
+//   dt = CFL min(dt_f, dt_cv),  dt_f = sqrt(h / max_a |f_a|),
+//   dt_cv = h / (max(c0, 10 max_a |v_a|) + h max_ab v_ab.r_ab/(r^2+eta^2))
+// with f_a the acceleration of the pair forces without gravity and the maxima of |f| and |v| over
+// fluid and floating particles (DtAllParticles = 0) after the force pass. dt never drops below
+// DtMin; DtFixed > 0 replaces the rule.
+// Which force pass sets which step's dt (DtPass) follows DualSPHysics' integrators: the Verlet
+// integrator takes the dt of its own force pass, from the first step on; the symplectic one
+// advances step n by min(dt of step n-1's predictor pass, dt of its corrector pass), and its
+// first step by DtIni (JSphCpuSingle::ComputeStep_Sym, SymplecticDtPre).
 #pragma once
 
 #include <cmath>
@@ -22,32 +30,62 @@ struct DtRule {
   double dtFixed = 0;  // > 0: constant dt
 };
 
+// Which force pass the reduced terms come from.
+enum class DtPass : uint32_t {
+  Verlet = 0,     // the Verlet integrator's pass: its dt advances this step
+  Predictor = 1,  // symplectic predictor: this step advances by the dt carried from the last step
+  Corrector = 2,  // symplectic corrector: with the predictor's, sets the next step's dt
+};
+
 // What one step leaves for the host: written by the device (or the CPU loops), read once.
 struct StepScalars {
-  unsigned long long maxAce2Bits = 0;   // max over fluid of |a + g|^2, as double bits (atomicMax)
+  unsigned long long maxAce2Bits = 0;   // max over fluid of |f|^2 (no gravity), as double bits (atomicMax)
   unsigned long long maxViscdtBits = 0; // max over all of v_ab.r_ab/(r^2+eta^2), as double bits
+  unsigned long long maxVel2Bits = 0;   // max over fluid of |v|^2, as double bits
   double dt = 0;                        // the dt the integrator used
-  uint32_t dtMinHit = 0;                // 1 when dt was raised to DtMin
+  double dtPredictor = 0;               // symplectic: the dt of this step's predictor pass
+  double dtNext = 0;                    // symplectic: the dt of the next step
+  uint32_t dtMinHit = 0;                // 1 when a dt of this step was raised to DtMin
   uint32_t excludedOutOfDomain = 0;     // fluid particles excluded this step
   uint32_t excludedDensity = 0;
   uint32_t dtBlocksDone = 0;            // GPU: blocks of the dt reduction done (the last computes dt)
 };
 
-// The time step from the reduced terms. maxAce2 and maxViscdt are non-negative.
-SPH_HD inline double variableDt(double maxAce2, double maxViscdt, const DtRule& r, bool firstStep,
+// The time step from the reduced terms (all non-negative).
+SPH_HD inline double variableDt(double maxAce2, double maxViscdt, double maxVel2, const DtRule& r,
                                 uint32_t* dtMinHit) {
   *dtMinHit = 0;
   if (r.dtFixed > 0) return r.dtFixed;
-  if (firstStep) return r.dtIni;
   const double amax = sqrt(maxAce2);
   const double dtForce = amax > 0 ? sqrt(r.h / amax) : HUGE_VAL;
-  const double dtCv = r.h / (r.c0 + r.h * maxViscdt);
+  const double speed = 10.0 * sqrt(maxVel2);  // DualSPHysics' bound on the flow speed
+  const double dtCv = r.h / ((speed > r.c0 ? speed : r.c0) + r.h * maxViscdt);
   double d = r.cfl * (dtForce < dtCv ? dtForce : dtCv);
   if (d < r.dtMin) {  // false for NaN: a diverged run keeps its NaN and the host reports it
     d = r.dtMin;
     *dtMinHit = 1;
   }
   return d;
+}
+
+// Puts the dt of one force pass (variableDt) where DtPass says. firstStep: the run's first step.
+SPH_HD inline void applyPassDt(StepScalars& s, double passDt, uint32_t hit, DtPass pass, bool firstStep,
+                               const DtRule& r) {
+  switch (pass) {
+    case DtPass::Verlet:
+      s.dt = passDt;
+      s.dtMinHit = hit;
+      break;
+    case DtPass::Predictor:
+      s.dtPredictor = passDt;
+      s.dt = firstStep ? (r.dtFixed > 0 ? r.dtFixed : r.dtIni) : s.dtNext;
+      s.dtMinHit = hit;
+      break;
+    case DtPass::Corrector:
+      s.dtNext = (passDt < s.dtPredictor || passDt != passDt) ? passDt : s.dtPredictor;  // NaN stays NaN
+      s.dtMinHit |= hit;
+      break;
+  }
 }
 
 }  // namespace sph

@@ -34,40 +34,47 @@ __device__ inline void atomicMaxNonNegative(unsigned long long* dst, double v) {
 
 // The step's dt in one launch: every block reduces its particles' terms into the scalars; the
 // last block to finish (counted after a fence, so it sees every block's atomics) computes dt,
-// leaves it on the device for the integrator, and clears the terms and this step's exclusion
-// counts for the next step. One launch and no memset per step: at DamBreak2D's 21k particles a
-// step is bound by launches, not by the device.
+// leaves it on the device for the integrator, and clears the terms for the next pass (and, at
+// a step's first pass, this step's exclusion counts). One launch and no memset per step: at
+// DamBreak2D's 21k particles a step is bound by launches, not by the device.
 template <typename T>
-__global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__ viscdt, uint32_t nBound,
-                         uint32_t n, PhysicsConstants<T> c, DtRule rule, bool firstStep,
-                         StepScalars* __restrict__ out) {
-  __shared__ double sA[kBlock / 32], sV[kBlock / 32];
+__global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__ viscdt,
+                         const Real4<T>* __restrict__ velrho, uint32_t nBound, uint32_t n, DtRule rule, DtPass pass,
+                         bool firstStep, StepScalars* __restrict__ out) {
+  __shared__ double sA[kBlock / 32], sV[kBlock / 32], sU[kBlock / 32];
   __shared__ bool last;
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  double a2 = 0, v = 0;
+  double a2 = 0, v = 0, u2 = 0;
   if (i < n) {
     v = fmax(0.0, double(viscdt[i]));
     if (i >= nBound) {
-      const double ax = ace[i].x + c.gx, ay = ace[i].y + c.gy, az = ace[i].z + c.gz;
-      a2 = ax * ax + ay * ay + az * az;
+      const Real4<T> f = ace[i];
+      a2 = double(f.x) * f.x + double(f.y) * f.y + double(f.z) * f.z;
+      const Real4<T> vr = velrho[i];
+      u2 = double(vr.x) * vr.x + double(vr.y) * vr.y + double(vr.z) * vr.z;
     }
   }
   a2 = warpMax(a2);
   v = warpMax(v);
+  u2 = warpMax(u2);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   if (lane == 0) {
     sA[warp] = a2;
     sV[warp] = v;
+    sU[warp] = u2;
   }
   __syncthreads();
   if (warp == 0) {
     a2 = lane < int(kBlock / 32) ? sA[lane] : 0.0;
     v = lane < int(kBlock / 32) ? sV[lane] : 0.0;
+    u2 = lane < int(kBlock / 32) ? sU[lane] : 0.0;
     a2 = warpMax(a2);
     v = warpMax(v);
+    u2 = warpMax(u2);
     if (lane == 0) {
       atomicMaxNonNegative(&out->maxAce2Bits, a2);
       atomicMaxNonNegative(&out->maxViscdtBits, v);
+      atomicMaxNonNegative(&out->maxVel2Bits, u2);
       __threadfence();
       last = atomicAdd(&out->dtBlocksDone, 1u) == gridDim.x - 1;
     }
@@ -77,13 +84,26 @@ __global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__
   __threadfence();
   // Volatile reads: the other blocks' atomics are in L2, not in this SM's L1.
   const volatile StepScalars* s = out;
-  out->dt = variableDt(__longlong_as_double(static_cast<long long>(s->maxAce2Bits)),
-                       __longlong_as_double(static_cast<long long>(s->maxViscdtBits)), rule, firstStep,
-                       &out->dtMinHit);
+  const auto bits = [](unsigned long long b) { return __longlong_as_double(static_cast<long long>(b)); };
+  uint32_t hit = 0;
+  const double d = variableDt(bits(s->maxAce2Bits), bits(s->maxViscdtBits), bits(s->maxVel2Bits), rule, &hit);
+  StepScalars r;
+  r.dt = s->dt;
+  r.dtPredictor = s->dtPredictor;
+  r.dtNext = s->dtNext;
+  r.dtMinHit = s->dtMinHit;
+  applyPassDt(r, d, hit, pass, firstStep, rule);
+  out->dt = r.dt;
+  out->dtPredictor = r.dtPredictor;
+  out->dtNext = r.dtNext;
+  out->dtMinHit = r.dtMinHit;
   out->maxAce2Bits = 0;
   out->maxViscdtBits = 0;
-  out->excludedOutOfDomain = 0;
-  out->excludedDensity = 0;
+  out->maxVel2Bits = 0;
+  if (pass != DtPass::Corrector) {
+    out->excludedOutOfDomain = 0;
+    out->excludedDensity = 0;
+  }
   out->dtBlocksDone = 0;
 }
 
@@ -167,11 +187,11 @@ class GpuOps final : public EngineOps<T> {
                  pos, nBound, n, box);
   }
 
-  void computeDt(const Real4<T>* ace, const T* viscdt, uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c,
-                 const DtRule& rule, bool firstStep) override {
+  void computeDt(const Real4<T>* ace, const T* viscdt, const Real4<T>* velrho, uint32_t nBound, uint32_t n,
+                 const DtRule& rule, DtPass pass, bool firstStep) override {
     // At least one block, so that dt is computed (and the scalars cleared) without particles too.
-    SPH_LAUNCH("computing the time step", n > 0 ? n : 1, kBlock, 0, dtKernel<T>, ace, viscdt, nBound, n, c, rule,
-               firstStep, scalars_.data());
+    SPH_LAUNCH("computing the time step", n > 0 ? n : 1, kBlock, 0, dtKernel<T>, ace, viscdt, velrho, nBound, n, rule,
+               pass, firstStep, scalars_.data());
   }
 
   void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler, uint32_t* code,

@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
   if (a >= in.n) return;
   NoTally none;
   const PairAccum<T> acc = particleForces<K, Periodic, Floating>(a, in, c, none);
-  ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.arho};
+  ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
   viscdt[a] = acc.viscdt;
   if constexpr (Floating) {
     if (contacts) contacts[a] = acc.contacts;
