@@ -46,9 +46,10 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   const double g = std::sqrt(k.gravity.x * k.gravity.x + k.gravity.y * k.gravity.y +
                              k.gravity.z * k.gravity.z);
   p.hswl = k.hswl.isAuto ? fluidHeightAuto(c) : k.hswl.value;
-  // Speed of sound: c0 = coefsound * speedsystem, speedsystem = sqrt(g hswl) (dam-break speed).
+  // Speed of sound: c0 = coefsound * speedsystem, speedsystem = sqrt(g hswl) (dam-break speed),
+  // and never below 10 sqrt(g hswl) (GenCase: "max(coefsound*speedsystem,10*sqrt(g*depth))").
   const double speedSystem = k.speedSystem.isAuto ? std::sqrt(g * p.hswl) : k.speedSystem.value;
-  p.c0 = k.speedSound.isAuto ? k.coefSound * speedSystem : k.speedSound.value;
+  p.c0 = k.speedSound.isAuto ? std::max(k.coefSound * speedSystem, 10 * std::sqrt(g * p.hswl)) : k.speedSound.value;
   if (!(p.c0 > 0))
     throw InputError(fmt::format("{}: <constantsdef>: the speed of sound is {} (hswl {}, gravity {}); "
                                  "give <speedsound> or a fluid with height",
@@ -76,6 +77,8 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.ddt = static_cast<DensityDiffusion>(ddt);
   p.ddtValue = parameterDouble(c, "DensityDTvalue", 0.1);
   if (parameterInt(c, "Shifting", 0) != 0) badParameter(c, "Shifting", "shifting is not supported yet");
+  if (parameterInt(c, "Boundary", 1) != 1)
+    badParameter(c, "Boundary", "only 1 (DBC) is supported; 2 (mDBC) is not supported yet");
 
   const double coefDtMin = parameterDouble(c, "CoefDtMin", 0.05);
   p.dtIni = parameterDouble(c, "DtIni", 0);
@@ -134,7 +137,7 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
   c.viscoBound = T(p.visco * p.viscoBoundFactor);
   c.ddt = p.ddt;
   c.ddtCoef = T(2.0 * p.ddtValue * p.h * p.c0);
-  c.ddtGz = T(p.rho0 * p.gravity.z / p.cteB);
+  c.ddtGz = T(-p.rho0 * std::abs(p.gravity.z) / p.cteB);  // DualSPHysics uses |g_z| whatever its sign
   foldDerivedConstants(c);
   c.gx = T(p.gravity.x);
   c.gy = T(p.gravity.y);

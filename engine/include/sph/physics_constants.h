@@ -42,7 +42,7 @@ struct PhysicsConstants {
   T viscoBound = 0;                  // alpha * ViscoBoundFactor, fluid-boundary
   DensityDiffusion ddt = DensityDiffusion::None;
   T ddtCoef = 0;                     // 2 * delta * h * c0 (factor 2 of the diffusive flux psi)
-  T ddtGz = 0;                       // rho0 g_z / B, for the hydrostatic density difference
+  T ddtGz = 0;                       // -rho0 |g_z| / B, for the hydrostatic density difference
   T ddtSeries[5] = {};               // binomial coefficients of (1+u)^(1/gamma) - 1, see below
   T gx = 0, gy = 0, gz = 0;          // gravity
   PeriodicBox<T> periodic;           // periodic axes: minimum image in pairs, wrap in integrators

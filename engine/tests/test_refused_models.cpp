@@ -1,0 +1,55 @@
+// DualSPHysics models this engine does not have yet are refused, naming the file, the line and
+// the parameter, instead of running the case with another model.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "dualsphysics_fixture.h"
+#include "sph/errors.h"
+#include "sph/sim_parameters.h"
+#include "test_support.h"
+
+namespace sph {
+namespace {
+
+TEST(RefusedModels, NameTheParameterAndItsLine) {
+  std::ifstream in(test::dualsphysicsData("StillTank_Def.xml"));
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string base = text.str();
+  const std::string anchor = "<parameter key=\"StepAlgorithm\"";
+  ASSERT_NE(base.find(anchor), std::string::npos);
+  const struct {
+    const char* parameter;
+    const char* key;
+  } cases[] = {{"<parameter key=\"Boundary\" value=\"2\" />", "Boundary"},
+               {"<parameter key=\"ViscoTreatment\" value=\"2\" />", "ViscoTreatment"},
+               {"<parameter key=\"Shifting\" value=\"1\" />", "Shifting"}};
+  const auto dir = test::tempDir("refused_models");
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.key);
+    // Replaces the case's own line for the key, or adds one.
+    std::string xml = base;
+    const size_t own = xml.find(std::string("<parameter key=\"") + c.key + "\"");
+    if (own != std::string::npos)
+      xml.replace(own, xml.find("/>", own) + 2 - own, c.parameter);
+    else
+      xml.insert(xml.find(anchor), std::string(c.parameter) + "\n            ");
+    const std::string path = test::writeFile(dir / "case.xml", xml);
+    const CaseDefinition def = loadCase(path);
+    try {
+      (void)deriveParameters(def);
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(path), std::string::npos) << what;
+      EXPECT_NE(what.find(c.key), std::string::npos) << what;
+      EXPECT_NE(what.find(std::to_string(test::lineOf(xml, c.parameter))), std::string::npos) << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sph
