@@ -124,7 +124,7 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
   c.support2 = T(p.support * p.support);
   c.eta2 = T(0.01 * p.h * p.h);
   c.kernelNorm = T(kernelNormalisation(p.kernel, p.dim, p.h));
-  c.cubicWdp = T(kernelWValue(KernelKind::Cubic, p.dp, p.h,
+  c.cubicWdp = T(kernelWValue(KernelKind::Cubic, cubicTensileSpacing(p.h), p.h,
                               kernelNormalisation(KernelKind::Cubic, p.dim, p.h)));
   c.massFluid = T(p.massFluid);
   c.massBound = T(p.massBound);

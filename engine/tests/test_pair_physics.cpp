@@ -21,7 +21,7 @@ PhysicsConstants<double> waterConstants(KernelKind k, DensityDiffusion ddt) {
   c.support2 = 4 * h * h;
   c.eta2 = 0.01 * h * h;
   c.kernelNorm = kernelNormalisation(k, 3, h);
-  c.cubicWdp = kernelWValue(KernelKind::Cubic, dp, h, kernelNormalisation(KernelKind::Cubic, 3, h));
+  c.cubicWdp = kernelWValue(KernelKind::Cubic, cubicTensileSpacing(h), h, kernelNormalisation(KernelKind::Cubic, 3, h));
   c.rho0 = 1000;
   c.massFluid = c.massBound = c.rho0 * dp * dp * dp;
   c.c0 = 30;

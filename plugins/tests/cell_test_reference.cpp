@@ -131,7 +131,8 @@ sph::PhysicsConstants<T> makeConstants(int dim, KernelKind kernel, double dp, do
   c.support2 = T(4 * h * h);
   c.eta2 = T(0.01 * h * h);
   c.kernelNorm = T(norm);
-  c.cubicWdp = T(sph::kernelWValue(sph::KernelKind::Cubic, dp, h, sph::kernelNormalisation(KernelKind::Cubic, dim, h)));
+  c.cubicWdp = T(sph::kernelWValue(sph::KernelKind::Cubic, sph::cubicTensileSpacing(h), h,
+                                   sph::kernelNormalisation(KernelKind::Cubic, dim, h)));
   c.massFluid = T(rho0 * std::pow(dp, dim));
   c.massBound = c.massFluid;
   c.rho0 = T(rho0);

@@ -9,7 +9,8 @@
 // Pi_ab: artificial viscosity (Monaghan 1992), only for approaching pairs (v_ab.r_ab < 0):
 //   Pi_ab = -alpha c0 mu_ab / rho_bar,  mu_ab = h v_ab.r_ab / (r^2 + eta^2).
 // R_ab: tensile correction of the cubic kernel (Monaghan 2000), as DualSPHysics applies it:
-//   R_ab = (W_ab/W(dp))^4 (f_a + f_b), f = P/rho^2 * (0.01 if P > 0 else -0.2); zero for Wendland.
+//   R_ab = (W_ab/W(dx))^4 (f_a + f_b), f = P/rho^2 * (0.01 if P > 0 else -0.2); zero for Wendland;
+//   dx = h/1.5 whatever dp is (DualSPHysics' GetKernelCubic_Ctes, cubicTensileSpacing()).
 // D_a: density diffusion, delta h c0 sum_b 2 (m_b/rho_b) (rho_b - rho_a - drhoH_ba)
 //      (-r_ab . grad_a W_ab)/(r^2+eta^2); drhoH_ba = 0 (Molteni & Colagrossi 2009) or the
 //      hydrostatic difference rho0((1 + rho0 g_z (z_b - z_a)/B)^(1/gamma) - 1) (Fourtakas 2019).

@@ -27,7 +27,7 @@ struct PhysicsConstants {
   T support2 = 0;                    // (2h)^2
   T eta2 = 0;                        // 0.01 h^2, keeps 1/(r^2+eta^2) finite
   T kernelNorm = 0;                  // aD of the chosen kernel and dimension
-  T cubicWdp = 0;                    // W(dp) of the cubic kernel, for its tensile correction
+  T cubicWdp = 0;                    // W(h/1.5) of the cubic kernel, for its tensile correction
   // Folded from the above by foldKernelConstants() (sph_kernels.h) so the pair loop has no
   // division by h: 1/h, the gradient prefactors and aD/W(dp).
   T invH = 0, gradA = 0, gradB = 0, cubicWRatio = 0;

@@ -77,7 +77,7 @@ SPH_HD SPH_FORCEINLINE T gradFactorFolded(T r, const PhysicsConstants<T>& c) {
   }
 }
 
-// W(r)/W(dp) of the cubic kernel for 0 < r < 2h (its tensile correction).
+// W(r)/W(h/1.5) of the cubic kernel for 0 < r < 2h (its tensile correction, see below).
 template <typename T>
 SPH_HD SPH_FORCEINLINE T cubicWOverWdp(T r, const PhysicsConstants<T>& c) {
   const T q = r * c.invH;
@@ -85,6 +85,11 @@ SPH_HD SPH_FORCEINLINE T cubicWOverWdp(T r, const PhysicsConstants<T>& c) {
   const T s = T(2) - q;
   return c.cubicWRatio * T(0.25) * s * s * s;
 }
+
+// The particle spacing at which the cubic kernel's tensile correction is normalised,
+// R_ab = (W_ab/W(dx))^4 ...: DualSPHysics fixes dx = h/1.5 (GetKernelCubic_Ctes, its "deltap"),
+// not the case's dp, and its results carry that choice.
+inline double cubicTensileSpacing(double h) { return h / 1.5; }
 
 // Runtime-dispatched helpers for host code (tests, set-up); kernels use the templates.
 inline double kernelWValue(KernelKind k, double r, double h, double aD) {
