@@ -33,9 +33,12 @@ class CpuOps final : public EngineOps<T> {
 #pragma omp parallel for num_threads(threads_) reduction(max : maxA, maxV, maxU) schedule(static)
     for (int64_t i = 0; i < int64_t(n); ++i) {
       maxV = std::max(maxV, double(viscdt[i]));
-      if (i >= int64_t(nBound)) {
+      const bool fluid = i >= int64_t(nBound);
+      if (fluid) {
         const double ax = ace[i].x, ay = ace[i].y, az = ace[i].z;
         maxA = std::max(maxA, ax * ax + ay * ay + az * az);
+      }
+      if (fluid || rule.velocityOfAll) {
         const double vx = velrho[i].x, vy = velrho[i].y, vz = velrho[i].z;
         maxU = std::max(maxU, vx * vx + vy * vy + vz * vz);
       }

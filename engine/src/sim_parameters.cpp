@@ -85,6 +85,9 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   if (p.dtIni <= 0) p.dtIni = p.h / p.c0;
   p.dtMin = parameterDouble(c, "DtMin", 0);
   if (p.dtMin <= 0) p.dtMin = coefDtMin * p.h / p.c0;
+  const int dtAll = parameterInt(c, "DtAllParticles", 0);
+  if (dtAll != 0 && dtAll != 1) badParameter(c, "DtAllParticles", "must be 0 (fluid and floating) or 1 (all particles)");
+  p.dtAllParticles = dtAll == 1;
   p.dtFixed = parameterDouble(c, "DtFixed", 0);
   if (p.dtFixed < 0) badParameter(c, "DtFixed", "must not be negative");
   const std::string dtFile = parameterString(c, "DtFixedFile", "NONE");

@@ -75,7 +75,7 @@ class SimulationCore final : public Simulation::Impl {
     // Timed runs replay too: the phase timers' events become nodes of the graph (phase_timers.h).
     if (d == Device::Gpu && o.stepGraphs) graphs_ = makeStepGraphs();
     if (!c.motions.empty()) motion_ = std::make_unique<BoundaryMotion<T>>(c, p, d, o.threads);
-    dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed};
+    dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed, p.dtAllParticles};
     limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
                T(p.domainMax.z), T(p.rhoOutMin), T(p.rhoOutMax)};
     openPeriodicLimits(limits_, p);

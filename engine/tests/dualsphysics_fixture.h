@@ -13,8 +13,21 @@
 #include <vector>
 
 #include "sph/output.h"
+#include "sph/simulation.h"
 
 namespace sph::test {
+
+// Options of a run that writes nothing and times nothing (the agreement tests read its state).
+inline RunOptions silentRun(Device device, const std::string& neighbours, Precision precision) {
+  RunOptions o;
+  o.device = device;
+  o.neighbours = neighbours;
+  o.precision = precision;
+  o.writeOutput = false;
+  o.progress = false;
+  o.phaseTimers = false;
+  return o;
+}
 
 inline std::string dualsphysicsData(const std::string& file) {
   return std::string(SPH_SOURCE_DIR) + "/engine/tests/data/dualsphysics/" + file;

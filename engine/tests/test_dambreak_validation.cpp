@@ -13,23 +13,32 @@
 // toe are spray, which the experiment's video does not see as the front), must agree with the
 // gauge to 1.5 dp at every time: the result does not hang on how the front is defined.
 //
-// Measured at dp 0.025: 10.86% with the gauge, 10.87% with the particles (which gave 11.4% at
+// Measured at dp 0.025: 10.69% with the gauge (10.86% before the physics followed DualSPHysics
+// 5.4 term by term), about as much with the particles (which gave 11.4% at
 // dp 0.02; on the GPU the case's own gauge gives 12.3% at its dp 0.01 and 11.9% at 0.005: not a
 // resolution effect). The error sits between 0.19 s and 0.41 s, where the experimental front
 // advances at 1.2 m/s (the gate being lifted) while SPH's front, released instantly, runs ~0.2 m
 // ahead and then moves at the experiment's speed (5.9 m/s at the end for both). Until that
 // offset is explained, this test guards the present result against regressions with a 12%
-// bound; the 10% target stays open in the issue.
+// bound. DualSPHysics 5.4's own run of the case (dp 0.01, its gauge Swl_z003, committed in
+// engine/tests/data/dualsphysics) is as far from the experiment: 12.30%, against 12.29% (cell)
+// and 12.28% (verlet) for this engine's GPU runs of the case (H100); the test prints
+// DualSPHysics' error beside its own. The experiment, with its gate, is the wrong yardstick for
+// the first 0.4 s; DualSPHysics is the right one (test_dambreak2d_dualsphysics.cpp).
 //
 // Resolution: dp = 0.025 m (40 x 80 fluid particles) instead of the case's 0.01 m, so the run
 // takes seconds on CI's two cores.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gauge_sampler.h"
 #include "sph/simulation.h"
@@ -138,6 +147,32 @@ TEST(DamBreak2DValidation, SurgeFrontFollowsKoshizukaOka1996) {
   const double mean = sumRel / n;
   std::printf("mean relative error %.2f%% over %d points\n", 100 * mean, n);
   EXPECT_LT(mean, 0.12);
+
+  // DualSPHysics' own front at the same times (its gauge at dp 0.01, interpolated between its
+  // samples every 5 ms), as a report beside ours.
+  std::vector<std::pair<double, double>> ds;
+  std::ifstream g(std::string(SPH_SOURCE_DIR) + "/engine/tests/data/dualsphysics/DamBreak2D_GaugesSWL_Swl_z003.csv");
+  for (std::string line; std::getline(g, line);) {
+    if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;
+    std::replace(line.begin(), line.end(), ';', ' ');
+    std::istringstream is(line);
+    double t = 0, x = 0;
+    if (is >> t >> x) ds.push_back({t, x});
+  }
+  ASSERT_GT(ds.size(), 100u);
+  double dsRel = 0;
+  int dsN = 0;
+  for (const auto& d : data) {
+    if (d.x > kMaxX) break;
+    const auto hi = std::lower_bound(ds.begin(), ds.end(), std::make_pair(d.t, -1e300));
+    ASSERT_TRUE(hi != ds.begin() && hi != ds.end());
+    const auto lo = hi - 1;
+    const double x = lo->second + (hi->second - lo->second) * (d.t - lo->first) / (hi->first - lo->first);
+    dsRel += std::abs(x - d.x) / d.x;
+    ++dsN;
+  }
+  std::printf("DualSPHysics 5.4 (its run at dp 0.01): mean relative error %.2f%% over %d points\n",
+              100 * dsRel / dsN, dsN);
 }
 
 }  // namespace

@@ -71,14 +71,7 @@ TEST_P(DualSPHysicsAgreement, FollowsDualSPHysicsStepByStep) {
   const Variant& v = GetParam();
   if (v.device == Device::Gpu && !gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/" + v.c->file);
-  RunOptions o;
-  o.device = v.device;
-  o.neighbours = v.neighbours;
-  o.precision = v.precision;
-  o.writeOutput = false;
-  o.progress = false;
-  o.phaseTimers = false;
-  Simulation sim(c, o);
+  Simulation sim(c, test::silentRun(v.device, v.neighbours, v.precision));
 
   const std::string f = v.c->fixture;
   const auto ds0 = test::readState(test::dualsphysicsData(f + "_state_0.csv"));

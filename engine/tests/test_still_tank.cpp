@@ -49,13 +49,7 @@ TEST_P(StillTank, KeepsEveryParticleWithDualSPHysicsWallPressure) {
   LoadOptions lo;
   lo.dpOverride = r.dp;
   const CaseDefinition c = loadCase(test::dualsphysicsData("StillTank_Def.xml"), lo);
-  RunOptions o;
-  o.device = r.device;
-  o.neighbours = r.neighbours;
-  o.precision = r.precision;
-  o.writeOutput = false;
-  o.progress = false;
-  o.phaseTimers = false;
+  RunOptions o = test::silentRun(r.device, r.neighbours, r.precision);
   o.timeMax = r.timeMax;
   Simulation sim(c, o);
   const RunReport rep = sim.run();

@@ -25,6 +25,7 @@ struct SimParameters {
   double ddtValue = 0.1;
   double cfl = 0.2;
   double dtIni = 0, dtMin = 0, dtFixed = 0;
+  bool dtAllParticles = false;  // DtAllParticles: the dt's velocity bound over every particle
   double timeMax = 1, timeOut = 0.01;
   double rhoOutMin = 700, rhoOutMax = 1300;
   double partsOutMax = 1;  // fraction of fluid particles that may be excluded

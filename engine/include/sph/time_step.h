@@ -6,8 +6,8 @@
 //   dt = CFL min(dt_f, dt_cv),  dt_f = sqrt(h / max_a |f_a|),
 //   dt_cv = h / (max(c0, 10 max_a |v_a|) + h max_ab v_ab.r_ab/(r^2+eta^2))
 // with f_a the acceleration of the pair forces without gravity and the maxima of |f| and |v| over
-// fluid and floating particles (DtAllParticles = 0) after the force pass. dt never drops below
-// DtMin; DtFixed > 0 replaces the rule.
+// fluid and floating particles after the force pass (|v| over boundary particles too with
+// DtAllParticles = 1). dt never drops below DtMin; DtFixed > 0 replaces the rule.
 // Which force pass sets which step's dt (DtPass) follows DualSPHysics' integrators: the Verlet
 // integrator takes the dt of its own force pass, from the first step on; the symplectic one
 // advances step n by min(dt of step n-1's predictor pass, dt of its corrector pass), and its
@@ -28,6 +28,7 @@ struct DtRule {
   double dtIni = 0;
   double dtMin = 0;
   double dtFixed = 0;  // > 0: constant dt
+  bool velocityOfAll = false;  // DtAllParticles = 1: max |v| over boundary particles too
 };
 
 // Which force pass the reduced terms come from.

@@ -50,6 +50,8 @@ __global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__
     if (i >= nBound) {
       const Real4<T> f = ace[i];
       a2 = double(f.x) * f.x + double(f.y) * f.y + double(f.z) * f.z;
+    }
+    if (i >= nBound || rule.velocityOfAll) {
       const Real4<T> vr = velrho[i];
       u2 = double(vr.x) * vr.x + double(vr.y) * vr.y + double(vr.z) * vr.z;
     }
