@@ -68,7 +68,10 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.verletSteps = parameterInt(c, "VerletSteps", 40);
   if (p.verletSteps < 1) badParameter(c, "VerletSteps", "must be at least 1");
   const int visco = parameterInt(c, "ViscoTreatment", 1);
-  if (visco != 1) badParameter(c, "ViscoTreatment", "only 1 (artificial viscosity) is supported");
+  if (visco != 1 && visco != 3)
+    badParameter(c, "ViscoTreatment",
+                 "must be 1 (artificial) or 3 (laminar); 2 (laminar + SPS turbulence) is not supported yet");
+  p.viscosity = static_cast<Viscosity>(visco);
   p.visco = parameterDouble(c, "Visco", 0.01);
   p.viscoBoundFactor = parameterDouble(c, "ViscoBoundFactor", 1);
   if (p.visco < 0 || p.viscoBoundFactor < 0) badParameter(c, "Visco", "must not be negative");
@@ -136,6 +139,7 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
   c.invGamma = T(1.0 / p.gamma);
   c.cteB = T(p.cteB);
   c.c0 = T(p.c0);
+  c.viscosity = p.viscosity;
   c.visco = T(p.visco);
   c.viscoBound = T(p.visco * p.viscoBoundFactor);
   c.ddt = p.ddt;

@@ -140,6 +140,34 @@ TEST(PairPhysics, PressurePushesParticlesApartAndBoundaryOnlyGathersDensity) {
   EXPECT_EQ(none.arho, 0);
 }
 
+// Laminar viscosity (ViscoTreatment 3): m_b 4 nu (r.gradW)/((rho_a+rho_b)(r^2+eta^2)) v_ab for every
+// pair, receding ones too, in place of the artificial term; equal and opposite for equal masses.
+TEST(PairPhysics, LaminarViscosityIsLoAndShaosTerm) {
+  auto c = waterConstants(KernelKind::Wendland, DensityDiffusion::None);
+  c.viscosity = Viscosity::Laminar;
+  c.visco = 1e-6;
+  c.viscoBound = 1e-6;
+  const Real4<double> va{0.3, -0.1, 0.2, 1003}, vb{0.5, -0.025, -0.025, 998};  // receding: v_ab.r_ab > 0
+  const Real4<double> pa{0.1, 0.2, 0.3, 0}, pb{0.108, 0.203, 0.291, 0};     // no pressure: viscosity only
+  PairAccum<double> a, b;
+  interactPair<KernelKind::Wendland>(pa, va, false, pb, vb, false, c, a);
+  interactPair<KernelKind::Wendland>(pb, vb, false, pa, va, false, c, b);
+  const double dx = pa.x - pb.x, dy = pa.y - pb.y, dz = pa.z - pb.z, r2 = dx * dx + dy * dy + dz * dz;
+  ASSERT_GT((va.x - vb.x) * dx + (va.y - vb.y) * dy + (va.z - vb.z) * dz, 0);
+  const double fac = kernelGradValue(KernelKind::Wendland, std::sqrt(r2), c.h, c.kernelNorm);
+  const double k = c.massFluid * 4 * 1e-6 * fac * r2 / ((va.w + vb.w) * (r2 + c.eta2));
+  EXPECT_NEAR(a.ax, k * (va.x - vb.x), 1e-12 * std::abs(k * (va.x - vb.x)));
+  EXPECT_NEAR(a.ay, k * (va.y - vb.y), 1e-12 * std::abs(k * (va.y - vb.y)));
+  EXPECT_NEAR(a.az, k * (va.z - vb.z), 1e-12 * std::abs(k * (va.z - vb.z)));
+  EXPECT_LT(a.ax * (va.x - vb.x), 0);  // it slows the relative motion
+  EXPECT_NEAR(a.ax, -b.ax, 1e-12 * std::abs(a.ax));
+  // The artificial term would leave a receding pair alone.
+  c.viscosity = Viscosity::Artificial;
+  PairAccum<double> art;
+  interactPair<KernelKind::Wendland>(pa, va, false, pb, vb, false, c, art);
+  EXPECT_EQ(art.ax, 0);
+}
+
 // DualSPHysics 5.4's continuity: drho_a/dt = rho_a sum_b (m_b/rho_b) v_ab . grad W, for fluid and
 // boundary particles alike; with rho_a = 2 rho_b the rate doubles.
 TEST(PairPhysics, ContinuityCarriesTheDensityRatio) {

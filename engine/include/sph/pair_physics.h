@@ -7,7 +7,9 @@
 //   drho_a/dt =  rho_a sum_b (m_b/rho_b) v_ab . grad_a W_ab + D_a
 // (the continuity form of DualSPHysics 5.4, JSphCpu::InteractionForcesFluid/Bound).
 // Pi_ab: artificial viscosity (Monaghan 1992), only for approaching pairs (v_ab.r_ab < 0):
-//   Pi_ab = -alpha c0 mu_ab / rho_bar,  mu_ab = h v_ab.r_ab / (r^2 + eta^2).
+//   Pi_ab = -alpha c0 mu_ab / rho_bar,  mu_ab = h v_ab.r_ab / (r^2 + eta^2);
+// or laminar viscosity (Lo & Shao 2002, ViscoTreatment 3), for every pair, in place of Pi_ab:
+//   dv_a/dt += sum_b m_b 4 nu (r_ab . grad_a W_ab) / ((rho_a + rho_b)(r^2 + eta^2)) v_ab.
 // R_ab: tensile correction of the cubic kernel (Monaghan 2000), as DualSPHysics applies it:
 //   R_ab = (W_ab/W(dx))^4 (f_a + f_b), f = P/rho^2 * (0.01 if P > 0 else -0.2); zero for Wendland;
 //   dx = h/1.5 whatever dp is (DualSPHysics' GetKernelCubic_Ctes, cubicTensileSpacing()).
@@ -139,16 +141,23 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
     const T tensB = posB.w * (invRhoB * invRhoB) * (posB.w > T(0) ? T(0.01) : T(-0.2));
     prs += fab * (tensA + tensB);
   }
+  const T viscosity = boundB ? c.viscoBound : c.visco;
   T visc = 0;
-  if (dotVR < T(0)) {
-    const T alpha = boundB ? c.viscoBound : c.visco;
+  if (c.viscosity == Viscosity::Artificial && dotVR < T(0)) {
     // -alpha c0 h dotRr2 / rhoBar with rhoBar = (rhoA + rhoB)/2
-    visc = T(-2) * alpha * c.c0 * (c.h * dotRr2) / (rhoA + rhoB);
+    visc = T(-2) * viscosity * c.c0 * (c.h * dotRr2) / (rhoA + rhoB);
   }
   const T coef = -massB * (prs + visc);
   acc.ax += coef * frx;
   acc.ay += coef * fry;
   acc.az += coef * frz;
+  if (c.viscosity == Viscosity::Laminar) {
+    // r_ab . grad_a W_ab = fac r^2 < 0: the term opposes v_ab.
+    const T lam = massB * T(4) * viscosity * (fac * r2) * invR2eta / (rhoA + rhoB);
+    acc.ax += lam * dvx;
+    acc.ay += lam * dvy;
+    acc.az += lam * dvz;
+  }
 
   if (c.ddt == DensityDiffusion::None) return;
   if (boundB || floatB) {

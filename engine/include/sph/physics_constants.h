@@ -18,6 +18,11 @@ enum class DensityDiffusion : int32_t {
   FourtakasFull = 3,  // as Fourtakas, boundary neighbours included
 };
 
+enum class Viscosity : int32_t {  // DualSPHysics `ViscoTreatment` values
+  Artificial = 1,                  // Monaghan (1992), alpha = Visco
+  Laminar = 3,                     // Lo & Shao (2002), kinematic viscosity nu = Visco
+};
+
 template <typename T>
 struct PhysicsConstants {
   int32_t dim = 3;                   // 2 or 3; in 2D the y coordinate is constant
@@ -38,8 +43,9 @@ struct PhysicsConstants {
   T invGamma = T(1) / T(7);
   T cteB = 0;                        // Tait B = c0^2 rho0 / gamma
   T c0 = 0;                          // speed of sound
-  T visco = 0;                       // artificial viscosity alpha, fluid-fluid
-  T viscoBound = 0;                  // alpha * ViscoBoundFactor, fluid-boundary
+  Viscosity viscosity = Viscosity::Artificial;
+  T visco = 0;                       // Visco: alpha (artificial) or nu (laminar), fluid-fluid
+  T viscoBound = 0;                  // Visco * ViscoBoundFactor, fluid-boundary
   DensityDiffusion ddt = DensityDiffusion::None;
   T ddtCoef = 0;                     // 2 * delta * h * c0 (factor 2 of the diffusive flux psi)
   T ddtGz = 0;                       // -rho0 |g_z| / B, for the hydrostatic density difference

@@ -20,6 +20,7 @@ struct SimParameters {
   KernelKind kernel = KernelKind::Wendland;
   int stepAlgorithm = 1;  // 1 Verlet, 2 Symplectic
   int verletSteps = 40;
+  Viscosity viscosity = Viscosity::Artificial;  // ViscoTreatment
   double visco = 0.01, viscoBoundFactor = 1;
   DensityDiffusion ddt = DensityDiffusion::None;
   double ddtValue = 0.1;
