@@ -37,7 +37,10 @@ std::optional<double> valueChild(const XmlReader& x, const XMLElement* e, const 
   return x.real(c, "value");
 }
 
-// One <property name=... Key="value" .../> into `out`.
+// One <property name=...> into `out`, its values given either as attributes (Key="value", the
+// form of a case's own <property>) or as child elements <Key value="..."/> (the form of
+// DualSPHysics' material files, e.g. its examples' Floating_Materials.xml); a key given twice
+// is an error.
 void readProperty(const XmlReader& x, const XMLElement* e, PropertiesDef& out) {
   const std::string name = x.attr(e, "name");
   MaterialDef m;
@@ -46,6 +49,10 @@ void readProperty(const XmlReader& x, const XMLElement* e, PropertiesDef& out) {
     const std::string_view key = a->Name();
     if (key == "name" || key == "comment" || key == "units_comment") continue;
     m.values[std::string(key)] = x.real(e, a->Name());
+  }
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (!m.values.emplace(c->Name(), x.real(c, "value")).second)
+      x.fail(c, fmt::format("{} of property \"{}\" is given twice", c->Name(), name));
   }
   if (!out.materials.emplace(name, std::move(m)).second) {
     x.fail(e, fmt::format("property \"{}\" is defined twice", name));

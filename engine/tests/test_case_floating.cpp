@@ -192,6 +192,36 @@ TEST(CaseFloatings, PropertyFileBesideTheCaseWins) {
   EXPECT_DOUBLE_EQ(sph::resolveMaterial(c.properties, "steel", "").at("Young_Modulus"), 1.0);
 }
 
+// DualSPHysics' own material files give each value as a child element <Key value="..."/>.
+TEST(CaseFloatings, PropertyValuesAsChildElementsAsDualSphysicsWritesThem) {
+  const auto dir = sph::test::tempDir("prop_elements");
+  const std::string mats =
+      "<materials>\n<property name=\"steel\">\n"
+      "  <Young_Modulus value=\"210000000000.0\" comment=\"Young Modulus (N/m2)\" />\n"
+      "  <PoissonRatio value=\"0.30\" />\n  <Restitution_Coefficient value=\"0.80\" />\n"
+      "  <Kfric value=\"0.45\" comment=\"Kinetic friction coefficient\" />\n</property>\n"
+      "<property name=\"twice\" Kfric=\"0.1\">\n  <Kfric value=\"0.2\" />\n</property>\n</materials>\n";
+  sph::test::writeFile(dir / "Mats.xml", mats);
+  const std::string link = "<links>\n<link mkbound=\"0\" property=\"steel\" />\n</links>\n";
+  const std::string path = sph::test::writeFile(
+      dir / "case.xml", blocksCase("<properties>\n<propertyfile file=\"Mats.xml\" />\n" + link + "</properties>\n"));
+  try {
+    (void)sph::loadCase(path);
+    ADD_FAILURE() << "a value given twice was accepted";
+  } catch (const sph::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Mats.xml:" + std::to_string(lineOf(mats, "<Kfric value=\"0.2\""))), std::string::npos) << what;
+    EXPECT_NE(what.find("given twice"), std::string::npos) << what;
+  }
+  std::string fixed = mats;
+  fixed.erase(fixed.find("<property name=\"twice\""));
+  sph::test::writeFile(dir / "Mats.xml", fixed + "</materials>\n");
+  const CaseDefinition c = sph::loadCase(path);
+  const auto steel = sph::resolveMaterial(c.properties, "steel", "");
+  EXPECT_DOUBLE_EQ(steel.at("Young_Modulus"), 2.1e11);
+  EXPECT_DOUBLE_EQ(steel.at("Kfric"), 0.45);
+}
+
 TEST(CaseFloatings, DualSphysicsCaseSolidsLoadsUnchanged) {
   // The reference file names Floating_Materials.xml, which is not beside it: the bundled
   // testcases/materials copy is found instead.
