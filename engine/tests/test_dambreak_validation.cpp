@@ -1,6 +1,6 @@
 // Validation: the surge front of the 2D dam break (testcases/DamBreak2D.xml, a 1 m x 2 m water
 // column in a 4 m tank) against the experiment of Koshizuka & Oka (1996), scaled to this
-// geometry in testcases/validation/. Target (issue 2): mean relative error of the front position
+// geometry in testcases/validation/. Target: mean relative error of the front position
 // under 10% for all measurements up to x = 3 m.
 //
 // The front is measured as DualSPHysics' case measures it: its swl gauge Swl_z003 walks a line
@@ -22,7 +22,7 @@
 // offset is explained, this test guards the present result against regressions with a 12%
 // bound. DualSPHysics 5.4's own run of the case (dp 0.01, its gauge Swl_z003, committed in
 // engine/tests/data/dualsphysics) is as far from the experiment: 12.30%, against 12.29% (cell)
-// and 12.28% (verlet) for this engine's GPU runs of the case (H100); the test prints
+// and 12.28% (verlet) for this engine's GPU runs of the case; the test prints
 // DualSPHysics' error beside its own. The experiment, with its gate, is the wrong yardstick for
 // the first 0.4 s; DualSPHysics is the right one (test_dambreak2d_dualsphysics.cpp).
 //

@@ -13,9 +13,9 @@ namespace sph {
 enum class KernelKind : int32_t { Cubic = 1, Wendland = 2 };  // DualSPHysics `Kernel` values
 enum class DensityDiffusion : int32_t {
   None = 0,
-  Molteni = 1,        // Molteni & Colagrossi (2009), fluid-fluid pairs
-  Fourtakas = 2,      // Fourtakas et al. (2019): dynamic part of density, fluid-fluid pairs
-  FourtakasFull = 3,  // as Fourtakas, boundary neighbours included
+  Molteni = 1,        // Molteni & Colagrossi (2009); off for fluid particles next to a wall
+  Fourtakas = 2,      // Fourtakas et al. (2019), dynamic part of density; off next to a wall ("inner")
+  FourtakasFull = 3,  // as Fourtakas for every fluid particle, over its fluid neighbours ("all")
 };
 
 enum class Viscosity : int32_t {  // DualSPHysics `ViscoTreatment` values
@@ -34,7 +34,7 @@ struct PhysicsConstants {
   T kernelNorm = 0;                  // aD of the chosen kernel and dimension
   T cubicWdp = 0;                    // W(h/1.5) of the cubic kernel, for its tensile correction
   // Folded from the above by foldKernelConstants() (sph_kernels.h) so the pair loop has no
-  // division by h: 1/h, the gradient prefactors and aD/W(dp).
+  // division by h: 1/h, the gradient prefactors and aD/W(h/1.5).
   T invH = 0, gradA = 0, gradB = 0, cubicWRatio = 0;
   T massFluid = 0;                   // rho0 dp^dim
   T massBound = 0;                   // DBC particles carry the fluid mass (DualSPHysics)
