@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <new>
+#include <type_traits>
 
 #include "verlet_backend.h"
 #include "verlet_particle_ops.h"
@@ -144,15 +145,20 @@ class VerletCpuBackend final : public VerletBackend {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
     for (int64_t a = 0; a < int64_t(p.n); ++a) {
       // The parts of the list as the GPU's lanes take them, added in the same order.
-      auto part = [&](uint32_t q) {
-        return c.floating.any()
-                   ? listForces<K, true, true, P>(uint32_t(a), q, lists, p.pos, p.velrho, p.code, p.nBound, c)
-                   : listForces<K, true, false, P>(uint32_t(a), q, lists, p.pos, p.velrho, p.code, p.nBound, c);
+      auto sum = [&](auto coded, auto shift) {
+        return addParts<P>([&](uint32_t q) {
+          return listForces<K, true, coded(), shift(), P>(uint32_t(a), q, lists, p.pos, p.velrho, p.code, p.nBound,
+                                                           c);
+        });
       };
-      const PairAccum<T> acc = addParts<P>(part);
-      out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
-      out.viscdt[a] = acc.viscdt;
-      if (out.contacts) out.contacts[a] = acc.contacts;
+      using Yes = std::true_type;
+      using No = std::false_type;
+      if (out.shift)
+        writeForces(uint32_t(a), sum(Yes{}, Yes{}), out);
+      else if (c.floating.any())
+        writeForces(uint32_t(a), sum(Yes{}, No{}), out);
+      else
+        writeForces(uint32_t(a), sum(No{}, No{}), out);
     }
   }
 

@@ -106,26 +106,30 @@ SPH_HD SPH_FORCEINLINE void fillList(uint32_t a, const CellLookup& l, const Sour
 }
 
 // The interaction of particle a with the members k = part, part + Parts, ... of its list within
-// the support (the whole list with Parts = 1; the GPU adds up the parts' sums). Floating = true
-// (only with Periodic = true) is for runs with floating bodies: it reads the code words and
-// calls interactPairCoded() (floating_pair_physics.h); code may be null otherwise.
-template <KernelKind K, bool Periodic = true, bool Floating = false, uint32_t Parts = 1, typename T>
-SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, uint32_t part, const ListsView& lists, const Real4<T>* pos,
-                                               const Real4<T>* velrho, const uint32_t* code, uint32_t nBound,
-                                               const PhysicsConstants<T>& c) {
+// the support (the whole list with Parts = 1; the GPU adds up the parts' sums). Coded = true
+// (only with Periodic = true) reads the code words and calls interactPairCoded()
+// (floating_pair_physics.h): runs with floating bodies, and the passes that sum the shifting
+// terms (Shift = true, always coded: the shifting mode asks whether a wall particle moves); code
+// may be null otherwise.
+template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, uint32_t Parts = 1, typename T>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift> listForces(uint32_t a, uint32_t part, const ListsView& lists,
+                                                      const Real4<T>* pos, const Real4<T>* velrho,
+                                                      const uint32_t* code, uint32_t nBound,
+                                                      const PhysicsConstants<T>& c) {
+  static_assert(!Shift || Coded, "the shifting sums need the code words");
   const Real4<T> posA = loadReadOnly(pos + a);
   const Real4<T> velA = loadReadOnly(velrho + a);
   const bool boundA = a < nBound;
   uint32_t codeA = 0;
-  if constexpr (Floating) codeA = loadReadOnly(code + a);
+  if constexpr (Coded) codeA = loadReadOnly(code + a);
   const uint32_t len = loadReadOnly(lists.length + a);
   const uint32_t* e = lists.entries + regionStart(lists.regionEnd, a / kWarp) + (a % kWarp);
-  PairAccum<T> acc;
+  PairAccum<T, Shift> acc;
   for (uint32_t k = part; k < len; k += Parts) {
     const uint32_t j = loadReadOnly(e + uint64_t(k) * kWarp);
     const Real4<T> posB = loadReadOnly(pos + j);
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
-      if constexpr (Floating)
+      if constexpr (Coded)
         interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(code + j), c,
                                        acc);
       else
@@ -137,8 +141,8 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> listForces(uint32_t a, uint32_t part, const 
 
 // Adds the sums of another part of the same particle's list (the GPU's lanes exchange them by
 // shuffles; the CPU adds its parts in the same order).
-template <typename T>
-SPH_HD SPH_FORCEINLINE void addPart(PairAccum<T>& acc, const PairAccum<T>& other) {
+template <typename T, bool Shift>
+SPH_HD SPH_FORCEINLINE void addPart(PairAccum<T, Shift>& acc, const PairAccum<T, Shift>& other) {
   acc.add(other);
 }
 

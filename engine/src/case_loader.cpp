@@ -177,6 +177,10 @@ void CaseReader::readConstants(const XMLElement* list) {
     else if (name == "speedsystem") k.speedSystem = autoValue(e);
     else if (name == "coefsound") k.coefSound = real(e, "value");
     else if (name == "speedsound") k.speedSound = autoValue(e);
+    else if (name == "b") {
+      k.b = autoValue(e);
+      if (!k.b.isAuto && !(k.b.value > 0)) fail(e, "value must be positive when auto is false");
+    }
     else if (name == "coefh") k.coefH = real(e, "value");
     else if (name == "hdp") k.hdp = real(e, "value");
     else if (name == "cflnumber") k.cflNumber = real(e, "value");

@@ -43,11 +43,12 @@ struct ParticleArraySet {
 template <typename T>
 class ParticleState final : public ParticleReorderer {
  public:
-  ParticleState(Device d, uint32_t capacity, bool withPosPre, EngineOps<T>* ops) : ops_(ops) {
+  ParticleState(Device d, uint32_t capacity, bool withPosPre, bool withShift, EngineOps<T>* ops) : ops_(ops) {
     cur.allocate(d, capacity, withPosPre);
     spare.allocate(d, capacity, withPosPre);
     ace.allocate(d, capacity, "particle accelerations");
     viscdt.allocate(d, capacity, "particle viscous dt terms");
+    if (withShift) shift.allocate(d, capacity, "particle shifting sums");
     perm.allocate(d, capacity, "reorder permutation");
   }
 
@@ -60,14 +61,19 @@ class ParticleState final : public ParticleReorderer {
   ParticleView<T> view() {
     return {cur.pos.data(), cur.velrho.data(), cur.code.data(), cur.id.data(), n, nBound};
   }
-  IntegratorArrays<T> integratorArrays() {
+  // shifted: the integrator step applies the shifting sums of the last force pass.
+  IntegratorArrays<T> integratorArrays(bool shifted = false) {
     return {cur.pos.data(), cur.velrho.data(), cur.velrhoPre.data(), cur.posPre.data(), ace.data(), n, nBound,
-            cur.code.data()};
+            cur.code.data(), shifted ? shift.data() : nullptr};
   }
-  size_t bytes() const { return cur.bytes() + spare.bytes() + ace.bytes() + viscdt.bytes() + perm.bytes(); }
+  size_t bytes() const {
+    return cur.bytes() + spare.bytes() + ace.bytes() + viscdt.bytes() + shift.bytes() + perm.bytes();
+  }
 
   ParticleArraySet<T> cur, spare;
+  // Outputs of a force pass (ForceOutputs), used before the next one: never reordered.
   DeviceArray<Real4<T>> ace;
+  DeviceArray<Real4<T>> shift;  // shifting sums (runs with shifting only)
   DeviceArray<T> viscdt;
   DeviceArray<uint32_t> perm;  // engine-side reorders (exclusion compaction)
   uint32_t n = 0, nBound = 0;

@@ -50,11 +50,13 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   // and never below 10 sqrt(g hswl) (GenCase: "max(coefsound*speedsystem,10*sqrt(g*depth))").
   const double speedSystem = k.speedSystem.isAuto ? std::sqrt(g * p.hswl) : k.speedSystem.value;
   p.c0 = k.speedSound.isAuto ? std::max(k.coefSound * speedSystem, 10 * std::sqrt(g * p.hswl)) : k.speedSound.value;
+  // A given Tait B sets the speed of sound (GenCase writes B; DualSPHysics derives c0 from it).
+  if (!k.b.isAuto) p.c0 = std::sqrt(k.b.value * k.gamma / k.rhop0);
   if (!(p.c0 > 0))
     throw InputError(fmt::format("{}: <constantsdef>: the speed of sound is {} (hswl {}, gravity {}); "
-                                 "give <speedsound> or a fluid with height",
+                                 "give <speedsound>, <b> or a fluid with height",
                                  c.path, p.c0, p.hswl, g));
-  p.cteB = p.c0 * p.c0 * p.rho0 / p.gamma;
+  p.cteB = k.b.isAuto ? p.c0 * p.c0 * p.rho0 / p.gamma : k.b.value;
   p.massFluid = p.rho0 * std::pow(c.dp, p.dim);
   p.massBound = p.massFluid;
   p.cfl = k.cflNumber;
@@ -79,7 +81,20 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   if (ddt < 0 || ddt > 3) badParameter(c, "DensityDT", "must be 0, 1, 2 or 3");
   p.ddt = static_cast<DensityDiffusion>(ddt);
   p.ddtValue = parameterDouble(c, "DensityDTvalue", 0.1);
-  if (parameterInt(c, "Shifting", 0) != 0) badParameter(c, "Shifting", "shifting is not supported yet");
+  const int shifting = parameterInt(c, "Shifting", 0);
+  if (shifting == 4) badParameter(c, "Shifting", "4 (advanced shifting) is not supported; use 0, 1, 2 or 3");
+  if (shifting < 0 || shifting > 3)
+    badParameter(c, "Shifting", "must be 0 (none), 1 (ignore boundaries), 2 (ignore fixed boundaries) or 3 (full)");
+  p.shifting = static_cast<Shifting>(shifting);
+  if (p.shifting != Shifting::None) {
+    p.shiftCoef = parameterDouble(c, "ShiftCoef", -2);
+    p.shiftTfs = parameterDouble(c, "ShiftTFS", 0);
+    // The free-surface factor (div r - TFS)/(dim - TFS) needs TFS below dim, the divergence of r
+    // inside the fluid.
+    if (!(p.shiftTfs >= 0 && p.shiftTfs < p.dim))
+      badParameter(c, "ShiftTFS",
+                   fmt::format("must be 0 (off) or a threshold below {} (typically 1.5 in 2D, 2.75 in 3D)", p.dim));
+  }
   if (parameterInt(c, "Boundary", 1) != 1)
     badParameter(c, "Boundary", "only 1 (DBC) is supported; 2 (mDBC) is not supported yet");
 
@@ -146,6 +161,10 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
   c.ddtCoef = T(2.0 * p.ddtValue * p.h * p.c0);
   c.ddtGz = T(-p.rho0 * std::abs(p.gravity.z) / p.cteB);  // DualSPHysics uses |g_z| whatever its sign
   foldDerivedConstants(c);
+  c.shifting = p.shifting;
+  c.shiftCoef = T(p.shiftCoef);
+  c.shiftTfs = T(p.shiftTfs);
+  c.shiftMax = T(0.1 * p.dp);  // DualSPHysics' limit per step
   c.gx = T(p.gravity.x);
   c.gy = T(p.gravity.y);
   c.gz = T(p.gravity.z);

@@ -39,7 +39,7 @@ class SimulationCore final : public Simulation::Impl {
     ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
-    state_ = std::make_unique<ParticleState<T>>(d, count, p.stepAlgorithm == 2, ops_.get());
+    state_ = std::make_unique<ParticleState<T>>(d, count, p.stepAlgorithm == 2, shifting(), ops_.get());
     const ParticleOrder order = planParticleOrder(c);
     if (!c.floatings.empty()) {
       floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, count, o.threads);
@@ -102,11 +102,11 @@ class SimulationCore final : public Simulation::Impl {
       }
       wrapPeriodic();
       moveFloatings(state_->cur.pos.data(), BodyStep::Predictor);
-      forcePass();
+      forcePass(shifting());  // the corrector applies the shift (shifting_physics.h), the predictor none
       computeDt(DtPass::Corrector);
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
-        ops_->symplecticCorrect(state_->integratorArrays(), consts_, state_->cur.code.data(), limits_);
+        ops_->symplecticCorrect(state_->integratorArrays(shifting()), consts_, state_->cur.code.data(), limits_);
       }
       wrapPeriodic();
       moveFloatings(state_->cur.posPre.data(), BodyStep::Corrector);
@@ -137,11 +137,11 @@ class SimulationCore final : public Simulation::Impl {
     verletCounter_ = euler ? 0 : verletCounter_ + 1;
     prepareForces();
     const auto work = [&] {
-      interactForces();
+      interactForces(shifting());
       computeDt(DtPass::Verlet);
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
-        ops_->verletStep(state_->integratorArrays(), consts_, euler, state_->cur.code.data(), limits_);
+        ops_->verletStep(state_->integratorArrays(shifting()), consts_, euler, state_->cur.code.data(), limits_);
       }
       wrapPeriodic();
       moveFloatings(state_->cur.pos.data(), BodyStep::Euler);
@@ -253,6 +253,8 @@ class SimulationCore final : public Simulation::Impl {
   void upload(const CaseDefinition& c, const ParticleOrder& order) {
     const uint32_t n = uint32_t(c.positions.size());
     const std::vector<double> rho = initialDensity(c, p);
+    std::vector<bool> movingMk(c.mks.size(), false);
+    for (const MotionObject& m : c.motions) movingMk.at(m.mkIndex) = true;
     std::vector<Real4<T>> pos(n), vr(n);
     std::vector<uint32_t> code(n), id(n);
     for (uint32_t i = 0; i < n; ++i) {
@@ -261,6 +263,7 @@ class SimulationCore final : public Simulation::Impl {
       pos[i] = {T(v.x), T(v.y), T(v.z), T(0)};
       vr[i] = {T(0), T(0), T(0), T(rho[k])};
       code[i] = order.floating[i] ? code::makeFloating(c.mkIndex[k]) : code::make(k < c.nBound, c.mkIndex[k]);
+      if (!order.floating[i] && k < c.nBound && movingMk[c.mkIndex[k]]) code[i] |= code::kMovingBit;
       id[i] = i;
     }
     if (floating_) {  // initial velocities: v + omega x (r - c)
@@ -287,9 +290,12 @@ class SimulationCore final : public Simulation::Impl {
     ops_->computePressure(s.pos.data(), s.velrho.data(), n, consts_);  // the integrators keep it up to date
   }
 
-  void forcePass() {
+  bool shifting() const { return p.shifting != Shifting::None; }
+
+  // withShift: the pass also sums the shifting terms, for an integrator step that shifts.
+  void forcePass(bool withShift = false) {
     prepareForces();
-    interactForces();
+    interactForces(withShift);
   }
 
   void prepareForces() {
@@ -305,10 +311,11 @@ class SimulationCore final : public Simulation::Impl {
     }
   }
 
-  void interactForces() {
+  void interactForces(bool withShift = false) {
     strategy->interact(state_->view(), consts_,
                        ForceOutputs<T>{state_->ace.data(), state_->viscdt.data(),
-                                       floating_ ? floating_->particleContacts() : nullptr});
+                                       floating_ ? floating_->particleContacts() : nullptr,
+                                       withShift ? state_->shift.data() : nullptr});
   }
 
   // The floating bodies after an integrator step: forces summed per body, bodies advanced as

@@ -1,5 +1,6 @@
-// DualSPHysics models this engine does not have yet are refused, naming the file, the line and
-// the parameter, instead of running the case with another model.
+// DualSPHysics models this engine does not have yet, and impossible values of the models it
+// has, are refused, naming the file, the line and the parameter, instead of running the case
+// with another model.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -23,16 +24,21 @@ TEST(RefusedModels, NameTheParameterAndItsLine) {
   ASSERT_NE(base.find(anchor), std::string::npos);
   const struct {
     const char* parameter;
-    const char* key;
-  } cases[] = {{"<parameter key=\"Boundary\" value=\"2\" />", "Boundary"},
-               {"<parameter key=\"ViscoTreatment\" value=\"2\" />", "ViscoTreatment"},
-               {"<parameter key=\"Shifting\" value=\"1\" />", "Shifting"}};
+    const char* key;       // the key the error names
+    const char* replaces;  // the key whose line `parameter` replaces (null: key)
+  } cases[] = {{"<parameter key=\"Boundary\" value=\"2\" />", "Boundary", nullptr},
+               {"<parameter key=\"ViscoTreatment\" value=\"2\" />", "ViscoTreatment", nullptr},
+               {"<parameter key=\"Shifting\" value=\"4\" />", "Shifting", nullptr},
+               {"<parameter key=\"Shifting\" value=\"5\" />", "Shifting", nullptr},
+               // A free-surface threshold at or above dim (3 here) would divide by dim - TFS <= 0.
+               {"<parameter key=\"Shifting\" value=\"1\" /><parameter key=\"ShiftTFS\" value=\"3\" />", "ShiftTFS",
+                "Shifting"}};
   const auto dir = test::tempDir("refused_models");
   for (const auto& c : cases) {
     SCOPED_TRACE(c.key);
     // Replaces the case's own line for the key, or adds one.
     std::string xml = base;
-    const size_t own = xml.find(std::string("<parameter key=\"") + c.key + "\"");
+    const size_t own = xml.find(std::string("<parameter key=\"") + (c.replaces ? c.replaces : c.key) + "\"");
     if (own != std::string::npos)
       xml.replace(own, xml.find("/>", own) + 2 - own, c.parameter);
     else

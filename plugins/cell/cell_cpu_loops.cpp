@@ -40,11 +40,12 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
 #pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount()) reduction(+ : candidates, inRange)
   for (int64_t a = 0; a < n; ++a) {
     Tally tally;
-    const PairAccum<T> acc = c.floating.any() ? particleForces<K, true, true>(uint32_t(a), in, c, tally)
-                                              : particleForces<K>(uint32_t(a), in, c, tally);
-    out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
-    out.viscdt[a] = acc.viscdt;
-    if (out.contacts) out.contacts[a] = acc.contacts;
+    if (out.shift)
+      writeForces(uint32_t(a), particleForces<K, true, true, true>(uint32_t(a), in, c, tally), out);
+    else if (c.floating.any())
+      writeForces(uint32_t(a), particleForces<K, true, true>(uint32_t(a), in, c, tally), out);
+    else
+      writeForces(uint32_t(a), particleForces<K>(uint32_t(a), in, c, tally), out);
     candidates += tally.t.candidates;
     inRange += tally.t.inRange;
   }

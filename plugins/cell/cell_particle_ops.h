@@ -46,17 +46,19 @@ struct ForceInputs {
   CellLookup lookup;
   const Real4<T>* pos = nullptr;     // pressure in w
   const Real4<T>* velrho = nullptr;
-  const uint32_t* code = nullptr;    // read only with floating bodies (Floating = true)
+  const uint32_t* code = nullptr;    // read only by the coded variants (Coded = true)
   uint32_t n = 0;
   uint32_t nBound = 0;
 };
 
-// The accumulated interaction of particle a with all its neighbours. Floating = true (only with
-// Periodic = true) is for runs with floating bodies: it reads the code words and calls
-// interactPairCoded() (floating_pair_physics.h).
-template <KernelKind K, bool Periodic = true, bool Floating = false, typename T, typename Counter>
-SPH_HD SPH_FORCEINLINE PairAccum<T> particleForces(uint32_t a, const ForceInputs<T>& in,
-                                                   const PhysicsConstants<T>& c, Counter& counter) {
+// The accumulated interaction of particle a with all its neighbours. Coded = true (only with
+// Periodic = true) reads the code words and calls interactPairCoded() (floating_pair_physics.h):
+// runs with floating bodies, and the passes that sum the shifting terms (Shift = true, always
+// coded: the shifting mode asks whether a wall particle moves).
+template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, typename T, typename Counter>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift> particleForces(uint32_t a, const ForceInputs<T>& in,
+                                                          const PhysicsConstants<T>& c, Counter& counter) {
+  static_assert(!Shift || Coded, "the shifting sums need the code words");
   const Real4<T> posA = loadReadOnly(in.pos + a);
   const Real4<T> velA = loadReadOnly(in.velrho + a);
   const bool boundA = a < in.nBound;
@@ -64,14 +66,14 @@ SPH_HD SPH_FORCEINLINE PairAccum<T> particleForces(uint32_t a, const ForceInputs
   const Real4<T>* pos = in.pos;
   const Real4<T>* velrho = in.velrho;
   uint32_t codeA = 0;
-  if constexpr (Floating) codeA = loadReadOnly(in.code + a);
-  PairAccum<T> acc;
+  if constexpr (Coded) codeA = loadReadOnly(in.code + a);
+  PairAccum<T, Shift> acc;
   forEachCandidate<Periodic>(in.lookup, loadReadOnly(in.lookup.keys + a), posA, boundA, [&](uint32_t j) {
     const Real4<T> posB = loadReadOnly(pos + j);
     counter.candidate();
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
       counter.inRange(j == a);
-      if constexpr (Floating)
+      if constexpr (Coded)
         interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(in.code + j),
                                        c, acc);
       else

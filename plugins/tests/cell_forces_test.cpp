@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "cell_test_support.h"
+#include "sph/particle_code.h"
 
 namespace celltest {
 namespace {
@@ -113,6 +114,78 @@ std::string forceName(const ::testing::TestParamInfo<ForceCaseParams>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Cell, CellForces, ::testing::ValuesIn(forceCases()), forceName);
 
+// A force pass that also sums the shifting terms (the symplectic corrector's and every Verlet
+// step's): the sums equal the brute force for each Shifting mode, with the boundary particles
+// of the left half marked as moving (the mode NoFixed lets those count), and the forces are
+// those of the plain pass.
+struct ShiftCaseParams {
+  Device device;
+  Precision precision;
+  KernelKind kernel;
+  int dim;
+  CellMode mode;
+  sph::Shifting shifting;
+};
+
+template <typename T>
+void checkShiftAgainstBruteForce(const ShiftCaseParams& sp) {
+  const ForceCase fc = makeForceCase(sp.dim, 5);
+  auto c = makeConstants<T>(sp.dim, sp.kernel, fc.dp, fc.h, DensityDiffusion::Fourtakas);
+  c.shifting = sp.shifting;
+  HostParticles<T> p = fc.particles.as<T>();
+  setPressure(p, c);
+  markLeftWallsMoving(p);
+
+  Harness<T> run(sp.device, p);
+  sph::cell::CellStrategy cell;
+  cell.configure(makeContext(sp.device, sp.precision, sp.dim, 2 * fc.h, domainAround(fc.particles, fc.dp), sp.mode,
+                             run.reorderer()));
+  cell.prepare(run.view(), sph::PrepareReason::Step);
+  cell.interact(run.view(), c, run.outputs(true));
+  p = run.particles();
+  std::vector<Real4<T>> ace, shift;
+  std::vector<T> viscdt;
+  run.outputsToHost(ace, viscdt);
+  run.shiftToHost(shift);
+
+  const auto bad = forceMismatches(bruteForceForces(p, c), ace, viscdt, perTermUlps(sp.device));
+  EXPECT_TRUE(bad.empty()) << "forces of the shifting pass:\n" << fmt::format("{}", fmt::join(bad, "\n"));
+  expectShiftSums(p, c, shift, perTermUlps(sp.device));
+}
+
+class CellShifting : public ::testing::TestWithParam<ShiftCaseParams> {};
+
+TEST_P(CellShifting, SumsEqualBruteForce) {
+  const ShiftCaseParams& sp = GetParam();
+  CELLTEST_SKIP_WITHOUT(sp.device);
+  if (sp.precision == Precision::Double)
+    checkShiftAgainstBruteForce<double>(sp);
+  else
+    checkShiftAgainstBruteForce<float>(sp);
+}
+
+std::vector<ShiftCaseParams> shiftCases() {
+  using K = KernelKind;
+  using S = sph::Shifting;
+  std::vector<ShiftCaseParams> out;
+  for (Device dev : {Device::Cpu, Device::Gpu}) {
+    out.push_back({dev, Precision::Single, K::Wendland, 3, CellMode::Full, S::NoBound});
+    out.push_back({dev, Precision::Double, K::Cubic, 3, CellMode::Half, S::NoFixed});
+    out.push_back({dev, Precision::Single, K::Cubic, 2, CellMode::Half, S::Full});
+    out.push_back({dev, Precision::Double, K::Wendland, 2, CellMode::Full, S::NoFixed});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cell, CellShifting, ::testing::ValuesIn(shiftCases()),
+                         [](const ::testing::TestParamInfo<ShiftCaseParams>& info) {
+                           const auto& f = info.param;
+                           return fmt::format("{}_{}_{}_{}D_{}_shifting{}", sph::deviceName(f.device),
+                                              sph::precisionName(f.precision),
+                                              f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim,
+                                              sph::cell::cellModeName(f.mode), int(f.shifting));
+                         });
+
 // The GPU pass against the CPU pass on the same particles, matched by particle id.
 template <typename T>
 void checkGpuAgainstCpu(KernelKind kernel, int dim, CellMode mode) {
@@ -139,8 +212,15 @@ void checkGpuAgainstCpu(KernelKind kernel, int dim, CellMode mode) {
     viscMatched[i] = viscGpu[gpuIndex.at(cpu.id[i])];
   }
   ForceReference<T> ref = bruteForceForces(cpu, c);
-  for (uint32_t i = 0; i < cpu.size(); ++i)
-    ref.result[i] = sph::PairAccum<T>{aceCpu[i].x, aceCpu[i].y, aceCpu[i].z, aceCpu[i].w, viscCpu[i]};
+  for (uint32_t i = 0; i < cpu.size(); ++i) {
+    sph::PairAccum<T>& r = ref.result[i];
+    r = {};
+    r.ax = aceCpu[i].x;
+    r.ay = aceCpu[i].y;
+    r.az = aceCpu[i].z;
+    r.arho = aceCpu[i].w;
+    r.viscdt = viscCpu[i];
+  }
   const auto bad = forceMismatches(ref, aceMatched, viscMatched, 2 * perTermUlps(Device::Gpu));
   EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
 

@@ -32,12 +32,14 @@ DeviceParticles<T>::DeviceParticles(const HostParticles<T>& h) : n_(h.size()), n
   id_ = deviceCopy(h.id, "test id");
   ace_ = static_cast<Real4<T>*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(Real4<T>), "test ace"));
   viscdt_ = static_cast<T*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(T), "test viscdt"));
+  shift_ = static_cast<Real4<T>*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(Real4<T>), "test shift"));
 }
 
 template <typename T>
 DeviceParticles<T>::~DeviceParticles() {
   for (void* p : {static_cast<void*>(pos_), static_cast<void*>(velrho_), static_cast<void*>(code_),
-                  static_cast<void*>(id_), static_cast<void*>(ace_), static_cast<void*>(viscdt_)})
+                  static_cast<void*>(id_), static_cast<void*>(ace_), static_cast<void*>(viscdt_),
+                  static_cast<void*>(shift_)})
     sph::gpu::freeBytes(p);
 }
 
@@ -54,8 +56,8 @@ sph::ParticleView<T> DeviceParticles<T>::view() const {
 }
 
 template <typename T>
-sph::ForceOutputs<T> DeviceParticles<T>::outputs() const {
-  return sph::ForceOutputs<T>{ace_, viscdt_};
+sph::ForceOutputs<T> DeviceParticles<T>::outputs(bool withShift) const {
+  return sph::ForceOutputs<T>{ace_, viscdt_, nullptr, withShift ? shift_ : nullptr};
 }
 
 template <typename T>
@@ -83,6 +85,11 @@ void DeviceParticles<T>::downloadOutputs(std::vector<Real4<T>>& ace, std::vector
   hostCopy(viscdt, viscdt_, n_);
 }
 
+template <typename T>
+void DeviceParticles<T>::downloadShift(std::vector<Real4<T>>& shift) const {
+  hostCopy(shift, shift_, n_);
+}
+
 template class DeviceParticles<float>;
 template class DeviceParticles<double>;
 
@@ -104,6 +111,7 @@ template <typename T>
 Harness<T>::Harness(Device device, const HostParticles<T>& p) : device_(device), host_(p) {
   ace_.resize(p.size());
   viscdt_.resize(p.size());
+  shift_.resize(p.size());
   if (device == Device::Gpu) {
     deviceParticles_ = std::make_unique<DeviceParticles<T>>(p);
     deviceReorderer_ = std::make_unique<DeviceReorderer<T>>(*deviceParticles_);
@@ -124,8 +132,10 @@ sph::ParticleView<T> Harness<T>::view() {
 }
 
 template <typename T>
-sph::ForceOutputs<T> Harness<T>::outputs() {
-  return device_ == Device::Gpu ? deviceParticles_->outputs() : sph::ForceOutputs<T>{ace_.data(), viscdt_.data()};
+sph::ForceOutputs<T> Harness<T>::outputs(bool withShift) {
+  return device_ == Device::Gpu ? deviceParticles_->outputs(withShift)
+                                : sph::ForceOutputs<T>{ace_.data(), viscdt_.data(), nullptr,
+                                                       withShift ? shift_.data() : nullptr};
 }
 
 template <typename T>
@@ -149,6 +159,14 @@ void Harness<T>::outputsToHost(std::vector<Real4<T>>& ace, std::vector<T>& viscd
     ace = ace_;
     viscdt = viscdt_;
   }
+}
+
+template <typename T>
+void Harness<T>::shiftToHost(std::vector<Real4<T>>& shift) const {
+  if (device_ == Device::Gpu)
+    deviceParticles_->downloadShift(shift);
+  else
+    shift = shift_;
 }
 
 template class Harness<float>;

@@ -7,9 +7,12 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <gtest/gtest.h>
 
 #include "cell/cell_particle_ops.h"
 #include "cell_test_support.h"
+#include "sph/particle_code.h"
 #include "sph/sph_kernels.h"
 
 namespace celltest {
@@ -223,6 +226,93 @@ std::vector<std::string> forceMismatches(const ForceReference<T>& ref, const std
   return out;
 }
 
+template <typename T>
+ShiftReference<T> bruteForceShift(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
+  ShiftReference<T> ref;
+  const uint32_t n = p.size();
+  ref.sums.resize(n);
+  ref.scale.assign(n, Real4<T>{0, 0, 0, 0});
+  ref.terms.assign(n, 0);
+  for (uint32_t a = 0; a < n; ++a) {
+    sph::PairAccum<T, true> sum;
+    for (uint32_t b = 0; b < n; ++b) {
+      sph::PairAccum<T, true> one;
+      auto pair = [&](sph::PairAccum<T, true>& acc) {
+        if (c.kernel == KernelKind::Cubic)
+          sph::interactPairCoded<KernelKind::Cubic>(p.pos[a], p.velrho[a], p.code[a], p.pos[b], p.velrho[b],
+                                                    p.code[b], c, acc);
+        else
+          sph::interactPairCoded<KernelKind::Wendland>(p.pos[a], p.velrho[a], p.code[a], p.pos[b], p.velrho[b],
+                                                       p.code[b], c, acc);
+      };
+      pair(sum);
+      pair(one);
+      if (one.sx == 0 && one.sy == 0 && one.sz == 0 && one.sdiv == 0) continue;
+      ++ref.terms[a];
+      Real4<T>& s = ref.scale[a];
+      s.x += std::abs(one.sx);
+      s.y += std::abs(one.sy);
+      s.z += std::abs(one.sz);
+      s.w += std::abs(one.sdiv);
+    }
+    ref.sums[a] = sum.shiftSums();
+  }
+  return ref;
+}
+
+template <typename T>
+std::vector<std::string> shiftMismatches(const ShiftReference<T>& ref, const std::vector<Real4<T>>& shift,
+                                         double perTerm, uint32_t* stopped) {
+  const double eps = std::numeric_limits<T>::epsilon();
+  std::vector<std::string> out;
+  uint32_t zeros = 0;
+  for (size_t a = 0; a < ref.sums.size(); ++a) {
+    const Real4<T>& r = ref.sums[a];
+    if (r.x == 0 && r.y == 0 && r.z == 0 && r.w == 0 && ref.terms[a] > 0) ++zeros;
+    // Two summation orders of m terms (see forceMismatches), two products per term.
+    const double k = (2.0 * ref.terms[a] + perTerm) * eps;
+    const double got[4] = {double(shift[a].x), double(shift[a].y), double(shift[a].z), double(shift[a].w)};
+    const double want[4] = {double(r.x), double(r.y), double(r.z), double(r.w)};
+    const double scale[4] = {double(ref.scale[a].x), double(ref.scale[a].y), double(ref.scale[a].z),
+                             double(ref.scale[a].w)};
+    const char* names[4] = {"grad C x", "grad C y", "grad C z", "div r"};
+    for (int q = 0; q < 4; ++q) {
+      const double tol = k * scale[q] + double(std::numeric_limits<T>::min());
+      if (!(std::abs(got[q] - want[q]) <= tol) && out.size() < 20)
+        out.push_back(fmt::format("particle {} {}: got {:.9g}, brute force {:.9g}, tolerance {:.3g} ({} terms)", a,
+                                  names[q], got[q], want[q], tol, ref.terms[a]));
+    }
+  }
+  if (stopped) *stopped = zeros;
+  return out;
+}
+
+template <typename T>
+void markLeftWallsMoving(HostParticles<T>& p) {
+  double xmin = 1e30, xmax = -1e30;
+  for (uint32_t i = 0; i < p.nBound; ++i) {
+    xmin = std::min(xmin, double(p.pos[i].x));
+    xmax = std::max(xmax, double(p.pos[i].x));
+  }
+  for (uint32_t i = 0; i < p.nBound; ++i)
+    if (double(p.pos[i].x) < 0.5 * (xmin + xmax)) p.code[i] |= sph::code::kMovingBit;
+}
+
+template <typename T>
+void expectShiftSums(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c,
+                     const std::vector<Real4<T>>& shift, double perTerm) {
+  uint32_t stopped = 0;
+  const auto bad = shiftMismatches(bruteForceShift(p, c), shift, perTerm, &stopped);
+  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  // The floor stops the shift of the fluid next to it unless the mode lets walls count.
+  if (c.shifting == sph::Shifting::Full)
+    EXPECT_EQ(stopped, 0u);
+  else
+    EXPECT_GT(stopped, 0u) << "some fluid particles should have a wall neighbour";
+  for (uint32_t i = 0; i < p.nBound; ++i)
+    EXPECT_TRUE(shift[i].x == 0 && shift[i].y == 0 && shift[i].z == 0 && shift[i].w == 0) << "boundary " << i;
+}
+
 #define CELLTEST_INSTANTIATE(T)                                                                              \
   template std::vector<uint64_t> bruteForcePairs(const HostParticles<T>&, double, const sph::PeriodicBox<T>&); \
   template std::vector<std::string> pairSetMismatches(const HostParticles<T>&, const std::vector<uint64_t>&, \
@@ -232,7 +322,13 @@ std::vector<std::string> forceMismatches(const ForceReference<T>& ref, const std
   template void setPressure(HostParticles<T>&, const sph::PhysicsConstants<T>&);                            \
   template ForceReference<T> bruteForceForces(const HostParticles<T>&, const sph::PhysicsConstants<T>&);    \
   template std::vector<std::string> forceMismatches(const ForceReference<T>&, const std::vector<Real4<T>>&,  \
-                                                    const std::vector<T>&, double);
+                                                    const std::vector<T>&, double);                         \
+  template ShiftReference<T> bruteForceShift(const HostParticles<T>&, const sph::PhysicsConstants<T>&);      \
+  template std::vector<std::string> shiftMismatches(const ShiftReference<T>&, const std::vector<Real4<T>>&,  \
+                                                    double, uint32_t*);                                     \
+  template void markLeftWallsMoving(HostParticles<T>&);                                                      \
+  template void expectShiftSums(const HostParticles<T>&, const sph::PhysicsConstants<T>&,                    \
+                                const std::vector<Real4<T>>&, double);
 CELLTEST_INSTANTIATE(float)
 CELLTEST_INSTANTIATE(double)
 #undef CELLTEST_INSTANTIATE

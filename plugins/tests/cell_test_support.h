@@ -54,9 +54,10 @@ class DeviceParticles {
   DeviceParticles(const DeviceParticles&) = delete;
   DeviceParticles& operator=(const DeviceParticles&) = delete;
   sph::ParticleView<T> view() const;
-  sph::ForceOutputs<T> outputs() const;
+  sph::ForceOutputs<T> outputs(bool withShift = false) const;
   HostParticles<T> download() const;
   void downloadOutputs(std::vector<Real4<T>>& ace, std::vector<T>& viscdt) const;
+  void downloadShift(std::vector<Real4<T>>& shift) const;
   void upload(const HostParticles<T>& h);
 
  private:
@@ -67,6 +68,7 @@ class DeviceParticles {
   uint32_t* id_ = nullptr;
   Real4<T>* ace_ = nullptr;
   T* viscdt_ = nullptr;
+  Real4<T>* shift_ = nullptr;
 };
 
 // Gathers on the host through copies: slow, simple, enough for tests.
@@ -98,16 +100,19 @@ class Harness {
   Harness& operator=(const Harness&) = delete;
   sph::ParticleReorderer* reorderer();
   sph::ParticleView<T> view();
-  sph::ForceOutputs<T> outputs();
+  // withShift: the pass also writes the shifting sums (shiftToHost).
+  sph::ForceOutputs<T> outputs(bool withShift = false);
   HostParticles<T> particles() const;  // the current (reordered) particles, on the host
   void setParticles(const HostParticles<T>& p);  // same count
   void outputsToHost(std::vector<Real4<T>>& ace, std::vector<T>& viscdt) const;
+  void shiftToHost(std::vector<Real4<T>>& shift) const;
 
  private:
   Device device_;
   HostParticles<T> host_;
   std::vector<Real4<T>> ace_;
   std::vector<T> viscdt_;
+  std::vector<Real4<T>> shift_;
   std::unique_ptr<HostReorderer<T>> hostReorderer_;
   std::unique_ptr<DeviceParticles<T>> deviceParticles_;
   std::unique_ptr<DeviceReorderer<T>> deviceReorderer_;
@@ -191,5 +196,30 @@ ForceReference<T> bruteForceForces(const HostParticles<T>& p, const sph::Physics
 template <typename T>
 std::vector<std::string> forceMismatches(const ForceReference<T>& ref, const std::vector<Real4<T>>& ace,
                                          const std::vector<T>& viscdt, double perTerm);
+
+// Brute-force shifting sums (ShiftAccum::shiftSums, pair_physics.h) of every particle from
+// interactPairCoded() over all pairs (the code words of p, moving-boundary bits included), the
+// sum of |term| per component and the in-range count.
+template <typename T>
+struct ShiftReference {
+  std::vector<Real4<T>> sums, scale;
+  std::vector<uint32_t> terms;
+};
+template <typename T>
+ShiftReference<T> bruteForceShift(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c);
+// As forceMismatches, for the shifting sums; `stopped` counts the particles whose shift a
+// neighbour stopped (sums all zero in the reference).
+template <typename T>
+std::vector<std::string> shiftMismatches(const ShiftReference<T>& ref, const std::vector<Real4<T>>& shift,
+                                         double perTerm, uint32_t* stopped = nullptr);
+
+// Marks the boundary particles of the left half (in x) as moving (code::kMovingBit).
+template <typename T>
+void markLeftWallsMoving(HostParticles<T>& p);
+// Expects the shifting sums of a pass over p (in p's order) to be the brute force's, zero for
+// boundary particles, and zero for some fluid particle next to a wall unless c.shifting is Full.
+template <typename T>
+void expectShiftSums(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c,
+                     const std::vector<Real4<T>>& shift, double perTerm);
 
 }  // namespace celltest

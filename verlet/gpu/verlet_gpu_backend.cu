@@ -149,20 +149,21 @@ __global__ void __launch_bounds__(kBlock)
                            stage[threadIdx.x / kWarp]);
 }
 
-// Floating (with Periodic) is the variant for runs with floating bodies (verlet_particle_ops.h).
-// Each lane sums its part of the list; the Lanes lanes of a particle add their sums up by
-// shuffles (in the order of the CPU's addParts) and the first writes them.
-template <typename T, KernelKind K, bool Periodic, bool Floating, uint32_t Lanes>
+// Coded (with Periodic) is the variant for runs with floating bodies, and Shift (with Coded) for
+// the passes that sum the shifting terms (verlet_particle_ops.h). Each lane sums its part of the
+// list; the Lanes lanes of a particle add their sums up by shuffles (in the order of the CPU's
+// addParts) and the first writes them.
+template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, uint32_t Lanes>
 __global__ void __launch_bounds__(kForceBlock)
     listForcesKernel(ListsView lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
                      const uint32_t* __restrict__ code, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
-                     Real4<T>* __restrict__ ace, T* __restrict__ viscdt, uint32_t* __restrict__ contacts) {
+                     ForceOutputs<T> out) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = t / Lanes, part = t % Lanes;
-  PairAccum<T> acc;
-  if (a < n) acc = listForces<K, Periodic, Floating, Lanes>(a, part, lists, pos, velrho, code, nBound, c);
+  PairAccum<T, Shift> acc;
+  if (a < n) acc = listForces<K, Periodic, Coded, Shift, Lanes>(a, part, lists, pos, velrho, code, nBound, c);
   for (uint32_t o = 1; o < Lanes; o <<= 1) {
-    PairAccum<T> other;
+    PairAccum<T, Shift> other;
     other.ax = __shfl_xor_sync(0xffffffffu, acc.ax, o);
     other.ay = __shfl_xor_sync(0xffffffffu, acc.ay, o);
     other.az = __shfl_xor_sync(0xffffffffu, acc.az, o);
@@ -170,23 +171,27 @@ __global__ void __launch_bounds__(kForceBlock)
     other.viscdt = __shfl_xor_sync(0xffffffffu, acc.viscdt, o);
     other.ddt = __shfl_xor_sync(0xffffffffu, acc.ddt, o);
     other.ddtOff = __shfl_xor_sync(0xffffffffu, acc.ddtOff, o);
-    if constexpr (Floating) other.contacts = __shfl_xor_sync(0xffffffffu, acc.contacts, o);
+    if constexpr (Coded) other.contacts = __shfl_xor_sync(0xffffffffu, acc.contacts, o);
+    if constexpr (Shift) {
+      other.sx = __shfl_xor_sync(0xffffffffu, acc.sx, o);
+      other.sy = __shfl_xor_sync(0xffffffffu, acc.sy, o);
+      other.sz = __shfl_xor_sync(0xffffffffu, acc.sz, o);
+      other.sdiv = __shfl_xor_sync(0xffffffffu, acc.sdiv, o);
+      other.shiftOff = __shfl_xor_sync(0xffffffffu, acc.shiftOff, o);
+    }
     addPart(acc, other);
   }
   if (a >= n || part != 0) return;
-  ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
-  viscdt[a] = acc.viscdt;
-  if constexpr (Floating) {
-    if (contacts) contacts[a] = acc.contacts;
-  }
+  writeForces(a, acc, out);
 }
 
 template <typename T, KernelKind K, uint32_t Lanes>
-auto* listForcesVariant(const PhysicsConstants<T>& c) {
+auto* listForcesVariant(const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   // Open boxes skip the minimum image per list member (periodic.h, pairDeltaIf).
-  return c.floating.any()   ? &listForcesKernel<T, K, true, true, Lanes>
-         : c.periodic.any() ? &listForcesKernel<T, K, true, false, Lanes>
-                            : &listForcesKernel<T, K, false, false, Lanes>;
+  return out.shift           ? &listForcesKernel<T, K, true, true, true, Lanes>
+         : c.floating.any()  ? &listForcesKernel<T, K, true, true, false, Lanes>
+         : c.periodic.any()  ? &listForcesKernel<T, K, true, false, false, Lanes>
+                             : &listForcesKernel<T, K, false, false, false, Lanes>;
 }
 
 class VerletGpuBackend final : public VerletBackend {
@@ -422,10 +427,10 @@ class VerletGpuBackend final : public VerletBackend {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
     const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
     withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
-      auto* kernel = c.kernel == KernelKind::Cubic ? listForcesVariant<T, KernelKind::Cubic, lanes()>(c)
-                                                   : listForcesVariant<T, KernelKind::Wendland, lanes()>(c);
+      auto* kernel = c.kernel == KernelKind::Cubic ? listForcesVariant<T, KernelKind::Cubic, lanes()>(c, out)
+                                                   : listForcesVariant<T, KernelKind::Wendland, lanes()>(c, out);
       SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n * lanes(), kForceBlock, 0, kernel, lists,
-                 p.pos, p.velrho, p.code, p.n, p.nBound, c, out.ace, out.viscdt, out.contacts);
+                 p.pos, p.velrho, p.code, p.n, p.nBound, c, out);
     });
   }
 

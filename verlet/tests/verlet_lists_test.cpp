@@ -207,14 +207,19 @@ struct ForceParams {
   KernelKind kernel;
   int dim;
   sph::DensityDiffusion ddt;
+  // A pass that also sums the shifting terms (with the left half's walls moving) unless None.
+  sph::Shifting shifting = sph::Shifting::None;
 };
 
 template <typename T>
 void checkForces(const ForceParams& fp) {
   const ForceCase fc = makeForceCase(fp.dim, 7);
-  const auto c = makeConstants<T>(fp.dim, fp.kernel, fc.dp, fc.h, fp.ddt);
+  auto c = makeConstants<T>(fp.dim, fp.kernel, fc.dp, fc.h, fp.ddt);
+  c.shifting = fp.shifting;
+  const bool shifting = fp.shifting != sph::Shifting::None;
   HostParticles<T> p = fc.particles.as<T>();
   setPressure(p, c);
+  if (shifting) markLeftWallsMoving(p);
   Harness<T> run(fp.device, p);
   Domain d;
   for (int k = 0; k < 3; ++k) {
@@ -225,14 +230,20 @@ void checkForces(const ForceParams& fp) {
   v.configure(makeContext(fp.device, fp.precision, fp.dim, 2 * fc.h, d, CellMode::Half, run.reorderer()));
   v.beginStep(1e-4);
   v.prepare(run.view(), sph::PrepareReason::Step);
-  v.interact(run.view(), c, run.outputs());
+  v.interact(run.view(), c, run.outputs(shifting));
   p = run.particles();
   std::vector<Real4<T>> ace;
   std::vector<T> viscdt;
   run.outputsToHost(ace, viscdt);
   const ForceReference<T> ref = bruteForceForces(p, c);
-  const auto bad = forceMismatches(ref, ace, viscdt, fp.device == Device::Gpu ? 1024 : 8);
+  const double perTerm = fp.device == Device::Gpu ? 1024 : 8;
+  const auto bad = forceMismatches(ref, ace, viscdt, perTerm);
   EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  if (shifting) {
+    std::vector<Real4<T>> shift;
+    run.shiftToHost(shift);
+    expectShiftSums(p, c, shift, perTerm);
+  }
 }
 
 class VerletForces : public ::testing::TestWithParam<ForceParams> {};
@@ -253,14 +264,18 @@ std::vector<ForceParams> allForceParams() {
     out.push_back({d, Precision::Single, KernelKind::Wendland, 3, D::Fourtakas});
     out.push_back({d, Precision::Double, KernelKind::Cubic, 3, D::FourtakasFull});
     out.push_back({d, Precision::Single, KernelKind::Cubic, 2, D::Molteni});
+    out.push_back({d, Precision::Single, KernelKind::Wendland, 3, D::Fourtakas, sph::Shifting::NoFixed});
+    out.push_back({d, Precision::Double, KernelKind::Cubic, 2, D::Fourtakas, sph::Shifting::NoBound});
+    out.push_back({d, Precision::Single, KernelKind::Wendland, 2, D::Molteni, sph::Shifting::Full});
   }
   return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Verlet, VerletForces, ::testing::ValuesIn(allForceParams()), [](const auto& info) {
   const ForceParams& f = info.param;
-  return fmt::format("{}_{}_{}_{}D", sph::deviceName(f.device), sph::precisionName(f.precision),
-                     f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim);
+  return fmt::format("{}_{}_{}_{}D{}", sph::deviceName(f.device), sph::precisionName(f.precision),
+                     f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim,
+                     f.shifting == sph::Shifting::None ? "" : fmt::format("_shifting{}", int(f.shifting)));
 });
 
 // The CPU adds the lanes' parts of a list in the order of the GPU's butterfly: lane 0 ends with

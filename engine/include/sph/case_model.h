@@ -31,6 +31,7 @@ struct CaseConstants {
   AutoValue speedSystem{0, true};
   double coefSound = 20;
   AutoValue speedSound{0, true};
+  AutoValue b{0, true};      // Tait B; when given, the speed of sound is sqrt(B gamma / rhop0)
   double coefH = 1.0;        // h = coefh*sqrt(3 dp^2) (3D) or coefh*sqrt(2 dp^2) (2D)
   std::optional<double> hdp; // h = hdp*dp when given (an `_hdp` element is ignored)
   double cflNumber = 0.2;

@@ -1,7 +1,8 @@
 // The pair interaction in runs with floating bodies: which pairs see each other and with what
 // mass, as DualSPHysics does it (Dominguez et al. 2022, section 2.6; Canelas et al. 2016).
 // The strategies call interactPairCoded() instead of interactPair() when
-// PhysicsConstants::floating.any(); it needs both particles' code words.
+// PhysicsConstants::floating.any(), and in the force passes that sum the shifting terms (which
+// ask whether a wall particle moves); it needs both particles' code words.
 //
 // A floating particle (code::isFloating) is updated like a fluid particle: pressure, viscosity
 // and continuity from its neighbours. As a neighbour it carries the mass rho0 dp^d, not the
@@ -27,10 +28,10 @@
 namespace sph {
 
 // The DEM contact of floating particle a (code codeA) with a wall or another body's particle.
-template <bool Periodic = true, typename T>
+template <bool Periodic = true, typename T, bool Shift>
 SPH_HD SPH_FORCEINLINE void demPair(const Real4<T>& posA, const Real4<T>& velrhoA, uint32_t codeA,
                                     const Real4<T>& posB, const Real4<T>& velrhoB, uint32_t codeB,
-                                    const PhysicsConstants<T>& c, PairAccum<T>& acc) {
+                                    const PhysicsConstants<T>& c, PairAccum<T, Shift>& acc) {
   T dx, dy, dz;
   pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
@@ -68,14 +69,15 @@ SPH_HD SPH_FORCEINLINE void demPair(const Real4<T>& posA, const Real4<T>& velrho
   ++acc.contacts;
 }
 
-template <KernelKind K, bool Periodic = true, typename T>
+template <KernelKind K, bool Periodic = true, typename T, bool Shift>
 SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<T>& velrhoA, uint32_t codeA,
                                               const Real4<T>& posB, const Real4<T>& velrhoB, uint32_t codeB,
-                                              const PhysicsConstants<T>& c, PairAccum<T>& acc) {
+                                              const PhysicsConstants<T>& c, PairAccum<T, Shift>& acc) {
   const bool boundA = code::isBound(codeA), boundB = code::isBound(codeB);
   const bool floatA = code::isFloating(codeA), floatB = code::isFloating(codeB);
   if (!floatA && !floatB) {
-    interactPair<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, c, acc);
+    interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, boundB ? c.massBound : c.massFluid,
+                                  false, c, acc, code::isMoving(codeB));
     return;
   }
   const SolidInfo<T>* s = c.floating.solids;
@@ -90,7 +92,8 @@ SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<
   }
   const T massB = floatB ? s[code::mkIndex(codeB)].pairMass : (boundB ? c.massBound : c.massFluid);
   if (floatA) acc.ddtOff = 1;  // floating particles have no density diffusion (pair_physics.h)
-  interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, massB, floatB, c, acc);
+  interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, massB, floatB, c, acc,
+                                code::isMoving(codeB));
 }
 
 }  // namespace sph

@@ -5,6 +5,8 @@
 //    (v^{n+1} = v^n + dt a^n, rho likewise) decouples the two leap-frog sequences.
 //  * Symplectic (StepAlgorithm=2): predictor to n+1/2 with the rates at n, corrector with the
 //    rates at n+1/2; density rho^{n+1} = rho^n (2 - eps)/(2 + eps), eps = -(drho/rho)^{n+1/2} dt.
+// With particle shifting the Verlet steps and the corrector add the shift (shifting_physics.h)
+// to the displacement.
 // DBC boundary particles keep their positions; their density is integrated like the fluid's
 // and never drops below rho0 (DualSPHysics does this so walls do not suck fluid in). Particles
 // of floating bodies are treated the same way here; the rigid-body step moves them afterwards
@@ -25,6 +27,7 @@
 #include "sph/periodic.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
+#include "sph/shifting_physics.h"
 
 namespace sph {
 
@@ -38,6 +41,9 @@ struct IntegratorArrays {
   const Real4<T>* ace;  // acceleration (no gravity) and drho/dt
   uint32_t n, nBound;
   const uint32_t* code = nullptr;  // code words (may be null: then no particle is floating or parked)
+  // Shifting sums of the force pass (shifting_physics.h), in the passes that shift: the Verlet
+  // steps and the symplectic corrector. Null: no shift.
+  const Real4<T>* shift = nullptr;
 };
 
 // Particles whose position the integrator leaves alone: DBC boundaries, floating bodies, and
@@ -73,6 +79,12 @@ SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArray
   p.x += cur.x * dt + ax * half;
   p.y += cur.y * dt + ay * half;
   p.z += cur.z * dt + az * half;
+  if (a.shift) {
+    const ShiftDisplacement d = shiftDisplacement(a.shift[i], cur.x, cur.y, cur.z, double(dt), c);
+    p.x += T(d.x);
+    p.y += T(d.y);
+    p.z += T(d.z);
+  }
   const T rho = base.w + f.w * dtRate;
   p.w = taitPressure(rho, c);
   a.pos[i] = p;
@@ -123,8 +135,15 @@ SPH_HD SPH_FORCEINLINE void symplecticCorrectParticle(uint32_t i, const Integrat
   const T vy = pre.y + dt * (f.y + c.gy);
   const T vz = pre.z + dt * (f.z + c.gz);
   const Real4<T> p0 = a.posPre[i];  // r^n, inside the periodic range
-  Real4<T> p{p0.x + T(0.5) * dt * (pre.x + vx), p0.y + T(0.5) * dt * (pre.y + vy), p0.z + T(0.5) * dt * (pre.z + vz),
-             taitPressure(rho, c)};
+  T sx = 0, sy = 0, sz = 0;
+  if (a.shift) {
+    const ShiftDisplacement d = shiftDisplacement(a.shift[i], half.x, half.y, half.z, double(dt), c);
+    sx = T(d.x);
+    sy = T(d.y);
+    sz = T(d.z);
+  }
+  Real4<T> p{p0.x + (T(0.5) * dt * (pre.x + vx) + sx), p0.y + (T(0.5) * dt * (pre.y + vy) + sy),
+             p0.z + (T(0.5) * dt * (pre.z + vz) + sz), taitPressure(rho, c)};
   a.pos[i] = p;
   a.velrho[i] = Real4<T>{vx, vy, vz, rho};
 }

@@ -30,6 +30,7 @@
 #include <cmath>
 
 #include "sph/hd.h"
+#include "sph/particle_view.h"
 #include "sph/periodic.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
@@ -37,9 +38,33 @@
 
 namespace sph {
 
-// What a particle accumulates over its neighbours.
+// The sums of particle shifting (shifting_physics.h), kept only by the force passes whose
+// shifts are applied (Shift = true); the others carry none of them.
+template <typename T, bool Shift>
+struct ShiftAccum {
+  SPH_HD SPH_FORCEINLINE void addShift(const ShiftAccum&) {}
+};
 template <typename T>
-struct PairAccum {
+struct ShiftAccum<T, true> {
+  T sx = 0, sy = 0, sz = 0;  // sum_b V_b grad_a W_ab, the gradient of the particle concentration
+  T sdiv = 0;                // -sum_b V_b r_ab . grad_a W_ab, the divergence of r (about dim inside)
+  uint32_t shiftOff = 0;     // 1: a neighbour stops this particle's shift (Shifting mode)
+  SPH_HD SPH_FORCEINLINE void addShift(const ShiftAccum& o) {
+    sx += o.sx;
+    sy += o.sy;
+    sz += o.sz;
+    sdiv += o.sdiv;
+    shiftOff |= o.shiftOff;
+  }
+  // What the force pass writes for the integrator: the sums, or zeros (no shift) when stopped.
+  SPH_HD SPH_FORCEINLINE Real4<T> shiftSums() const {
+    return shiftOff ? Real4<T>{T(0), T(0), T(0), T(0)} : Real4<T>{sx, sy, sz, sdiv};
+  }
+};
+
+// What a particle accumulates over its neighbours.
+template <typename T, bool Shift = false>
+struct PairAccum : ShiftAccum<T, Shift> {
   T ax = 0, ay = 0, az = 0;  // acceleration without gravity
   T arho = 0;                // density rate
   T viscdt = 0;              // max over neighbours of v_ab.r_ab/(r^2+eta^2), for dt
@@ -59,6 +84,7 @@ struct PairAccum {
     ddt += o.ddt;
     ddtOff |= o.ddtOff;
     contacts += o.contacts;
+    this->addShift(o);
   }
 
   // drho/dt once every neighbour has been added.
@@ -104,11 +130,13 @@ void foldDerivedConstants(PhysicsConstants<T>& c) {
 
 // The pair with the neighbour's mass given: interactPair() below, and the pairs of floating
 // bodies (floating_pair_physics.h), whose particles have their own mass per particle; for those
-// floatB says that b is a floating particle (density diffusion, see above).
-template <KernelKind K, bool Periodic = true, typename T>
+// floatB says that b is a floating particle (density diffusion, see above). movingB says that a
+// boundary b moves (imposed motion), which only the shifting sums ask (Shifting::NoFixed).
+template <KernelKind K, bool Periodic = true, typename T, bool Shift>
 SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
                                              const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB, T massB,
-                                             bool floatB, const PhysicsConstants<T>& c, PairAccum<T>& acc) {
+                                             bool floatB, const PhysicsConstants<T>& c, PairAccum<T, Shift>& acc,
+                                             bool movingB = false) {
   T dx, dy, dz;  // r_a - r_b, the minimum image along periodic axes
   pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
@@ -131,6 +159,20 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   const T invRhoB = T(1) / rhoB;
   acc.arho += massB * (dvx * frx + dvy * fry + dvz * frz) * (rhoA * invRhoB);
   if (boundA) return;
+  if constexpr (Shift) {
+    // DualSPHysics' sums over every neighbour of a fluid particle, walls included unless the mode
+    // stops the shift (JSphShifting; Lind et al. 2012).
+    const bool stops = boundB && (c.shifting == Shifting::NoBound || (c.shifting == Shifting::NoFixed && !movingB));
+    if (stops) {
+      acc.shiftOff = 1;
+    } else {
+      const T volB = massB * invRhoB;
+      acc.sx += volB * frx;
+      acc.sy += volB * fry;
+      acc.sz += volB * frz;
+      acc.sdiv -= volB * (frx * dx + fry * dy + frz * dz);
+    }
+  }
 
   const T invRhoA = T(1) / rhoA;  // loop-invariant: hoisted out of the neighbour loop
   T prs = (posA.w + posB.w) * (invRhoA * invRhoB);
@@ -176,12 +218,22 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
 // a: the particle being updated (pos.w holds its pressure, velrho.w its density).
 // b: a neighbour candidate; returns without effect outside the support or for b == a.
 // For runs without floating bodies; interactPairCoded() (floating_pair_physics.h) otherwise.
-template <KernelKind K, bool Periodic = true, typename T>
+template <KernelKind K, bool Periodic = true, typename T, bool Shift>
 SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
                                          const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB,
-                                         const PhysicsConstants<T>& c, PairAccum<T>& acc) {
+                                         const PhysicsConstants<T>& c, PairAccum<T, Shift>& acc) {
   interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, boundB ? c.massBound : c.massFluid,
                                 false, c, acc);
+}
+
+// Writes particle a's sums into a force pass's outputs (ForceOutputs: what every strategy
+// writes per particle; the shifting sums when the pass keeps them).
+template <typename T, bool Shift>
+SPH_HD SPH_FORCEINLINE void writeForces(uint32_t a, const PairAccum<T, Shift>& acc, const ForceOutputs<T>& out) {
+  out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
+  out.viscdt[a] = acc.viscdt;
+  if (out.contacts) out.contacts[a] = acc.contacts;
+  if constexpr (Shift) out.shift[a] = acc.shiftSums();
 }
 
 }  // namespace sph

@@ -18,12 +18,16 @@ inline constexpr uint32_t kFloatingBit = 1u << 29;
 // A fluid particle excluded at the end of an earlier step and parked far outside the domain
 // until the engine next compacts its arrays (integrator_physics.h, parkParticle).
 inline constexpr uint32_t kParkedBit = 1u << 28;
+// A boundary particle of an object with imposed motion (<motion>), DualSPHysics' "moving" as
+// opposed to "fixed" boundary; the shifting mode NoFixed asks for the difference.
+inline constexpr uint32_t kMovingBit = 1u << 27;
 inline constexpr uint32_t kMkIndexMask = 0xFFFFu;
 
 SPH_HD inline bool isBound(uint32_t c) { return (c & kBoundBit) != 0; }
 SPH_HD inline bool isExcluded(uint32_t c) { return (c & kExcludedBit) != 0; }
 SPH_HD inline bool isFloating(uint32_t c) { return (c & kFloatingBit) != 0; }
 SPH_HD inline bool isParked(uint32_t c) { return (c & kParkedBit) != 0; }
+SPH_HD inline bool isMoving(uint32_t c) { return (c & kMovingBit) != 0; }
 SPH_HD inline uint32_t mkIndex(uint32_t c) { return c & kMkIndexMask; }
 SPH_HD inline uint32_t make(bool bound, uint32_t mkIndex) {
   return (bound ? kBoundBit : 0u) | (mkIndex & kMkIndexMask);

@@ -26,6 +26,9 @@ struct ForceOutputs {
   // DEM contacts per particle (PairAccum::contacts); set only in runs with floating bodies, and
   // then written for every particle.
   uint32_t* contacts = nullptr;
+  // Shifting sums per particle (ShiftAccum::shiftSums, shifting_physics.h): requested (non-null)
+  // only in the passes whose shifts are applied, and then written for every particle.
+  Real4<T>* shift = nullptr;
 };
 
 }  // namespace sph

@@ -23,6 +23,13 @@ enum class Viscosity : int32_t {  // DualSPHysics `ViscoTreatment` values
   Laminar = 3,                     // Lo & Shao (2002), kinematic viscosity nu = Visco
 };
 
+enum class Shifting : int32_t {  // DualSPHysics `Shifting` values: which neighbours stop a particle's shift
+  None = 0,
+  NoBound = 1,  // a particle with any boundary neighbour is not shifted
+  NoFixed = 2,  // a particle with a fixed-boundary neighbour is not shifted (moving ones count)
+  Full = 3,     // every fluid particle is shifted; boundary neighbours count like fluid ones
+};
+
 template <typename T>
 struct PhysicsConstants {
   int32_t dim = 3;                   // 2 or 3; in 2D the y coordinate is constant
@@ -51,6 +58,10 @@ struct PhysicsConstants {
   T ddtGz = 0;                       // -rho0 |g_z| / B, for the hydrostatic density difference
   T ddtSeries[5] = {};               // binomial coefficients of (1+u)^(1/gamma) - 1, see below
   T gx = 0, gy = 0, gz = 0;          // gravity
+  // Particle shifting (shifting_physics.h): the mode, ShiftCoef (negative: down the
+  // concentration gradient), ShiftTFS (0: off) and the largest shift per step, dp/10.
+  Shifting shifting = Shifting::None;
+  T shiftCoef = -2, shiftTfs = 0, shiftMax = 0;
   PeriodicBox<T> periodic;           // periodic axes: minimum image in pairs, wrap in integrators
   FloatingPairTable<T> floating;     // floating bodies and DEM (floating_pair_physics.h)
 };

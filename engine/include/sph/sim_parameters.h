@@ -24,6 +24,8 @@ struct SimParameters {
   double visco = 0.01, viscoBoundFactor = 1;
   DensityDiffusion ddt = DensityDiffusion::None;
   double ddtValue = 0.1;
+  Shifting shifting = Shifting::None;  // Shifting, ShiftCoef, ShiftTFS (shifting_physics.h)
+  double shiftCoef = -2, shiftTfs = 0;
   double cfl = 0.2;
   double dtIni = 0, dtMin = 0, dtFixed = 0;
   bool dtAllParticles = false;  // DtAllParticles: the dt's velocity bound over every particle

@@ -33,30 +33,25 @@ inline constexpr unsigned kForceBlock = sizeof(T) == sizeof(float) ? 256 : 128;
 #define SPH_CELL_FORCE_MIN_BLOCKS 1
 #endif
 
-// Floating (with Periodic) is the variant for runs with floating bodies (cell_particle_ops.h).
-template <typename T, KernelKind K, bool Periodic, bool Floating>
+// Coded (with Periodic) is the variant for runs with floating bodies, and Shift (with Coded) for
+// the passes that sum the shifting terms (cell_particle_ops.h).
+template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift>
 __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
-    cellForcesKernel(ForceInputs<T> in, PhysicsConstants<T> c, Real4<T>* __restrict__ ace,
-                     T* __restrict__ viscdt, uint32_t* __restrict__ contacts) {
+    cellForcesKernel(ForceInputs<T> in, PhysicsConstants<T> c, ForceOutputs<T> out) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= in.n) return;
   NoTally none;
-  const PairAccum<T> acc = particleForces<K, Periodic, Floating>(a, in, c, none);
-  ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
-  viscdt[a] = acc.viscdt;
-  if constexpr (Floating) {
-    if (contacts) contacts[a] = acc.contacts;
-  }
+  writeForces(a, particleForces<K, Periodic, Coded, Shift>(a, in, c, none), out);
 }
 
 template <typename T, KernelKind K>
 void launchWith(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   // Open boxes skip the minimum image per candidate (periodic.h, pairDeltaIf).
-  auto* kernel = c.floating.any()   ? &cellForcesKernel<T, K, true, true>
-                 : c.periodic.any() ? &cellForcesKernel<T, K, true, false>
-                                    : &cellForcesKernel<T, K, false, false>;
-  SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock<T>, 0, kernel, in, c, out.ace, out.viscdt,
-             out.contacts);
+  auto* kernel = out.shift           ? &cellForcesKernel<T, K, true, true, true>
+                 : c.floating.any()  ? &cellForcesKernel<T, K, true, true, false>
+                 : c.periodic.any()  ? &cellForcesKernel<T, K, true, false, false>
+                                     : &cellForcesKernel<T, K, false, false, false>;
+  SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock<T>, 0, kernel, in, c, out);
 }
 
 }  // namespace
