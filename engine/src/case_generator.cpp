@@ -2,6 +2,7 @@
 #include "case_generator.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -85,6 +86,19 @@ void ParticleGenerator::drawPrism(const PrismShape& prism, bool solid, uint64_t 
   ops_.push_back({box, solid, faces, family, int(prisms_.size() - 1)});
 }
 
+void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, uint16_t family) {
+  Op op{snap(lo, hi), false, 0, family};
+  op.fill = true;
+  for (int a = 0; a < 3; ++a) {
+    const double o = axis(spec_.origin, a);
+    op.seed[a] = int64_t(std::llround((axis(seed, a) - o) / spec_.dp));
+    if (op.seed[a] < op.box.lo[a] || op.seed[a] > op.box.hi[a])
+      throw InputError(fmt::format("the seed point ({}, {}, {}) is outside the box to fill", seed.x, seed.y, seed.z));
+  }
+  if (spec_.twoD) op.seed[1] = 0;
+  ops_.push_back(op);
+}
+
 namespace {
 
 NodeBox intersect(const NodeBox& a, const NodeBox& b) {
@@ -139,6 +153,33 @@ class NodeGrid {
     return size_t((uint64_t(k - span_.lo[2]) * n_[1] + uint64_t(j - span_.lo[1])) * n_[0] +
                   uint64_t(i - span_.lo[0]));
   }
+  // Sets the empty nodes of `region` reachable from `seed` through empty nodes of `region`,
+  // stepping along the axes.
+  void floodFill(const NodeBox& region, const int64_t seed[3], uint16_t value) {
+    const NodeBox r = intersect(region, span_);
+    if (r.empty() || value == 0) return;
+    for (int d = 0; d < 3; ++d)
+      if (seed[d] < r.lo[d] || seed[d] > r.hi[d]) return;
+    if (nodes_[index(seed[0], seed[1], seed[2])] != 0) return;
+    std::vector<std::array<int64_t, 3>> stack{{seed[0], seed[1], seed[2]}};
+    nodes_[index(seed[0], seed[1], seed[2])] = value;
+    while (!stack.empty()) {
+      const std::array<int64_t, 3> q = stack.back();
+      stack.pop_back();
+      for (int d = 0; d < 3; ++d) {
+        for (int64_t step : {-1, 1}) {
+          std::array<int64_t, 3> n = q;
+          n[d] += step;
+          if (n[d] < r.lo[d] || n[d] > r.hi[d]) continue;
+          uint16_t& node = nodes_[index(n[0], n[1], n[2])];
+          if (node != 0) continue;
+          node = value;
+          stack.push_back(n);
+        }
+      }
+    }
+  }
+
   const std::vector<uint16_t>& nodes() const { return nodes_; }
   uint64_t extent(int d) const { return n_[d]; }
 
@@ -168,6 +209,10 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
 
   NodeGrid grid(span);
   for (const Op& op : ops_) {
+    if (op.fill) {
+      grid.floodFill(op.box, op.seed, op.family);
+      continue;
+    }
     if (op.prism >= 0) {
       const PrismShape& prism = prisms_[size_t(op.prism)];
       grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {

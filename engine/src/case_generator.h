@@ -18,7 +18,11 @@
 // that spans the union of the shapes' node ranges: a later shape overwrites earlier ones at the
 // nodes it covers, and void shapes erase. A face of a box is the plane of nodes at that snapped
 // limit (left/right = x min/max, front/back = y min/max, bottom/top = z min/max); nodes shared
-// by several faces are drawn once.
+// by several faces are drawn once. A fill (<fillbox> with <modefill>void</modefill>) sets, in
+// command order like the shapes, the empty nodes reachable from its seed node (the node nearest
+// the seed point) through empty nodes inside its box, stepping along the axes (6 neighbours, 4
+// in 2D): the water enclosed by walls drawn before it. It fills nothing when the seed node is
+// taken.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +83,10 @@ class ParticleGenerator {
   // f-1 for face f). family 0 erases.
   void drawPrism(const PrismShape& prism, bool solid, uint64_t faces, uint16_t family);
 
+  // Records a fill from `seed` inside the box from `lo` to `hi` (world coordinates, any order)
+  // with `family` (see above). Throws InputError when the seed is outside the box.
+  void fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, uint16_t family);
+
   // Runs the recorded shapes and emits the particles. mk = local + mkBoundFirst (boundary) or
   // local + mkFluidFirst (fluid).
   GeneratedParticles generate(int mkBoundFirst, int mkFluidFirst) const;
@@ -99,6 +107,8 @@ class ParticleGenerator {
     uint64_t faces;
     uint16_t family;
     int prism = -1;  // index into prisms_, or -1 for a box
+    bool fill = false;             // a fill from `seed` within `box`
+    int64_t seed[3] = {0, 0, 0};  // node index
   };
 
   LatticeSpec spec_;

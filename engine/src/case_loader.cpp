@@ -120,6 +120,8 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
     if (slot) {
       if (*slot) fail(e, "appears twice");
       *slot = e;
+    } else if (name == "normals") {
+      // GenCase's boundary normals, which only mDBC (Boundary 2, refused) would use.
     } else {
       unknown(e, casedef);
     }
@@ -340,6 +342,27 @@ void CaseReader::runMainList(const XMLElement* list) {
     } else if (name == "drawprism") {
       if (!family) fail(e, "no mk selected: use <setmkfluid>, <setmkbound> or <setmkvoid> first");
       drawPrism(e, offset, faceMode, *family, generator);
+    } else if (name == "fillbox") {
+      // GenCase's fill of the empty nodes reachable from a seed point (case_generator.h).
+      if (!family) fail(e, "no mk selected: use <setmkfluid>, <setmkbound> or <setmkvoid> first");
+      for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+        const std::string_view cn = c->Name();
+        if (!skipped(c) && cn != "modefill" && cn != "point" && cn != "size") unknown(c, e);
+      }
+      const XMLElement* mode = child(e, "modefill");
+      const std::vector<std::string> modes = splitTokens(mode->GetText() ? mode->GetText() : "");
+      if (modes.size() != 1 || modes[0] != "void")
+        fail(mode, "only <modefill>void</modefill> (fill the empty nodes) is supported");
+      const Vec3d seed = vec(e);
+      const Vec3d p = vec(child(e, "point"));
+      const Vec3d s = vec(child(e, "size"));
+      const Vec3d lo{p.x + offset.x, p.y + offset.y, p.z + offset.z};
+      const Vec3d hi{lo.x + s.x, lo.y + s.y, lo.z + s.z};
+      try {
+        generator.fillBox({seed.x + offset.x, seed.y + offset.y, seed.z + offset.z}, lo, hi, *family);
+      } catch (const InputError& err) {
+        fail(e, err.what());
+      }
     } else {
       fail(e, "unknown geometry command");
     }

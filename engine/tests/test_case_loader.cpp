@@ -451,6 +451,59 @@ TEST(CaseLoader, SolidsMatchesDualSphysicsCount) {
   for (size_t b = 1; b <= 18; ++b) EXPECT_EQ(c.mks[b].mk, int(50 + b + 10)) << b;
 }
 
+// DualSPHysics' example 03_MovingSquare, unchanged: its water is a <fillbox> from a seed point
+// around the square; GenCase gives 1,500 fixed, 2,601 moving and 121,650 fluid particles (the sums
+// of the fluid's coordinates, from GenCase's output, pin the node set: one node more or less
+// changes them by at least dp = 0.02).
+TEST(CaseLoader, MovingSquareFillMatchesGenCase) {
+  const CaseDefinition c = sph::loadCase(std::string(SPH_SOURCE_DIR) + "/engine/tests/data/CaseMovingSquare_Def.xml");
+  EXPECT_EQ(c.nBound, 1500u + 2601u);
+  EXPECT_EQ(c.nFluid, 121650u);
+  double sx = 0, sz = 0;
+  Vec3d lo{1e30, 1e30, 1e30}, hi{-1e30, -1e30, -1e30};
+  for (size_t i = c.nBound; i < c.positions.size(); ++i) {
+    const Vec3d& p = c.positions[i];
+    sx += p.x;
+    sz += p.z;
+    lo = {std::min(lo.x, p.x), 0, std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), 0, std::max(hi.z, p.z)};
+  }
+  EXPECT_NEAR(sx, 617353.5, 1e-3);
+  EXPECT_NEAR(sz, 304125.0, 1e-3);
+  EXPECT_NEAR(lo.x, 0.02, kPosTol);
+  EXPECT_NEAR(hi.x, 9.98, kPosTol);
+  EXPECT_NEAR(lo.z, 0.02, kPosTol);
+  EXPECT_NEAR(hi.z, 4.98, kPosTol);
+}
+
+// GenCase's <normals> (boundary normals for mDBC) are accepted and have no effect: the particles
+// are the same as without them.
+TEST(CaseLoader, NormalsForMdbcAreIgnored) {
+  const std::string plain = caseXml(kFluidCube);
+  std::string xml = plain;
+  xml.insert(xml.find("</casedef>"),
+             "<normals active=\"false\">\n<distanceh value=\"2.0\" />\n</normals>\n");
+  const CaseDefinition a = sph::loadCase(writeCase("plain_Def.xml", plain));
+  const CaseDefinition b = sph::loadCase(writeCase("normals_Def.xml", xml));
+  EXPECT_EQ(a.positions.size(), b.positions.size());
+  EXPECT_EQ(a.nFluid, b.nFluid);
+}
+
+TEST(CaseLoaderErrors, BadFillBox) {
+  const std::string walls =
+      "<setmkbound mk=\"0\" />\n<drawbox>\n<boxfill>all</boxfill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
+      "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n<setmkfluid mk=\"0\" />\n";
+  expectBadCase(caseXml(walls + "<fillbox x=\"0.5\" y=\"0.5\" z=\"0.5\">\n<modefill>fluid</modefill>\n"
+                                "<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n</fillbox>\n"),
+                "<modefill", "<modefill>", "only <modefill>void</modefill>");
+  expectBadCase(caseXml(walls + "<fillbox x=\"1.5\" y=\"0.5\" z=\"0.5\">\n<modefill>void</modefill>\n"
+                                "<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n</fillbox>\n"),
+                "<fillbox", "<fillbox>", "outside the box");
+  expectBadCase(caseXml(walls + "<fillbox x=\"0.5\" y=\"0.5\" z=\"0.5\">\n<modefill>void</modefill>\n"
+                                "<point x=\"0\" y=\"0\" z=\"0\" />\n</fillbox>\n"),
+                "<fillbox", "<fillbox>", "missing element <size>");
+}
+
 TEST(CaseLoader, DrawPrismWithMaskAndMove) {
   // The unit cube as a prism, moved by (0.5, 0, 0); faces 1 (bottom, z = 0) and 6 (x min)
   // are left out: the other four faces of an 11 x 11 x 11 node block remain.

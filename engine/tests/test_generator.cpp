@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "case_generator.h"
+#include "sph/errors.h"
 
 namespace {
 
@@ -246,6 +247,53 @@ TEST(Generator, SolidsGeometryMatchesDualSphysicsCount) {
   EXPECT_EQ(out.mks[0].count, 29108u);  // the tank
   EXPECT_EQ(out.mks[10].local, 60);
   EXPECT_EQ(out.mks[10].count, 372u);  // first block of the second stack, partly overdrawn
+}
+
+// <fillbox> with modefill void: the empty nodes reachable from the seed inside the box.
+TEST(Generator, FillSetsTheEmptyNodesEnclosedByWalls) {
+  ParticleGenerator g(spec3d());
+  // A closed box of walls (all faces) from 0 to 1: 11^3 nodes, 9^3 inside.
+  g.drawBox({0, 0, 0}, {1, 1, 1}, false, kAllFaces, g.family(true, 0));
+  // A solid block inside, drawn before the fill: the fill goes round it.
+  g.drawBox({0.3, 0.3, 0.3}, {0.5, 0.5, 0.5}, true, 0, g.family(true, 1));
+  // The fill box reaches beyond the walls: the walls stop it, not the box.
+  g.fillBox({0.8, 0.8, 0.8}, {-0.5, -0.5, -0.5}, {1.5, 1.5, 1.5}, g.family(false, 0));
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  EXPECT_EQ(out.nBound, 11u * 11u * 11u - 9u * 9u * 9u + 3u * 3u * 3u);
+  EXPECT_EQ(out.nFluid, 9u * 9u * 9u - 3u * 3u * 3u);
+  expectExtent(extentOf(out, out.nBound, out.positions.size()), {0.1, 0.1, 0.1}, {0.9, 0.9, 0.9});
+}
+
+TEST(Generator, FillStopsAtItsBoxAndAtSeparatingWalls) {
+  ParticleGenerator g(spec3d());
+  // A floor at z = 0 and a wall across x = 0.5 splitting the space above it in two.
+  g.drawBox({0, 0, 0}, {1, 1, 0}, true, 0, g.family(true, 0));
+  g.drawBox({0.5, 0, 0}, {0.5, 1, 1}, true, 0, g.family(true, 0));
+  g.fillBox({0.2, 0.5, 0.5}, {0, 0, 0}, {1, 1, 0.6}, g.family(false, 0));
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  // x in 0..0.4 (5 nodes), y 0..1 (11), z 0.1..0.6 (6): the left half up to the box's top.
+  EXPECT_EQ(out.nFluid, 5u * 11u * 6u);
+  expectExtent(extentOf(out, out.nBound, out.positions.size()), {0, 0, 0.1}, {0.4, 1, 0.6});
+}
+
+TEST(Generator, FillFromATakenSeedFillsNothingAndASeedOutsideItsBoxIsAnError) {
+  ParticleGenerator g(spec3d());
+  g.drawBox({0, 0, 0}, {1, 1, 1}, true, 0, g.family(true, 0));
+  g.fillBox({0.5, 0.5, 0.5}, {0, 0, 0}, {1, 1, 1}, g.family(false, 0));
+  EXPECT_EQ(g.generate(kBoundFirst, kFluidFirst).nFluid, 0u);
+  EXPECT_THROW(g.fillBox({1.5, 0.5, 0.5}, {0, 0, 0}, {1, 1, 1}, g.family(false, 0)), sph::InputError);
+}
+
+TEST(Generator, FillInTwoDimensionsStaysInThePlane) {
+  LatticeSpec s = spec3d();
+  s.twoD = true;
+  s.pointMin.y = s.pointMax.y = 0;
+  ParticleGenerator g(s);
+  g.drawBox({0, 0, 0}, {1, 0, 1}, false, kFaceLeft | kFaceRight | kFaceBottom | kFaceTop, g.family(true, 0));
+  g.fillBox({0.5, 0, 0.5}, {0, 0, 0}, {1, 0, 1}, g.family(false, 0));
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  EXPECT_EQ(out.nFluid, 9u * 9u);
+  EXPECT_EQ(out.nBound, 11u * 11u - 9u * 9u);
 }
 
 TEST(DomainSpec, ParsesDualSphysicsForms) {
