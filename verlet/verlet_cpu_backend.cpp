@@ -145,20 +145,24 @@ class VerletCpuBackend final : public VerletBackend {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
     for (int64_t a = 0; a < int64_t(p.n); ++a) {
       // The parts of the list as the GPU's lanes take them, added in the same order.
-      auto sum = [&](auto coded, auto shift) {
+      auto sum = [&](auto coded, auto shift, auto sps) {
         return addParts<P>([&](uint32_t q) {
-          return listForces<K, true, coded(), shift(), P>(uint32_t(a), q, lists, p.pos, p.velrho, p.code, p.nBound,
-                                                           c);
+          return listForces<K, true, coded(), shift(), sps(), P>(uint32_t(a), q, lists, p.pos, p.velrho, p.code,
+                                                                  p.spsTau, p.nBound, c);
         });
       };
       using Yes = std::true_type;
       using No = std::false_type;
-      if (out.shift)
-        writeForces(uint32_t(a), sum(Yes{}, Yes{}), out);
+      if (out.spsStrain && out.shift)
+        writeForces(uint32_t(a), sum(Yes{}, Yes{}, Yes{}), out);
+      else if (out.spsStrain)
+        writeForces(uint32_t(a), sum(Yes{}, No{}, Yes{}), out);
+      else if (out.shift)
+        writeForces(uint32_t(a), sum(Yes{}, Yes{}, No{}), out);
       else if (c.floating.any())
-        writeForces(uint32_t(a), sum(Yes{}, No{}), out);
+        writeForces(uint32_t(a), sum(Yes{}, No{}, No{}), out);
       else
-        writeForces(uint32_t(a), sum(No{}, No{}), out);
+        writeForces(uint32_t(a), sum(No{}, No{}, No{}), out);
     }
   }
 

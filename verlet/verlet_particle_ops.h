@@ -109,14 +109,16 @@ SPH_HD SPH_FORCEINLINE void fillList(uint32_t a, const CellLookup& l, const Sour
 // the support (the whole list with Parts = 1; the GPU adds up the parts' sums). Coded = true
 // (only with Periodic = true) reads the code words and calls interactPairCoded()
 // (floating_pair_physics.h): runs with floating bodies, and the passes that sum the shifting
-// terms (Shift = true, always coded: the shifting mode asks whether a wall particle moves); code
-// may be null otherwise.
-template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, uint32_t Parts = 1, typename T>
-SPH_HD SPH_FORCEINLINE PairAccum<T, Shift> listForces(uint32_t a, uint32_t part, const ListsView& lists,
-                                                      const Real4<T>* pos, const Real4<T>* velrho,
-                                                      const uint32_t* code, uint32_t nBound,
-                                                      const PhysicsConstants<T>& c) {
-  static_assert(!Shift || Coded, "the shifting sums need the code words");
+// terms (Shift = true, always coded: the shifting mode asks whether a wall particle moves) and
+// the passes of the SPS model (Sps = true, coded too: fewer variants; tau is read only by them);
+// code may be null otherwise.
+template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, bool Sps = false,
+          uint32_t Parts = 1, typename T>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> listForces(uint32_t a, uint32_t part, const ListsView& lists,
+                                                           const Real4<T>* pos, const Real4<T>* velrho,
+                                                           const uint32_t* code, const SymTensor<T>* tau,
+                                                           uint32_t nBound, const PhysicsConstants<T>& c) {
+  static_assert((!Shift && !Sps) || Coded, "the shifting and SPS variants are coded");
   const Real4<T> posA = loadReadOnly(pos + a);
   const Real4<T> velA = loadReadOnly(velrho + a);
   const bool boundA = a < nBound;
@@ -124,12 +126,16 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift> listForces(uint32_t a, uint32_t part,
   if constexpr (Coded) codeA = loadReadOnly(code + a);
   const uint32_t len = loadReadOnly(lists.length + a);
   const uint32_t* e = lists.entries + regionStart(lists.regionEnd, a / kWarp) + (a % kWarp);
-  PairAccum<T, Shift> acc;
+  PairAccum<T, Shift, Sps> acc;
+  if constexpr (Sps) acc.tauA = loadReadOnly(tau + a);
   for (uint32_t k = part; k < len; k += Parts) {
     const uint32_t j = loadReadOnly(e + uint64_t(k) * kWarp);
     const Real4<T> posB = loadReadOnly(pos + j);
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
-      if constexpr (Coded)
+      if constexpr (Sps)
+        interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(code + j), c,
+                                       acc, loadReadOnly(tau + j));
+      else if constexpr (Coded)
         interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(code + j), c,
                                        acc);
       else
@@ -141,8 +147,8 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift> listForces(uint32_t a, uint32_t part,
 
 // Adds the sums of another part of the same particle's list (the GPU's lanes exchange them by
 // shuffles; the CPU adds its parts in the same order).
-template <typename T, bool Shift>
-SPH_HD SPH_FORCEINLINE void addPart(PairAccum<T, Shift>& acc, const PairAccum<T, Shift>& other) {
+template <typename T, bool Shift, bool Sps>
+SPH_HD SPH_FORCEINLINE void addPart(PairAccum<T, Shift, Sps>& acc, const PairAccum<T, Shift, Sps>& other) {
   acc.add(other);
 }
 

@@ -22,6 +22,12 @@ class CpuOps final : public EngineOps<T> {
     for (int64_t i = 0; i < int64_t(n); ++i) pos[i].w = taitPressure(velrho[i].w, c);
   }
 
+  void computeSpsTau(const SymTensor<T>* strain, const Real4<T>* velrho, const uint32_t* code, SymTensor<T>* tau,
+                     uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = 0; i < int64_t(n); ++i) spsTauParticle(uint32_t(i), strain, velrho, code, nBound, tau, c);
+  }
+
   void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (int64_t i = nBound; i < int64_t(n); ++i) wrapPeriodicParticle(uint32_t(i), pos, box);

@@ -9,6 +9,7 @@
 #include "sph/integrator_physics.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
+#include "sph/sps_physics.h"
 #include "sph/time_step.h"
 
 namespace sph {
@@ -22,6 +23,7 @@ struct ReorderArrays {
   Real4<T>* posPre;  // may be null (Verlet integrator)
   uint32_t* code;
   uint32_t* id;
+  SymTensor<T>* spsTau = nullptr;  // the SPS model's tau/rho (runs with ViscoTreatment 2), else null
 };
 
 // One particle of a reorder, shared by the CPU loop and the CUDA kernel.
@@ -35,6 +37,7 @@ SPH_HD SPH_FORCEINLINE void gatherParticle(uint32_t i, const ReorderArrays<T>& s
   if (s.posPre) d.posPre[i] = s.posPre[k];
   d.code[i] = s.code[k];
   d.id[i] = s.id[k];
+  if (s.spsTau) d.spsTau[i] = s.spsTau[k];
 }
 
 struct ExclusionCounts {
@@ -65,6 +68,10 @@ class EngineOps {
   virtual void symplecticPredict(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c) = 0;
   virtual void symplecticCorrect(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, uint32_t* code,
                                  const ExclusionLimits<T>& l) = 0;
+  // The SPS model's pass after every force pass of a run with ViscoTreatment 2: spsTauParticle()
+  // for [0, n) (sps_physics.h).
+  virtual void computeSpsTau(const SymTensor<T>* strain, const Real4<T>* velrho, const uint32_t* code,
+                             SymTensor<T>* tau, uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c) = 0;
   // The periodic pass after every integrator call of a run with periodic axes:
   // wrapPeriodicParticle() over the fluid index range [nBound, n).
   virtual void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) = 0;

@@ -15,20 +15,23 @@ template <typename T>
 struct ParticleArraySet {
   DeviceArray<Real4<T>> pos, velrho, velrhoPre, posPre;
   DeviceArray<uint32_t> code, id;
+  DeviceArray<SymTensor<T>> spsTau;  // runs with the SPS model only
 
-  void allocate(Device d, uint32_t capacity, bool withPosPre) {
+  void allocate(Device d, uint32_t capacity, bool withPosPre, bool withSps) {
     pos.allocate(d, capacity, "particle positions");
     velrho.allocate(d, capacity, "particle velocities and densities");
     velrhoPre.allocate(d, capacity, "integrator history (velocity, density)");
     if (withPosPre) posPre.allocate(d, capacity, "integrator history (position)");
     code.allocate(d, capacity, "particle codes");
     id.allocate(d, capacity, "particle ids");
+    if (withSps) spsTau.allocate(d, capacity, "SPS stresses");
   }
   size_t bytes() const {
-    return pos.bytes() + velrho.bytes() + velrhoPre.bytes() + posPre.bytes() + code.bytes() + id.bytes();
+    return pos.bytes() + velrho.bytes() + velrhoPre.bytes() + posPre.bytes() + code.bytes() + id.bytes() +
+           spsTau.bytes();
   }
   ReorderArrays<T> reorderArrays() {
-    return {pos.data(), velrho.data(), velrhoPre.data(), posPre.data(), code.data(), id.data()};
+    return {pos.data(), velrho.data(), velrhoPre.data(), posPre.data(), code.data(), id.data(), spsTau.data()};
   }
   void swap(ParticleArraySet& o) {
     pos.swap(o.pos);
@@ -37,15 +40,18 @@ struct ParticleArraySet {
     posPre.swap(o.posPre);
     code.swap(o.code);
     id.swap(o.id);
+    spsTau.swap(o.spsTau);
   }
 };
 
 template <typename T>
 class ParticleState final : public ParticleReorderer {
  public:
-  ParticleState(Device d, uint32_t capacity, bool withPosPre, bool withShift, EngineOps<T>* ops) : ops_(ops) {
-    cur.allocate(d, capacity, withPosPre);
-    spare.allocate(d, capacity, withPosPre);
+  ParticleState(Device d, uint32_t capacity, bool withPosPre, bool withShift, bool withSps, EngineOps<T>* ops)
+      : ops_(ops) {
+    cur.allocate(d, capacity, withPosPre, withSps);
+    spare.allocate(d, capacity, withPosPre, withSps);
+    if (withSps) spsStrain.allocate(d, capacity, "SPS velocity gradients");
     ace.allocate(d, capacity, "particle accelerations");
     viscdt.allocate(d, capacity, "particle viscous dt terms");
     if (withShift) shift.allocate(d, capacity, "particle shifting sums");
@@ -59,7 +65,7 @@ class ParticleState final : public ParticleReorderer {
   }
 
   ParticleView<T> view() {
-    return {cur.pos.data(), cur.velrho.data(), cur.code.data(), cur.id.data(), n, nBound};
+    return {cur.pos.data(), cur.velrho.data(), cur.code.data(), cur.id.data(), n, nBound, cur.spsTau.data()};
   }
   // shifted: the integrator step applies the shifting sums of the last force pass.
   IntegratorArrays<T> integratorArrays(bool shifted = false) {
@@ -67,13 +73,15 @@ class ParticleState final : public ParticleReorderer {
             cur.code.data(), shifted ? shift.data() : nullptr};
   }
   size_t bytes() const {
-    return cur.bytes() + spare.bytes() + ace.bytes() + viscdt.bytes() + shift.bytes() + perm.bytes();
+    return cur.bytes() + spare.bytes() + ace.bytes() + viscdt.bytes() + shift.bytes() + spsStrain.bytes() +
+           perm.bytes();
   }
 
   ParticleArraySet<T> cur, spare;
   // Outputs of a force pass (ForceOutputs), used before the next one: never reordered.
   DeviceArray<Real4<T>> ace;
-  DeviceArray<Real4<T>> shift;  // shifting sums (runs with shifting only)
+  DeviceArray<Real4<T>> shift;           // shifting sums (runs with shifting only)
+  DeviceArray<SymTensor<T>> spsStrain;  // 2S of the SPS model (runs with ViscoTreatment 2 only)
   DeviceArray<T> viscdt;
   DeviceArray<uint32_t> perm;  // engine-side reorders (exclusion compaction)
   uint32_t n = 0, nBound = 0;

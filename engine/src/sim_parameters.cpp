@@ -70,9 +70,8 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.verletSteps = parameterInt(c, "VerletSteps", 40);
   if (p.verletSteps < 1) badParameter(c, "VerletSteps", "must be at least 1");
   const int visco = parameterInt(c, "ViscoTreatment", 1);
-  if (visco != 1 && visco != 3)
-    badParameter(c, "ViscoTreatment",
-                 "must be 1 (artificial) or 3 (laminar); 2 (laminar + SPS turbulence) is not supported yet");
+  if (visco != 1 && visco != 2 && visco != 3)
+    badParameter(c, "ViscoTreatment", "must be 1 (artificial), 2 (laminar + SPS turbulence) or 3 (laminar)");
   p.viscosity = static_cast<Viscosity>(visco);
   p.visco = parameterDouble(c, "Visco", 0.01);
   p.viscoBoundFactor = parameterDouble(c, "ViscoBoundFactor", 1);
@@ -155,6 +154,12 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
   c.cteB = T(p.cteB);
   c.c0 = T(p.c0);
   c.viscosity = p.viscosity;
+  if (p.viscosity == Viscosity::LaminarSps) {
+    // DualSPHysics' constants (JSph::ConfigConstants2), from dp_s = sqrt(dim dp^2)/dim.
+    const double dps = std::sqrt(p.dim * p.dp * p.dp) / p.dim;
+    c.spsSmag = T((2.0 / 3.0) * (0.12 * dps) * (0.12 * dps));
+    c.spsBlin = T((2.0 / 3.0) * 0.0066 * dps * dps);
+  }
   c.visco = T(p.visco);
   c.viscoBound = T(p.visco * p.viscoBoundFactor);
   c.ddt = p.ddt;

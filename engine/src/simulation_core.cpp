@@ -39,7 +39,7 @@ class SimulationCore final : public Simulation::Impl {
     ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
-    state_ = std::make_unique<ParticleState<T>>(d, count, p.stepAlgorithm == 2, shifting(), ops_.get());
+    state_ = std::make_unique<ParticleState<T>>(d, count, p.stepAlgorithm == 2, shifting(), sps(), ops_.get());
     const ParticleOrder order = planParticleOrder(c);
     if (!c.floatings.empty()) {
       floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, count, o.threads);
@@ -285,12 +285,14 @@ class SimulationCore final : public Simulation::Impl {
     s.velrhoPre.upload(vr, "uploading densities");
     s.code.upload(code, "uploading particle codes");
     s.id.upload(id, "uploading particle ids");
+    if (sps()) s.spsTau.upload(std::vector<SymTensor<T>>(n), "clearing the SPS stresses");  // zero before the first pass
     state_->n = n;
     state_->nBound = order.nBound;
     ops_->computePressure(s.pos.data(), s.velrho.data(), n, consts_);  // the integrators keep it up to date
   }
 
   bool shifting() const { return p.shifting != Shifting::None; }
+  bool sps() const { return p.viscosity == Viscosity::LaminarSps; }
 
   // withShift: the pass also sums the shifting terms, for an integrator step that shifts.
   void forcePass(bool withShift = false) {
@@ -315,7 +317,13 @@ class SimulationCore final : public Simulation::Impl {
     strategy->interact(state_->view(), consts_,
                        ForceOutputs<T>{state_->ace.data(), state_->viscdt.data(),
                                        floating_ ? floating_->particleContacts() : nullptr,
-                                       withShift ? state_->shift.data() : nullptr});
+                                       withShift ? state_->shift.data() : nullptr, state_->spsStrain.data()});
+    if (sps()) {
+      // The next force pass uses these stresses (sps_physics.h).
+      ScopedPhase ph(timer.get(), "SU-Sps", PhaseGroup::Other);
+      ops_->computeSpsTau(state_->spsStrain.data(), state_->cur.velrho.data(), state_->cur.code.data(),
+                          state_->cur.spsTau.data(), state_->nBound, state_->n, consts_);
+    }
   }
 
   // The floating bodies after an integrator step: forces summed per body, bodies advanced as

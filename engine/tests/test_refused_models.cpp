@@ -27,7 +27,7 @@ TEST(RefusedModels, NameTheParameterAndItsLine) {
     const char* key;       // the key the error names
     const char* replaces;  // the key whose line `parameter` replaces (null: key)
   } cases[] = {{"<parameter key=\"Boundary\" value=\"2\" />", "Boundary", nullptr},
-               {"<parameter key=\"ViscoTreatment\" value=\"2\" />", "ViscoTreatment", nullptr},
+               {"<parameter key=\"ViscoTreatment\" value=\"4\" />", "ViscoTreatment", nullptr},
                {"<parameter key=\"Shifting\" value=\"4\" />", "Shifting", nullptr},
                {"<parameter key=\"Shifting\" value=\"5\" />", "Shifting", nullptr},
                // A free-surface threshold at or above dim (3 here) would divide by dim - TFS <= 0.

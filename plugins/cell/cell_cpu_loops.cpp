@@ -33,6 +33,7 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
   in.pos = p.pos;
   in.velrho = p.velrho;
   in.code = p.code;
+  in.tau = p.spsTau;
   in.n = p.n;
   in.nBound = p.nBound;
   const int64_t n = p.n;
@@ -40,7 +41,11 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
 #pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount()) reduction(+ : candidates, inRange)
   for (int64_t a = 0; a < n; ++a) {
     Tally tally;
-    if (out.shift)
+    if (out.spsStrain && out.shift)
+      writeForces(uint32_t(a), particleForces<K, true, true, true, true>(uint32_t(a), in, c, tally), out);
+    else if (out.spsStrain)
+      writeForces(uint32_t(a), particleForces<K, true, true, false, true>(uint32_t(a), in, c, tally), out);
+    else if (out.shift)
       writeForces(uint32_t(a), particleForces<K, true, true, true>(uint32_t(a), in, c, tally), out);
     else if (c.floating.any())
       writeForces(uint32_t(a), particleForces<K, true, true>(uint32_t(a), in, c, tally), out);

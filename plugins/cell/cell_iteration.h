@@ -30,6 +30,7 @@
 #include "sph/hd.h"
 #include "sph/periodic.h"
 #include "sph/real4.h"
+#include "sph/sym_tensor.h"
 
 namespace sph::cell {
 
@@ -103,6 +104,16 @@ SPH_HD SPH_FORCEINLINE Real4<double> loadReadOnly(const Real4<double>* p) {
   const double2 a = __ldg(reinterpret_cast<const double2*>(p));
   const double2 b = __ldg(reinterpret_cast<const double2*>(p) + 1);
   return {a.x, a.y, b.x, b.y};
+#else
+  return *p;
+#endif
+}
+
+template <typename T>
+SPH_HD SPH_FORCEINLINE SymTensor<T> loadReadOnly(const SymTensor<T>* p) {
+#if defined(__CUDA_ARCH__)
+  const T* q = reinterpret_cast<const T*>(p);
+  return {__ldg(q), __ldg(q + 1), __ldg(q + 2), __ldg(q + 3), __ldg(q + 4), __ldg(q + 5)};
 #else
   return *p;
 #endif

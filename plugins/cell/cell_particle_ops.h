@@ -47,18 +47,21 @@ struct ForceInputs {
   const Real4<T>* pos = nullptr;     // pressure in w
   const Real4<T>* velrho = nullptr;
   const uint32_t* code = nullptr;    // read only by the coded variants (Coded = true)
+  const SymTensor<T>* tau = nullptr;  // SPS tau/rho, read only by the SPS variants (Sps = true)
   uint32_t n = 0;
   uint32_t nBound = 0;
 };
 
 // The accumulated interaction of particle a with all its neighbours. Coded = true (only with
 // Periodic = true) reads the code words and calls interactPairCoded() (floating_pair_physics.h):
-// runs with floating bodies, and the passes that sum the shifting terms (Shift = true, always
-// coded: the shifting mode asks whether a wall particle moves).
-template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, typename T, typename Counter>
-SPH_HD SPH_FORCEINLINE PairAccum<T, Shift> particleForces(uint32_t a, const ForceInputs<T>& in,
-                                                          const PhysicsConstants<T>& c, Counter& counter) {
-  static_assert(!Shift || Coded, "the shifting sums need the code words");
+// runs with floating bodies, the passes that sum the shifting terms (Shift = true, always coded:
+// the shifting mode asks whether a wall particle moves) and the passes of the SPS model (Sps =
+// true, coded too: fewer variants).
+template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, bool Sps = false,
+          typename T, typename Counter>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> particleForces(uint32_t a, const ForceInputs<T>& in,
+                                                               const PhysicsConstants<T>& c, Counter& counter) {
+  static_assert((!Shift && !Sps) || Coded, "the shifting and SPS variants are coded");
   const Real4<T> posA = loadReadOnly(in.pos + a);
   const Real4<T> velA = loadReadOnly(in.velrho + a);
   const bool boundA = a < in.nBound;
@@ -67,13 +70,17 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift> particleForces(uint32_t a, const Forc
   const Real4<T>* velrho = in.velrho;
   uint32_t codeA = 0;
   if constexpr (Coded) codeA = loadReadOnly(in.code + a);
-  PairAccum<T, Shift> acc;
+  PairAccum<T, Shift, Sps> acc;
+  if constexpr (Sps) acc.tauA = loadReadOnly(in.tau + a);
   forEachCandidate<Periodic>(in.lookup, loadReadOnly(in.lookup.keys + a), posA, boundA, [&](uint32_t j) {
     const Real4<T> posB = loadReadOnly(pos + j);
     counter.candidate();
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
       counter.inRange(j == a);
-      if constexpr (Coded)
+      if constexpr (Sps)
+        interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(in.code + j),
+                                       c, acc, loadReadOnly(in.tau + j));
+      else if constexpr (Coded)
         interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(in.code + j),
                                        c, acc);
       else

@@ -186,6 +186,75 @@ INSTANTIATE_TEST_SUITE_P(Cell, CellShifting, ::testing::ValuesIn(shiftCases()),
                                               sph::cell::cellModeName(f.mode), int(f.shifting));
                          });
 
+// A force pass of the SPS model (ViscoTreatment 2), alone and with the shifting sums: the
+// accelerations (with the stresses tau/rho the pass is handed) and the 2S it sums equal the
+// brute force.
+template <typename T>
+void checkSpsAgainstBruteForce(const ShiftCaseParams& sp) {
+  const ForceCase fc = makeForceCase(sp.dim, 9);
+  auto c = makeConstants<T>(sp.dim, sp.kernel, fc.dp, fc.h, DensityDiffusion::Fourtakas);
+  c.viscosity = sph::Viscosity::LaminarSps;
+  c.visco = c.viscoBound = T(1e-3);
+  c.spsSmag = T(1e-6);
+  c.spsBlin = T(1e-7);
+  c.shifting = sp.shifting;
+  const bool shift = sp.shifting != sph::Shifting::None;
+  HostParticles<T> p = fc.particles.as<T>();
+  setPressure(p, c);
+
+  Harness<T> run(sp.device, p);
+  sph::cell::CellStrategy cell;
+  cell.configure(makeContext(sp.device, sp.precision, sp.dim, 2 * fc.h, domainAround(fc.particles, fc.dp), sp.mode,
+                             run.reorderer()));
+  cell.prepare(run.view(), sph::PrepareReason::Step);
+  p = run.particles();
+  const std::vector<sph::SymTensor<T>> tau = tauById(p);
+  run.setSpsTau(tau);
+  cell.interact(run.view(), c, run.outputs(shift, true));
+  std::vector<Real4<T>> ace, shiftSums;
+  std::vector<T> viscdt;
+  std::vector<sph::SymTensor<T>> strain;
+  run.outputsToHost(ace, viscdt);
+  run.strainToHost(strain);
+  const auto bad = spsMismatches(bruteForceSps(p, c, tau), ace, strain, perTermUlps(sp.device));
+  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  if (shift) {
+    run.shiftToHost(shiftSums);
+    expectShiftSums(p, c, shiftSums, perTermUlps(sp.device));
+  }
+}
+
+class CellSps : public ::testing::TestWithParam<ShiftCaseParams> {};
+
+TEST_P(CellSps, StressesAndStrainEqualBruteForce) {
+  const ShiftCaseParams& sp = GetParam();
+  CELLTEST_SKIP_WITHOUT(sp.device);
+  if (sp.precision == Precision::Double)
+    checkSpsAgainstBruteForce<double>(sp);
+  else
+    checkSpsAgainstBruteForce<float>(sp);
+}
+
+std::vector<ShiftCaseParams> spsCases() {
+  using K = KernelKind;
+  using S = sph::Shifting;
+  std::vector<ShiftCaseParams> out;
+  for (Device dev : {Device::Cpu, Device::Gpu}) {
+    out.push_back({dev, Precision::Single, K::Wendland, 3, CellMode::Full, S::None});
+    out.push_back({dev, Precision::Double, K::Cubic, 2, CellMode::Half, S::NoBound});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cell, CellSps, ::testing::ValuesIn(spsCases()),
+                         [](const ::testing::TestParamInfo<ShiftCaseParams>& info) {
+                           const auto& f = info.param;
+                           return fmt::format("{}_{}_{}_{}D_{}_shifting{}", sph::deviceName(f.device),
+                                              sph::precisionName(f.precision),
+                                              f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim,
+                                              sph::cell::cellModeName(f.mode), int(f.shifting));
+                         });
+
 // The GPU pass against the CPU pass on the same particles, matched by particle id.
 template <typename T>
 void checkGpuAgainstCpu(KernelKind kernel, int dim, CellMode mode) {

@@ -33,13 +33,16 @@ DeviceParticles<T>::DeviceParticles(const HostParticles<T>& h) : n_(h.size()), n
   ace_ = static_cast<Real4<T>*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(Real4<T>), "test ace"));
   viscdt_ = static_cast<T*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(T), "test viscdt"));
   shift_ = static_cast<Real4<T>*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(Real4<T>), "test shift"));
+  const size_t tensors = std::max<size_t>(n_, 1) * sizeof(sph::SymTensor<T>);
+  tau_ = static_cast<sph::SymTensor<T>*>(sph::gpu::allocBytes(tensors, "test tau"));
+  strain_ = static_cast<sph::SymTensor<T>*>(sph::gpu::allocBytes(tensors, "test strain"));
 }
 
 template <typename T>
 DeviceParticles<T>::~DeviceParticles() {
   for (void* p : {static_cast<void*>(pos_), static_cast<void*>(velrho_), static_cast<void*>(code_),
                   static_cast<void*>(id_), static_cast<void*>(ace_), static_cast<void*>(viscdt_),
-                  static_cast<void*>(shift_)})
+                  static_cast<void*>(shift_), static_cast<void*>(tau_), static_cast<void*>(strain_)})
     sph::gpu::freeBytes(p);
 }
 
@@ -52,12 +55,13 @@ sph::ParticleView<T> DeviceParticles<T>::view() const {
   v.id = id_;
   v.n = n_;
   v.nBound = nBound_;
+  v.spsTau = withTau_ ? tau_ : nullptr;
   return v;
 }
 
 template <typename T>
-sph::ForceOutputs<T> DeviceParticles<T>::outputs(bool withShift) const {
-  return sph::ForceOutputs<T>{ace_, viscdt_, nullptr, withShift ? shift_ : nullptr};
+sph::ForceOutputs<T> DeviceParticles<T>::outputs(bool withShift, bool withSps) const {
+  return sph::ForceOutputs<T>{ace_, viscdt_, nullptr, withShift ? shift_ : nullptr, withSps ? strain_ : nullptr};
 }
 
 template <typename T>
@@ -90,6 +94,17 @@ void DeviceParticles<T>::downloadShift(std::vector<Real4<T>>& shift) const {
   hostCopy(shift, shift_, n_);
 }
 
+template <typename T>
+void DeviceParticles<T>::downloadStrain(std::vector<sph::SymTensor<T>>& strain) const {
+  hostCopy(strain, strain_, n_);
+}
+
+template <typename T>
+void DeviceParticles<T>::uploadTau(const std::vector<sph::SymTensor<T>>& tau) {
+  sph::gpu::copyToDevice(tau_, tau.data(), n_ * sizeof(sph::SymTensor<T>), "test tau upload");
+  withTau_ = true;
+}
+
 template class DeviceParticles<float>;
 template class DeviceParticles<double>;
 
@@ -112,6 +127,7 @@ Harness<T>::Harness(Device device, const HostParticles<T>& p) : device_(device),
   ace_.resize(p.size());
   viscdt_.resize(p.size());
   shift_.resize(p.size());
+  strain_.resize(p.size());
   if (device == Device::Gpu) {
     deviceParticles_ = std::make_unique<DeviceParticles<T>>(p);
     deviceReorderer_ = std::make_unique<DeviceReorderer<T>>(*deviceParticles_);
@@ -128,14 +144,36 @@ sph::ParticleReorderer* Harness<T>::reorderer() {
 
 template <typename T>
 sph::ParticleView<T> Harness<T>::view() {
-  return device_ == Device::Gpu ? deviceParticles_->view() : host_.view();
+  if (device_ == Device::Gpu) return deviceParticles_->view();
+  sph::ParticleView<T> v = host_.view();
+  if (withTau_) v.spsTau = tau_.data();
+  return v;
 }
 
 template <typename T>
-sph::ForceOutputs<T> Harness<T>::outputs(bool withShift) {
-  return device_ == Device::Gpu ? deviceParticles_->outputs(withShift)
+sph::ForceOutputs<T> Harness<T>::outputs(bool withShift, bool withSps) {
+  return device_ == Device::Gpu ? deviceParticles_->outputs(withShift, withSps)
                                 : sph::ForceOutputs<T>{ace_.data(), viscdt_.data(), nullptr,
-                                                       withShift ? shift_.data() : nullptr};
+                                                       withShift ? shift_.data() : nullptr,
+                                                       withSps ? strain_.data() : nullptr};
+}
+
+template <typename T>
+void Harness<T>::setSpsTau(const std::vector<sph::SymTensor<T>>& tau) {
+  if (device_ == Device::Gpu) {
+    deviceParticles_->uploadTau(tau);
+  } else {
+    tau_ = tau;
+    withTau_ = true;
+  }
+}
+
+template <typename T>
+void Harness<T>::strainToHost(std::vector<sph::SymTensor<T>>& strain) const {
+  if (device_ == Device::Gpu)
+    deviceParticles_->downloadStrain(strain);
+  else
+    strain = strain_;
 }
 
 template <typename T>

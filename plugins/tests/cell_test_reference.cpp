@@ -288,6 +288,86 @@ std::vector<std::string> shiftMismatches(const ShiftReference<T>& ref, const std
 }
 
 template <typename T>
+SpsReference<T> bruteForceSps(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c,
+                              const std::vector<sph::SymTensor<T>>& tau) {
+  SpsReference<T> ref;
+  const uint32_t n = p.size();
+  ref.result.resize(n);
+  ref.scale.resize(n);
+  ref.terms.assign(n, 0);
+  for (uint32_t a = 0; a < n; ++a) {
+    ref.result[a].tauA = tau[a];
+    for (uint32_t b = 0; b < n; ++b) {
+      sph::PairAccum<T, false, true> one;
+      one.tauA = tau[a];
+      auto pair = [&](sph::PairAccum<T, false, true>& acc) {
+        if (c.kernel == KernelKind::Cubic)
+          sph::interactPairCoded<KernelKind::Cubic>(p.pos[a], p.velrho[a], p.code[a], p.pos[b], p.velrho[b],
+                                                    p.code[b], c, acc, tau[b]);
+        else
+          sph::interactPairCoded<KernelKind::Wendland>(p.pos[a], p.velrho[a], p.code[a], p.pos[b], p.velrho[b],
+                                                       p.code[b], c, acc, tau[b]);
+      };
+      pair(ref.result[a]);
+      pair(one);
+      const T r2 = sph::cell::distance2(p.pos[a], p.pos[b], c.periodic);
+      if (r2 >= c.support2 || r2 <= T(1e-18) * c.support2 || (a < p.nBound && b < p.nBound)) continue;
+      ++ref.terms[a];
+      auto& s = ref.scale[a];
+      s.ax += std::abs(one.ax);
+      s.ay += std::abs(one.ay);
+      s.az += std::abs(one.az);
+      s.strain.xx += std::abs(one.strain.xx);
+      s.strain.xy += std::abs(one.strain.xy);
+      s.strain.xz += std::abs(one.strain.xz);
+      s.strain.yy += std::abs(one.strain.yy);
+      s.strain.yz += std::abs(one.strain.yz);
+      s.strain.zz += std::abs(one.strain.zz);
+    }
+  }
+  return ref;
+}
+
+template <typename T>
+std::vector<std::string> spsMismatches(const SpsReference<T>& ref, const std::vector<Real4<T>>& ace,
+                                       const std::vector<sph::SymTensor<T>>& strain, double perTerm) {
+  const double eps = std::numeric_limits<T>::epsilon();
+  std::vector<std::string> out;
+  for (size_t a = 0; a < ref.result.size(); ++a) {
+    const auto& r = ref.result[a];
+    const auto& s = ref.scale[a];
+    // Several terms per pair (pressure, laminar, stress; three products into each 2S entry).
+    const double k = (6.0 * ref.terms[a] + perTerm) * eps;
+    const double got[9] = {double(ace[a].x), double(ace[a].y), double(ace[a].z),
+                           double(strain[a].xx), double(strain[a].xy), double(strain[a].xz),
+                           double(strain[a].yy), double(strain[a].yz), double(strain[a].zz)};
+    const double want[9] = {double(r.ax), double(r.ay), double(r.az), double(r.strain.xx), double(r.strain.xy),
+                            double(r.strain.xz), double(r.strain.yy), double(r.strain.yz), double(r.strain.zz)};
+    const double scale[9] = {double(s.ax), double(s.ay), double(s.az), double(s.strain.xx), double(s.strain.xy),
+                             double(s.strain.xz), double(s.strain.yy), double(s.strain.yz), double(s.strain.zz)};
+    const char* names[9] = {"ax", "ay", "az", "2S xx", "2S xy", "2S xz", "2S yy", "2S yz", "2S zz"};
+    for (int q = 0; q < 9; ++q) {
+      const double tol = k * scale[q] + double(std::numeric_limits<T>::min());
+      if (!(std::abs(got[q] - want[q]) <= tol) && out.size() < 20)
+        out.push_back(fmt::format("particle {} {}: got {:.9g}, brute force {:.9g}, tolerance {:.3g} ({} terms)", a,
+                                  names[q], got[q], want[q], tol, ref.terms[a]));
+    }
+  }
+  return out;
+}
+
+template <typename T>
+std::vector<sph::SymTensor<T>> tauById(const HostParticles<T>& p) {
+  std::vector<sph::SymTensor<T>> tau(p.size());
+  for (uint32_t i = 0; i < p.size(); ++i) {
+    if (i < p.nBound) continue;
+    const double k = double(p.id[i] % 97) / 97.0 - 0.5;  // stresses of order 1 (Pa / (kg/m^3))
+    tau[i] = {T(k), T(0.3 * k), T(-0.2 * k), T(-0.7 * k), T(0.5 * k), T(0.4 - k)};
+  }
+  return tau;
+}
+
+template <typename T>
 void markLeftWallsMoving(HostParticles<T>& p) {
   double xmin = 1e30, xmax = -1e30;
   for (uint32_t i = 0; i < p.nBound; ++i) {
@@ -327,6 +407,11 @@ void expectShiftSums(const HostParticles<T>& p, const sph::PhysicsConstants<T>& 
   template std::vector<std::string> shiftMismatches(const ShiftReference<T>&, const std::vector<Real4<T>>&,  \
                                                     double, uint32_t*);                                     \
   template void markLeftWallsMoving(HostParticles<T>&);                                                      \
+  template SpsReference<T> bruteForceSps(const HostParticles<T>&, const sph::PhysicsConstants<T>&,           \
+                                         const std::vector<sph::SymTensor<T>>&);                             \
+  template std::vector<std::string> spsMismatches(const SpsReference<T>&, const std::vector<Real4<T>>&,      \
+                                                  const std::vector<sph::SymTensor<T>>&, double);            \
+  template std::vector<sph::SymTensor<T>> tauById(const HostParticles<T>&);                                  \
   template void expectShiftSums(const HostParticles<T>&, const sph::PhysicsConstants<T>&,                    \
                                 const std::vector<Real4<T>>&, double);
 CELLTEST_INSTANTIATE(float)

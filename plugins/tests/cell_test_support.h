@@ -54,10 +54,12 @@ class DeviceParticles {
   DeviceParticles(const DeviceParticles&) = delete;
   DeviceParticles& operator=(const DeviceParticles&) = delete;
   sph::ParticleView<T> view() const;
-  sph::ForceOutputs<T> outputs(bool withShift = false) const;
+  sph::ForceOutputs<T> outputs(bool withShift = false, bool withSps = false) const;
   HostParticles<T> download() const;
   void downloadOutputs(std::vector<Real4<T>>& ace, std::vector<T>& viscdt) const;
   void downloadShift(std::vector<Real4<T>>& shift) const;
+  void downloadStrain(std::vector<sph::SymTensor<T>>& strain) const;
+  void uploadTau(const std::vector<sph::SymTensor<T>>& tau);
   void upload(const HostParticles<T>& h);
 
  private:
@@ -69,6 +71,9 @@ class DeviceParticles {
   Real4<T>* ace_ = nullptr;
   T* viscdt_ = nullptr;
   Real4<T>* shift_ = nullptr;
+  sph::SymTensor<T>* tau_ = nullptr;
+  sph::SymTensor<T>* strain_ = nullptr;
+  bool withTau_ = false;
 };
 
 // Gathers on the host through copies: slow, simple, enough for tests.
@@ -100,8 +105,12 @@ class Harness {
   Harness& operator=(const Harness&) = delete;
   sph::ParticleReorderer* reorderer();
   sph::ParticleView<T> view();
-  // withShift: the pass also writes the shifting sums (shiftToHost).
-  sph::ForceOutputs<T> outputs(bool withShift = false);
+  // withShift: the pass also writes the shifting sums (shiftToHost); withSps: the SPS model's 2S
+  // (strainToHost).
+  sph::ForceOutputs<T> outputs(bool withShift = false, bool withSps = false);
+  // The SPS tau/rho the next view() hands to the strategy, in the current particle order.
+  void setSpsTau(const std::vector<sph::SymTensor<T>>& tau);
+  void strainToHost(std::vector<sph::SymTensor<T>>& strain) const;
   HostParticles<T> particles() const;  // the current (reordered) particles, on the host
   void setParticles(const HostParticles<T>& p);  // same count
   void outputsToHost(std::vector<Real4<T>>& ace, std::vector<T>& viscdt) const;
@@ -113,6 +122,8 @@ class Harness {
   std::vector<Real4<T>> ace_;
   std::vector<T> viscdt_;
   std::vector<Real4<T>> shift_;
+  std::vector<sph::SymTensor<T>> tau_, strain_;
+  bool withTau_ = false;
   std::unique_ptr<HostReorderer<T>> hostReorderer_;
   std::unique_ptr<DeviceParticles<T>> deviceParticles_;
   std::unique_ptr<DeviceReorderer<T>> deviceReorderer_;
@@ -212,6 +223,25 @@ ShiftReference<T> bruteForceShift(const HostParticles<T>& p, const sph::PhysicsC
 template <typename T>
 std::vector<std::string> shiftMismatches(const ShiftReference<T>& ref, const std::vector<Real4<T>>& shift,
                                          double perTerm, uint32_t* stopped = nullptr);
+
+// Brute-force force pass of the SPS model (interactPairCoded with Sps over all pairs, tau/rho of
+// every particle given): the sums, the sum of |term| per component and the in-range count.
+template <typename T>
+struct SpsReference {
+  std::vector<sph::PairAccum<T, false, true>> result, scale;
+  std::vector<uint32_t> terms;
+};
+template <typename T>
+SpsReference<T> bruteForceSps(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c,
+                              const std::vector<sph::SymTensor<T>>& tau);
+// As forceMismatches, for the accelerations and the 2S of an SPS pass.
+template <typename T>
+std::vector<std::string> spsMismatches(const SpsReference<T>& ref, const std::vector<Real4<T>>& ace,
+                                       const std::vector<sph::SymTensor<T>>& strain, double perTerm);
+// A tau/rho per particle that depends on its id only (so it survives any reordering), zero for
+// boundary particles.
+template <typename T>
+std::vector<sph::SymTensor<T>> tauById(const HostParticles<T>& p);
 
 // Marks the boundary particles of the left half (in x) as moving (code::kMovingBit).
 template <typename T>

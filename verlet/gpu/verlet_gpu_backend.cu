@@ -149,21 +149,22 @@ __global__ void __launch_bounds__(kBlock)
                            stage[threadIdx.x / kWarp]);
 }
 
-// Coded (with Periodic) is the variant for runs with floating bodies, and Shift (with Coded) for
-// the passes that sum the shifting terms (verlet_particle_ops.h). Each lane sums its part of the
+// Coded (with Periodic) is the variant for runs with floating bodies; Shift and Sps (with Coded)
+// for the passes that sum the shifting terms and those of the SPS model (verlet_particle_ops.h). Each lane sums its part of the
 // list; the Lanes lanes of a particle add their sums up by shuffles (in the order of the CPU's
 // addParts) and the first writes them.
-template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, uint32_t Lanes>
+template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t Lanes>
 __global__ void __launch_bounds__(kForceBlock)
     listForcesKernel(ListsView lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
-                     const uint32_t* __restrict__ code, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
-                     ForceOutputs<T> out) {
+                     const uint32_t* __restrict__ code, const SymTensor<T>* __restrict__ tau, uint32_t n,
+                     uint32_t nBound, PhysicsConstants<T> c, ForceOutputs<T> out) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = t / Lanes, part = t % Lanes;
-  PairAccum<T, Shift> acc;
-  if (a < n) acc = listForces<K, Periodic, Coded, Shift, Lanes>(a, part, lists, pos, velrho, code, nBound, c);
+  PairAccum<T, Shift, Sps> acc;
+  if (a < n)
+    acc = listForces<K, Periodic, Coded, Shift, Sps, Lanes>(a, part, lists, pos, velrho, code, tau, nBound, c);
   for (uint32_t o = 1; o < Lanes; o <<= 1) {
-    PairAccum<T, Shift> other;
+    PairAccum<T, Shift, Sps> other;
     other.ax = __shfl_xor_sync(0xffffffffu, acc.ax, o);
     other.ay = __shfl_xor_sync(0xffffffffu, acc.ay, o);
     other.az = __shfl_xor_sync(0xffffffffu, acc.az, o);
@@ -179,6 +180,14 @@ __global__ void __launch_bounds__(kForceBlock)
       other.sdiv = __shfl_xor_sync(0xffffffffu, acc.sdiv, o);
       other.shiftOff = __shfl_xor_sync(0xffffffffu, acc.shiftOff, o);
     }
+    if constexpr (Sps) {
+      other.strain.xx = __shfl_xor_sync(0xffffffffu, acc.strain.xx, o);
+      other.strain.xy = __shfl_xor_sync(0xffffffffu, acc.strain.xy, o);
+      other.strain.xz = __shfl_xor_sync(0xffffffffu, acc.strain.xz, o);
+      other.strain.yy = __shfl_xor_sync(0xffffffffu, acc.strain.yy, o);
+      other.strain.yz = __shfl_xor_sync(0xffffffffu, acc.strain.yz, o);
+      other.strain.zz = __shfl_xor_sync(0xffffffffu, acc.strain.zz, o);
+    }
     addPart(acc, other);
   }
   if (a >= n || part != 0) return;
@@ -188,10 +197,12 @@ __global__ void __launch_bounds__(kForceBlock)
 template <typename T, KernelKind K, uint32_t Lanes>
 auto* listForcesVariant(const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   // Open boxes skip the minimum image per list member (periodic.h, pairDeltaIf).
-  return out.shift           ? &listForcesKernel<T, K, true, true, true, Lanes>
-         : c.floating.any()  ? &listForcesKernel<T, K, true, true, false, Lanes>
-         : c.periodic.any()  ? &listForcesKernel<T, K, true, false, false, Lanes>
-                             : &listForcesKernel<T, K, false, false, false, Lanes>;
+  return out.spsStrain ? (out.shift ? &listForcesKernel<T, K, true, true, true, true, Lanes>
+                                    : &listForcesKernel<T, K, true, true, false, true, Lanes>)
+         : out.shift         ? &listForcesKernel<T, K, true, true, true, false, Lanes>
+         : c.floating.any()  ? &listForcesKernel<T, K, true, true, false, false, Lanes>
+         : c.periodic.any()  ? &listForcesKernel<T, K, true, false, false, false, Lanes>
+                             : &listForcesKernel<T, K, false, false, false, false, Lanes>;
 }
 
 class VerletGpuBackend final : public VerletBackend {
@@ -430,7 +441,7 @@ class VerletGpuBackend final : public VerletBackend {
       auto* kernel = c.kernel == KernelKind::Cubic ? listForcesVariant<T, KernelKind::Cubic, lanes()>(c, out)
                                                    : listForcesVariant<T, KernelKind::Wendland, lanes()>(c, out);
       SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n * lanes(), kForceBlock, 0, kernel, lists,
-                 p.pos, p.velrho, p.code, p.n, p.nBound, c, out);
+                 p.pos, p.velrho, p.code, p.spsTau, p.n, p.nBound, c, out);
     });
   }
 

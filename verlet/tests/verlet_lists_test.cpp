@@ -209,6 +209,7 @@ struct ForceParams {
   sph::DensityDiffusion ddt;
   // A pass that also sums the shifting terms (with the left half's walls moving) unless None.
   sph::Shifting shifting = sph::Shifting::None;
+  bool sps = false;  // a pass of the SPS model (ViscoTreatment 2), stresses by particle id
 };
 
 template <typename T>
@@ -217,6 +218,12 @@ void checkForces(const ForceParams& fp) {
   auto c = makeConstants<T>(fp.dim, fp.kernel, fc.dp, fc.h, fp.ddt);
   c.shifting = fp.shifting;
   const bool shifting = fp.shifting != sph::Shifting::None;
+  if (fp.sps) {
+    c.viscosity = sph::Viscosity::LaminarSps;
+    c.visco = c.viscoBound = T(1e-3);
+    c.spsSmag = T(1e-6);
+    c.spsBlin = T(1e-7);
+  }
   HostParticles<T> p = fc.particles.as<T>();
   setPressure(p, c);
   if (shifting) markLeftWallsMoving(p);
@@ -230,15 +237,24 @@ void checkForces(const ForceParams& fp) {
   v.configure(makeContext(fp.device, fp.precision, fp.dim, 2 * fc.h, d, CellMode::Half, run.reorderer()));
   v.beginStep(1e-4);
   v.prepare(run.view(), sph::PrepareReason::Step);
-  v.interact(run.view(), c, run.outputs(shifting));
+  p = run.particles();
+  const std::vector<sph::SymTensor<T>> tau = tauById(p);
+  if (fp.sps) run.setSpsTau(tau);
+  v.interact(run.view(), c, run.outputs(shifting, fp.sps));
   p = run.particles();
   std::vector<Real4<T>> ace;
   std::vector<T> viscdt;
   run.outputsToHost(ace, viscdt);
-  const ForceReference<T> ref = bruteForceForces(p, c);
   const double perTerm = fp.device == Device::Gpu ? 1024 : 8;
-  const auto bad = forceMismatches(ref, ace, viscdt, perTerm);
-  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  if (fp.sps) {
+    std::vector<sph::SymTensor<T>> strain;
+    run.strainToHost(strain);
+    const auto bad = spsMismatches(bruteForceSps(p, c, tau), ace, strain, perTerm);
+    EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  } else {
+    const auto bad = forceMismatches(bruteForceForces(p, c), ace, viscdt, perTerm);
+    EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  }
   if (shifting) {
     std::vector<Real4<T>> shift;
     run.shiftToHost(shift);
@@ -267,15 +283,18 @@ std::vector<ForceParams> allForceParams() {
     out.push_back({d, Precision::Single, KernelKind::Wendland, 3, D::Fourtakas, sph::Shifting::NoFixed});
     out.push_back({d, Precision::Double, KernelKind::Cubic, 2, D::Fourtakas, sph::Shifting::NoBound});
     out.push_back({d, Precision::Single, KernelKind::Wendland, 2, D::Molteni, sph::Shifting::Full});
+    out.push_back({d, Precision::Single, KernelKind::Wendland, 3, D::Fourtakas, sph::Shifting::None, true});
+    out.push_back({d, Precision::Double, KernelKind::Cubic, 2, D::Fourtakas, sph::Shifting::NoFixed, true});
   }
   return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Verlet, VerletForces, ::testing::ValuesIn(allForceParams()), [](const auto& info) {
   const ForceParams& f = info.param;
-  return fmt::format("{}_{}_{}_{}D{}", sph::deviceName(f.device), sph::precisionName(f.precision),
+  return fmt::format("{}_{}_{}_{}D{}{}", sph::deviceName(f.device), sph::precisionName(f.precision),
                      f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim,
-                     f.shifting == sph::Shifting::None ? "" : fmt::format("_shifting{}", int(f.shifting)));
+                     f.shifting == sph::Shifting::None ? "" : fmt::format("_shifting{}", int(f.shifting)),
+                     f.sps ? "_sps" : "");
 });
 
 // The CPU adds the lanes' parts of a list in the order of the GPU's butterfly: lane 0 ends with

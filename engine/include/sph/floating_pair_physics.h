@@ -28,10 +28,10 @@
 namespace sph {
 
 // The DEM contact of floating particle a (code codeA) with a wall or another body's particle.
-template <bool Periodic = true, typename T, bool Shift>
+template <bool Periodic = true, typename T, bool Shift, bool Sps>
 SPH_HD SPH_FORCEINLINE void demPair(const Real4<T>& posA, const Real4<T>& velrhoA, uint32_t codeA,
                                     const Real4<T>& posB, const Real4<T>& velrhoB, uint32_t codeB,
-                                    const PhysicsConstants<T>& c, PairAccum<T, Shift>& acc) {
+                                    const PhysicsConstants<T>& c, PairAccum<T, Shift, Sps>& acc) {
   T dx, dy, dz;
   pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
@@ -69,15 +69,17 @@ SPH_HD SPH_FORCEINLINE void demPair(const Real4<T>& posA, const Real4<T>& velrho
   ++acc.contacts;
 }
 
-template <KernelKind K, bool Periodic = true, typename T, bool Shift>
+// tauB: b's tau/rho in the SPS passes (sps_physics.h).
+template <KernelKind K, bool Periodic = true, typename T, bool Shift, bool Sps>
 SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<T>& velrhoA, uint32_t codeA,
                                               const Real4<T>& posB, const Real4<T>& velrhoB, uint32_t codeB,
-                                              const PhysicsConstants<T>& c, PairAccum<T, Shift>& acc) {
+                                              const PhysicsConstants<T>& c, PairAccum<T, Shift, Sps>& acc,
+                                              const SymTensor<T>& tauB = SymTensor<T>{}) {
   const bool boundA = code::isBound(codeA), boundB = code::isBound(codeB);
   const bool floatA = code::isFloating(codeA), floatB = code::isFloating(codeB);
   if (!floatA && !floatB) {
     interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, boundB ? c.massBound : c.massFluid,
-                                  false, c, acc, code::isMoving(codeB));
+                                  false, c, acc, code::isMoving(codeB), tauB);
     return;
   }
   const SolidInfo<T>* s = c.floating.solids;
@@ -93,7 +95,7 @@ SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<
   const T massB = floatB ? s[code::mkIndex(codeB)].pairMass : (boundB ? c.massBound : c.massFluid);
   if (floatA) acc.ddtOff = 1;  // floating particles have no density diffusion (pair_physics.h)
   interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, massB, floatB, c, acc,
-                                code::isMoving(codeB));
+                                code::isMoving(codeB), tauB);
 }
 
 }  // namespace sph

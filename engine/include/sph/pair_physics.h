@@ -9,7 +9,8 @@
 // Pi_ab: artificial viscosity (Monaghan 1992), only for approaching pairs (v_ab.r_ab < 0):
 //   Pi_ab = -alpha c0 mu_ab / rho_bar,  mu_ab = h v_ab.r_ab / (r^2 + eta^2);
 // or laminar viscosity (Lo & Shao 2002, ViscoTreatment 3), for every pair, in place of Pi_ab:
-//   dv_a/dt += sum_b m_b 4 nu (r_ab . grad_a W_ab) / ((rho_a + rho_b)(r^2 + eta^2)) v_ab.
+//   dv_a/dt += sum_b m_b 4 nu (r_ab . grad_a W_ab) / ((rho_a + rho_b)(r^2 + eta^2)) v_ab,
+// and with ViscoTreatment 2 the same laminar term plus the SPS stresses (sps_physics.h).
 // R_ab: tensile correction of the cubic kernel (Monaghan 2000), as DualSPHysics applies it:
 //   R_ab = (W_ab/W(dx))^4 (f_a + f_b), f = P/rho^2 * (0.01 if P > 0 else -0.2); zero for Wendland;
 //   dx = h/1.5 whatever dp is (DualSPHysics' GetKernelCubic_Ctes, cubicTensileSpacing()).
@@ -35,6 +36,7 @@
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
 #include "sph/sph_kernels.h"
+#include "sph/sps_physics.h"
 
 namespace sph {
 
@@ -62,9 +64,30 @@ struct ShiftAccum<T, true> {
   }
 };
 
+// The SPS model's per-particle data (sps_physics.h), kept only by the force passes of runs with
+// ViscoTreatment 2 (Sps = true): the particle's own tau/rho, set before its neighbour loop, and
+// the 2S it sums.
+template <typename T, bool Sps>
+struct SpsAccum {
+  SPH_HD SPH_FORCEINLINE void addStrain(const SpsAccum&) {}
+};
+template <typename T>
+struct SpsAccum<T, true> {
+  SymTensor<T> tauA;    // input: tau_a/rho_a of the last force pass
+  SymTensor<T> strain;  // 2S_a
+  SPH_HD SPH_FORCEINLINE void addStrain(const SpsAccum& o) {
+    strain.xx += o.strain.xx;
+    strain.xy += o.strain.xy;
+    strain.xz += o.strain.xz;
+    strain.yy += o.strain.yy;
+    strain.yz += o.strain.yz;
+    strain.zz += o.strain.zz;
+  }
+};
+
 // What a particle accumulates over its neighbours.
-template <typename T, bool Shift = false>
-struct PairAccum : ShiftAccum<T, Shift> {
+template <typename T, bool Shift = false, bool Sps = false>
+struct PairAccum : ShiftAccum<T, Shift>, SpsAccum<T, Sps> {
   T ax = 0, ay = 0, az = 0;  // acceleration without gravity
   T arho = 0;                // density rate
   T viscdt = 0;              // max over neighbours of v_ab.r_ab/(r^2+eta^2), for dt
@@ -85,6 +108,7 @@ struct PairAccum : ShiftAccum<T, Shift> {
     ddtOff |= o.ddtOff;
     contacts += o.contacts;
     this->addShift(o);
+    this->addStrain(o);
   }
 
   // drho/dt once every neighbour has been added.
@@ -131,12 +155,14 @@ void foldDerivedConstants(PhysicsConstants<T>& c) {
 // The pair with the neighbour's mass given: interactPair() below, and the pairs of floating
 // bodies (floating_pair_physics.h), whose particles have their own mass per particle; for those
 // floatB says that b is a floating particle (density diffusion, see above). movingB says that a
-// boundary b moves (imposed motion), which only the shifting sums ask (Shifting::NoFixed).
-template <KernelKind K, bool Periodic = true, typename T, bool Shift>
+// boundary b moves (imposed motion), which only the shifting sums ask (Shifting::NoFixed); tauB
+// is b's tau/rho in the SPS passes (zero for walls and floating particles).
+template <KernelKind K, bool Periodic = true, typename T, bool Shift, bool Sps>
 SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
                                              const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB, T massB,
-                                             bool floatB, const PhysicsConstants<T>& c, PairAccum<T, Shift>& acc,
-                                             bool movingB = false) {
+                                             bool floatB, const PhysicsConstants<T>& c,
+                                             PairAccum<T, Shift, Sps>& acc, bool movingB = false,
+                                             const SymTensor<T>& tauB = SymTensor<T>{}) {
   T dx, dy, dz;  // r_a - r_b, the minimum image along periodic axes
   pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
@@ -193,12 +219,35 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   acc.ax += coef * frx;
   acc.ay += coef * fry;
   acc.az += coef * frz;
-  if (c.viscosity == Viscosity::Laminar) {
+  if (c.viscosity != Viscosity::Artificial) {
     // r_ab . grad_a W_ab = fac r^2 < 0: the term opposes v_ab.
     const T lam = massB * T(4) * viscosity * (fac * r2) * invR2eta / (rhoA + rhoB);
     acc.ax += lam * dvx;
     acc.ay += lam * dvy;
     acc.az += lam * dvz;
+  }
+  if constexpr (Sps) {
+    // m_b (tau_a/rho_a + tau_b/rho_b) . grad_a W_ab, and 2S_a (sps_physics.h).
+    const SymTensor<T>& ta = acc.tauA;
+    const T sxx = ta.xx + tauB.xx, sxy = ta.xy + tauB.xy, sxz = ta.xz + tauB.xz;
+    const T syy = ta.yy + tauB.yy, syz = ta.yz + tauB.yz, szz = ta.zz + tauB.zz;
+    acc.ax += massB * (sxx * frx + sxy * fry + sxz * frz);
+    acc.ay += massB * (sxy * frx + syy * fry + syz * frz);
+    acc.az += massB * (sxz * frx + syz * fry + szz * frz);
+    const T volB = -massB * invRhoB;
+    SymTensor<T>& e = acc.strain;
+    T dv = dvx * volB;
+    e.xx += dv * frx;
+    e.xy += dv * fry;
+    e.xz += dv * frz;
+    dv = dvy * volB;
+    e.xy += dv * frx;
+    e.yy += dv * fry;
+    e.yz += dv * frz;
+    dv = dvz * volB;
+    e.xz += dv * frx;
+    e.yz += dv * fry;
+    e.zz += dv * frz;
   }
 
   if (c.ddt == DensityDiffusion::None) return;
@@ -218,22 +267,24 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
 // a: the particle being updated (pos.w holds its pressure, velrho.w its density).
 // b: a neighbour candidate; returns without effect outside the support or for b == a.
 // For runs without floating bodies; interactPairCoded() (floating_pair_physics.h) otherwise.
-template <KernelKind K, bool Periodic = true, typename T, bool Shift>
+template <KernelKind K, bool Periodic = true, typename T, bool Shift, bool Sps>
 SPH_HD SPH_FORCEINLINE void interactPair(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
                                          const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB,
-                                         const PhysicsConstants<T>& c, PairAccum<T, Shift>& acc) {
+                                         const PhysicsConstants<T>& c, PairAccum<T, Shift, Sps>& acc) {
   interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, boundB ? c.massBound : c.massFluid,
                                 false, c, acc);
 }
 
 // Writes particle a's sums into a force pass's outputs (ForceOutputs: what every strategy
 // writes per particle; the shifting sums when the pass keeps them).
-template <typename T, bool Shift>
-SPH_HD SPH_FORCEINLINE void writeForces(uint32_t a, const PairAccum<T, Shift>& acc, const ForceOutputs<T>& out) {
+template <typename T, bool Shift, bool Sps>
+SPH_HD SPH_FORCEINLINE void writeForces(uint32_t a, const PairAccum<T, Shift, Sps>& acc,
+                                        const ForceOutputs<T>& out) {
   out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
   out.viscdt[a] = acc.viscdt;
   if (out.contacts) out.contacts[a] = acc.contacts;
   if constexpr (Shift) out.shift[a] = acc.shiftSums();
+  if constexpr (Sps) out.spsStrain[a] = acc.strain;
 }
 
 }  // namespace sph

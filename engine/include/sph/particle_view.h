@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "sph/real4.h"
+#include "sph/sym_tensor.h"
 
 namespace sph {
 
@@ -16,6 +17,9 @@ struct ParticleView {
   uint32_t* id = nullptr;      // particle id, stable across sorts
   uint32_t n = 0;              // active particles; boundary ones are [0, nBound)
   uint32_t nBound = 0;
+  // tau/rho of every particle from the last force pass (sps_physics.h), in runs with the SPS
+  // model (ViscoTreatment 2) only; null otherwise.
+  SymTensor<T>* spsTau = nullptr;
 };
 
 // Outputs of one force pass, written (not accumulated) for every particle in [0, n).
@@ -29,6 +33,9 @@ struct ForceOutputs {
   // Shifting sums per particle (ShiftAccum::shiftSums, shifting_physics.h): requested (non-null)
   // only in the passes whose shifts are applied, and then written for every particle.
   Real4<T>* shift = nullptr;
+  // 2S per particle (sps_physics.h): requested (non-null) in every pass of runs with the SPS
+  // model, and then written for every particle.
+  SymTensor<T>* spsStrain = nullptr;
 };
 
 }  // namespace sph

@@ -20,6 +20,7 @@ enum class DensityDiffusion : int32_t {
 
 enum class Viscosity : int32_t {  // DualSPHysics `ViscoTreatment` values
   Artificial = 1,                  // Monaghan (1992), alpha = Visco
+  LaminarSps = 2,                  // laminar (nu = Visco) plus the SPS turbulence model (sps_physics.h)
   Laminar = 3,                     // Lo & Shao (2002), kinematic viscosity nu = Visco
 };
 
@@ -53,6 +54,7 @@ struct PhysicsConstants {
   Viscosity viscosity = Viscosity::Artificial;
   T visco = 0;                       // Visco: alpha (artificial) or nu (laminar), fluid-fluid
   T viscoBound = 0;                  // Visco * ViscoBoundFactor, fluid-boundary
+  T spsSmag = 0, spsBlin = 0;        // SPS model constants (LaminarSps; sps_physics.h)
   DensityDiffusion ddt = DensityDiffusion::None;
   T ddtCoef = 0;                     // 2 * delta * h * c0 (factor 2 of the diffusive flux psi)
   T ddtGz = 0;                       // -rho0 |g_z| / B, for the hydrostatic density difference

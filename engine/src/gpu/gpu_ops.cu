@@ -160,6 +160,14 @@ __global__ void parkKernel(ReorderArrays<T> a, const uint32_t* __restrict__ whic
 }
 
 template <typename T>
+__global__ void spsTauKernel(const SymTensor<T>* __restrict__ strain, const Real4<T>* __restrict__ velrho,
+                             const uint32_t* __restrict__ code, SymTensor<T>* __restrict__ tau, uint32_t nBound,
+                             uint32_t n, PhysicsConstants<T> c) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) spsTauParticle(i, strain, velrho, code, nBound, tau, c);
+}
+
+template <typename T>
 __global__ void gatherKernel(ReorderArrays<T> s, ReorderArrays<T> d, const uint32_t* __restrict__ perm,
                              uint32_t n) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -181,6 +189,12 @@ class GpuOps final : public EngineOps<T> {
   void computePressure(Real4<T>* pos, const Real4<T>* velrho, uint32_t n,
                        const PhysicsConstants<T>& c) override {
     SPH_LAUNCH("computing pressures", n, kBlock, 0, pressureKernel<T>, pos, velrho, n, c);
+  }
+
+  void computeSpsTau(const SymTensor<T>* strain, const Real4<T>* velrho, const uint32_t* code, SymTensor<T>* tau,
+                     uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c) override {
+    if (n > 0)
+      SPH_LAUNCH("computing the SPS stresses", n, kBlock, 0, spsTauKernel<T>, strain, velrho, code, tau, nBound, n, c);
   }
 
   void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {

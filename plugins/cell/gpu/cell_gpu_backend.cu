@@ -111,6 +111,7 @@ class CellGpuBackend final : public CellBackend {
     in.pos = p.pos;
     in.velrho = p.velrho;
     in.code = p.code;
+    in.tau = p.spsTau;
     in.n = p.n;
     in.nBound = p.nBound;
     gpu::launchCellForces(in, c, out);

@@ -33,24 +33,26 @@ inline constexpr unsigned kForceBlock = sizeof(T) == sizeof(float) ? 256 : 128;
 #define SPH_CELL_FORCE_MIN_BLOCKS 1
 #endif
 
-// Coded (with Periodic) is the variant for runs with floating bodies, and Shift (with Coded) for
-// the passes that sum the shifting terms (cell_particle_ops.h).
-template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift>
+// Coded (with Periodic) is the variant for runs with floating bodies; Shift and Sps (with Coded)
+// for the passes that sum the shifting terms and those of the SPS model (cell_particle_ops.h).
+template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps>
 __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
     cellForcesKernel(ForceInputs<T> in, PhysicsConstants<T> c, ForceOutputs<T> out) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= in.n) return;
   NoTally none;
-  writeForces(a, particleForces<K, Periodic, Coded, Shift>(a, in, c, none), out);
+  writeForces(a, particleForces<K, Periodic, Coded, Shift, Sps>(a, in, c, none), out);
 }
 
 template <typename T, KernelKind K>
 void launchWith(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   // Open boxes skip the minimum image per candidate (periodic.h, pairDeltaIf).
-  auto* kernel = out.shift           ? &cellForcesKernel<T, K, true, true, true>
-                 : c.floating.any()  ? &cellForcesKernel<T, K, true, true, false>
-                 : c.periodic.any()  ? &cellForcesKernel<T, K, true, false, false>
-                                     : &cellForcesKernel<T, K, false, false, false>;
+  auto* kernel = out.spsStrain ? (out.shift ? &cellForcesKernel<T, K, true, true, true, true>
+                                            : &cellForcesKernel<T, K, true, true, false, true>)
+                 : out.shift         ? &cellForcesKernel<T, K, true, true, true, false>
+                 : c.floating.any()  ? &cellForcesKernel<T, K, true, true, false, false>
+                 : c.periodic.any()  ? &cellForcesKernel<T, K, true, false, false, false>
+                                     : &cellForcesKernel<T, K, false, false, false, false>;
   SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock<T>, 0, kernel, in, c, out);
 }
 
