@@ -47,6 +47,15 @@ class VerletStrategy final : public NeighbourStrategy {
                 const ForceOutputs<double>& out) override {
     interactT(p, c, out);
   }
+  // mDBC: the cell plugin's correction on the tables of the last rebuild (cell_strategy.cpp).
+  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
+    requireConfigured("correctBoundaries()");
+    cell_.correctBoundaries(p, c);
+  }
+  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
+    requireConfigured("correctBoundaries()");
+    cell_.correctBoundaries(p, c);
+  }
   uint64_t replayToken() const override;
   void replayedStep() override;
   StrategyStats stats() const override;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
+#include "case_commands.h"
 #include "case_floating_reader.h"
 #include "case_gauges_reader.h"
 #include "case_generator.h"
@@ -46,9 +48,8 @@ class CaseReader : public XmlReader {
   void readConstants(const XMLElement* list);
   void readMkConfig(const XMLElement* e);
   void readDefinition(const XMLElement* def);
-  void runMainList(const XMLElement* list);
-  void drawPrism(const XMLElement* e, const Vec3d& offset, bool faceMode, uint16_t family,
-                 gen::ParticleGenerator& generator) const;
+  void runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists);
+  void readNormals(const XMLElement* e);
   void readExecution(const XMLElement* exec);
   void readParameters(const XMLElement* params);
   void readDomain(const XMLElement* dom);
@@ -59,6 +60,7 @@ class CaseReader : public XmlReader {
   int boundCount_ = kDefaultBoundCount;
   int fluidCount_ = kDefaultFluidCount;
   const XMLElement* domainElement_ = nullptr;
+  std::map<std::string, std::vector<NormalFace>> shapeFiles_;  // <shapeout> files, by GenCase's name
 };
 
 CaseDefinition CaseReader::load() {
@@ -106,7 +108,7 @@ CaseDefinition CaseReader::load() {
 
 void CaseReader::readCaseDef(const XMLElement* casedef) {
   const XMLElement *constants = nullptr, *mkconfig = nullptr, *geometry = nullptr, *motion = nullptr;
-  const XMLElement *floatings = nullptr, *properties = nullptr;
+  const XMLElement *floatings = nullptr, *properties = nullptr, *normals = nullptr;
   for (const XMLElement* e = casedef->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
     if (skipped(e)) continue;
@@ -121,7 +123,9 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
       if (*slot) fail(e, "appears twice");
       *slot = e;
     } else if (name == "normals") {
-      // GenCase's boundary normals, which only mDBC (Boundary 2, refused) would use.
+      if (normals) fail(e, "appears twice");
+      // active="false" (DualSPHysics' switch) leaves the case without normals.
+      if (boolean(e, "active", true)) normals = e;
     } else {
       unknown(e, casedef);
     }
@@ -143,13 +147,21 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   readDefinition(definition);
   if (!commands) fail(geometry, "missing element <commands>");
   const XMLElement* mainlist = nullptr;
+  std::map<std::string, const XMLElement*> lists;
   for (const XMLElement* e = commands->FirstChildElement(); e; e = e->NextSiblingElement()) {
     if (skipped(e)) continue;
-    if (std::string_view(e->Name()) == "mainlist" && !mainlist) mainlist = e;
-    else unknown(e, commands);
+    const std::string_view name = e->Name();
+    if (name == "mainlist" && !mainlist) {
+      mainlist = e;
+    } else if (name == "list") {
+      if (!lists.emplace(attr(e, "name"), e).second) fail(e, fmt::format("a second <list name=\"{}\">", attr(e, "name")));
+    } else {
+      unknown(e, commands);
+    }
   }
   if (!mainlist) fail(commands, "missing element <mainlist>");
-  runMainList(mainlist);
+  runMainList(mainlist, lists);
+  if (normals) readNormals(normals);
   // After the geometry: these name mks that must have particles.
   if (floatings) readFloatings(*this, floatings, c_);
   if (properties) readProperties(*this, properties, c_);
@@ -258,7 +270,7 @@ void CaseReader::readDefinition(const XMLElement* def) {
   }
 }
 
-void CaseReader::runMainList(const XMLElement* list) {
+void CaseReader::runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists) {
   gen::LatticeSpec spec;
   spec.dp = c_.dp;
   spec.pointMin = c_.pointMin;
@@ -266,107 +278,9 @@ void CaseReader::runMainList(const XMLElement* list) {
   spec.origin = c_.pointRef ? *c_.pointRef : c_.pointMin;
   spec.twoD = c_.twoD;
   gen::ParticleGenerator generator(spec);
-
-  std::optional<uint16_t> family;  // 0 = void
-  Vec3d offset;                    // accumulated <move>
-  bool faceMode = false;           // <setdrawmode mode="face">: solids draw their faces only
-  for (const XMLElement* e = list->FirstChildElement(); e; e = e->NextSiblingElement()) {
-    const std::string_view name = e->Name();
-    if (skipped(e)) continue;
-    if (name == "setshapemode") {
-      // GenCase uses the shape mode for the shapes it writes with <shapeout>, not for the
-      // particles, so it is only validated here.
-      for (const std::string& t : splitTokens(e->GetText() ? e->GetText() : "")) {
-        if (t != "real" && t != "actual" && t != "dp" && t != "bound" && t != "fluid" &&
-            t != "void") {
-          fail(e, fmt::format("unknown shape mode \"{}\" (expected real, dp, bound, fluid, void)",
-                              t));
-        }
-      }
-    } else if (name == "setdrawmode") {
-      const std::string mode = splitTokens(attr(e, "mode")).front();
-      if (mode != "full" && mode != "face") {
-        fail(e, fmt::format("unknown draw mode \"{}\" (expected full or face)", mode));
-      }
-      faceMode = mode == "face";
-    } else if (name == "setmkfluid" || name == "setmkbound") {
-      const bool bound = name == "setmkbound";
-      const int mk = integer(e, "mk");
-      const int limit = bound ? boundCount_ : fluidCount_;
-      if (mk < 0 || mk >= limit) {
-        fail(e, fmt::format("mk {} is outside 0..{} (<mkconfig {}count=\"{}\">)", mk, limit - 1,
-                            bound ? "bound" : "fluid", limit));
-      }
-      family = generator.family(bound, mk);
-    } else if (name == "setmkvoid") {
-      family = 0;
-    } else if (name == "move") {
-      const Vec3d m = vec(e);
-      offset = {offset.x + m.x, offset.y + m.y, offset.z + m.z};
-    } else if (name == "matrixreset") {
-      offset = {};
-    } else if (name == "shapeout") {
-      // VTK export of the shapes: not produced by this engine.
-    } else if (name == "drawbox") {
-      if (!family) fail(e, "no mk selected: use <setmkfluid>, <setmkbound> or <setmkvoid> first");
-      bool solid = false;
-      uint8_t faces = 0;
-      if (const XMLElement* fill = e->FirstChildElement("boxfill")) {
-        for (const std::string& t : splitTokens(fill->GetText() ? fill->GetText() : "")) {
-          if (t == "solid") solid = true;
-          else if (t == "all") faces |= gen::kAllFaces;
-          else if (t == "left") faces |= gen::kFaceLeft;
-          else if (t == "right") faces |= gen::kFaceRight;
-          else if (t == "front") faces |= gen::kFaceFront;
-          else if (t == "back") faces |= gen::kFaceBack;
-          else if (t == "bottom") faces |= gen::kFaceBottom;
-          else if (t == "top") faces |= gen::kFaceTop;
-          else fail(fill, fmt::format("unknown box fill \"{}\"", t));
-        }
-      } else {
-        solid = true;
-      }
-      for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
-        const std::string_view cn = c->Name();
-        if (!skipped(c) && cn != "boxfill" && cn != "point" && cn != "size") unknown(c, e);
-      }
-      const Vec3d p = vec(child(e, "point"));
-      const Vec3d s = vec(child(e, "size"));
-      const Vec3d lo{p.x + offset.x, p.y + offset.y, p.z + offset.z};
-      const Vec3d hi{lo.x + s.x, lo.y + s.y, lo.z + s.z};
-      if (solid && faceMode) {
-        solid = false;
-        faces = gen::kAllFaces;
-      }
-      generator.drawBox(lo, hi, solid, faces, *family);
-    } else if (name == "drawprism") {
-      if (!family) fail(e, "no mk selected: use <setmkfluid>, <setmkbound> or <setmkvoid> first");
-      drawPrism(e, offset, faceMode, *family, generator);
-    } else if (name == "fillbox") {
-      // GenCase's fill of the empty nodes reachable from a seed point (case_generator.h).
-      if (!family) fail(e, "no mk selected: use <setmkfluid>, <setmkbound> or <setmkvoid> first");
-      for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
-        const std::string_view cn = c->Name();
-        if (!skipped(c) && cn != "modefill" && cn != "point" && cn != "size") unknown(c, e);
-      }
-      const XMLElement* mode = child(e, "modefill");
-      const std::vector<std::string> modes = splitTokens(mode->GetText() ? mode->GetText() : "");
-      if (modes.size() != 1 || modes[0] != "void")
-        fail(mode, "only <modefill>void</modefill> (fill the empty nodes) is supported");
-      const Vec3d seed = vec(e);
-      const Vec3d p = vec(child(e, "point"));
-      const Vec3d s = vec(child(e, "size"));
-      const Vec3d lo{p.x + offset.x, p.y + offset.y, p.z + offset.z};
-      const Vec3d hi{lo.x + s.x, lo.y + s.y, lo.z + s.z};
-      try {
-        generator.fillBox({seed.x + offset.x, seed.y + offset.y, seed.z + offset.z}, lo, hi, *family);
-      } catch (const InputError& err) {
-        fail(e, err.what());
-      }
-    } else {
-      fail(e, "unknown geometry command");
-    }
-  }
+  GeometryCommands commands(*this, c_.name, c_.dp, boundCount_, fluidCount_, lists, generator);
+  commands.run(list);
+  shapeFiles_ = commands.shapeFiles();
 
   gen::GeneratedParticles parts;
   try {
@@ -382,38 +296,32 @@ void CaseReader::runMainList(const XMLElement* list) {
   c_.nFluid = parts.nFluid;
 }
 
-// <drawprism mask="..."><point/>...</drawprism>: n bottom vertices, then the n top ones
-// (prism_shape.h gives the face numbers). The mask lists the faces left out ("0": none). With no
-// face left out and draw mode "full" the prism is solid; otherwise only the faces that are not
-// masked are drawn. That is how DualSPHysics' CaseWavemaker uses it: the same prism is drawn
-// with mask "0" as the (solid) water body and with mask "1 | 2 | 6 | 7" as the tank's floor,
-// beach and far wall, both in "full" mode; a solid masked prism would fill the water body
-// with boundary particles.
-void CaseReader::drawPrism(const XMLElement* e, const Vec3d& offset, bool faceMode, uint16_t family,
-                           gen::ParticleGenerator& generator) const {
-  onlyChildren(e, {"point"});
-  std::vector<Vec3d> points;
-  for (const XMLElement* p = e->FirstChildElement("point"); p; p = p->NextSiblingElement("point")) {
-    if (skipped(p)) continue;
-    const Vec3d v = vec(p);
-    points.push_back({v.x + offset.x, v.y + offset.y, v.z + offset.z});
+// <normals>: GenCase's normals of the boundary particles from the surface in <geometryfile>,
+// which must be shapes this case draws and writes with <shapeout> (boundary_normals.h); they
+// reach distanceh * h.
+void CaseReader::readNormals(const XMLElement* e) {
+  onlyChildren(e, {"distanceh", "geometryfile", "svshapes", "svnormals"});
+  double distanceH = 2.0;
+  if (const XMLElement* d = e->FirstChildElement("distanceh")) {
+    distanceH = real(d, "value");
+    if (!(distanceH > 0)) fail(d, "value must be positive");
   }
-  gen::PrismShape prism;
-  const std::string problem = gen::PrismShape::build(points, c_.dp, prism);
-  if (!problem.empty()) fail(e, problem);
-  uint64_t masked = 0;
-  const char* maskText = e->Attribute("mask");
-  for (const std::string& t : splitTokens(maskText ? maskText : "0")) {
-    const auto v = gen::parseReal(t);
-    if (!v || *v != std::floor(*v) || *v < 0 || *v > prism.faceCount()) {
-      fail(e, fmt::format("mask entry \"{}\" is not a face number 1..{} (or 0 for none)", t,
-                          prism.faceCount()));
-    }
-    if (*v > 0) masked |= uint64_t(1) << (int(*v) - 1);
+  const XMLElement* g = child(e, "geometryfile");
+  std::string file = attr(g, "file");
+  for (size_t at; (at = file.find("[CaseName]")) != std::string::npos;) file.replace(at, 10, c_.name);
+  const auto it = shapeFiles_.find(file);
+  if (it == shapeFiles_.end()) {
+    std::string known;
+    for (const auto& [name, faces] : shapeFiles_) known += (known.empty() ? "" : ", ") + name;
+    fail(g, fmt::format("\"{}\" is not a file of shapes this case writes (<setactive drawshapes=\"1\">, "
+                        "<drawbox>, <shapeout file=\"...\">); external geometry files are not read{}",
+                        file, known.empty() ? "" : fmt::format(" (it writes {})", known)));
   }
-  const uint64_t all = prism.faceCount() >= 64 ? ~uint64_t(0) : (uint64_t(1) << prism.faceCount()) - 1;
-  const bool solid = masked == 0 && !faceMode;
-  generator.drawPrism(prism, solid, all & ~masked, family);
+  // The smoothing length as sim_parameters.cpp derives it.
+  const int dim = c_.twoD ? 2 : 3;
+  const CaseConstants& k = c_.constants;
+  const double h = k.hdp ? *k.hdp * c_.dp : k.coefH * std::sqrt(double(dim) * c_.dp * c_.dp);
+  c_.normals = ghostNormals(c_.positions, c_.nBound, it->second, distanceH * h, c_.dp);
 }
 
 void CaseReader::readExecution(const XMLElement* exec) {

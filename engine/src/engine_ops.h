@@ -24,6 +24,7 @@ struct ReorderArrays {
   uint32_t* code;
   uint32_t* id;
   SymTensor<T>* spsTau = nullptr;  // the SPS model's tau/rho (runs with ViscoTreatment 2), else null
+  Real4<T>* normal = nullptr;      // mDBC's boundary normals (runs with Boundary 2), else null
 };
 
 // One particle of a reorder, shared by the CPU loop and the CUDA kernel.
@@ -38,6 +39,7 @@ SPH_HD SPH_FORCEINLINE void gatherParticle(uint32_t i, const ReorderArrays<T>& s
   d.code[i] = s.code[k];
   d.id[i] = s.id[k];
   if (s.spsTau) d.spsTau[i] = s.spsTau[k];
+  if (s.normal) d.normal[i] = s.normal[k];
 }
 
 struct ExclusionCounts {

@@ -11,27 +11,38 @@
 
 namespace sph {
 
+// The optional arrays a run needs.
+struct ParticleArrayNeeds {
+  bool posPre = false;  // the symplectic integrator
+  bool shift = false;   // shifting
+  bool sps = false;     // the SPS model
+  bool normals = false; // mDBC
+};
+
 template <typename T>
 struct ParticleArraySet {
   DeviceArray<Real4<T>> pos, velrho, velrhoPre, posPre;
   DeviceArray<uint32_t> code, id;
   DeviceArray<SymTensor<T>> spsTau;  // runs with the SPS model only
+  DeviceArray<Real4<T>> normal;      // runs with mDBC only
 
-  void allocate(Device d, uint32_t capacity, bool withPosPre, bool withSps) {
+  void allocate(Device d, uint32_t capacity, const ParticleArrayNeeds& needs) {
     pos.allocate(d, capacity, "particle positions");
     velrho.allocate(d, capacity, "particle velocities and densities");
     velrhoPre.allocate(d, capacity, "integrator history (velocity, density)");
-    if (withPosPre) posPre.allocate(d, capacity, "integrator history (position)");
+    if (needs.posPre) posPre.allocate(d, capacity, "integrator history (position)");
     code.allocate(d, capacity, "particle codes");
     id.allocate(d, capacity, "particle ids");
-    if (withSps) spsTau.allocate(d, capacity, "SPS stresses");
+    if (needs.sps) spsTau.allocate(d, capacity, "SPS stresses");
+    if (needs.normals) normal.allocate(d, capacity, "boundary normals");
   }
   size_t bytes() const {
     return pos.bytes() + velrho.bytes() + velrhoPre.bytes() + posPre.bytes() + code.bytes() + id.bytes() +
-           spsTau.bytes();
+           spsTau.bytes() + normal.bytes();
   }
   ReorderArrays<T> reorderArrays() {
-    return {pos.data(), velrho.data(), velrhoPre.data(), posPre.data(), code.data(), id.data(), spsTau.data()};
+    return {pos.data(), velrho.data(), velrhoPre.data(), posPre.data(), code.data(), id.data(), spsTau.data(),
+            normal.data()};
   }
   void swap(ParticleArraySet& o) {
     pos.swap(o.pos);
@@ -41,20 +52,20 @@ struct ParticleArraySet {
     code.swap(o.code);
     id.swap(o.id);
     spsTau.swap(o.spsTau);
+    normal.swap(o.normal);
   }
 };
 
 template <typename T>
 class ParticleState final : public ParticleReorderer {
  public:
-  ParticleState(Device d, uint32_t capacity, bool withPosPre, bool withShift, bool withSps, EngineOps<T>* ops)
-      : ops_(ops) {
-    cur.allocate(d, capacity, withPosPre, withSps);
-    spare.allocate(d, capacity, withPosPre, withSps);
-    if (withSps) spsStrain.allocate(d, capacity, "SPS velocity gradients");
+  ParticleState(Device d, uint32_t capacity, const ParticleArrayNeeds& needs, EngineOps<T>* ops) : ops_(ops) {
+    cur.allocate(d, capacity, needs);
+    spare.allocate(d, capacity, needs);
+    if (needs.sps) spsStrain.allocate(d, capacity, "SPS velocity gradients");
     ace.allocate(d, capacity, "particle accelerations");
     viscdt.allocate(d, capacity, "particle viscous dt terms");
-    if (withShift) shift.allocate(d, capacity, "particle shifting sums");
+    if (needs.shift) shift.allocate(d, capacity, "particle shifting sums");
     perm.allocate(d, capacity, "reorder permutation");
   }
 
@@ -65,7 +76,8 @@ class ParticleState final : public ParticleReorderer {
   }
 
   ParticleView<T> view() {
-    return {cur.pos.data(), cur.velrho.data(), cur.code.data(), cur.id.data(), n, nBound, cur.spsTau.data()};
+    return {cur.pos.data(), cur.velrho.data(), cur.code.data(), cur.id.data(), n, nBound, cur.spsTau.data(),
+            cur.normal.data()};
   }
   // shifted: the integrator step applies the shifting sums of the last force pass.
   IntegratorArrays<T> integratorArrays(bool shifted = false) {

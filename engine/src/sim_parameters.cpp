@@ -94,8 +94,23 @@ SimParameters deriveParameters(const CaseDefinition& c) {
       badParameter(c, "ShiftTFS",
                    fmt::format("must be 0 (off) or a threshold below {} (typically 1.5 in 2D, 2.75 in 3D)", p.dim));
   }
-  if (parameterInt(c, "Boundary", 1) != 1)
-    badParameter(c, "Boundary", "only 1 (DBC) is supported; 2 (mDBC) is not supported yet");
+  const int boundary = parameterInt(c, "Boundary", 1);
+  if (boundary != 1 && boundary != 2) badParameter(c, "Boundary", "must be 1 (DBC) or 2 (mDBC)");
+  p.mdbc = boundary == 2;
+  if (p.mdbc) {
+    const int slip = parameterInt(c, "SlipMode", 1);
+    if (slip == 2 || slip == 3)
+      badParameter(c, "SlipMode",
+                   "2 (no-slip) and 3 (free slip) are DualSPHysics' mDBC2, not supported yet; 1 (DBC vel=0) is");
+    if (slip != 1) badParameter(c, "SlipMode", "must be 1 (DBC vel=0), 2 (no-slip) or 3 (free slip)");
+    if (!c.floatings.empty())
+      badParameter(c, "Boundary", "2 (mDBC) with floating bodies is not supported yet (DualSPHysics advises Chrono "
+                                  "for those); their walls can use 1 (DBC)");
+    if (c.normals.empty())
+      badParameter(c, "Boundary",
+                   "2 (mDBC) needs boundary normals: add <normals> to <casedef> with the geometry of the "
+                   "boundary surface (GenCase's <geometryfile>)");
+  }
 
   const double coefDtMin = parameterDouble(c, "CoefDtMin", 0.05);
   p.dtIni = parameterDouble(c, "DtIni", 0);

@@ -39,7 +39,8 @@ class SimulationCore final : public Simulation::Impl {
     ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
-    state_ = std::make_unique<ParticleState<T>>(d, count, p.stepAlgorithm == 2, shifting(), sps(), ops_.get());
+    state_ = std::make_unique<ParticleState<T>>(d, count, ParticleArrayNeeds{p.stepAlgorithm == 2, shifting(), sps(), p.mdbc},
+                                                ops_.get());
     const ParticleOrder order = planParticleOrder(c);
     if (!c.floatings.empty()) {
       floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, count, o.threads);
@@ -102,7 +103,9 @@ class SimulationCore final : public Simulation::Impl {
       }
       wrapPeriodic();
       moveFloatings(state_->cur.pos.data(), BodyStep::Predictor);
-      forcePass(shifting());  // the corrector applies the shift (shifting_physics.h), the predictor none
+      // The corrector applies the shift (shifting_physics.h), the predictor none; mDBC corrects
+      // the boundary densities before the predictor's pass only, as DualSPHysics does.
+      forcePass(shifting(), false);
       computeDt(DtPass::Corrector);
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
@@ -137,6 +140,7 @@ class SimulationCore final : public Simulation::Impl {
     verletCounter_ = euler ? 0 : verletCounter_ + 1;
     prepareForces();
     const auto work = [&] {
+      correctBoundaries();
       interactForces(shifting());
       computeDt(DtPass::Verlet);
       {
@@ -286,6 +290,14 @@ class SimulationCore final : public Simulation::Impl {
     s.code.upload(code, "uploading particle codes");
     s.id.upload(id, "uploading particle ids");
     if (sps()) s.spsTau.upload(std::vector<SymTensor<T>>(n), "clearing the SPS stresses");  // zero before the first pass
+    if (p.mdbc) {
+      std::vector<Real4<T>> normal(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        const Vec3d& v = c.normals[order.caseIndex[i]];
+        normal[i] = {T(v.x), T(v.y), T(v.z), T(0)};
+      }
+      s.normal.upload(normal, "uploading boundary normals");
+    }
     state_->n = n;
     state_->nBound = order.nBound;
     ops_->computePressure(s.pos.data(), s.velrho.data(), n, consts_);  // the integrators keep it up to date
@@ -295,9 +307,16 @@ class SimulationCore final : public Simulation::Impl {
   bool sps() const { return p.viscosity == Viscosity::LaminarSps; }
 
   // withShift: the pass also sums the shifting terms, for an integrator step that shifts.
-  void forcePass(bool withShift = false) {
+  // correct: mDBC's boundary correction runs first (every pass but the symplectic corrector's).
+  void forcePass(bool withShift = false, bool correct = true) {
     prepareForces();
+    if (correct) correctBoundaries();
     interactForces(withShift);
+  }
+
+  // mDBC: boundary densities and pressures from the fluid around the ghost nodes (mdbc_physics.h).
+  void correctBoundaries() {
+    if (p.mdbc) strategy->correctBoundaries(state_->view(), consts_);
   }
 
   void prepareForces() {

@@ -320,7 +320,7 @@ TEST(CaseLoaderErrors, DrawBoxWithoutSize) {
   const std::string xml = caseXml(
       "<setmkfluid mk=\"0\" />\n<drawbox>\n<boxfill>solid</boxfill>\n"
       "<point x=\"0\" y=\"0\" z=\"0\" />\n</drawbox>\n");
-  expectBadCase(xml, "<drawbox>", "<drawbox>", "missing element <size>");
+  expectBadCase(xml, "<drawbox>", "<drawbox>", "needs one of <size> and <endpoint>");
 }
 
 TEST(CaseLoaderErrors, DefinitionWithoutDp) {

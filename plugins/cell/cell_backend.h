@@ -51,6 +51,11 @@ class CellBackend {
   virtual void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
                         const ForceOutputs<double>& out) = 0;
 
+  // mDBC: the corrected density and pressure of every boundary particle with a normal
+  // (cell_particle_ops.h, boundaryDensity), with the tables of the last buildCellStart().
+  virtual void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) = 0;
+  virtual void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) = 0;
+
   // Candidate totals of the last interaction pass, if any (the GPU counts them on demand).
   virtual std::optional<CandidateTotals> candidateTotals() const = 0;
 

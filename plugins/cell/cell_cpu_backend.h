@@ -29,6 +29,12 @@ class CellCpuBackend final : public CellBackend {
                 const ForceOutputs<double>& out) override {
     interactT(p, c, out);
   }
+  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
+    correctBoundariesT(p, c);
+  }
+  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
+    correctBoundariesT(p, c);
+  }
   std::optional<CandidateTotals> candidateTotals() const override { return totals_; }
 
   std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const override {
@@ -54,6 +60,8 @@ class CellCpuBackend final : public CellBackend {
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <KernelKind K, typename T>
   void forceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <typename T>
+  void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c);
   template <typename T>
   std::vector<IndexPair> pairsWithinT(const ParticleView<T>& p, double radius) const;
   template <typename T>

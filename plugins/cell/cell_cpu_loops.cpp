@@ -58,6 +58,28 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
 }
 
 template <typename T>
+void CellCpuBackend::correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
+  requireTables(p.n, "correctBoundaries()");
+  ForceInputs<T> in;
+  in.lookup = lookup();
+  in.pos = p.pos;
+  in.velrho = p.velrho;
+  in.code = p.code;
+  in.n = p.n;
+  in.nBound = p.nBound;
+  const int64_t nb = p.nBound;
+  // Writes only boundary particles' density and pressure; reads only fluid particles' ones.
+#pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount())
+  for (int64_t b = 0; b < nb; ++b) {
+    const Real4<T> n = p.normal[b];
+    if (!hasNormal(n)) continue;
+    const T rho = c.kernel == KernelKind::Cubic ? boundaryDensity<KernelKind::Cubic>(uint32_t(b), n, in, c)
+                                                : boundaryDensity<KernelKind::Wendland>(uint32_t(b), n, in, c);
+    mdbcStore(uint32_t(b), rho, p.pos, p.velrho, c);
+  }
+}
+
+template <typename T>
 std::vector<IndexPair> CellCpuBackend::pairsWithinT(const ParticleView<T>& p, double radius) const {
   requireTables(p.n, "pairsWithin()");
   const T r2 = T(radius) * T(radius);
@@ -99,6 +121,8 @@ template void CellCpuBackend::interactT(const ParticleView<float>&, const Physic
                                         const ForceOutputs<float>&);
 template void CellCpuBackend::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,
                                         const ForceOutputs<double>&);
+template void CellCpuBackend::correctBoundariesT(const ParticleView<float>&, const PhysicsConstants<float>&);
+template void CellCpuBackend::correctBoundariesT(const ParticleView<double>&, const PhysicsConstants<double>&);
 template std::vector<IndexPair> CellCpuBackend::pairsWithinT(const ParticleView<float>&, double) const;
 template std::vector<IndexPair> CellCpuBackend::pairsWithinT(const ParticleView<double>&, double) const;
 template uint64_t CellCpuBackend::countPairsWithinT(const ParticleView<float>&, double) const;

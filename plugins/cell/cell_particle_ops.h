@@ -8,7 +8,9 @@
 
 #include "cell_iteration.h"
 #include "sph/floating_pair_physics.h"
+#include "sph/mdbc_physics.h"
 #include "sph/pair_physics.h"
+#include "sph/particle_code.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
 
@@ -88,6 +90,39 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> particleForces(uint32_t a, const
     }
   });
   return acc;
+}
+
+// The cell key a boundary particle at point g would have: forEachCandidate() from it visits the
+// fluid rows of g's block only.
+template <typename T>
+SPH_HD SPH_FORCEINLINE uint32_t pointKey(const CellLookup& l, const Real4<T>& g) {
+  const int32_t cx = cellCoord(axisCells(double(g.x), l.origin[0], l.invCellSize[0], l.ncx, l.periodic(0)), l.ncx);
+  const int32_t cy = cellCoord(axisCells(double(g.y), l.origin[1], l.invCellSize[1], l.ncy, l.periodic(1)), l.ncy);
+  const int32_t cz = cellCoord(axisCells(double(g.z), l.origin[2], l.invCellSize[2], l.ncz, l.periodic(2)), l.ncz);
+  return uint32_t(cx) + uint32_t(l.ncx) * (uint32_t(cy) + uint32_t(l.ncy) * uint32_t(cz));
+}
+
+// mDBC: the density boundary particle b (with normal n) gets from the fluid around its ghost node
+// (mdbc_physics.h). The candidates are the fluid rows around the ghost node; floating, excluded
+// and parked particles among them do not count. The tables may be older than the positions (the
+// Verlet plugin's, from its last rebuild) as long as they were built for a radius that covers
+// the support plus every particle's displacement since: the distance test uses the positions.
+template <KernelKind K, bool Periodic = true, typename T>
+SPH_HD SPH_FORCEINLINE T boundaryDensity(uint32_t b, const Real4<T>& n, const ForceInputs<T>& in,
+                                         const PhysicsConstants<T>& c) {
+  const Real4<T> posB = loadReadOnly(in.pos + b);
+  const Real4<T> g{posB.x + n.x, posB.y + n.y, posB.z + n.z, T(0)};
+  constexpr uint32_t kNotFluid = code::kBoundBit | code::kFloatingBit | code::kExcludedBit | code::kParkedBit;
+  MdbcSums<T> s;
+  forEachCandidate<Periodic>(in.lookup, pointKey(in.lookup, g), g, true, [&](uint32_t j) {
+    const Real4<T> posJ = loadReadOnly(in.pos + j);
+    T dx, dy, dz;
+    pairDeltaIf<Periodic>(g, posJ, c.periodic, dx, dy, dz);
+    const T r2 = dx * dx + dy * dy + dz * dz;
+    if (r2 < c.support2 && !(loadReadOnly(in.code + j) & kNotFluid))
+      mdbcAddFluid<K>(s, dx, dy, dz, r2, loadReadOnly(in.velrho + j).w, c);
+  });
+  return mdbcDensity(s, n, c.dim, c.rho0);
 }
 
 // Candidates of particle a and those with r^2 < radius2 (physics' distance expression, the

@@ -83,6 +83,21 @@ void CellStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<T>
   backend_->interact(p, c, out);
 }
 
+// Also the Verlet plugin's, on the tables of its last rebuild (cells of the list radius): every
+// particle has moved less than half the skin since, so the fluid within the support of a ghost
+// node now lay within the list radius of it then.
+template <typename T>
+void CellStrategy::correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
+  requireConfigured("correctBoundaries()");
+  if (!p.normal) throw RunError("cell neighbour search: mDBC correction asked for without boundary normals");
+  if (double(c.support) > ctx_.support * (1.0 + kSupportTolerance))
+    throw RunError(fmt::format("cell neighbour search: the physics' support {:g} exceeds the grid's {:g}",
+                               double(c.support), ctx_.support));
+  requireSamePeriodicBox(c.periodic, grid_, "cell");
+  ScopedPhase phase(ctx_.timer, "CF-Mdbc", PhaseGroup::Interaction);
+  backend_->correctBoundaries(p, c);
+}
+
 StrategyStats CellStrategy::stats() const {
   StrategyStats s;
   if (!backend_) return s;
@@ -127,6 +142,8 @@ template void CellStrategy::prepareT(const ParticleView<float>&, PrepareReason);
 template void CellStrategy::prepareT(const ParticleView<double>&, PrepareReason);
 template void CellStrategy::interactT(const ParticleView<float>&, const PhysicsConstants<float>&,
                                       const ForceOutputs<float>&);
+template void CellStrategy::correctBoundariesT(const ParticleView<float>&, const PhysicsConstants<float>&);
+template void CellStrategy::correctBoundariesT(const ParticleView<double>&, const PhysicsConstants<double>&);
 template void CellStrategy::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,
                                       const ForceOutputs<double>&);
 

@@ -33,6 +33,12 @@ class CellStrategy final : public NeighbourStrategy {
                 const ForceOutputs<double>& out) override {
     interactT(p, c, out);
   }
+  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
+    correctBoundariesT(p, c);
+  }
+  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
+    correctBoundariesT(p, c);
+  }
   StrategyStats stats() const override;
   size_t deviceBytes() const override { return backend_ ? backend_->deviceBytes() : 0; }
   size_t peakDeviceBytes() const override { return backend_ ? backend_->peakDeviceBytes() : 0; }
@@ -59,6 +65,8 @@ class CellStrategy final : public NeighbourStrategy {
   void prepareT(const ParticleView<T>& p, PrepareReason why);
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <typename T>
+  void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c);
   void requireConfigured(const char* what) const;
   void checkRadius(double radius) const;
 

@@ -30,22 +30,6 @@ struct ForceCaseParams {
 // of the term.
 double perTermUlps(Device d) { return d == Device::Gpu ? 1024 : 8; }
 
-Domain domainAround(const HostParticles<double>& p, double margin) {
-  Domain d;
-  for (int k = 0; k < 3; ++k) {
-    d.min[k] = 1e30;
-    d.max[k] = -1e30;
-  }
-  for (const auto& q : p.pos) {
-    const double x[3] = {q.x, q.y, q.z};
-    for (int k = 0; k < 3; ++k) {
-      d.min[k] = std::min(d.min[k], x[k] - margin);
-      d.max[k] = std::max(d.max[k], x[k] + margin);
-    }
-  }
-  return d;
-}
-
 // Runs prepare + interact; returns the reordered particles and the outputs.
 template <typename T>
 void runForces(const ForceCaseParams& fp, const ForceCase& fc, const sph::PhysicsConstants<T>& c,

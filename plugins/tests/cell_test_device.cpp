@@ -30,6 +30,8 @@ DeviceParticles<T>::DeviceParticles(const HostParticles<T>& h) : n_(h.size()), n
   velrho_ = deviceCopy(h.velrho, "test velrho");
   code_ = deviceCopy(h.code, "test code");
   id_ = deviceCopy(h.id, "test id");
+  withNormal_ = !h.normal.empty();
+  normal_ = withNormal_ ? deviceCopy(h.normal, "test normals") : nullptr;
   ace_ = static_cast<Real4<T>*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(Real4<T>), "test ace"));
   viscdt_ = static_cast<T*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(T), "test viscdt"));
   shift_ = static_cast<Real4<T>*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(Real4<T>), "test shift"));
@@ -42,8 +44,9 @@ template <typename T>
 DeviceParticles<T>::~DeviceParticles() {
   for (void* p : {static_cast<void*>(pos_), static_cast<void*>(velrho_), static_cast<void*>(code_),
                   static_cast<void*>(id_), static_cast<void*>(ace_), static_cast<void*>(viscdt_),
-                  static_cast<void*>(shift_), static_cast<void*>(tau_), static_cast<void*>(strain_)})
-    sph::gpu::freeBytes(p);
+                  static_cast<void*>(shift_), static_cast<void*>(tau_), static_cast<void*>(strain_),
+                  static_cast<void*>(normal_)})
+    if (p) sph::gpu::freeBytes(p);
 }
 
 template <typename T>
@@ -56,6 +59,7 @@ sph::ParticleView<T> DeviceParticles<T>::view() const {
   v.n = n_;
   v.nBound = nBound_;
   v.spsTau = withTau_ ? tau_ : nullptr;
+  v.normal = normal_;
   return v;
 }
 
@@ -71,6 +75,7 @@ HostParticles<T> DeviceParticles<T>::download() const {
   hostCopy(h.velrho, velrho_, n_);
   hostCopy(h.code, code_, n_);
   hostCopy(h.id, id_, n_);
+  if (withNormal_) hostCopy(h.normal, normal_, n_);
   h.nBound = nBound_;
   return h;
 }
@@ -81,6 +86,7 @@ void DeviceParticles<T>::upload(const HostParticles<T>& h) {
   sph::gpu::copyToDevice(velrho_, h.velrho.data(), n_ * sizeof(Real4<T>), "test upload");
   sph::gpu::copyToDevice(code_, h.code.data(), n_ * sizeof(uint32_t), "test upload");
   sph::gpu::copyToDevice(id_, h.id.data(), n_ * sizeof(uint32_t), "test upload");
+  if (withNormal_) sph::gpu::copyToDevice(normal_, h.normal.data(), n_ * sizeof(Real4<T>), "test upload");
 }
 
 template <typename T>

@@ -26,6 +26,7 @@ sph::ParticleView<T> HostParticles<T>::view() {
   v.id = id.data();
   v.n = size();
   v.nBound = nBound;
+  v.normal = normal.empty() ? nullptr : normal.data();
   return v;
 }
 
@@ -35,6 +36,7 @@ HostParticles<U> HostParticles<T>::as() const {
   HostParticles<U> o;
   for (const auto& p : pos) o.pos.push_back(Real4<U>{U(p.x), U(p.y), U(p.z), U(p.w)});
   for (const auto& v : velrho) o.velrho.push_back(Real4<U>{U(v.x), U(v.y), U(v.z), U(v.w)});
+  for (const auto& v : normal) o.normal.push_back(Real4<U>{U(v.x), U(v.y), U(v.z), U(v.w)});
   o.code = code;
   o.id = id;
   o.nBound = nBound;
@@ -62,10 +64,12 @@ void HostReorderer<T>::apply(const uint32_t* perm, uint32_t n) {
   gather(p_.velrho, perm, n);
   gather(p_.code, perm, n);
   gather(p_.id, perm, n);
+  if (!p_.normal.empty()) gather(p_.normal, perm, n);
   ++calls;
 }
 
 template class HostReorderer<float>;
+
 template class HostReorderer<double>;
 
 sph::StrategyContext makeContext(Device device, Precision precision, int dim, double support, const Domain& d,
@@ -202,5 +206,21 @@ std::vector<uint64_t> pairsById(const std::vector<sph::cell::IndexPair>& pairs, 
   return out;
 }
 
+
+Domain domainAround(const HostParticles<double>& p, double margin) {
+  Domain d;
+  for (int k = 0; k < 3; ++k) {
+    d.min[k] = 1e30;
+    d.max[k] = -1e30;
+  }
+  for (const auto& q : p.pos) {
+    const double x[3] = {q.x, q.y, q.z};
+    for (int k = 0; k < 3; ++k) {
+      d.min[k] = std::min(d.min[k], x[k] - margin);
+      d.max[k] = std::max(d.max[k], x[k] + margin);
+    }
+  }
+  return d;
+}
 
 }  // namespace celltest

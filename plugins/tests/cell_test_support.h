@@ -24,6 +24,7 @@ template <typename T>
 struct HostParticles {
   std::vector<Real4<T>> pos, velrho;
   std::vector<uint32_t> code, id;
+  std::vector<Real4<T>> normal;  // mDBC normals, empty unless a test sets them
   uint32_t nBound = 0;
 
   uint32_t size() const { return uint32_t(pos.size()); }
@@ -68,6 +69,8 @@ class DeviceParticles {
   Real4<T>* velrho_ = nullptr;
   uint32_t* code_ = nullptr;
   uint32_t* id_ = nullptr;
+  Real4<T>* normal_ = nullptr;
+  bool withNormal_ = false;
   Real4<T>* ace_ = nullptr;
   T* viscdt_ = nullptr;
   Real4<T>* shift_ = nullptr;
@@ -133,6 +136,9 @@ struct Domain {
   double min[3] = {0, 0, 0};
   double max[3] = {1, 1, 1};
 };
+
+// The box around the particles, `margin` beyond the outermost on every side.
+Domain domainAround(const HostParticles<double>& p, double margin);
 
 sph::StrategyContext makeContext(Device device, Precision precision, int dim, double support, const Domain& d,
                                  CellMode mode, sph::ParticleReorderer* reorderer,

@@ -5,6 +5,7 @@
 //   x' = R x + b,   v = (x' - x)/dt
 // computed in double and rounded once to the run's precision. A pure translation imposes
 // v = b/dt directly. The density and the pressure (velrho.w, pos.w) are left to the integrator.
+// mDBC's normal (when `normal` is given) turns with the object: n' = R n.
 //
 // Periodic axes (periodic.h): a particle that leaves [min, min + L) comes back in through the
 // other side, as DualSPHysics' motion kernels do, so the strategies' contract holds. A rotation
@@ -40,7 +41,7 @@ struct MotionTableView {
 
 template <typename T>
 SPH_HD SPH_FORCEINLINE void moveBoundaryParticle(uint32_t i, Real4<T>* pos, Real4<T>* velrho, const uint32_t* code,
-                                                 const MotionTableView& m) {
+                                                 const MotionTableView& m, Real4<T>* normal = nullptr) {
   const uint32_t c = code[i];
   if (!code::isBound(c)) return;
   const uint32_t mk = code::mkIndex(c);
@@ -62,6 +63,12 @@ SPH_HD SPH_FORCEINLINE void moveBoundaryParticle(uint32_t i, Real4<T>* pos, Real
     v.x = T((moved[0] - x[0]) * t.invDt);
     v.y = T((moved[1] - x[1]) * t.invDt);
     v.z = T((moved[2] - x[2]) * t.invDt);
+    if (normal) {
+      const Real4<T> n = normal[i];
+      const double d[3] = {double(n.x), double(n.y), double(n.z)};
+      normal[i] = {T(t.r[0] * d[0] + t.r[1] * d[1] + t.r[2] * d[2]), T(t.r[3] * d[0] + t.r[4] * d[1] + t.r[5] * d[2]),
+                   T(t.r[6] * d[0] + t.r[7] * d[1] + t.r[8] * d[2]), n.w};
+    }
   }
   // Back into [min, min + L) by whole periods (a step moves far less than one).
   for (int k = 0; k < 3; ++k) {

@@ -77,6 +77,12 @@ class NeighbourStrategy {
                         const ForceOutputs<float>& out) = 0;
   virtual void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
                         const ForceOutputs<double>& out) = 0;
+  // mDBC (Boundary 2): before a force pass, after prepare(), every boundary particle with a
+  // normal (p.normal) gets the density and pressure its ghost node's fluid neighbours give it
+  // (mdbc_physics.h: mdbcAddFluid over the fluid particles within the support of the ghost node,
+  // then mdbcDensity and mdbcStore). Only boundary particles' velrho.w and pos.w are written.
+  virtual void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) = 0;
+  virtual void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) = 0;
   // CUDA-graph replay of steady steps (GPU runs; the engine's step_graphs.h). Asked after the
   // step's prepare(): a nonzero token promises that this step's interact() and endStep() launch
   // exactly the device work (kernels, arguments, grid sizes) they launched in the last step that

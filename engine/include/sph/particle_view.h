@@ -20,6 +20,10 @@ struct ParticleView {
   // tau/rho of every particle from the last force pass (sps_physics.h), in runs with the SPS
   // model (ViscoTreatment 2) only; null otherwise.
   SymTensor<T>* spsTau = nullptr;
+  // mDBC (mdbc_physics.h): per particle the vector from a boundary particle to its ghost node,
+  // zero for particles without one (fluid, floating, walls deeper than GenCase's reach); in runs
+  // with Boundary 2 only, null otherwise.
+  Real4<T>* normal = nullptr;
 };
 
 // Outputs of one force pass, written (not accumulated) for every particle in [0, n).

@@ -26,6 +26,7 @@ struct SimParameters {
   double ddtValue = 0.1;
   Shifting shifting = Shifting::None;  // Shifting, ShiftCoef, ShiftTFS (shifting_physics.h)
   double shiftCoef = -2, shiftTfs = 0;
+  bool mdbc = false;  // Boundary 2 (SlipMode 1): mDBC's boundary density correction (mdbc_physics.h)
   double cfl = 0.2;
   double dtIni = 0, dtMin = 0, dtFixed = 0;
   bool dtAllParticles = false;  // DtAllParticles: the dt's velocity bound over every particle

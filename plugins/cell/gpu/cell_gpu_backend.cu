@@ -48,6 +48,13 @@ class CellGpuBackend final : public CellBackend {
     interactT(p, c, out);
   }
 
+  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
+    correctBoundariesT(p, c);
+  }
+  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
+    correctBoundariesT(p, c);
+  }
+
   std::optional<CandidateTotals> candidateTotals() const override {
     if (cachedTotals_ || !last_.valid) return cachedTotals_;
     const unsigned long long* t =
@@ -104,8 +111,7 @@ class CellGpuBackend final : public CellBackend {
   CellLookup lookup() const override { return makeLookup(grid_, start_.data(), keys_[sorted_].data()); }
 
   template <typename T>
-  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
-    requireTables(p.n, "interact()");
+  ForceInputs<T> inputs(const ParticleView<T>& p) const {
     ForceInputs<T> in;
     in.lookup = lookup();
     in.pos = p.pos;
@@ -114,9 +120,21 @@ class CellGpuBackend final : public CellBackend {
     in.tau = p.spsTau;
     in.n = p.n;
     in.nBound = p.nBound;
-    gpu::launchCellForces(in, c, out);
+    return in;
+  }
+
+  template <typename T>
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+    requireTables(p.n, "interact()");
+    gpu::launchCellForces(inputs(p), c, out);
     last_ = LastPass{true, sizeof(T) == sizeof(double), p.pos, p.n, p.nBound, double(c.support2)};
     cachedTotals_.reset();
+  }
+
+  template <typename T>
+  void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
+    requireTables(p.n, "correctBoundaries()");
+    gpu::launchBoundaryCorrection(inputs(p), p.normal, c);
   }
 
   // Runs the tally kernel and returns its three totals (host copy, synchronous).

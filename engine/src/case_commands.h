@@ -1,0 +1,60 @@
+// GenCase's drawing commands: the <mainlist> and the <list>s it runs with <runlist>. Drawing
+// commands put particles into a gen::ParticleGenerator and, while <setactive drawshapes="1">,
+// record their shapes: the boundary surfaces mDBC's normals are computed from
+// (boundary_normals.h), kept per file name as GenCase's <shapeout> would write them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "boundary_normals.h"
+#include "case_generator.h"
+#include "xml_reader.h"
+
+namespace sph {
+
+class GeometryCommands {
+ public:
+  // `lists`: the <list> elements by name; mk numbers are checked against the counts.
+  GeometryCommands(const XmlReader& xml, std::string caseName, double dp, int boundCount, int fluidCount,
+                   std::map<std::string, const XMLElement*> lists, gen::ParticleGenerator& generator);
+
+  // Runs the commands of a <mainlist> or <list>.
+  void run(const XMLElement* list);
+
+  // Shapes written by <shapeout file="F">, under the name GenCase gives that file
+  // ("CASE_F_Actual.vtk"), and the shapes still pending at the end of the commands.
+  const std::map<std::string, std::vector<NormalFace>>& shapeFiles() const { return shapeFiles_; }
+
+ private:
+  void command(const XMLElement* e);
+  void drawBox(const XMLElement* e);
+  void drawPrism(const XMLElement* e) const;
+  void fillBox(const XMLElement* e) const;
+  void requireFamily(const XMLElement* e) const;
+  void requirePointsOnly(const XMLElement* e) const;
+
+  const XmlReader& xml_;
+  std::string caseName_;
+  double dp_;
+  int boundCount_, fluidCount_;
+  std::map<std::string, const XMLElement*> lists_;
+  gen::ParticleGenerator& generator_;
+  int depth_ = 0;  // nested <runlist>s
+
+  // Drawing state, as GenCase keeps it across lists.
+  std::optional<uint16_t> family_;  // 0 = void
+  Vec3d offset_;                    // accumulated <move>
+  bool faceMode_ = false;           // <setdrawmode mode="face">: solids draw their faces only
+  bool drawModeSet_ = true;         // false after <resetdraw> until <setdrawmode>
+  bool drawPoints_ = true, drawShapes_ = false;  // <setactive>
+  bool normalInvert_ = false;       // <setnormalinvert>
+  bool shapesActual_ = false;       // <setshapemode> includes "actual"
+  std::vector<NormalFace> pending_;  // shapes since the last <shapeout>
+  std::map<std::string, std::vector<NormalFace>> shapeFiles_;
+};
+
+}  // namespace sph
