@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cell/cell_strategy.h"
@@ -197,6 +198,20 @@ sph::PhysicsConstants<T> makeConstants(int dim, KernelKind kernel, double dp, do
 // Fills pos.w with the Tait pressure of velrho.w.
 template <typename T>
 void setPressure(HostParticles<T>& p, const sph::PhysicsConstants<T>& c);
+
+// mDBC (cell_test_mdbc.cpp). Normals on makeForceCase's floor towards ghost nodes mirrored
+// across its surface, tilted a little, none on every fifth floor particle; every seventh fluid
+// particle made floating (which must not count).
+template <typename T>
+void addFloorNormals(HostParticles<T>& p, double dp, int dim);
+template <typename T>
+std::unordered_map<uint32_t, T> densitiesById(const HostParticles<T>& p);
+// After a correction: every boundary particle with a normal has the brute-force density
+// (mdbc_physics.h over every fluid particle) and its pressure, every other particle the density
+// it had (`before`, by id).
+template <typename T>
+void expectMdbcDensities(const std::unordered_map<uint32_t, T>& before, const HostParticles<T>& after,
+                         const sph::PhysicsConstants<T>& c);
 
 // Brute-force O(N^2) interaction (minimum image along c.periodic): result, sum of |term| per
 // component, in-range count.
