@@ -180,6 +180,7 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
   c.ddt = p.ddt;
   c.ddtCoef = T(2.0 * p.ddtValue * p.h * p.c0);
   c.ddtGz = T(-p.rho0 * std::abs(p.gravity.z) / p.cteB);  // DualSPHysics uses |g_z| whatever its sign
+  c.mdbcWalls = p.mdbc;
   foldDerivedConstants(c);
   c.shifting = p.shifting;
   c.shiftCoef = T(p.shiftCoef);

@@ -212,5 +212,29 @@ TEST(PairPhysics, BoundaryNeighbourSwitchesDensityDiffusionAsDualSPHysics) {
   }
 }
 
+// With mDBC walls (Boundary 2) DualSPHysics runs Molteni's term over the wall neighbour too, with
+// the wall particle's mass, exactly as over a fluid neighbour of the same density; Fourtakas'
+// terms stay as at DBC walls.
+TEST(PairPhysics, MolteniDiffusesTowardsMdbcWalls) {
+  for (auto mode : {DensityDiffusion::Molteni, DensityDiffusion::Fourtakas, DensityDiffusion::FourtakasFull}) {
+    auto c = waterConstants(KernelKind::Wendland, mode);
+    c.mdbcWalls = true;
+    const Real4<double> va{0, 0, 0, 1001}, vw{0, 0, 0, 1010};
+    const Real4<double> pa = withPressure({0, 0, 0.03, 0}, va.w, c);
+    const Real4<double> pw = withPressure({0, 0, 0.02, 0}, vw.w, c);
+    PairAccum<double> wall, likeFluid;
+    interactPair<KernelKind::Wendland>(pa, va, false, pw, vw, true, c, wall);
+    interactPairMass<KernelKind::Wendland>(pa, va, false, pw, vw, false, c.massBound, false, c, likeFluid);
+    if (mode == DensityDiffusion::Molteni) {
+      EXPECT_EQ(wall.ddtOff, 0u);
+      EXPECT_GT(wall.ddt, 0);  // towards the denser wall
+      EXPECT_DOUBLE_EQ(wall.ddt, likeFluid.ddt);
+    } else {
+      EXPECT_EQ(wall.ddt, 0) << int(mode);
+      EXPECT_EQ(wall.ddtOff, mode == DensityDiffusion::FourtakasFull ? 0u : 1u) << int(mode);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sph

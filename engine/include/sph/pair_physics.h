@@ -24,7 +24,8 @@
 // (all)" diffuses every fluid particle over its fluid neighbours, and Molteni's term (1) is
 // switched off like 2, also by a floating neighbour. Boundary pairs never add to D_a: their
 // density is not hydrostatic (DBC raises it to hold the fluid back), and diffusing towards it
-// pulls fluid into the wall. Floating particles have no D_a; pairs with one are skipped.
+// pulls fluid into the wall. With mDBC walls (mdbc_physics.h) Molteni's term does run over wall
+// neighbours (mass m_b of a wall particle), as DualSPHysics does; 2 and 3 are unchanged. Floating particles have no D_a; pairs with one are skipped.
 // Along periodic axes r_ab is the minimum image (periodic.h).
 #pragma once
 
@@ -251,7 +252,10 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   }
 
   if (c.ddt == DensityDiffusion::None) return;
-  if (boundB || floatB) {
+  // mDBC walls hold the fluid's own (extrapolated) density: Molteni's term diffuses towards them
+  // as towards fluid (DualSPHysics switches it off at DBC walls only).
+  const bool diffusesToWall = boundB && c.mdbcWalls && c.ddt == DensityDiffusion::Molteni;
+  if ((boundB || floatB) && !diffusesToWall) {
     const bool switchesOff = boundB ? c.ddt != DensityDiffusion::FourtakasFull : c.ddt == DensityDiffusion::Molteni;
     if (switchesOff) acc.ddtOff = 1;
     return;

@@ -58,6 +58,9 @@ struct PhysicsConstants {
   DensityDiffusion ddt = DensityDiffusion::None;
   T ddtCoef = 0;                     // 2 * delta * h * c0 (factor 2 of the diffusive flux psi)
   T ddtGz = 0;                       // -rho0 |g_z| / B, for the hydrostatic density difference
+  // mDBC walls (Boundary 2): Molteni's density diffusion runs over wall neighbours too
+  // (pair_physics.h); the walls' density correction itself is the strategies' (mdbc_physics.h).
+  bool mdbcWalls = false;
   T ddtSeries[5] = {};               // binomial coefficients of (1+u)^(1/gamma) - 1, see below
   T gx = 0, gy = 0, gz = 0;          // gravity
   // Particle shifting (shifting_physics.h): the mode, ShiftCoef (negative: down the
