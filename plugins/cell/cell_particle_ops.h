@@ -102,26 +102,40 @@ SPH_HD SPH_FORCEINLINE uint32_t pointKey(const CellLookup& l, const Real4<T>& g)
   return uint32_t(cx) + uint32_t(l.ncx) * (uint32_t(cy) + uint32_t(l.ncy) * uint32_t(cz));
 }
 
+// mDBC's ghost node of boundary particle b with normal n.
+template <typename T>
+SPH_HD SPH_FORCEINLINE Real4<T> ghostNode(uint32_t b, const Real4<T>& n, const ForceInputs<T>& in) {
+  const Real4<T> posB = loadReadOnly(in.pos + b);
+  return {posB.x + n.x, posB.y + n.y, posB.z + n.z, T(0)};
+}
+
+// Adds candidate j to ghost node g's sums when it is a fluid particle within the support;
+// floating, excluded and parked particles do not count.
+template <KernelKind K, bool Periodic = true, typename T>
+SPH_HD SPH_FORCEINLINE void addGhostCandidate(MdbcSums<T>& s, const Real4<T>& g, uint32_t j, const ForceInputs<T>& in,
+                                              const PhysicsConstants<T>& c) {
+  constexpr uint32_t kNotFluid = code::kBoundBit | code::kFloatingBit | code::kExcludedBit | code::kParkedBit;
+  const Real4<T> posJ = loadReadOnly(in.pos + j);
+  T dx, dy, dz;
+  pairDeltaIf<Periodic>(g, posJ, c.periodic, dx, dy, dz);
+  const T r2 = dx * dx + dy * dy + dz * dz;
+  if (r2 < c.support2 && !(loadReadOnly(in.code + j) & kNotFluid))
+    mdbcAddFluid<K>(s, dx, dy, dz, r2, loadReadOnly(in.velrho + j).w, c);
+}
+
 // mDBC: the density boundary particle b (with normal n) gets from the fluid around its ghost node
-// (mdbc_physics.h). The candidates are the fluid rows around the ghost node; floating, excluded
-// and parked particles among them do not count. The tables may be older than the positions (the
-// Verlet plugin's, from its last rebuild) as long as they were built for a radius that covers
-// the support plus every particle's displacement since: the distance test uses the positions.
+// (mdbc_physics.h). The candidates are the fluid rows around the ghost node. The tables may be
+// older than the positions (the Verlet plugin's, from its last rebuild) as long as they were
+// built for a radius that covers the support plus every particle's displacement since: the
+// distance test uses the positions. One thread per boundary particle (the CPU loop; the GPU
+// kernel splits each particle's rows among several lanes, cell_gpu_mdbc.cu).
 template <KernelKind K, bool Periodic = true, typename T>
 SPH_HD SPH_FORCEINLINE T boundaryDensity(uint32_t b, const Real4<T>& n, const ForceInputs<T>& in,
                                          const PhysicsConstants<T>& c) {
-  const Real4<T> posB = loadReadOnly(in.pos + b);
-  const Real4<T> g{posB.x + n.x, posB.y + n.y, posB.z + n.z, T(0)};
-  constexpr uint32_t kNotFluid = code::kBoundBit | code::kFloatingBit | code::kExcludedBit | code::kParkedBit;
+  const Real4<T> g = ghostNode(b, n, in);
   MdbcSums<T> s;
-  forEachCandidate<Periodic>(in.lookup, pointKey(in.lookup, g), g, true, [&](uint32_t j) {
-    const Real4<T> posJ = loadReadOnly(in.pos + j);
-    T dx, dy, dz;
-    pairDeltaIf<Periodic>(g, posJ, c.periodic, dx, dy, dz);
-    const T r2 = dx * dx + dy * dy + dz * dz;
-    if (r2 < c.support2 && !(loadReadOnly(in.code + j) & kNotFluid))
-      mdbcAddFluid<K>(s, dx, dy, dz, r2, loadReadOnly(in.velrho + j).w, c);
-  });
+  forEachCandidate<Periodic>(in.lookup, pointKey(in.lookup, g), g, true,
+                             [&](uint32_t j) { addGhostCandidate<K, Periodic>(s, g, j, in, c); });
   return mdbcDensity(s, n, c.dim, c.rho0);
 }
 
