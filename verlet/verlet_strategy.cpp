@@ -96,7 +96,9 @@ void VerletStrategy::endStepT(const ParticleView<T>& p) {
 // keeps them; the engine's arrays, swapped by the rebuild's reorder, are the engine's key).
 uint64_t VerletStrategy::replayToken() const {
   if (!backend_ || !built_ || fallback_ || pendingBuild_) return 0;
-  return backend_->launchGeneration();
+  if (!corrects_) return backend_->launchGeneration();
+  // With mDBC every rebuild's cell tables make a new token (rebuilds_ >= 1 here: never 0).
+  return (backend_->launchGeneration() << 32) ^ (rebuilds_ & 0xFFFFFFFFu);
 }
 
 // What interactT() and endStepT() keep on the host in a step with lists in use.

@@ -48,12 +48,16 @@ class VerletStrategy final : public NeighbourStrategy {
     interactT(p, c, out);
   }
   // mDBC: the cell plugin's correction on the tables of the last rebuild (cell_strategy.cpp).
+  // Its launch holds those tables (and the grid, which changes with the skin) by value, so from
+  // the first call on a recorded step is valid only until the next rebuild (replayToken).
   void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
     requireConfigured("correctBoundaries()");
+    corrects_ = true;
     cell_.correctBoundaries(p, c);
   }
   void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
     requireConfigured("correctBoundaries()");
+    corrects_ = true;
     cell_.correctBoundaries(p, c);
   }
   uint64_t replayToken() const override;
@@ -97,6 +101,7 @@ class VerletStrategy final : public NeighbourStrategy {
   double lastDt_ = 0, dh_ = 0, rc_ = 0;
   bool built_ = false, pendingBuild_ = false, fallback_ = false, warned_ = false;
   bool checkQueued_ = false;   // endStep() queued the displacement check of these particles
+  bool corrects_ = false;      // correctBoundaries() is called (mDBC runs)
   uint32_t queuedN_ = 0;
   uint32_t builtN_ = 0;
   uint64_t queuedChecks_ = 0, waitedChecks_ = 0;
