@@ -90,5 +90,27 @@ TEST(PeriodicMotion, OpenAxesAreLeftAlone) {
   EXPECT_NEAR(p.y, 2.9, 1e-15);
 }
 
+// mDBC's normal turns with the object (not translated): a quarter turn about y takes the ghost
+// vector (0.02, 0, 0) to (0, 0, -0.02); a translation leaves it.
+TEST(PeriodicMotion, NormalTurnsWithARotationOnly) {
+  OneObject o;
+  const double r[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0};
+  for (int k = 0; k < 9; ++k) o.t.r[k] = r[k];
+  o.t.b[2] = 0.1;
+  o.t.invDt = 100;
+  o.t.linear = 0;
+  const uint32_t code = code::make(true, kMovingMk);
+  Real4<double> p{0.5, 0.2, 0.3, 7}, v{0, 0, 0, 1000}, n{0.02, 0, 0, 0};
+  moveBoundaryParticle(0, &p, &v, &code, o.view(), &n);
+  EXPECT_NEAR(n.x, 0.0, 1e-15);
+  EXPECT_NEAR(n.y, 0.0, 1e-15);
+  EXPECT_NEAR(n.z, -0.02, 1e-15);
+  for (int k = 0; k < 9; ++k) o.t.r[k] = k % 4 == 0 ? 1 : 0;
+  o.t.linear = 1;
+  moveBoundaryParticle(0, &p, &v, &code, o.view(), &n);
+  EXPECT_NEAR(n.z, -0.02, 1e-15);
+  EXPECT_EQ(n.x, 0.0);
+}
+
 }  // namespace
 }  // namespace sph

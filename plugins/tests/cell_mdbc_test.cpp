@@ -2,6 +2,7 @@
 // mdbc_physics.h over every fluid particle, on both devices.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -62,6 +63,67 @@ std::vector<MdbcCaseParams> mdbcCases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cell, CellMdbc, ::testing::ValuesIn(mdbcCases()),
+                         [](const ::testing::TestParamInfo<MdbcCaseParams>& info) {
+                           const auto& f = info.param;
+                           return fmt::format("{}_{}_{}_{}D_{}", sph::deviceName(f.device),
+                                              sph::precisionName(f.precision),
+                                              f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim,
+                                              sph::cell::cellModeName(f.mode));
+                         });
+
+// Periodic x and y (x only in 2D): ghost nodes near a periodic face gather fluid through it, at its
+// minimum image (makePeriodicForceCase: a floor and water that continue across the faces).
+class CellMdbcPeriodic : public ::testing::TestWithParam<MdbcCaseParams> {};
+
+template <typename T>
+void checkPeriodicMdbc(const MdbcCaseParams& mp) {
+  Domain domain;
+  const unsigned mask = mp.dim == 3 ? 0b011 : 0b001;
+  const ForceCase fc = makePeriodicForceCase(mp.dim, mask, 29, domain);
+  auto c = makeConstants<T>(mp.dim, mp.kernel, fc.dp, fc.h, sph::DensityDiffusion::None);
+  c.periodic = boxAs<T>(periodicBox(domain, mask));
+  HostParticles<T> p = fc.particles.as<T>();
+  addFloorNormals(p, fc.dp, mp.dim);
+  setPressure(p, c);
+  const std::unordered_map<uint32_t, T> before = densitiesById(p);
+  Harness<T> run(mp.device, p);
+  sph::cell::CellStrategy cell;
+  sph::StrategyContext ctx = makeContext(mp.device, mp.precision, mp.dim, 2 * fc.h, domain, mp.mode, run.reorderer());
+  setPeriodic(ctx, mask);
+  cell.configure(ctx);
+  cell.prepare(run.view(), sph::PrepareReason::Step);
+  cell.correctBoundaries(run.view(), c);
+  const HostParticles<T> after = run.particles();
+  expectMdbcDensities(before, after, c);
+  // Without the images the walls near the faces would get other densities.
+  sph::PhysicsConstants<T> open = c;
+  open.periodic = {};
+  HostParticles<T> openRun = p;
+  Harness<T> runOpen(mp.device, openRun);
+  sph::cell::CellStrategy openCell;
+  openCell.configure(makeContext(mp.device, mp.precision, mp.dim, 2 * fc.h, domain, mp.mode, runOpen.reorderer()));
+  openCell.prepare(runOpen.view(), sph::PrepareReason::Step);
+  openCell.correctBoundaries(runOpen.view(), open);
+  const std::unordered_map<uint32_t, T> withImages = densitiesById(after), without = densitiesById(runOpen.particles());
+  int differ = 0;
+  for (const auto& [id, rho] : withImages) differ += std::fabs(double(rho) - double(without.at(id))) > 0.01;
+  EXPECT_GE(differ, 4) << "the periodic images should change the walls near the faces";
+}
+
+TEST_P(CellMdbcPeriodic, DensitiesEqualBruteForceWithMinimumImage) {
+  const MdbcCaseParams& mp = GetParam();
+  CELLTEST_SKIP_WITHOUT(mp.device);
+  if (mp.precision == Precision::Double)
+    checkPeriodicMdbc<double>(mp);
+  else
+    checkPeriodicMdbc<float>(mp);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cell, CellMdbcPeriodic,
+                         ::testing::Values(MdbcCaseParams{Device::Cpu, Precision::Single, KernelKind::Wendland, 3, CellMode::Full},
+                                           MdbcCaseParams{Device::Cpu, Precision::Double, KernelKind::Cubic, 2, CellMode::Half},
+                                           MdbcCaseParams{Device::Gpu, Precision::Single, KernelKind::Wendland, 3, CellMode::Half},
+                                           MdbcCaseParams{Device::Gpu, Precision::Double, KernelKind::Cubic, 2, CellMode::Full}),
                          [](const ::testing::TestParamInfo<MdbcCaseParams>& info) {
                            const auto& f = info.param;
                            return fmt::format("{}_{}_{}_{}D_{}", sph::deviceName(f.device),

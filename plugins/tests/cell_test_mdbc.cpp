@@ -8,6 +8,7 @@
 #include "cell_test_support.h"
 #include "sph/mdbc_physics.h"
 #include "sph/particle_code.h"
+#include "sph/periodic.h"
 
 namespace celltest {
 
@@ -39,7 +40,8 @@ std::unordered_map<uint32_t, T> bruteForceMdbc(const HostParticles<T>& p, const 
     sph::MdbcSums<T> s;
     for (uint32_t j = p.nBound; j < p.size(); ++j) {
       if (sph::code::isFloating(p.code[j])) continue;
-      const T dx = g.x - p.pos[j].x, dy = g.y - p.pos[j].y, dz = g.z - p.pos[j].z;
+      T dx, dy, dz;
+      sph::pairDelta(g, p.pos[j], c.periodic, dx, dy, dz);  // the minimum image on periodic axes
       const T r2 = dx * dx + dy * dy + dz * dz;
       if (!(r2 < c.support2)) continue;
       if (c.kernel == KernelKind::Cubic)
