@@ -148,7 +148,7 @@ class VerletCpuBackend final : public VerletBackend {
       auto sum = [&](auto coded, auto shift, auto sps) {
         return addParts<P>([&](uint32_t q) {
           return listForces<K, true, coded(), shift(), sps(), P>(uint32_t(a), q, lists, p.pos, p.velrho, p.code,
-                                                                  p.spsTau, p.nBound, c);
+                                                                  p.spsTau, p.tangent, p.nBound, c);
         });
       };
       using Yes = std::true_type;
@@ -159,7 +159,7 @@ class VerletCpuBackend final : public VerletBackend {
         writeForces(uint32_t(a), sum(Yes{}, No{}, Yes{}), out);
       else if (out.shift)
         writeForces(uint32_t(a), sum(Yes{}, Yes{}, No{}), out);
-      else if (c.floating.any())
+      else if (c.floating.any() || p.tangent)
         writeForces(uint32_t(a), sum(Yes{}, No{}, No{}), out);
       else
         writeForces(uint32_t(a), sum(No{}, No{}, No{}), out);

@@ -110,14 +110,15 @@ SPH_HD SPH_FORCEINLINE void fillList(uint32_t a, const CellLookup& l, const Sour
 // (only with Periodic = true) reads the code words and calls interactPairCoded()
 // (floating_pair_physics.h): runs with floating bodies, and the passes that sum the shifting
 // terms (Shift = true, always coded: the shifting mode asks whether a wall particle moves) and
-// the passes of the SPS model (Sps = true, coded too: fewer variants; tau is read only by them);
-// code may be null otherwise.
+// the passes of the SPS model (Sps = true, coded too: fewer variants; tau is read only by them),
+// and mDBC2 runs (tangent, the walls' tangential velocities, not null); code may be null otherwise.
 template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, bool Sps = false,
           uint32_t Parts = 1, typename T>
 SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> listForces(uint32_t a, uint32_t part, const ListsView& lists,
                                                            const Real4<T>* pos, const Real4<T>* velrho,
                                                            const uint32_t* code, const SymTensor<T>* tau,
-                                                           uint32_t nBound, const PhysicsConstants<T>& c) {
+                                                           const Real4<T>* tangent, uint32_t nBound,
+                                                           const PhysicsConstants<T>& c) {
   static_assert((!Shift && !Sps) || Coded, "the shifting and SPS variants are coded");
   const Real4<T> posA = loadReadOnly(pos + a);
   const Real4<T> velA = loadReadOnly(velrho + a);
@@ -132,12 +133,8 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> listForces(uint32_t a, uint32_t 
     const uint32_t j = loadReadOnly(e + uint64_t(k) * kWarp);
     const Real4<T> posB = loadReadOnly(pos + j);
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
-      if constexpr (Sps)
-        interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(code + j), c,
-                                       acc, loadReadOnly(tau + j));
-      else if constexpr (Coded)
-        interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(code + j), c,
-                                       acc);
+      if constexpr (Coded)
+        cell::codedPair<K, Periodic, Sps>(posA, velA, codeA, posB, j, velrho, code, tau, tangent, nBound, c, acc);
       else
         interactPair<K, Periodic>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
     }

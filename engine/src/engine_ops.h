@@ -25,6 +25,7 @@ struct ReorderArrays {
   uint32_t* id;
   SymTensor<T>* spsTau = nullptr;  // the SPS model's tau/rho (runs with ViscoTreatment 2), else null
   Real4<T>* normal = nullptr;      // mDBC's boundary normals (runs with Boundary 2), else null
+  Real4<T>* tangent = nullptr;     // mDBC2's wall tangential velocities (SlipMode 2, 3), else null
 };
 
 // One particle of a reorder, shared by the CPU loop and the CUDA kernel.
@@ -40,6 +41,7 @@ SPH_HD SPH_FORCEINLINE void gatherParticle(uint32_t i, const ReorderArrays<T>& s
   d.id[i] = s.id[k];
   if (s.spsTau) d.spsTau[i] = s.spsTau[k];
   if (s.normal) d.normal[i] = s.normal[k];
+  if (s.tangent) d.tangent[i] = s.tangent[k];
 }
 
 struct ExclusionCounts {

@@ -17,6 +17,7 @@ struct ParticleArrayNeeds {
   bool shift = false;   // shifting
   bool sps = false;     // the SPS model
   bool normals = false; // mDBC
+  bool tangents = false; // mDBC2
 };
 
 template <typename T>
@@ -25,6 +26,7 @@ struct ParticleArraySet {
   DeviceArray<uint32_t> code, id;
   DeviceArray<SymTensor<T>> spsTau;  // runs with the SPS model only
   DeviceArray<Real4<T>> normal;      // runs with mDBC only
+  DeviceArray<Real4<T>> tangent;     // runs with mDBC2 only (reordered: the corrector's pass reads the predictor's)
 
   void allocate(Device d, uint32_t capacity, const ParticleArrayNeeds& needs) {
     pos.allocate(d, capacity, "particle positions");
@@ -35,14 +37,15 @@ struct ParticleArraySet {
     id.allocate(d, capacity, "particle ids");
     if (needs.sps) spsTau.allocate(d, capacity, "SPS stresses");
     if (needs.normals) normal.allocate(d, capacity, "boundary normals");
+    if (needs.tangents) tangent.allocate(d, capacity, "mDBC2 wall tangential velocities");
   }
   size_t bytes() const {
     return pos.bytes() + velrho.bytes() + velrhoPre.bytes() + posPre.bytes() + code.bytes() + id.bytes() +
-           spsTau.bytes() + normal.bytes();
+           spsTau.bytes() + normal.bytes() + tangent.bytes();
   }
   ReorderArrays<T> reorderArrays() {
     return {pos.data(), velrho.data(), velrhoPre.data(), posPre.data(), code.data(), id.data(), spsTau.data(),
-            normal.data()};
+            normal.data(), tangent.data()};
   }
   void swap(ParticleArraySet& o) {
     pos.swap(o.pos);
@@ -53,6 +56,7 @@ struct ParticleArraySet {
     id.swap(o.id);
     spsTau.swap(o.spsTau);
     normal.swap(o.normal);
+    tangent.swap(o.tangent);
   }
 };
 
@@ -77,7 +81,7 @@ class ParticleState final : public ParticleReorderer {
 
   ParticleView<T> view() {
     return {cur.pos.data(), cur.velrho.data(), cur.code.data(), cur.id.data(), n, nBound, cur.spsTau.data(),
-            cur.normal.data()};
+            cur.normal.data(), cur.tangent.data()};
   }
   // shifted: the integrator step applies the shifting sums of the last force pass.
   IntegratorArrays<T> integratorArrays(bool shifted = false) {

@@ -99,10 +99,17 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.mdbc = boundary == 2;
   if (p.mdbc) {
     const int slip = parameterInt(c, "SlipMode", 1);
-    if (slip == 2 || slip == 3)
-      badParameter(c, "SlipMode",
-                   "2 (no-slip) and 3 (free slip) are DualSPHysics' mDBC2, not supported yet; 1 (DBC vel=0) is");
-    if (slip != 1) badParameter(c, "SlipMode", "must be 1 (DBC vel=0), 2 (no-slip) or 3 (free slip)");
+    if (slip < 1 || slip > 3) badParameter(c, "SlipMode", "must be 1 (DBC vel=0), 2 (no-slip) or 3 (free slip)");
+    p.boundary = static_cast<BoundaryModel>(slip);
+    if (p.mdbc2()) {
+      const std::string noPen = parameterString(c, "NoPenetration", "false");
+      if (noPen != "0" && noPen != "false")
+        badParameter(c, "NoPenetration", "mDBC2's no-penetration correction is not supported yet (use false)");
+      if (!c.motions.empty())
+        badParameter(c, "SlipMode",
+                     "2 and 3 (mDBC2) with moving walls (<motion>) are not supported yet: the wall's acceleration "
+                     "enters its pressure; SlipMode 1 is");
+    }
     if (!c.floatings.empty())
       badParameter(c, "Boundary", "2 (mDBC) with floating bodies is not supported yet (DualSPHysics advises Chrono "
                                   "for those); their walls can use 1 (DBC)");
@@ -180,7 +187,8 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
   c.ddt = p.ddt;
   c.ddtCoef = T(2.0 * p.ddtValue * p.h * p.c0);
   c.ddtGz = T(-p.rho0 * std::abs(p.gravity.z) / p.cteB);  // DualSPHysics uses |g_z| whatever its sign
-  c.mdbcWalls = p.mdbc;
+  c.boundary = p.boundary;
+  c.dp = T(p.dp);
   foldDerivedConstants(c);
   c.shifting = p.shifting;
   c.shiftCoef = T(p.shiftCoef);

@@ -39,7 +39,7 @@ class SimulationCore final : public Simulation::Impl {
     ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
-    state_ = std::make_unique<ParticleState<T>>(d, count, ParticleArrayNeeds{p.stepAlgorithm == 2, shifting(), sps(), p.mdbc},
+    state_ = std::make_unique<ParticleState<T>>(d, count, ParticleArrayNeeds{p.stepAlgorithm == 2, shifting(), sps(), p.mdbc, p.mdbc2()},
                                                 ops_.get());
     const ParticleOrder order = planParticleOrder(c);
     if (!c.floatings.empty()) {
@@ -103,9 +103,10 @@ class SimulationCore final : public Simulation::Impl {
       }
       wrapPeriodic();
       moveFloatings(state_->cur.pos.data(), BodyStep::Predictor);
-      // The corrector applies the shift (shifting_physics.h), the predictor none; mDBC corrects
-      // the boundary densities before the predictor's pass only, as DualSPHysics does.
-      forcePass(shifting(), false);
+      // The corrector applies the shift (shifting_physics.h), the predictor none. DualSPHysics'
+      // mDBC corrects the walls before the predictor's pass only, its mDBC2 (SlipMode 2, 3) before
+      // the corrector's too ("mDBC-Corrector").
+      forcePass(shifting(), p.mdbc2());
       computeDt(DtPass::Corrector);
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
@@ -268,6 +269,11 @@ class SimulationCore final : public Simulation::Impl {
       vr[i] = {T(0), T(0), T(0), T(rho[k])};
       code[i] = order.floating[i] ? code::makeFloating(c.mkIndex[k]) : code::make(k < c.nBound, c.mkIndex[k]);
       if (!order.floating[i] && k < c.nBound && movingMk[c.mkIndex[k]]) code[i] |= code::kMovingBit;
+      // mDBC2 walls: the correction sets their density, which the integrators then keep.
+      if (p.mdbc2() && k < c.nBound && !order.floating[i]) {
+        const Vec3d& nv = c.normals[k];
+        if (nv.x != 0 || nv.y != 0 || nv.z != 0) code[i] |= code::kMdbc2Bit;
+      }
       id[i] = i;
     }
     if (floating_) {  // initial velocities: v + omega x (r - c)
@@ -297,6 +303,7 @@ class SimulationCore final : public Simulation::Impl {
         normal[i] = {T(v.x), T(v.y), T(v.z), T(0)};
       }
       s.normal.upload(normal, "uploading boundary normals");
+      if (p.mdbc2()) s.tangent.upload(std::vector<Real4<T>>(n), "clearing the mDBC2 tangential velocities");
     }
     state_->n = n;
     state_->nBound = order.nBound;
@@ -307,7 +314,8 @@ class SimulationCore final : public Simulation::Impl {
   bool sps() const { return p.viscosity == Viscosity::LaminarSps; }
 
   // withShift: the pass also sums the shifting terms, for an integrator step that shifts.
-  // correct: mDBC's boundary correction runs first (every pass but the symplectic corrector's).
+  // correct: mDBC's boundary correction runs first (every pass but, with SlipMode 1, the
+  // symplectic corrector's).
   void forcePass(bool withShift = false, bool correct = true) {
     prepareForces();
     if (correct) correctBoundaries();

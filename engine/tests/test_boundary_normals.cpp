@@ -139,11 +139,19 @@ TEST(BoundaryNormals, BadGeometryIsNamed) {
               "no <list name=\"missing\">");
 }
 
-// Boundary 2 without normals, and with a slip mode of mDBC2, name the parameter.
-TEST(BoundaryNormals, MdbcNeedsNormalsAndSlipMode1) {
+// Boundary 2 without normals, an unknown slip mode and mDBC2's no-penetration option name the
+// parameter.
+TEST(BoundaryNormals, MdbcNeedsNormalsAndAKnownSlipMode) {
   CaseDefinition c = loadCase(test::dualsphysicsData("MdbcDamBreak2D_Def.xml"));
   EXPECT_NO_THROW(deriveParameters(c));
-  c.parameters["SlipMode"] = {"2", 7};
+  for (const char* slip : {"2", "3"}) {
+    c.parameters["SlipMode"] = {slip, 7};
+    EXPECT_NO_THROW(deriveParameters(c));
+  }
+  c.parameters["NoPenetration"] = {"true", 8};
+  EXPECT_THROW(deriveParameters(c), InputError);
+  c.parameters.erase("NoPenetration");
+  c.parameters["SlipMode"] = {"4", 7};
   EXPECT_THROW(deriveParameters(c), InputError);
   c.parameters["SlipMode"] = {"1", 7};
   c.normals.clear();

@@ -218,7 +218,7 @@ TEST(PairPhysics, BoundaryNeighbourSwitchesDensityDiffusionAsDualSPHysics) {
 TEST(PairPhysics, MolteniDiffusesTowardsMdbcWalls) {
   for (auto mode : {DensityDiffusion::Molteni, DensityDiffusion::Fourtakas, DensityDiffusion::FourtakasFull}) {
     auto c = waterConstants(KernelKind::Wendland, mode);
-    c.mdbcWalls = true;
+    c.boundary = BoundaryModel::MdbcVel0;
     const Real4<double> va{0, 0, 0, 1001}, vw{0, 0, 0, 1010};
     const Real4<double> pa = withPressure({0, 0, 0.03, 0}, va.w, c);
     const Real4<double> pw = withPressure({0, 0, 0.02, 0}, vw.w, c);

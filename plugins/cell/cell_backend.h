@@ -51,8 +51,9 @@ class CellBackend {
   virtual void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
                         const ForceOutputs<double>& out) = 0;
 
-  // mDBC: the corrected density and pressure of every boundary particle with a normal
-  // (cell_particle_ops.h, boundaryDensity), with the tables of the last buildCellStart().
+  // mDBC: what every boundary particle with a normal takes from its ghost node (density and
+  // pressure; with mDBC2 also its on/off bit and tangential velocity: mdbc_physics.h,
+  // mdbcStoreWall), with the tables of the last buildCellStart().
   virtual void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) = 0;
   virtual void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) = 0;
 

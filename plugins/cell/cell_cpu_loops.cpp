@@ -34,6 +34,7 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
   in.velrho = p.velrho;
   in.code = p.code;
   in.tau = p.spsTau;
+  in.tangent = p.tangent;
   in.n = p.n;
   in.nBound = p.nBound;
   const int64_t n = p.n;
@@ -47,7 +48,7 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
       writeForces(uint32_t(a), particleForces<K, true, true, false, true>(uint32_t(a), in, c, tally), out);
     else if (out.shift)
       writeForces(uint32_t(a), particleForces<K, true, true, true>(uint32_t(a), in, c, tally), out);
-    else if (c.floating.any())
+    else if (c.floating.any() || p.tangent)
       writeForces(uint32_t(a), particleForces<K, true, true>(uint32_t(a), in, c, tally), out);
     else
       writeForces(uint32_t(a), particleForces<K>(uint32_t(a), in, c, tally), out);
@@ -68,14 +69,19 @@ void CellCpuBackend::correctBoundariesT(const ParticleView<T>& p, const PhysicsC
   in.n = p.n;
   in.nBound = p.nBound;
   const int64_t nb = p.nBound;
-  // Writes only boundary particles' density and pressure; reads only fluid particles' ones.
+  const bool slip = c.boundary == BoundaryModel::MdbcNoSlip || c.boundary == BoundaryModel::MdbcFreeSlip;
+  // Writes only boundary particles' density, pressure, code and tangent; reads only fluid ones.
 #pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount())
   for (int64_t b = 0; b < nb; ++b) {
     const Real4<T> n = p.normal[b];
     if (!hasNormal(n)) continue;
-    const T rho = c.kernel == KernelKind::Cubic ? boundaryDensity<KernelKind::Cubic>(uint32_t(b), n, in, c)
-                                                : boundaryDensity<KernelKind::Wendland>(uint32_t(b), n, in, c);
-    mdbcStore(uint32_t(b), rho, p.pos, p.velrho, c);
+    const uint32_t i = uint32_t(b);
+    const bool cubic = c.kernel == KernelKind::Cubic;
+    const MdbcSums<T> s = slip ? (cubic ? ghostSums<KernelKind::Cubic, true, true>(i, n, in, c)
+                                        : ghostSums<KernelKind::Wendland, true, true>(i, n, in, c))
+                               : (cubic ? ghostSums<KernelKind::Cubic>(i, n, in, c)
+                                        : ghostSums<KernelKind::Wendland>(i, n, in, c));
+    mdbcStoreWall(i, s, n, p.pos, p.velrho, p.code, p.tangent, c);
   }
 }
 

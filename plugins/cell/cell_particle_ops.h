@@ -50,9 +50,26 @@ struct ForceInputs {
   const Real4<T>* velrho = nullptr;
   const uint32_t* code = nullptr;    // read only by the coded variants (Coded = true)
   const SymTensor<T>* tau = nullptr;  // SPS tau/rho, read only by the SPS variants (Sps = true)
+  const Real4<T>* tangent = nullptr;  // mDBC2 walls' tangential velocities (coded variants), else null
   uint32_t n = 0;
   uint32_t nBound = 0;
 };
+
+// The coded pair of a with neighbour j (interactPairCoded), with what it loads for j: its code,
+// its SPS stress (Sps) and, in mDBC2 runs (tangent not null), a wall's tangential velocity.
+template <KernelKind K, bool Periodic, bool Sps, typename T, bool Shift>
+SPH_HD SPH_FORCEINLINE void codedPair(const Real4<T>& posA, const Real4<T>& velA, uint32_t codeA, const Real4<T>& posB,
+                                      uint32_t j, const Real4<T>* velrho, const uint32_t* code,
+                                      const SymTensor<T>* tau, const Real4<T>* tangent, uint32_t nBound,
+                                      const PhysicsConstants<T>& c, PairAccum<T, Shift, Sps>& acc) {
+  Real4<T> tangentB{};
+  const bool slipWall = tangent != nullptr && j < nBound;
+  if (slipWall) tangentB = loadReadOnly(tangent + j);
+  SymTensor<T> tauB{};
+  if constexpr (Sps) tauB = loadReadOnly(tau + j);
+  interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(code + j), c, acc,
+                                 tauB, slipWall ? &tangentB : nullptr);
+}
 
 // The accumulated interaction of particle a with all its neighbours. Coded = true (only with
 // Periodic = true) reads the code words and calls interactPairCoded() (floating_pair_physics.h):
@@ -79,12 +96,8 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> particleForces(uint32_t a, const
     counter.candidate();
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
       counter.inRange(j == a);
-      if constexpr (Sps)
-        interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(in.code + j),
-                                       c, acc, loadReadOnly(in.tau + j));
-      else if constexpr (Coded)
-        interactPairCoded<K, Periodic>(posA, velA, codeA, posB, loadReadOnly(velrho + j), loadReadOnly(in.code + j),
-                                       c, acc);
+      if constexpr (Coded)
+        codedPair<K, Periodic, Sps>(posA, velA, codeA, posB, j, velrho, in.code, in.tau, in.tangent, nBound, c, acc);
       else
         interactPair<K, Periodic>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
     }
@@ -111,7 +124,7 @@ SPH_HD SPH_FORCEINLINE Real4<T> ghostNode(uint32_t b, const Real4<T>& n, const F
 
 // Adds candidate j to ghost node g's sums when it is a fluid particle within the support;
 // floating, excluded and parked particles do not count.
-template <KernelKind K, bool Periodic = true, typename T>
+template <KernelKind K, bool Periodic = true, bool Slip = false, typename T>
 SPH_HD SPH_FORCEINLINE void addGhostCandidate(MdbcSums<T>& s, const Real4<T>& g, uint32_t j, const ForceInputs<T>& in,
                                               const PhysicsConstants<T>& c) {
   constexpr uint32_t kNotFluid = code::kBoundBit | code::kFloatingBit | code::kExcludedBit | code::kParkedBit;
@@ -120,23 +133,24 @@ SPH_HD SPH_FORCEINLINE void addGhostCandidate(MdbcSums<T>& s, const Real4<T>& g,
   pairDeltaIf<Periodic>(g, posJ, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
   if (r2 < c.support2 && !(loadReadOnly(in.code + j) & kNotFluid))
-    mdbcAddFluid<K>(s, dx, dy, dz, r2, loadReadOnly(in.velrho + j).w, c);
+    mdbcAddFluid<K, Slip>(s, dx, dy, dz, r2, loadReadOnly(in.velrho + j), c);
 }
 
-// mDBC: the density boundary particle b (with normal n) gets from the fluid around its ghost node
-// (mdbc_physics.h). The candidates are the fluid rows around the ghost node. The tables may be
-// older than the positions (the Verlet plugin's, from its last rebuild) as long as they were
-// built for a radius that covers the support plus every particle's displacement since: the
-// distance test uses the positions. One thread per boundary particle (the CPU loop; the GPU
-// kernel splits each particle's rows among several lanes, cell_gpu_mdbc.cu).
-template <KernelKind K, bool Periodic = true, typename T>
-SPH_HD SPH_FORCEINLINE T boundaryDensity(uint32_t b, const Real4<T>& n, const ForceInputs<T>& in,
-                                         const PhysicsConstants<T>& c) {
+// mDBC: the sums of boundary particle b's ghost node (normal n) over the fluid around it
+// (mdbc_physics.h; Slip: mDBC2's too). The candidates are the fluid rows around the ghost node.
+// The tables may be older than the positions (the Verlet plugin's, from its last rebuild) as
+// long as they were built for a radius that covers the support plus every particle's
+// displacement since: the distance test uses the positions. One thread per boundary particle
+// (the CPU loop; the GPU kernel splits each particle's rows among several lanes,
+// cell_gpu_mdbc.cu).
+template <KernelKind K, bool Periodic = true, bool Slip = false, typename T>
+SPH_HD SPH_FORCEINLINE MdbcSums<T> ghostSums(uint32_t b, const Real4<T>& n, const ForceInputs<T>& in,
+                                             const PhysicsConstants<T>& c) {
   const Real4<T> g = ghostNode(b, n, in);
   MdbcSums<T> s;
   forEachCandidate<Periodic>(in.lookup, pointKey(in.lookup, g), g, true,
-                             [&](uint32_t j) { addGhostCandidate<K, Periodic>(s, g, j, in, c); });
-  return mdbcDensity(s, n, c.dim, c.rho0);
+                             [&](uint32_t j) { addGhostCandidate<K, Periodic, Slip>(s, g, j, in, c); });
+  return s;
 }
 
 // Candidates of particle a and those with r^2 < radius2 (physics' distance expression, the

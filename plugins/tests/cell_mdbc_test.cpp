@@ -18,12 +18,15 @@ struct MdbcCaseParams {
   KernelKind kernel;
   int dim;
   CellMode mode;
+  sph::BoundaryModel model = sph::BoundaryModel::MdbcVel0;
 };
 
 template <typename T>
 void checkMdbcAgainstBruteForce(const MdbcCaseParams& mp) {
   const ForceCase fc = makeForceCase(mp.dim, 13);
-  const auto c = makeConstants<T>(mp.dim, mp.kernel, fc.dp, fc.h, sph::DensityDiffusion::None);
+  auto c = makeConstants<T>(mp.dim, mp.kernel, fc.dp, fc.h, sph::DensityDiffusion::None);
+  c.boundary = mp.model;
+  c.dp = T(fc.dp);
   HostParticles<T> p = fc.particles.as<T>();
   addFloorNormals(p, fc.dp, mp.dim);
   setPressure(p, c);
@@ -58,6 +61,8 @@ std::vector<MdbcCaseParams> mdbcCases() {
     out.push_back({dev, Precision::Double, K::Cubic, 3, CellMode::Half});
     out.push_back({dev, Precision::Single, K::Cubic, 2, CellMode::Half});
     out.push_back({dev, Precision::Double, K::Wendland, 2, CellMode::Full});
+    out.push_back({dev, Precision::Single, K::Wendland, 3, CellMode::Half, sph::BoundaryModel::MdbcNoSlip});
+    out.push_back({dev, Precision::Double, K::Cubic, 2, CellMode::Full, sph::BoundaryModel::MdbcFreeSlip});
   }
   return out;
 }
@@ -65,10 +70,10 @@ std::vector<MdbcCaseParams> mdbcCases() {
 INSTANTIATE_TEST_SUITE_P(Cell, CellMdbc, ::testing::ValuesIn(mdbcCases()),
                          [](const ::testing::TestParamInfo<MdbcCaseParams>& info) {
                            const auto& f = info.param;
-                           return fmt::format("{}_{}_{}_{}D_{}", sph::deviceName(f.device),
+                           return fmt::format("{}_{}_{}_{}D_{}_slip{}", sph::deviceName(f.device),
                                               sph::precisionName(f.precision),
                                               f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim,
-                                              sph::cell::cellModeName(f.mode));
+                                              sph::cell::cellModeName(f.mode), int(f.model));
                          });
 
 // Periodic x and y (x only in 2D): ghost nodes near a periodic face gather fluid through it, at its

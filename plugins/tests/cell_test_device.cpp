@@ -32,6 +32,8 @@ DeviceParticles<T>::DeviceParticles(const HostParticles<T>& h) : n_(h.size()), n
   id_ = deviceCopy(h.id, "test id");
   withNormal_ = !h.normal.empty();
   normal_ = withNormal_ ? deviceCopy(h.normal, "test normals") : nullptr;
+  withTangent_ = !h.tangent.empty();
+  tangent_ = withTangent_ ? deviceCopy(h.tangent, "test tangents") : nullptr;
   ace_ = static_cast<Real4<T>*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(Real4<T>), "test ace"));
   viscdt_ = static_cast<T*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(T), "test viscdt"));
   shift_ = static_cast<Real4<T>*>(sph::gpu::allocBytes(std::max<size_t>(n_, 1) * sizeof(Real4<T>), "test shift"));
@@ -45,7 +47,7 @@ DeviceParticles<T>::~DeviceParticles() {
   for (void* p : {static_cast<void*>(pos_), static_cast<void*>(velrho_), static_cast<void*>(code_),
                   static_cast<void*>(id_), static_cast<void*>(ace_), static_cast<void*>(viscdt_),
                   static_cast<void*>(shift_), static_cast<void*>(tau_), static_cast<void*>(strain_),
-                  static_cast<void*>(normal_)})
+                  static_cast<void*>(normal_), static_cast<void*>(tangent_)})
     if (p) sph::gpu::freeBytes(p);
 }
 
@@ -60,6 +62,7 @@ sph::ParticleView<T> DeviceParticles<T>::view() const {
   v.nBound = nBound_;
   v.spsTau = withTau_ ? tau_ : nullptr;
   v.normal = normal_;
+  v.tangent = tangent_;
   return v;
 }
 
@@ -76,6 +79,7 @@ HostParticles<T> DeviceParticles<T>::download() const {
   hostCopy(h.code, code_, n_);
   hostCopy(h.id, id_, n_);
   if (withNormal_) hostCopy(h.normal, normal_, n_);
+  if (withTangent_) hostCopy(h.tangent, tangent_, n_);
   h.nBound = nBound_;
   return h;
 }
@@ -87,6 +91,7 @@ void DeviceParticles<T>::upload(const HostParticles<T>& h) {
   sph::gpu::copyToDevice(code_, h.code.data(), n_ * sizeof(uint32_t), "test upload");
   sph::gpu::copyToDevice(id_, h.id.data(), n_ * sizeof(uint32_t), "test upload");
   if (withNormal_) sph::gpu::copyToDevice(normal_, h.normal.data(), n_ * sizeof(Real4<T>), "test upload");
+  if (withTangent_) sph::gpu::copyToDevice(tangent_, h.tangent.data(), n_ * sizeof(Real4<T>), "test upload");
 }
 
 template <typename T>

@@ -27,6 +27,7 @@ sph::ParticleView<T> HostParticles<T>::view() {
   v.n = size();
   v.nBound = nBound;
   v.normal = normal.empty() ? nullptr : normal.data();
+  v.tangent = tangent.empty() ? nullptr : tangent.data();
   return v;
 }
 
@@ -37,6 +38,7 @@ HostParticles<U> HostParticles<T>::as() const {
   for (const auto& p : pos) o.pos.push_back(Real4<U>{U(p.x), U(p.y), U(p.z), U(p.w)});
   for (const auto& v : velrho) o.velrho.push_back(Real4<U>{U(v.x), U(v.y), U(v.z), U(v.w)});
   for (const auto& v : normal) o.normal.push_back(Real4<U>{U(v.x), U(v.y), U(v.z), U(v.w)});
+  for (const auto& v : tangent) o.tangent.push_back(Real4<U>{U(v.x), U(v.y), U(v.z), U(v.w)});
   o.code = code;
   o.id = id;
   o.nBound = nBound;
@@ -65,6 +67,7 @@ void HostReorderer<T>::apply(const uint32_t* perm, uint32_t n) {
   gather(p_.code, perm, n);
   gather(p_.id, perm, n);
   if (!p_.normal.empty()) gather(p_.normal, perm, n);
+  if (!p_.tangent.empty()) gather(p_.tangent, perm, n);
   ++calls;
 }
 

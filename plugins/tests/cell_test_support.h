@@ -25,7 +25,8 @@ template <typename T>
 struct HostParticles {
   std::vector<Real4<T>> pos, velrho;
   std::vector<uint32_t> code, id;
-  std::vector<Real4<T>> normal;  // mDBC normals, empty unless a test sets them
+  std::vector<Real4<T>> normal;   // mDBC normals, empty unless a test sets them
+  std::vector<Real4<T>> tangent;  // mDBC2 walls' tangential velocities, empty unless a test sets them
   uint32_t nBound = 0;
 
   uint32_t size() const { return uint32_t(pos.size()); }
@@ -71,7 +72,8 @@ class DeviceParticles {
   uint32_t* code_ = nullptr;
   uint32_t* id_ = nullptr;
   Real4<T>* normal_ = nullptr;
-  bool withNormal_ = false;
+  Real4<T>* tangent_ = nullptr;
+  bool withNormal_ = false, withTangent_ = false;
   Real4<T>* ace_ = nullptr;
   T* viscdt_ = nullptr;
   Real4<T>* shift_ = nullptr;

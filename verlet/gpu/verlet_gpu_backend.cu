@@ -149,20 +149,22 @@ __global__ void __launch_bounds__(kBlock)
                            stage[threadIdx.x / kWarp]);
 }
 
-// Coded (with Periodic) is the variant for runs with floating bodies; Shift and Sps (with Coded)
-// for the passes that sum the shifting terms and those of the SPS model (verlet_particle_ops.h). Each lane sums its part of the
+// Coded (with Periodic) is the variant for runs with floating bodies or mDBC2 walls; Shift and Sps
+// (with Coded) for the passes that sum the shifting terms and those of the SPS model
+// (verlet_particle_ops.h). Each lane sums its part of the
 // list; the Lanes lanes of a particle add their sums up by shuffles (in the order of the CPU's
 // addParts) and the first writes them.
 template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t Lanes>
 __global__ void __launch_bounds__(kForceBlock)
     listForcesKernel(ListsView lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
-                     const uint32_t* __restrict__ code, const SymTensor<T>* __restrict__ tau, uint32_t n,
-                     uint32_t nBound, PhysicsConstants<T> c, ForceOutputs<T> out) {
+                     const uint32_t* __restrict__ code, const SymTensor<T>* __restrict__ tau,
+                     const Real4<T>* __restrict__ tangent, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
+                     ForceOutputs<T> out) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = t / Lanes, part = t % Lanes;
   PairAccum<T, Shift, Sps> acc;
   if (a < n)
-    acc = listForces<K, Periodic, Coded, Shift, Sps, Lanes>(a, part, lists, pos, velrho, code, tau, nBound, c);
+    acc = listForces<K, Periodic, Coded, Shift, Sps, Lanes>(a, part, lists, pos, velrho, code, tau, tangent, nBound, c);
   for (uint32_t o = 1; o < Lanes; o <<= 1) {
     PairAccum<T, Shift, Sps> other;
     other.ax = __shfl_xor_sync(0xffffffffu, acc.ax, o);
@@ -195,12 +197,12 @@ __global__ void __launch_bounds__(kForceBlock)
 }
 
 template <typename T, KernelKind K, uint32_t Lanes>
-auto* listForcesVariant(const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+auto* listForcesVariant(const PhysicsConstants<T>& c, const ForceOutputs<T>& out, bool slipWalls) {
   // Open boxes skip the minimum image per list member (periodic.h, pairDeltaIf).
   return out.spsStrain ? (out.shift ? &listForcesKernel<T, K, true, true, true, true, Lanes>
                                     : &listForcesKernel<T, K, true, true, false, true, Lanes>)
          : out.shift         ? &listForcesKernel<T, K, true, true, true, false, Lanes>
-         : c.floating.any()  ? &listForcesKernel<T, K, true, true, false, false, Lanes>
+         : c.floating.any() || slipWalls ? &listForcesKernel<T, K, true, true, false, false, Lanes>
          : c.periodic.any()  ? &listForcesKernel<T, K, true, false, false, false, Lanes>
                              : &listForcesKernel<T, K, false, false, false, false, Lanes>;
 }
@@ -438,10 +440,11 @@ class VerletGpuBackend final : public VerletBackend {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
     const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
     withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
-      auto* kernel = c.kernel == KernelKind::Cubic ? listForcesVariant<T, KernelKind::Cubic, lanes()>(c, out)
-                                                   : listForcesVariant<T, KernelKind::Wendland, lanes()>(c, out);
+      const bool slip = p.tangent != nullptr;
+      auto* kernel = c.kernel == KernelKind::Cubic ? listForcesVariant<T, KernelKind::Cubic, lanes()>(c, out, slip)
+                                                   : listForcesVariant<T, KernelKind::Wendland, lanes()>(c, out, slip);
       SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n * lanes(), kForceBlock, 0, kernel, lists,
-                 p.pos, p.velrho, p.code, p.spsTau, p.n, p.nBound, c, out);
+                 p.pos, p.velrho, p.code, p.spsTau, p.tangent, p.n, p.nBound, c, out);
     });
   }
 

@@ -22,12 +22,15 @@ struct MdbcParams {
   Precision precision;
   KernelKind kernel;
   int dim;
+  sph::BoundaryModel model = sph::BoundaryModel::MdbcVel0;
 };
 
 template <typename T>
 void checkMdbcBetweenRebuilds(const MdbcParams& mp) {
   const ForceCase fc = makeForceCase(mp.dim, 17);
-  const auto c = makeConstants<T>(mp.dim, mp.kernel, fc.dp, fc.h, sph::DensityDiffusion::None);
+  auto c = makeConstants<T>(mp.dim, mp.kernel, fc.dp, fc.h, sph::DensityDiffusion::None);
+  c.boundary = mp.model;
+  c.dp = T(fc.dp);
   HostParticles<T> p = fc.particles.as<T>();
   addFloorNormals(p, fc.dp, mp.dim);
   setPressure(p, c);
@@ -83,12 +86,17 @@ INSTANTIATE_TEST_SUITE_P(Verlet, VerletMdbc,
                          ::testing::Values(MdbcParams{Device::Cpu, Precision::Single, KernelKind::Wendland, 3},
                                            MdbcParams{Device::Cpu, Precision::Double, KernelKind::Cubic, 2},
                                            MdbcParams{Device::Gpu, Precision::Single, KernelKind::Wendland, 3},
-                                           MdbcParams{Device::Gpu, Precision::Double, KernelKind::Cubic, 2}),
+                                           MdbcParams{Device::Gpu, Precision::Double, KernelKind::Cubic, 2},
+                                           MdbcParams{Device::Cpu, Precision::Single, KernelKind::Wendland, 3,
+                                                      sph::BoundaryModel::MdbcNoSlip},
+                                           MdbcParams{Device::Gpu, Precision::Double, KernelKind::Wendland, 2,
+                                                      sph::BoundaryModel::MdbcFreeSlip}),
                          [](const ::testing::TestParamInfo<MdbcParams>& info) {
                            const auto& f = info.param;
-                           return fmt::format("{}_{}_{}_{}D", sph::deviceName(f.device),
+                           return fmt::format("{}_{}_{}_{}D_slip{}", sph::deviceName(f.device),
                                               sph::precisionName(f.precision),
-                                              f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim);
+                                              f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim,
+                                              int(f.model));
                          });
 
 }  // namespace

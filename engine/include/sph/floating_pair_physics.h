@@ -1,8 +1,9 @@
 // The pair interaction in runs with floating bodies: which pairs see each other and with what
 // mass, as DualSPHysics does it (Dominguez et al. 2022, section 2.6; Canelas et al. 2016).
 // The strategies call interactPairCoded() instead of interactPair() when
-// PhysicsConstants::floating.any(), and in the force passes that sum the shifting terms (which
-// ask whether a wall particle moves); it needs both particles' code words.
+// PhysicsConstants::floating.any(), in the force passes that sum the shifting terms (which ask
+// whether a wall particle moves) and in mDBC2 runs (a wall may be switched off, and its
+// tangential velocity, tangentB, enters the viscous terms); it needs both particles' code words.
 //
 // A floating particle (code::isFloating) is updated like a fluid particle: pressure, viscosity
 // and continuity from its neighbours. As a neighbour it carries the mass rho0 dp^d, not the
@@ -74,12 +75,15 @@ template <KernelKind K, bool Periodic = true, typename T, bool Shift, bool Sps>
 SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<T>& velrhoA, uint32_t codeA,
                                               const Real4<T>& posB, const Real4<T>& velrhoB, uint32_t codeB,
                                               const PhysicsConstants<T>& c, PairAccum<T, Shift, Sps>& acc,
-                                              const SymTensor<T>& tauB = SymTensor<T>{}) {
+                                              const SymTensor<T>& tauB = SymTensor<T>{},
+                                              const Real4<T>* tangentB = nullptr) {
   const bool boundA = code::isBound(codeA), boundB = code::isBound(codeB);
   const bool floatA = code::isFloating(codeA), floatB = code::isFloating(codeB);
   if (!floatA && !floatB) {
-    interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, boundB ? c.massBound : c.massFluid,
-                                  false, c, acc, code::isMoving(codeB), tauB);
+    // An mDBC2 wall (tangentB given) switched off by its correction has no mass (mdbc_physics.h).
+    const T massB = !boundB ? c.massFluid : (tangentB && (codeB & code::kMdbcOffBit)) ? T(0) : c.massBound;
+    interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, massB, false, c, acc,
+                                  code::isMoving(codeB), tauB, tangentB);
     return;
   }
   const SolidInfo<T>* s = c.floating.solids;

@@ -8,7 +8,8 @@
 // With particle shifting the Verlet steps and the corrector add the shift (shifting_physics.h)
 // to the displacement.
 // DBC boundary particles keep their positions; their density is integrated like the fluid's
-// and never drops below rho0 (DualSPHysics does this so walls do not suck fluid in). Particles
+// and never drops below rho0 (DualSPHysics does this so walls do not suck fluid in); mDBC2
+// walls keep the density of their correction. Particles
 // of floating bodies are treated the same way here; the rigid-body step moves them afterwards
 // (floating_body_physics.h).
 // Every step also leaves in pos.w the Tait pressure of the new density, which the next force
@@ -53,6 +54,13 @@ SPH_HD SPH_FORCEINLINE bool heldByIntegrator(uint32_t i, const IntegratorArrays<
   return i < a.nBound || (a.code && (a.code[i] & (code::kFloatingBit | code::kParkedBit)) != 0);
 }
 
+// An mDBC2 wall particle (code::kMdbc2Bit): its density is its correction's, which the
+// integrators keep as DualSPHysics does (no continuity, no floor).
+template <typename T>
+SPH_HD SPH_FORCEINLINE bool mdbc2Wall(uint32_t i, const IntegratorArrays<T>& a) {
+  return a.code && (a.code[i] & code::kMdbc2Bit) != 0;
+}
+
 template <typename T>
 SPH_HD SPH_FORCEINLINE T clampBoundDensity(T rho, const PhysicsConstants<T>& c) {
   return rho < c.rho0 ? c.rho0 : rho;
@@ -67,6 +75,12 @@ SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArray
   const T dtRate = euler ? dt : T(2) * dt;
   const Real4<T> base = euler ? cur : old;  // the value the rate is applied to
   if (heldByIntegrator(i, a)) {
+    if (mdbc2Wall(i, a)) {  // DualSPHysics keeps the older value
+      a.velrhoPre[i] = cur;
+      a.velrho[i] = base;
+      a.pos[i].w = taitPressure(base.w, c);
+      return;
+    }
     const T rho = clampBoundDensity(base.w + dtRate * f.w, c);
     a.velrhoPre[i] = cur;
     a.velrho[i] = Real4<T>{cur.x, cur.y, cur.z, rho};
@@ -101,6 +115,7 @@ SPH_HD SPH_FORCEINLINE void symplecticPredictParticle(uint32_t i, const Integrat
   a.velrhoPre[i] = vr;
   a.posPre[i] = a.pos[i];
   if (heldByIntegrator(i, a)) {
+    if (mdbc2Wall(i, a)) return;  // keeps the density of its correction
     const T rho = clampBoundDensity(vr.w + dt05 * f.w, c);
     a.velrho[i].w = rho;
     a.pos[i].w = taitPressure(rho, c);
@@ -126,7 +141,7 @@ SPH_HD SPH_FORCEINLINE void symplecticCorrectParticle(uint32_t i, const Integrat
   const T eps = -(f.w / half.w) * dt;
   T rho = pre.w * (T(2) - eps) / (T(2) + eps);
   if (heldByIntegrator(i, a)) {
-    rho = clampBoundDensity(rho, c);
+    rho = mdbc2Wall(i, a) ? pre.w : clampBoundDensity(rho, c);  // mDBC2: the predictor's correction
     a.velrho[i].w = rho;
     a.pos[i].w = taitPressure(rho, c);
     return;

@@ -157,13 +157,16 @@ void foldDerivedConstants(PhysicsConstants<T>& c) {
 // bodies (floating_pair_physics.h), whose particles have their own mass per particle; for those
 // floatB says that b is a floating particle (density diffusion, see above). movingB says that a
 // boundary b moves (imposed motion), which only the shifting sums ask (Shifting::NoFixed); tauB
-// is b's tau/rho in the SPS passes (zero for walls and floating particles).
+// is b's tau/rho in the SPS passes (zero for walls and floating particles). viscVelB, when given
+// (an mDBC2 wall b, mdbc_physics.h), is the velocity of b in the viscous terms and the time
+// step's v_ab . r_ab; continuity keeps b's own velocity.
 template <KernelKind K, bool Periodic = true, typename T, bool Shift, bool Sps>
 SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
                                              const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB, T massB,
                                              bool floatB, const PhysicsConstants<T>& c,
                                              PairAccum<T, Shift, Sps>& acc, bool movingB = false,
-                                             const SymTensor<T>& tauB = SymTensor<T>{}) {
+                                             const SymTensor<T>& tauB = SymTensor<T>{},
+                                             const Real4<T>* viscVelB = nullptr) {
   T dx, dy, dz;  // r_a - r_b, the minimum image along periodic axes
   pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
@@ -176,10 +179,14 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   const T dvx = velrhoA.x - velrhoB.x;
   const T dvy = velrhoA.y - velrhoB.y;
   const T dvz = velrhoA.z - velrhoB.z;
+  // The velocity difference of the viscous terms (an mDBC2 wall's tangential velocity).
+  const T vdx = viscVelB ? velrhoA.x - viscVelB->x : dvx;
+  const T vdy = viscVelB ? velrhoA.y - viscVelB->y : dvy;
+  const T vdz = viscVelB ? velrhoA.z - viscVelB->z : dvz;
 
   // Divisions are the costly operations of a pair: three reciprocals serve every term.
   const T invR2eta = T(1) / (r2 + c.eta2);
-  const T dotVR = dvx * dx + dvy * dy + dvz * dz;
+  const T dotVR = vdx * dx + vdy * dy + vdz * dz;
   const T dotRr2 = dotVR * invR2eta;
   acc.viscdt = dotRr2 > acc.viscdt ? dotRr2 : acc.viscdt;
   const T rhoA = velrhoA.w, rhoB = velrhoB.w;
@@ -223,9 +230,9 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   if (c.viscosity != Viscosity::Artificial) {
     // r_ab . grad_a W_ab = fac r^2 < 0: the term opposes v_ab.
     const T lam = massB * T(4) * viscosity * (fac * r2) * invR2eta / (rhoA + rhoB);
-    acc.ax += lam * dvx;
-    acc.ay += lam * dvy;
-    acc.az += lam * dvz;
+    acc.ax += lam * vdx;
+    acc.ay += lam * vdy;
+    acc.az += lam * vdz;
   }
   if constexpr (Sps) {
     // m_b (tau_a/rho_a + tau_b/rho_b) . grad_a W_ab, and 2S_a (sps_physics.h).
@@ -237,15 +244,15 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
     acc.az += massB * (sxz * frx + syz * fry + szz * frz);
     const T volB = -massB * invRhoB;
     SymTensor<T>& e = acc.strain;
-    T dv = dvx * volB;
+    T dv = vdx * volB;
     e.xx += dv * frx;
     e.xy += dv * fry;
     e.xz += dv * frz;
-    dv = dvy * volB;
+    dv = vdy * volB;
     e.xy += dv * frx;
     e.yy += dv * fry;
     e.yz += dv * frz;
-    dv = dvz * volB;
+    dv = vdz * volB;
     e.xz += dv * frx;
     e.yz += dv * fry;
     e.zz += dv * frz;
@@ -254,7 +261,7 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   if (c.ddt == DensityDiffusion::None) return;
   // mDBC walls hold the fluid's own (extrapolated) density: Molteni's term diffuses towards them
   // as towards fluid (DualSPHysics switches it off at DBC walls only).
-  const bool diffusesToWall = boundB && c.mdbcWalls && c.ddt == DensityDiffusion::Molteni;
+  const bool diffusesToWall = boundB && c.boundary != BoundaryModel::Dbc && c.ddt == DensityDiffusion::Molteni;
   if ((boundB || floatB) && !diffusesToWall) {
     const bool switchesOff = boundB ? c.ddt != DensityDiffusion::FourtakasFull : c.ddt == DensityDiffusion::Molteni;
     if (switchesOff) acc.ddtOff = 1;

@@ -21,6 +21,11 @@ inline constexpr uint32_t kParkedBit = 1u << 28;
 // A boundary particle of an object with imposed motion (<motion>), DualSPHysics' "moving" as
 // opposed to "fixed" boundary; the shifting mode NoFixed asks for the difference.
 inline constexpr uint32_t kMovingBit = 1u << 27;
+// mDBC2 (SlipMode 2, 3; mdbc_physics.h): a wall particle with a normal, whose density and
+// velocity the correction sets and the integrators keep; and such a particle switched off for
+// the force pass (no fluid near its ghost node).
+inline constexpr uint32_t kMdbc2Bit = 1u << 26;
+inline constexpr uint32_t kMdbcOffBit = 1u << 25;
 inline constexpr uint32_t kMkIndexMask = 0xFFFFu;
 
 SPH_HD inline bool isBound(uint32_t c) { return (c & kBoundBit) != 0; }

@@ -24,6 +24,9 @@ struct ParticleView {
   // zero for particles without one (fluid, floating, walls deeper than GenCase's reach); in runs
   // with Boundary 2 only, null otherwise.
   Real4<T>* normal = nullptr;
+  // mDBC2 (SlipMode 2, 3): per wall particle the tangential velocity its correction gives the
+  // viscous terms of its fluid neighbours (mdbc_physics.h, mdbc2Wall); null otherwise.
+  Real4<T>* tangent = nullptr;
 };
 
 // Outputs of one force pass, written (not accumulated) for every particle in [0, n).

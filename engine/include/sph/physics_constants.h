@@ -24,6 +24,13 @@ enum class Viscosity : int32_t {  // DualSPHysics `ViscoTreatment` values
   Laminar = 3,                     // Lo & Shao (2002), kinematic viscosity nu = Visco
 };
 
+enum class BoundaryModel : int32_t {  // DualSPHysics `Boundary` and, for mDBC, `SlipMode`
+  Dbc = 0,           // Boundary 1
+  MdbcVel0 = 1,      // Boundary 2, SlipMode 1: wall densities extrapolated from the fluid
+  MdbcNoSlip = 2,    // SlipMode 2 (mDBC2): plus pressure cloning and the ghost's mirrored velocity
+  MdbcFreeSlip = 3,  // SlipMode 3 (mDBC2): plus pressure cloning and the ghost's velocity
+};
+
 enum class Shifting : int32_t {  // DualSPHysics `Shifting` values: which neighbours stop a particle's shift
   None = 0,
   NoBound = 1,  // a particle with any boundary neighbour is not shifted
@@ -58,9 +65,11 @@ struct PhysicsConstants {
   DensityDiffusion ddt = DensityDiffusion::None;
   T ddtCoef = 0;                     // 2 * delta * h * c0 (factor 2 of the diffusive flux psi)
   T ddtGz = 0;                       // -rho0 |g_z| / B, for the hydrostatic density difference
-  // mDBC walls (Boundary 2): Molteni's density diffusion runs over wall neighbours too
-  // (pair_physics.h); the walls' density correction itself is the strategies' (mdbc_physics.h).
-  bool mdbcWalls = false;
+  // The walls (Boundary, SlipMode; mdbc_physics.h): with mDBC Molteni's density diffusion runs
+  // over wall neighbours too (pair_physics.h), and with mDBC2 (no-slip, free slip) a wall
+  // neighbour's mass and viscous velocity come from its correction (floating_pair_physics.h).
+  BoundaryModel boundary = BoundaryModel::Dbc;
+  T dp = 0;                          // particle spacing (mDBC2's condition number)
   T ddtSeries[5] = {};               // binomial coefficients of (1+u)^(1/gamma) - 1, see below
   T gx = 0, gy = 0, gz = 0;          // gravity
   // Particle shifting (shifting_physics.h): the mode, ShiftCoef (negative: down the

@@ -26,7 +26,9 @@ struct SimParameters {
   double ddtValue = 0.1;
   Shifting shifting = Shifting::None;  // Shifting, ShiftCoef, ShiftTFS (shifting_physics.h)
   double shiftCoef = -2, shiftTfs = 0;
-  bool mdbc = false;  // Boundary 2 (SlipMode 1): mDBC's boundary density correction (mdbc_physics.h)
+  bool mdbc = false;  // Boundary 2: mDBC's boundary correction (mdbc_physics.h)
+  BoundaryModel boundary = BoundaryModel::Dbc;  // Boundary and SlipMode
+  bool mdbc2() const { return boundary == BoundaryModel::MdbcNoSlip || boundary == BoundaryModel::MdbcFreeSlip; }
   double cfl = 0.2;
   double dtIni = 0, dtMin = 0, dtFixed = 0;
   bool dtAllParticles = false;  // DtAllParticles: the dt's velocity bound over every particle

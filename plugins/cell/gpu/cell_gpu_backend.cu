@@ -118,6 +118,7 @@ class CellGpuBackend final : public CellBackend {
     in.velrho = p.velrho;
     in.code = p.code;
     in.tau = p.spsTau;
+    in.tangent = p.tangent;
     in.n = p.n;
     in.nBound = p.nBound;
     return in;
@@ -134,7 +135,7 @@ class CellGpuBackend final : public CellBackend {
   template <typename T>
   void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
     requireTables(p.n, "correctBoundaries()");
-    gpu::launchBoundaryCorrection(inputs(p), p.normal, c);
+    gpu::launchBoundaryCorrection(inputs(p), p, c);
   }
 
   // Runs the tally kernel and returns its three totals (host copy, synchronous).

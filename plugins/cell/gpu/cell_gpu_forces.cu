@@ -33,7 +33,8 @@ inline constexpr unsigned kForceBlock = sizeof(T) == sizeof(float) ? 256 : 128;
 #define SPH_CELL_FORCE_MIN_BLOCKS 1
 #endif
 
-// Coded (with Periodic) is the variant for runs with floating bodies; Shift and Sps (with Coded)
+// Coded (with Periodic) is the variant for runs with floating bodies or mDBC2 walls (in.tangent);
+// Shift and Sps (with Coded)
 // for the passes that sum the shifting terms and those of the SPS model (cell_particle_ops.h).
 template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps>
 __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
@@ -50,7 +51,7 @@ void launchWith(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const Fo
   auto* kernel = out.spsStrain ? (out.shift ? &cellForcesKernel<T, K, true, true, true, true>
                                             : &cellForcesKernel<T, K, true, true, false, true>)
                  : out.shift         ? &cellForcesKernel<T, K, true, true, true, false>
-                 : c.floating.any()  ? &cellForcesKernel<T, K, true, true, false, false>
+                 : c.floating.any() || in.tangent ? &cellForcesKernel<T, K, true, true, false, false>
                  : c.periodic.any()  ? &cellForcesKernel<T, K, true, false, false, false>
                                      : &cellForcesKernel<T, K, false, false, false, false>;
   SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock<T>, 0, kernel, in, c, out);

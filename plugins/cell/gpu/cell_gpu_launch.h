@@ -34,10 +34,10 @@ void buildCellStart(const uint32_t* sortedKeys, uint32_t n, uint32_t keyCount, u
 template <typename T>
 void launchCellForces(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
 
-// mDBC: density and pressure of every boundary particle with a normal (one thread per boundary
-// particle; cell_particle_ops.h, boundaryDensity).
+// mDBC: what every boundary particle with a normal takes from its ghost node (mdbc_physics.h,
+// mdbcStoreWall; cell_particle_ops.h, ghostSums); `view` gives the arrays it writes.
 template <typename T>
-void launchBoundaryCorrection(const ForceInputs<T>& in, const Real4<T>* normal, const PhysicsConstants<T>& c);
+void launchBoundaryCorrection(const ForceInputs<T>& in, const ParticleView<T>& view, const PhysicsConstants<T>& c);
 
 // Diagnostics (stats and tests). totals[0..2] (device, zeroed here) receive the sums of
 // candidates, in-range pairs without self, and self visits.

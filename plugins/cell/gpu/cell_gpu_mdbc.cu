@@ -23,52 +23,60 @@ __device__ __forceinline__ V groupSum(V v, unsigned mask) {
   return v;
 }
 
-template <typename T, KernelKind K, bool Periodic>
-__global__ void boundaryCorrectionKernel(ForceInputs<T> in, const Real4<T>* __restrict__ normal,
-                                         PhysicsConstants<T> c) {
+template <typename T, KernelKind K, bool Periodic, bool Slip>
+__global__ void boundaryCorrectionKernel(ForceInputs<T> in, ParticleView<T> view, PhysicsConstants<T> c) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t b = t / kLanes, lane = t % kLanes;
   if (b >= in.nBound) return;
-  const Real4<T> n = loadReadOnly(normal + b);
+  const Real4<T> n = loadReadOnly(view.normal + b);
   if (!hasNormal(n)) return;
   const Real4<T> g = ghostNode(b, n, in);
   MdbcSums<T> s;
   forEachCandidateRow<Periodic>(in.lookup, pointKey(in.lookup, g), g, true,
                                 [&](uint32_t fBegin, uint32_t fEnd, uint32_t, uint32_t) {
                                   for (uint32_t j = fBegin + lane; j < fEnd; j += kLanes)
-                                    addGhostCandidate<K, Periodic>(s, g, j, in, c);
+                                    addGhostCandidate<K, Periodic, Slip>(s, g, j, in, c);
                                 });
   const unsigned mask = ((1u << kLanes) - 1u) << (threadIdx.x % 32u / kLanes * kLanes);
   s.rho = groupSum(s.rho, mask);
   for (int k = 0; k < 3; ++k) s.grad[k] = groupSum(s.grad[k], mask);
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) s.a[i][j] = groupSum(s.a[i][j], mask);
+  if constexpr (Slip) {
+    s.sumW = groupSum(s.sumW, mask);
+    s.submerged = groupSum(s.submerged, mask);
+    for (int k = 0; k < 3; ++k) s.vel[k] = groupSum(s.vel[k], mask);
+  }
   if (lane != 0) return;
-  // Only boundary particles are written, only fluid ones read: the const_casts alias nothing.
-  mdbcStore(b, mdbcDensity(s, n, c.dim, c.rho0), const_cast<Real4<T>*>(in.pos), const_cast<Real4<T>*>(in.velrho), c);
+  // Only boundary particles are written, only fluid ones read.
+  mdbcStoreWall(b, s, n, view.pos, view.velrho, view.code, view.tangent, c);
 }
 
-template <typename T, KernelKind K>
-void launchWith(const ForceInputs<T>& in, const Real4<T>* normal, const PhysicsConstants<T>& c) {
-  auto* kernel = c.periodic.any() ? &boundaryCorrectionKernel<T, K, true> : &boundaryCorrectionKernel<T, K, false>;
-  SPH_LAUNCH("correcting boundary densities (mDBC)", in.nBound * kLanes, kBlock, 0, kernel, in, normal, c);
+template <typename T, KernelKind K, bool Slip>
+void launchWith(const ForceInputs<T>& in, const ParticleView<T>& view, const PhysicsConstants<T>& c) {
+  auto* kernel = c.periodic.any() ? &boundaryCorrectionKernel<T, K, true, Slip>
+                                  : &boundaryCorrectionKernel<T, K, false, Slip>;
+  SPH_LAUNCH("correcting boundary densities (mDBC)", in.nBound * kLanes, kBlock, 0, kernel, in, view, c);
 }
 
 }  // namespace
 
 template <typename T>
-void launchBoundaryCorrection(const ForceInputs<T>& in, const Real4<T>* normal, const PhysicsConstants<T>& c) {
+void launchBoundaryCorrection(const ForceInputs<T>& in, const ParticleView<T>& view, const PhysicsConstants<T>& c) {
   if (in.nBound == 0) return;
   if (in.nBound > UINT32_MAX / kLanes)
     throw RunError("mDBC correction: more boundary particles than one launch of lanes per particle can index");
+  const bool slip = c.boundary == BoundaryModel::MdbcNoSlip || c.boundary == BoundaryModel::MdbcFreeSlip;
   if (c.kernel == KernelKind::Cubic)
-    launchWith<T, KernelKind::Cubic>(in, normal, c);
+    slip ? launchWith<T, KernelKind::Cubic, true>(in, view, c) : launchWith<T, KernelKind::Cubic, false>(in, view, c);
   else
-    launchWith<T, KernelKind::Wendland>(in, normal, c);
+    slip ? launchWith<T, KernelKind::Wendland, true>(in, view, c)
+         : launchWith<T, KernelKind::Wendland, false>(in, view, c);
 }
 
-template void launchBoundaryCorrection(const ForceInputs<float>&, const Real4<float>*, const PhysicsConstants<float>&);
-template void launchBoundaryCorrection(const ForceInputs<double>&, const Real4<double>*,
+template void launchBoundaryCorrection(const ForceInputs<float>&, const ParticleView<float>&,
+                                       const PhysicsConstants<float>&);
+template void launchBoundaryCorrection(const ForceInputs<double>&, const ParticleView<double>&,
                                        const PhysicsConstants<double>&);
 
 }  // namespace sph::cell::gpu
