@@ -26,6 +26,7 @@ struct ReorderArrays {
   SymTensor<T>* spsTau = nullptr;  // the SPS model's tau/rho (runs with ViscoTreatment 2), else null
   Real4<T>* normal = nullptr;      // mDBC's boundary normals (runs with Boundary 2), else null
   Real4<T>* tangent = nullptr;     // mDBC2's wall tangential velocities (SlipMode 2, 3), else null
+  Real4<T>* motionAce = nullptr;   // mDBC2's moving walls' accelerations, else null
 };
 
 // One particle of a reorder, shared by the CPU loop and the CUDA kernel.
@@ -42,6 +43,7 @@ SPH_HD SPH_FORCEINLINE void gatherParticle(uint32_t i, const ReorderArrays<T>& s
   if (s.spsTau) d.spsTau[i] = s.spsTau[k];
   if (s.normal) d.normal[i] = s.normal[k];
   if (s.tangent) d.tangent[i] = s.tangent[k];
+  if (s.motionAce) d.motionAce[i] = s.motionAce[k];
 }
 
 struct ExclusionCounts {

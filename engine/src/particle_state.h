@@ -18,6 +18,7 @@ struct ParticleArrayNeeds {
   bool sps = false;     // the SPS model
   bool normals = false; // mDBC
   bool tangents = false; // mDBC2
+  bool motionAce = false; // mDBC2 with moving walls
 };
 
 template <typename T>
@@ -27,6 +28,7 @@ struct ParticleArraySet {
   DeviceArray<SymTensor<T>> spsTau;  // runs with the SPS model only
   DeviceArray<Real4<T>> normal;      // runs with mDBC only
   DeviceArray<Real4<T>> tangent;     // runs with mDBC2 only (reordered: the corrector's pass reads the predictor's)
+  DeviceArray<Real4<T>> motionAce;   // runs with mDBC2 and moving walls only
 
   void allocate(Device d, uint32_t capacity, const ParticleArrayNeeds& needs) {
     pos.allocate(d, capacity, "particle positions");
@@ -38,14 +40,15 @@ struct ParticleArraySet {
     if (needs.sps) spsTau.allocate(d, capacity, "SPS stresses");
     if (needs.normals) normal.allocate(d, capacity, "boundary normals");
     if (needs.tangents) tangent.allocate(d, capacity, "mDBC2 wall tangential velocities");
+    if (needs.motionAce) motionAce.allocate(d, capacity, "mDBC2 moving walls' accelerations");
   }
   size_t bytes() const {
     return pos.bytes() + velrho.bytes() + velrhoPre.bytes() + posPre.bytes() + code.bytes() + id.bytes() +
-           spsTau.bytes() + normal.bytes() + tangent.bytes();
+           spsTau.bytes() + normal.bytes() + tangent.bytes() + motionAce.bytes();
   }
   ReorderArrays<T> reorderArrays() {
     return {pos.data(), velrho.data(), velrhoPre.data(), posPre.data(), code.data(), id.data(), spsTau.data(),
-            normal.data(), tangent.data()};
+            normal.data(), tangent.data(), motionAce.data()};
   }
   void swap(ParticleArraySet& o) {
     pos.swap(o.pos);
@@ -57,6 +60,7 @@ struct ParticleArraySet {
     spsTau.swap(o.spsTau);
     normal.swap(o.normal);
     tangent.swap(o.tangent);
+    motionAce.swap(o.motionAce);
   }
 };
 
@@ -81,7 +85,7 @@ class ParticleState final : public ParticleReorderer {
 
   ParticleView<T> view() {
     return {cur.pos.data(), cur.velrho.data(), cur.code.data(), cur.id.data(), n, nBound, cur.spsTau.data(),
-            cur.normal.data(), cur.tangent.data()};
+            cur.normal.data(), cur.tangent.data(), cur.motionAce.data()};
   }
   // shifted: the integrator step applies the shifting sums of the last force pass.
   IntegratorArrays<T> integratorArrays(bool shifted = false) {

@@ -105,10 +105,6 @@ SimParameters deriveParameters(const CaseDefinition& c) {
       const std::string noPen = parameterString(c, "NoPenetration", "false");
       if (noPen != "0" && noPen != "false")
         badParameter(c, "NoPenetration", "mDBC2's no-penetration correction is not supported yet (use false)");
-      if (!c.motions.empty())
-        badParameter(c, "SlipMode",
-                     "2 and 3 (mDBC2) with moving walls (<motion>) are not supported yet: the wall's acceleration "
-                     "enters its pressure; SlipMode 1 is");
     }
     if (!c.floatings.empty())
       badParameter(c, "Boundary", "2 (mDBC) with floating bodies is not supported yet (DualSPHysics advises Chrono "

@@ -39,7 +39,8 @@ class SimulationCore final : public Simulation::Impl {
     ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
-    state_ = std::make_unique<ParticleState<T>>(d, count, ParticleArrayNeeds{p.stepAlgorithm == 2, shifting(), sps(), p.mdbc, p.mdbc2()},
+    state_ = std::make_unique<ParticleState<T>>(d, count, ParticleArrayNeeds{p.stepAlgorithm == 2, shifting(), sps(), p.mdbc, p.mdbc2(),
+                                                                              p.mdbc2() && !c.motions.empty()},
                                                 ops_.get());
     const ParticleOrder order = planParticleOrder(c);
     if (!c.floatings.empty()) {
@@ -304,6 +305,8 @@ class SimulationCore final : public Simulation::Impl {
       }
       s.normal.upload(normal, "uploading boundary normals");
       if (p.mdbc2()) s.tangent.upload(std::vector<Real4<T>>(n), "clearing the mDBC2 tangential velocities");
+      if (p.mdbc2() && !c.motions.empty())
+        s.motionAce.upload(std::vector<Real4<T>>(n), "clearing the mDBC2 walls' accelerations");
     }
     state_->n = n;
     state_->nBound = order.nBound;

@@ -132,9 +132,13 @@ TEST(Mdbc, Mdbc2ClonesTheHydrostaticPressureAndMirrorsTheVelocity) {
     const Real4<double> u{0.4, dim == 3 ? -0.1 : 0.0, 0.05, 0}, wall{0, 0, 0, 1000};
     for (BoundaryModel m : {BoundaryModel::MdbcNoSlip, BoundaryModel::MdbcFreeSlip}) {
       c.boundary = m;
-      const Mdbc2Wall<double> w = mdbc2Wall(slipSums(f, g, u, c), normal, wall, c);
+      const Mdbc2Wall<double> w = mdbc2Wall(slipSums(f, g, u, c), normal, wall, Real4<double>{}, c);
       EXPECT_FALSE(w.off);
       EXPECT_NEAR(w.rho, c.rho0 + k * (zs - b.z), 1e-9 * c.rho0) << dim << "D";
+      // A wall accelerating upwards at 2 m/s^2 carries the water's weight plus that:
+      // rho0 (g - a) . n (r_b - r_g) . n adds rho0 2 dp to the pressure.
+      const Mdbc2Wall<double> up = mdbc2Wall(slipSums(f, g, u, c), normal, wall, Real4<double>{0, 0, 2, 0}, c);
+      EXPECT_NEAR(up.rho - w.rho, c.rho0 * 2 * dp / (c.c0 * c.c0), 1e-9 * c.rho0) << dim << "D";
       const double sign = m == BoundaryModel::MdbcNoSlip ? -1 : 1;
       EXPECT_NEAR(w.tangent.x, sign * u.x, 1e-12) << dim << "D";
       EXPECT_NEAR(w.tangent.y, sign * u.y, 1e-12) << dim << "D";
@@ -151,7 +155,7 @@ TEST(Mdbc, Mdbc2WallWithoutWaterIsSwitchedOff) {
   c.c0 = 20;
   c.boundary = BoundaryModel::MdbcNoSlip;
   const Real4<double> normal{0, 0, 0.01, 0}, wall{0.3, 0, 0.2, 1003};
-  const Mdbc2Wall<double> w = mdbc2Wall(MdbcSums<double>{}, normal, wall, c);
+  const Mdbc2Wall<double> w = mdbc2Wall(MdbcSums<double>{}, normal, wall, Real4<double>{}, c);
   EXPECT_TRUE(w.off);
   EXPECT_EQ(w.rho, c.rho0);
   EXPECT_NEAR(w.tangent.x, 0.3, 1e-15);

@@ -81,7 +81,7 @@ void CellCpuBackend::correctBoundariesT(const ParticleView<T>& p, const PhysicsC
                                         : ghostSums<KernelKind::Wendland, true, true>(i, n, in, c))
                                : (cubic ? ghostSums<KernelKind::Cubic>(i, n, in, c)
                                         : ghostSums<KernelKind::Wendland>(i, n, in, c));
-    mdbcStoreWall(i, s, n, p.pos, p.velrho, p.code, p.tangent, c);
+    mdbcStoreWall(i, s, n, p.pos, p.velrho, p.code, p.tangent, p.motionAce, c);
   }
 }
 

@@ -91,7 +91,7 @@ void expectMdbcDensities(const std::unordered_map<uint32_t, T>& before, const Ho
     }
     ++corrected;
     if (slip) {
-      const sph::Mdbc2Wall<T> w = sph::mdbc2Wall(it->second, after.normal[i], after.velrho[i], c);
+      const sph::Mdbc2Wall<T> w = sph::mdbc2Wall(it->second, after.normal[i], after.velrho[i], Real4<T>{}, c);
       EXPECT_NEAR(rho, double(w.rho), tol) << "boundary particle " << id;
       EXPECT_EQ((after.code[i] & sph::code::kMdbcOffBit) != 0, w.off) << "boundary particle " << id;
       off += w.off;

@@ -5,7 +5,9 @@
 //   x' = R x + b,   v = (x' - x)/dt
 // computed in double and rounded once to the run's precision. A pure translation imposes
 // v = b/dt directly. The density and the pressure (velrho.w, pos.w) are left to the integrator.
-// mDBC's normal (when `normal` is given) turns with the object: n' = R n.
+// mDBC's normal (when `normal` is given) turns with the object: n' = R n. mDBC2's wall
+// acceleration (when `motionAce` is given) is the velocity's change over the step, (v' - v)/dt, as
+// DualSPHysics' CopyMotionVelAce computes it.
 //
 // Periodic axes (periodic.h): a particle that leaves [min, min + L) comes back in through the
 // other side, as DualSPHysics' motion kernels do, so the strategies' contract holds. A rotation
@@ -41,7 +43,8 @@ struct MotionTableView {
 
 template <typename T>
 SPH_HD SPH_FORCEINLINE void moveBoundaryParticle(uint32_t i, Real4<T>* pos, Real4<T>* velrho, const uint32_t* code,
-                                                 const MotionTableView& m, Real4<T>* normal = nullptr) {
+                                                 const MotionTableView& m, Real4<T>* normal = nullptr,
+                                                 Real4<T>* motionAce = nullptr) {
   const uint32_t c = code[i];
   if (!code::isBound(c)) return;
   const uint32_t mk = code::mkIndex(c);
@@ -78,6 +81,11 @@ SPH_HD SPH_FORCEINLINE void moveBoundaryParticle(uint32_t i, Real4<T>* pos, Real
   p.x = T(moved[0]);
   p.y = T(moved[1]);
   p.z = T(moved[2]);
+  if (motionAce) {
+    const Real4<T> old = velrho[i];
+    motionAce[i] = {T((double(v.x) - double(old.x)) * t.invDt), T((double(v.y) - double(old.y)) * t.invDt),
+                    T((double(v.z) - double(old.z)) * t.invDt), T(0)};
+  }
   pos[i] = p;
   velrho[i] = v;
 }

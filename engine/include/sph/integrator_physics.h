@@ -57,7 +57,7 @@ SPH_HD SPH_FORCEINLINE bool heldByIntegrator(uint32_t i, const IntegratorArrays<
 // An mDBC2 wall particle (code::kMdbc2Bit): its density is its correction's, which the
 // integrators keep as DualSPHysics does (no continuity, no floor).
 template <typename T>
-SPH_HD SPH_FORCEINLINE bool mdbc2Wall(uint32_t i, const IntegratorArrays<T>& a) {
+SPH_HD SPH_FORCEINLINE bool keepsWallDensity(uint32_t i, const IntegratorArrays<T>& a) {
   return a.code && (a.code[i] & code::kMdbc2Bit) != 0;
 }
 
@@ -75,7 +75,7 @@ SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArray
   const T dtRate = euler ? dt : T(2) * dt;
   const Real4<T> base = euler ? cur : old;  // the value the rate is applied to
   if (heldByIntegrator(i, a)) {
-    if (mdbc2Wall(i, a)) {  // DualSPHysics keeps the older value
+    if (keepsWallDensity(i, a)) {  // DualSPHysics keeps the older value
       a.velrhoPre[i] = cur;
       a.velrho[i] = base;
       a.pos[i].w = taitPressure(base.w, c);
@@ -115,7 +115,7 @@ SPH_HD SPH_FORCEINLINE void symplecticPredictParticle(uint32_t i, const Integrat
   a.velrhoPre[i] = vr;
   a.posPre[i] = a.pos[i];
   if (heldByIntegrator(i, a)) {
-    if (mdbc2Wall(i, a)) return;  // keeps the density of its correction
+    if (keepsWallDensity(i, a)) return;  // keeps the density of its correction
     const T rho = clampBoundDensity(vr.w + dt05 * f.w, c);
     a.velrho[i].w = rho;
     a.pos[i].w = taitPressure(rho, c);
@@ -141,7 +141,7 @@ SPH_HD SPH_FORCEINLINE void symplecticCorrectParticle(uint32_t i, const Integrat
   const T eps = -(f.w / half.w) * dt;
   T rho = pre.w * (T(2) - eps) / (T(2) + eps);
   if (heldByIntegrator(i, a)) {
-    rho = mdbc2Wall(i, a) ? pre.w : clampBoundDensity(rho, c);  // mDBC2: the predictor's correction
+    rho = keepsWallDensity(i, a) ? pre.w : clampBoundDensity(rho, c);  // mDBC2: the predictor's correction
     a.velrho[i].w = rho;
     a.pos[i].w = taitPressure(rho, c);
     return;

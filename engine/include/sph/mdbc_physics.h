@@ -156,8 +156,8 @@ SPH_HD inline T mdbcDensity(const MdbcSums<T>& s, const Real4<T>& normal, int di
 //    rho)) when |det A| >= 1e-3 and the scaled condition number dp^2 |A|_inf |A^-1|_inf <= 50,
 //    else the Shepard estimate; when sum V W < 0.1 the Shepard estimate, at least rho0. Then
 //    the pressure is cloned to the wall along the normal: p_b = c0^2 (rho_g - rho0) + rho0 (g -
-//    a_wall) . n (r_b - r_g) . n (n the unit normal; a_wall zero: walls with mDBC2 are fixed),
-//    and rho_b = rho0 + p_b / c0^2.
+//    a_wall) . n (r_b - r_g) . n (n the unit normal, a_wall the acceleration of the wall's
+//    imposed motion), and rho_b = rho0 + p_b / c0^2.
 //  - The ghost's velocity is the Shepard sum; the wall's velocity in the viscous terms is the
 //    tangential part of 2 v_wall - v_ghost (no-slip) or of v_ghost (free slip). The wall's own
 //    velocity (velrho) stays the wall's.
@@ -178,7 +178,7 @@ SPH_HD inline Real4<T> mdbcTangential(const Real4<T>& normal, T vx, T vy, T vz) 
 
 template <typename T>
 SPH_HD inline Mdbc2Wall<T> mdbc2Wall(const MdbcSums<T>& s, const Real4<T>& normal, const Real4<T>& wallVel,
-                                     const PhysicsConstants<T>& c) {
+                                     const Real4<T>& wallAce, const PhysicsConstants<T>& c) {
   if (!(s.submerged > T(0))) return {c.rho0, true, mdbcTangential(normal, wallVel.x, wallVel.y, wallVel.z)};
   const T shepard = T(double(s.rho) / s.a[0][0]);
   T rhoGhost;
@@ -212,7 +212,8 @@ SPH_HD inline Mdbc2Wall<T> mdbc2Wall(const MdbcSums<T>& s, const Real4<T>& norma
   const T nx = normal.x / len, nyu = ny / len, nz = normal.z / len;
   const T along = -(normal.x * nx + ny * nyu + normal.z * nz);  // (r_b - r_g) . n
   const T pGhost = T(c02 * (double(rhoGhost) - double(c.rho0)));
-  const T pressure = pGhost + c.rho0 * (c.gx * nx + (c.dim == 2 ? T(0) : c.gy * nyu) + c.gz * nz) * along;
+  const T fx = c.gx - wallAce.x, fy = c.gy - wallAce.y, fz = c.gz - wallAce.z;
+  const T pressure = pGhost + c.rho0 * (fx * nx + (c.dim == 2 ? T(0) : fy * nyu) + fz * nz) * along;
   const T rho = c.rho0 + T(double(pressure) / c02);
   const double a00 = s.a[0][0];
   T vx = T(s.vel[0] / a00), vy = c.dim == 2 ? T(0) : T(s.vel[1] / a00), vz = T(s.vel[2] / a00);
@@ -240,13 +241,14 @@ SPH_HD SPH_FORCEINLINE void mdbcStore(uint32_t b, T rho, Real4<T>* pos, Real4<T>
 
 // What a wall particle with a normal takes from its ghost node's sums: mDBC's density (Vel0), or
 // mDBC2's density, on/off state (code::kMdbcOffBit) and tangential velocity (tangent[b]); its
-// velocity (velrho.xyz) stays the wall's.
+// velocity (velrho.xyz) stays the wall's; motionAce (may be null: fixed walls) is the wall's
+// acceleration.
 template <typename T>
 SPH_HD SPH_FORCEINLINE void mdbcStoreWall(uint32_t b, const MdbcSums<T>& s, const Real4<T>& normal, Real4<T>* pos,
                                           Real4<T>* velrho, uint32_t* code, Real4<T>* tangent,
-                                          const PhysicsConstants<T>& c) {
+                                          const Real4<T>* motionAce, const PhysicsConstants<T>& c) {
   if (c.boundary == BoundaryModel::MdbcNoSlip || c.boundary == BoundaryModel::MdbcFreeSlip) {
-    const Mdbc2Wall<T> w = mdbc2Wall(s, normal, velrho[b], c);
+    const Mdbc2Wall<T> w = mdbc2Wall(s, normal, velrho[b], motionAce ? motionAce[b] : Real4<T>{}, c);
     mdbcStore(b, w.rho, pos, velrho, c);
     code[b] = w.off ? (code[b] | code::kMdbcOffBit) : (code[b] & ~code::kMdbcOffBit);
     tangent[b] = w.tangent;

@@ -27,6 +27,10 @@ struct ParticleView {
   // mDBC2 (SlipMode 2, 3): per wall particle the tangential velocity its correction gives the
   // viscous terms of its fluid neighbours (mdbc_physics.h, mdbc2Wall); null otherwise.
   Real4<T>* tangent = nullptr;
+  // mDBC2 with moving walls: per wall particle the acceleration of its imposed motion over the
+  // last step (its velocity change over dt; boundary_motion_physics.h), which enters its cloned
+  // pressure; null otherwise.
+  Real4<T>* motionAce = nullptr;
 };
 
 // Outputs of one force pass, written (not accumulated) for every particle in [0, n).

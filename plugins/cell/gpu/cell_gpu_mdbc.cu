@@ -49,7 +49,7 @@ __global__ void boundaryCorrectionKernel(ForceInputs<T> in, ParticleView<T> view
   }
   if (lane != 0) return;
   // Only boundary particles are written, only fluid ones read.
-  mdbcStoreWall(b, s, n, view.pos, view.velrho, view.code, view.tangent, c);
+  mdbcStoreWall(b, s, n, view.pos, view.velrho, view.code, view.tangent, view.motionAce, c);
 }
 
 template <typename T, KernelKind K, bool Slip>
