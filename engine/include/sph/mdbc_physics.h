@@ -1,8 +1,9 @@
-// Modified dynamic boundary conditions (mDBC; English et al. 2022), DualSPHysics' `Boundary` 2
-// with `SlipMode` 1 ("DBC vel=0"), as DualSPHysics 5.4 computes it (JSphCpu_mdbc.cpp).
+// Modified dynamic boundary conditions (mDBC; English et al. 2022), DualSPHysics' `Boundary` 2,
+// with `SlipMode` 1 ("DBC vel=0") and 2, 3 (mDBC2: no-slip, free slip; mdbc2Wall below), as
+// DualSPHysics 5.4 computes them (JSphCpu_mdbc.cpp).
 //
 // Every boundary particle b that has a normal (the vector from b to its ghost node, twice the
-// distance from b to the boundary surface, GenCase's normals doubled; see case_normals.h) gets,
+// distance from b to the boundary surface, GenCase's normals doubled; see boundary_normals.h) gets,
 // before a force pass, the density the fluid around its ghost node g = r_b + n_b extrapolates to
 // it. Over the fluid particles j within the support of g (walls and floating bodies excluded):
 //
