@@ -96,8 +96,7 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   }
   const int boundary = parameterInt(c, "Boundary", 1);
   if (boundary != 1 && boundary != 2) badParameter(c, "Boundary", "must be 1 (DBC) or 2 (mDBC)");
-  p.mdbc = boundary == 2;
-  if (p.mdbc) {
+  if (boundary == 2) {
     const int slip = parameterInt(c, "SlipMode", 1);
     if (slip < 1 || slip > 3) badParameter(c, "SlipMode", "must be 1 (DBC vel=0), 2 (no-slip) or 3 (free slip)");
     p.boundary = static_cast<BoundaryModel>(slip);

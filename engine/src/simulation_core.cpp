@@ -39,9 +39,14 @@ class SimulationCore final : public Simulation::Impl {
     ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
-    state_ = std::make_unique<ParticleState<T>>(d, count, ParticleArrayNeeds{p.stepAlgorithm == 2, shifting(), sps(), p.mdbc, p.mdbc2(),
-                                                                              p.mdbc2() && !c.motions.empty()},
-                                                ops_.get());
+    ParticleArrayNeeds needs;
+    needs.posPre = p.stepAlgorithm == 2;
+    needs.shift = shifting();
+    needs.sps = sps();
+    needs.normals = p.mdbc();
+    needs.tangents = p.mdbc2();
+    needs.motionAce = p.mdbc2() && !c.motions.empty();
+    state_ = std::make_unique<ParticleState<T>>(d, count, needs, ops_.get());
     const ParticleOrder order = planParticleOrder(c);
     if (!c.floatings.empty()) {
       floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, count, o.threads);
@@ -297,7 +302,7 @@ class SimulationCore final : public Simulation::Impl {
     s.code.upload(code, "uploading particle codes");
     s.id.upload(id, "uploading particle ids");
     if (sps()) s.spsTau.upload(std::vector<SymTensor<T>>(n), "clearing the SPS stresses");  // zero before the first pass
-    if (p.mdbc) {
+    if (p.mdbc()) {
       std::vector<Real4<T>> normal(n);
       for (uint32_t i = 0; i < n; ++i) {
         const Vec3d& v = c.normals[order.caseIndex[i]];
@@ -327,7 +332,7 @@ class SimulationCore final : public Simulation::Impl {
 
   // mDBC: boundary densities and pressures from the fluid around the ghost nodes (mdbc_physics.h).
   void correctBoundaries() {
-    if (p.mdbc) strategy->correctBoundaries(state_->view(), consts_);
+    if (p.mdbc()) strategy->correctBoundaries(state_->view(), consts_);
   }
 
   void prepareForces() {

@@ -26,8 +26,8 @@ struct SimParameters {
   double ddtValue = 0.1;
   Shifting shifting = Shifting::None;  // Shifting, ShiftCoef, ShiftTFS (shifting_physics.h)
   double shiftCoef = -2, shiftTfs = 0;
-  bool mdbc = false;  // Boundary 2: mDBC's boundary correction (mdbc_physics.h)
-  BoundaryModel boundary = BoundaryModel::Dbc;  // Boundary and SlipMode
+  BoundaryModel boundary = BoundaryModel::Dbc;  // Boundary and SlipMode (mdbc_physics.h)
+  bool mdbc() const { return boundary != BoundaryModel::Dbc; }
   bool mdbc2() const { return boundary == BoundaryModel::MdbcNoSlip || boundary == BoundaryModel::MdbcFreeSlip; }
   double cfl = 0.2;
   double dtIni = 0, dtMin = 0, dtFixed = 0;

@@ -1,9 +1,8 @@
 // mDBC's boundary correction on the GPU: kLanes threads per boundary particle. Each lane takes
 // every kLanes-th particle of the fluid rows around the ghost node (consecutive lanes load
-// consecutive particles), and the group adds its sums up by shuffles. One thread per boundary
-// particle measured 331 us per pass on DamBreak's 43,186 walls (H100): the wet walls' ghost
-// nodes scan ~600 candidates each, serially, in a kernel of too few threads to hide the latency
-// (6% achieved occupancy, 11 of 32 threads active per warp).
+// consecutive particles), and the group adds its sums up by shuffles. With one thread per wall
+// particle the wet walls' ghost nodes each scan hundreds of candidates serially, in a kernel of
+// too few threads to hide the latency (tools/bench/RESULTS.md, mDBC).
 #include "cell_gpu_launch.h"
 #include "sph/errors.h"
 #include "sph/gpu/cuda_check.cuh"
