@@ -21,25 +21,39 @@ struct MdbcCaseParams {
   sph::BoundaryModel model = sph::BoundaryModel::MdbcVel0;
 };
 
+// Constants and particles of a case with normals on its floor (cell_test_mdbc.cpp).
 template <typename T>
-void checkMdbcAgainstBruteForce(const MdbcCaseParams& mp) {
-  const ForceCase fc = makeForceCase(mp.dim, 13);
-  auto c = makeConstants<T>(mp.dim, mp.kernel, fc.dp, fc.h, sph::DensityDiffusion::None);
+HostParticles<T> floorWithNormals(const MdbcCaseParams& mp, const ForceCase& fc, sph::PhysicsConstants<T>& c) {
+  c = makeConstants<T>(mp.dim, mp.kernel, fc.dp, fc.h, sph::DensityDiffusion::None);
   c.boundary = mp.model;
   c.dp = T(fc.dp);
   HostParticles<T> p = fc.particles.as<T>();
   addFloorNormals(p, fc.dp, mp.dim);
   setPressure(p, c);
-  const std::unordered_map<uint32_t, T> before = densitiesById(p);
+  return p;
+}
 
+// The particles after the cell plugin's correction (periodic axes: bits of periodicMask).
+template <typename T>
+HostParticles<T> correctedByCell(const MdbcCaseParams& mp, const HostParticles<T>& p, double support,
+                                 const Domain& domain, unsigned periodicMask, const sph::PhysicsConstants<T>& c) {
   Harness<T> run(mp.device, p);
   sph::cell::CellStrategy cell;
-  cell.configure(makeContext(mp.device, mp.precision, mp.dim, 2 * fc.h, domainAround(fc.particles, fc.dp), mp.mode,
-                             run.reorderer()));
+  sph::StrategyContext ctx = makeContext(mp.device, mp.precision, mp.dim, support, domain, mp.mode, run.reorderer());
+  setPeriodic(ctx, periodicMask);
+  cell.configure(ctx);
   cell.prepare(run.view(), sph::PrepareReason::Step);
   cell.correctBoundaries(run.view(), c);
+  return run.particles();
+}
 
-  expectMdbcDensities(before, run.particles(), c);
+template <typename T>
+void checkMdbcAgainstBruteForce(const MdbcCaseParams& mp) {
+  const ForceCase fc = makeForceCase(mp.dim, 13);
+  sph::PhysicsConstants<T> c;
+  const HostParticles<T> p = floorWithNormals(mp, fc, c);
+  const Domain domain = domainAround(fc.particles, fc.dp);
+  expectMdbcDensities(densitiesById(p), correctedByCell(mp, p, 2 * fc.h, domain, 0, c), c);
 }
 
 class CellMdbc : public ::testing::TestWithParam<MdbcCaseParams> {};
@@ -85,31 +99,16 @@ void checkPeriodicMdbc(const MdbcCaseParams& mp) {
   Domain domain;
   const unsigned mask = mp.dim == 3 ? 0b011 : 0b001;
   const ForceCase fc = makePeriodicForceCase(mp.dim, mask, 29, domain);
-  auto c = makeConstants<T>(mp.dim, mp.kernel, fc.dp, fc.h, sph::DensityDiffusion::None);
+  sph::PhysicsConstants<T> c;
+  const HostParticles<T> p = floorWithNormals(mp, fc, c);
   c.periodic = boxAs<T>(periodicBox(domain, mask));
-  HostParticles<T> p = fc.particles.as<T>();
-  addFloorNormals(p, fc.dp, mp.dim);
-  setPressure(p, c);
-  const std::unordered_map<uint32_t, T> before = densitiesById(p);
-  Harness<T> run(mp.device, p);
-  sph::cell::CellStrategy cell;
-  sph::StrategyContext ctx = makeContext(mp.device, mp.precision, mp.dim, 2 * fc.h, domain, mp.mode, run.reorderer());
-  setPeriodic(ctx, mask);
-  cell.configure(ctx);
-  cell.prepare(run.view(), sph::PrepareReason::Step);
-  cell.correctBoundaries(run.view(), c);
-  const HostParticles<T> after = run.particles();
-  expectMdbcDensities(before, after, c);
+  const HostParticles<T> after = correctedByCell(mp, p, 2 * fc.h, domain, mask, c);
+  expectMdbcDensities(densitiesById(p), after, c);
   // Without the images the walls near the faces would get other densities.
   sph::PhysicsConstants<T> open = c;
   open.periodic = {};
-  HostParticles<T> openRun = p;
-  Harness<T> runOpen(mp.device, openRun);
-  sph::cell::CellStrategy openCell;
-  openCell.configure(makeContext(mp.device, mp.precision, mp.dim, 2 * fc.h, domain, mp.mode, runOpen.reorderer()));
-  openCell.prepare(runOpen.view(), sph::PrepareReason::Step);
-  openCell.correctBoundaries(runOpen.view(), open);
-  const std::unordered_map<uint32_t, T> withImages = densitiesById(after), without = densitiesById(runOpen.particles());
+  const std::unordered_map<uint32_t, T> withImages = densitiesById(after),
+                                        without = densitiesById(correctedByCell(mp, p, 2 * fc.h, domain, 0, open));
   int differ = 0;
   for (const auto& [id, rho] : withImages) differ += std::fabs(double(rho) - double(without.at(id))) > 0.01;
   EXPECT_GE(differ, 4) << "the periodic images should change the walls near the faces";
