@@ -107,6 +107,17 @@ std::vector<FloatingBodyDef> floatingBodies(const CaseDefinition& c, const SimPa
       sum.z += x.z;
     }
     b.center = f.center.value_or(Vec3d{sum.x / b.count, sum.y / b.count, sum.z / b.count});
+    const double mp = b.mass / b.count;
+    for (uint32_t s = 0; s < b.count; ++s) {
+      const Vec3d& x = c.positions[o.caseIndex[o.nBound + slot + s]];
+      const double d[3] = {x.x - b.center.x, x.y - b.center.y, x.z - b.center.z};
+      b.inertia[0] += mp * (d[1] * d[1] + d[2] * d[2]);
+      b.inertia[1] += mp * (d[0] * d[0] + d[2] * d[2]);
+      b.inertia[2] += mp * (d[0] * d[0] + d[1] * d[1]);
+      b.inertia[3] -= mp * d[0] * d[1];
+      b.inertia[4] -= mp * d[0] * d[2];
+      b.inertia[5] -= mp * d[1] * d[2];
+    }
     b.velIni = f.velIni;
     b.omegaIni = f.omegaIni;
     b.material = f.property;
@@ -141,6 +152,8 @@ FloatingBodies<T>::FloatingBodies(const CaseDefinition& c, const SimParameters& 
     body.particleMass = def.mass / def.count;
     body.pairMass = p.rho0 * std::pow(p.dp, p.dim);
     body.ownInertia = def.mass * p.dp * p.dp / 6.0;  // count * m_p * dp^2 / 6
+    for (int k = 0; k < 6; ++k) body.inertia0[k] = def.inertia[k];
+    for (int k = 0; k < 3; ++k) body.angles[k] = 0;
     body.first = def.first;
     body.count = def.count;
     SolidInfo<T>& s = solids[def.mkIndex];
@@ -187,6 +200,7 @@ FloatingBodies<T>::FloatingBodies(const CaseDefinition& c, const SimParameters& 
   shape_.gravity[1] = p.gravity.y;
   shape_.gravity[2] = p.gravity.z;
   shape_.dim = p.dim;
+  shape_.motion = p.floatingMotion;
   for (int k = 0; k < 3; ++k) {
     if (!p.periodic[k]) continue;
     shape_.box.min[k] = T(k == 0 ? p.domainMin.x : k == 1 ? p.domainMin.y : p.domainMin.z);
@@ -214,6 +228,7 @@ FloatingPairTable<T> FloatingBodies<T>::pairTable() const {
   t.bodyContacts = bodyContacts_.data();
   t.dp = dp_;
   t.dem = dem_ ? 1 : 0;
+  t.sameBodyPairs = shape_.motion == FloatingMotion::DualSPHysics ? 1 : 0;
   return t;
 }
 
@@ -226,12 +241,12 @@ void FloatingBodies<T>::index(const ParticleView<T>& p) {
 }
 
 template <typename T>
-void FloatingBodies<T>::advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const double* dt,
-                                BodyStep kind, bool paused) {
+void FloatingBodies<T>::advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src,
+                                const Real4<T>* srcVel, const double* dt, BodyStep kind, bool paused) {
   if (device_ == Device::Gpu)
-    advanceFloatingGpu(p, ace, src, pass(), dt, kind, paused);
+    advanceFloatingGpu(p, ace, src, srcVel, pass(), dt, kind, paused);
   else
-    advanceFloatingCpu(p, ace, src, pass(), dt, kind, paused, threads_);
+    advanceFloatingCpu(p, ace, src, srcVel, pass(), dt, kind, paused, threads_);
 }
 
 template <typename T>

@@ -32,6 +32,8 @@ struct FloatingBodyDef {
   uint32_t first = 0, count = 0;  // its slots (id - nBound)
   double mass = 0;
   Vec3d center, velIni, omegaIni;
+  // GenCase's inertia about the centre (xx, yy, zz, xy, xz, yz): sum_p (M/N) (|d|^2 1 - d d^T).
+  double inertia[6] = {0, 0, 0, 0, 0, 0};
   std::string material;   // DEM: the resolved property names
 };
 
@@ -58,10 +60,10 @@ class FloatingBodies {
   // After every prepare() of the strategy (which may reorder particles) and before advance().
   void index(const ParticleView<T>& p);
   // Sums the last force pass per body, advances the bodies over the step *dt as `kind` says
-  // (floating_body_physics.h) and moves their particles from src (pos, or the symplectic
-  // integrator's posPre).
-  void advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const double* dt, BodyStep kind,
-               bool paused);
+  // (floating_body_physics.h) and moves their particles from src and srcVel (pos and velrho, or
+  // the symplectic corrector's posPre and velrhoPre).
+  void advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
+               const double* dt, BodyStep kind, bool paused);
   std::vector<FloatingBodyState> states() const;
   size_t bytes() const;
   uint32_t count() const { return uint32_t(defs_.size()); }

@@ -27,24 +27,37 @@ struct FloatingPass {
   PeriodicBox<T> box;
   double gravity[3] = {0, 0, 0};
   int dim = 3;
+  FloatingMotion motion = FloatingMotion::DualSPHysics;
 };
 
 // slotIndex[id - idFirst] = i for every floating particle i of [0, p.n).
 template <typename T>
 void indexFloatingCpu(const ParticleView<T>& p, const FloatingPass<T>& f, int threads);
 // Sums each body's forces, advances it over the step *dt (dt where the particles live) as `kind`
-// says and moves its particles from src (pos or the symplectic posPre) to their new place.
+// says and moves its particles from src and srcVel (their place and velocity at the start of the
+// step: pos and velrho, or the symplectic corrector's posPre and velrhoPre) to their new place.
 template <typename T>
-void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f,
-                        const double* dt, BodyStep kind, bool paused, int threads);
+void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
+                        const FloatingPass<T>& f, const double* dt, BodyStep kind, bool paused, int threads);
 
 template <typename T>
 void indexFloatingGpu(const ParticleView<T>& p, const FloatingPass<T>& f);  // throws without CUDA
 template <typename T>
-void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f,
-                        const double* dt, BodyStep kind, bool paused);
+void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
+                        const FloatingPass<T>& f, const double* dt, BodyStep kind, bool paused);
 
 // The pieces both versions share: one body's sums from its particles, and its advance.
+// Where the arms of the sums start: DualSPHysics' rules take the particles and the centre at the
+// start of the step, the rigid ones as they are now (the symplectic corrector: at the half step).
+template <typename T>
+SPH_HD inline const Real4<T>* sumPositions(const ParticleView<T>& p, const Real4<T>* src, const FloatingPass<T>& f) {
+  return f.motion == FloatingMotion::DualSPHysics ? src : p.pos;
+}
+template <typename T>
+SPH_HD inline const double* sumCenter(uint32_t b, const FloatingPass<T>& f) {
+  return f.motion == FloatingMotion::DualSPHysics ? f.bodies[b].center : f.centerNow + 3 * b;
+}
+
 template <typename T>
 SPH_HD inline void addParticleToBody(BodySums& s, uint32_t i, const Real4<T>* pos, const Real4<T>* ace,
                                      const double center[3], const FloatingPass<T>& f) {
@@ -58,7 +71,9 @@ SPH_HD inline void addParticleToBody(BodySums& s, uint32_t i, const Real4<T>* po
 template <typename T>
 SPH_HD inline void finishBody(uint32_t b, const BodySums& s, const FloatingPass<T>& f, double stepDt, bool paused,
                               BodyStep kind) {
-  const BodyMotion m = advanceBody(f.bodies[b], s, stepDt, f.gravity, f.dim, paused, kind);
+  const BodyMotion m = f.motion == FloatingMotion::DualSPHysics
+                           ? advanceBodyDualSPHysics(f.bodies[b], s, stepDt, f.gravity, f.dim, paused, kind)
+                           : advanceBody(f.bodies[b], s, stepDt, f.gravity, f.dim, paused, kind);
   f.motions[b] = m;
   for (int k = 0; k < 3; ++k) f.centerNow[3 * b + k] = m.to[k];
   f.bodyContacts[b] = s.contacts;
@@ -66,10 +81,13 @@ SPH_HD inline void finishBody(uint32_t b, const BodySums& s, const FloatingPass<
 
 template <typename T>
 SPH_HD inline void moveBodyParticle(uint32_t slot, const ParticleView<T>& p, const Real4<T>* src,
-                                    const FloatingPass<T>& f) {
+                                    const Real4<T>* srcVel, const FloatingPass<T>& f) {
   const uint32_t i = f.slotIndex[slot];
   const int32_t b = f.solids[code::mkIndex(p.code[i])].body;
-  moveFloatingParticle(src[i], f.motions[b], f.box, p.pos[i], p.velrho[i]);
+  if (f.motion == FloatingMotion::DualSPHysics)
+    moveFloatingParticleLinear(src[i], srcVel[i], f.motions[b], f.box, p.pos[i], p.velrho[i]);
+  else
+    moveFloatingParticle(src[i], f.motions[b], f.box, p.pos[i], p.velrho[i]);
 }
 
 }  // namespace sph

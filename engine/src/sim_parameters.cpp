@@ -144,6 +144,11 @@ SimParameters deriveParameters(const CaseDefinition& c) {
                                       "0 (collision-free) and 3 (Project Chrono) are not supported");
   p.ftPause = parameterDouble(c, "FtPause", 0);
   if (!(p.ftPause >= 0)) badParameter(c, "FtPause", "must be zero or positive (seconds)");
+  const std::string motion = parameterString(c, "FloatingMotion", "dualsphysics");
+  if (motion == "rigid")
+    p.floatingMotion = FloatingMotion::Rigid;
+  else if (motion != "dualsphysics")
+    badParameter(c, "FloatingMotion", "must be dualsphysics (DualSPHysics' rules, the default) or rigid");
   p.neighbourSearch = parameterString(c, "NeighbourSearch", "");
   p.verletListSteps = parameterString(c, "VerletListSteps", "");
   if (!p.verletListSteps.empty() && !(parameterDouble(c, "VerletListSteps", 0) > 0))

@@ -108,7 +108,7 @@ class SimulationCore final : public Simulation::Impl {
         ops_->symplecticPredict(state_->integratorArrays(), consts_);
       }
       wrapPeriodic();
-      moveFloatings(state_->cur.pos.data(), BodyStep::Predictor);
+      moveFloatings(state_->cur.pos.data(), state_->cur.velrho.data(), BodyStep::Predictor);
       // The corrector applies the shift (shifting_physics.h), the predictor none. DualSPHysics'
       // mDBC corrects the walls before the predictor's pass only, its mDBC2 (SlipMode 2, 3) before
       // the corrector's too ("mDBC-Corrector").
@@ -119,7 +119,7 @@ class SimulationCore final : public Simulation::Impl {
         ops_->symplecticCorrect(state_->integratorArrays(shifting()), consts_, state_->cur.code.data(), limits_);
       }
       wrapPeriodic();
-      moveFloatings(state_->cur.posPre.data(), BodyStep::Corrector);
+      moveFloatings(state_->cur.posPre.data(), state_->cur.velrhoPre.data(), BodyStep::Corrector);
       endStepWork();
     } else {
       verletIntegratorStep();
@@ -155,7 +155,7 @@ class SimulationCore final : public Simulation::Impl {
         ops_->verletStep(state_->integratorArrays(shifting()), consts_, euler, state_->cur.code.data(), limits_);
       }
       wrapPeriodic();
-      moveFloatings(state_->cur.pos.data(), BodyStep::Euler);
+      moveFloatings(state_->cur.pos.data(), state_->cur.velrho.data(), BodyStep::Euler);
       endStepWork();
     };
     // Not recorded: the first step, the Euler steps (one in VerletSteps, not worth a second
@@ -362,11 +362,12 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   // The floating bodies after an integrator step: forces summed per body, bodies advanced as
-  // `kind` says, their particles moved from src (see floating_body_physics.h).
-  void moveFloatings(const Real4<T>* src, BodyStep kind) {
+  // `kind` says, their particles moved from their place src and velocity srcVel at the start of
+  // the step (see floating_body_physics.h).
+  void moveFloatings(const Real4<T>* src, const Real4<T>* srcVel, BodyStep kind) {
     if (!floating_) return;
     ScopedPhase ph(timer.get(), "SU-Floating", PhaseGroup::Other);
-    floating_->advance(state_->view(), state_->ace.data(), src, ops_->dtLocation(), kind, t < p.ftPause);
+    floating_->advance(state_->view(), state_->ace.data(), src, srcVel, ops_->dtLocation(), kind, t < p.ftPause);
   }
 
   // Periodic runs: fluid particles that left through one side come back through the other.

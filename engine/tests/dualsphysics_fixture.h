@@ -99,7 +99,7 @@ inline std::map<uint32_t, uint32_t> matchIds(const ParticleSnapshot& ours, const
   return m;
 }
 
-// The largest differences between our state and DualSPHysics' over boundary or fluid particles.
+// The largest differences between our state and DualSPHysics' over one kind of particle.
 // Position differences are counted beyond roundRel |x| per coordinate: the rounding of positions
 // stored in float (DualSPHysics' parts, half an ulp: 2^-24 |x|), and of single-precision runs,
 // which keep positions in float where DualSPHysics keeps them in double (half an ulp per step).
@@ -107,11 +107,15 @@ struct StateDifference {
   double pos = 0, vel = 0, rho = 0;
 };
 
+// The kinds of ParticleSnapshot::type.
+enum class Kind : uint8_t { Walls = 0, Fluid = 1, Bodies = 2 };
+inline const char* kindName(Kind k) { return k == Kind::Walls ? "walls" : k == Kind::Fluid ? "fluid" : "bodies"; }
+
 inline StateDifference compareState(const ParticleSnapshot& ours, const std::map<uint32_t, FixtureParticle>& ds,
-                                    const std::map<uint32_t, uint32_t>& ids, bool fluid, double roundRel = 0) {
+                                    const std::map<uint32_t, uint32_t>& ids, Kind kind, double roundRel = 0) {
   StateDifference d;
   for (size_t i = 0; i < ours.count(); ++i) {
-    if ((ours.type[i] != 0) != fluid) continue;
+    if (ours.type[i] != uint8_t(kind)) continue;
     const auto twin = ids.find(ours.id[i]);
     if (twin == ids.end()) continue;  // not in a subset fixture
     const FixtureParticle& p = ds.at(twin->second);

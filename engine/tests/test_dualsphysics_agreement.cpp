@@ -31,6 +31,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "dualsphysics_fixture.h"
 #include "sph/gpu_runtime.h"
@@ -112,6 +113,12 @@ const AgreementCase kMdbcPaddle2D{"engine/tests/data/dualsphysics/MdbcPaddle2D_D
                                   {1e-7, 3e-5, 2e-3}, {2e-6, 2e-4, 1e-2}, 3e-6};
 const AgreementCase kMdbc3D{"engine/tests/data/dualsphysics/Mdbc3D_Def.xml", "Mdbc3D", true, {1e-7, 3e-5, 3e-3},
                             {2e-6, 2e-4, 1e-2}, 3e-6};
+// FloatingSmall, FloatingVerletSmall: a floating cube rocked by a piston's waves (RigidAlgorithm
+// 1), symplectic and Verlet: the body's step is DualSPHysics' (floating_body_physics.h).
+const AgreementCase kFloatingSmall{"engine/tests/data/dualsphysics/FloatingSmall_Def.xml", "FloatingSmall", true,
+                                   {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
+const AgreementCase kFloatingVerletSmall{"engine/tests/data/dualsphysics/FloatingVerletSmall_Def.xml",
+                                         "FloatingVerletSmall", true, {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
 const AgreementCase kShiftingDamBreak2D{"engine/tests/data/dualsphysics/ShiftingDamBreak2D_Def.xml",
                                         "ShiftingDamBreak2D", true, {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
 
@@ -155,8 +162,9 @@ TEST_P(DualSPHysicsAgreement, FollowsDualSPHysicsStepByStep) {
 
   // Initial densities: rho0 on the walls, hydrostatic in the water, as GenCase writes them (one
   // float rounding apart: 1000 has an ulp of 6.1e-5).
-  for (bool fluid : {false, true})
-    EXPECT_LE(test::compareState(start, ds0, ids, fluid).rho, 1.3e-4) << (fluid ? "fluid" : "walls");
+  std::vector<test::Kind> kinds{test::Kind::Walls, test::Kind::Fluid};
+  if (!c.floatings.empty()) kinds.push_back(test::Kind::Bodies);
+  for (test::Kind k : kinds) EXPECT_LE(test::compareState(start, ds0, ids, k).rho, 1.3e-4) << test::kindName(k);
 
   // The dt of every step: DualSPHysics' terms carry float rounding (~1e-7 relative); 1e-6
   // leaves room for that and catches any change of rule (the old first step was 5x too long).
@@ -165,16 +173,16 @@ TEST_P(DualSPHysicsAgreement, FollowsDualSPHysicsStepByStep) {
     const double dtDs = times[s] - times[s - 1];
     EXPECT_NEAR(sim.lastDt(), dtDs, v.c->dtRel * dtDs) << "step " << s;
     if (s == 1)
-      for (bool fluid : {false, true})
-        expectWithin(test::compareState(sim.snapshot(), ds1, ids, fluid, roundRel(1)), v.c->step1,
-                     std::string("step 1, ") + (fluid ? "fluid" : "walls"));
+      for (test::Kind k : kinds)
+        expectWithin(test::compareState(sim.snapshot(), ds1, ids, k, roundRel(1)), v.c->step1,
+                     std::string("step 1, ") + test::kindName(k));
   }
   EXPECT_NEAR(sim.time(), times[100], v.c->dtRel * times[100]);
-  for (bool fluid : {false, true}) {
-    const auto d = test::compareState(sim.snapshot(), ds100, ids, fluid, roundRel(100));
-    std::printf("%s step 100, %s: |dpos| %.3g m, |dvel| %.3g m/s, |drho| %.3g kg/m^3\n", f.c_str(),
-                fluid ? "fluid" : "walls", d.pos, d.vel, d.rho);
-    expectWithin(d, v.c->step100, std::string("step 100, ") + (fluid ? "fluid" : "walls"));
+  for (test::Kind k : kinds) {
+    const auto d = test::compareState(sim.snapshot(), ds100, ids, k, roundRel(100));
+    std::printf("%s step 100, %s: |dpos| %.3g m, |dvel| %.3g m/s, |drho| %.3g kg/m^3\n", f.c_str(), test::kindName(k),
+                d.pos, d.vel, d.rho);
+    expectWithin(d, v.c->step100, std::string("step 100, ") + test::kindName(k));
   }
 }
 
@@ -183,7 +191,7 @@ std::vector<Variant> variants() {
   for (const AgreementCase* c : {&kStillTank, &kDamBreak2D, &kDamBreak, &kMovingSquare, &kShiftingDamBreak2D,
                                  &kSpsMovingSquare, &kSpsVerletSquare, &kMdbcDamBreak2D,
                                  &kMdbcMolteniDamBreak2D, &kMdbcNoSlipDamBreak2D, &kMdbcFreeSlipDamBreak2D,
-                                 &kMdbcPaddle2D, &kMdbc3D})
+                                 &kMdbcPaddle2D, &kMdbc3D, &kFloatingSmall, &kFloatingVerletSmall})
     for (Device d : {Device::Cpu, Device::Gpu})
       for (Precision p : {Precision::Single, Precision::Double})
         for (const char* s : {"cell", "verlet"}) {

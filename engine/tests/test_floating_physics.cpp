@@ -326,6 +326,142 @@ TEST(FloatingBody, CorrectorMovesWithTheMeanVelocityAndCommits) {
   for (int k = 0; k < 9; ++k) EXPECT_DOUBLE_EQ(m.rot[k], rot[k]);
 }
 
+// ---------------------------------------------------------------------------------------------
+// DualSPHysics' rules (advanceBodyDualSPHysics, moveFloatingParticleLinear)
+
+// A body under DualSPHysics' rules: the rigid one plus GenCase's inertia m_p sum (|d|^2 1 - d d^T).
+FloatingBody dsBodyOf(const Lattice& l, const double vel[3], const double omega[3]) {
+  FloatingBody b = bodyOf(l, vel, omega);
+  const BodySums s = sumsOf(l.pos, l.center);
+  for (int k = 0; k < 6; ++k) b.inertia0[k] = b.particleMass * s.inertia[k];
+  for (int k = 0; k < 3; ++k) b.angles[k] = 0;
+  return b;
+}
+
+// Explicit Euler for the centre (the old velocity), the new velocity from the forces, and each
+// particle by its own old velocity, then the body's new velocity at its new place.
+TEST(FloatingBodyDualSPHysics, EulerStepMovesWithTheOldVelocityAndTakesTheNew) {
+  const double c[3] = {0.3, -0.2, 1.0}, v0[3] = {0.1, -0.2, 0.3}, w0[3] = {0, 0, 2};
+  const Lattice l = lattice(3, 4, 5, c);
+  std::vector<std::array<double, 3>> acc(l.pos.size(), {2.0, 0, -1});
+  FloatingBody b = dsBodyOf(l, v0, w0);
+  const double dt = 1e-3;
+  const BodyMotion m = advanceBodyDualSPHysics(b, sumsOf(l.pos, c, &acc), dt, kGravity, 3, false, BodyStep::Euler);
+  EXPECT_EQ(m.dt, dt);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(m.from[k], c[k]);
+    EXPECT_DOUBLE_EQ(m.to[k], c[k] + dt * v0[k]);
+    EXPECT_EQ(b.center[k], m.to[k]);
+    EXPECT_EQ(b.vel[k], m.vel[k]);
+  }
+  EXPECT_NEAR(m.vel[0], v0[0] + 2.0 * dt, 1e-15);
+  EXPECT_NEAR(m.vel[2], v0[2] + (-1 - 9.81) * dt, 1e-15);
+  // The accelerations are uniform: no torque, the spin stays; the angles grow by omega' dt.
+  EXPECT_NEAR(m.omega[2], 2, 1e-12);
+  EXPECT_NEAR(b.angles[2], 2 * dt, 1e-15);
+  // A particle: r' = r + dt v_p (its own velocity), v' = v_body' + omega' x (r' - c').
+  const Real4<double> src = l.pos[7], srcVel{0.4, -0.3, 0.2, 1000};
+  Real4<double> pos = src, vr{0, 0, 0, 1001};
+  moveFloatingParticleLinear(src, srcVel, m, PeriodicBox<double>{}, pos, vr);
+  const double x[3] = {src.x + dt * srcVel.x, src.y + dt * srcVel.y, src.z + dt * srcVel.z};
+  EXPECT_DOUBLE_EQ(pos.x, x[0]);
+  EXPECT_DOUBLE_EQ(pos.y, x[1]);
+  EXPECT_DOUBLE_EQ(pos.z, x[2]);
+  EXPECT_EQ(pos.w, src.w);
+  EXPECT_EQ(vr.w, 1001);
+  const double d[3] = {x[0] - m.to[0], x[1] - m.to[1], x[2] - m.to[2]};
+  EXPECT_NEAR(vr.x, m.vel[0] + m.omega[1] * d[2] - m.omega[2] * d[1], 1e-15);
+  EXPECT_NEAR(vr.y, m.vel[1] + m.omega[2] * d[0] - m.omega[0] * d[2], 1e-15);
+  EXPECT_NEAR(vr.z, m.vel[2] + m.omega[0] * d[1] - m.omega[1] * d[0], 1e-15);
+}
+
+// The symplectic predictor takes half the step and keeps nothing; the corrector takes the whole
+// step from the same start (here with the same forces: twice the predictor's change).
+TEST(FloatingBodyDualSPHysics, PredictorKeepsNothingAndTheCorrectorStartsAgain) {
+  const double c[3] = {0.3, -0.2, 1.0}, v0[3] = {0.1, -0.2, 0.3}, w0[3] = {1, 2, 3};
+  const Lattice l = lattice(3, 4, 5, c);
+  std::vector<std::array<double, 3>> acc(l.pos.size(), {0.5, 0, -1});
+  acc.front() = {5, 6, 7};
+  const BodySums s = sumsOf(l.pos, c, &acc);
+  FloatingBody b = dsBodyOf(l, v0, w0);
+  const FloatingBody before = b;
+  const double dt = 1e-3;
+  const BodyMotion half = advanceBodyDualSPHysics(b, s, dt, kGravity, 3, false, BodyStep::Predictor);
+  EXPECT_EQ(half.dt, dt / 2);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(b.center[k], before.center[k]);
+    EXPECT_EQ(b.vel[k], before.vel[k]);
+    EXPECT_EQ(b.omega[k], before.omega[k]);
+    EXPECT_EQ(b.angles[k], 0);
+  }
+  const BodyMotion full = advanceBodyDualSPHysics(b, s, dt, kGravity, 3, false, BodyStep::Corrector);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(full.vel[k] - v0[k], 2 * (half.vel[k] - v0[k]), 1e-15);
+    EXPECT_NEAR(full.omega[k] - w0[k], 2 * (half.omega[k] - w0[k]), 1e-12);
+    EXPECT_NEAR(full.to[k] - c[k], 2 * (half.to[k] - c[k]), 1e-15);
+    EXPECT_EQ(b.center[k], full.to[k]);
+    EXPECT_DOUBLE_EQ(b.angles[k], full.omega[k] * dt);
+  }
+  EXPECT_NE(full.omega[1], w0[1]);  // the torque did something
+}
+
+// The inertia turns with the body: after a quarter turn about z a torque about x meets the
+// inertia the body had about y. And a torque about z spins the body up as T/I_zz.
+TEST(FloatingBodyDualSPHysics, InertiaTurnsWithTheAccumulatedAngles) {
+  const double c[3] = {0, 0, 0}, zero[3] = {0, 0, 0};
+  const Lattice l = lattice(3, 7, 5, c);  // Ixx, Iyy, Izz all different
+  FloatingBody b = dsBodyOf(l, zero, zero);
+  ASSERT_GT(std::abs(b.inertia0[0] - b.inertia0[1]), 0.1 * b.inertia0[0]);
+  // Torque T about x from forces on two particles (sum of d x a, times the pair mass).
+  BodySums s;
+  s.torque[0] = 1e-3 / b.pairMass;
+  const double dt = 1e-3;
+  FloatingBody turned = b;
+  turned.angles[2] = std::acos(-1.0) / 2;
+  const BodyMotion straight = advanceBodyDualSPHysics(b, s, dt, kNoGravity, 3, false, BodyStep::Predictor);
+  const BodyMotion quarter = advanceBodyDualSPHysics(turned, s, dt, kNoGravity, 3, false, BodyStep::Predictor);
+  EXPECT_NEAR(straight.omega[0], 0.5 * dt * 1e-3 / b.inertia0[0], 1e-12);
+  EXPECT_NEAR(quarter.omega[0], 0.5 * dt * 1e-3 / b.inertia0[1], 1e-12);
+  BodySums z;
+  z.torque[2] = 2e-3 / b.pairMass;
+  const BodyMotion spin = advanceBodyDualSPHysics(b, z, dt, kNoGravity, 3, false, BodyStep::Euler);
+  EXPECT_NEAR(spin.omega[2], dt * 2e-3 / b.inertia0[2], 1e-12);
+  EXPECT_NEAR(b.angles[2], spin.omega[2] * dt, 1e-18);
+}
+
+// FtPause: the body keeps its state and its particles keep their place and velocity. In 2D the
+// body moves in x-z and turns about y only.
+TEST(FloatingBodyDualSPHysics, HeldBodiesStayAndTwoDimensionalBodiesStayInThePlane) {
+  const double c[3] = {0.3, 0, 1.0}, v0[3] = {0.1, 0, 0.3}, w0[3] = {0, 2, 0};
+  const Lattice l = lattice(3, 1, 5, c);
+  std::vector<std::array<double, 3>> acc(l.pos.size(), {0.5, 0.7, -1});
+  acc.front() = {5, 6, 7};
+  FloatingBody held = dsBodyOf(l, v0, w0);
+  const FloatingBody before = held;
+  const BodyMotion m = advanceBodyDualSPHysics(held, sumsOf(l.pos, c, &acc), 1e-3, kGravity, 2, true,
+                                               BodyStep::Euler);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(held.center[k], before.center[k]);
+    EXPECT_EQ(held.vel[k], before.vel[k]);
+  }
+  const Real4<double> src = l.pos[2], srcVel{0.4, 0, 0.2, 1000};
+  Real4<double> pos{9, 9, 9, 5}, vr{9, 9, 9, 1001};
+  moveFloatingParticleLinear(src, srcVel, m, PeriodicBox<double>{}, pos, vr);
+  EXPECT_EQ(pos.x, src.x);
+  EXPECT_EQ(pos.z, src.z);
+  EXPECT_EQ(pos.w, 5);
+  EXPECT_EQ(vr.x, srcVel.x);
+  EXPECT_EQ(vr.z, srcVel.z);
+  FloatingBody flat = dsBodyOf(l, v0, w0);
+  const BodyMotion f = advanceBodyDualSPHysics(flat, sumsOf(l.pos, c, &acc), 1e-3, kGravity, 2, false,
+                                               BodyStep::Euler);
+  EXPECT_EQ(f.vel[1], 0);
+  EXPECT_EQ(f.omega[0], 0);
+  EXPECT_EQ(f.omega[2], 0);
+  EXPECT_NE(f.omega[1], w0[1]);
+  EXPECT_EQ(flat.center[1], 0);
+}
+
 TEST(FloatingBody, RotationFromOmegaIsAProperRotationByTheRightAngle) {
   const double dt = 0.05;
   const double ws[][3] = {{0, 0, 3}, {2, 0, 0}, {0.3, -1.1, 0.7}, {-40, 25, 60}, {1e-9, 0, 0}};
@@ -590,7 +726,7 @@ void expectSame(const PairAccum<T>& got, const PairAccum<T>& want, const char* w
     EXPECT_FLOAT_EQ(got.densityRate(), want.densityRate()) << what;
     EXPECT_FLOAT_EQ(got.viscdt, want.viscdt) << what;
   }
-  EXPECT_EQ(got.ddtOff, want.ddtOff) << what;
+  EXPECT_EQ(got.ddtSwitchedOff(), want.ddtSwitchedOff()) << what;
   EXPECT_EQ(got.contacts, want.contacts) << what;
 }
 
@@ -617,6 +753,29 @@ TEST(FloatingPair, ParticlesOfOneBodyIgnoreEachOther) {
       // The test can fail: another body at the same place does interact.
       const auto other = coded(k, pa, va, kBody0, pb, vb, kBody1, s.c);
       EXPECT_NE(other.ax, 0);
+    }
+}
+
+// DualSPHysics' rules (FloatingPairTable::sameBodyPairs, without DEM): particles of one body
+// interact like any pair, with the body's particle mass and no density diffusion; with DEM they
+// ignore each other still.
+TEST(FloatingPair, ParticlesOfOneBodyInteractUnderDualSPHysicsRules) {
+  for (KernelKind k : kKernels)
+    for (int dem : {0, 1}) {
+      FloatingSetup<double> s(k, dem);
+      s.c.floating.sameBodyPairs = 1;
+      const Real4<double> va{0.3, -0.1, 0.2, 1003}, vb{-0.2, 0.05, -0.4, 998};
+      const Real4<double> pa = withPressure<double>({0.1, 0.2, 0.3, 0}, va.w, s.c);
+      const Real4<double> pb = withPressure<double>({0.106, 0.203, 0.296, 0}, vb.w, s.c);
+      const auto got = coded(k, pa, va, kBody0, pb, vb, kBody0, s.c);
+      if (dem) {
+        expectNothing(got, "same body, DEM");
+        continue;
+      }
+      auto want = withMass(k, pa, va, false, pb, vb, false, s.mp0, true, s.c);
+      want.ddtOff = 1;
+      expectSame(got, want, "same body");
+      EXPECT_NE(got.ax, 0);
     }
 }
 

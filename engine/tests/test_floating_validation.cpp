@@ -79,7 +79,7 @@ double waterLevel(const ParticleSnapshot& s, double x0, double x1, double dp) {
 // Measured: 0.06 dp too deep (draft 0.05063 m), bounded by 0.1 dp. It was 0.03 dp before
 // density diffusion near walls and bodies followed DualSPHysics (Molteni's term off for fluid
 // particles next to a wall or a floating particle, pair_physics.h); with the body's mass per
-// particle in the pair terms (DualSPHysics' choice) instead of rho0 dp^2 it was 0.13 dp
+// particle in the pair terms instead of rho0 dp^2 (GenCase's masspart) it was 0.13 dp
 // (floating_pair_physics.h). Started 1 dp deeper or 1 dp higher (water carved to match),
 // the box settled about 0.04 dp too deep and 0.1 dp too high: floating particles keep the density the settling
 // gave them, so the equilibrium depends a little on where the body came from.
@@ -118,6 +118,8 @@ TEST(FloatingValidation, BoxOfRelativeWeightHalfFloatsHalfSubmerged) {
 // centre measured from where the bottom row touches the floor (centre distance dp). The puddle
 // in the far corner only gives the case its speed of sound (hswl 0.05 m, c0 14 m/s). DtMin is
 // lowered: its default, 0.05 h/c0 = 5e-5 s, would cut the contact into ~6 steps.
+// This is the contact law of dem_physics.h with the rigid rules (FloatingMotion rigid,
+// floating_body_physics.h), which this test measures.
 // Tolerance 10% (the issue's), for both integrators. Measured (e 0.5, e 0.8): symplectic 0.47,
 // 0.79; Verlet 0.46, 0.78. The contact law alone gives e to 1% (test_dem_physics.cpp); most of
 // what is left is the first contact pass, which still shares the body's mass among the contacts
@@ -136,6 +138,7 @@ std::string demDropCase(int stepAlgorithm) {
       R"(<parameter key="StepAlgorithm" value=")" + std::to_string(stepAlgorithm) + R"(" /><parameter key="Kernel" value="2" />
 <parameter key="Visco" value="0.05" /><parameter key="DensityDT" value="1" />
 <parameter key="RigidAlgorithm" value="2" /><parameter key="DtMin" value="1e-7" />
+<parameter key="FloatingMotion" value="rigid" />
 <parameter key="TimeMax" value="0.3" /><parameter key="TimeOut" value="0.0005" />)");
 }
 

@@ -201,15 +201,43 @@ TEST(PairPhysics, BoundaryNeighbourSwitchesDensityDiffusionAsDualSPHysics) {
     EXPECT_GT(fluidOnly.ddt, 0) << int(mode);  // the denser neighbour raises a's density
     EXPECT_EQ(wallOnly.ddt, 0) << int(mode);   // the wall pair never diffuses
     const bool kept = mode == DensityDiffusion::FourtakasFull;
-    EXPECT_EQ(withWall.ddtOff, kept ? 0u : 1u) << int(mode);
+    EXPECT_EQ(withWall.ddtSwitchedOff(), !kept) << int(mode);
     const double continuity = withWall.arho;
     EXPECT_DOUBLE_EQ(withWall.densityRate(), kept ? continuity + fluidOnly.ddt : continuity) << int(mode);
     // Parts of one particle's neighbours add up to the same switch (the strategies' lanes).
     PairAccum<double> parts = fluidOnly;
     parts.add(wallOnly);
-    EXPECT_EQ(parts.ddtOff, withWall.ddtOff);
+    EXPECT_EQ(parts.ddtSwitchedOff(), withWall.ddtSwitchedOff());
     EXPECT_DOUBLE_EQ(parts.densityRate(), withWall.densityRate());
   }
+}
+
+// DualSPHysics keeps the wall neighbours' verdict on D_a only when the wall pairs gave the
+// particle something: a free-surface particle (rho0, no pressure) at rest next to a wall at rest
+// keeps its diffusion, as in DualSPHysics' first step; once the pair moves or the particle has
+// a pressure, the wall switches it off.
+TEST(PairPhysics, WallAtRestNextToAParticleWithoutPressureLeavesItsDiffusion) {
+  const auto c = waterConstants(KernelKind::Wendland, DensityDiffusion::Fourtakas);
+  const Real4<double> va{0, 0, 0, 1000}, vf{0, 0, 0, 1004}, vw{0, 0, 0, 1000};
+  const Real4<double> pa = withPressure({0, 0, 0.03, 0}, va.w, c);
+  const Real4<double> pf = withPressure({0.01, 0, 0.03, 0}, vf.w, c);
+  const Real4<double> pw = withPressure({0, 0, 0.02, 0}, vw.w, c);
+  ASSERT_EQ(pa.w, 0);
+  ASSERT_EQ(pw.w, 0);
+  PairAccum<double> atRest;
+  interactPair<KernelKind::Wendland>(pa, va, false, pf, vf, false, c, atRest);
+  interactPair<KernelKind::Wendland>(pa, va, false, pw, vw, true, c, atRest);
+  EXPECT_FALSE(atRest.ddtSwitchedOff());
+  EXPECT_GT(atRest.densityRate(), atRest.arho);
+  PairAccum<double> moving;
+  interactPair<KernelKind::Wendland>(pa, va, false, pf, vf, false, c, moving);
+  interactPair<KernelKind::Wendland>(pa, va, false, pw, Real4<double>{0, 0, 0.01, 1000}, true, c, moving);
+  EXPECT_TRUE(moving.ddtSwitchedOff());
+  PairAccum<double> pressed;
+  const Real4<double> vp{0, 0, 0, 1001};
+  interactPair<KernelKind::Wendland>(withPressure(pa, vp.w, c), vp, false, pf, vf, false, c, pressed);
+  interactPair<KernelKind::Wendland>(withPressure(pa, vp.w, c), vp, false, pw, vw, true, c, pressed);
+  EXPECT_TRUE(pressed.ddtSwitchedOff());
 }
 
 // With mDBC walls (Boundary 2) DualSPHysics runs Molteni's term over the wall neighbour too, with
@@ -226,12 +254,12 @@ TEST(PairPhysics, MolteniDiffusesTowardsMdbcWalls) {
     interactPair<KernelKind::Wendland>(pa, va, false, pw, vw, true, c, wall);
     interactPairMass<KernelKind::Wendland>(pa, va, false, pw, vw, false, c.massBound, false, c, likeFluid);
     if (mode == DensityDiffusion::Molteni) {
-      EXPECT_EQ(wall.ddtOff, 0u);
+      EXPECT_FALSE(wall.ddtSwitchedOff());
       EXPECT_GT(wall.ddt, 0);  // towards the denser wall
       EXPECT_DOUBLE_EQ(wall.ddt, likeFluid.ddt);
     } else {
       EXPECT_EQ(wall.ddt, 0) << int(mode);
-      EXPECT_EQ(wall.ddtOff, mode == DensityDiffusion::FourtakasFull ? 0u : 1u) << int(mode);
+      EXPECT_EQ(wall.ddtSwitchedOff(), mode != DensityDiffusion::FourtakasFull) << int(mode);
     }
   }
 }

@@ -1,22 +1,36 @@
 // Rigid-body motion of floating bodies (DualSPHysics RigidAlgorithm 1 and 2), shared by the CPU
-// loops and the CUDA kernels of floating_ops.h. All in double precision.
+// loops and the CUDA kernels of floating_ops.h. All in double precision. Two sets of rules
+// (FloatingMotion, XML parameter FloatingMotion):
 //
-// After each force pass the engine sums, per body, what its particles received:
-//   F = m_f sum_p a_p + M g,   T = m_f sum_p (r_p - c) x a_p,
-//   I = m_p sum_p (|d_p|^2 1 - d_p d_p^T) + N m_p dp^2/6 1      (d_p = r_p - c)
-// (a_p without gravity; m_f = rho0 dp^d the particle's mass in the pair terms, m_p = M/N; the inertia is recomputed from the particles every step, as
-// DualSPHysics does, so it follows the body's rotation). The body then advances by dt:
+// DualSPHysics (the default): DualSPHysics 5.4's own step (its FtComputeAceVel and
+// FtPartsUpdate), so that the same particles give its trajectories. After each force pass the
+// body's sums over its particles, with the arms d_p = r_p - c taken at the start of the step:
+//   F = m_f sum_p a_p + M g,   T = m_f sum_p d_p x a_p,   I = R I0 R^T
+// (a_p without gravity, m_f = rho0 dp^d; I0 the inertia GenCase computes, sum_p m_p (|d_p|^2 1 -
+// d_p d_p^T) with m_p = M/N at the start; R the rotation of the angles the body has turned by
+// about x, y and z, summed step by step, applied x then y then z). Then, from the committed state:
+//   c' = c + dt v,  v' = v + dt F/M,  omega' = omega + dt I^-1 T
+// and each particle moves by its own velocity at the start of the step and takes the body's new
+// one: r' = r + dt v_p,  v_p' = v' + omega' x (r' - c'). The symplectic predictor takes dt/2 and
+// keeps nothing; the corrector takes the whole dt from the same start with the forces at the
+// half step. It is first order, and the rotation is linearised (a spinning body swells by
+// (omega dt)^2/2 of its size per step), but it is DualSPHysics'.
+//
+// Rigid: a second-order rigid motion. The same forces and torque, but the inertia recomputed
+// from the particles every step, I = m_p sum_p (|d_p|^2 1 - d_p d_p^T) + N m_p dp^2/6 1 (each
+// particle's own inertia too), and the body advances by dt:
 //   omega' = omega + dt I^-1 T,  v' = v + dt F/M,  c' = c + dt v*,  rotation by omega* dt
 // and every particle follows rigidly: r' = c' + R(omega* dt)(r - c), v_p = v' + omega' x (r' - c'),
 // R the rotation by the angle |omega*| dt about omega* (Rodrigues). v* and omega* depend on the
 // integrator (BodyStep):
-//   Euler (the Verlet integrator): v* = v', semi-implicit Euler as DualSPHysics' FtCalcForcesRes;
+//   Euler (the Verlet integrator): v* = v', semi-implicit Euler;
 //   Predictor (symplectic, dt/2 from t^n, not kept): v* = v, as the fluid's x + dt/2 v;
 //   Corrector (symplectic, dt from t^n with the forces at t^{n+1/2}, kept): v* = (v + v')/2,
 //   as the fluid's x + dt (v + v')/2.
 // The corrector's trapezoid makes the body's step second order like the fluid's. With v* = v'
-// (DualSPHysics' rule in both integrators) a DEM block dropped on the floor lost a quarter of
-// its rebound energy to the integration alone (e 0.5 came back as 0.43, test_floating_validation).
+// a DEM block dropped on the floor lost a quarter of its rebound energy to the integration alone
+// (e 0.5 came back as 0.43, test_floating_validation).
+//
 // In 2D (x-z plane) the body moves in x and z and turns about y only.
 // During FtPause the bodies are held: zero velocity, no motion.
 #pragma once
@@ -30,13 +44,18 @@
 
 namespace sph {
 
+// The rules of the top of this file.
+enum class FloatingMotion : uint8_t { DualSPHysics, Rigid };
+
 struct FloatingBody {
   double center[3];         // at t^n (committed)
   double vel[3], omega[3];  // at t^n
   double mass;              // M, kg
   double particleMass;      // m_p = M / count, for the inertia
   double pairMass;          // m_f = rho0 dp^d, the particle's mass in the pair terms (floating_table.h)
-  double ownInertia;        // count m_p dp^2/6: each particle's own inertia about its centre
+  double ownInertia;        // Rigid: count m_p dp^2/6, each particle's own inertia about its centre
+  double inertia0[6];       // DualSPHysics: I0 (xx, yy, zz, xy, xz, yz), GenCase's, at the start
+  double angles[3];         // DualSPHysics: sum of omega dt about x, y, z (committed)
   uint32_t first, count;    // its particles' slots: ids idFirst + [first, first + count)
 };
 
@@ -57,8 +76,9 @@ SPH_HD inline double bodyStepFraction(BodyStep k) { return k == BodyStep::Predic
 struct BodyMotion {
   double from[3];  // the centre the particles' source positions are about (c at t^n)
   double to[3];    // c'
-  double rot[9];   // R, row-major
+  double rot[9];   // Rigid: R, row-major
   double vel[3], omega[3];
+  double dt;       // DualSPHysics: the (half) step the particles move by their own velocity
 };
 
 SPH_HD inline void addToBodySums(BodySums& s, double dx, double dy, double dz, double ax, double ay, double az,
@@ -188,6 +208,109 @@ SPH_HD inline BodyMotion advanceBody(FloatingBody& b, const BodySums& s, double 
     }
   }
   return m;
+}
+
+// R = Rx(a.x) Ry(a.y) Rz(a.z), row-major: the rotation of a body that has turned by the angles a
+// (DualSPHysics' RotMatrix3x3).
+SPH_HD inline void rotationFromAngles(const double a[3], double r[9]) {
+  const double cx = cos(a[0]), cy = cos(a[1]), cz = cos(a[2]);
+  const double sx = sin(a[0]), sy = sin(a[1]), sz = sin(a[2]);
+  r[0] = cy * cz;
+  r[1] = -cy * sz;
+  r[2] = sy;
+  r[3] = sx * sy * cz + cx * sz;
+  r[4] = -sx * sy * sz + cx * cz;
+  r[5] = -sx * cy;
+  r[6] = -cx * sy * cz + sx * sz;
+  r[7] = cx * sy * sz + sx * cz;
+  r[8] = cx * cy;
+}
+
+// R I R^T for the symmetric I (xx, yy, zz, xy, xz, yz).
+SPH_HD inline void rotateInertia(const double r[9], const double I[6], double out[6]) {
+  const double m[9] = {I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2]};
+  double rm[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) rm[3 * i + j] = r[3 * i] * m[j] + r[3 * i + 1] * m[3 + j] + r[3 * i + 2] * m[6 + j];
+  auto at = [&](int i, int j) { return rm[3 * i] * r[3 * j] + rm[3 * i + 1] * r[3 * j + 1] + rm[3 * i + 2] * r[3 * j + 2]; };
+  out[0] = at(0, 0);
+  out[1] = at(1, 1);
+  out[2] = at(2, 2);
+  out[3] = at(0, 1);
+  out[4] = at(0, 2);
+  out[5] = at(1, 2);
+}
+
+// FloatingMotion::DualSPHysics: one step of dt (the predictor takes half of it) for body b from
+// its committed state (see the top of this file); the corrector and Euler steps store the new
+// state. A held body (FtPause) keeps its state and its particles keep theirs (m.dt = 0).
+SPH_HD inline BodyMotion advanceBodyDualSPHysics(FloatingBody& b, const BodySums& s, double stepDt,
+                                                 const double gravity[3], int dim, bool paused, BodyStep kind) {
+  BodyMotion m;
+  const double dt = paused ? 0.0 : stepDt * bodyStepFraction(kind);
+  for (int k = 0; k < 9; ++k) m.rot[k] = (k % 4 == 0) ? 1.0 : 0.0;
+  m.dt = dt;
+  if (paused) {
+    for (int k = 0; k < 3; ++k) {
+      m.from[k] = m.to[k] = b.center[k];
+      m.vel[k] = b.vel[k];
+      m.omega[k] = b.omega[k];
+    }
+    return m;
+  }
+  const double mf = b.pairMass;
+  const double torque[3] = {mf * s.torque[0], mf * s.torque[1], mf * s.torque[2]};
+  double rot[9], inertia[6], alpha[3];
+  rotationFromAngles(b.angles, rot);
+  rotateInertia(rot, b.inertia0, inertia);
+  solveInertia(inertia, torque, alpha);
+  for (int k = 0; k < 3; ++k) {
+    m.from[k] = b.center[k];
+    m.to[k] = b.center[k] + dt * b.vel[k];
+    m.vel[k] = b.vel[k] + dt * (mf * s.ace[k] + b.mass * gravity[k]) / b.mass;
+    m.omega[k] = b.omega[k] + dt * alpha[k];
+  }
+  if (dim == 2) {
+    m.vel[1] = 0;
+    m.omega[0] = m.omega[2] = 0;
+  }
+  if (kind != BodyStep::Predictor) {
+    for (int k = 0; k < 3; ++k) {
+      b.center[k] = m.to[k];
+      b.vel[k] = m.vel[k];
+      b.omega[k] = m.omega[k];
+      b.angles[k] += m.omega[k] * dt;
+    }
+  }
+  return m;
+}
+
+// FloatingMotion::DualSPHysics: particle i of a body from its place src and velocity srcVel at
+// the start of the step: r' = src + dt v_src, v' = v_body + omega x (r' - c'). Pressure and
+// density stay (the integrator's).
+template <typename T>
+SPH_HD inline void moveFloatingParticleLinear(const Real4<T>& src, const Real4<T>& srcVel, const BodyMotion& m,
+                                              const PeriodicBox<T>& box, Real4<T>& pos, Real4<T>& velrho) {
+  if (!(m.dt > 0)) {  // held
+    pos = Real4<T>{src.x, src.y, src.z, pos.w};
+    velrho = Real4<T>{srcVel.x, srcVel.y, srcVel.z, velrho.w};
+    return;
+  }
+  double x[3] = {double(src.x) + m.dt * double(srcVel.x), double(src.y) + m.dt * double(srcVel.y),
+                 double(src.z) + m.dt * double(srcVel.z)};
+  double d[3];
+  for (int k = 0; k < 3; ++k) {
+    d[k] = x[k] - m.to[k];
+    const double L = double(box.length[k]), lo = double(box.min[k]);
+    if (L > 0) {
+      d[k] -= L * floor(d[k] / L + 0.5);
+      x[k] -= L * floor((x[k] - lo) / L);
+    }
+  }
+  pos = Real4<T>{T(x[0]), T(x[1]), T(x[2]), pos.w};
+  velrho.x = T(m.vel[0] + m.omega[1] * d[2] - m.omega[2] * d[1]);
+  velrho.y = T(m.vel[1] + m.omega[2] * d[0] - m.omega[0] * d[2]);
+  velrho.z = T(m.vel[2] + m.omega[0] * d[1] - m.omega[1] * d[0]);
 }
 
 // Particle i of a body: from source position src (about m.from) to its new place and velocity.

@@ -6,16 +6,17 @@
 // tangential velocity, tangentB, enters the viscous terms); it needs both particles' code words.
 //
 // A floating particle (code::isFloating) is updated like a fluid particle: pressure, viscosity
-// and continuity from its neighbours. As a neighbour it carries the mass rho0 dp^d, not the
-// body's mass per particle (DualSPHysics' choice): its SPH density is a fluid-like density near
-// rho0, so only then is its SPH volume m/rho the dp^d it stands for, and the pair forces
-// integrate the water's pressure over the body's surface as they do over the tank's walls. With
-// the body's mass per particle a body of relative weight w had the volume w dp^d in the eyes of
-// the fluid, which came closer to light bodies: a box of relative weight 0.5 floated 0.13 dp
-// too deep (0.02 dp with rho0 dp^d, test_floating_validation.cpp). The body's inertia is its
-// own mass (floating_body_physics.h). Density
-// diffusion near floating particles is DualSPHysics' (pair_physics.h). Pairs of the same body are skipped:
-// their forces cancel in the body's sum and the body does not deform.
+// and continuity from its neighbours. As a neighbour it carries the mass rho0 dp^d, GenCase's
+// `masspart` for every body whatever its weight: its SPH density is a fluid-like density near
+// rho0, so its SPH volume m/rho is the dp^d it stands for, and the pair forces integrate the
+// water's pressure over the body's surface as they do over the tank's walls (with the body's
+// mass per particle a box of relative weight 0.5 floated 0.13 dp too deep, 0.06 dp with
+// rho0 dp^d, test_floating_validation.cpp). The body's inertia is its own mass
+// (floating_body_physics.h). Density
+// diffusion near floating particles is DualSPHysics' (pair_physics.h). Pairs of the same body
+// interact as DualSPHysics has them (FloatingPairTable::sameBodyPairs): their forces cancel in the
+// body's sum, but they set the particles' densities and accelerations, hence the time step. The
+// rigid rules (FloatingMotion::Rigid) skip them.
 // Without DEM (RigidAlgorithm=1) bodies meet walls and other bodies through the SPH pair alone.
 // With DEM (RigidAlgorithm=2) a floating particle meets wall particles and particles of other
 // bodies only through the contact force of dem_physics.h (within dp), and walls gather nothing
@@ -88,7 +89,8 @@ SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<
   }
   const SolidInfo<T>* s = c.floating.solids;
   const int32_t bodyB = floatB ? s[code::mkIndex(codeB)].body : -1;
-  if (floatA && s[code::mkIndex(codeA)].body == bodyB) return;  // the same body
+  const bool sameBody = floatA && s[code::mkIndex(codeA)].body == bodyB;
+  if (sameBody && (c.floating.dem || !c.floating.sameBodyPairs)) return;
   if (c.floating.dem) {
     if (boundA) return;
     if (floatA && (boundB || floatB)) {
@@ -97,7 +99,7 @@ SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<
     }
   }
   const T massB = floatB ? s[code::mkIndex(codeB)].pairMass : (boundB ? c.massBound : c.massFluid);
-  if (floatA) acc.ddtOff = 1;  // floating particles have no density diffusion (pair_physics.h)
+  if (floatA) acc.ddtOff |= acc.kDdtOff;  // floating particles have no density diffusion (pair_physics.h)
   interactPairMass<K, Periodic>(posA, velrhoA, boundA, posB, velrhoB, boundB, massB, floatB, c, acc,
                                 code::isMoving(codeB), tauB);
 }

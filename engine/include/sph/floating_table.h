@@ -26,6 +26,9 @@ struct FloatingPairTable {
   const uint32_t* bodyContacts = nullptr;   // DEM: each body's contacts in the last force pass
   T dp = 0;                                 // DEM: particle diameter
   int32_t dem = 0;                          // 1: RigidAlgorithm=2, contacts between solids are DEM
+  // 1: pairs of particles of the same body interact like any other (DualSPHysics' rules without
+  // DEM); 0: they are skipped (floating_pair_physics.h).
+  int32_t sameBodyPairs = 0;
   SPH_HD bool any() const { return solids != nullptr; }
 };
 

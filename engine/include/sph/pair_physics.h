@@ -94,7 +94,11 @@ struct PairAccum : ShiftAccum<T, Shift>, SpsAccum<T, Sps> {
   T viscdt = 0;              // max over neighbours of v_ab.r_ab/(r^2+eta^2), for dt
                              // (and the rate of DEM contacts, floating_pair_physics.h)
   T ddt = 0;                 // density diffusion D_a, kept apart until the particle is done
-  uint32_t ddtOff = 0;       // 1: a neighbour switched D_a off for this particle (see above)
+  // Bits: kDdtOff, a neighbour switched D_a off for this particle (see above); kDdtOffByWall and
+  // kWallActive, a wall neighbour asks to switch it off, and a wall pair gave the particle
+  // something (densityRate() below says why both).
+  uint32_t ddtOff = 0;
+  static constexpr uint32_t kDdtOff = 1, kDdtOffByWall = 2, kWallActive = 4;
   uint32_t contacts = 0;     // DEM contacts of a floating particle
 
   // The sums of another part of the same particle's neighbours (strategies that split one
@@ -112,8 +116,14 @@ struct PairAccum : ShiftAccum<T, Shift>, SpsAccum<T, Sps> {
     this->addStrain(o);
   }
 
-  // drho/dt once every neighbour has been added.
-  SPH_HD SPH_FORCEINLINE T densityRate() const { return ddtOff ? arho : arho + ddt; }
+  // drho/dt once every neighbour has been added. DualSPHysics sums a particle's fluid and wall
+  // neighbours in two passes and keeps the wall pass's verdict on D_a only when that pass gave
+  // the particle anything (continuity, acceleration or v_ab.r_ab > 0): a particle at rest with
+  // zero pressure (the free surface at the start) keeps its D_a beside a wall.
+  SPH_HD SPH_FORCEINLINE bool ddtSwitchedOff() const {
+    return (ddtOff & kDdtOff) != 0 || (ddtOff & (kDdtOffByWall | kWallActive)) == (kDdtOffByWall | kWallActive);
+  }
+  SPH_HD SPH_FORCEINLINE T densityRate() const { return ddtSwitchedOff() ? arho : arho + ddt; }
 };
 
 // Tait equation of state, P = B((rho/rho0)^gamma - 1).
@@ -191,7 +201,8 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   acc.viscdt = dotRr2 > acc.viscdt ? dotRr2 : acc.viscdt;
   const T rhoA = velrhoA.w, rhoB = velrhoB.w;
   const T invRhoB = T(1) / rhoB;
-  acc.arho += massB * (dvx * frx + dvy * fry + dvz * frz) * (rhoA * invRhoB);
+  const T arhoPair = massB * (dvx * frx + dvy * fry + dvz * frz) * (rhoA * invRhoB);
+  acc.arho += arhoPair;
   if (boundA) return;
   if constexpr (Shift) {
     // DualSPHysics' sums over every neighbour of a fluid particle, walls included unless the mode
@@ -263,8 +274,15 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   // as towards fluid (DualSPHysics switches it off at DBC walls only).
   const bool diffusesToWall = boundB && c.boundary != BoundaryModel::Dbc && c.ddt == DensityDiffusion::Molteni;
   if ((boundB || floatB) && !diffusesToWall) {
-    const bool switchesOff = boundB ? c.ddt != DensityDiffusion::FourtakasFull : c.ddt == DensityDiffusion::Molteni;
-    if (switchesOff) acc.ddtOff = 1;
+    if (boundB) {
+      if (c.ddt != DensityDiffusion::FourtakasFull) acc.ddtOff |= acc.kDdtOffByWall;
+      // What DualSPHysics' wall pass checks before it keeps its verdict (densityRate()).
+      const bool laminar = c.viscosity != Viscosity::Artificial;
+      if (Shift || Sps || arhoPair != T(0) || dotRr2 > T(0) || (fac != T(0) && (coef != T(0) || laminar)))
+        acc.ddtOff |= acc.kWallActive;
+    } else if (c.ddt == DensityDiffusion::Molteni) {
+      acc.ddtOff |= acc.kDdtOff;
+    }
     return;
   }
   T drho = rhoB - rhoA;

@@ -8,7 +8,7 @@
 #include "sph/neighbour_strategy.h"
 
 // Bump whenever NeighbourStrategy, ParticleView, PhysicsConstants or StrategyContext change.
-#define SPH_PLUGIN_ABI_VERSION 12u
+#define SPH_PLUGIN_ABI_VERSION 13u
 
 extern "C" {
 

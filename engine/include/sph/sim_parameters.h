@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sph/case_model.h"
+#include "sph/floating_body_physics.h"
 #include "sph/physics_constants.h"
 
 namespace sph {
@@ -48,6 +49,9 @@ struct SimParameters {
   // FtPause, the time (s) they are held still at the start.
   int rigidAlgorithm = 1;
   double ftPause = 0;
+  // How bodies move (floating_body_physics.h): DualSPHysics' rules unless the XML parameter
+  // FloatingMotion says "rigid".
+  FloatingMotion floatingMotion = FloatingMotion::DualSPHysics;
 };
 
 // Throws InputError (file, line, key) for unsupported or impossible parameter values.

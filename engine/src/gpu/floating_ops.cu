@@ -23,17 +23,19 @@ __device__ void mergeShared(BodySums* shared, unsigned t, unsigned stride) {
 
 template <typename T>
 __global__ void __launch_bounds__(kBodyBlock)
-    bodyKernel(ParticleView<T> p, const Real4<T>* __restrict__ ace, FloatingPass<T> f, const double* dt,
-               BodyStep kind, bool paused) {
+    bodyKernel(ParticleView<T> p, const Real4<T>* __restrict__ ace, const Real4<T>* src, FloatingPass<T> f,
+               const double* dt, BodyStep kind, bool paused) {
   // Raw storage: BodySums has default member initialisers, which __shared__ does not allow.
   __shared__ alignas(BodySums) unsigned char raw[kBodyBlock * sizeof(BodySums)];
   BodySums* shared = reinterpret_cast<BodySums*>(raw);
   const uint32_t b = blockIdx.x;
   const FloatingBody body = f.bodies[b];
-  const double center[3] = {f.centerNow[3 * b], f.centerNow[3 * b + 1], f.centerNow[3 * b + 2]};
+  const double* c = sumCenter(b, f);
+  const double center[3] = {c[0], c[1], c[2]};
+  const Real4<T>* at = sumPositions(p, src, f);
   BodySums s;
   for (uint32_t k = body.first + threadIdx.x; k < body.first + body.count; k += kBodyBlock)
-    addParticleToBody(s, f.slotIndex[k], p.pos, ace, center, f);
+    addParticleToBody(s, f.slotIndex[k], at, ace, center, f);
   shared[threadIdx.x] = s;
   __syncthreads();
   for (unsigned stride = kBodyBlock / 2; stride > 0; stride /= 2) {
@@ -44,9 +46,9 @@ __global__ void __launch_bounds__(kBodyBlock)
 }
 
 template <typename T>
-__global__ void moveKernel(ParticleView<T> p, const Real4<T>* src, FloatingPass<T> f) {
+__global__ void moveKernel(ParticleView<T> p, const Real4<T>* src, const Real4<T>* srcVel, FloatingPass<T> f) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < f.nFloating) moveBodyParticle(k, p, src, f);
+  if (k < f.nFloating) moveBodyParticle(k, p, src, srcVel, f);
 }
 
 }  // namespace
@@ -57,18 +59,18 @@ void indexFloatingGpu(const ParticleView<T>& p, const FloatingPass<T>& f) {
 }
 
 template <typename T>
-void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f,
-                        const double* dt, BodyStep kind, bool paused) {
-  bodyKernel<T><<<f.nBodies, kBodyBlock>>>(p, ace, f, dt, kind, paused);
+void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
+                        const FloatingPass<T>& f, const double* dt, BodyStep kind, bool paused) {
+  bodyKernel<T><<<f.nBodies, kBodyBlock>>>(p, ace, src, f, dt, kind, paused);
   SPH_CUDA_CHECK(cudaGetLastError(), "summing the forces on floating bodies and advancing them");
-  SPH_LAUNCH("moving the particles of floating bodies", f.nFloating, kBlock, 0, moveKernel<T>, p, src, f);
+  SPH_LAUNCH("moving the particles of floating bodies", f.nFloating, kBlock, 0, moveKernel<T>, p, src, srcVel, f);
 }
 
 template void indexFloatingGpu(const ParticleView<float>&, const FloatingPass<float>&);
 template void indexFloatingGpu(const ParticleView<double>&, const FloatingPass<double>&);
 template void advanceFloatingGpu(const ParticleView<float>&, const Real4<float>*, const Real4<float>*,
-                                 const FloatingPass<float>&, const double*, BodyStep, bool);
+                                 const Real4<float>*, const FloatingPass<float>&, const double*, BodyStep, bool);
 template void advanceFloatingGpu(const ParticleView<double>&, const Real4<double>*, const Real4<double>*,
-                                 const FloatingPass<double>&, const double*, BodyStep, bool);
+                                 const Real4<double>*, const FloatingPass<double>&, const double*, BodyStep, bool);
 
 }  // namespace sph
