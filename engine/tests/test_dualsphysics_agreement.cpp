@@ -119,6 +119,14 @@ const AgreementCase kFloatingSmall{"engine/tests/data/dualsphysics/FloatingSmall
                                    {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
 const AgreementCase kFloatingVerletSmall{"engine/tests/data/dualsphysics/FloatingVerletSmall_Def.xml",
                                          "FloatingVerletSmall", true, {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
+// WaveMakeSmall: a piston wave-maker in a flume periodic across its width (the bundled WaveMake
+// made small, with a flat floor): the piston's sinusoid with its phase, periodic neighbours. The
+// dt follows the acceleration of the fluid the piston pushes, a sum whose pressure terms cancel:
+// our single-precision Verlet-list run sums it in another order and is 1.1e-6 (relative) from
+// DualSPHysics after 65 steps, so dt within 3e-6. 21,568 particles: the CPU runs it in single
+// precision only (CI time).
+const AgreementCase kWaveMakeSmall{"engine/tests/data/dualsphysics/WaveMakeSmall_Def.xml", "WaveMakeSmall", true,
+                                   {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}, 3e-6};
 const AgreementCase kShiftingDamBreak2D{"engine/tests/data/dualsphysics/ShiftingDamBreak2D_Def.xml",
                                         "ShiftingDamBreak2D", true, {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
 
@@ -191,11 +199,12 @@ std::vector<Variant> variants() {
   for (const AgreementCase* c : {&kStillTank, &kDamBreak2D, &kDamBreak, &kMovingSquare, &kShiftingDamBreak2D,
                                  &kSpsMovingSquare, &kSpsVerletSquare, &kMdbcDamBreak2D,
                                  &kMdbcMolteniDamBreak2D, &kMdbcNoSlipDamBreak2D, &kMdbcFreeSlipDamBreak2D,
-                                 &kMdbcPaddle2D, &kMdbc3D, &kFloatingSmall, &kFloatingVerletSmall})
+                                 &kMdbcPaddle2D, &kMdbc3D, &kFloatingSmall, &kFloatingVerletSmall, &kWaveMakeSmall})
     for (Device d : {Device::Cpu, Device::Gpu})
       for (Precision p : {Precision::Single, Precision::Double})
         for (const char* s : {"cell", "verlet"}) {
-          const bool cheap = c != &kDamBreak || d == Device::Gpu || (p == Precision::Single && s[0] == 'c');
+          const bool cheap = (c != &kDamBreak && c != &kWaveMakeSmall) || d == Device::Gpu ||
+                             (p == Precision::Single && (s[0] == 'c' || c == &kWaveMakeSmall));
           if (cheap) v.push_back({c, d, s, p});
         }
   return v;
