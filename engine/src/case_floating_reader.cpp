@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -130,7 +131,7 @@ void readFloatings(const XmlReader& x, const XMLElement* floatings, CaseDefiniti
   for (const XMLElement* e = floatings->FirstChildElement(); e; e = e->NextSiblingElement()) {
     if (skipped(e)) continue;
     if (std::string_view(e->Name()) != "floating") x.unknown(e, floatings);
-    x.onlyChildren(e, {"massbody", "rhopbody", "center", "velini", "omegaini"});
+    x.onlyChildren(e, {"massbody", "rhopbody", "center", "velini", "omegaini", "linearvelini", "angularvelini"});
     FloatingDef f;
     f.line = e->GetLineNum();
     f.mkBound = parseMkList(x, e, "mkbound");
@@ -150,8 +151,15 @@ void readFloatings(const XmlReader& x, const XMLElement* floatings, CaseDefiniti
       if (*v && !(**v > 0)) x.fail(e, "the body's weight (relativeweight, massbody or rhopbody) must be positive");
     }
     if (const XMLElement* ce = e->FirstChildElement("center")) f.center = x.vec(ce);
-    if (const XMLElement* v = e->FirstChildElement("velini")) f.velIni = x.vec(v);
-    if (const XMLElement* w = e->FirstChildElement("omegaini")) f.omegaIni = x.vec(w);
+    // DualSPHysics 5 names them linearvelini and angularvelini (GenCase 5 refuses the older
+    // velini and omegaini, which DualSPHysics 4 cases use); either, not both.
+    for (const auto& [oldName, newName, into] :
+         {std::tuple{"velini", "linearvelini", &f.velIni}, std::tuple{"omegaini", "angularvelini", &f.omegaIni}}) {
+      const XMLElement* a = e->FirstChildElement(oldName);
+      const XMLElement* b = e->FirstChildElement(newName);
+      if (a && b) x.fail(b, fmt::format("<{}> and <{}> both give the same initial velocity: keep one", oldName, newName));
+      if (a || b) *into = x.vec(a ? a : b);
+    }
     if (const char* p = e->Attribute("property")) f.property = p;
     c.floatings.push_back(std::move(f));
   }

@@ -228,7 +228,7 @@ FloatingPairTable<T> FloatingBodies<T>::pairTable() const {
   t.bodyContacts = bodyContacts_.data();
   t.dp = dp_;
   t.dem = dem_ ? 1 : 0;
-  t.sameBodyPairs = shape_.motion == FloatingMotion::DualSPHysics ? 1 : 0;
+  t.dualsphysics = shape_.motion == FloatingMotion::DualSPHysics ? 1 : 0;
   return t;
 }
 

@@ -99,8 +99,12 @@ class SimulationCore final : public Simulation::Impl {
     // The strategy's estimate of this step's dt: the symplectic integrator knows it (carried from
     // the last step); the Verlet integrator's comes from this step's forces, so the last one.
     const bool symplectic = p.stepAlgorithm == 2;
-    strategy->beginStep(stepCount == 0 ? (p.dtFixed > 0 ? p.dtFixed : p.dtIni) : symplectic ? dtNext_ : dt);
+    const double stepDt = stepCount == 0 ? (p.dtFixed > 0 ? p.dtFixed : p.dtIni) : symplectic ? dtNext_ : dt;
+    strategy->beginStep(stepDt);
     if (symplectic) {
+      // DualSPHysics' DEM contacts take the step of the force pass they belong to (its
+      // DemDtForce): half the step in the predictor, the whole step in the corrector.
+      setDemStep(0.5 * stepDt);
       forcePass();
       computeDt(DtPass::Predictor);
       {
@@ -112,6 +116,7 @@ class SimulationCore final : public Simulation::Impl {
       // The corrector applies the shift (shifting_physics.h), the predictor none. DualSPHysics'
       // mDBC corrects the walls before the predictor's pass only, its mDBC2 (SlipMode 2, 3) before
       // the corrector's too ("mDBC-Corrector").
+      setDemStep(stepDt);
       forcePass(shifting(), p.mdbc2());
       computeDt(DtPass::Corrector);
       {
@@ -122,6 +127,7 @@ class SimulationCore final : public Simulation::Impl {
       moveFloatings(state_->cur.posPre.data(), state_->cur.velrhoPre.data(), BodyStep::Corrector);
       endStepWork();
     } else {
+      setDemStep(stepCount == 0 ? (p.dtFixed > 0 ? p.dtFixed : p.dtIni) : dt);  // the last step's (DualSPHysics)
       verletIntegratorStep();
     }
     const StepScalars s = ops_->waitStepScalars();
@@ -282,7 +288,10 @@ class SimulationCore final : public Simulation::Impl {
       }
       id[i] = i;
     }
-    if (floating_) {  // initial velocities: v + omega x (r - c)
+    // Initial velocities of floating particles: v + omega x (r - c) under the rigid rules; under
+    // DualSPHysics' the particles keep GenCase's (zero) and take the body's velocity after the
+    // first step, as in DualSPHysics.
+    if (floating_ && p.floatingMotion == FloatingMotion::Rigid) {
       for (const FloatingBodyDef& b : floating_->definitions()) {
         for (uint32_t s = 0; s < b.count; ++s) {
           Real4<T>& q = vr[order.nBound + b.first + s];
@@ -359,6 +368,10 @@ class SimulationCore final : public Simulation::Impl {
       ops_->computeSpsTau(state_->spsStrain.data(), state_->cur.velrho.data(), state_->cur.code.data(),
                           state_->cur.spsTau.data(), state_->nBound, state_->n, consts_);
     }
+  }
+
+  void setDemStep(double d) {
+    if (floating_) consts_.floating.demDt = T(d);
   }
 
   // The floating bodies after an integrator step: forces summed per body, bodies advanced as

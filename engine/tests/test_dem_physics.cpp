@@ -1,5 +1,6 @@
 // The DEM contact of dem_physics.h against Hertz's static law, Coulomb's cap and the
-// restitution and duration of a head-on impact integrated in double precision.
+// restitution and duration of a head-on impact integrated in double precision; and
+// DualSPHysics' own contact (demContactDualSPHysics) against its formulas written out.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -317,6 +318,53 @@ TEST(DemContact, RateResolvesTheImpactInTenSteps) {
                   v0, got.duration, tc, got.minRate, steps);
       EXPECT_GE(steps, 10.0) << "e=" << e << " v0=" << v0;
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DualSPHysics' contact (demContactDualSPHysics), its formulas written out here term by term.
+
+DemContactDualSPHysics<double> dsContact(V3 n, double r, V3 dv, double massEff, double pairMass, double dtDem,
+                                         const DemMaterial<double>& a, const DemMaterial<double>& b) {
+  return demContactDualSPHysics(r * n.x, r * n.y, r * n.z, r, dv.x, dv.y, dv.z, kDp, massEff, pairMass, dtDem, a, b);
+}
+
+TEST(DemContactDualSPHysics, NormalForceRateAndFrictionAsDualSPHysicsWritesThem) {
+  const auto wood = material(1.23e10, 0.369, 0.55, 0.35), steel = material(2.1e11, 0.3, 0.65, 0.45);
+  const double massEff = 0.23, pairMass = 1e-3, dtDem = 3e-5;
+  const double overlap = 2e-5, r = kDp - overlap;
+  const V3 dv = -0.4 * kN + 0.3 * kT;  // closing at 0.4 m/s, sliding at 0.3 |kT|
+  const auto got = dsContact(kN, r, dv, massEff, pairMass, dtDem, wood, steel);
+  ASSERT_TRUE(got.touching);
+  const double kn = 4.0 / (3.0 * (wood.tau + steel.tau)) * std::sqrt(kDp / 4);
+  const double vn = dot(dv, kN);
+  EXPECT_NEAR(got.rate, 0.2 / (3.21 * (std::pow(massEff / kn, 0.4) * std::pow(std::abs(vn), -0.2)) / 40),
+              1e-12 * got.rate);
+  const double e = 0.5 * (0.55 + 0.65), le = std::log(e);
+  const double gn = -2 * le * std::sqrt(massEff * kn) / std::sqrt(kPi + le * le);
+  const double fn = kn * std::pow(overlap, 1.5) - gn * std::pow(overlap, 0.25) * vn;
+  const V3 vt = dv - vn * kN;
+  const double vtn = norm(vt);
+  const double ft = std::min(0.5 * (0.35 + 0.45) * fn * std::tanh(8 * vtn), (kn * dtDem - gn) * vtn / 3.5);
+  const V3 want = (fn / pairMass) * kN + (ft / pairMass / vtn) * vt;
+  EXPECT_NEAR(got.ax, want.x, 1e-9 * norm(want));
+  EXPECT_NEAR(got.ay, want.y, 1e-9 * norm(want));
+  EXPECT_NEAR(got.az, want.z, 1e-9 * norm(want));
+  EXPECT_NE(ft, 0);
+  EXPECT_GT(fn, 0);
+}
+
+// Apart (r >= dp, or an overlap below 1e-6 dp: lattice neighbours, whose overlap is rounding)
+// there is no force, but the pair still has its rate; a pair at rest has none.
+TEST(DemContactDualSPHysics, ApartPairsHaveARateButNoForce) {
+  const auto wood = material(1.23e10, 0.369, 0.55, 0.35);
+  for (double r : {kDp * 1.5, kDp, kDp * (1 - 5e-7)}) {
+    const auto got = dsContact(kN, r, -0.1 * kN, 0.2, 1e-3, 3e-5, wood, wood);
+    EXPECT_FALSE(got.touching) << r;
+    EXPECT_EQ(got.ax, 0);
+    EXPECT_GT(got.rate, 0);
+  }
+  EXPECT_TRUE(dsContact(kN, kDp * (1 - 2e-6), -0.1 * kN, 0.2, 1e-3, 3e-5, wood, wood).touching);
+  EXPECT_EQ(dsContact(kN, kDp * 0.9, V3{0, 0, 0}, 0.2, 1e-3, 3e-5, wood, wood).rate, 0);
 }
 
 }  // namespace

@@ -119,6 +119,11 @@ const AgreementCase kFloatingSmall{"engine/tests/data/dualsphysics/FloatingSmall
                                    {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
 const AgreementCase kFloatingVerletSmall{"engine/tests/data/dualsphysics/FloatingVerletSmall_Def.xml",
                                          "FloatingVerletSmall", true, {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
+// SolidsSmall: a water column hits a stack of three wooden blocks (DualSPHysics' example 14_DEM
+// made small): DEM contacts between the blocks and with the floor from the first step, DualSPHysics'
+// contact law (dem_physics.h).
+const AgreementCase kSolidsSmall{"engine/tests/data/dualsphysics/SolidsSmall_Def.xml", "SolidsSmall", true,
+                                 {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
 // WaveMakeSmall: a piston wave-maker in a flume periodic across its width (the bundled WaveMake
 // made small, with a flat floor): the piston's sinusoid with its phase, periodic neighbours. The
 // dt follows the acceleration of the fluid the piston pushes, a sum whose pressure terms cancel:
@@ -199,7 +204,7 @@ std::vector<Variant> variants() {
   for (const AgreementCase* c : {&kStillTank, &kDamBreak2D, &kDamBreak, &kMovingSquare, &kShiftingDamBreak2D,
                                  &kSpsMovingSquare, &kSpsVerletSquare, &kMdbcDamBreak2D,
                                  &kMdbcMolteniDamBreak2D, &kMdbcNoSlipDamBreak2D, &kMdbcFreeSlipDamBreak2D,
-                                 &kMdbcPaddle2D, &kMdbc3D, &kFloatingSmall, &kFloatingVerletSmall, &kWaveMakeSmall})
+                                 &kMdbcPaddle2D, &kMdbc3D, &kFloatingSmall, &kFloatingVerletSmall, &kSolidsSmall, &kWaveMakeSmall})
     for (Device d : {Device::Cpu, Device::Gpu})
       for (Precision p : {Precision::Single, Precision::Double})
         for (const char* s : {"cell", "verlet"}) {

@@ -756,14 +756,14 @@ TEST(FloatingPair, ParticlesOfOneBodyIgnoreEachOther) {
     }
 }
 
-// DualSPHysics' rules (FloatingPairTable::sameBodyPairs, without DEM): particles of one body
+// DualSPHysics' rules (FloatingPairTable::dualsphysics, without DEM): particles of one body
 // interact like any pair, with the body's particle mass and no density diffusion; with DEM they
 // ignore each other still.
 TEST(FloatingPair, ParticlesOfOneBodyInteractUnderDualSPHysicsRules) {
   for (KernelKind k : kKernels)
     for (int dem : {0, 1}) {
       FloatingSetup<double> s(k, dem);
-      s.c.floating.sameBodyPairs = 1;
+      s.c.floating.dualsphysics = 1;
       const Real4<double> va{0.3, -0.1, 0.2, 1003}, vb{-0.2, 0.05, -0.4, 998};
       const Real4<double> pa = withPressure<double>({0.1, 0.2, 0.3, 0}, va.w, s.c);
       const Real4<double> pb = withPressure<double>({0.106, 0.203, 0.296, 0}, vb.w, s.c);
@@ -895,6 +895,33 @@ TEST(FloatingPair, DemContactReplacesTheSphPairBetweenSolids) {
     expectNothing(coded(k, pa, va, kBody0, far, vb, kWall, s.c), "wall beyond dp");
     expectNothing(coded(k, pa, va, kBody0, far, vb, kBody1, s.c), "other body beyond dp");
   }
+}
+
+// Under DualSPHysics' rules the DEM pair is DualSPHysics' contact (dem_physics.h) with the
+// body's pair mass: a pair within the support but apart gives its rate and nothing else, and the
+// rate sets the particle's time step only once a pair touches.
+TEST(FloatingPair, DualSPHysicsDemRateCountsOnlyForTouchedParticles) {
+  FloatingSetup<double> s(KernelKind::Wendland, 1);
+  s.c.floating.dualsphysics = 1;
+  s.c.floating.demDt = 3e-5;
+  const Real4<double> va{0, 0, -0.2, 1000}, vb{0, 0, 0, 1000};
+  const Real4<double> pa = withPressure<double>({0.1, 0.2, 0.3, 0}, va.w, s.c);
+  const Real4<double> apart = withPressure<double>({0.1, 0.2, 0.3 - 1.5 * kDp, 0}, vb.w, s.c);
+  const Real4<double> touching = withPressure<double>({0.1, 0.2, 0.3 - 0.99 * kDp, 0}, vb.w, s.c);
+  const auto far = coded(KernelKind::Wendland, pa, va, kBody0, apart, vb, kWall, s.c);
+  EXPECT_EQ(far.ax, 0);
+  EXPECT_EQ(far.az, 0);
+  EXPECT_EQ(far.contacts, 0u);
+  EXPECT_GT(far.demdt, 0);
+  EXPECT_EQ(far.timeStepRate(), far.viscdt);
+  auto both = coded(KernelKind::Wendland, pa, va, kBody0, touching, vb, kWall, s.c, far);
+  EXPECT_EQ(both.contacts, 1u);
+  EXPECT_GT(both.az, 0);  // pushed up, off the wall below
+  EXPECT_EQ(both.timeStepRate(), both.demdt);
+  const auto want = demContactDualSPHysics<double>(0, 0, 0.99 * kDp, 0.99 * kDp, 0, 0, -0.2, kDp,
+                                                   0.5 * s.solids[kBody0Mk].bodyMass, s.solids[kBody0Mk].pairMass,
+                                                   3e-5, s.solids[kBody0Mk].material, s.solids[kWallMk].material);
+  EXPECT_NEAR(both.az, want.az, 1e-9 * std::abs(want.az));
 }
 
 TEST(FloatingPair, WithDemWallsGatherNothingFromFloatingParticles) {

@@ -40,10 +40,14 @@ TEST(TimeStep, EachTermOfTheRule) {
   m.dtMin = 1e-3;
   EXPECT_DOUBLE_EQ(variableDt(0, 0, 0, m, &hit), 1e-3);
   EXPECT_EQ(hit, 1u);
-  // DtFixed replaces everything.
+  // DtFixed replaces the variable step; DtMin still bounds it from below, as in DualSPHysics.
   DtRule fixed = r;
   fixed.dtFixed = 7e-5;
   EXPECT_DOUBLE_EQ(variableDt(f * f, 500, 9, fixed, &hit), 7e-5);
+  EXPECT_EQ(hit, 0u);
+  fixed.dtMin = 8e-5;
+  EXPECT_DOUBLE_EQ(variableDt(f * f, 500, 9, fixed, &hit), 8e-5);
+  EXPECT_EQ(hit, 1u);
 }
 
 TEST(TimeStep, SymplecticStepsAdvanceByThePreviousStepsSmallerPassDt) {

@@ -19,7 +19,7 @@ struct FloatingDef {
   std::optional<double> massBody;        // kg (<massbody value>)
   std::optional<double> rhopBody;        // kg/m^3 (<rhopbody value>)
   std::optional<Vec3d> center;           // <center>: otherwise the particles' centroid
-  Vec3d velIni, omegaIni;                // <velini>, <omegaini> (rad/s)
+  Vec3d velIni, omegaIni;                // <linearvelini> or <velini>, <angularvelini> or <omegaini> (rad/s)
   std::string property;                  // material name(s), "a + b" overrides left to right
   int line = 0;
 };

@@ -113,4 +113,69 @@ SPH_HD inline DemContact<T> demContact(T dx, T dy, T dz, T r, T dvx, T dvy, T dv
   return out;
 }
 
+// DualSPHysics 5.4's own contact (its InteractionForcesDEM), which the engine uses with
+// FloatingMotion::DualSPHysics (floating_body_physics.h): for particle a of a body and b, a wall
+// particle or one of another body, within the kernel's support, with n = (r_a - r_b)/r,
+// v_n = (v_a - v_b).n and the reduced mass m* (half a's body's mass against a wall, else
+// m_A m_B/(m_A + m_B) of the two bodies):
+//   kn = 4/(3 (tau_a + tau_b)) sqrt(dp/4)
+//   rate = 0.2 / (3.21 (m*/kn)^0.4 |v_n|^-0.2 / 40)    (for the time step; 0 when v_n = 0)
+// and, touching (overlap delta = dp - r > 0), with e and mu the means of the two materials':
+//   gamma_n = -2 ln(e) sqrt(m* kn) / sqrt(pi + ln(e)^2)
+//   F_n = kn delta^1.5 - gamma_n delta^0.25 v_n                      (not clamped)
+//   F_t = min(mu F_n tanh(8 |v_t|), (kn dtDem - gamma_n) |v_t| / 3.5) along v_t = the rest of
+//         v_a - v_b, dtDem the step of the force pass (DualSPHysics' DemDtForce)
+// as DualSPHysics writes them: the pi without its square, and F_t applied along v_t itself, so
+// that it opposes the sliding only when negative (kn dtDem < gamma_n). The particle's
+// acceleration is the force over its pair mass m_f.
+template <typename T>
+struct DemContactDualSPHysics {
+  T ax = 0, ay = 0, az = 0;  // acceleration of a, m/s^2
+  T rate = 0;                // 1/s, for the time step when the particle is touched
+  bool touching = false;
+};
+
+template <typename T>
+SPH_HD inline DemContactDualSPHysics<T> demContactDualSPHysics(T dx, T dy, T dz, T r, T dvx, T dvy, T dvz, T dp,
+                                                               T massEff, T pairMass, T dtDem,
+                                                               const DemMaterial<T>& a, const DemMaterial<T>& b) {
+  DemContactDualSPHysics<T> out;
+  if (!(r > T(0))) return out;
+  const T kn = T(4) / (T(3) * (a.tau + b.tau)) * std::sqrt(T(0.25) * dp);
+  const T invR = T(1) / r;
+  const T nx = dx * invR, ny = dy * invR, nz = dz * invR;
+  const T vn = dvx * nx + dvy * ny + dvz * nz;
+  const T absVn = vn < T(0) ? -vn : vn;
+  if (absVn > T(0))
+    out.rate = T(0.2) / (T(3.21) * (std::pow(massEff / kn, T(0.4)) * std::pow(absVn, T(-0.2))) / T(40));
+  // Lattice neighbours start exactly dp apart, and whether they touch is then decided by the
+  // rounding of their positions: DualSPHysics, whose overlap is a float difference, finds them
+  // apart. So do overlaps below 1e-6 dp here (in either precision); their force would be ~1e-9
+  // of a contact's.
+  const T overlap = dp - r;
+  if (!(overlap > T(1e-6) * dp)) return out;
+  out.touching = true;
+  const T e = T(0.5) * (a.restitution + b.restitution);
+  const T logE = std::log(e);
+  const T gn = -(T(2) * logE * std::sqrt(massEff * kn)) / std::sqrt(T(M_PI) + logE * logE);
+  const T fn = kn * std::pow(overlap, T(1.5)) - gn * std::pow(overlap, T(0.25)) * vn;
+  const T inv = T(1) / pairMass;
+  out.ax = fn * inv * nx;
+  out.ay = fn * inv * ny;
+  out.az = fn * inv * nz;
+  const T tx = dvx - vn * nx, ty = dvy - vn * ny, tz = dvz - vn * nz;
+  const T vt = std::sqrt(tx * tx + ty * ty + tz * tz);
+  if (vt > T(0)) {
+    const T elastic = (kn * dtDem - gn) * vt / T(3.5);
+    const T mu = T(0.5) * (a.friction + b.friction);
+    T ft = mu * fn * std::tanh(vt * T(8));
+    ft = ft < elastic ? ft : elastic;
+    const T s = ft * inv / vt;
+    out.ax += s * tx;
+    out.ay += s * ty;
+    out.az += s * tz;
+  }
+  return out;
+}
+
 }  // namespace sph

@@ -14,13 +14,13 @@
 // rho0 dp^d, test_floating_validation.cpp). The body's inertia is its own mass
 // (floating_body_physics.h). Density
 // diffusion near floating particles is DualSPHysics' (pair_physics.h). Pairs of the same body
-// interact as DualSPHysics has them (FloatingPairTable::sameBodyPairs): their forces cancel in the
+// interact as DualSPHysics has them (FloatingPairTable::dualsphysics): their forces cancel in the
 // body's sum, but they set the particles' densities and accelerations, hence the time step. The
 // rigid rules (FloatingMotion::Rigid) skip them.
 // Without DEM (RigidAlgorithm=1) bodies meet walls and other bodies through the SPH pair alone.
 // With DEM (RigidAlgorithm=2) a floating particle meets wall particles and particles of other
-// bodies only through the contact force of dem_physics.h (within dp), and walls gather nothing
-// from floating particles.
+// bodies only through the contact force of dem_physics.h (DualSPHysics' law under its rules, the
+// Hertz law of the rigid ones), and walls gather nothing from floating particles.
 #pragma once
 
 #include "sph/dem_physics.h"
@@ -38,10 +38,24 @@ SPH_HD SPH_FORCEINLINE void demPair(const Real4<T>& posA, const Real4<T>& velrho
   pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
   const FloatingPairTable<T>& f = c.floating;
-  const T reach = T(1.5) * f.dp;  // approaching pairs this close already set the time step
-  if (r2 >= reach * reach) return;
   const SolidInfo<T>& sa = f.solids[code::mkIndex(codeA)];
   const SolidInfo<T>& sb = f.solids[code::mkIndex(codeB)];
+  if (f.dualsphysics) {
+    if (r2 > c.support2 || r2 < T(1e-18)) return;
+    const T massEff = sb.body >= 0 ? sa.bodyMass * sb.bodyMass / (sa.bodyMass + sb.bodyMass) : T(0.5) * sa.bodyMass;
+    const DemContactDualSPHysics<T> k =
+        demContactDualSPHysics(dx, dy, dz, std::sqrt(r2), velrhoA.x - velrhoB.x, velrhoA.y - velrhoB.y,
+                               velrhoA.z - velrhoB.z, f.dp, massEff, sa.pairMass, f.demDt, sa.material, sb.material);
+    acc.demdt = k.rate > acc.demdt ? k.rate : acc.demdt;
+    if (!k.touching) return;
+    acc.ax += k.ax;
+    acc.ay += k.ay;
+    acc.az += k.az;
+    ++acc.contacts;
+    return;
+  }
+  const T reach = T(1.5) * f.dp;  // approaching pairs this close already set the time step
+  if (r2 >= reach * reach) return;
   // Each body's mass is shared by its contacts of the last force pass (dem_physics.h).
   const uint32_t na = f.bodyContacts[sa.body];
   const T massA = sa.bodyMass / T(na > 0 ? na : 1);
@@ -90,7 +104,7 @@ SPH_HD SPH_FORCEINLINE void interactPairCoded(const Real4<T>& posA, const Real4<
   const SolidInfo<T>* s = c.floating.solids;
   const int32_t bodyB = floatB ? s[code::mkIndex(codeB)].body : -1;
   const bool sameBody = floatA && s[code::mkIndex(codeA)].body == bodyB;
-  if (sameBody && (c.floating.dem || !c.floating.sameBodyPairs)) return;
+  if (sameBody && (c.floating.dem || !c.floating.dualsphysics)) return;
   if (c.floating.dem) {
     if (boundA) return;
     if (floatA && (boundB || floatB)) {

@@ -26,9 +26,12 @@ struct FloatingPairTable {
   const uint32_t* bodyContacts = nullptr;   // DEM: each body's contacts in the last force pass
   T dp = 0;                                 // DEM: particle diameter
   int32_t dem = 0;                          // 1: RigidAlgorithm=2, contacts between solids are DEM
-  // 1: pairs of particles of the same body interact like any other (DualSPHysics' rules without
-  // DEM); 0: they are skipped (floating_pair_physics.h).
-  int32_t sameBodyPairs = 0;
+  // 1: DualSPHysics' rules (FloatingMotion::DualSPHysics): pairs of particles of the same body
+  // interact like any other without DEM, and DEM contacts are DualSPHysics' law
+  // (demContactDualSPHysics); 0: the rigid rules, same-body pairs skipped, dem_physics.h's
+  // Hertz law (floating_pair_physics.h).
+  int32_t dualsphysics = 0;
+  T demDt = 0;  // DualSPHysics' DEM: the step of this force pass (its DemDtForce)
   SPH_HD bool any() const { return solids != nullptr; }
 };
 

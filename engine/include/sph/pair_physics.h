@@ -100,6 +100,9 @@ struct PairAccum : ShiftAccum<T, Shift>, SpsAccum<T, Sps> {
   uint32_t ddtOff = 0;
   static constexpr uint32_t kDdtOff = 1, kDdtOffByWall = 2, kWallActive = 4;
   uint32_t contacts = 0;     // DEM contacts of a floating particle
+  // DualSPHysics' DEM (floating_pair_physics.h): the largest rate of the particle's DEM pairs,
+  // touching or not, which sets the time step only when one of them touches (timeStepRate()).
+  T demdt = 0;
 
   // The sums of another part of the same particle's neighbours (strategies that split one
   // particle's neighbours among threads add the parts up with this).
@@ -112,6 +115,7 @@ struct PairAccum : ShiftAccum<T, Shift>, SpsAccum<T, Sps> {
     ddt += o.ddt;
     ddtOff |= o.ddtOff;
     contacts += o.contacts;
+    demdt = o.demdt > demdt ? o.demdt : demdt;
     this->addShift(o);
     this->addStrain(o);
   }
@@ -124,6 +128,8 @@ struct PairAccum : ShiftAccum<T, Shift>, SpsAccum<T, Sps> {
     return (ddtOff & kDdtOff) != 0 || (ddtOff & (kDdtOffByWall | kWallActive)) == (kDdtOffByWall | kWallActive);
   }
   SPH_HD SPH_FORCEINLINE T densityRate() const { return ddtSwitchedOff() ? arho : arho + ddt; }
+  // max v_ab.r_ab/(r^2+eta^2), and the DEM rate of a touched particle, for the time step.
+  SPH_HD SPH_FORCEINLINE T timeStepRate() const { return contacts > 0 && demdt > viscdt ? demdt : viscdt; }
 };
 
 // Tait equation of state, P = B((rho/rho0)^gamma - 1).
@@ -310,7 +316,7 @@ template <typename T, bool Shift, bool Sps>
 SPH_HD SPH_FORCEINLINE void writeForces(uint32_t a, const PairAccum<T, Shift, Sps>& acc,
                                         const ForceOutputs<T>& out) {
   out.ace[a] = Real4<T>{acc.ax, acc.ay, acc.az, acc.densityRate()};
-  out.viscdt[a] = acc.viscdt;
+  out.viscdt[a] = acc.timeStepRate();
   if (out.contacts) out.contacts[a] = acc.contacts;
   if constexpr (Shift) out.shift[a] = acc.shiftSums();
   if constexpr (Sps) out.spsStrain[a] = acc.strain;

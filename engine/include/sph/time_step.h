@@ -56,12 +56,12 @@ struct StepScalars {
 SPH_HD inline double variableDt(double maxAce2, double maxViscdt, double maxVel2, const DtRule& r,
                                 uint32_t* dtMinHit) {
   *dtMinHit = 0;
-  if (r.dtFixed > 0) return r.dtFixed;
   const double amax = sqrt(maxAce2);
   const double dtForce = amax > 0 ? sqrt(r.h / amax) : HUGE_VAL;
   const double speed = 10.0 * sqrt(maxVel2);  // DualSPHysics' bound on the flow speed
   const double dtCv = r.h / ((speed > r.c0 ? speed : r.c0) + r.h * maxViscdt);
-  double d = r.cfl * (dtForce < dtCv ? dtForce : dtCv);
+  // DtFixed replaces the variable step but, as in DualSPHysics, not DtMin.
+  double d = r.dtFixed > 0 ? r.dtFixed : r.cfl * (dtForce < dtCv ? dtForce : dtCv);
   if (d < r.dtMin) {  // false for NaN: a diverged run keeps its NaN and the host reports it
     d = r.dtMin;
     *dtMinHit = 1;
