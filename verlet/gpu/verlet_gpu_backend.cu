@@ -174,7 +174,10 @@ __global__ void __launch_bounds__(kForceBlock)
     other.viscdt = __shfl_xor_sync(0xffffffffu, acc.viscdt, o);
     other.ddt = __shfl_xor_sync(0xffffffffu, acc.ddt, o);
     other.ddtOff = __shfl_xor_sync(0xffffffffu, acc.ddtOff, o);
-    if constexpr (Coded) other.contacts = __shfl_xor_sync(0xffffffffu, acc.contacts, o);
+    if constexpr (Coded) {
+      other.contacts = __shfl_xor_sync(0xffffffffu, acc.contacts, o);
+      other.demdt = __shfl_xor_sync(0xffffffffu, acc.demdt, o);
+    }
     if constexpr (Shift) {
       other.sx = __shfl_xor_sync(0xffffffffu, acc.sx, o);
       other.sy = __shfl_xor_sync(0xffffffffu, acc.sy, o);
