@@ -1,8 +1,5 @@
-// The bundled Solids case (18 DEM blocks; 115,016 particles at its dp of 0.01 m), with the rigid
-// rules and this engine's contact law (FloatingMotion rigid): under DualSPHysics' rules its
-// blocks, at rest on the floor, start to slide at 0.01 s and fly apart at 0.08 s (H100), since
-// DualSPHysics' tangential contact force pushes along the sliding when kn dtDem > gamma_n, as it
-// is here (dem_physics.h). On the GPU
+// The bundled Solids case (18 DEM blocks; 115,016 particles at its dp of 0.01 m), which runs the
+// rigid rules and this engine's contact law (FloatingMotion rigid; the case says why). On the GPU
 // machine at full resolution: both strategies give the same body trajectories for 300 steps of
 // free blocks, and over a longer run the blocks stay inside the tank, do not pass through one
 // another, and no fluid is lost. Full resolution is far too slow for the CPU (~16 us per
@@ -28,26 +25,22 @@ namespace {
 
 using Row = test::FloatingRow;
 
-// rigid: FloatingMotion rigid (floating_body_physics.h) instead of DualSPHysics' rules.
 std::vector<Row> runSolids(const std::string& neighbours, const std::string& name, std::optional<uint64_t> steps,
                            std::optional<double> timeMax, RunReport* report, Device device = Device::Gpu,
-                           std::optional<double> dp = std::nullopt, bool rigid = false) {
+                           std::optional<double> dp = std::nullopt) {
   std::string path = std::string(SPH_SOURCE_DIR) + "/testcases/Solids.xml";
   LoadOptions lo;
-  if (dp || rigid) {
+  if (dp) {
     std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
     std::string xml = text.str();
-    if (dp) {
-      lo.dpOverride = dp;
-      const std::string lift = R"(<move x="0" y="0" z="0.0085" />)";
-      const size_t at = xml.find(lift);
-      EXPECT_NE(at, std::string::npos) << "the blocks' lift is no longer in " << path;
-      if (at != std::string::npos)
-        xml.replace(at, lift.size(), R"(<move x="0" y="0" z=")" + std::to_string(0.85 * *dp) + R"(" />)");
-    }
-    if (rigid) xml.insert(xml.find("</parameters>"), R"(<parameter key="FloatingMotion" value="rigid" />)");
+    lo.dpOverride = dp;
+    const std::string lift = R"(<move x="0" y="0" z="0.0085" />)";
+    const size_t at = xml.find(lift);
+    EXPECT_NE(at, std::string::npos) << "the blocks' lift is no longer in " << path;
+    if (at != std::string::npos)
+      xml.replace(at, lift.size(), R"(<move x="0" y="0" z=")" + std::to_string(0.85 * *dp) + R"(" />)");
     path = test::writeFile(test::tempDir(name) / "Solids.xml", xml);
   }
   const CaseDefinition c = loadCase(path, lo);
@@ -103,8 +96,8 @@ void expectSameTrajectoriesThroughTheImpact(const std::vector<Row>& cell, const 
 TEST(SolidsGpu, BothStrategiesGiveTheSameTrajectoriesFor300Steps) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   RunReport rc, rv;
-  const auto cell = runSolids("cell", "solids_cell", 900, std::nullopt, &rc, Device::Gpu, std::nullopt, true);
-  const auto verlet = runSolids("verlet", "solids_verlet", 900, std::nullopt, &rv, Device::Gpu, std::nullopt, true);
+  const auto cell = runSolids("cell", "solids_cell", 900, std::nullopt, &rc);
+  const auto verlet = runSolids("verlet", "solids_verlet", 900, std::nullopt, &rv);
   ASSERT_EQ(rc.status, "completed") << rc.error;
   ASSERT_EQ(rv.status, "completed") << rv.error;
   ASSERT_EQ(cell.size(), verlet.size());
@@ -130,8 +123,8 @@ TEST(SolidsGpu, BothStrategiesGiveTheSameTrajectoriesFor300Steps) {
 TEST(SolidsGpu, BothStrategiesAgreeThroughTheFirstImpact) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   RunReport rc, rv;
-  const auto cell = runSolids("cell", "solids_impact_cell", std::nullopt, 0.16, &rc, Device::Gpu, std::nullopt, true);
-  const auto verlet = runSolids("verlet", "solids_impact_verlet", std::nullopt, 0.16, &rv, Device::Gpu, std::nullopt, true);
+  const auto cell = runSolids("cell", "solids_impact_cell", std::nullopt, 0.16, &rc);
+  const auto verlet = runSolids("verlet", "solids_impact_verlet", std::nullopt, 0.16, &rv);
   ASSERT_EQ(rc.status, "completed") << rc.error;
   ASSERT_EQ(rv.status, "completed") << rv.error;
   expectSameTrajectoriesThroughTheImpact(cell, verlet, "full dp", 1e-5, 5e-3);
@@ -183,17 +176,16 @@ void expectBlocksInsideAndApart(const std::vector<Row>& rows, const RunReport& r
 // strategies sum pairs in different orders: measured, the rows agree to all their digits up to
 // 0.11 s, differ by 4e-13 m/s at 0.12 s, and the impact amplifies that to 8e-6 m and 6e-4 m/s by
 // 0.17 s (and to 5e-4 m and 0.08 m/s by 0.2 s, after the blocks hit each other: chaos, not a
-// missing pair, which would show at once). ~120 s on 2 cores. These are the rigid rules and this
-// engine's contact law (dem_physics.h): with DualSPHysics' law, whose damping is weaker and whose
-// time step follows a contact only once it touches, the blocks reached 2.4 m/s at this
-// resolution and one went through the floor by 0.4 s.
+// missing pair, which would show at once). ~120 s on 2 cores. With DualSPHysics' rules and
+// contact law the blocks reached 2.4 m/s at this resolution and one went through the floor by
+// 0.4 s.
 TEST(SolidsCpu, CoarseCaseBlocksStayInsideAndApartAndBothStrategiesAgree) {
   RunReport rv, rc;
-  const auto verlet = runSolids("verlet", "solids_cpu_verlet", std::nullopt, 0.4, &rv, Device::Cpu, 0.03, true);
+  const auto verlet = runSolids("verlet", "solids_cpu_verlet", std::nullopt, 0.4, &rv, Device::Cpu, 0.03);
   ASSERT_EQ(rv.status, "completed") << rv.error;
   expectBlocksInsideAndApart(verlet, rv, 0.03);
 
-  const auto cell = runSolids("cell", "solids_cpu_cell", std::nullopt, 0.17, &rc, Device::Cpu, 0.03, true);
+  const auto cell = runSolids("cell", "solids_cpu_cell", std::nullopt, 0.17, &rc, Device::Cpu, 0.03);
   ASSERT_EQ(rc.status, "completed") << rc.error;
   ASSERT_GE(cell.size(), 18u * 18);
   const std::vector<Row> early(verlet.begin(), verlet.begin() + long(cell.size()));
@@ -205,7 +197,7 @@ TEST(SolidsCpu, CoarseCaseBlocksStayInsideAndApartAndBothStrategiesAgree) {
 TEST(SolidsGpu, BlocksStayInsideAndApartAndFluidIsConserved) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   RunReport r;
-  const auto rows = runSolids("verlet", "solids_long", std::nullopt, 0.6, &r, Device::Gpu, std::nullopt, true);
+  const auto rows = runSolids("verlet", "solids_long", std::nullopt, 0.6, &r);
   ASSERT_EQ(r.status, "completed") << r.error;
   expectBlocksInsideAndApart(rows, r, 0.01);
 }
