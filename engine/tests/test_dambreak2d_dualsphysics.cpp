@@ -58,8 +58,8 @@ GaugeError compare(const std::vector<std::vector<double>>& ours, const std::vect
 
 class DamBreak2DGpuAgainstDualSPHysics : public ::testing::TestWithParam<const char*> {};
 
-// Measured on the GPU (single precision): steps 68,523 (cell) and 68,196 (verlet) against 67,846,
-// 500 and 588 particles excluded against 561; surge front within 0.01% on average and 0.1% at
+// Measured on the GPU (single precision): steps 68,162 (cell) and 68,196 (verlet) against 67,846,
+// 503 and 588 particles excluded against 561; surge front within 0.01% on average and 0.1% at
 // most; water height at x = 0.2 m within 0.6-0.7% on average and 2.5-3.1% at most over the run
 // (0.1-0.16% and 0.6-1.6% over 0.05-0.8 s, before the reflected wave breaks). The two
 // strategies, with the same physics and different summation orders, differ from each other by
