@@ -29,6 +29,18 @@ inline RunOptions silentRun(Device device, const std::string& neighbours, Precis
   return o;
 }
 
+// Options of a whole run on the GPU with its output files (run.json, gauges, floating.csv) in
+// outDir but no VTK parts, as the whole-run comparisons with DualSPHysics need.
+inline RunOptions gpuRunWithOutputs(const std::string& neighbours, const std::string& outDir) {
+  RunOptions o;
+  o.device = Device::Gpu;
+  o.neighbours = neighbours;
+  o.outDir = outDir;
+  o.writeVtk = false;
+  o.progress = false;
+  return o;
+}
+
 inline std::string dualsphysicsData(const std::string& file) {
   return std::string(SPH_SOURCE_DIR) + "/engine/tests/data/dualsphysics/" + file;
 }

@@ -68,12 +68,7 @@ TEST_P(DamBreak2DGpuAgainstDualSPHysics, WholeRunFollowsDualSPHysics) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   const auto dir = test::tempDir(std::string("db2d_dsph_") + GetParam());
   const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak2D.xml");
-  RunOptions o;
-  o.device = Device::Gpu;
-  o.neighbours = GetParam();
-  o.outDir = (dir / "out").string();
-  o.writeVtk = false;
-  o.progress = false;
+  const RunOptions o = test::gpuRunWithOutputs(GetParam(), (dir / "out").string());
   Simulation sim(c, o);
   const RunReport r = sim.run();
   ASSERT_EQ(r.status, "completed") << r.error;

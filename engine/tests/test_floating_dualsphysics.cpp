@@ -21,7 +21,7 @@ namespace {
 
 class FloatingGpuAgainstDualSPHysics : public ::testing::TestWithParam<const char*> {};
 
-// Measured on an H100 (cell, single precision): the centre within 3.7e-6 m of DualSPHysics' and
+// Measured (cell, single precision): the centre within 3.7e-6 m of DualSPHysics' and
 // the velocity within 1.7e-4 m/s through the 1.5 s, while the cube heaves by 0.21 m and drifts
 // by 0.07 m at up to 0.19 m/s. The bounds are about 10x that: a mistake in the body's step
 // (the rigid rules' trapezoid, say) moves it by millimetres within the first second.
@@ -29,12 +29,7 @@ TEST_P(FloatingGpuAgainstDualSPHysics, CubeFollowsDualSPHysicsTrajectory) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   const auto dir = test::tempDir(std::string("floating_dsph_") + GetParam());
   const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/engine/tests/data/dualsphysics/FloatingSmall_Def.xml");
-  RunOptions o;
-  o.device = Device::Gpu;
-  o.neighbours = GetParam();
-  o.outDir = (dir / "out").string();
-  o.writeVtk = false;
-  o.progress = false;
+  RunOptions o = test::gpuRunWithOutputs(GetParam(), (dir / "out").string());
   o.timeMax = 1.5;
   Simulation sim(c, o);
   const RunReport r = sim.run();
