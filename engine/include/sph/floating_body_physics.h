@@ -32,7 +32,8 @@
 // (e 0.5 came back as 0.43, test_floating_validation).
 //
 // In 2D (x-z plane) the body moves in x and z and turns about y only.
-// During FtPause the bodies are held: zero velocity, no motion.
+// During FtPause the bodies are held: no motion (the rigid rules zero their velocities, DualSPHysics'
+// keep them and their particles').
 #pragma once
 
 #include <cmath>
