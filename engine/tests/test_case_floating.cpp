@@ -87,6 +87,25 @@ TEST(CaseFloatings, MkListsRangesAndWeights) {
   EXPECT_EQ(c.floatings[1].line, lineOf(xml, "<floating mkbound=\"2\""));
 }
 
+// DualSPHysics 5 names the initial velocities linearvelini and angularvelini (GenCase 5 refuses
+// the older velini and omegaini); either name is read, both at once are refused.
+TEST(CaseFloatings, InitialVelocitiesUnderEitherName) {
+  const std::string xml = blocksCase(
+      "<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\">\n"
+      "<linearvelini x=\"0\" y=\"0\" z=\"-2\" />\n<angularvelini x=\"0\" y=\"3\" z=\"0\" />\n</floating>\n"
+      "<floating mkbound=\"2\" relativeweight=\"0.5\">\n<omegaini x=\"1\" y=\"0\" z=\"0\" />\n</floating>\n"
+      "</floatings>\n");
+  const CaseDefinition c = sph::loadCase(writeCase("floating_velini", xml));
+  ASSERT_EQ(c.floatings.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.floatings[0].velIni.z, -2.0);
+  EXPECT_DOUBLE_EQ(c.floatings[0].omegaIni.y, 3.0);
+  EXPECT_DOUBLE_EQ(c.floatings[1].omegaIni.x, 1.0);
+  const std::string both = blocksCase(
+      "<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\">\n<velini x=\"1\" y=\"0\" z=\"0\" />\n"
+      "<linearvelini x=\"1\" y=\"0\" z=\"0\" />\n</floating>\n</floatings>\n");
+  expectError(writeCase("floating_velini_both", both), lineOf(both, "<linearvelini"), "<linearvelini>", "keep one");
+}
+
 // The set-up of a run from `xml` must fail with `text`, naming the file (and `line` if > 0).
 void expectRunError(const std::string& dir, const std::string& xml, int line, const std::string& text) {
   const std::string path = writeCase(dir, xml);
@@ -163,6 +182,13 @@ TEST(CaseFloatingsErrors, BadBodies) {
                                        "<floating mkbound=\"1-2\" relativeweight=\"1\" />\n</floatings>\n");
   expectError(writeCase("floating_twice", twice), lineOf(twice, "<floating mkbound=\"1-2\""), "<floating>",
               "two floating bodies");
+}
+
+TEST(CaseFloatingsErrors, UnknownFloatingMotion) {
+  std::string xml = blocksCase("<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\" />\n</floatings>\n");
+  xml.replace(xml.find("</case>"), 7,
+              withParameters("<parameter key=\"FloatingMotion\" value=\"exact\" />\n") + "</case>");
+  expectRunError("floating_motion_bad", xml, lineOf(xml, "FloatingMotion"), "dualsphysics");
 }
 
 TEST(CaseFloatingsErrors, BadProperties) {
