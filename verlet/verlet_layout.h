@@ -1,10 +1,11 @@
-// The warp-interleaved neighbour lists of the seed paper (figures 8-10), shared by the CPU
-// emulation and the CUDA kernels. Particles are taken in groups of 32 consecutive (sorted)
-// particles, one GPU warp each. Within a group's region of the one 1-D index array, element k
-// of the 32 lists is stored contiguously: entry k of lane L sits at regionStart + 32 k + L, so
-// a warp reading its k-th neighbours reads 128 consecutive bytes. A region holds
-// 32 * (longest list of the group) entries; regionEnd is the inclusive prefix sum of the region
-// sizes. Offsets are 64-bit: ~230 entries per particle overflow 32 bits past ~9 million particles.
+// The warp-interleaved neighbour lists of Takada et al. (2017), "Acceleration of SPH-based fluid
+// simulation on GPU" (figures 8-10), shared by the CPU emulation and the CUDA kernels. Particles
+// are taken in groups of 32 consecutive (sorted) particles, one GPU warp each. Within a group's
+// region of the one 1-D index array, element k of the 32 lists is stored contiguously: entry k of
+// lane L sits at regionStart + 32 k + L, so a warp reading its k-th neighbours reads 128
+// consecutive bytes. A region holds 32 * (longest list of the group) entries; regionEnd is the
+// inclusive prefix sum of the region sizes. Offsets are 64-bit: ~230 entries per particle
+// overflow 32 bits past ~9 million particles.
 #pragma once
 
 #include <cstdint>
@@ -21,14 +22,12 @@ inline constexpr uint32_t kWarp = 32;
 // particle leaves an H200 short of work: DamBreak's 171k particles make 1,340 blocks of 128
 // threads, under one wave (ncu: 0.85 waves, 43% achieved occupancy, the warps stalled on L1
 // loads 58% of the time). More lanes shorten each lane's chain of dependent loads (entry, then
-// position) and put more warps in flight, against more shuffles at the end. Measured on an H200
-// over whole runs (interaction, us per pass): DamBreak (171k particles, 155 entries) 1 lane
-// 263, 2 lanes 243, 4 lanes 193, 8 lanes 182; DamBreak2D (21k particles, 27 entries) 2 lanes
-// 17.6, 4 lanes 14.5, 8 lanes 11.7-12.9, 16 lanes 12.9-13.2. The 3D count over candidates was
-// slower with 4 lanes than with 2 (VL-Build 556 against 520 us per rebuild); in 2D 8 and 16
-// lanes count alike. The CPU
-// emulation adds the parts in the GPU's order (addParts). SPH_VERLET_LANES_2D/3D and
-// SPH_VERLET_COUNT_LANES_2D/3D override the counts, for experiments.
+// position) and put more warps in flight, against more shuffles at the end. Over whole runs on
+// Hopper GPUs the interaction was fastest with 8 lanes on DamBreak (171k particles, 155 entries;
+// each doubling from 1 lane was faster) and on DamBreak2D (21k particles, 27 entries; 16 lanes
+// no faster). The 3D count over candidates was slower with 4 lanes than with 2; in 2D 8 and 16
+// lanes count alike. The CPU emulation adds the parts in the GPU's order (addParts).
+// SPH_VERLET_LANES_2D/3D and SPH_VERLET_COUNT_LANES_2D/3D override the counts, for experiments.
 #ifndef SPH_VERLET_LANES_2D
 #define SPH_VERLET_LANES_2D 8
 #endif

@@ -24,8 +24,9 @@ using cell::distance2;
 using cell::loadReadOnly;
 
 // Positions as the build reads them: Real4<float> (16-byte float4 loads) in single precision;
-// in double precision the GPU reads (x, y) as double2 and z from its own array (the paper's
-// layout, 3.4), the CPU reads Real4<double>. Each source returns a Real4 with w = 0.
+// in double precision the GPU reads (x, y) as double2 and z from its own array (the layout of
+// section 3.4 of Takada et al. (2017), "Acceleration of SPH-based fluid simulation on GPU"), the
+// CPU reads Real4<double>. Each source returns a Real4 with w = 0.
 template <typename T>
 struct Real4Source {
   const Real4<T>* pos;

@@ -1,4 +1,5 @@
-// The list radius and rebuild rule of the seed paper (eq. 1-3), with the choices it leaves open.
+// The list radius and rebuild rule of Takada et al. (2017), "Acceleration of SPH-based fluid
+// simulation on GPU" (eq. 1-3), with the choices it leaves open.
 //   Rc = 2h + dh,   dh = 2 Vmax C dt
 // C (parameter VerletListSteps) is the number of steps a list should last at the current
 // fastest speed Vmax; dt is the last step's dt; both are taken at each rebuild. The paper

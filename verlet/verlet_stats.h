@@ -12,9 +12,10 @@ namespace sph::verlet {
 struct ListStats {
   double meanLength = 0;
   uint32_t longest = 0;
-  // Thread idle ratio of the interaction (paper 4.5): over all lane-iterations of all warps
-  // (a warp iterates as long as its longest list part; HostLists::lanes lanes per particle),
-  // those where the lane has no pair within the support while another lane of the warp has one.
+  // Thread idle ratio of the interaction (section 4.5 of Takada et al. (2017), "Acceleration of
+  // SPH-based fluid simulation on GPU"): over all lane-iterations of all warps (a warp iterates
+  // as long as its longest list part; HostLists::lanes lanes per particle), those where the lane
+  // has no pair within the support while another lane of the warp has one.
   double idleRatio = 0;
   double inSupportRatio = 0;  // list members within the support / list members
 };

@@ -1,6 +1,7 @@
-// The Verlet-list strategy of the seed paper (DESIGN.md section 5). Lists of every particle
-// within Rc = 2h + dh are built from a cell sort (cells of Rc/2, borrowed from the cell
-// plugin) and kept while no particle has moved dh/2 since; particles are re-sorted only then.
+// The Verlet-list strategy of Takada et al. (2017), "Acceleration of SPH-based fluid simulation
+// on GPU". Lists of every particle within Rc = 2h + dh are built from a cell sort (cells of Rc/2,
+// borrowed from the cell plugin) and kept while no particle has moved dh/2 since; particles are
+// re-sorted only then.
 // Between rebuilds prepare() only checks the displacement; interact() reads the lists.
 // When the lists do not fit in device memory (or the VerletMemoryLimit option), the strategy
 // says so once and uses the cell interaction on its rebuild sort, sorting every pass, until
@@ -22,11 +23,11 @@
 namespace sph::verlet {
 
 // C of eq. 2 when VerletListSteps is not given: the value that minimised total time in sweeps
-// on an H200 with steady steps replayed as CUDA graphs (tools/bench/README.md, session 9).
-// 3D, DamBreak: C = 8 and 10 within 0.3%, 6 and 12 slower. 2D, DamBreak2D: flat from 20 to 24,
-// 8 is 25% slower. In 2D the lists are short (~30 members), so a force pass costs a fifteenth
-// of a rebuild (sort and build, ~150 us at 21k particles) and longer-lived lists win; in 3D the
-// force pass over ~155 members costs a third of a rebuild and longer lists soon cost more.
+// on Hopper GPUs with steady steps replayed as CUDA graphs. 3D, DamBreak: C = 8 and 10 tie, 6 and
+// 12 are slower. 2D, DamBreak2D: flat from 20 to 24, 8 clearly slower. In 2D the lists are short
+// (~30 members), so a force pass costs a fifteenth of a rebuild (sort and build) and longer-lived
+// lists win; in 3D the force pass over ~155 members costs a third of a rebuild and longer lists
+// soon cost more.
 inline constexpr double kDefaultListSteps3D = 8, kDefaultListSteps2D = 20;
 inline double defaultListSteps(int dim) { return dim == 2 ? kDefaultListSteps2D : kDefaultListSteps3D; }
 

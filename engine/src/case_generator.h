@@ -8,8 +8,9 @@
 // sides lie half-way between nodes holds exactly size/dp nodes per axis, and a box whose sides
 // lie on nodes holds both end nodes. This reproduces DualSPHysics' counts exactly: 171,496
 // particles for CaseDambreak (dp 0.0085) and 21,001 for the 2D dam break (dp 0.01), the numbers
-// of the seed paper. (Keeping only nodes strictly inside each box instead gives 169,408 with the
-// origin at (0,0,0) and 166,077 with it at pointmin, so nearest-node snapping is the rule; the
+// of Takada et al. (2017), "Acceleration of SPH-based fluid simulation on GPU". (Keeping only
+// nodes strictly inside each box instead gives 169,408 with the origin at (0,0,0) and 166,077
+// with it at pointmin, so nearest-node snapping is the rule; the
 // DamBreak count is the same for either origin.) <setshapemode> does not enter: the counts match
 // without it, and DualSPHysics' own cases set "dp" and "real" together ("dp | real | bound"),
 // which fits our reading that it controls the shapes GenCase writes with <shapeout>.

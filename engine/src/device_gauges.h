@@ -1,7 +1,7 @@
 // The gauges of a GPU run evaluated on the device, where the particles are: only the sums at the
-// gauge points come back to the host, never the particles. (On the host, a sample copied the
-// particles and re-binned them: ~0.9 ms per DamBreak2D sample on an H200's host, a tenth of the
-// run's wall time with verlet.)
+// gauge points come back to the host, never the particles. (Sampling on the host means copying
+// the particles back and re-binning them at every sample: a tenth of DamBreak2D's wall time with
+// verlet, tools/bench/RESULTS.md.)
 //
 // The fluid particles of [nBound, n) are cut into chunks of kGaugeChunk consecutive ones, each
 // with a bounding box; each point, one warp, visits only the chunks whose box comes within 2h

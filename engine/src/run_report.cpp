@@ -18,7 +18,8 @@
 namespace sph {
 namespace {
 
-// The seed paper's four rows (DESIGN.md section 6); a phase with any other group counts as other.
+// The four rows of tables 3-5 of Takada et al. (2017), "Acceleration of SPH-based fluid
+// simulation on GPU"; a phase with any other group counts as other.
 constexpr std::array<std::string_view, 4> kGroups = {"sort", "list", "interaction", "other"};
 
 size_t groupIndex(std::string_view g) {

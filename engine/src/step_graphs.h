@@ -1,9 +1,9 @@
 // CUDA-graph replay of steady time steps (GPU only).
 //
 // At DamBreak2D's 21k particles a steady Verlet-list step is four small kernels and a 48-byte
-// copy, and the host's launches take longer than the device's work: one kernel launch costs
-// 3-4 us of host time on an H200, the whole step ~30 us, but replaying the same work as one
-// CUDA graph ~16 us (tools/bench/launch_cost.cu). So when a step would launch exactly what an
+// copy, and the host's launches take longer than the device's work; replaying the same work as
+// one CUDA graph takes about half the host time of launching its kernels one by one
+// (tools/bench/launch_cost.cu measures both). So when a step would launch exactly what an
 // earlier step launched (same kernels, arguments and grid sizes; the engine and the strategy
 // say so with a key), the engine records that work once and replays it.
 //

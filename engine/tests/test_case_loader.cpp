@@ -91,7 +91,8 @@ void bbox(const CaseDefinition& c, size_t begin, size_t end, Vec3d& lo, Vec3d& h
 
 TEST(CaseLoader, DamBreakMatchesDualSphysicsCount) {
   const CaseDefinition c = sph::loadCase(testcase("DamBreak.xml"));
-  // The seed paper reports 171,496 particles for DualSPHysics' DamBreak.
+  // Takada et al. (2017), "Acceleration of SPH-based fluid simulation on GPU", report 171,496
+  // particles for DualSPHysics' DamBreak.
   EXPECT_EQ(c.nBound, 43186u);
   EXPECT_EQ(c.nFluid, 128310u);
   EXPECT_EQ(c.positions.size(), 171496u);
@@ -422,7 +423,8 @@ TEST(CaseLoader, WaveMakeFlumeFromPrisms) {
   const CaseDefinition c = sph::loadCase(testcase("WaveMake.xml"));
   // Lattice origin pointmin (-0.1, -0.05, -0.05): nodes at x = 0.02 i, y = z = 0.01 + 0.02 j.
   // Fluid: 100 nodes across, rows from z = 0.03 (above the floor) to 0.73 (the void box starts
-  // half-way between nodes at 0.75). The seed paper's version of the case had 518,744 particles.
+  // half-way between nodes at 0.75). The version of the case in Takada et al. (2017) had 518,744
+  // particles.
   EXPECT_EQ(c.positions.size(), 466000u);
   EXPECT_EQ(c.nFluid, 409400u);
   ASSERT_EQ(c.mks.size(), 3u);
@@ -443,7 +445,7 @@ TEST(CaseLoader, WaveMakeFlumeFromPrisms) {
 
 TEST(CaseLoader, SolidsMatchesDualSphysicsCount) {
   const CaseDefinition c = sph::loadCase(testcase("Solids.xml"));
-  // The seed paper reports 115,016 particles for CaseSolids.
+  // Takada et al. (2017) report 115,016 particles for CaseSolids.
   EXPECT_EQ(c.positions.size(), 115016u);
   EXPECT_EQ(c.nFluid, 79200u);  // 41 x 68 x ... the water column, 79,200 nodes
   ASSERT_EQ(c.mks.size(), 20u);  // tank, 18 blocks, fluid

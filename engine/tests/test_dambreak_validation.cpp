@@ -13,10 +13,9 @@
 // toe are spray, which the experiment's video does not see as the front), must agree with the
 // gauge to 1.5 dp at every time: the result does not hang on how the front is defined.
 //
-// Measured at dp 0.025: 10.69% with the gauge (10.86% before the physics followed DualSPHysics
-// 5.4 term by term), about as much with the particles (which gave 11.4% at
-// dp 0.02; on the GPU the case's own gauge gives 12.3% at its dp 0.01 and 11.9% at 0.005: not a
-// resolution effect). The error sits between 0.19 s and 0.41 s, where the experimental front
+// Measured at dp 0.025: 10.69% with the gauge, about as much with the particles (which gave 11.4%
+// at dp 0.02; on the GPU the case's own gauge gives 12.3% at its dp 0.01 and 11.9% at 0.005: not
+// a resolution effect). The error sits between 0.19 s and 0.41 s, where the experimental front
 // advances at 1.2 m/s (the gate being lifted) while SPH's front, released instantly, runs ~0.2 m
 // ahead and then moves at the experiment's speed (5.9 m/s at the end for both). Until that
 // offset is explained, this test guards the present result against regressions with a 12%

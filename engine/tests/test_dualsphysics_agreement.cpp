@@ -180,7 +180,7 @@ TEST_P(DualSPHysicsAgreement, FollowsDualSPHysicsStepByStep) {
   for (test::Kind k : kinds) EXPECT_LE(test::compareState(start, ds0, ids, k).rho, 1.3e-4) << test::kindName(k);
 
   // The dt of every step: DualSPHysics' terms carry float rounding (~1e-7 relative); 1e-6
-  // leaves room for that and catches any change of rule (the old first step was 5x too long).
+  // leaves room for that and catches any change of rule, the first step's included.
   for (size_t s = 1; s <= 100; ++s) {
     sim.step();
     const double dtDs = times[s] - times[s - 1];

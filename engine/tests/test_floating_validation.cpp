@@ -76,13 +76,13 @@ double waterLevel(const ParticleSnapshot& s, double x0, double x1, double dp) {
 // from the box's bottom face (lowest particle row - dp/2, the centre over 0.3-1.0 s: the body
 // heaves by about +-1.5 mm, 0.15 dp, with a period near 0.6 s) to the water level at the end,
 // away from the box (0.205 m at the start, 0.2051 m at the end). The box starts at that draft.
-// Measured: 0.06 dp too deep (draft 0.05063 m), bounded by 0.1 dp. It was 0.03 dp before
-// density diffusion near walls and bodies followed DualSPHysics (Molteni's term off for fluid
-// particles next to a wall or a floating particle, pair_physics.h); with the body's mass per
-// particle in the pair terms instead of rho0 dp^2 (GenCase's masspart) it was 0.13 dp
-// (floating_pair_physics.h). Started 1 dp deeper or 1 dp higher (water carved to match),
-// the box settled about 0.04 dp too deep and 0.1 dp too high: floating particles keep the density the settling
-// gave them, so the equilibrium depends a little on where the body came from.
+// Measured: 0.06 dp too deep (draft 0.05063 m), bounded by 0.1 dp. Keeping Molteni's term for
+// fluid particles next to a wall or a floating particle (DualSPHysics turns it off there,
+// pair_physics.h) gave 0.03 dp; the body's mass per particle in the pair terms instead of
+// rho0 dp^2 (GenCase's masspart, floating_pair_physics.h) gave 0.13 dp. Started 1 dp deeper or
+// 1 dp higher (water carved to match), the box settled about 0.04 dp too deep and 0.1 dp too
+// high: floating particles keep the density the settling gave them, so the equilibrium depends a
+// little on where the body came from.
 TEST(FloatingValidation, BoxOfRelativeWeightHalfFloatsHalfSubmerged) {
   const std::string xml = withFloatings(floatingBoxCase(),
                                         "    <floatings><floating mkbound=\"1\" relativeweight=\"0.5\" /></floatings>\n");
@@ -120,12 +120,12 @@ TEST(FloatingValidation, BoxOfRelativeWeightHalfFloatsHalfSubmerged) {
 // lowered: its default, 0.05 h/c0 = 5e-5 s, would cut the contact into ~6 steps.
 // This is the contact law of dem_physics.h with the rigid rules (FloatingMotion rigid,
 // floating_body_physics.h), which this test measures.
-// Tolerance 10% (the issue's), for both integrators. Measured (e 0.5, e 0.8): symplectic 0.47,
-// 0.79; Verlet 0.46, 0.78. The contact law alone gives e to 1% (test_dem_physics.cpp); most of
-// what is left is the first contact pass, which still shares the body's mass among the contacts
-// of the pass before (none): with the right count from the start, e 0.5 came back as 0.49.
-// Before the symplectic corrector moved bodies with the mean of the old and new velocities
-// (floating_body_physics.h), e 0.5 came back as 0.43.
+// Tolerance 10% (the validation's target), for both integrators. Measured (e 0.5, e 0.8):
+// symplectic 0.47, 0.79; Verlet 0.46, 0.78. The contact law alone gives e to 1%
+// (test_dem_physics.cpp); most of what is left is the first contact pass, which still shares the
+// body's mass among the contacts of the pass before (none): with the right count from the start,
+// e 0.5 came back as 0.49. A symplectic corrector that moves bodies with the new velocity
+// instead of the mean of the old and new ones (floating_body_physics.h) gave 0.43 for e 0.5.
 std::string demDropCase(int stepAlgorithm) {
   return test::caseXml(
       R"(<definition dp="0.01"><pointmin x="-0.05" y="0" z="-0.05" /><pointmax x="1" y="0" z="1" /></definition>)",

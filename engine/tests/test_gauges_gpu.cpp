@@ -88,8 +88,8 @@ void expectDeviceSumsMatchTheHost(const GaugeCase& gc, Precision precision) {
     if (s.shepard > 0.5) ++wet;
     if (s.shepard == 0) ++dry;
   }
-  // The check means something only with water, air and a moving fluid among the points (on the
-  // H200: 171 of 4913 grid points wet in 3D, where the domain is mostly air).
+  // The check means something only with water, air and a moving fluid among the points (171 of
+  // 4913 grid points wet in 3D, where the domain is mostly air).
   EXPECT_GT(wet, points.size() / 50);
   EXPECT_GT(dry, points.size() / 4);
   EXPECT_GT(vmax, 0.1);

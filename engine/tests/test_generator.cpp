@@ -224,8 +224,9 @@ TEST(Generator, ManyMillionNodesInOneArray) {
 
 TEST(Generator, SolidsGeometryMatchesDualSphysicsCount) {
   // DualSPHysics' CaseSolids (dp 0.01, pointref at the origin): the dam-break column and tank
-  // plus 18 blocks of 0.05 x 0.1 x 0.05 m lifted by <move z="0.0085">, touching each other. The
-  // seed paper reports 115,016 particles for it.
+  // plus 18 blocks of 0.05 x 0.1 x 0.05 m lifted by <move z="0.0085">, touching each other.
+  // Takada et al. (2017), "Acceleration of SPH-based fluid simulation on GPU", report 115,016
+  // particles for it.
   ParticleGenerator g({0.01, {-0.05, -0.05, -0.05}, {2, 1, 1}, {0, 0, 0}, false});
   g.drawBox({0, 0, 0}, {0.4, 0.67, 0.3}, true, 0, g.family(false, 0));
   g.drawBox({0, 0, 0}, {1.6, 0.67, 0.4}, false,

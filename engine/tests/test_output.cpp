@@ -400,7 +400,8 @@ TEST(PhaseTable, ListsPhasesGroupsAndTotal) {
                                "[interaction]", "[other]", "Total", "60.0%", "100.0%", "10.000000"}) {
     EXPECT_NE(t.find(expected), std::string::npos) << "missing " << expected << " in\n" << t;
   }
-  // Phases are listed in the paper's row order: sort, list, interaction, other.
+  // Phases are listed in the row order of the tables of Takada et al. (2017), "Acceleration of
+  // SPH-based fluid simulation on GPU": sort, list, interaction, other.
   EXPECT_LT(t.find("NL-RadixSort"), t.find("NL-ListBuild"));
   EXPECT_LT(t.find("NL-ListBuild"), t.find("CF-Forces"));
   EXPECT_LT(t.find("CF-Forces"), t.find("SU-ComputeStep"));

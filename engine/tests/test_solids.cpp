@@ -88,11 +88,11 @@ void expectSameTrajectoriesThroughTheImpact(const std::vector<Row>& cell, const 
 }
 
 // Cell and Verlet lists visit neighbours in different orders, so float sums differ by round-off
-// that grows through the contacts. FtPause holds the blocks for 0.01 s, ~590 steps (dt ~1.7e-5 s
-// on the H200), so the run takes 900 steps and the blocks move for the last ~300: positions
-// agree within 1e-5 m (0.1% of dp) and velocities within 1e-3 m/s. (A first version with 300
-// steps compared blocks that had not moved yet. H200: differences 0 m and 2e-11 m/s; in this
-// window the blocks only start to settle, the water reaches them later.)
+// that grows through the contacts. FtPause holds the blocks for 0.01 s, ~590 steps (dt
+// ~1.7e-5 s), so the run takes 900 steps and the blocks move for the last ~300: positions agree
+// within 1e-5 m (0.1% of dp) and velocities within 1e-3 m/s. (300 steps from the start would
+// compare blocks that have not moved yet. In this window the blocks only start to settle; the
+// water reaches them later.)
 TEST(SolidsGpu, BothStrategiesGiveTheSameTrajectoriesFor300Steps) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   RunReport rc, rv;
@@ -118,8 +118,8 @@ TEST(SolidsGpu, BothStrategiesGiveTheSameTrajectoriesFor300Steps) {
 // at 0.15 s and 3.6e-4 m/s (positions 1.7e-6 m) at 0.16 s; at 0.17 s, after the blocks of the
 // stack strike one another, 0.011 m/s and 2.9e-5 m. Since the Verlet interaction adds each sum
 // in parts (several lanes per particle, verlet_layout.h) the orders differ more: 3.4e-3 m/s
-// and 2.4e-6 m at 0.16 s with two lanes (session 6), the contacts amplifying round-off as
-// before; the test passed on the H200 with eight lanes (session 7).
+// and 2.4e-6 m at 0.16 s with two lanes, the contacts amplifying round-off as before, and
+// within the bounds with eight.
 TEST(SolidsGpu, BothStrategiesAgreeThroughTheFirstImpact) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   RunReport rc, rv;

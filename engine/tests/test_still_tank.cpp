@@ -56,7 +56,7 @@ TEST_P(StillTank, KeepsEveryParticleWithDualSPHysicsWallPressure) {
   EXPECT_EQ(rep.excluded, 0u);
 
   // The lowest water starts one dp above the floor particles (z = 0) and settles a little
-  // lower; before this engine followed DualSPHysics it sank to 0.1 dp and then through.
+  // lower; physics that departs from DualSPHysics' can let it sink to 0.1 dp and then through.
   const ParticleSnapshot s = sim.snapshot();
   double lowest = 1e9, floorPressure = 0;
   int floorCount = 0;

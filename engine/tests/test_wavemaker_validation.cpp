@@ -1,4 +1,4 @@
-// Validation (issue 4): a 2D piston wave flume driven by mvrectsinu against linear wave-maker
+// Validation: a 2D piston wave flume driven by mvrectsinu against linear wave-maker
 // theory (Biesel 1951; Dean & Dalrymple, "Water Wave Mechanics for Engineers and Scientists",
 // section 6.2): a piston of stroke S (twice the amplitude) in water of depth d makes progressive
 // waves of height
@@ -22,7 +22,7 @@
 // Measured (this engine, CPU): -8.2% (H = 0.0275 m vs 0.0300 m) at dp = d/16; -10.2% at d/12 and
 // -6.8% at d/20 (gauges 1d..3d averaged): SPH's wave is low by a deficit that shrinks with
 // resolution and grows slowly with the distance from the piston (numerical dissipation;
-// ~-5% right at the paddle). Bound: the 10% of the issue.
+// ~-5% right at the paddle). Bound: 10%, the validation's target.
 #include <gtest/gtest.h>
 
 #include <array>

@@ -1,9 +1,10 @@
-// The GPU backend: the four-step list build of the paper (3.2-3.3) and the list interaction,
-// all on stream 0. Step 1 counts each list over the cell candidates (lanesPerParticle() lanes per
-// particle, each over its share of the candidates); step 2 is the warp maximum by
-// __shfl_xor_sync, one thread per particle (no shared memory, no atomics); step 3 is CUB's
-// inclusive sum of the 64-bit region sizes; step 4 writes the indices, a warp per group staging
-// its stores in shared memory so that they go out as whole 128-byte rows (staged_fill.cuh).
+// The GPU backend: the four-step list build of Takada et al. (2017), "Acceleration of SPH-based
+// fluid simulation on GPU" (sections 3.2-3.3), and the list interaction, all on stream 0. Step 1
+// counts each list over the cell candidates (lanesPerParticle() lanes per particle, each over its
+// share of the candidates); step 2 is the warp maximum by __shfl_xor_sync, one thread per
+// particle (no shared memory, no atomics); step 3 is CUB's inclusive sum of the 64-bit region
+// sizes; step 4 writes the indices, a warp per group staging its stores in shared memory so that
+// they go out as whole 128-byte rows (staged_fill.cuh).
 // Storage is sized from the scan at every build (listCapacity: grow with headroom, shrink when
 // far too large); a build that does not fit (cap or a failed cudaMalloc) reports it and leaves
 // no lists.
@@ -26,8 +27,8 @@ namespace {
 using gpu::DeviceBuffer;
 constexpr unsigned kBlock = 128;  // a multiple of 32: warps hold 32 consecutive particles
 // Threads per block of the list force kernel (SPH_VERLET_FORCE_BLOCK overrides, for experiments).
-// Measured on an H200 with one lane per particle (us per pass, DamBreak / DamBreak2D): 64:
-// 260.9 / 28.9, 128: 259.9 / 28.2, 256: 259.2 / 28.2; the list kernel does not care.
+// With one lane per particle, 64, 128 and 256 threads ran equally fast on DamBreak and
+// DamBreak2D on Hopper GPUs: the list kernel does not care.
 #ifndef SPH_VERLET_FORCE_BLOCK
 #define SPH_VERLET_FORCE_BLOCK 128
 #endif

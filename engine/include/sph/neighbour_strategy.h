@@ -1,6 +1,6 @@
-// The neighbour-search strategy interface (DESIGN.md section 3). The engine owns the particle
-// arrays and the physics; a strategy owns how neighbours are found and iterated. Strategies live
-// in plugins (shared libraries, see plugin_abi.h) and are chosen at run time.
+// The neighbour-search strategy interface. The engine owns the particle arrays and the physics;
+// a strategy owns how neighbours are found and iterated. Strategies live in plugins (shared
+// libraries, see plugin_abi.h) and are chosen at run time.
 #pragma once
 
 #include <cstddef>

@@ -46,8 +46,8 @@ SPH_HD SPH_FORCEINLINE void pairDelta(const P& a, const P& b, const PeriodicBox<
 
 // The same with periodicity known at compile time: the hot pair loops are instantiated for
 // open boxes (no periodic axis) and for periodic ones, because three uniform compares per
-// candidate cost ~40% of the cell plugin's force pass with cells of h (H200, DamBreak: 575 us
-// against 387 us per pass before periodic boundaries existed).
+// candidate cost ~40% of the cell plugin's force pass with cells of h on DamBreak
+// (tools/bench/RESULTS.md).
 template <bool Periodic, typename T, typename P>
 SPH_HD SPH_FORCEINLINE void pairDeltaIf(const P& a, const P& b, const PeriodicBox<T>& box, T& dx, T& dy, T& dz) {
   if constexpr (Periodic) {

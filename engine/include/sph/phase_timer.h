@@ -1,7 +1,8 @@
 // Per-phase timing service offered by the engine to itself and to strategies. On the GPU the
 // engine implements it with CUDA events on the stream all work is queued on; on the CPU with a
 // steady clock. Names follow DualSPHysics (NL-RadixSort, CF-Forces, ...); the group is the row of
-// the seed paper's tables the phase belongs to.
+// tables 3-5 of Takada et al. (2017), "Acceleration of SPH-based fluid simulation on GPU", that
+// the phase belongs to.
 #pragma once
 
 #include <exception>

@@ -33,7 +33,7 @@ struct RunOptions {
   bool progress = true;              // progress line on stderr
   // Per-phase timing (CUDA events on the GPU, the steady clock on the CPU). Off (--no-timers,
   // DualSPHysics' -svtimers:0) it costs nothing: at DamBreak2D's 21k particles the ~10 events
-  // of a step take 10-20 us of host time, a sixth of the step.
+  // of a step take about a sixth of the step's host time.
   bool phaseTimers = true;
   // GPU runs record a steady step's device work (phase-timer events included) once as a CUDA
   // graph and replay it (step_graphs.h); off (--no-graphs) every step launches its kernels one

@@ -4,12 +4,10 @@
 // density diffusion and viscosity are uniform run-time branches inside interactPair().
 //
 // The candidate loop filters on r^2 with positions alone and loads velocity/density only for
-// the ~17% (cells of 2h) to ~29% (cells of h) of candidates in range. Measured on an H200
-// (175,616 particles, 162 neighbours each, float, Wendland): 0.86 ms per pass with cells of 2h,
-// 0.65 ms with cells of h. Two ways of running the physics with fuller warps were measured and
-// dropped: queueing in-range indices in shared memory (3-4x slower) and holding up to 2-8 in
-// registers with warp-wide draining (10-20% slower); neighbouring lanes already agree on most
-// in-range decisions. Block size: see kForceBlock.
+// the ~17% (cells of 2h) to ~29% (cells of h) of candidates in range. Two ways of running the
+// physics with fuller warps were measured and dropped: queueing in-range indices in shared memory
+// (several times slower) and holding up to 2-8 in registers with warp-wide draining (slower
+// too); neighbouring lanes already agree on most in-range decisions. Block size: see kForceBlock.
 #include "cell_gpu_launch.h"
 #include "sph/gpu/cuda_check.cuh"
 
@@ -17,11 +15,10 @@ namespace sph::cell::gpu {
 
 namespace {
 
-// Threads per block of the force kernel: 256 in single precision, 128 in double. Measured on an
-// H100 (DamBreak, us per pass, cells of 2h / h): float 128: 551 / 416, 256: 549 / 399; double lost
-// ~15% with 256 (session 1, H200). SPH_CELL_FORCE_BLOCK overrides both and
-// SPH_CELL_FORCE_MIN_BLOCKS sets the launch bounds' minimum blocks per SM (a register cap), for
-// experiments (tools/bench/README.md lists the variants measured).
+// Threads per block of the force kernel: 256 in single precision, 128 in double, the faster of
+// 128 and 256 for each precision on DamBreak on Hopper GPUs. SPH_CELL_FORCE_BLOCK overrides both
+// and SPH_CELL_FORCE_MIN_BLOCKS sets the launch bounds' minimum blocks per SM (a register cap),
+// for experiments.
 #ifdef SPH_CELL_FORCE_BLOCK
 template <typename T>
 inline constexpr unsigned kForceBlock = SPH_CELL_FORCE_BLOCK;
