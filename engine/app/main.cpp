@@ -157,6 +157,7 @@ int cmdPlugins() {
   fmt::print("searched:\n");
   for (const auto& d : sph::pluginSearchDirs()) fmt::print("  {}\n", d);
   for (const auto& w : problems) fmt::print("skipped: {}\n", w);
+  fmt::print("plugin ABI tag of this sph: {}\n", sph::pluginAbiTag());
   return plugins.empty() ? 1 : 0;
 }
 

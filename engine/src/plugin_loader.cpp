@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -14,7 +15,13 @@
 
 namespace sph {
 namespace fs = std::filesystem;
+std::string pluginAbiTag();
 namespace {
+
+// "<headers hash>-<layout hash>", as the messages print it.
+std::string abiTag(const char* headersHash, uint64_t layoutHash) {
+  return fmt::format("{}-{:016x}", headersHash, layoutHash);
+}
 
 std::string executableDir() {
   char buf[4096];
@@ -39,9 +46,18 @@ const SphPluginDescriptor* openPlugin(const std::string& path, std::string* why)
     return nullptr;
   }
   const SphPluginDescriptor* d = entry();
-  if (!d || d->abiVersion != SPH_PLUGIN_ABI_VERSION) {
-    *why = fmt::format("{}: plugin ABI version {} but this sph needs {}", path, d ? d->abiVersion : 0u,
-                       SPH_PLUGIN_ABI_VERSION);
+  if (!d || d->descriptorVersion != SPH_PLUGIN_DESCRIPTOR_VERSION) {
+    *why = fmt::format("{}: plugin descriptor version {} but this sph reads version {} (rebuild the plugin)", path,
+                       d ? d->descriptorVersion : 0u, SPH_PLUGIN_DESCRIPTOR_VERSION);
+    dlclose(h);
+    return nullptr;
+  }
+  const std::string theirs = abiTag(d->headersHash ? d->headersHash : "?", d->layoutHash);
+  const std::string ours = pluginAbiTag();
+  if (theirs != ours) {
+    *why = fmt::format("{}: plugin '{}' was built with ABI tag {} but this sph has {}: it was built from other "
+                       "engine headers (or other compiler settings); rebuild it with this sph",
+                       path, d->name ? d->name : "?", theirs, ours);
     dlclose(h);
     return nullptr;
   }
@@ -54,6 +70,8 @@ std::map<std::string, const SphPluginDescriptor*>& loadedDescriptors() {
 }
 
 }  // namespace
+
+std::string pluginAbiTag() { return abiTag(SPH_PLUGIN_HEADERS_HASH, abi::kLayoutHash); }
 
 std::vector<std::string> pluginSearchDirs() {
   std::vector<std::string> dirs;
@@ -73,7 +91,11 @@ std::vector<std::string> pluginSearchDirs() {
 #ifdef SPH_PLUGIN_BUILD_DIR
   dirs.push_back(SPH_PLUGIN_BUILD_DIR);
 #endif
-  return dirs;
+  // The binary's own plugin directory is often the build tree's: list each directory once.
+  std::vector<std::string> unique;
+  for (const std::string& d : dirs)
+    if (std::find(unique.begin(), unique.end(), d) == unique.end()) unique.push_back(d);
+  return unique;
 }
 
 std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems) {

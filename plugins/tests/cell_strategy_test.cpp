@@ -169,7 +169,9 @@ TEST(CellPlugin, DescriptorThroughDlopen) {
   ASSERT_NE(entry, nullptr) << "missing " << SPH_PLUGIN_ENTRY_SYMBOL;
   const SphPluginDescriptor* d = entry();
   ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->abiVersion, SPH_PLUGIN_ABI_VERSION);
+  EXPECT_EQ(d->descriptorVersion, SPH_PLUGIN_DESCRIPTOR_VERSION);
+  EXPECT_STREQ(d->headersHash, SPH_PLUGIN_HEADERS_HASH);
+  EXPECT_EQ(d->layoutHash, sph::abi::kLayoutHash);
   EXPECT_STREQ(d->name, "cell");
   EXPECT_GT(std::string(d->description).size(), 10u);
   sph::NeighbourStrategy* s = d->create();

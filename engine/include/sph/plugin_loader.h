@@ -19,8 +19,12 @@ struct PluginInfo {
 
 std::vector<std::string> pluginSearchDirs();
 
+// This sph's plugin ABI tag, "<headers hash>-<layout hash>" (plugin_abi.h); a plugin loads only
+// when its tag is the same.
+std::string pluginAbiTag();
+
 // Every loadable plugin found (first one wins per name). Libraries that fail to load or have
-// another ABI version are reported in `problems` (one line each) when given.
+// another ABI tag are reported in `problems` (one line each) when given.
 std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems = nullptr);
 
 struct StrategyDeleter {

@@ -1,0 +1,86 @@
+// The plugin boundary (plugin_abi.h): plugins built from this engine's headers load, a plugin built
+// from other headers is refused with a message naming it and both ABI tags.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sph/errors.h"
+#include "sph/plugin_abi.h"
+#include "sph/plugin_loader.h"
+
+namespace {
+
+// Sets SPH_PLUGIN_PATH for one test and puts the old value back.
+class PluginPath {
+ public:
+  explicit PluginPath(const std::string& dirs) {
+    if (const char* old = std::getenv("SPH_PLUGIN_PATH")) old_ = old, had_ = true;
+    setenv("SPH_PLUGIN_PATH", dirs.c_str(), 1);
+  }
+  ~PluginPath() {
+    if (had_)
+      setenv("SPH_PLUGIN_PATH", old_.c_str(), 1);
+    else
+      unsetenv("SPH_PLUGIN_PATH");
+  }
+
+ private:
+  std::string old_;
+  bool had_ = false;
+};
+
+const std::string kStaleLib = std::string(SPH_TEST_PLUGIN_DIR) + "/libsph_stale.so";
+
+TEST(PluginAbi, TagIsHeadersHashAndLayoutHash) {
+  const std::string tag = sph::pluginAbiTag();
+  EXPECT_EQ(tag.rfind(SPH_PLUGIN_HEADERS_HASH, 0), 0u) << tag;
+  EXPECT_EQ(tag.size(), 16u + 1u + 16u) << tag;
+  EXPECT_NE(sph::abi::layoutOf<float>(), sph::abi::layoutOf<double>());
+}
+
+TEST(PluginAbi, BuiltPluginsCarryTheEngineTag) {
+  std::vector<std::string> problems;
+  const auto plugins = sph::discoverPlugins(&problems);
+  bool cell = false;
+  for (const auto& p : plugins) cell |= p.name == "cell";
+  EXPECT_TRUE(cell) << "the cell plugin of this build did not load";
+  for (const auto& w : problems) ADD_FAILURE() << w;
+}
+
+TEST(PluginAbi, StalePluginIsRefusedWithBothTags) {
+  ASSERT_TRUE(std::filesystem::exists(kStaleLib)) << kStaleLib << " not built";
+  PluginPath path(SPH_TEST_PLUGIN_DIR);
+  std::vector<std::string> problems;
+  for (const auto& p : sph::discoverPlugins(&problems)) EXPECT_NE(p.name, "stale") << "loaded from " << p.path;
+  std::string line;
+  for (const auto& w : problems)
+    if (w.find("libsph_stale.so") != std::string::npos) line = w;
+  ASSERT_FALSE(line.empty()) << "no problem reported for " << kStaleLib;
+  EXPECT_NE(line.find("'stale'"), std::string::npos) << line;
+  EXPECT_NE(line.find(sph::pluginAbiTag()), std::string::npos) << line;
+  // The stale tag: other headers, so another hash, and another layout (one member more).
+  const size_t at = line.find("ABI tag ");
+  ASSERT_NE(at, std::string::npos) << line;
+  const std::string theirs = line.substr(at + 8, 33);
+  EXPECT_NE(theirs.substr(0, 16), std::string(SPH_PLUGIN_HEADERS_HASH)) << line;
+  EXPECT_NE(theirs.substr(17), sph::pluginAbiTag().substr(17)) << line;
+  EXPECT_NE(line.find("rebuild"), std::string::npos) << line;
+}
+
+TEST(PluginAbi, AskingForTheStalePluginIsAnInputErrorThatSaysWhy) {
+  PluginPath path(SPH_TEST_PLUGIN_DIR);
+  try {
+    sph::createStrategy("stale");
+    FAIL() << "the stale plugin was created";
+  } catch (const sph::InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("no neighbour-search plugin named 'stale'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("skipped: " + kStaleLib), std::string::npos) << msg;
+    EXPECT_NE(msg.find(sph::pluginAbiTag()), std::string::npos) << msg;
+  }
+}
+
+}  // namespace
