@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "cell/cell_iteration.h"
+#include "neighbours/cell_iteration.h"
 #include "sph/particle_view.h"
 #include "sph/physics_constants.h"
 #include "verlet_layout.h"

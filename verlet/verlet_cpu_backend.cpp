@@ -8,6 +8,7 @@
 #include <new>
 #include <type_traits>
 
+#include "neighbours/interaction_variant.h"
 #include "verlet_backend.h"
 #include "verlet_particle_ops.h"
 #include "verlet_stats.h"
@@ -130,39 +131,21 @@ class VerletCpuBackend final : public VerletBackend {
 
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
-    if (c.kernel == KernelKind::Cubic)
-      loop<KernelKind::Cubic>(p, c, out);
-    else
-      loop<KernelKind::Wendland>(p, c, out);
+    neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [&](auto v) {
+      withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) { loopLanes<decltype(v), lanes()>(p, c, out); });
+    });
   }
-  template <KernelKind K, typename T>
-  void loop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
-    withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) { loopLanes<K, lanes()>(p, c, out); });
-  }
-  template <KernelKind K, uint32_t P, typename T>
+  template <typename V, uint32_t P, typename T>  // V: interaction_variant.h
   void loopLanes(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
     const ListsView lists{entries_.data(), regionEnd_.data(), length_.data(), n_};
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
     for (int64_t a = 0; a < int64_t(p.n); ++a) {
       // The parts of the list as the GPU's lanes take them, added in the same order.
-      auto sum = [&](auto coded, auto shift, auto sps) {
-        return addParts<P>([&](uint32_t q) {
-          return listForces<K, true, coded(), shift(), sps(), P>(uint32_t(a), q, lists, p.pos, p.velrho, p.code,
-                                                                  p.spsTau, p.tangent, p.nBound, c);
-        });
-      };
-      using Yes = std::true_type;
-      using No = std::false_type;
-      if (out.spsStrain && out.shift)
-        writeForces(uint32_t(a), sum(Yes{}, Yes{}, Yes{}), out);
-      else if (out.spsStrain)
-        writeForces(uint32_t(a), sum(Yes{}, No{}, Yes{}), out);
-      else if (out.shift)
-        writeForces(uint32_t(a), sum(Yes{}, Yes{}, No{}), out);
-      else if (c.floating.any() || p.tangent)
-        writeForces(uint32_t(a), sum(Yes{}, No{}, No{}), out);
-      else
-        writeForces(uint32_t(a), sum(No{}, No{}, No{}), out);
+      writeForces(uint32_t(a), addParts<P>([&](uint32_t q) {
+                    return listForces<V::K, V::Periodic, V::Coded, V::Shift, V::Sps, P>(
+                        uint32_t(a), q, lists, p.pos, p.velrho, p.code, p.spsTau, p.tangent, p.nBound, c);
+                  }),
+                  out);
     }
   }
 

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "cell/cell_iteration.h"
-#include "cell/cell_particle_ops.h"
+#include "neighbours/cell_iteration.h"
+#include "neighbours/cell_particle_ops.h"
 #include "sph/floating_pair_physics.h"
 #include "sph/pair_physics.h"
 #include "verlet_layout.h"

@@ -114,7 +114,7 @@ void VerletStrategy::beginStep(double lastDt) {
   if (fallback_) ++stepsInFallback_;
 }
 
-// Sorts the particles by cells of Rc/2 for a rebuild (the sort is the cell plugin's).
+// Sorts the particles by cells of Rc/2 for a rebuild (the engine's cell search, neighbours/cell_search.h).
 template <typename T>
 void VerletStrategy::sortForRebuild(const ParticleView<T>& p, PrepareReason why) {
   double vmax;
@@ -137,7 +137,7 @@ template <typename T>
 void VerletStrategy::prepareT(const ParticleView<T>& p, PrepareReason why) {
   requireConfigured("prepare()");
   if (fallback_) {
-    // Back to lists at what would have been the next rebuild, else sort again like the cell plugin.
+    // Back to lists at what would have been the next rebuild, else sort again like the cell plugin does.
     if (stepsInFallback_ >= uint64_t(std::ceil(rule_.steps))) {
       fallback_ = false;
       built_ = false;

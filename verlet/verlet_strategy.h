@@ -1,6 +1,6 @@
 // The Verlet-list strategy of Takada et al. (2017), "Acceleration of SPH-based fluid simulation
 // on GPU". Lists of every particle within Rc = 2h + dh are built from a cell sort (cells of Rc/2,
-// borrowed from the cell plugin) and kept while no particle has moved dh/2 since; particles are
+// from the engine's cell search) and kept while no particle has moved dh/2 since; particles are
 // re-sorted only then.
 // Between rebuilds prepare() only checks the displacement; interact() reads the lists.
 // When the lists do not fit in device memory (or the VerletMemoryLimit option), the strategy
@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "cell/cell_strategy.h"
+#include "neighbours/cell_search.h"
 #include "sph/neighbour_strategy.h"
 #include "verlet_backend.h"
 #include "verlet_skin.h"
@@ -48,7 +48,7 @@ class VerletStrategy final : public NeighbourStrategy {
                 const ForceOutputs<double>& out) override {
     interactT(p, c, out);
   }
-  // mDBC: the cell plugin's correction on the tables of the last rebuild (cell_strategy.cpp).
+  // mDBC: the cell search's correction on the tables of the last rebuild (neighbours/cell_search.cpp).
   // Its launch holds those tables (and the grid, which changes with the skin) by value, so from
   // the first call on a recorded step is valid only until the next rebuild (replayToken).
   void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
@@ -98,7 +98,7 @@ class VerletStrategy final : public NeighbourStrategy {
   SkinRule rule_;
   size_t memoryCap_ = 0;
   std::unique_ptr<VerletBackend> backend_;
-  cell::CellStrategy cell_;   // the rebuild sort and tables (cells of Rc/2), and the fallback
+  cell::CellSearch cell_;     // the rebuild sort and tables (cells of Rc/2), and the fallback
   double lastDt_ = 0, dh_ = 0, rc_ = 0;
   bool built_ = false, pendingBuild_ = false, fallback_ = false, warned_ = false;
   bool checkQueued_ = false;   // endStep() queued the displacement check of these particles

@@ -1,79 +1,47 @@
-// DualSPHysics' cell-linked list as a NeighbourStrategy: every prepare() re-sorts the particles
-// by cell (keys, radix sort, engine reorder, cell start table); every interact() is one pass of
-// one thread per particle over the 3x3x3 (or 5x5x5) neighbouring cells.
+// The `cell` plugin: DualSPHysics' cell-linked list as a NeighbourStrategy. Its policy is
+// DualSPHysics': the particles are re-sorted by cell before every force pass (prepare() always
+// sorts, whatever the reason), and each pass scans the cells around each particle. The search
+// itself (grid, keys, sort, cell tables, the CPU and GPU loops) is the engine's neighbour toolkit,
+// engine/neighbours/cell_search.h, which the Verlet plugin builds on too.
+//
+// Options (StrategyContext::options): CellMode = full (cells of 2h, the default) | half (cells of
+// h); CellRows = reachable (the default) | all (neighbours/cell_iteration.h).
 #pragma once
 
-#include <memory>
-#include <optional>
-#include <vector>
-
-#include "cell_backend.h"
-#include "cell_grid.h"
-#include "cell_mode.h"
+#include "neighbours/cell_search.h"
 #include "sph/neighbour_strategy.h"
 
 namespace sph::cell {
 
-// Throws RunError unless the physics' periodic box has the grid's periodic axes and periods
-// (a strategy checks this before a force pass; `who` names it in the message).
-template <typename T>
-void requireSamePeriodicBox(const PeriodicBox<T>& box, const CellGrid& g, const char* who);
-
 class CellStrategy final : public NeighbourStrategy {
  public:
   const char* name() const override { return "cell"; }
-  void configure(const StrategyContext& ctx) override;
-  void prepare(const ParticleView<float>& p, PrepareReason why) override { prepareT(p, why); }
-  void prepare(const ParticleView<double>& p, PrepareReason why) override { prepareT(p, why); }
+  void configure(const StrategyContext& ctx) override { search_.configure(ctx); }
+  void prepare(const ParticleView<float>& p, PrepareReason why) override { search_.prepare(p, why); }
+  void prepare(const ParticleView<double>& p, PrepareReason why) override { search_.prepare(p, why); }
   void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
                 const ForceOutputs<float>& out) override {
-    interactT(p, c, out);
+    search_.interact(p, c, out);
   }
   void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
                 const ForceOutputs<double>& out) override {
-    interactT(p, c, out);
+    search_.interact(p, c, out);
   }
   void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
-    correctBoundariesT(p, c);
+    search_.correctBoundaries(p, c);
   }
   void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
-    correctBoundariesT(p, c);
+    search_.correctBoundaries(p, c);
   }
-  StrategyStats stats() const override;
-  size_t deviceBytes() const override { return backend_ ? backend_->deviceBytes() : 0; }
-  size_t peakDeviceBytes() const override { return backend_ ? backend_->peakDeviceBytes() : 0; }
+  StrategyStats stats() const override { return search_.stats(); }
+  size_t deviceBytes() const override { return search_.deviceBytes(); }
+  size_t peakDeviceBytes() const override { return search_.peakDeviceBytes(); }
 
-  // Diagnostics for tests and tools, through the interaction's own iteration: the ordered index
-  // pairs (a, b) with |r_ab| < radius (radius <= support; r^2 in the particles' precision),
-  // a itself included where visited, boundary-boundary pairs never. `p` is the view after the
-  // last prepare().
-  std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const;
-  std::vector<IndexPair> pairsWithin(const ParticleView<double>& p, double radius) const;
-  uint64_t countPairsWithin(const ParticleView<float>& p, double radius) const;
-  uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const;
-
-  const CellGrid& grid() const { return grid_; }
-  // The cell tables of the last prepare() (for the Verlet plugin's list build).
-  CellLookup lookup() const {
-    requireConfigured("lookup()");
-    return backend_->lookup();
-  }
-  CellMode mode() const { return mode_; }
+  // The search, for tests and tools (pair enumeration through the interaction's own iteration).
+  const CellSearch& search() const { return search_; }
 
  private:
-  template <typename T>
-  void prepareT(const ParticleView<T>& p, PrepareReason why);
-  template <typename T>
-  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
-  template <typename T>
-  void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c);
-  void requireConfigured(const char* what) const;
-  void checkRadius(double radius) const;
-
-  StrategyContext ctx_;
-  CellMode mode_ = CellMode::Full;
-  CellGrid grid_;
-  std::unique_ptr<CellBackend> backend_;
+  CellSearch search_;
 };
 
 }  // namespace sph::cell

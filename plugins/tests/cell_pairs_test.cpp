@@ -64,7 +64,7 @@ void checkPairSets(const PairCase& pc) {
   std::uniform_real_distribution<double> jitter(-0.3 * radius, 0.3 * radius);
   for (int round = 0; round < 2; ++round) {  // the second round sorts already sorted, moved particles
     cell.prepare(run.view(), sph::PrepareReason::Step);
-    const auto pairs = cell.pairsWithin(run.view(), radius);
+    const auto pairs = cell.search().pairsWithin(run.view(), radius);
     const HostParticles<T> now = run.particles();
     for (uint32_t i = 0; i < now.size(); ++i)
       ASSERT_EQ(sph::code::isBound(now.code[i]), i < now.nBound) << "boundary particles left [0, nBound) at " << i;
@@ -128,7 +128,7 @@ TEST_P(CellLatticeCount, UnitLattice61) {
   sph::cell::CellStrategy cell;
   cell.configure(makeContext(device, Precision::Single, 3, 3.1, domain, mode, run.reorderer()));
   cell.prepare(run.view(), sph::PrepareReason::Step);
-  EXPECT_EQ(cell.countPairsWithin(run.view(), 3.1), 26382775u);
+  EXPECT_EQ(cell.search().countPairsWithin(run.view(), 3.1), 26382775u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cell, CellLatticeCount,

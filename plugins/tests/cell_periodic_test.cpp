@@ -80,7 +80,7 @@ void checkPeriodicPairs(const PeriodicCase& pc) {
   sph::StrategyContext ctx = makeContext(pc.device, pc.precision, pc.dim, radius, domain, pc.mode, run.reorderer());
   setPeriodic(ctx, pc.mask);
   cell.configure(ctx);
-  const auto& g = cell.grid();
+  const auto& g = cell.search().grid();
   const int cells[3] = {g.ncx, g.ncy, g.ncz};
   EXPECT_EQ(cells[pc.narrow], pc.mode == CellMode::Full ? 3 : 5) << "the narrow axis should have the fewest cells";
 
@@ -88,7 +88,7 @@ void checkPeriodicPairs(const PeriodicCase& pc) {
   std::uniform_real_distribution<double> jitter(-0.3 * radius, 0.3 * radius);
   for (int round = 0; round < 2; ++round) {  // the second round: moved particles, many across the wrap
     cell.prepare(run.view(), sph::PrepareReason::Step);
-    const auto pairs = cell.pairsWithin(run.view(), radius);
+    const auto pairs = cell.search().pairsWithin(run.view(), radius);
     const HostParticles<T> now = run.particles();
     const auto found = pairsById(pairs, now.id);
     const auto expected = bruteForcePairs(now, radius, boxT);
@@ -169,7 +169,7 @@ TEST_P(CellPeriodicLattice, EveryParticleSeesTheInfiniteLattice) {
   setPeriodic(ctx, 0b111);
   cell.configure(ctx);
   cell.prepare(run.view(), sph::PrepareReason::Step);
-  const auto pairs = cell.pairsWithin(run.view(), r);
+  const auto pairs = cell.search().pairsWithin(run.view(), r);
   std::vector<int> count(particles.size(), 0);
   for (const auto& q : pairs) ++count[q.a];
   for (uint32_t a = 0; a < particles.size(); ++a) ASSERT_EQ(count[a], expected) << "particle " << a;

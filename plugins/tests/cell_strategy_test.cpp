@@ -134,7 +134,7 @@ TEST_P(CellGrowth, MoreParticlesAndCells) {
     Harness<float> run(device, particles);
     cell.configure(makeContext(device, Precision::Single, 3, 0.08, d, CellMode::Half, run.reorderer()));
     cell.prepare(run.view(), sph::PrepareReason::ParticlesChanged);
-    const auto found = pairsById(cell.pairsWithin(run.view(), 0.08), run.particles().id);
+    const auto found = pairsById(cell.search().pairsWithin(run.view(), 0.08), run.particles().id);
     const auto now = run.particles();
     const double band = device == Device::Gpu ? 64 * 1.2e-7 : 0.0;
     EXPECT_TRUE(pairSetMismatches(now, bruteForcePairs(now, 0.08), found, 0.08, band).empty()) << "stage " << stage;
@@ -142,7 +142,7 @@ TEST_P(CellGrowth, MoreParticlesAndCells) {
       EXPECT_GT(cell.deviceBytes(), bytesBefore) << "stage " << stage;
       EXPECT_GE(cell.peakDeviceBytes(), cell.deviceBytes());
       // keys and indices (double-buffered) and the start table, at least
-      EXPECT_GE(cell.deviceBytes(), 4 * n * sizeof(uint32_t) + (2 * size_t(cell.grid().ncells) + 1) * sizeof(uint32_t));
+      EXPECT_GE(cell.deviceBytes(), 4 * n * sizeof(uint32_t) + (2 * size_t(cell.search().grid().ncells) + 1) * sizeof(uint32_t));
       bytesBefore = cell.deviceBytes();
     }
   }

@@ -10,7 +10,7 @@
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
-#include "cell/cell_particle_ops.h"
+#include "neighbours/cell_particle_ops.h"
 #include "cell_test_support.h"
 #include "sph/particle_code.h"
 #include "sph/sph_kernels.h"

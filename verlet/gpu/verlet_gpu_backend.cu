@@ -14,12 +14,14 @@
 #include <cmath>
 #include <cstring>
 
+#include "neighbours/interaction_variant.h"
 #include "../verlet_backend.h"
 #include "../verlet_particle_ops.h"
 #include "../verlet_stats.h"
 #include "staged_fill.cuh"
 #include "sph/gpu/cuda_check.cuh"
 #include "sph/gpu/device_buffer.cuh"
+#include "sph/gpu/warp_reduce.cuh"
 
 namespace sph::verlet {
 namespace {
@@ -48,22 +50,15 @@ struct MaxReduction {
   unsigned int blocksDone = 0;
 };
 
-__device__ inline double warpMaxD(double v) {
-  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
-  return v;
-}
-
 // Every thread of the block calls this with its value (no thread may have returned).
 __device__ inline void finishMax(double v, MaxReduction* acc, unsigned long long* result) {
   __shared__ bool last;
-  v = warpMaxD(v);
-  if ((threadIdx.x & 31) == 0) atomicMax(&acc->bits, static_cast<unsigned long long>(__double_as_longlong(v)));
+  v = sph::gpu::groupMax(v);
+  if ((threadIdx.x & 31) == 0) sph::gpu::atomicMaxNonNegative(&acc->bits, v);
   __syncthreads();
   if (threadIdx.x != 0) return;
-  __threadfence();
-  last = atomicAdd(&acc->blocksDone, 1u) == gridDim.x - 1;
+  last = sph::gpu::finishedLast(&acc->blocksDone);
   if (!last) return;
-  __threadfence();
   *result = *static_cast<volatile unsigned long long*>(&acc->bits);
   acc->bits = 0;
   acc->blocksDone = 0;
@@ -121,10 +116,9 @@ __global__ void __launch_bounds__(kBlock)
   const uint32_t a = t / Lanes, part = t % Lanes;
   const uint32_t count = a < n ? countList<Periodic, Lanes>(a, part, l, pos, nBound, rc2) : 0;
   uint32_t total = count;
-  for (uint32_t o = 1; o < Lanes; o <<= 1) total += __shfl_xor_sync(0xffffffffu, total, o);
+  total = sph::gpu::groupSum<Lanes>(total);
   if (a < n && part == 0) length[a] = total;
-  unsigned long long sum = count;
-  for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+  const unsigned long long sum = sph::gpu::groupSum(static_cast<unsigned long long>(count));
   if ((threadIdx.x & 31) == 0 && sum > 0) atomicAdd(&out->members, sum);  // statistics only
 }
 
@@ -134,7 +128,7 @@ __global__ void __launch_bounds__(kBlock)
     regionSizeKernel(const uint32_t* __restrict__ length, uint32_t n, unsigned long long* __restrict__ regionSize) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t longest = a < n ? length[a] : 0;
-  for (int o = 16; o > 0; o >>= 1) longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, o));
+  longest = sph::gpu::groupMax(longest);
   if ((threadIdx.x & 31) == 0 && a < n) regionSize[a / kWarp] = static_cast<unsigned long long>(longest) * kWarp;
 }
 
@@ -198,17 +192,6 @@ __global__ void __launch_bounds__(kForceBlock)
   }
   if (a >= n || part != 0) return;
   writeForces(a, acc, out);
-}
-
-template <typename T, KernelKind K, uint32_t Lanes>
-auto* listForcesVariant(const PhysicsConstants<T>& c, const ForceOutputs<T>& out, bool slipWalls) {
-  // Open boxes skip the minimum image per list member (periodic.h, pairDeltaIf).
-  return out.spsStrain ? (out.shift ? &listForcesKernel<T, K, true, true, true, true, Lanes>
-                                    : &listForcesKernel<T, K, true, true, false, true, Lanes>)
-         : out.shift         ? &listForcesKernel<T, K, true, true, true, false, Lanes>
-         : c.floating.any() || slipWalls ? &listForcesKernel<T, K, true, true, false, false, Lanes>
-         : c.periodic.any()  ? &listForcesKernel<T, K, true, false, false, false, Lanes>
-                             : &listForcesKernel<T, K, false, false, false, false, Lanes>;
 }
 
 class VerletGpuBackend final : public VerletBackend {
@@ -444,9 +427,10 @@ class VerletGpuBackend final : public VerletBackend {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
     const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
     withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
-      const bool slip = p.tangent != nullptr;
-      auto* kernel = c.kernel == KernelKind::Cubic ? listForcesVariant<T, KernelKind::Cubic, lanes()>(c, out, slip)
-                                                   : listForcesVariant<T, KernelKind::Wendland, lanes()>(c, out, slip);
+      auto* kernel = neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [](auto v) {
+        using V = decltype(v);
+        return &listForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, lanes()>;
+      });
       SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n * lanes(), kForceBlock, 0, kernel, lists,
                  p.pos, p.velrho, p.code, p.spsTau, p.tangent, p.n, p.nBound, c, out);
     });

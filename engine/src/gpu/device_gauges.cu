@@ -4,6 +4,7 @@
 
 #include "../device_gauges.h"
 #include "sph/gpu/cuda_check.cuh"
+#include "sph/gpu/warp_reduce.cuh"
 #include "sph/particle_code.h"
 
 namespace sph {
@@ -34,11 +35,10 @@ __global__ void __launch_bounds__(kBlock) boxKernel(ParticleView<T> p, int dim, 
       hi[a] = fmax(hi[a], v[a]);
     }
   }
-  for (unsigned o = kWarp / 2; o > 0; o /= 2)
-    for (int a = 0; a < 3; ++a) {
-      lo[a] = fmin(lo[a], __shfl_xor_sync(kFull, lo[a], o));
-      hi[a] = fmax(hi[a], __shfl_xor_sync(kFull, hi[a], o));
-    }
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = sph::gpu::groupMin(lo[a]);
+    hi[a] = sph::gpu::groupMax(hi[a]);
+  }
   if (lane == 0)
     for (int a = 0; a < 3; ++a) {
       boxes[chunk].lo[a] = lo[a];
@@ -87,8 +87,7 @@ __global__ void __launch_bounds__(kBlock)
       }
     }
   }
-  for (unsigned o = kWarp / 2; o > 0; o /= 2)
-    for (unsigned a = 0; a < kGaugeSumsPerPoint; ++a) s[a] += __shfl_xor_sync(kFull, s[a], o);
+  for (unsigned a = 0; a < kGaugeSumsPerPoint; ++a) s[a] = sph::gpu::groupSum(s[a]);
   if (lane == 0)
     for (unsigned a = 0; a < kGaugeSumsPerPoint; ++a) sums[size_t(point) * kGaugeSumsPerPoint + a] = s[a];
 }

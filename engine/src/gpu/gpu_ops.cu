@@ -7,11 +7,17 @@
 #include "../engine_ops.h"
 #include "sph/gpu/cuda_check.cuh"
 #include "sph/gpu/device_buffer.cuh"
+#include "sph/gpu/warp_reduce.cuh"
 #include "sph/pair_physics.h"
 #include "sph/particle_code.h"
 
 namespace sph {
 namespace {
+
+using gpu::atomicMaxNonNegative;
+using gpu::doubleFromBits;
+using gpu::finishedLast;
+using gpu::groupMax;
 
 constexpr unsigned kBlock = 256;
 
@@ -20,16 +26,6 @@ __global__ void pressureKernel(Real4<T>* __restrict__ pos, const Real4<T>* __res
                                uint32_t n, PhysicsConstants<T> c) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) pos[i].w = taitPressure(velrho[i].w, c);
-}
-
-__device__ inline double warpMax(double v) {
-  for (int o = 16; o > 0; o >>= 1) v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
-  return v;
-}
-
-// Non-negative doubles order like their bit patterns, so atomicMax on the bits is a max.
-__device__ inline void atomicMaxNonNegative(unsigned long long* dst, double v) {
-  atomicMax(dst, static_cast<unsigned long long>(__double_as_longlong(v)));
 }
 
 // The step's dt in one launch: every block reduces its particles' terms into the scalars; the
@@ -56,9 +52,9 @@ __global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__
       u2 = double(vr.x) * vr.x + double(vr.y) * vr.y + double(vr.z) * vr.z;
     }
   }
-  a2 = warpMax(a2);
-  v = warpMax(v);
-  u2 = warpMax(u2);
+  a2 = groupMax(a2);
+  v = groupMax(v);
+  u2 = groupMax(u2);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   if (lane == 0) {
     sA[warp] = a2;
@@ -70,23 +66,21 @@ __global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__
     a2 = lane < int(kBlock / 32) ? sA[lane] : 0.0;
     v = lane < int(kBlock / 32) ? sV[lane] : 0.0;
     u2 = lane < int(kBlock / 32) ? sU[lane] : 0.0;
-    a2 = warpMax(a2);
-    v = warpMax(v);
-    u2 = warpMax(u2);
+    a2 = groupMax(a2);
+    v = groupMax(v);
+    u2 = groupMax(u2);
     if (lane == 0) {
       atomicMaxNonNegative(&out->maxAce2Bits, a2);
       atomicMaxNonNegative(&out->maxViscdtBits, v);
       atomicMaxNonNegative(&out->maxVel2Bits, u2);
-      __threadfence();
-      last = atomicAdd(&out->dtBlocksDone, 1u) == gridDim.x - 1;
+      last = finishedLast(&out->dtBlocksDone);
     }
   }
   __syncthreads();
   if (!last || threadIdx.x != 0) return;
-  __threadfence();
   // Volatile reads: the other blocks' atomics are in L2, not in this SM's L1.
   const volatile StepScalars* s = out;
-  const auto bits = [](unsigned long long b) { return __longlong_as_double(static_cast<long long>(b)); };
+  const auto bits = [](unsigned long long b) { return doubleFromBits(b); };
   uint32_t hit = 0;
   const double d = variableDt(bits(s->maxAce2Bits), bits(s->maxViscdtBits), bits(s->maxVel2Bits), rule, &hit);
   StepScalars r;

@@ -58,7 +58,7 @@ class CellCpuBackend final : public CellBackend {
   void computeKeysT(const ParticleView<T>& p);
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
-  template <KernelKind K, typename T>
+  template <typename Variant, typename T>  // interaction_variant.h
   void forceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <typename T>
   void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c);

@@ -1,5 +1,5 @@
-// The device-specific half of the cell strategy: where keys, tables and loops run. CellStrategy
-// (the NeighbourStrategy) owns options, timing and the reorderer call, and forwards the rest
+// The device-specific half of the cell search: where keys, tables and loops run. CellSearch
+// (the search) owns options, timing and the reorderer call, and forwards the rest
 // here. The CPU backend is plain C++/OpenMP; the GPU backend is implemented in gpu/*.cu and
 // reached only through makeCellGpuBackend(), so host code never sees a CUDA header.
 #pragma once

@@ -1,4 +1,4 @@
-#include "cell_strategy.h"
+#include "cell_search.h"
 
 #include <cmath>
 #include <string>
@@ -30,7 +30,7 @@ void requireSamePeriodicBox(const PeriodicBox<T>& box, const CellGrid& g, const 
 template void requireSamePeriodicBox(const PeriodicBox<float>&, const CellGrid&, const char*);
 template void requireSamePeriodicBox(const PeriodicBox<double>&, const CellGrid&, const char*);
 
-void CellStrategy::configure(const StrategyContext& ctx) {
+void CellSearch::configure(const StrategyContext& ctx) {
   const CellMode mode = parseCellMode(ctx.options);
   CellGrid grid = makeCellGrid(ctx, mode);
   grid.trimRows = parseTrimRows(ctx.options);
@@ -44,12 +44,12 @@ void CellStrategy::configure(const StrategyContext& ctx) {
   backend_->setGrid(grid_);
 }
 
-void CellStrategy::requireConfigured(const char* what) const {
+void CellSearch::requireConfigured(const char* what) const {
   if (!backend_) throw RunError(fmt::format("cell neighbour search: {} before configure()", what));
 }
 
 template <typename T>
-void CellStrategy::prepareT(const ParticleView<T>& p, PrepareReason) {
+void CellSearch::prepareT(const ParticleView<T>& p, PrepareReason) {
   requireConfigured("prepare()");
   if (p.nBound > p.n)
     throw RunError(fmt::format("cell neighbour search: {} boundary particles of {}", p.nBound, p.n));
@@ -73,7 +73,7 @@ void CellStrategy::prepareT(const ParticleView<T>& p, PrepareReason) {
 }
 
 template <typename T>
-void CellStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+void CellSearch::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   requireConfigured("interact()");
   if (double(c.support) > ctx_.support * (1.0 + kSupportTolerance))
     throw RunError(fmt::format("cell neighbour search: the physics' support {:g} exceeds the grid's {:g}",
@@ -87,7 +87,7 @@ void CellStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<T>
 // particle has moved less than half the skin since, so the fluid within the support of a ghost
 // node now lay within the list radius of it then.
 template <typename T>
-void CellStrategy::correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
+void CellSearch::correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
   requireConfigured("correctBoundaries()");
   if (!p.normal) throw RunError("cell neighbour search: mDBC correction asked for without boundary normals");
   if (double(c.support) > ctx_.support * (1.0 + kSupportTolerance))
@@ -98,7 +98,7 @@ void CellStrategy::correctBoundariesT(const ParticleView<T>& p, const PhysicsCon
   backend_->correctBoundaries(p, c);
 }
 
-StrategyStats CellStrategy::stats() const {
+StrategyStats CellSearch::stats() const {
   StrategyStats s;
   if (!backend_) return s;
   s["cell_size"] = grid_.cellSize;
@@ -114,37 +114,37 @@ StrategyStats CellStrategy::stats() const {
   return s;
 }
 
-void CellStrategy::checkRadius(double radius) const {
+void CellSearch::checkRadius(double radius) const {
   requireConfigured("pairsWithin()");
   if (!(radius >= 0.0) || radius > ctx_.support)
     throw RunError(fmt::format("cell neighbour search: pair radius {:g} outside [0, support {:g}]", radius,
                                ctx_.support));
 }
 
-std::vector<IndexPair> CellStrategy::pairsWithin(const ParticleView<float>& p, double radius) const {
+std::vector<IndexPair> CellSearch::pairsWithin(const ParticleView<float>& p, double radius) const {
   checkRadius(radius);
   return backend_->pairsWithin(p, radius);
 }
-std::vector<IndexPair> CellStrategy::pairsWithin(const ParticleView<double>& p, double radius) const {
+std::vector<IndexPair> CellSearch::pairsWithin(const ParticleView<double>& p, double radius) const {
   checkRadius(radius);
   return backend_->pairsWithin(p, radius);
 }
-uint64_t CellStrategy::countPairsWithin(const ParticleView<float>& p, double radius) const {
+uint64_t CellSearch::countPairsWithin(const ParticleView<float>& p, double radius) const {
   checkRadius(radius);
   return backend_->countPairsWithin(p, radius);
 }
-uint64_t CellStrategy::countPairsWithin(const ParticleView<double>& p, double radius) const {
+uint64_t CellSearch::countPairsWithin(const ParticleView<double>& p, double radius) const {
   checkRadius(radius);
   return backend_->countPairsWithin(p, radius);
 }
 
-template void CellStrategy::prepareT(const ParticleView<float>&, PrepareReason);
-template void CellStrategy::prepareT(const ParticleView<double>&, PrepareReason);
-template void CellStrategy::interactT(const ParticleView<float>&, const PhysicsConstants<float>&,
+template void CellSearch::prepareT(const ParticleView<float>&, PrepareReason);
+template void CellSearch::prepareT(const ParticleView<double>&, PrepareReason);
+template void CellSearch::interactT(const ParticleView<float>&, const PhysicsConstants<float>&,
                                       const ForceOutputs<float>&);
-template void CellStrategy::correctBoundariesT(const ParticleView<float>&, const PhysicsConstants<float>&);
-template void CellStrategy::correctBoundariesT(const ParticleView<double>&, const PhysicsConstants<double>&);
-template void CellStrategy::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,
+template void CellSearch::correctBoundariesT(const ParticleView<float>&, const PhysicsConstants<float>&);
+template void CellSearch::correctBoundariesT(const ParticleView<double>&, const PhysicsConstants<double>&);
+template void CellSearch::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,
                                       const ForceOutputs<double>&);
 
 }  // namespace sph::cell

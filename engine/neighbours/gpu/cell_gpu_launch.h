@@ -1,4 +1,4 @@
-// Launchers of the cell plugin's kernels and CUB calls, shared among the gpu/*.cu files (which
+// Launchers of the cell search's kernels and CUB calls, shared among the gpu/*.cu files (which
 // alone include this header). All work goes on the default stream; nothing here synchronises.
 #pragma once
 

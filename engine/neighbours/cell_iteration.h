@@ -1,4 +1,4 @@
-// The one neighbour iteration of the cell plugin, for the CPU loop and the CUDA kernels alike:
+// The one neighbour iteration of the cell search, for the CPU loop and the CUDA kernels alike:
 // the interaction, the statistics and the pair enumeration used by the tests all visit
 // candidates through forEachCandidate().
 //

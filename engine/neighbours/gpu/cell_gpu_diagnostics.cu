@@ -2,17 +2,13 @@
 // timed pass: stats() runs the tally on demand.
 #include "cell_gpu_launch.h"
 #include "sph/gpu/cuda_check.cuh"
+#include "sph/gpu/warp_reduce.cuh"
 
 namespace sph::cell::gpu {
 
 namespace {
 
-constexpr unsigned kFullMask = 0xffffffffu;
-
-__device__ __forceinline__ unsigned long long warpSum(unsigned long long v) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(kFullMask, v, offset);
-  return v;
-}
+using sph::gpu::groupSum;
 
 template <typename T>
 __global__ void __launch_bounds__(kBlock)
@@ -21,9 +17,9 @@ __global__ void __launch_bounds__(kBlock)
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   CandidateTally t;
   if (a < n) t = particleTally(a, l, pos, nBound, radius2);  // no early return: the warp sums below
-  const unsigned long long cand = warpSum(t.candidates);
-  const unsigned long long inRange = warpSum(t.inRange);
-  const unsigned long long self = warpSum(t.self);
+  const unsigned long long cand = groupSum(static_cast<unsigned long long>(t.candidates));
+  const unsigned long long inRange = groupSum(static_cast<unsigned long long>(t.inRange));
+  const unsigned long long self = groupSum(static_cast<unsigned long long>(t.self));
   if ((threadIdx.x & 31u) == 0) {
     atomicAdd(totals + 0, cand);
     atomicAdd(totals + 1, inRange);

@@ -4,6 +4,7 @@
 
 #include "cell_cpu_backend.h"
 #include "cell_particle_ops.h"
+#include "interaction_variant.h"
 
 namespace sph::cell {
 
@@ -19,13 +20,10 @@ template <typename T>
 void CellCpuBackend::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c,
                                const ForceOutputs<T>& out) {
   requireTables(p.n, "interact()");
-  if (c.kernel == KernelKind::Cubic)
-    forceLoop<KernelKind::Cubic>(p, c, out);
-  else
-    forceLoop<KernelKind::Wendland>(p, c, out);
+  neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [&](auto v) { forceLoop<decltype(v)>(p, c, out); });
 }
 
-template <KernelKind K, typename T>
+template <typename V, typename T>
 void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c,
                                const ForceOutputs<T>& out) {
   ForceInputs<T> in;
@@ -42,16 +40,8 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
 #pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount()) reduction(+ : candidates, inRange)
   for (int64_t a = 0; a < n; ++a) {
     Tally tally;
-    if (out.spsStrain && out.shift)
-      writeForces(uint32_t(a), particleForces<K, true, true, true, true>(uint32_t(a), in, c, tally), out);
-    else if (out.spsStrain)
-      writeForces(uint32_t(a), particleForces<K, true, true, false, true>(uint32_t(a), in, c, tally), out);
-    else if (out.shift)
-      writeForces(uint32_t(a), particleForces<K, true, true, true>(uint32_t(a), in, c, tally), out);
-    else if (c.floating.any() || p.tangent)
-      writeForces(uint32_t(a), particleForces<K, true, true>(uint32_t(a), in, c, tally), out);
-    else
-      writeForces(uint32_t(a), particleForces<K>(uint32_t(a), in, c, tally), out);
+    writeForces(uint32_t(a), particleForces<V::K, V::Periodic, V::Coded, V::Shift, V::Sps>(uint32_t(a), in, c, tally),
+                out);
     candidates += tally.t.candidates;
     inRange += tally.t.inRange;
   }
@@ -69,20 +59,18 @@ void CellCpuBackend::correctBoundariesT(const ParticleView<T>& p, const PhysicsC
   in.n = p.n;
   in.nBound = p.nBound;
   const int64_t nb = p.nBound;
-  const bool slip = c.boundary == BoundaryModel::MdbcNoSlip || c.boundary == BoundaryModel::MdbcFreeSlip;
-  // Writes only boundary particles' density, pressure, code and tangent; reads only fluid ones.
+  neighbours::dispatchCorrection(c, [&](auto v) {
+    using V = decltype(v);
+    // Writes only boundary particles' density, pressure, code and tangent; reads only fluid ones.
 #pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount())
-  for (int64_t b = 0; b < nb; ++b) {
-    const Real4<T> n = p.normal[b];
-    if (!hasNormal(n)) continue;
-    const uint32_t i = uint32_t(b);
-    const bool cubic = c.kernel == KernelKind::Cubic;
-    const MdbcSums<T> s = slip ? (cubic ? ghostSums<KernelKind::Cubic, true, true>(i, n, in, c)
-                                        : ghostSums<KernelKind::Wendland, true, true>(i, n, in, c))
-                               : (cubic ? ghostSums<KernelKind::Cubic>(i, n, in, c)
-                                        : ghostSums<KernelKind::Wendland>(i, n, in, c));
-    mdbcStoreWall(i, s, n, p.pos, p.velrho, p.code, p.tangent, p.motionAce, c);
-  }
+    for (int64_t b = 0; b < nb; ++b) {
+      const Real4<T> n = p.normal[b];
+      if (!hasNormal(n)) continue;
+      const uint32_t i = uint32_t(b);
+      const MdbcSums<T> s = ghostSums<V::K, V::Periodic, V::Slip>(i, n, in, c);
+      mdbcStoreWall(i, s, n, p.pos, p.velrho, p.code, p.tangent, p.motionAce, c);
+    }
+  });
 }
 
 template <typename T>

@@ -8,6 +8,7 @@
 // physics with fuller warps were measured and dropped: queueing in-range indices in shared memory
 // (several times slower) and holding up to 2-8 in registers with warp-wide draining (slower
 // too); neighbouring lanes already agree on most in-range decisions. Block size: see kForceBlock.
+#include "../interaction_variant.h"
 #include "cell_gpu_launch.h"
 #include "sph/gpu/cuda_check.cuh"
 
@@ -30,9 +31,7 @@ inline constexpr unsigned kForceBlock = sizeof(T) == sizeof(float) ? 256 : 128;
 #define SPH_CELL_FORCE_MIN_BLOCKS 1
 #endif
 
-// Coded (with Periodic) is the variant for runs with floating bodies or mDBC2 walls (in.tangent);
-// Shift and Sps (with Coded)
-// for the passes that sum the shifting terms and those of the SPS model (cell_particle_ops.h).
+// One instance per interaction variant (interaction_variant.h).
 template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps>
 __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
     cellForcesKernel(ForceInputs<T> in, PhysicsConstants<T> c, ForceOutputs<T> out) {
@@ -42,26 +41,15 @@ __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
   writeForces(a, particleForces<K, Periodic, Coded, Shift, Sps>(a, in, c, none), out);
 }
 
-template <typename T, KernelKind K>
-void launchWith(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
-  // Open boxes skip the minimum image per candidate (periodic.h, pairDeltaIf).
-  auto* kernel = out.spsStrain ? (out.shift ? &cellForcesKernel<T, K, true, true, true, true>
-                                            : &cellForcesKernel<T, K, true, true, false, true>)
-                 : out.shift         ? &cellForcesKernel<T, K, true, true, true, false>
-                 : c.floating.any() || in.tangent ? &cellForcesKernel<T, K, true, true, false, false>
-                 : c.periodic.any()  ? &cellForcesKernel<T, K, true, false, false, false>
-                                     : &cellForcesKernel<T, K, false, false, false, false>;
-  SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock<T>, 0, kernel, in, c, out);
-}
-
 }  // namespace
 
 template <typename T>
 void launchCellForces(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
-  if (c.kernel == KernelKind::Cubic)
-    launchWith<T, KernelKind::Cubic>(in, c, out);
-  else
-    launchWith<T, KernelKind::Wendland>(in, c, out);
+  auto* kernel = neighbours::dispatchInteraction(c, out, in.tangent != nullptr, [](auto v) {
+    using V = decltype(v);
+    return &cellForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps>;
+  });
+  SPH_LAUNCH("computing forces (CF-Forces)", in.n, kForceBlock<T>, 0, kernel, in, c, out);
 }
 
 template void launchCellForces(const ForceInputs<float>&, const PhysicsConstants<float>&, const ForceOutputs<float>&);

@@ -3,7 +3,9 @@
 // consecutive particles), and the group adds its sums up by shuffles. With one thread per wall
 // particle the wet walls' ghost nodes each scan hundreds of candidates serially, in a kernel of
 // too few threads to hide the latency (tools/bench/RESULTS.md, mDBC).
+#include "../interaction_variant.h"
 #include "cell_gpu_launch.h"
+#include "sph/gpu/warp_reduce.cuh"
 #include "sph/errors.h"
 #include "sph/gpu/cuda_check.cuh"
 
@@ -18,8 +20,7 @@ constexpr uint32_t kLanes = 8;
 // The sum over the kLanes lanes of a group (all of them active: groups exit together).
 template <typename V>
 __device__ __forceinline__ V groupSum(V v, unsigned mask) {
-  for (unsigned off = kLanes / 2; off > 0; off /= 2) v += __shfl_xor_sync(mask, v, off, kLanes);
-  return v;
+  return sph::gpu::groupSum<kLanes>(v, mask);
 }
 
 template <typename T, KernelKind K, bool Periodic, bool Slip>
@@ -51,13 +52,6 @@ __global__ void boundaryCorrectionKernel(ForceInputs<T> in, ParticleView<T> view
   mdbcStoreWall(b, s, n, view.pos, view.velrho, view.code, view.tangent, view.motionAce, c);
 }
 
-template <typename T, KernelKind K, bool Slip>
-void launchWith(const ForceInputs<T>& in, const ParticleView<T>& view, const PhysicsConstants<T>& c) {
-  auto* kernel = c.periodic.any() ? &boundaryCorrectionKernel<T, K, true, Slip>
-                                  : &boundaryCorrectionKernel<T, K, false, Slip>;
-  SPH_LAUNCH("correcting boundary densities (mDBC)", in.nBound * kLanes, kBlock, 0, kernel, in, view, c);
-}
-
 }  // namespace
 
 template <typename T>
@@ -65,12 +59,11 @@ void launchBoundaryCorrection(const ForceInputs<T>& in, const ParticleView<T>& v
   if (in.nBound == 0) return;
   if (in.nBound > UINT32_MAX / kLanes)
     throw RunError("mDBC correction: more boundary particles than one launch of lanes per particle can index");
-  const bool slip = c.boundary == BoundaryModel::MdbcNoSlip || c.boundary == BoundaryModel::MdbcFreeSlip;
-  if (c.kernel == KernelKind::Cubic)
-    slip ? launchWith<T, KernelKind::Cubic, true>(in, view, c) : launchWith<T, KernelKind::Cubic, false>(in, view, c);
-  else
-    slip ? launchWith<T, KernelKind::Wendland, true>(in, view, c)
-         : launchWith<T, KernelKind::Wendland, false>(in, view, c);
+  auto* kernel = neighbours::dispatchCorrection(c, [](auto v) {
+    using V = decltype(v);
+    return &boundaryCorrectionKernel<T, V::K, V::Periodic, V::Slip>;
+  });
+  SPH_LAUNCH("correcting boundary densities (mDBC)", in.nBound * kLanes, kBlock, 0, kernel, in, view, c);
 }
 
 template void launchBoundaryCorrection(const ForceInputs<float>&, const ParticleView<float>&,

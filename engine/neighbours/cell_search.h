@@ -1,0 +1,80 @@
+// DualSPHysics' cell-linked list search, the toolkit both strategy plugins build on: prepare()
+// sorts the particles by cell (keys, radix sort, the engine's reorder, cell start table) and
+// interact() is one pass of one thread per particle over the 3x3x3 (or 5x5x5) neighbouring
+// cells. The cell plugin calls prepare() before every pass; the Verlet plugin only when it
+// rebuilds its lists (cells of the list radius), and builds the lists from lookup().
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "cell_backend.h"
+#include "cell_grid.h"
+#include "cell_mode.h"
+#include "sph/neighbour_strategy.h"
+
+namespace sph::cell {
+
+// Throws RunError unless the physics' periodic box has the grid's periodic axes and periods
+// (a strategy checks this before a force pass; `who` names it in the message).
+template <typename T>
+void requireSamePeriodicBox(const PeriodicBox<T>& box, const CellGrid& g, const char* who);
+
+class CellSearch {
+ public:
+  void configure(const StrategyContext& ctx);
+  void prepare(const ParticleView<float>& p, PrepareReason why) { prepareT(p, why); }
+  void prepare(const ParticleView<double>& p, PrepareReason why) { prepareT(p, why); }
+  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                const ForceOutputs<float>& out) {
+    interactT(p, c, out);
+  }
+  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                const ForceOutputs<double>& out) {
+    interactT(p, c, out);
+  }
+  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) {
+    correctBoundariesT(p, c);
+  }
+  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) {
+    correctBoundariesT(p, c);
+  }
+  StrategyStats stats() const;
+  size_t deviceBytes() const { return backend_ ? backend_->deviceBytes() : 0; }
+  size_t peakDeviceBytes() const { return backend_ ? backend_->peakDeviceBytes() : 0; }
+
+  // Diagnostics for tests and tools, through the interaction's own iteration: the ordered index
+  // pairs (a, b) with |r_ab| < radius (radius <= support; r^2 in the particles' precision),
+  // a itself included where visited, boundary-boundary pairs never. `p` is the view after the
+  // last prepare().
+  std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const;
+  std::vector<IndexPair> pairsWithin(const ParticleView<double>& p, double radius) const;
+  uint64_t countPairsWithin(const ParticleView<float>& p, double radius) const;
+  uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const;
+
+  const CellGrid& grid() const { return grid_; }
+  // The cell tables of the last prepare() (for the Verlet plugin's list build).
+  CellLookup lookup() const {
+    requireConfigured("lookup()");
+    return backend_->lookup();
+  }
+  CellMode mode() const { return mode_; }
+
+ private:
+  template <typename T>
+  void prepareT(const ParticleView<T>& p, PrepareReason why);
+  template <typename T>
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <typename T>
+  void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c);
+  void requireConfigured(const char* what) const;
+  void checkRadius(double radius) const;
+
+  StrategyContext ctx_;
+  CellMode mode_ = CellMode::Full;
+  CellGrid grid_;
+  std::unique_ptr<CellBackend> backend_;
+};
+
+}  // namespace sph::cell
