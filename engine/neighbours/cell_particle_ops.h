@@ -1,5 +1,7 @@
-// Per-particle work on top of forEachCandidate(), shared by the OpenMP loops and the CUDA
-// kernels: the force sum of one particle and the candidate/in-range counts of one particle.
+// Per-particle work, shared by the OpenMP loops and the CUDA kernels of every strategy: the force
+// sum and the mDBC ghost-node sums of one particle over any candidate set (particleForcesOver,
+// ghostSumsOver), their cell-search forms on top of forEachCandidate(), and the candidate and
+// in-range counts of one particle.
 // The physics is sph::interactPair(); this file only filters candidates by distance first, so
 // that the velocity/density of out-of-range candidates (most of them) is never loaded.
 #pragma once
@@ -71,15 +73,18 @@ SPH_HD SPH_FORCEINLINE void codedPair(const Real4<T>& posA, const Real4<T>& velA
                                  tauB, slipWall ? &tangentB : nullptr);
 }
 
-// The accumulated interaction of particle a with all its neighbours. Coded = true (only with
-// Periodic = true) reads the code words and calls interactPairCoded() (floating_pair_physics.h):
-// runs with floating bodies, the passes that sum the shifting terms (Shift = true, always coded:
-// the shifting mode asks whether a wall particle moves) and the passes of the SPS model (Sps =
-// true, coded too: fewer variants).
+// The accumulated interaction of particle a with the candidates `candidates` visits: it calls
+// its argument fn(j) for every candidate j of a (a itself included when a is fluid; DBC:
+// boundary particles visit fluid candidates only). Coded = true (only with Periodic = true) reads
+// the code words and calls interactPairCoded() (floating_pair_physics.h): runs with floating
+// bodies, the passes that sum the shifting terms (Shift = true, always coded: the shifting mode
+// asks whether a wall particle moves) and the passes of the SPS model (Sps = true, coded too:
+// fewer variants). The variant is chosen by interaction_variant.h.
 template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, bool Sps = false,
-          typename T, typename Counter>
-SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> particleForces(uint32_t a, const ForceInputs<T>& in,
-                                                               const PhysicsConstants<T>& c, Counter& counter) {
+          typename T, typename Counter, typename Candidates>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> particleForcesOver(uint32_t a, const ForceInputs<T>& in,
+                                                                   const PhysicsConstants<T>& c, Counter& counter,
+                                                                   Candidates&& candidates) {
   static_assert((!Shift && !Sps) || Coded, "the shifting and SPS variants are coded");
   const Real4<T> posA = loadReadOnly(in.pos + a);
   const Real4<T> velA = loadReadOnly(in.velrho + a);
@@ -91,7 +96,7 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> particleForces(uint32_t a, const
   if constexpr (Coded) codeA = loadReadOnly(in.code + a);
   PairAccum<T, Shift, Sps> acc;
   if constexpr (Sps) acc.tauA = loadReadOnly(in.tau + a);
-  forEachCandidate<Periodic>(in.lookup, loadReadOnly(in.lookup.keys + a), posA, boundA, [&](uint32_t j) {
+  candidates(posA, boundA, [&](uint32_t j) {
     const Real4<T> posB = loadReadOnly(pos + j);
     counter.candidate();
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
@@ -103,6 +108,18 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> particleForces(uint32_t a, const
     }
   });
   return acc;
+}
+
+// The same over the cells around a (cell_iteration.h, forEachCandidate): the cell search's pass.
+template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, bool Sps = false,
+          typename T, typename Counter>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> particleForces(uint32_t a, const ForceInputs<T>& in,
+                                                               const PhysicsConstants<T>& c, Counter& counter) {
+  const uint32_t keyA = loadReadOnly(in.lookup.keys + a);
+  return particleForcesOver<K, Periodic, Coded, Shift, Sps>(
+      a, in, c, counter, [&](const Real4<T>& posA, bool boundA, auto&& fn) {
+        forEachCandidate<Periodic>(in.lookup, keyA, posA, boundA, fn);
+      });
 }
 
 // The cell key a boundary particle at point g would have: forEachCandidate() from it visits the
@@ -136,21 +153,29 @@ SPH_HD SPH_FORCEINLINE void addGhostCandidate(MdbcSums<T>& s, const Real4<T>& g,
     mdbcAddFluid<K, Slip>(s, dx, dy, dz, r2, loadReadOnly(in.velrho + j), c);
 }
 
-// mDBC: the sums of boundary particle b's ghost node (normal n) over the fluid around it
-// (mdbc_physics.h; Slip: mDBC2's too). The candidates are the fluid rows around the ghost node.
-// The tables may be older than the positions (the Verlet plugin's, from its last rebuild) as
-// long as they were built for a radius that covers the support plus every particle's
-// displacement since: the distance test uses the positions. One thread per boundary particle
-// (the CPU loop; the GPU kernel splits each particle's rows among several lanes,
-// cell_gpu_mdbc.cu).
+// mDBC: the sums of boundary particle b's ghost node (normal n) over the fluid among the
+// candidates `candidates` visits (it calls its argument fn(j) for every candidate j near the
+// ghost node g) (mdbc_physics.h; Slip: mDBC2's too).
+template <KernelKind K, bool Periodic = true, bool Slip = false, typename T, typename Candidates>
+SPH_HD SPH_FORCEINLINE MdbcSums<T> ghostSumsOver(uint32_t b, const Real4<T>& n, const ForceInputs<T>& in,
+                                                 const PhysicsConstants<T>& c, Candidates&& candidates) {
+  const Real4<T> g = ghostNode(b, n, in);
+  MdbcSums<T> s;
+  candidates(g, [&](uint32_t j) { addGhostCandidate<K, Periodic, Slip>(s, g, j, in, c); });
+  return s;
+}
+
+// The same over the fluid rows of the cells around the ghost node. The tables may be older than
+// the positions (the Verlet plugin's, from its last rebuild) as long as they were built for a
+// radius that covers the support plus every particle's displacement since: the distance test
+// uses the positions. One thread per boundary particle (the CPU loop; the GPU kernel splits each
+// particle's rows among several lanes, cell_gpu_mdbc.cu).
 template <KernelKind K, bool Periodic = true, bool Slip = false, typename T>
 SPH_HD SPH_FORCEINLINE MdbcSums<T> ghostSums(uint32_t b, const Real4<T>& n, const ForceInputs<T>& in,
                                              const PhysicsConstants<T>& c) {
-  const Real4<T> g = ghostNode(b, n, in);
-  MdbcSums<T> s;
-  forEachCandidate<Periodic>(in.lookup, pointKey(in.lookup, g), g, true,
-                             [&](uint32_t j) { addGhostCandidate<K, Periodic, Slip>(s, g, j, in, c); });
-  return s;
+  return ghostSumsOver<K, Periodic, Slip>(b, n, in, c, [&](const Real4<T>& g, auto&& fn) {
+    forEachCandidate<Periodic>(in.lookup, pointKey(in.lookup, g), g, true, fn);
+  });
 }
 
 // Candidates of particle a and those with r^2 < radius2 (physics' distance expression, the

@@ -77,7 +77,7 @@ struct CaseDefinition {
   uint32_t nFluid = 0;
   // mDBC normals per particle, as `positions`: boundary particle to ghost node (twice GenCase's
   // normal to the boundary surface), zero where GenCase gives none. Empty when the case has no
-  // <normals> (case_normals.h).
+  // <normals> (boundary_normals.h).
   std::vector<Vec3d> normals;
 
   // <execution><parameters>: key -> value (with its line, for error messages).

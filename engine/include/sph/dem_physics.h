@@ -21,7 +21,7 @@
 //
 // m* is the reduced mass of the pair. A rigid body touching a wall with N particles at once acts
 // on N parallel contacts, so the engine passes each body's mass divided by its number of
-// contacts (floating_physics.h); with the particle mass instead, a flat face would bounce back
+// contacts (floating_body_physics.h); with the particle mass instead, a flat face would bounce back
 // much higher than e says.
 //
 // The contact also gives a rate (1/s) for the time step: the larger of the contact's angular

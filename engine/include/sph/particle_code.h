@@ -13,7 +13,7 @@ namespace sph::code {
 inline constexpr uint32_t kBoundBit = 1u << 31;
 inline constexpr uint32_t kExcludedBit = 1u << 30;
 // Particles of a floating body (<floatings>): boundary particles in the case file, but they sit
-// in the fluid index range [nBound, n) and are moved as rigid bodies (floating_physics.h).
+// in the fluid index range [nBound, n) and are moved as rigid bodies (floating_body_physics.h).
 inline constexpr uint32_t kFloatingBit = 1u << 29;
 // A fluid particle excluded at the end of an earlier step and parked far outside the domain
 // until the engine next compacts its arrays (integrator_physics.h, parkParticle).

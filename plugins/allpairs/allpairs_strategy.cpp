@@ -1,0 +1,50 @@
+#include "allpairs_strategy.h"
+
+#include <fmt/format.h>
+
+#include "allpairs_particle_ops.h"
+#include "sph/errors.h"
+
+namespace sph::allpairs {
+
+void AllPairsStrategy::configure(const StrategyContext& ctx) {
+  if (ctx.device == Device::Gpu && !allPairsGpuBuilt())
+    throw RunError("allpairs neighbour search: this build has no GPU path (built without CUDA)");
+  ctx_ = ctx;
+  configured_ = true;
+}
+
+void AllPairsStrategy::check(uint32_t n, uint32_t nBound, const char* what) const {
+  if (!configured_) throw RunError(fmt::format("allpairs neighbour search: {} before configure()", what));
+  if (nBound > n) throw RunError(fmt::format("allpairs neighbour search: {} boundary particles of {}", nBound, n));
+}
+
+template <typename T>
+void AllPairsStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+  check(p.n, p.nBound, "interact()");
+  ScopedPhase phase(ctx_.timer, "CF-Forces", PhaseGroup::Interaction);
+  if (ctx_.device == Device::Gpu)
+    allPairsInteractGpu(p, c, out);
+  else
+    allPairsInteractCpu(p, c, out, ctx_.threads);
+  lastN_ = p.n;
+}
+
+template <typename T>
+void AllPairsStrategy::correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
+  check(p.n, p.nBound, "correctBoundaries()");
+  if (!p.normal) throw RunError("allpairs neighbour search: mDBC correction asked for without boundary normals");
+  ScopedPhase phase(ctx_.timer, "CF-Mdbc", PhaseGroup::Interaction);
+  if (ctx_.device == Device::Gpu)
+    allPairsCorrectGpu(p, c);
+  else
+    allPairsCorrectCpu(p, c, ctx_.threads);
+}
+
+StrategyStats AllPairsStrategy::stats() const {
+  StrategyStats s;
+  s["candidates_per_particle"] = double(lastN_);
+  return s;
+}
+
+}  // namespace sph::allpairs

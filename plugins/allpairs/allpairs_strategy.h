@@ -1,0 +1,49 @@
+// The `allpairs` plugin: every particle's candidates are all the particles, O(N^2) per force
+// pass. It is the definition of "the neighbours within the support" that every other strategy
+// must reproduce, the reference of the conformance suite (plugins/tests/conformance_test.cpp),
+// and the smallest complete example of a plugin (docs/plugin-guide.md walks through it). It
+// keeps no tables and never reorders the particles, so prepare() has nothing to do. Only for small
+// cases: 20,000 particles take ~4e8 pair tests per pass.
+#pragma once
+
+#include "sph/neighbour_strategy.h"
+
+namespace sph::allpairs {
+
+class AllPairsStrategy final : public NeighbourStrategy {
+ public:
+  const char* name() const override { return "allpairs"; }
+  void configure(const StrategyContext& ctx) override;
+  void prepare(const ParticleView<float>& p, PrepareReason) override { check(p.n, p.nBound, "prepare()"); }
+  void prepare(const ParticleView<double>& p, PrepareReason) override { check(p.n, p.nBound, "prepare()"); }
+  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                const ForceOutputs<float>& out) override {
+    interactT(p, c, out);
+  }
+  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                const ForceOutputs<double>& out) override {
+    interactT(p, c, out);
+  }
+  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
+    correctBoundariesT(p, c);
+  }
+  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
+    correctBoundariesT(p, c);
+  }
+  StrategyStats stats() const override;
+  size_t deviceBytes() const override { return 0; }
+  size_t peakDeviceBytes() const override { return 0; }
+
+ private:
+  template <typename T>
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <typename T>
+  void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c);
+  void check(uint32_t n, uint32_t nBound, const char* what) const;
+
+  StrategyContext ctx_;
+  bool configured_ = false;
+  uint32_t lastN_ = 0;
+};
+
+}  // namespace sph::allpairs
