@@ -2,8 +2,8 @@
 // image, for both devices and precisions, 2D and 3D, both cell modes, one and two (and three)
 // periodic axes, on random particles crowding the periodic faces and on lattices that continue
 // across them; the narrow axis of each set has the fewest cells allowed (3 of 2h, 5 of h), so
-// the wrapped block covers the whole axis. Forces equal the O(N^2) reference with the minimum
-// image, and too short a period is a clear error.
+// the wrapped block covers the whole axis; too short a period is a clear error. (Forces under the
+// minimum image: the conformance suite, conformance_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <random>
@@ -182,80 +182,6 @@ INSTANTIATE_TEST_SUITE_P(Cell, CellPeriodicLattice,
                            return fmt::format("{}_{}", sph::deviceName(std::get<0>(info.param)),
                                               sph::cell::cellModeName(std::get<1>(info.param)));
                          });
-
-// Forces with the minimum image equal the O(N^2) reference (tolerances as cell_forces_test.cpp:
-// summation order only on the CPU, plus FMA and the device's sqrt/pow on the GPU).
-struct PeriodicForceParams {
-  Device device;
-  Precision precision;
-  KernelKind kernel;
-  int dim;
-  unsigned mask;
-  CellMode mode;
-  sph::DensityDiffusion ddt;
-};
-
-template <typename T>
-void checkPeriodicForces(const PeriodicForceParams& fp) {
-  Domain domain;
-  const ForceCase fc = makePeriodicForceCase(fp.dim, fp.mask, 21, domain);
-  auto c = makeConstants<T>(fp.dim, fp.kernel, fc.dp, fc.h, fp.ddt);
-  c.periodic = boxAs<T>(periodicBox(domain, fp.mask));
-  HostParticles<T> p = fc.particles.as<T>();
-  setPressure(p, c);
-  Harness<T> run(fp.device, p);
-  sph::cell::CellStrategy cell;
-  sph::StrategyContext ctx = makeContext(fp.device, fp.precision, fp.dim, 2 * fc.h, domain, fp.mode, run.reorderer());
-  setPeriodic(ctx, fp.mask);
-  cell.configure(ctx);
-  cell.prepare(run.view(), sph::PrepareReason::Step);
-  cell.interact(run.view(), c, run.outputs());
-  p = run.particles();
-  std::vector<Real4<T>> ace;
-  std::vector<T> viscdt;
-  run.outputsToHost(ace, viscdt);
-  const ForceReference<T> ref = bruteForceForces(p, c);
-  // Without the images the particles near the periodic faces would miss neighbours.
-  sph::PhysicsConstants<T> open = c;
-  open.periodic = {};
-  const ForceReference<T> openRef = bruteForceForces(p, open);
-  uint64_t terms = 0, openTerms = 0;
-  for (size_t a = 0; a < p.size(); ++a) terms += ref.terms[a], openTerms += openRef.terms[a];
-  EXPECT_GT(terms, openTerms + p.size() / 4) << "the periodic images should add neighbours";
-  const auto bad = forceMismatches(ref, ace, viscdt, fp.device == Device::Gpu ? 1024 : 8);
-  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
-}
-
-class CellPeriodicForces : public ::testing::TestWithParam<PeriodicForceParams> {};
-
-TEST_P(CellPeriodicForces, EqualBruteForceWithMinimumImage) {
-  const PeriodicForceParams& fp = GetParam();
-  CELLTEST_SKIP_WITHOUT(fp.device);
-  if (fp.precision == Precision::Double)
-    checkPeriodicForces<double>(fp);
-  else
-    checkPeriodicForces<float>(fp);
-}
-
-std::vector<PeriodicForceParams> periodicForceCases() {
-  using K = KernelKind;
-  using D = sph::DensityDiffusion;
-  std::vector<PeriodicForceParams> out;
-  for (Device dev : {Device::Cpu, Device::Gpu}) {
-    out.push_back({dev, Precision::Single, K::Wendland, 3, 0b011, CellMode::Full, D::Fourtakas});
-    out.push_back({dev, Precision::Double, K::Cubic, 3, 0b111, CellMode::Half, D::FourtakasFull});
-    out.push_back({dev, Precision::Single, K::Cubic, 2, 0b001, CellMode::Half, D::Molteni});
-    out.push_back({dev, Precision::Double, K::Wendland, 2, 0b101, CellMode::Full, D::Fourtakas});
-  }
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(Cell, CellPeriodicForces, ::testing::ValuesIn(periodicForceCases()), [](const auto& info) {
-  const PeriodicForceParams& f = info.param;
-  return fmt::format("{}_{}_{}_{}D_periodic_{}_{}", sph::deviceName(f.device), sph::precisionName(f.precision),
-                     f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim, maskName(f.mask),
-                     sph::cell::cellModeName(f.mode));
-});
 
 // A period that cannot hold the 2 reach + 1 distinct cells a particle scans is refused.
 TEST(CellPeriodicGrid, TooShortPeriodIsAnInputError) {

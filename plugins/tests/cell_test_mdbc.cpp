@@ -111,7 +111,9 @@ void expectMdbcDensities(const std::unordered_map<uint32_t, T>& before, const Ho
   }
   EXPECT_EQ(corrected, sums.size());
   EXPECT_GT(corrected, size_t(after.nBound / 2));
-  if (slip) EXPECT_LT(off, corrected) << "some walls must be under water";
+  if (slip) {
+    EXPECT_LT(off, corrected) << "some walls must be under water";
+  }
 }
 
 #define CELLTEST_INSTANTIATE(T)                                                                                \

@@ -427,9 +427,10 @@ class VerletGpuBackend final : public VerletBackend {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
     const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
     withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
+      using Lanes = decltype(lanes);
       auto* kernel = neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [](auto v) {
         using V = decltype(v);
-        return &listForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, lanes()>;
+        return &listForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, Lanes::value>;
       });
       SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n * lanes(), kForceBlock, 0, kernel, lists,
                  p.pos, p.velrho, p.code, p.spsTau, p.tangent, p.n, p.nBound, c, out);

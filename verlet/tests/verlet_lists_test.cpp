@@ -1,6 +1,7 @@
 // The Verlet plugin's lists against brute force (members, interleaved layout, region offsets),
-// its rebuild rule on a synthetic flow, and its forces against the O(N^2) reference; CPU
-// (emulated warps) and GPU (skipped without one), both precisions.
+// its rebuild rule on a synthetic flow, and the order it adds the lanes' parts in; CPU (emulated
+// warps) and GPU (skipped without one), both precisions. (Forces against the all-pairs
+// evaluation: the conformance suite, plugins/tests/conformance_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -199,103 +200,6 @@ TEST_P(VerletRebuild, RebuildsExactlyWhenHalfTheSkinIsUsedAndMissesNoPair) {
 
 INSTANTIATE_TEST_SUITE_P(Verlet, VerletRebuild, ::testing::Values(Device::Cpu, Device::Gpu),
                          [](const auto& info) { return std::string(sph::deviceName(info.param)); });
-
-// Forces from the lists equal the O(N^2) reference (as the cell plugin's test).
-struct ForceParams {
-  Device device;
-  Precision precision;
-  KernelKind kernel;
-  int dim;
-  sph::DensityDiffusion ddt;
-  // A pass that also sums the shifting terms (with the left half's walls moving) unless None.
-  sph::Shifting shifting = sph::Shifting::None;
-  bool sps = false;  // a pass of the SPS model (ViscoTreatment 2), stresses by particle id
-};
-
-template <typename T>
-void checkForces(const ForceParams& fp) {
-  const ForceCase fc = makeForceCase(fp.dim, 7);
-  auto c = makeConstants<T>(fp.dim, fp.kernel, fc.dp, fc.h, fp.ddt);
-  c.shifting = fp.shifting;
-  const bool shifting = fp.shifting != sph::Shifting::None;
-  if (fp.sps) {
-    c.viscosity = sph::Viscosity::LaminarSps;
-    c.visco = c.viscoBound = T(1e-3);
-    c.spsSmag = T(1e-6);
-    c.spsBlin = T(1e-7);
-  }
-  HostParticles<T> p = fc.particles.as<T>();
-  setPressure(p, c);
-  if (shifting) markLeftWallsMoving(p);
-  Harness<T> run(fp.device, p);
-  Domain d;
-  for (int k = 0; k < 3; ++k) {
-    d.min[k] = -1;
-    d.max[k] = 2;
-  }
-  VerletStrategy v;
-  v.configure(makeContext(fp.device, fp.precision, fp.dim, 2 * fc.h, d, CellMode::Half, run.reorderer()));
-  v.beginStep(1e-4);
-  v.prepare(run.view(), sph::PrepareReason::Step);
-  p = run.particles();
-  const std::vector<sph::SymTensor<T>> tau = tauById(p);
-  if (fp.sps) run.setSpsTau(tau);
-  v.interact(run.view(), c, run.outputs(shifting, fp.sps));
-  p = run.particles();
-  std::vector<Real4<T>> ace;
-  std::vector<T> viscdt;
-  run.outputsToHost(ace, viscdt);
-  const double perTerm = fp.device == Device::Gpu ? 1024 : 8;
-  if (fp.sps) {
-    std::vector<sph::SymTensor<T>> strain;
-    run.strainToHost(strain);
-    const auto bad = spsMismatches(bruteForceSps(p, c, tau), ace, strain, perTerm);
-    EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
-  } else {
-    const auto bad = forceMismatches(bruteForceForces(p, c), ace, viscdt, perTerm);
-    EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
-  }
-  if (shifting) {
-    std::vector<Real4<T>> shift;
-    run.shiftToHost(shift);
-    expectShiftSums(p, c, shift, perTerm);
-  }
-}
-
-class VerletForces : public ::testing::TestWithParam<ForceParams> {};
-
-TEST_P(VerletForces, EqualBruteForce) {
-  const ForceParams& fp = GetParam();
-  CELLTEST_SKIP_WITHOUT(fp.device);
-  if (fp.precision == Precision::Double)
-    checkForces<double>(fp);
-  else
-    checkForces<float>(fp);
-}
-
-std::vector<ForceParams> allForceParams() {
-  using D = sph::DensityDiffusion;
-  std::vector<ForceParams> out;
-  for (Device d : {Device::Cpu, Device::Gpu}) {
-    out.push_back({d, Precision::Single, KernelKind::Wendland, 3, D::Fourtakas});
-    out.push_back({d, Precision::Double, KernelKind::Cubic, 3, D::FourtakasFull});
-    out.push_back({d, Precision::Single, KernelKind::Cubic, 2, D::Molteni});
-    out.push_back({d, Precision::Single, KernelKind::Wendland, 3, D::Fourtakas, sph::Shifting::NoFixed});
-    out.push_back({d, Precision::Double, KernelKind::Cubic, 2, D::Fourtakas, sph::Shifting::NoBound});
-    out.push_back({d, Precision::Single, KernelKind::Wendland, 2, D::Molteni, sph::Shifting::Full});
-    out.push_back({d, Precision::Single, KernelKind::Wendland, 3, D::Fourtakas, sph::Shifting::None, true});
-    out.push_back({d, Precision::Double, KernelKind::Cubic, 2, D::Fourtakas, sph::Shifting::NoFixed, true});
-  }
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(Verlet, VerletForces, ::testing::ValuesIn(allForceParams()), [](const auto& info) {
-  const ForceParams& f = info.param;
-  return fmt::format("{}_{}_{}_{}D{}{}", sph::deviceName(f.device), sph::precisionName(f.precision),
-                     f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim,
-                     f.shifting == sph::Shifting::None ? "" : fmt::format("_shifting{}", int(f.shifting)),
-                     f.sps ? "_sps" : "");
-});
 
 // The CPU adds the lanes' parts of a list in the order of the GPU's butterfly: lane 0 ends with
 // ((p0 + p1) + (p2 + p3)) + ((p4 + p5) + (p6 + p7)), not with a left-to-right sum. Float values

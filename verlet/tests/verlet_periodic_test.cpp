@@ -2,8 +2,8 @@
 // the interleaved layout (random particles crowding the periodic faces and lattices continuing
 // across them, 2D and 3D, one and two periodic axes, both precisions, CPU and GPU); a period too
 // short for the usual skin caps Rc and the lists stay exact; a shear flow across the periodic
-// faces keeps every pair within the support listed between rebuilds while particles wrap; forces
-// equal the O(N^2) reference; a period too short for any list radius is an InputError.
+// faces keeps every pair within the support listed between rebuilds while particles wrap; a period
+// too short for any list radius is an InputError. (Forces: plugins/tests/conformance_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -223,71 +223,6 @@ TEST_P(VerletPeriodicRebuild, WrappingParticlesStayListed) {
 
 INSTANTIATE_TEST_SUITE_P(Verlet, VerletPeriodicRebuild, ::testing::Values(Device::Cpu, Device::Gpu),
                          [](const auto& info) { return std::string(sph::deviceName(info.param)); });
-
-// Forces from the lists with the minimum image equal the O(N^2) reference (tolerances as
-// verlet_lists_test.cpp).
-struct PeriodicForceParams {
-  Device device;
-  Precision precision;
-  KernelKind kernel;
-  int dim;
-  unsigned mask;
-  sph::DensityDiffusion ddt;
-};
-
-template <typename T>
-void checkPeriodicForces(const PeriodicForceParams& fp) {
-  Domain domain;
-  const ForceCase fc = makePeriodicForceCase(fp.dim, fp.mask, 5, domain);
-  auto c = makeConstants<T>(fp.dim, fp.kernel, fc.dp, fc.h, fp.ddt);
-  c.periodic = boxAs<T>(periodicBox(domain, fp.mask));
-  HostParticles<T> p = fc.particles.as<T>();
-  setPressure(p, c);
-  Harness<T> run(fp.device, p);
-  VerletStrategy v;
-  sph::StrategyContext ctx = makeContext(fp.device, fp.precision, fp.dim, 2 * fc.h, domain, CellMode::Half, run.reorderer());
-  setPeriodic(ctx, fp.mask);
-  v.configure(ctx);
-  v.beginStep(1e-4);
-  v.prepare(run.view(), sph::PrepareReason::Step);
-  v.interact(run.view(), c, run.outputs());
-  ASSERT_TRUE(v.listsInUse());
-  p = run.particles();
-  std::vector<Real4<T>> ace;
-  std::vector<T> viscdt;
-  run.outputsToHost(ace, viscdt);
-  const ForceReference<T> ref = bruteForceForces(p, c);
-  const auto bad = forceMismatches(ref, ace, viscdt, fp.device == Device::Gpu ? 1024 : 8);
-  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
-}
-
-class VerletPeriodicForces : public ::testing::TestWithParam<PeriodicForceParams> {};
-
-TEST_P(VerletPeriodicForces, EqualBruteForceWithMinimumImage) {
-  const PeriodicForceParams& fp = GetParam();
-  CELLTEST_SKIP_WITHOUT(fp.device);
-  if (fp.precision == Precision::Double)
-    checkPeriodicForces<double>(fp);
-  else
-    checkPeriodicForces<float>(fp);
-}
-
-std::vector<PeriodicForceParams> periodicForceParams() {
-  using D = sph::DensityDiffusion;
-  std::vector<PeriodicForceParams> out;
-  for (Device d : {Device::Cpu, Device::Gpu}) {
-    out.push_back({d, Precision::Single, KernelKind::Wendland, 3, 0b011, D::Fourtakas});
-    out.push_back({d, Precision::Double, KernelKind::Cubic, 3, 0b111, D::FourtakasFull});
-    out.push_back({d, Precision::Single, KernelKind::Cubic, 2, 0b101, D::Molteni});
-  }
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(Verlet, VerletPeriodicForces, ::testing::ValuesIn(periodicForceParams()), [](const auto& info) {
-  const PeriodicForceParams& f = info.param;
-  return fmt::format("{}_{}_{}_{}D_periodic_{}", sph::deviceName(f.device), sph::precisionName(f.precision),
-                     f.kernel == KernelKind::Cubic ? "cubic" : "wendland", f.dim, maskName(f.mask));
-});
 
 // 5 cells of Rc/2 must fit across a periodic axis, so Rc <= 0.4 L; when even Rc = 2h does not
 // fit, configure() refuses the period and names the axis.

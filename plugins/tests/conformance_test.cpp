@@ -1,0 +1,320 @@
+// The conformance suite of the neighbour-search plugins: every plugin found in the build's
+// plugin directory (cell, verlet, allpairs and any other), loaded as the engine loads it, on both
+// devices and in both precisions, gives every particle what the all-pairs evaluation gives it:
+// the force pass (open and periodic boxes, both kernels, 2D and 3D), the coded passes (floating
+// bodies, shifting, the SPS model) and mDBC's boundary correction.
+//
+// The reference is the all-pairs sum of the physics (cell_test_reference.cpp, the brute force the
+// allpairs plugin implements as a strategy), with a tolerance per particle that follows from two
+// summation orders of its terms (forceMismatches): a missing or doubled neighbour is far outside
+// it. A new plugin needs no test of its own to be checked: building it into the plugin directory
+// adds it here.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cell_test_support.h"
+#include "sph/floating_pair_physics.h"
+#include "sph/gpu_runtime.h"
+#include "sph/particle_code.h"
+#include "sph/plugin_loader.h"
+
+namespace celltest {
+namespace {
+
+enum class Check {
+  Open3D, Open2D, Periodic3D, Periodic2D, Floating, Shifting, Sps, SpsShifting, Mdbc, MdbcSlip, MdbcPeriodic
+};
+
+const char* checkName(Check k) {
+  switch (k) {
+    case Check::Open3D: return "open3D";
+    case Check::Open2D: return "open2D";
+    case Check::Periodic3D: return "periodicXY3D";
+    case Check::Periodic2D: return "periodicX2D";
+    case Check::Floating: return "floating";
+    case Check::Shifting: return "shifting";
+    case Check::Sps: return "sps";
+    case Check::SpsShifting: return "spsShifting";
+    case Check::Mdbc: return "mdbc";
+    case Check::MdbcSlip: return "mdbc2";
+    case Check::MdbcPeriodic: return "mdbcPeriodic";
+  }
+  return "?";
+}
+
+struct ConformanceCase {
+  std::string plugin;
+  Device device;
+  Precision precision;
+  Check check;
+  std::map<std::string, std::string> options;  // StrategyContext::options beyond the defaults
+};
+
+std::string caseName(const ConformanceCase& c) {
+  std::string name = fmt::format("{}_{}_{}_{}", c.plugin, sph::deviceName(c.device), sph::precisionName(c.precision),
+                                 checkName(c.check));
+  for (const auto& [key, value] : c.options) name += "_" + key + "_" + value;
+  return name;
+}
+
+void PrintTo(const ConformanceCase& c, std::ostream* os) { *os << caseName(c); }
+
+// Option sets each plugin is run with besides its defaults: those that change which candidates
+// it visits.
+std::vector<std::map<std::string, std::string>> optionSets(const std::string& plugin) {
+  if (plugin == "cell") return {{}, {{"CellMode", "half"}}, {{"CellRows", "all"}}};
+  return {{}};
+}
+
+// The plugins of this build, as `sph plugins` finds them.
+std::vector<std::string> pluginNames() {
+  std::vector<std::string> names;
+  for (const auto& p : sph::discoverPlugins()) names.push_back(p.name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Per-term slack in ulps (forceMismatches): the CPU computes every term as the brute force does;
+// the GPU contracts products into FMAs, has its own sqrt/pow and, in single precision, fast
+// math, and density diffusion subtracts nearly equal densities (a few ulps of rho become ~1e3
+// ulps of the term).
+double perTermUlps(Device d) { return d == Device::Gpu ? 1024 : 8; }
+
+struct Setup {
+  ForceCase fc;
+  Domain domain;
+  unsigned periodicMask = 0;
+  int dim = 3;
+};
+
+Setup setupFor(Check k) {
+  Setup s;
+  s.dim = (k == Check::Open2D || k == Check::Periodic2D) ? 2 : 3;
+  if (k == Check::Periodic3D || k == Check::Periodic2D || k == Check::MdbcPeriodic) {
+    s.periodicMask = s.dim == 3 ? 0b011 : 0b001;
+    s.fc = makePeriodicForceCase(s.dim, s.periodicMask, 11, s.domain);
+  } else {
+    s.fc = makeForceCase(s.dim, k == Check::Mdbc || k == Check::MdbcSlip ? 13 : 7);
+    s.domain = domainAround(s.fc.particles, s.fc.dp);
+  }
+  return s;
+}
+
+// A floating body for the coded pass: every seventh fluid particle belongs to body 0 (mk index
+// 1), under the rigid rules (pairs of one body skipped); the table lives where the particles do.
+template <typename T>
+class FloatingTable {
+ public:
+  FloatingTable(Device device, const sph::PhysicsConstants<T>& c) : device_(device) {
+    host_.resize(2);
+    host_[1].body = 0;
+    host_[1].pairMass = c.massFluid;
+    host_[1].bodyMass = T(50) * c.massFluid;
+    if (device == Device::Gpu) {
+      device_table_ = static_cast<sph::SolidInfo<T>*>(
+          sph::gpu::allocBytes(host_.size() * sizeof(host_[0]), "conformance floating table"));
+      sph::gpu::copyToDevice(device_table_, host_.data(), host_.size() * sizeof(host_[0]), "conformance floating table");
+    }
+  }
+  ~FloatingTable() {
+    if (device_table_) sph::gpu::freeBytes(device_table_);
+  }
+  FloatingTable(const FloatingTable&) = delete;
+  FloatingTable& operator=(const FloatingTable&) = delete;
+  const sph::SolidInfo<T>* host() const { return host_.data(); }
+  const sph::SolidInfo<T>* where() const { return device_ == Device::Gpu ? device_table_ : host_.data(); }
+
+ private:
+  Device device_;
+  std::vector<sph::SolidInfo<T>> host_;
+  sph::SolidInfo<T>* device_table_ = nullptr;
+};
+
+// Brute force of a coded pass (interactPairCoded over all pairs): result, |term| sums, terms.
+template <typename T>
+ForceReference<T> bruteForceCoded(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
+  ForceReference<T> ref;
+  const uint32_t n = p.size();
+  ref.result.resize(n);
+  ref.scale.resize(n);
+  ref.terms.assign(n, 0);
+  for (uint32_t a = 0; a < n; ++a)
+    for (uint32_t b = 0; b < n; ++b) {
+      sph::PairAccum<T> one;
+      auto pair = [&](sph::PairAccum<T>& acc) {
+        if (c.kernel == KernelKind::Cubic)
+          sph::interactPairCoded<KernelKind::Cubic>(p.pos[a], p.velrho[a], p.code[a], p.pos[b], p.velrho[b],
+                                                    p.code[b], c, acc);
+        else
+          sph::interactPairCoded<KernelKind::Wendland>(p.pos[a], p.velrho[a], p.code[a], p.pos[b], p.velrho[b],
+                                                       p.code[b], c, acc);
+      };
+      pair(ref.result[a]);
+      pair(one);
+      if (one.ax == 0 && one.ay == 0 && one.az == 0 && one.arho == 0 && one.ddt == 0) continue;
+      ++ref.terms[a];
+      auto& s = ref.scale[a];
+      s.ax += std::abs(one.ax);
+      s.ay += std::abs(one.ay);
+      s.az += std::abs(one.az);
+      s.arho += std::abs(one.arho) + std::abs(one.ddt);
+      s.viscdt = std::max(s.viscdt, std::abs(one.viscdt));
+    }
+  return ref;
+}
+
+// One strategy, configured as the engine configures it (default options), after one prepare().
+template <typename T>
+class StrategyRun {
+ public:
+  StrategyRun(const ConformanceCase& cc, const Setup& s, const HostParticles<T>& p)
+      : run_(cc.device, p), strategy_(sph::createStrategy(cc.plugin)) {
+    sph::StrategyContext ctx = makeContext(cc.device, cc.precision, s.dim, 2 * s.fc.h, s.domain, CellMode::Full,
+                                           run_.reorderer());
+    ctx.options = cc.options;
+    setPeriodic(ctx, s.periodicMask);
+    strategy_->configure(ctx);
+    strategy_->beginStep(1e-4);
+    strategy_->prepare(run_.view(), sph::PrepareReason::Step);
+  }
+  Harness<T>& harness() { return run_; }
+  sph::NeighbourStrategy& strategy() { return *strategy_; }
+
+ private:
+  Harness<T> run_;
+  sph::StrategyPtr strategy_;
+};
+
+template <typename T>
+void expectNoMismatches(const std::vector<std::string>& bad) {
+  EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+}
+
+template <typename T>
+void checkForces(const ConformanceCase& cc) {
+  const Setup s = setupFor(cc.check);
+  const bool cubic = cc.check == Check::Open2D || cc.check == Check::Periodic2D;
+  const sph::DensityDiffusion ddt = cc.check == Check::Open3D ? sph::DensityDiffusion::FourtakasFull
+                                    : cubic                   ? sph::DensityDiffusion::Molteni
+                                                              : sph::DensityDiffusion::Fourtakas;
+  auto c = makeConstants<T>(s.dim, cubic ? KernelKind::Cubic : KernelKind::Wendland, s.fc.dp, s.fc.h, ddt);
+  if (s.periodicMask) c.periodic = boxAs<T>(periodicBox(s.domain, s.periodicMask));
+  HostParticles<T> p = s.fc.particles.as<T>();
+  setPressure(p, c);
+  std::unique_ptr<FloatingTable<T>> floating;
+  if (cc.check == Check::Floating) {
+    for (uint32_t i = p.nBound; i < p.size(); i += 7) p.code[i] = sph::code::makeFloating(1);
+    floating = std::make_unique<FloatingTable<T>>(cc.device, c);
+  }
+  const bool shifting = cc.check == Check::Shifting || cc.check == Check::SpsShifting;
+  const bool sps = cc.check == Check::Sps || cc.check == Check::SpsShifting;
+  if (shifting) {
+    c.shifting = sph::Shifting::NoFixed;
+    markLeftWallsMoving(p);
+  }
+  if (sps) {
+    c.viscosity = sph::Viscosity::LaminarSps;
+    c.visco = c.viscoBound = T(1e-3);
+    c.spsSmag = T(1e-6);
+    c.spsBlin = T(1e-7);
+  }
+  StrategyRun<T> r(cc, s, p);
+  Harness<T>& run = r.harness();
+  p = run.particles();  // in the strategy's order
+  const std::vector<sph::SymTensor<T>> tau = tauById(p);
+  if (sps) run.setSpsTau(tau);
+  sph::PhysicsConstants<T> passC = c;
+  if (floating) passC.floating.solids = floating->where();
+  r.strategy().interact(run.view(), passC, run.outputs(shifting, sps));
+  p = run.particles();
+  std::vector<Real4<T>> ace;
+  std::vector<T> viscdt;
+  run.outputsToHost(ace, viscdt);
+  const double ulps = perTermUlps(cc.device);
+  if (sps) {
+    std::vector<sph::SymTensor<T>> strain;
+    run.strainToHost(strain);
+    expectNoMismatches<T>(spsMismatches(bruteForceSps(p, c, tauById(p)), ace, strain, ulps));
+    if (shifting) {
+      std::vector<Real4<T>> shift;
+      run.shiftToHost(shift);
+      expectShiftSums(p, c, shift, ulps);
+    }
+    return;
+  }
+  if (floating) {
+    sph::PhysicsConstants<T> hostC = c;
+    hostC.floating.solids = floating->host();
+    expectNoMismatches<T>(forceMismatches(bruteForceCoded(p, hostC), ace, viscdt, ulps));
+    return;
+  }
+  expectNoMismatches<T>(forceMismatches(bruteForceForces(p, c), ace, viscdt, ulps));
+  if (shifting) {
+    std::vector<Real4<T>> shift;
+    run.shiftToHost(shift);
+    expectShiftSums(p, c, shift, ulps);
+  }
+}
+
+template <typename T>
+void checkCorrection(const ConformanceCase& cc) {
+  const Setup s = setupFor(cc.check);
+  auto c = makeConstants<T>(s.dim, KernelKind::Wendland, s.fc.dp, s.fc.h, sph::DensityDiffusion::None);
+  c.boundary = cc.check == Check::MdbcSlip ? sph::BoundaryModel::MdbcNoSlip : sph::BoundaryModel::MdbcVel0;
+  c.dp = T(s.fc.dp);
+  if (s.periodicMask) c.periodic = boxAs<T>(periodicBox(s.domain, s.periodicMask));
+  HostParticles<T> p = s.fc.particles.as<T>();
+  addFloorNormals(p, s.fc.dp, s.dim);
+  setPressure(p, c);
+  StrategyRun<T> r(cc, s, p);
+  r.strategy().correctBoundaries(r.harness().view(), c);
+  expectMdbcDensities(densitiesById(p), r.harness().particles(), c);
+}
+
+class Conformance : public ::testing::TestWithParam<ConformanceCase> {};
+
+TEST_P(Conformance, SameAsAllPairs) {
+  const ConformanceCase& cc = GetParam();
+  CELLTEST_SKIP_WITHOUT(cc.device);
+  const bool correction = cc.check == Check::Mdbc || cc.check == Check::MdbcSlip || cc.check == Check::MdbcPeriodic;
+  if (cc.precision == Precision::Double)
+    correction ? checkCorrection<double>(cc) : checkForces<double>(cc);
+  else
+    correction ? checkCorrection<float>(cc) : checkForces<float>(cc);
+}
+
+std::vector<ConformanceCase> conformanceCases() {
+  std::vector<ConformanceCase> out;
+  for (const std::string& plugin : pluginNames())
+    for (const auto& options : optionSets(plugin))
+      for (Device dev : {Device::Cpu, Device::Gpu})
+        for (Precision pr : {Precision::Single, Precision::Double})
+          for (Check k : {Check::Open3D, Check::Open2D, Check::Periodic3D, Check::Periodic2D, Check::Floating,
+                          Check::Shifting, Check::Sps, Check::SpsShifting, Check::Mdbc, Check::MdbcSlip,
+                          Check::MdbcPeriodic})
+            out.push_back({plugin, dev, pr, k, options});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Plugins, Conformance, ::testing::ValuesIn(conformanceCases()),
+                         [](const ::testing::TestParamInfo<ConformanceCase>& info) { return caseName(info.param); });
+
+// The suite runs the plugins of the build: the three bundled ones must be among them.
+TEST(Conformance, BundledPluginsAreFound) {
+  const std::vector<std::string> names = pluginNames();
+  const std::set<std::string> found(names.begin(), names.end());
+  for (const char* name : {"allpairs", "cell", "verlet"})
+    EXPECT_TRUE(found.count(name)) << "plugin " << name << " not found; found: " << fmt::format("{}", fmt::join(names, ", "));
+}
+
+}  // namespace
+}  // namespace celltest
