@@ -18,8 +18,9 @@ if [[ ! -x "$bin" ]]; then
   exit 1
 fi
 
-# The binary and the plugins, as the GPU machine will load them.
+# The binary, the neighbour toolkit and the plugins, as the GPU machine will load them.
 objects=("$bin")
+while IFS= read -r -d '' so; do objects+=("$so"); done < <(find "$build/lib" -maxdepth 1 -name '*.so' -print0)
 if [[ -d "$build/lib/sph/plugins" ]]; then
   while IFS= read -r -d '' so; do objects+=("$so"); done < <(find "$build/lib/sph/plugins" -name '*.so' -print0)
 fi

@@ -25,7 +25,8 @@ constexpr const char* kUsage = R"(usage:
   sph --help                   this text
 
 run options (default in brackets):
-  --neighbours NAME     neighbour search: cell | verlet  [XML parameter NeighbourSearch, else cell]
+  --neighbours NAME     neighbour search: cell | verlet | allpairs (any plugin `sph plugins` lists)
+                                                         [XML parameter NeighbourSearch, else cell]
   --device gpu|cpu      where to run                     [gpu when a usable GPU exists, else cpu]
   --precision single|double                              [single]
   --out DIR             output folder                    [out/<case name>]
@@ -52,7 +53,9 @@ run options (default in brackets):
 
 Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,
 OUT/excluded.csv when particles were excluded. Plugins are searched in $SPH_PLUGIN_PATH
-(colon-separated), then <bin>/../lib/sph/plugins. Exit code 0 only on success.
+(colon-separated), then <bin>/../lib/sph/plugins, then the build tree's plugin directory; a
+plugin built from other engine headers is refused (`sph plugins` says why). Exit code 0 only on
+success.
 )";
 
 struct Args {

@@ -11,8 +11,8 @@
 // Coded variants are compiled periodic only: they are rarer, and the open-box saving is small
 // next to what they compute.
 //
-// A physics option still to come adds its flag here and to the pair loops' templates; the
-// strategies pick it up through dispatchInteraction() without change.
+// A physics option still to come adds its flag here, to the pair loops' templates and to the
+// loops' instantiations (each passes V::K, V::Periodic, ... on); the choice of variant stays here.
 #pragma once
 
 #include <type_traits>

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "case_generator.h"
+#include "install_paths.h"
 #include "sph/errors.h"
 
 namespace sph {
@@ -70,6 +71,9 @@ fs::path findPropertyFile(const XmlReader& x, const XMLElement* e, const std::st
     for (std::string d; std::getline(ss, d, ':');)
       if (!d.empty()) dirs.push_back(d);
   }
+  // The bundled materials: installed beside the binary, else in the source tree it was built from.
+  if (const std::string installed = besideExecutable("share/sph/materials"); !installed.empty())
+    dirs.push_back(installed);
 #ifdef SPH_MATERIALS_DIR
   dirs.push_back(SPH_MATERIALS_DIR);
 #endif

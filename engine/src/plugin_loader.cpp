@@ -1,7 +1,6 @@
 #include "sph/plugin_loader.h"
 
 #include <dlfcn.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "install_paths.h"
 #include "sph/errors.h"
 #include "sph/plugin_abi.h"
 
@@ -21,14 +21,6 @@ namespace {
 // "<headers hash>-<layout hash>", as the messages print it.
 std::string abiTag(const char* headersHash, uint64_t layoutHash) {
   return fmt::format("{}-{:016x}", headersHash, layoutHash);
-}
-
-std::string executableDir() {
-  char buf[4096];
-  const ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (len <= 0) return {};
-  buf[len] = '\0';
-  return fs::path(buf).parent_path().string();
 }
 
 // Loads `path` and returns its descriptor, or null with `why` set. Libraries stay loaded for the
@@ -86,8 +78,7 @@ std::vector<std::string> pluginSearchDirs() {
       start = colon + 1;
     }
   }
-  const std::string exe = executableDir();
-  if (!exe.empty()) dirs.push_back((fs::path(exe) / ".." / "lib" / "sph" / "plugins").lexically_normal().string());
+  if (const std::string installed = besideExecutable("lib/sph/plugins"); !installed.empty()) dirs.push_back(installed);
 #ifdef SPH_PLUGIN_BUILD_DIR
   dirs.push_back(SPH_PLUGIN_BUILD_DIR);
 #endif

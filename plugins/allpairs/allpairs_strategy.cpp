@@ -28,6 +28,7 @@ void AllPairsStrategy::interactT(const ParticleView<T>& p, const PhysicsConstant
   else
     allPairsInteractCpu(p, c, out, ctx_.threads);
   lastN_ = p.n;
+  lastNBound_ = p.nBound;
 }
 
 template <typename T>
@@ -43,7 +44,10 @@ void AllPairsStrategy::correctBoundariesT(const ParticleView<T>& p, const Physic
 
 StrategyStats AllPairsStrategy::stats() const {
   StrategyStats s;
-  s["candidates_per_particle"] = double(lastN_);
+  // Fluid particles visit every particle, boundary particles the fluid ones (DBC).
+  s["candidates_per_particle"] =
+      lastN_ > 0 ? (double(lastN_ - lastNBound_) * lastN_ + double(lastNBound_) * (lastN_ - lastNBound_)) / lastN_
+                 : 0.0;
   return s;
 }
 

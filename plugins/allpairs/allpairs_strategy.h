@@ -43,7 +43,7 @@ class AllPairsStrategy final : public NeighbourStrategy {
 
   StrategyContext ctx_;
   bool configured_ = false;
-  uint32_t lastN_ = 0;
+  uint32_t lastN_ = 0, lastNBound_ = 0;
 };
 
 }  // namespace sph::allpairs

@@ -80,7 +80,8 @@ class NeighbourStrategy {
   // mDBC (Boundary 2): before a force pass, after prepare(), every boundary particle with a
   // normal (p.normal) gets the density and pressure its ghost node's fluid neighbours give it
   // (mdbc_physics.h: mdbcAddFluid over the fluid particles within the support of the ghost node,
-  // then mdbcDensity and mdbcStore). Only boundary particles' velrho.w and pos.w are written.
+  // then mdbcDensity and mdbcStore). Only boundary particles' velrho.w and pos.w (with mDBC2 also
+  // their code and tangent) are written.
   virtual void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) = 0;
   virtual void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) = 0;
   // CUDA-graph replay of steady steps (GPU runs; the engine's step_graphs.h). Asked after the

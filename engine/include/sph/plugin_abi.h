@@ -12,8 +12,8 @@
 //
 // So the engine accepts a plugin only when both halves of its ABI tag equal the engine's own:
 //  - SPH_PLUGIN_HEADERS_HASH, generated at build time (cmake/plugin_abi_tag.cmake) from the
-//    contents of every header under engine/include: any edit of a header a plugin compiles
-//    against changes it;
+//    contents of every header under engine/include and engine/neighbours: any edit of a header
+//    a plugin compiles against changes it;
 //  - sph::abi::kLayoutHash, computed by the compiler from the sizes, alignments and member offsets
 //    of the types above: it catches the same headers compiled with other flags or another
 //    standard library.

@@ -1,4 +1,4 @@
-// The GPU backend: owns the plugin's device buffers (keys and indices, double-buffered for the
+// The GPU backend: owns the cell search's device buffers (keys and indices, double-buffered for the
 // radix sort; the start table; CUB's temporary storage) and queues all work on stream 0.
 #include <algorithm>
 #include <vector>

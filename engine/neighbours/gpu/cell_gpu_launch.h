@@ -14,7 +14,7 @@
 namespace sph::cell::gpu {
 
 // Threads per block of every kernel here: small blocks keep the tail of the irregular force
-// loop short (see cell_gpu_forces.cu for the measurements behind 128).
+// loop short (the force kernel chooses its own block, cell_gpu_forces.cu).
 inline constexpr unsigned kBlock = 128;
 
 // NL-PreSort: keys[i] = cellKey(position i), index[i] = i.

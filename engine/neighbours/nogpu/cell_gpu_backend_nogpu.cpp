@@ -5,7 +5,7 @@
 namespace sph::cell {
 
 std::unique_ptr<CellBackend> makeCellGpuBackend() {
-  throw RunError("cell neighbour search: GPU requested but the plugin was built without CUDA");
+  throw RunError("cell neighbour search: GPU requested but this build has no GPU path (built without CUDA)");
 }
 
 }  // namespace sph::cell

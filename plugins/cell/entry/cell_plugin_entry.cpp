@@ -3,4 +3,4 @@
 #include "sph/plugin_abi.h"
 
 SPH_DEFINE_PLUGIN(sph::cell::CellStrategy, "cell",
-                  "DualSPHysics cell-linked list: particles re-sorted by cell every step; CellMode=full|half")
+                  "DualSPHysics cell-linked list: particles re-sorted by cell before every force pass; CellMode=full|half")

@@ -1,6 +1,6 @@
-// The all-pairs passes on the GPU: one thread per particle, each over every particle. Built with
-// the same flags as the other strategies' force kernels (fast single-precision math), so that a
-// GPU run of this plugin is the reference for theirs.
+// mDBC's boundary correction over all pairs on the GPU: one thread per boundary particle, over
+// every fluid particle. Built, like the neighbour toolkit's correction, without fast math: the
+// pressure it stores must be the Tait pressure of the density it stores.
 #include "../allpairs_particle_ops.h"
 #include "neighbours/interaction_variant.h"
 #include "sph/gpu/cuda_check.cuh"
@@ -11,13 +11,6 @@ namespace sph::allpairs {
 namespace {
 
 constexpr unsigned kBlock = 128;
-
-template <typename T, typename V>
-__global__ void __launch_bounds__(kBlock)
-    allPairsForcesKernel(ForceInputs<T> in, PhysicsConstants<T> c, ForceOutputs<T> out) {
-  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
-  if (a < in.n) writeForces(a, allPairsForces<V>(a, in, c), out);
-}
 
 template <typename T, typename V>
 __global__ void __launch_bounds__(kBlock) allPairsCorrectionKernel(ForceInputs<T> in, ParticleView<T> view,
@@ -32,17 +25,6 @@ __global__ void __launch_bounds__(kBlock) allPairsCorrectionKernel(ForceInputs<T
 
 }  // namespace
 
-bool allPairsGpuBuilt() { return true; }
-
-template <typename T>
-void allPairsInteractGpu(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
-  if (p.n == 0) return;
-  auto* kernel = neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [](auto v) {
-    return &allPairsForcesKernel<T, decltype(v)>;
-  });
-  SPH_LAUNCH("computing forces over all pairs (CF-Forces)", p.n, kBlock, 0, kernel, allPairsInputs(p), c, out);
-}
-
 template <typename T>
 void allPairsCorrectGpu(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
   if (p.nBound == 0) return;
@@ -51,10 +33,6 @@ void allPairsCorrectGpu(const ParticleView<T>& p, const PhysicsConstants<T>& c) 
              p, c);
 }
 
-template void allPairsInteractGpu(const ParticleView<float>&, const PhysicsConstants<float>&,
-                                  const ForceOutputs<float>&);
-template void allPairsInteractGpu(const ParticleView<double>&, const PhysicsConstants<double>&,
-                                  const ForceOutputs<double>&);
 template void allPairsCorrectGpu(const ParticleView<float>&, const PhysicsConstants<float>&);
 template void allPairsCorrectGpu(const ParticleView<double>&, const PhysicsConstants<double>&);
 
