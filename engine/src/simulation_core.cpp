@@ -29,6 +29,7 @@ class SimulationCore final : public Simulation::Impl {
     timeMax = p.timeMax;
     caseName = c.name;
     casePath = c.path;
+    gauges = c.gauges;
     mks = c.mks;
     device = d;
     consts_ = makePhysicsConstants<T>(p);

@@ -1,5 +1,6 @@
 // The precision-specific core of a simulation: set-up, the time step, exclusion and snapshots.
-// The run loop, output and report live in simulation.cpp.
+// The run loop lives in simulation.cpp, the output schedule in run_output.h, the report in
+// run_report.cpp.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "gauge_sampler.h"
 #include "particle_state.h"
 #include "phase_timers.h"
+#include "run_output.h"
 #include "sph/case_model.h"
 #include "sph/output.h"
 #include "sph/plugin_loader.h"
@@ -20,28 +22,40 @@
 
 namespace sph {
 
-// One excluded particle, kept for OUT/excluded.csv.
-struct ExcludedParticle {
-  double time;
-  uint32_t id;
-  double x, y, z, vx, vy, vz, rho;
-  const char* reason;
-};
-
-struct Simulation::Impl {
-  virtual ~Impl() = default;
+// The state of a run and the one step that advances it. Only the precision-specific core
+// (simulation_core.cpp) writes the state; the run loop (simulation.cpp), its output schedule
+// (run_output.h) and its report (run_report.cpp) read it through the accessors.
+class Simulation::Impl : public OutputSource {
+ public:
+  ~Impl() override = default;
   virtual void step() = 0;
-  // Host copy of the current state into `into`, reusing its storage and the core's staging
-  // buffers (no allocation once the sizes have been reached).
-  virtual void snapshotInto(ParticleSnapshot& into) const = 0;
   virtual size_t engineDeviceBytes() const = 0;
-  virtual std::vector<FloatingBodyState> floatingStates() const = 0;  // empty without floating bodies
-  // Where the gauges take their samples of the current state (gauge_sampler.h).
-  virtual GaugeSource& gaugeSource() = 0;
   // How steps were run: "off (why)" or "on", with the graphs recorded and the steps replayed
   // (step_graphs.h), for run.json.
   virtual std::string stepGraphSummary() const = 0;
 
+  const SimParameters& params() const { return p; }
+  const RunOptions& options() const { return opts; }
+  const std::string& name() const { return caseName; }
+  const std::string& path() const { return casePath; }
+  Device where() const { return device; }
+  const PluginInfo& pluginInfo() const { return plugin; }
+  const NeighbourStrategy& neighbours() const { return *strategy; }
+  RecordingTimer& phaseTimer() const { return *timer; }
+  uint32_t boundInitially() const { return nBoundInitial; }
+  uint32_t fluidInitially() const { return nFluidInitial; }
+  double now() const { return t; }
+  double stepDt() const { return dt; }
+  double endTime() const { return timeMax; }
+  uint64_t stepsDone() const { return stepCount; }
+  uint64_t dtMinHitCount() const { return dtMinHits; }
+  uint64_t particleStepCount() const { return particleSteps; }
+  uint64_t compactionCount() const { return compactions; }
+  const ExclusionCounts& exclusions() const { return excluded; }
+  const std::vector<ExcludedParticle>& exclusionLog() const { return excludedLog; }
+  const CaseGauges& caseGauges() const { return gauges; }
+
+ protected:
   SimParameters p;
   RunOptions opts;
   std::string caseName, casePath;
@@ -56,7 +70,7 @@ struct Simulation::Impl {
   uint64_t compactions = 0;  // reorders of the arrays to drop excluded particles
   ExclusionCounts excluded;
   std::vector<ExcludedParticle> excludedLog;
-  CaseGauges gauges;  // run by Simulation::run (gauge_recorder.h)
+  CaseGauges gauges;  // sampled by the run's output schedule (run_output.h)
 };
 
 std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,

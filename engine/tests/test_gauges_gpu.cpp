@@ -46,7 +46,7 @@ void expectDeviceSumsMatchTheHost(const GaugeCase& gc, Precision precision) {
   for (int s = 0; s < gc.steps; ++s) core->step();
 
   // A grid over the domain and a margin beyond it, plus the case's swl lines.
-  const SimParameters& p = core->p;
+  const SimParameters& p = core->params();
   std::vector<GaugePoint> points;
   const double lo3[3] = {p.domainMin.x, p.domainMin.y, p.domainMin.z};
   const double hi3[3] = {p.domainMax.x, p.domainMax.y, p.domainMax.z};

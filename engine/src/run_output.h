@@ -1,0 +1,82 @@
+// The output schedule of a run: what is written when, into OUT (README, "Output"):
+//   - vtk/Part_NNNN.vtk and floating.csv at the start and at every TimeOut;
+//   - the gauges at their own times (gauge_recorder.h), their files flushed at every TimeOut;
+//   - excluded.csv at the end.
+// It reads the simulation through OutputSource and times its own host work (outputSeconds()),
+// so that the report can give the compute time without it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "floating_bodies.h"
+#include "gauge_recorder.h"
+#include "sph/case_model.h"
+#include "sph/output.h"
+#include "sph/phase_timer.h"
+#include "sph/sim_parameters.h"
+
+namespace sph {
+
+struct RunOptions;
+
+// One excluded particle, kept for OUT/excluded.csv.
+struct ExcludedParticle {
+  double time;
+  uint32_t id;
+  double x, y, z, vx, vy, vz, rho;
+  const char* reason;
+};
+
+// What the output needs of a simulation's current state.
+class OutputSource {
+ public:
+  virtual ~OutputSource() = default;
+  // Host copy of the current state into `into`, reusing its storage and the core's staging
+  // buffers (no allocation once the sizes have been reached).
+  virtual void snapshotInto(ParticleSnapshot& into) const = 0;
+  virtual std::vector<FloatingBodyState> floatingStates() const = 0;  // empty without floating bodies
+  // Where the gauges take their samples of the current state (gauge_sampler.h).
+  virtual GaugeSource& gaugeSource() = 0;
+};
+
+class RunOutput {
+ public:
+  // Creates OUT (and OUT/vtk) and removes what an earlier run left there, unless `write` is
+  // false (--no-output: nothing is written, no gauge is run). `timer` receives the phases
+  // SU-SavePart and SU-Gauges.
+  RunOutput(std::filesystem::path out, bool write, bool writeVtk, const CaseGauges& gauges, const SimParameters& p,
+            PhaseTimer* timer);
+
+  // The outputs of time t: at the start (first call) and after every step.
+  void atTime(double t, OutputSource& source);
+  // The end of the run, completed or failed: gauge files complete, excluded.csv written.
+  void finish(const std::vector<ExcludedParticle>& excluded);
+
+  const std::filesystem::path& dir() const { return out_; }
+  bool writes() const { return write_; }
+  int parts() const { return part_; }
+  double outputSeconds() const { return outputSeconds_; }  // host time spent on output
+
+ private:
+  void save(double t, OutputSource& source);
+  void saveFloating(double t, OutputSource& source);
+  void sampleGauges(double t, OutputSource& source);
+
+  std::filesystem::path out_;
+  bool write_, writeVtk_;
+  double timeOut_;
+  PhaseTimer* timer_;
+  GaugeRecorder gauges_;
+  ParticleSnapshot frame_;    // reused by every VTK part
+  std::string floatingRows_;  // floating.csv is rewritten whole (atomically) at every output
+  bool started_ = false;
+  int part_ = 0;
+  double nextOut_ = 0;
+  double outputSeconds_ = 0;
+};
+
+}  // namespace sph
