@@ -31,36 +31,13 @@ namespace sph::verlet {
 inline constexpr double kDefaultListSteps3D = 8, kDefaultListSteps2D = 20;
 inline double defaultListSteps(int dim) { return dim == 2 ? kDefaultListSteps2D : kDefaultListSteps3D; }
 
-class VerletStrategy final : public NeighbourStrategy {
+// StrategyFor (neighbour_strategy.h) turns the member templates prepareT, interactT,
+// correctBoundariesT and endStepT into the interface's float and double overloads.
+class VerletStrategy final : public StrategyFor<VerletStrategy> {
  public:
   const char* name() const override { return "verlet"; }
   void configure(const StrategyContext& ctx) override;
   void beginStep(double lastDt) override;
-  void endStep(const ParticleView<float>& p) override { endStepT(p); }
-  void endStep(const ParticleView<double>& p) override { endStepT(p); }
-  void prepare(const ParticleView<float>& p, PrepareReason why) override { prepareT(p, why); }
-  void prepare(const ParticleView<double>& p, PrepareReason why) override { prepareT(p, why); }
-  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
-                const ForceOutputs<float>& out) override {
-    interactT(p, c, out);
-  }
-  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
-                const ForceOutputs<double>& out) override {
-    interactT(p, c, out);
-  }
-  // mDBC: the cell search's correction on the tables of the last rebuild (neighbours/cell_search.cpp).
-  // Its launch holds those tables (and the grid, which changes with the skin) by value, so from
-  // the first call on a recorded step is valid only until the next rebuild (replayToken).
-  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
-    requireConfigured("correctBoundaries()");
-    corrects_ = true;
-    cell_.correctBoundaries(p, c);
-  }
-  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
-    requireConfigured("correctBoundaries()");
-    corrects_ = true;
-    cell_.correctBoundaries(p, c);
-  }
   uint64_t replayToken() const override;
   void replayedStep() override;
   StrategyStats stats() const override;
@@ -80,8 +57,19 @@ class VerletStrategy final : public NeighbourStrategy {
   bool listsInUse() const { return built_ && !fallback_; }
 
  private:
+  friend class StrategyFor<VerletStrategy>;
   template <typename T>
   void prepareT(const ParticleView<T>& p, PrepareReason why);
+  // mDBC: the cell search's correction on the tables of the last rebuild
+  // (neighbours/cell_search.cpp). Its launch holds those tables (and the grid, which changes with
+  // the skin) by value, so from the first call on a recorded step is valid only until the next
+  // rebuild (replayToken).
+  template <typename T>
+  void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
+    requireConfigured("correctBoundaries()");
+    corrects_ = true;
+    cell_.correctBoundaries(p, c);
+  }
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <typename T>

@@ -71,6 +71,46 @@ class CellBackend {
   virtual size_t peakDeviceBytes() const = 0;
 };
 
+// The float and double overloads of a backend written once: CellBackendFor<B> implements them by
+// calling B's member templates computeKeysT, interactT, correctBoundariesT, pairsWithinT and
+// countPairsWithinT (B befriends it when they are private).
+template <class B>
+class CellBackendFor : public CellBackend {
+ public:
+  void computeKeys(const ParticleView<float>& p) override { self().computeKeysT(p); }
+  void computeKeys(const ParticleView<double>& p) override { self().computeKeysT(p); }
+  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                const ForceOutputs<float>& out) override {
+    self().interactT(p, c, out);
+  }
+  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                const ForceOutputs<double>& out) override {
+    self().interactT(p, c, out);
+  }
+  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
+    self().correctBoundariesT(p, c);
+  }
+  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
+    self().correctBoundariesT(p, c);
+  }
+  std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const override {
+    return self().pairsWithinT(p, radius);
+  }
+  std::vector<IndexPair> pairsWithin(const ParticleView<double>& p, double radius) const override {
+    return self().pairsWithinT(p, radius);
+  }
+  uint64_t countPairsWithin(const ParticleView<float>& p, double radius) const override {
+    return self().countPairsWithinT(p, radius);
+  }
+  uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const override {
+    return self().countPairsWithinT(p, radius);
+  }
+
+ private:
+  B& self() { return static_cast<B&>(*this); }
+  const B& self() const { return static_cast<const B&>(*this); }
+};
+
 // Throws RunError: `what` was called without a prepare() on the same n particles.
 [[noreturn]] void throwNotPrepared(const char* what, uint32_t n, uint32_t preparedN);
 

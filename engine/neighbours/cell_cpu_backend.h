@@ -10,50 +10,23 @@
 
 namespace sph::cell {
 
-class CellCpuBackend final : public CellBackend {
+class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
  public:
   explicit CellCpuBackend(int threads) : threads_(threads) {}
 
   void setGrid(const CellGrid& g) override;
-  void computeKeys(const ParticleView<float>& p) override { computeKeysT(p); }
-  void computeKeys(const ParticleView<double>& p) override { computeKeysT(p); }
   void sortKeys() override;
   const uint32_t* sortedIndex() const override { return perm_.data(); }
   void buildCellStart() override;
 
-  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
-                const ForceOutputs<float>& out) override {
-    interactT(p, c, out);
-  }
-  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
-                const ForceOutputs<double>& out) override {
-    interactT(p, c, out);
-  }
-  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
-    correctBoundariesT(p, c);
-  }
-  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
-    correctBoundariesT(p, c);
-  }
   std::optional<CandidateTotals> candidateTotals() const override { return totals_; }
 
-  std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const override {
-    return pairsWithinT(p, radius);
-  }
-  std::vector<IndexPair> pairsWithin(const ParticleView<double>& p, double radius) const override {
-    return pairsWithinT(p, radius);
-  }
-  uint64_t countPairsWithin(const ParticleView<float>& p, double radius) const override {
-    return countPairsWithinT(p, radius);
-  }
-  uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const override {
-    return countPairsWithinT(p, radius);
-  }
 
   size_t deviceBytes() const override { return 0; }
   size_t peakDeviceBytes() const override { return 0; }
 
  private:
+  friend class CellBackendFor<CellCpuBackend>;
   template <typename T>
   void computeKeysT(const ParticleView<T>& p);
   template <typename T>

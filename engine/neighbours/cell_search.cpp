@@ -49,7 +49,7 @@ void CellSearch::requireConfigured(const char* what) const {
 }
 
 template <typename T>
-void CellSearch::prepareT(const ParticleView<T>& p, PrepareReason) {
+void CellSearch::prepare(const ParticleView<T>& p, PrepareReason) {
   requireConfigured("prepare()");
   if (p.nBound > p.n)
     throw RunError(fmt::format("cell neighbour search: {} boundary particles of {}", p.nBound, p.n));
@@ -73,7 +73,7 @@ void CellSearch::prepareT(const ParticleView<T>& p, PrepareReason) {
 }
 
 template <typename T>
-void CellSearch::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+void CellSearch::interact(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   requireConfigured("interact()");
   if (double(c.support) > ctx_.support * (1.0 + kSupportTolerance))
     throw RunError(fmt::format("cell neighbour search: the physics' support {:g} exceeds the grid's {:g}",
@@ -87,7 +87,7 @@ void CellSearch::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& 
 // particle has moved less than half the skin since, so the fluid within the support of a ghost
 // node now lay within the list radius of it then.
 template <typename T>
-void CellSearch::correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
+void CellSearch::correctBoundaries(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
   requireConfigured("correctBoundaries()");
   if (!p.normal) throw RunError("cell neighbour search: mDBC correction asked for without boundary normals");
   if (double(c.support) > ctx_.support * (1.0 + kSupportTolerance))
@@ -121,30 +121,27 @@ void CellSearch::checkRadius(double radius) const {
                                ctx_.support));
 }
 
-std::vector<IndexPair> CellSearch::pairsWithin(const ParticleView<float>& p, double radius) const {
+template <typename T>
+std::vector<IndexPair> CellSearch::pairsWithin(const ParticleView<T>& p, double radius) const {
   checkRadius(radius);
   return backend_->pairsWithin(p, radius);
 }
-std::vector<IndexPair> CellSearch::pairsWithin(const ParticleView<double>& p, double radius) const {
-  checkRadius(radius);
-  return backend_->pairsWithin(p, radius);
-}
-uint64_t CellSearch::countPairsWithin(const ParticleView<float>& p, double radius) const {
-  checkRadius(radius);
-  return backend_->countPairsWithin(p, radius);
-}
-uint64_t CellSearch::countPairsWithin(const ParticleView<double>& p, double radius) const {
+
+template <typename T>
+uint64_t CellSearch::countPairsWithin(const ParticleView<T>& p, double radius) const {
   checkRadius(radius);
   return backend_->countPairsWithin(p, radius);
 }
 
-template void CellSearch::prepareT(const ParticleView<float>&, PrepareReason);
-template void CellSearch::prepareT(const ParticleView<double>&, PrepareReason);
-template void CellSearch::interactT(const ParticleView<float>&, const PhysicsConstants<float>&,
-                                      const ForceOutputs<float>&);
-template void CellSearch::correctBoundariesT(const ParticleView<float>&, const PhysicsConstants<float>&);
-template void CellSearch::correctBoundariesT(const ParticleView<double>&, const PhysicsConstants<double>&);
-template void CellSearch::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,
-                                      const ForceOutputs<double>&);
+#define SPH_CELL_SEARCH_INSTANTIATE(T)                                                                \
+  template void CellSearch::prepare(const ParticleView<T>&, PrepareReason);                          \
+  template void CellSearch::interact(const ParticleView<T>&, const PhysicsConstants<T>&,            \
+                                     const ForceOutputs<T>&);                                         \
+  template void CellSearch::correctBoundaries(const ParticleView<T>&, const PhysicsConstants<T>&);   \
+  template std::vector<IndexPair> CellSearch::pairsWithin(const ParticleView<T>&, double) const;     \
+  template uint64_t CellSearch::countPairsWithin(const ParticleView<T>&, double) const;
+SPH_CELL_SEARCH_INSTANTIATE(float)
+SPH_CELL_SEARCH_INSTANTIATE(double)
+#undef SPH_CELL_SEARCH_INSTANTIATE
 
 }  // namespace sph::cell

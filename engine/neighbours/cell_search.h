@@ -23,23 +23,14 @@ void requireSamePeriodicBox(const PeriodicBox<T>& box, const CellGrid& g, const 
 
 class CellSearch {
  public:
+  // Each operation for T = float and double (instantiated in cell_search.cpp).
   void configure(const StrategyContext& ctx);
-  void prepare(const ParticleView<float>& p, PrepareReason why) { prepareT(p, why); }
-  void prepare(const ParticleView<double>& p, PrepareReason why) { prepareT(p, why); }
-  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
-                const ForceOutputs<float>& out) {
-    interactT(p, c, out);
-  }
-  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
-                const ForceOutputs<double>& out) {
-    interactT(p, c, out);
-  }
-  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) {
-    correctBoundariesT(p, c);
-  }
-  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) {
-    correctBoundariesT(p, c);
-  }
+  template <typename T>
+  void prepare(const ParticleView<T>& p, PrepareReason why);
+  template <typename T>
+  void interact(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <typename T>
+  void correctBoundaries(const ParticleView<T>& p, const PhysicsConstants<T>& c);
   StrategyStats stats() const;
   size_t deviceBytes() const { return backend_ ? backend_->deviceBytes() : 0; }
   size_t peakDeviceBytes() const { return backend_ ? backend_->peakDeviceBytes() : 0; }
@@ -48,10 +39,10 @@ class CellSearch {
   // pairs (a, b) with |r_ab| < radius (radius <= support; r^2 in the particles' precision),
   // a itself included where visited, boundary-boundary pairs never. `p` is the view after the
   // last prepare().
-  std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const;
-  std::vector<IndexPair> pairsWithin(const ParticleView<double>& p, double radius) const;
-  uint64_t countPairsWithin(const ParticleView<float>& p, double radius) const;
-  uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const;
+  template <typename T>
+  std::vector<IndexPair> pairsWithin(const ParticleView<T>& p, double radius) const;
+  template <typename T>
+  uint64_t countPairsWithin(const ParticleView<T>& p, double radius) const;
 
   const CellGrid& grid() const { return grid_; }
   // The cell tables of the last prepare() (for the Verlet plugin's list build).
@@ -62,12 +53,6 @@ class CellSearch {
   CellMode mode() const { return mode_; }
 
  private:
-  template <typename T>
-  void prepareT(const ParticleView<T>& p, PrepareReason why);
-  template <typename T>
-  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
-  template <typename T>
-  void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c);
   void requireConfigured(const char* what) const;
   void checkRadius(double radius) const;
 

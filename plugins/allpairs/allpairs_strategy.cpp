@@ -51,4 +51,11 @@ StrategyStats AllPairsStrategy::stats() const {
   return s;
 }
 
+template void AllPairsStrategy::interactT(const ParticleView<float>&, const PhysicsConstants<float>&,
+                                          const ForceOutputs<float>&);
+template void AllPairsStrategy::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,
+                                          const ForceOutputs<double>&);
+template void AllPairsStrategy::correctBoundariesT(const ParticleView<float>&, const PhysicsConstants<float>&);
+template void AllPairsStrategy::correctBoundariesT(const ParticleView<double>&, const PhysicsConstants<double>&);
+
 }  // namespace sph::allpairs

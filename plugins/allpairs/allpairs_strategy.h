@@ -10,31 +10,22 @@
 
 namespace sph::allpairs {
 
-class AllPairsStrategy final : public NeighbourStrategy {
+// StrategyFor (neighbour_strategy.h) turns the templates below into the interface's float and
+// double overloads.
+class AllPairsStrategy final : public StrategyFor<AllPairsStrategy> {
  public:
   const char* name() const override { return "allpairs"; }
   void configure(const StrategyContext& ctx) override;
-  void prepare(const ParticleView<float>& p, PrepareReason) override { check(p.n, p.nBound, "prepare()"); }
-  void prepare(const ParticleView<double>& p, PrepareReason) override { check(p.n, p.nBound, "prepare()"); }
-  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
-                const ForceOutputs<float>& out) override {
-    interactT(p, c, out);
-  }
-  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
-                const ForceOutputs<double>& out) override {
-    interactT(p, c, out);
-  }
-  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
-    correctBoundariesT(p, c);
-  }
-  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
-    correctBoundariesT(p, c);
-  }
   StrategyStats stats() const override;
   size_t deviceBytes() const override { return 0; }
   size_t peakDeviceBytes() const override { return 0; }
 
  private:
+  friend class StrategyFor<AllPairsStrategy>;
+  template <typename T>
+  void prepareT(const ParticleView<T>& p, PrepareReason) {
+    check(p.n, p.nBound, "prepare()");
+  }
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <typename T>

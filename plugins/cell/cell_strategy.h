@@ -13,26 +13,10 @@
 
 namespace sph::cell {
 
-class CellStrategy final : public NeighbourStrategy {
+class CellStrategy final : public StrategyFor<CellStrategy> {
  public:
   const char* name() const override { return "cell"; }
   void configure(const StrategyContext& ctx) override { search_.configure(ctx); }
-  void prepare(const ParticleView<float>& p, PrepareReason why) override { search_.prepare(p, why); }
-  void prepare(const ParticleView<double>& p, PrepareReason why) override { search_.prepare(p, why); }
-  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
-                const ForceOutputs<float>& out) override {
-    search_.interact(p, c, out);
-  }
-  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
-                const ForceOutputs<double>& out) override {
-    search_.interact(p, c, out);
-  }
-  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
-    search_.correctBoundaries(p, c);
-  }
-  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
-    search_.correctBoundaries(p, c);
-  }
   StrategyStats stats() const override { return search_.stats(); }
   size_t deviceBytes() const override { return search_.deviceBytes(); }
   size_t peakDeviceBytes() const override { return search_.peakDeviceBytes(); }
@@ -41,6 +25,20 @@ class CellStrategy final : public NeighbourStrategy {
   const CellSearch& search() const { return search_; }
 
  private:
+  friend class StrategyFor<CellStrategy>;
+  template <typename T>
+  void prepareT(const ParticleView<T>& p, PrepareReason why) {
+    search_.prepare(p, why);
+  }
+  template <typename T>
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+    search_.interact(p, c, out);
+  }
+  template <typename T>
+  void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
+    search_.correctBoundaries(p, c);
+  }
+
   CellSearch search_;
 };
 

@@ -100,4 +100,38 @@ class NeighbourStrategy {
   virtual size_t peakDeviceBytes() const = 0;
 };
 
+// The float and double overloads of a strategy written once: StrategyFor<S> implements them by
+// calling S's member templates prepareT, interactT, correctBoundariesT and, if S declares one,
+// endStepT (the default does nothing). S derives from StrategyFor<S> and befriends it when the
+// templates are private.
+template <class S>
+class StrategyFor : public NeighbourStrategy {
+ public:
+  void endStep(const ParticleView<float>& p) override { self().endStepT(p); }
+  void endStep(const ParticleView<double>& p) override { self().endStepT(p); }
+  void prepare(const ParticleView<float>& p, PrepareReason why) override { self().prepareT(p, why); }
+  void prepare(const ParticleView<double>& p, PrepareReason why) override { self().prepareT(p, why); }
+  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                const ForceOutputs<float>& out) override {
+    self().interactT(p, c, out);
+  }
+  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                const ForceOutputs<double>& out) override {
+    self().interactT(p, c, out);
+  }
+  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
+    self().correctBoundariesT(p, c);
+  }
+  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
+    self().correctBoundariesT(p, c);
+  }
+
+ protected:
+  template <typename T>
+  void endStepT(const ParticleView<T>&) {}
+
+ private:
+  S& self() { return static_cast<S&>(*this); }
+};
+
 }  // namespace sph

@@ -12,7 +12,7 @@ namespace {
 
 using sph::gpu::DeviceBuffer;
 
-class CellGpuBackend final : public CellBackend {
+class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
  public:
   void setGrid(const CellGrid& g) override {
     grid_ = g;
@@ -20,8 +20,6 @@ class CellGpuBackend final : public CellBackend {
     last_.valid = false;
     cachedTotals_.reset();
   }
-  void computeKeys(const ParticleView<float>& p) override { computeKeysT(p); }
-  void computeKeys(const ParticleView<double>& p) override { computeKeysT(p); }
 
   void sortKeys() override {
     const size_t bytes = gpu::radixSortTempBytes(n_, keyBits(grid_));
@@ -39,22 +37,6 @@ class CellGpuBackend final : public CellBackend {
     tablesReady_ = true;
   }
 
-  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
-                const ForceOutputs<float>& out) override {
-    interactT(p, c, out);
-  }
-  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
-                const ForceOutputs<double>& out) override {
-    interactT(p, c, out);
-  }
-
-  void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) override {
-    correctBoundariesT(p, c);
-  }
-  void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
-    correctBoundariesT(p, c);
-  }
-
   std::optional<CandidateTotals> candidateTotals() const override {
     if (cachedTotals_ || !last_.valid) return cachedTotals_;
     const unsigned long long* t =
@@ -65,19 +47,6 @@ class CellGpuBackend final : public CellBackend {
     return cachedTotals_;
   }
 
-  std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const override {
-    return pairsWithinT(p, radius);
-  }
-  std::vector<IndexPair> pairsWithin(const ParticleView<double>& p, double radius) const override {
-    return pairsWithinT(p, radius);
-  }
-  uint64_t countPairsWithin(const ParticleView<float>& p, double radius) const override {
-    return countPairsWithinT(p, radius);
-  }
-  uint64_t countPairsWithin(const ParticleView<double>& p, double radius) const override {
-    return countPairsWithinT(p, radius);
-  }
-
   size_t deviceBytes() const override {
     return keys_[0].bytes() + keys_[1].bytes() + index_[0].bytes() + index_[1].bytes() + start_.bytes() +
            temp_.bytes() + totals_.bytes();
@@ -85,6 +54,7 @@ class CellGpuBackend final : public CellBackend {
   size_t peakDeviceBytes() const override { return peak_; }
 
  private:
+  friend class CellBackendFor<CellGpuBackend>;
   template <typename V>
   void grow(DeviceBuffer<V>& b, size_t needed, const char* what) const {
     if (b.size() >= needed) return;
