@@ -26,15 +26,7 @@ void CellCpuBackend::interactT(const ParticleView<T>& p, const PhysicsConstants<
 template <typename V, typename T>
 void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c,
                                const ForceOutputs<T>& out) {
-  ForceInputs<T> in;
-  in.lookup = lookup();
-  in.pos = p.pos;
-  in.velrho = p.velrho;
-  in.code = p.code;
-  in.tau = p.spsTau;
-  in.tangent = p.tangent;
-  in.n = p.n;
-  in.nBound = p.nBound;
+  const ForceInputs<T> in = forceInputs(p, lookup());
   const int64_t n = p.n;
   uint64_t candidates = 0, inRange = 0;
 #pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount()) reduction(+ : candidates, inRange)
@@ -51,13 +43,7 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
 template <typename T>
 void CellCpuBackend::correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
   requireTables(p.n, "correctBoundaries()");
-  ForceInputs<T> in;
-  in.lookup = lookup();
-  in.pos = p.pos;
-  in.velrho = p.velrho;
-  in.code = p.code;
-  in.n = p.n;
-  in.nBound = p.nBound;
+  const ForceInputs<T> in = forceInputs(p, lookup());
   const int64_t nb = p.nBound;
   neighbours::dispatchCorrection(c, [&](auto v) {
     using V = decltype(v);

@@ -13,6 +13,7 @@
 #include "sph/mdbc_physics.h"
 #include "sph/pair_physics.h"
 #include "sph/particle_code.h"
+#include "sph/particle_view.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
 
@@ -56,6 +57,22 @@ struct ForceInputs {
   uint32_t n = 0;
   uint32_t nBound = 0;
 };
+
+// The inputs of a pass over the particles of `p`, with the cell tables `l` (left empty by
+// strategies that do not iterate cells).
+template <typename T>
+ForceInputs<T> forceInputs(const ParticleView<T>& p, const CellLookup& l = {}) {
+  ForceInputs<T> in;
+  in.lookup = l;
+  in.pos = p.pos;
+  in.velrho = p.velrho;
+  in.code = p.code;
+  in.tau = p.spsTau;
+  in.tangent = p.tangent;
+  in.n = p.n;
+  in.nBound = p.nBound;
+  return in;
+}
 
 // The coded pair of a with neighbour j (interactPairCoded), with what it loads for j: its code,
 // its SPS stress (Sps) and, in mDBC2 runs (tangent not null), a wall's tangential velocity.

@@ -42,15 +42,7 @@ SPH_HD SPH_FORCEINLINE MdbcSums<T> allPairsGhostSums(uint32_t b, const Real4<T>&
 
 template <typename T>
 ForceInputs<T> allPairsInputs(const ParticleView<T>& p) {
-  ForceInputs<T> in;
-  in.pos = p.pos;
-  in.velrho = p.velrho;
-  in.code = p.code;
-  in.tau = p.spsTau;
-  in.tangent = p.tangent;
-  in.n = p.n;
-  in.nBound = p.nBound;
-  return in;
+  return cell::forceInputs(p);  // no cell tables
 }
 
 // The passes, on the CPU (allpairs_cpu.cpp) and on the GPU (gpu/allpairs_gpu.cu; without CUDA,

@@ -82,16 +82,7 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
 
   template <typename T>
   ForceInputs<T> inputs(const ParticleView<T>& p) const {
-    ForceInputs<T> in;
-    in.lookup = lookup();
-    in.pos = p.pos;
-    in.velrho = p.velrho;
-    in.code = p.code;
-    in.tau = p.spsTau;
-    in.tangent = p.tangent;
-    in.n = p.n;
-    in.nBound = p.nBound;
-    return in;
+    return forceInputs(p, lookup());
   }
 
   template <typename T>
