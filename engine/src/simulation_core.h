@@ -1,6 +1,6 @@
 // The precision-specific core of a simulation: set-up, the time step, exclusion and snapshots.
 // The run loop lives in simulation.cpp, the output schedule in run_output.h, the report in
-// run_report.cpp.
+// report_builder.h.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +24,7 @@ namespace sph {
 
 // The state of a run and the one step that advances it. Only the precision-specific core
 // (simulation_core.cpp) writes the state; the run loop (simulation.cpp), its output schedule
-// (run_output.h) and its report (run_report.cpp) read it through the accessors.
+// (run_output.h) and its report (report_builder.h) read it through the accessors.
 class Simulation::Impl : public OutputSource {
  public:
   ~Impl() override = default;

@@ -64,7 +64,7 @@ class Simulation {
   Device device() const;
   std::string strategyName() const;
 
-  struct Impl;
+  class Impl;
 
  private:
   std::unique_ptr<Impl> impl_;
