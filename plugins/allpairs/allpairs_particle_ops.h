@@ -45,8 +45,8 @@ ForceInputs<T> allPairsInputs(const ParticleView<T>& p) {
   return cell::forceInputs(p);  // no cell tables
 }
 
-// The passes, on the CPU (allpairs_cpu.cpp) and on the GPU (gpu/allpairs_gpu_forces.cu and gpu/allpairs_gpu_mdbc.cu; without CUDA,
-// nogpu/ throws RunError).
+// The passes, on the CPU (allpairs_cpu.cpp) and on the GPU (gpu/allpairs_gpu_forces.cu and
+// gpu/allpairs_gpu_mdbc.cu; without CUDA, nogpu/ throws RunError).
 template <typename T>
 void allPairsInteractCpu(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out,
                          int threads);
