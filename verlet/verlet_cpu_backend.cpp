@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "neighbours/interaction_variant.h"
-#include "verlet_backend.h"
+#include "verlet_backend_for.h"
 #include "verlet_particle_ops.h"
 #include "verlet_stats.h"
 
@@ -19,12 +19,10 @@ namespace {
 constexpr int kChunk = 256;
 constexpr uint32_t kPadding = std::numeric_limits<uint32_t>::max();  // unused slots of a region
 
-class VerletCpuBackend final : public VerletBackend {
+class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
  public:
   explicit VerletCpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
 
-  double maxSpeed(const ParticleView<float>& p) override { return maxSpeedT(p); }
-  double maxSpeed(const ParticleView<double>& p) override { return maxSpeedT(p); }
   double maxDisplacement2(const ParticleView<float>& p) override { return maxDisplacement2T(p); }
   double maxDisplacement2(const ParticleView<double>& p) override { return maxDisplacement2T(p); }
   void queueDisplacement2(const ParticleView<float>& p) override { queued_ = maxDisplacement2T(p); }
@@ -36,25 +34,16 @@ class VerletCpuBackend final : public VerletBackend {
   BuildResult build(const ParticleView<double>& p, const cell::CellLookup& l, const BuildRequest& r) override {
     return buildT(p, l, r);
   }
-  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
-                const ForceOutputs<float>& out) override {
-    interactT(p, c, out);
-  }
-  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
-                const ForceOutputs<double>& out) override {
-    interactT(p, c, out);
-  }
   HostLists download() const override { return {entries_, regionEnd_, length_, n_, lanes_}; }
-  ListStats stats(const ParticleView<float>& p, double support) const override {
-    return listStats(download(), p.pos, support, box_);
-  }
-  ListStats stats(const ParticleView<double>& p, double support) const override {
-    return listStats(download(), p.pos, support, box_);
-  }
   size_t deviceBytes() const override { return 0; }
   size_t peakDeviceBytes() const override { return 0; }
 
  private:
+  friend class VerletBackendFor<VerletCpuBackend>;
+  template <typename T>
+  ListStats statsT(const ParticleView<T>& p, double support) const {
+    return listStats(download(), p.pos, support, box_);
+  }
   template <typename T>
   double maxSpeedT(const ParticleView<T>& p) const {
     double m = 0;

@@ -15,7 +15,7 @@
 #include <cstring>
 
 #include "neighbours/interaction_variant.h"
-#include "../verlet_backend.h"
+#include "../verlet_backend_for.h"
 #include "../verlet_particle_ops.h"
 #include "../verlet_stats.h"
 #include "staged_fill.cuh"
@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(kForceBlock)
   writeForces(a, acc, out);
 }
 
-class VerletGpuBackend final : public VerletBackend {
+class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
  public:
   VerletGpuBackend() : scalars_(1, "allocating Verlet scalars"), maxAcc_(1, "allocating Verlet scalars") {
     SPH_CUDA_CHECK(cudaMallocHost(&host_, sizeof(Scalars)), "allocating pinned Verlet scalars");
@@ -214,8 +214,6 @@ class VerletGpuBackend final : public VerletBackend {
   VerletGpuBackend(const VerletGpuBackend&) = delete;
   VerletGpuBackend& operator=(const VerletGpuBackend&) = delete;
 
-  double maxSpeed(const ParticleView<float>& p) override { return maxSpeedT(p); }
-  double maxSpeed(const ParticleView<double>& p) override { return maxSpeedT(p); }
   double maxDisplacement2(const ParticleView<float>& p) override { return maxDisplacement2T(p, refF_); }
   double maxDisplacement2(const ParticleView<double>& p) override { return maxDisplacement2T(p, refD_); }
   void queueDisplacement2(const ParticleView<float>& p) override { queueT(p, refF_); }
@@ -244,14 +242,6 @@ class VerletGpuBackend final : public VerletBackend {
                reinterpret_cast<double2*>(xy_.data()), z_.data());
     return buildT(p, l, r, XyZSource{xy_.data(), z_.data()}, refD_);
   }
-  void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
-                const ForceOutputs<float>& out) override {
-    interactT(p, c, out);
-  }
-  void interact(const ParticleView<double>& p, const PhysicsConstants<double>& c,
-                const ForceOutputs<double>& out) override {
-    interactT(p, c, out);
-  }
 
   HostLists download() const override {
     HostLists h;
@@ -266,8 +256,6 @@ class VerletGpuBackend final : public VerletBackend {
     copy(h.entries.data(), entries_, h.entries.size() * sizeof(uint32_t), "downloading lists");
     return h;
   }
-  ListStats stats(const ParticleView<float>& p, double support) const override { return statsT(p, support); }
-  ListStats stats(const ParticleView<double>& p, double support) const override { return statsT(p, support); }
 
   size_t deviceBytes() const override {
     return entriesCapacity_ * sizeof(uint32_t) + length_.bytes() + regionSize_.bytes() + regionEnd_.bytes() +
@@ -276,6 +264,7 @@ class VerletGpuBackend final : public VerletBackend {
   size_t peakDeviceBytes() const override { return peak_; }
 
  private:
+  friend class VerletBackendFor<VerletGpuBackend>;
   static void copy(void* dst, const void* src, size_t bytes, const char* what) {
     SPH_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), what);
   }
