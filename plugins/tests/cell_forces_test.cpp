@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cell/cell_strategy.h"
 #include "cell_test_support.h"
 #include "sph/particle_code.h"
 

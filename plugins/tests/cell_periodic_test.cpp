@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cell/cell_strategy.h"
 #include "cell_test_support.h"
 #include "sph/errors.h"
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "cell/cell_strategy.h"
 #include "cell_test_support.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"

@@ -1,5 +1,5 @@
-// Shared fixtures of the cell plugin tests: particle sets, reorderers for host and device
-// arrays, contexts, physics constants and brute-force references.
+// Shared fixtures of the strategy tests (plugins/tests, verlet/tests): particle sets, reorderers
+// for host and device arrays, contexts, physics constants and brute-force references.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cell/cell_strategy.h"
+#include "neighbours/cell_search.h"
 #include "sph/neighbour_strategy.h"
 #include "sph/pair_physics.h"
 
