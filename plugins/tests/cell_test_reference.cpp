@@ -160,6 +160,15 @@ void setPressure(HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
 
 namespace {
 
+// Adds one pair's |terms| to particle a's scale (forceMismatches' tolerance).
+template <typename T>
+void addTermScale(sph::PairAccum<T>& s, const sph::PairAccum<T>& one) {
+  s.ax += std::abs(one.ax);
+  s.ay += std::abs(one.ay);
+  s.az += std::abs(one.az);
+  s.arho += std::abs(one.arho) + std::abs(one.ddt);
+}
+
 template <KernelKind K, typename T>
 ForceReference<T> bruteForce(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
   ForceReference<T> ref;
@@ -180,10 +189,7 @@ ForceReference<T> bruteForce(const HostParticles<T>& p, const sph::PhysicsConsta
       sph::pairDelta(p.pos[a], p.pos[b], c.periodic, dx, dy, dz);
       ++ref.terms[a];
       auto& s = ref.scale[a];
-      s.ax += std::abs(one.ax);
-      s.ay += std::abs(one.ay);
-      s.az += std::abs(one.az);
-      s.arho += std::abs(one.arho) + std::abs(one.ddt);
+      addTermScale(s, one);
       const T vr = std::abs((p.velrho[a].x - p.velrho[b].x) * dx) + std::abs((p.velrho[a].y - p.velrho[b].y) * dy) +
                    std::abs((p.velrho[a].z - p.velrho[b].z) * dz);
       s.viscdt = std::max(s.viscdt, vr / (r2 + c.eta2));
@@ -192,11 +198,38 @@ ForceReference<T> bruteForce(const HostParticles<T>& p, const sph::PhysicsConsta
   return ref;
 }
 
+template <KernelKind K, typename T>
+ForceReference<T> bruteForceCoded(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
+  ForceReference<T> ref;
+  const uint32_t n = p.size();
+  ref.result.resize(n);
+  ref.scale.resize(n);
+  ref.terms.assign(n, 0);
+  for (uint32_t a = 0; a < n; ++a)
+    for (uint32_t b = 0; b < n; ++b) {
+      sph::interactPairCoded<K>(p.pos[a], p.velrho[a], p.code[a], p.pos[b], p.velrho[b], p.code[b], c,
+                                ref.result[a]);
+      sph::PairAccum<T> one;
+      sph::interactPairCoded<K>(p.pos[a], p.velrho[a], p.code[a], p.pos[b], p.velrho[b], p.code[b], c, one);
+      if (one.ax == 0 && one.ay == 0 && one.az == 0 && one.arho == 0 && one.ddt == 0) continue;
+      ++ref.terms[a];
+      addTermScale(ref.scale[a], one);
+      ref.scale[a].viscdt = std::max(ref.scale[a].viscdt, std::abs(one.viscdt));
+    }
+  return ref;
+}
+
 }  // namespace
 
 template <typename T>
 ForceReference<T> bruteForceForces(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
   return c.kernel == KernelKind::Cubic ? bruteForce<KernelKind::Cubic>(p, c) : bruteForce<KernelKind::Wendland>(p, c);
+}
+
+template <typename T>
+ForceReference<T> bruteForceCodedForces(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
+  return c.kernel == KernelKind::Cubic ? bruteForceCoded<KernelKind::Cubic>(p, c)
+                                       : bruteForceCoded<KernelKind::Wendland>(p, c);
 }
 
 template <typename T>
@@ -401,6 +434,7 @@ void expectShiftSums(const HostParticles<T>& p, const sph::PhysicsConstants<T>& 
   template sph::PhysicsConstants<T> makeConstants<T>(int, KernelKind, double, double, sph::DensityDiffusion); \
   template void setPressure(HostParticles<T>&, const sph::PhysicsConstants<T>&);                            \
   template ForceReference<T> bruteForceForces(const HostParticles<T>&, const sph::PhysicsConstants<T>&);    \
+  template ForceReference<T> bruteForceCodedForces(const HostParticles<T>&, const sph::PhysicsConstants<T>&); \
   template std::vector<std::string> forceMismatches(const ForceReference<T>&, const std::vector<Real4<T>>&,  \
                                                     const std::vector<T>&, double);                         \
   template ShiftReference<T> bruteForceShift(const HostParticles<T>&, const sph::PhysicsConstants<T>&);      \

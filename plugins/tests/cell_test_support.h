@@ -226,6 +226,10 @@ struct ForceReference {
 template <typename T>
 ForceReference<T> bruteForceForces(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c);
 
+// The same for a coded pass (interactPairCoded over all pairs: floating bodies and their table).
+template <typename T>
+ForceReference<T> bruteForceCodedForces(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c);
+
 // Describes differences beyond tol_a = (4 m_a + perTerm) eps scale_a + tiny, one line each.
 template <typename T>
 std::vector<std::string> forceMismatches(const ForceReference<T>& ref, const std::vector<Real4<T>>& ace,

@@ -139,39 +139,6 @@ class FloatingTable {
   sph::SolidInfo<T>* device_table_ = nullptr;
 };
 
-// Brute force of a coded pass (interactPairCoded over all pairs): result, |term| sums, terms.
-template <typename T>
-ForceReference<T> bruteForceCoded(const HostParticles<T>& p, const sph::PhysicsConstants<T>& c) {
-  ForceReference<T> ref;
-  const uint32_t n = p.size();
-  ref.result.resize(n);
-  ref.scale.resize(n);
-  ref.terms.assign(n, 0);
-  for (uint32_t a = 0; a < n; ++a)
-    for (uint32_t b = 0; b < n; ++b) {
-      sph::PairAccum<T> one;
-      auto pair = [&](sph::PairAccum<T>& acc) {
-        if (c.kernel == KernelKind::Cubic)
-          sph::interactPairCoded<KernelKind::Cubic>(p.pos[a], p.velrho[a], p.code[a], p.pos[b], p.velrho[b],
-                                                    p.code[b], c, acc);
-        else
-          sph::interactPairCoded<KernelKind::Wendland>(p.pos[a], p.velrho[a], p.code[a], p.pos[b], p.velrho[b],
-                                                       p.code[b], c, acc);
-      };
-      pair(ref.result[a]);
-      pair(one);
-      if (one.ax == 0 && one.ay == 0 && one.az == 0 && one.arho == 0 && one.ddt == 0) continue;
-      ++ref.terms[a];
-      auto& s = ref.scale[a];
-      s.ax += std::abs(one.ax);
-      s.ay += std::abs(one.ay);
-      s.az += std::abs(one.az);
-      s.arho += std::abs(one.arho) + std::abs(one.ddt);
-      s.viscdt = std::max(s.viscdt, std::abs(one.viscdt));
-    }
-  return ref;
-}
-
 // One strategy, configured as the engine configures it (default options), after one prepare().
 template <typename T>
 class StrategyRun {
@@ -254,7 +221,7 @@ void checkForces(const ConformanceCase& cc) {
   if (floating) {
     sph::PhysicsConstants<T> hostC = c;
     hostC.floating.solids = floating->host();
-    expectNoMismatches<T>(forceMismatches(bruteForceCoded(p, hostC), ace, viscdt, ulps));
+    expectNoMismatches<T>(forceMismatches(bruteForceCodedForces(p, hostC), ace, viscdt, ulps));
     return;
   }
   expectNoMismatches<T>(forceMismatches(bruteForceForces(p, c), ace, viscdt, ulps));
