@@ -19,7 +19,8 @@
 namespace {
 
 constexpr const char* kUsage = R"(usage:
-  sph run CASE.xml [options]   run a DualSPHysics case (_Def.xml format)
+  sph run CASE.xml [options]   run a DualSPHysics case: a _Def.xml, or GenCase's output
+                               (CASE.xml with CASE.bi4 beside it)
   sph info CASE.xml [--dp DP]  particle counts, dp, h, c0, dt, domain, cell grid, memory estimate
   sph plugins                  list the neighbour-search strategies found, with their paths
   sph --help                   this text
@@ -173,7 +174,9 @@ int cmdInfo(const Args& a) {
   const sph::SimParameters p = sph::deriveParameters(c);
   fmt::print("case        {} ({})\n", c.name, c.path);
   fmt::print("dimensions  {}D\n", p.dim);
-  fmt::print("particles   {} total: {} boundary, {} fluid\n", c.positions.size(), c.nBound, c.nFluid);
+  fmt::print("particles   {} total: {} boundary, {} fluid{}\n", c.positions.size(), c.nBound, c.nFluid,
+             c.particleFile.empty() ? " (generated from the geometry commands)"
+                                    : fmt::format(" (GenCase's, from {})", c.particleFile));
   for (const auto& m : c.mks) fmt::print("  mk {:<4} {:<8} {:>10}\n", m.mk, m.bound ? "boundary" : "fluid", m.count);
   for (const auto& f : c.floatings) {
     std::string mks;

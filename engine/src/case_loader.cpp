@@ -19,6 +19,7 @@
 #include "case_gauges_reader.h"
 #include "case_generator.h"
 #include "case_motion_reader.h"
+#include "gencase_output.h"
 #include "xml_reader.h"
 #include "sph/case_model.h"
 #include "sph/errors.h"
@@ -60,6 +61,12 @@ class CaseReader : public XmlReader {
   int boundCount_ = kDefaultBoundCount;
   int fluidCount_ = kDefaultFluidCount;
   const XMLElement* domainElement_ = nullptr;
+  // GenCase's output (gencase_output.h): its particle blocks and constants. Its <execution>
+  // <motion> is the <casedef> one with each ref renumbered to the moving block's refmotion; the
+  // <casedef> one, by mkbound, is read instead.
+  const XMLElement* genParticles_ = nullptr;
+  const XMLElement* genConstants_ = nullptr;
+  const XMLElement* genMotion_ = nullptr;
   std::map<std::string, std::vector<NormalFace>> shapeFiles_;  // <shapeout> files, by GenCase's name
 };
 
@@ -82,6 +89,7 @@ CaseDefinition CaseReader::load() {
   }
 
   const XMLElement* root = doc.RootElement();
+  if (!root) throw InputError(fmt::format("{}: no root element: the file holds no <case>", path_));
   if (std::string_view(root->Name()) != "case") fail(root, "the root element must be <case>");
   const XMLElement *casedef = nullptr, *execution = nullptr;
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
@@ -96,6 +104,10 @@ CaseDefinition CaseReader::load() {
   if (!casedef) fail(root, "missing element <casedef>");
   // Execution first: the domain is resolved against the particles that casedef generates.
   if (execution) readExecution(execution);
+  if (!genParticles_) {
+    for (const XMLElement* e : {genConstants_, genMotion_})
+      if (e) fail(e, "belongs in <casedef> (in <execution> only in GenCase's output, beside <particles>)");
+  }
   readCaseDef(casedef);
 
   const int badAxis = gen::resolveDomain(c_);
@@ -160,8 +172,22 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
     }
   }
   if (!mainlist) fail(commands, "missing element <mainlist>");
-  runMainList(mainlist, lists);
-  if (normals) readNormals(normals);
+  if (genParticles_) {
+    // The particles GenCase made from these commands are in its particle file; mDBC's normals
+    // too, when it wrote them.
+    if (opts_.dpOverride)
+      throw InputError(fmt::format("{}: GenCase's output holds the particles of dp {}; --dp cannot change them "
+                                   "(run GenCase again, or give the _Def.xml case)",
+                                   path_, c_.dp));
+    readGenCaseOutput(*this, genParticles_, genConstants_, c_);
+    if (normals && c_.normals.empty())
+      fail(normals, fmt::format("{} has no mDBC normals (array BoundNor): GenCase 5.4 writes them; for GenCase 5.0's "
+                                "output tools/dualsphysics/gencase_normals.py adds them",
+                                c_.particleFile));
+  } else {
+    runMainList(mainlist, lists);
+    if (normals) readNormals(normals);
+  }
   // After the geometry: these name mks that must have particles.
   if (floatings) readFloatings(*this, floatings, c_);
   if (properties) readProperties(*this, properties, c_);
@@ -330,6 +356,10 @@ void CaseReader::readExecution(const XMLElement* exec) {
     if (skipped(e)) continue;
     if (name == "parameters") readParameters(e);
     else if (name == "special") readSpecial(*this, e, c_.gauges);
+    else if (name == "particles") genParticles_ = e;
+    else if (name == "constants") genConstants_ = e;
+    else if (name == "motion") genMotion_ = e;
+    else if (name == "vtkout") continue;  // the shape files GenCase wrote: nothing to run
     else unknown(e, exec);
   }
 }

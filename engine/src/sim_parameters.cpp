@@ -39,6 +39,7 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.dp = c.dp;
   // DualSPHysics: h = coefh*sqrt(3 dp^2) in 3D, coefh*sqrt(2 dp^2) in 2D, or h = hdp*dp.
   p.h = k.hdp ? *k.hdp * c.dp : k.coefH * std::sqrt(double(p.dim) * c.dp * c.dp);
+  if (k.h) p.h = *k.h;  // GenCase's value
   p.support = 2 * p.h;
   p.rho0 = k.rhop0;
   p.gamma = k.gamma;
@@ -57,8 +58,8 @@ SimParameters deriveParameters(const CaseDefinition& c) {
                                  "give <speedsound>, <b> or a fluid with height",
                                  c.path, p.c0, p.hswl, g));
   p.cteB = k.b.isAuto ? p.c0 * p.c0 * p.rho0 / p.gamma : k.b.value;
-  p.massFluid = p.rho0 * std::pow(c.dp, p.dim);
-  p.massBound = p.massFluid;
+  p.massFluid = k.massFluid.value_or(p.rho0 * std::pow(c.dp, p.dim));
+  p.massBound = k.massBound.value_or(p.massFluid);
   p.cfl = k.cflNumber;
 
   const int kernel = parameterInt(c, "Kernel", 2);

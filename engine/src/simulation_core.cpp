@@ -270,7 +270,10 @@ class SimulationCore final : public Simulation::Impl {
   // bodies, fluid; ids are the engine indices at the start.
   void upload(const CaseDefinition& c, const ParticleOrder& order) {
     const uint32_t n = uint32_t(c.positions.size());
-    const std::vector<double> rho = initialDensity(c, p);
+    // GenCase's output gives each particle's initial velocity and density; a generated case
+    // starts at rest with the density of <rhopgradient>.
+    const std::vector<double> rho = c.densities.empty() ? initialDensity(c, p)
+                                                        : std::vector<double>(c.densities.begin(), c.densities.end());
     std::vector<bool> movingMk(c.mks.size(), false);
     for (const MotionObject& m : c.motions) movingMk.at(m.mkIndex) = true;
     std::vector<Real4<T>> pos(n), vr(n);
@@ -279,7 +282,8 @@ class SimulationCore final : public Simulation::Impl {
       const uint32_t k = order.caseIndex[i];
       const Vec3d& v = c.positions[k];
       pos[i] = {T(v.x), T(v.y), T(v.z), T(0)};
-      vr[i] = {T(0), T(0), T(0), T(rho[k])};
+      const Vec3f v0 = c.velocities.empty() ? Vec3f{} : c.velocities[k];
+      vr[i] = {T(v0.x), T(v0.y), T(v0.z), T(rho[k])};
       code[i] = order.floating[i] ? code::makeFloating(c.mkIndex[k]) : code::make(k < c.nBound, c.mkIndex[k]);
       if (!order.floating[i] && k < c.nBound && movingMk[c.mkIndex[k]]) code[i] |= code::kMovingBit;
       // mDBC2 walls: the correction sets their density, which the integrators then keep.

@@ -35,6 +35,9 @@ struct CaseConstants {
   double coefH = 1.0;        // h = coefh*sqrt(3 dp^2) (3D) or coefh*sqrt(2 dp^2) (2D)
   std::optional<double> hdp; // h = hdp*dp when given (an `_hdp` element is ignored)
   double cflNumber = 0.2;
+  // The values GenCase computed, from the <execution><constants> of its output (gencase_output.h).
+  // When set they are used as they are; otherwise they are derived from the values above.
+  std::optional<double> h, massBound, massFluid;
 };
 
 // A particle family as DualSPHysics numbers it. `mk` is the global number written to output
@@ -79,6 +82,13 @@ struct CaseDefinition {
   // normal to the boundary surface), zero where GenCase gives none. Empty when the case has no
   // <normals> (boundary_normals.h).
   std::vector<Vec3d> normals;
+  // Initial velocity and density per particle, as `positions`, when the case gives them (GenCase's
+  // output); empty otherwise: the particles start at rest with the density of <rhopgradient>.
+  std::vector<Vec3f> velocities;
+  std::vector<float> densities;
+  // The particle file the particles were read from (GenCase's CASE.bi4); empty when they were
+  // generated from the geometry commands.
+  std::string particleFile;
 
   // <execution><parameters>: key -> value (with its line, for error messages).
   std::map<std::string, CaseParameter> parameters;
