@@ -172,6 +172,7 @@ std::string bytesText(double b) {
 int cmdInfo(const Args& a) {
   const sph::CaseDefinition c = sph::loadCase(a.casePath, a.load);
   const sph::SimParameters p = sph::deriveParameters(c);
+  for (const std::string& w : p.warnings) fmt::print(stderr, "sph: warning: {}\n", w);
   fmt::print("case        {} ({})\n", c.name, c.path);
   fmt::print("dimensions  {}D\n", p.dim);
   fmt::print("particles   {} total: {} boundary, {} fluid{}\n", c.positions.size(), c.nBound, c.nFluid,
@@ -226,6 +227,7 @@ int cmdRun(const Args& a) {
   const sph::CaseDefinition c = sph::loadCase(a.casePath, a.load);
   sph::Simulation sim(c, a.run);
   const auto& p = sim.parameters();
+  for (const std::string& w : p.warnings) fmt::print(stderr, "sph: warning: {}\n", w);
   fmt::print("sph: {} ({}D, {} particles: {} boundary, {} fluid) on the {} ({}), {} precision, neighbours '{}'\n",
              c.name, p.dim, c.positions.size(), c.nBound, c.nFluid, sph::deviceName(sim.device()),
              sim.device() == sph::Device::Gpu ? sph::gpu::deviceDescription() : "OpenMP",

@@ -17,6 +17,8 @@ RunReport startReport(const Simulation::Impl& s) {
   r.nBound = s.boundInitially();
   r.nFluid = s.fluidInitially();
   r.nTotal = s.boundInitially() + s.fluidInitially();
+  for (const SimParameters::Provenance& u : s.params().provenance) r.parameters.push_back({u.name, u.value, u.source});
+  r.warnings = s.params().warnings;
   return r;
 }
 

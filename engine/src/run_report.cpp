@@ -112,6 +112,23 @@ std::string jsonObject(const Map& m, int indent, Render render) {
   return out + fmt::format("{:{}}}}", "", indent - 2);
 }
 
+std::string parametersJson(const std::vector<RunReport::Parameter>& list) {
+  if (list.empty()) return "{}";
+  std::string out = "{\n";
+  for (size_t k = 0; k < list.size(); ++k)
+    out += fmt::format("    {}: {{\"value\": {}, \"source\": {}}}{}\n", jsonString(list[k].name),
+                       jsonString(list[k].value), jsonString(list[k].source), k + 1 < list.size() ? "," : "");
+  return out + "  }";
+}
+
+std::string stringArrayJson(const std::vector<std::string>& list) {
+  if (list.empty()) return "[]";
+  std::string out = "[\n";
+  for (size_t k = 0; k < list.size(); ++k)
+    out += fmt::format("    {}{}\n", jsonString(list[k]), k + 1 < list.size() ? "," : "");
+  return out + "  ]";
+}
+
 }  // namespace
 
 std::string runReportJson(const RunReport& r) {
@@ -148,6 +165,8 @@ std::string runReportJson(const RunReport& r) {
       {"phases", phases},
       {"strategy_stats", jsonObject(r.strategyStats, 4, [](double v) { return jsonNumber(v); })},
       {"extra", jsonObject(r.extra, 4, [](const std::string& v) { return jsonString(v); })},
+      {"parameters", parametersJson(r.parameters)},
+      {"warnings", stringArrayJson(r.warnings)},
   };
   std::string out = "{\n";
   for (size_t k = 0; k < members.size(); ++k)

@@ -15,6 +15,9 @@
 namespace sph {
 namespace {
 
+constexpr const char* kPeriodicKeys[] = {"XPeriodicIncY", "XPeriodicIncZ", "YPeriodicIncX",
+                                        "YPeriodicIncZ", "ZPeriodicIncX", "ZPeriodicIncY"};
+
 [[noreturn]] void badParameter(const CaseDefinition& c, const std::string& key, const std::string& why) {
   const auto it = c.parameters.find(key);
   const int line = it == c.parameters.end() ? 0 : it->second.line;
@@ -30,10 +33,129 @@ double fluidHeightAuto(const CaseDefinition& c) {
   return zmax - zmin;
 }
 
+// DualSPHysics 5.4 keys of <parameters> that change nothing this engine computes: output options
+// and checks. They are recorded as read, with the reason; any other key this engine does not read
+// gets a warning.
+struct NoEffectKey {
+  const char* key;
+  const char* why;
+};
+constexpr NoEffectKey kNoEffectKeys[] = {
+    {"SavePosDouble", "output precision of DualSPHysics' binary parts"},
+    {"SaveExtraParts", "DualSPHysics' restart parts"},
+    {"FtSaveAce", "DualSPHysics' floating-body output"},
+    {"WrnPartsOut", "DualSPHysics' warning threshold for excluded particles"},
+    {"FtIgnoreRadius", "DualSPHysics' check of floating bodies against the period"},
+    {"MdbcFastSingle", "precision of DualSPHysics' mDBC matrix inversion"},
+    {"ShiftAdvCoef", "advanced shifting (Shifting 4) only"},
+    {"ShiftAdvALE", "advanced shifting (Shifting 4) only"},
+    {"ShiftAdvNCPress", "advanced shifting (Shifting 4) only"},
+};
+
+// DualSPHysics keys that ask for a method this engine does not have: an error, never ignored.
+struct UnsupportedKey {
+  const char* key;
+  const char* why;
+};
+constexpr UnsupportedKey kUnsupportedKeys[] = {
+    {"ViscoTime", "time-varying viscosity (a file of Visco values) is not supported"},
+    {"DeltaSPH", "DualSPHysics 4's delta-SPH key: use DensityDT (1 Molteni, 2 Fourtakas, 3 Fourtakas full)"},
+    {"DomainFixed", "fixed domains are given with <simulationdomain> here"},
+    {"DomainFixedXmin", "fixed domains are given with <simulationdomain> here"},
+    {"DomainFixedYmin", "fixed domains are given with <simulationdomain> here"},
+    {"DomainFixedZmin", "fixed domains are given with <simulationdomain> here"},
+    {"DomainFixedXmax", "fixed domains are given with <simulationdomain> here"},
+    {"DomainFixedYmax", "fixed domains are given with <simulationdomain> here"},
+    {"DomainFixedZmax", "fixed domains are given with <simulationdomain> here"},
+    {"XYPeriodic", "periodicity along a diagonal is not supported"},
+    {"XZPeriodic", "periodicity along a diagonal is not supported"},
+    {"YZPeriodic", "periodicity along a diagonal is not supported"},
+    {"TimeOutExtra", "extra output times (a file) are not supported"},
+    {"DivCleanKp", "divergence cleaning is not supported"},
+};
+
+// Reads <parameters> and records where each value came from: the XML line, or the default.
+class ParameterReader {
+ public:
+  ParameterReader(const CaseDefinition& c, SimParameters& p) : c_(c), p_(p) {}
+
+  int integer(const std::string& key, int fallback) { return note(key, parameterInt(c_, key, fallback)); }
+  double real(const std::string& key, double fallback) { return note(key, parameterDouble(c_, key, fallback)); }
+  std::string text(const std::string& key, const std::string& fallback) {
+    return note(key, parameterString(c_, key, fallback));
+  }
+
+  // A key that the case's other choices leave without effect (ShiftCoef with Shifting 0).
+  void inactive(const std::string& key, const std::string& why) {
+    const auto it = c_.parameters.find(key);
+    if (it == c_.parameters.end()) return;
+    p_.provenance.push_back({key, it->second.value, fmt::format("xml:{} (no effect: {})", it->second.line, why)});
+  }
+
+  // Refuses the keys that ask for missing methods, records the keys without effect and warns of
+  // the keys nobody read.
+  void finish() {
+    for (const UnsupportedKey& k : kUnsupportedKeys) {
+      const auto it = c_.parameters.find(k.key);
+      if (it == c_.parameters.end()) continue;
+      const std::string& v = it->second.value;
+      // A switch left at its "off" value asks for nothing.
+      if (v == "0" || v == "false" || v == "none" || v == "NONE" || v.empty()) {
+        p_.provenance.push_back({k.key, v, fmt::format("xml:{}", it->second.line) + " (off)"});
+        continue;
+      }
+      badParameter(c_, k.key, k.why);
+    }
+    for (const auto& [key, param] : c_.parameters) {
+      if (std::any_of(p_.provenance.begin(), p_.provenance.end(), [&](const auto& u) { return u.name == key; }))
+        continue;
+      if (key[0] == '#') {  // GenCase's way of switching a key off: no one reads it
+        p_.provenance.push_back({key, param.value, fmt::format("xml:{} (commented out with '#')", param.line)});
+        continue;
+      }
+      const auto noEffect = std::find_if(std::begin(kNoEffectKeys), std::end(kNoEffectKeys),
+                                         [&](const NoEffectKey& k) { return key == k.key; });
+      if (noEffect != std::end(kNoEffectKeys)) {
+        p_.provenance.push_back({key, param.value, fmt::format("xml:{} (no effect here: {})", param.line, noEffect->why)});
+        continue;
+      }
+      p_.warnings.push_back(fmt::format("{}:{}: <parameter key=\"{}\">: not a parameter this engine knows; ignored, as "
+                                        "DualSPHysics ignores unknown keys (check the spelling)",
+                                        c_.path, param.line, key));
+    }
+  }
+
+ private:
+  template <typename V>
+  V note(const std::string& key, V value) {
+    const auto it = c_.parameters.find(key);
+    const std::string source = it == c_.parameters.end() ? "default" : fmt::format("xml:{}", it->second.line);
+    for (auto& u : p_.provenance)
+      if (u.name == key) return value;  // read twice: the first record stands
+    p_.provenance.push_back({key, fmt::format("{}", value), source});
+    return value;
+  }
+
+  const CaseDefinition& c_;
+  SimParameters& p_;
+};
+
 }  // namespace
+
+void SimParameters::setFromCommandLine(const std::string& name, const std::string& value) {
+  for (auto& u : provenance) {
+    if (u.name == name) {
+      u.value = value;
+      u.source = "command line";
+      return;
+    }
+  }
+  provenance.push_back({name, value, "command line"});
+}
 
 SimParameters deriveParameters(const CaseDefinition& c) {
   SimParameters p;
+  ParameterReader P(c, p);
   const CaseConstants& k = c.constants;
   p.dim = c.twoD ? 2 : 3;
   p.dp = c.dp;
@@ -62,50 +184,58 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.massBound = k.massBound.value_or(p.massFluid);
   p.cfl = k.cflNumber;
 
-  const int kernel = parameterInt(c, "Kernel", 2);
+  const int kernel = P.integer("Kernel", 2);
   if (kernel != 1 && kernel != 2) badParameter(c, "Kernel", "must be 1 (cubic spline) or 2 (Wendland)");
   p.kernel = static_cast<KernelKind>(kernel);
-  p.stepAlgorithm = parameterInt(c, "StepAlgorithm", 1);
+  p.stepAlgorithm = P.integer("StepAlgorithm", 1);
   if (p.stepAlgorithm != 1 && p.stepAlgorithm != 2)
     badParameter(c, "StepAlgorithm", "must be 1 (Verlet) or 2 (Symplectic)");
-  p.verletSteps = parameterInt(c, "VerletSteps", 40);
-  if (p.verletSteps < 1) badParameter(c, "VerletSteps", "must be at least 1");
-  const int visco = parameterInt(c, "ViscoTreatment", 1);
+  if (p.stepAlgorithm == 1) {
+    p.verletSteps = P.integer("VerletSteps", 40);
+    if (p.verletSteps < 1) badParameter(c, "VerletSteps", "must be at least 1");
+  } else {
+    P.inactive("VerletSteps", "the Verlet integrator's Euler steps; StepAlgorithm is 2 (symplectic)");
+  }
+  const int visco = P.integer("ViscoTreatment", 1);
   if (visco != 1 && visco != 2 && visco != 3)
     badParameter(c, "ViscoTreatment", "must be 1 (artificial), 2 (laminar + SPS turbulence) or 3 (laminar)");
   p.viscosity = static_cast<Viscosity>(visco);
-  p.visco = parameterDouble(c, "Visco", 0.01);
-  p.viscoBoundFactor = parameterDouble(c, "ViscoBoundFactor", 1);
+  p.visco = P.real("Visco", 0.01);
+  p.viscoBoundFactor = P.real("ViscoBoundFactor", 1);
   if (p.visco < 0 || p.viscoBoundFactor < 0) badParameter(c, "Visco", "must not be negative");
-  const int ddt = parameterInt(c, "DensityDT", 0);
+  const int ddt = P.integer("DensityDT", 0);
   if (ddt < 0 || ddt > 3) badParameter(c, "DensityDT", "must be 0, 1, 2 or 3");
   p.ddt = static_cast<DensityDiffusion>(ddt);
-  p.ddtValue = parameterDouble(c, "DensityDTvalue", 0.1);
-  const int shifting = parameterInt(c, "Shifting", 0);
+  p.ddtValue = P.real("DensityDTvalue", 0.1);
+  const int shifting = P.integer("Shifting", 0);
   if (shifting == 4) badParameter(c, "Shifting", "4 (advanced shifting) is not supported; use 0, 1, 2 or 3");
   if (shifting < 0 || shifting > 3)
     badParameter(c, "Shifting", "must be 0 (none), 1 (ignore boundaries), 2 (ignore fixed boundaries) or 3 (full)");
   p.shifting = static_cast<Shifting>(shifting);
   if (p.shifting != Shifting::None) {
-    p.shiftCoef = parameterDouble(c, "ShiftCoef", -2);
-    p.shiftTfs = parameterDouble(c, "ShiftTFS", 0);
+    p.shiftCoef = P.real("ShiftCoef", -2);
+    p.shiftTfs = P.real("ShiftTFS", 0);
     // The free-surface factor (div r - TFS)/(dim - TFS) needs TFS below dim, the divergence of r
     // inside the fluid.
     if (!(p.shiftTfs >= 0 && p.shiftTfs < p.dim))
       badParameter(c, "ShiftTFS",
                    fmt::format("must be 0 (off) or a threshold below {} (typically 1.5 in 2D, 2.75 in 3D)", p.dim));
+  } else {
+    for (const char* key : {"ShiftCoef", "ShiftTFS"}) P.inactive(key, "Shifting is 0");
   }
-  const int boundary = parameterInt(c, "Boundary", 1);
+  const int boundary = P.integer("Boundary", 1);
   if (boundary != 1 && boundary != 2) badParameter(c, "Boundary", "must be 1 (DBC) or 2 (mDBC)");
   if (boundary == 2) {
-    const int slip = parameterInt(c, "SlipMode", 1);
+    const int slip = P.integer("SlipMode", 1);
     if (slip < 1 || slip > 3) badParameter(c, "SlipMode", "must be 1 (DBC vel=0), 2 (no-slip) or 3 (free slip)");
     p.boundary = static_cast<BoundaryModel>(slip);
     if (p.mdbc2()) {
-      const std::string noPen = parameterString(c, "NoPenetration", "false");
+      const std::string noPen = P.text("NoPenetration", "false");
       if (noPen != "0" && noPen != "false")
         badParameter(c, "NoPenetration", "mDBC2's no-penetration correction is not supported yet (use false)");
     }
+    if (P.real("MdbcThreshold", 0) != 0)
+      badParameter(c, "MdbcThreshold", "only 0 (mDBC corrects every boundary particle with fluid in reach) is supported");
     if (!c.floatings.empty())
       badParameter(c, "Boundary", "2 (mDBC) with floating bodies is not supported yet (DualSPHysics advises Chrono "
                                   "for those); their walls can use 1 (DBC)");
@@ -113,47 +243,73 @@ SimParameters deriveParameters(const CaseDefinition& c) {
       badParameter(c, "Boundary",
                    "2 (mDBC) needs boundary normals: add <normals> to <casedef> with the geometry of the "
                    "boundary surface (GenCase's <geometryfile>)");
+    if (!p.mdbc2()) P.inactive("NoPenetration", "SlipMode is 1");
+  } else {
+    for (const char* key : {"SlipMode", "NoPenetration", "MdbcThreshold"}) P.inactive(key, "Boundary is 1 (DBC)");
   }
 
-  const double coefDtMin = parameterDouble(c, "CoefDtMin", 0.05);
-  p.dtIni = parameterDouble(c, "DtIni", 0);
+  const double coefDtMin = P.real("CoefDtMin", 0.05);
+  p.dtIni = P.real("DtIni", 0);
   if (p.dtIni <= 0) p.dtIni = p.h / p.c0;
-  p.dtMin = parameterDouble(c, "DtMin", 0);
+  p.dtMin = P.real("DtMin", 0);
   if (p.dtMin <= 0) p.dtMin = coefDtMin * p.h / p.c0;
-  const int dtAll = parameterInt(c, "DtAllParticles", 0);
+  const int dtAll = P.integer("DtAllParticles", 0);
   if (dtAll != 0 && dtAll != 1) badParameter(c, "DtAllParticles", "must be 0 (fluid and floating) or 1 (all particles)");
   p.dtAllParticles = dtAll == 1;
-  p.dtFixed = parameterDouble(c, "DtFixed", 0);
+  p.dtFixed = P.real("DtFixed", 0);
   if (p.dtFixed < 0) badParameter(c, "DtFixed", "must not be negative");
-  const std::string dtFile = parameterString(c, "DtFixedFile", "NONE");
+  const std::string dtFile = P.text("DtFixedFile", "NONE");
   if (dtFile != "NONE" && !dtFile.empty()) badParameter(c, "DtFixedFile", "dt files are not supported");
 
-  p.timeMax = parameterDouble(c, "TimeMax", 1);
-  p.timeOut = parameterDouble(c, "TimeOut", 0.01);
+  p.timeMax = P.real("TimeMax", 1);
+  p.timeOut = P.real("TimeOut", 0.01);
   if (!(p.timeMax > 0)) badParameter(c, "TimeMax", "must be positive");
   if (!(p.timeOut > 0)) badParameter(c, "TimeOut", "must be positive");
-  p.rhoOutMin = parameterDouble(c, "RhopOutMin", 700);
-  p.rhoOutMax = parameterDouble(c, "RhopOutMax", 1300);
+  p.rhoOutMin = P.real("RhopOutMin", 700);
+  p.rhoOutMax = P.real("RhopOutMax", 1300);
   if (!(p.rhoOutMin < p.rhoOutMax)) badParameter(c, "RhopOutMax", "must be larger than RhopOutMin");
-  p.partsOutMax = parameterDouble(c, "PartsOutMax", 1);
+  p.partsOutMax = P.real("PartsOutMax", 1);
+  // DualSPHysics 5.4's replacement of PartsOutMax: the fraction of the fluid that must remain.
+  if (c.parameters.count("MinFluidStop")) {
+    const double minFluid = P.real("MinFluidStop", 0);
+    if (!(minFluid >= 0 && minFluid <= 1)) badParameter(c, "MinFluidStop", "must be a fraction between 0 and 1");
+    if (c.parameters.count("PartsOutMax"))
+      badParameter(c, "MinFluidStop", "PartsOutMax is given as well: keep one (MinFluidStop = 1 - PartsOutMax)");
+    p.partsOutMax = 1 - minFluid;
+  }
   p.domainMin = c.resolvedDomainMin;
   p.domainMax = c.resolvedDomainMax;
   derivePeriodicAxes(c, p);
-  p.rigidAlgorithm = parameterInt(c, "RigidAlgorithm", 1);
+  for (const char* key : kPeriodicKeys)
+    if (c.parameters.count(key)) P.real(key, 0);
+  p.rigidAlgorithm = P.integer("RigidAlgorithm", 1);
   if (p.rigidAlgorithm != 1 && p.rigidAlgorithm != 2)
     badParameter(c, "RigidAlgorithm", "must be 1 (floating bodies from SPH forces) or 2 (with DEM contacts); "
                                       "0 (collision-free) and 3 (Project Chrono) are not supported");
-  p.ftPause = parameterDouble(c, "FtPause", 0);
+  p.ftPause = P.real("FtPause", 0);
   if (!(p.ftPause >= 0)) badParameter(c, "FtPause", "must be zero or positive (seconds)");
-  const std::string motion = parameterString(c, "FloatingMotion", "dualsphysics");
+  const std::string motion = P.text("FloatingMotion", "dualsphysics");
   if (motion == "rigid")
     p.floatingMotion = FloatingMotion::Rigid;
   else if (motion != "dualsphysics")
     badParameter(c, "FloatingMotion", "must be dualsphysics (DualSPHysics' rules, the default) or rigid");
-  p.neighbourSearch = parameterString(c, "NeighbourSearch", "");
-  p.verletListSteps = parameterString(c, "VerletListSteps", "");
-  if (!p.verletListSteps.empty() && !(parameterDouble(c, "VerletListSteps", 0) > 0))
+  p.neighbourSearch = P.text("NeighbourSearch", "");
+  p.verletListSteps = P.text("VerletListSteps", "");
+  if (!p.verletListSteps.empty() && !(P.real("VerletListSteps", 0) > 0))
     badParameter(c, "VerletListSteps", "must be a positive number (steps a Verlet list should last)");
+  P.finish();
+
+  // The constants the run uses, and where they came from.
+  // A value given, not computed, came from GenCase's output or from <constantsdef>.
+  const std::string given = c.particleFile.empty() ? "<constantsdef>" : "GenCase output <constants>";
+  auto constant = [&](const char* name, double value, bool isGiven) {
+    p.provenance.push_back({name, fmt::format("{}", value), isGiven ? given : "derived from <constantsdef> and dp"});
+  };
+  constant("h", p.h, k.h.has_value());
+  constant("B", p.cteB, !k.b.isAuto);
+  constant("c0", p.c0, false);
+  constant("MassFluid", p.massFluid, k.massFluid.has_value());
+  constant("MassBound", p.massBound, k.massBound.has_value());
   return p;
 }
 

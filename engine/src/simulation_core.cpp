@@ -24,8 +24,14 @@ class SimulationCore final : public Simulation::Impl {
   SimulationCore(const CaseDefinition& c, const RunOptions& o, Device d) {
     p = deriveParameters(c);
     opts = o;
-    if (o.timeMax) p.timeMax = *o.timeMax;
-    if (o.timeOut) p.timeOut = *o.timeOut;
+    if (o.timeMax) {
+      p.timeMax = *o.timeMax;
+      p.setFromCommandLine("TimeMax", fmt::format("{}", p.timeMax));
+    }
+    if (o.timeOut) {
+      p.timeOut = *o.timeOut;
+      p.setFromCommandLine("TimeOut", fmt::format("{}", p.timeOut));
+    }
     timeMax = p.timeMax;
     caseName = c.name;
     casePath = c.path;

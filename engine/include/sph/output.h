@@ -57,6 +57,13 @@ struct RunReport {
   std::vector<PhaseTime> phases;
   std::map<std::string, double> strategyStats;
   std::map<std::string, std::string> extra;
+  // Every parameter and constant the run used: name, value and where it came from
+  // (SimParameters::provenance), and the warnings about the case.
+  struct Parameter {
+    std::string name, value, source;
+  };
+  std::vector<Parameter> parameters;
+  std::vector<std::string> warnings;
 };
 
 // The report as a JSON object (keys in snake_case; non-finite numbers as null; a phase's

@@ -52,6 +52,17 @@ struct SimParameters {
   // How bodies move (floating_body_physics.h): DualSPHysics' rules unless the XML parameter
   // FloatingMotion says "rigid".
   FloatingMotion floatingMotion = FloatingMotion::DualSPHysics;
+
+  // Every parameter and constant the run uses, with its value and where it came from ("xml:LINE",
+  // "default", "GenCase output <constants>", "derived ...", "command line"), for run.json.
+  struct Provenance {
+    std::string name, value, source;
+  };
+  std::vector<Provenance> provenance;
+  // For the user, each naming the file and line: <parameters> keys this engine does not know.
+  std::vector<std::string> warnings;
+  // Records a value given on the command line in place of the XML's.
+  void setFromCommandLine(const std::string& name, const std::string& value);
 };
 
 // Throws InputError (file, line, key) for unsupported or impossible parameter values.
