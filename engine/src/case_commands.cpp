@@ -16,10 +16,11 @@ constexpr int kMaxListDepth = 16;
 
 }  // namespace
 
-GeometryCommands::GeometryCommands(const XmlReader& xml, std::string caseName, double dp, int boundCount,
-                                   int fluidCount, std::map<std::string, const XMLElement*> lists,
+GeometryCommands::GeometryCommands(const XmlReader& xml, CaseVariables& variables, std::string caseName, double dp,
+                                   int boundCount, int fluidCount, std::map<std::string, const XMLElement*> lists,
                                    gen::ParticleGenerator& generator)
     : xml_(xml),
+      variables_(variables),
       caseName_(std::move(caseName)),
       dp_(dp),
       boundCount_(boundCount),
@@ -45,9 +46,9 @@ void GeometryCommands::command(const XMLElement* e) {
     }
   } else if (name == "setdrawmode") {
     const std::string mode = splitTokens(xml_.attr(e, "mode")).front();
-    if (mode != "full" && mode != "face")
-      xml_.fail(e, fmt::format("unknown draw mode \"{}\" (expected full or face)", mode));
-    faceMode_ = mode == "face";
+    if (mode != "full" && mode != "face" && mode != "solid")
+      xml_.fail(e, fmt::format("unknown draw mode \"{}\" (expected full, face or solid)", mode));
+    drawMode_ = mode == "face" ? DrawMode::Face : (mode == "solid" ? DrawMode::Solid : DrawMode::Full);
     drawModeSet_ = true;
   } else if (name == "setactive") {
     drawPoints_ = xml_.boolean(e, "drawpoints", drawPoints_);
@@ -92,6 +93,10 @@ void GeometryCommands::command(const XMLElement* e) {
     offset_ = {offset_.x + m.x, offset_.y + m.y, offset_.z + m.z};
   } else if (name == "matrixreset") {
     offset_ = {};
+  } else if (name == "newvarcte" || name == "newvar" || name == "setvar") {
+    variables(e);
+  } else if (name == "newvarstr" || name == "newvarstrcte" || name == "setvarstr") {
+    xml_.fail(e, "text variables are not supported (numeric ones are: newvar, newvarcte, setvar)");
   } else if (name == "drawbox") {
     drawBox(e);
   } else if (name == "drawprism") {
@@ -104,6 +109,29 @@ void GeometryCommands::command(const XMLElement* e) {
     if (drawPoints_) fillBox(e);
   } else {
     xml_.fail(e, "unknown geometry command");
+  }
+}
+
+// <newvarcte A="expr" B="expr" />, <newvar ...> and <setvar ...>: each attribute a variable, its
+// value an expression over the variables defined so far (a leading '#' is allowed). Attributes
+// starting with '_' (_rem, _print) and comment ones are not variables; _cte="true" makes a
+// <newvar> constant.
+void GeometryCommands::variables(const XMLElement* e) {
+  const std::string_view kind = e->Name();
+  const bool constant = kind == "newvarcte" || xml_.boolean(e, "_cte", false);
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+    const std::string name = a->Name();
+    if (name.empty() || name[0] == '_' || name == "comment" || name == "units_comment") continue;
+    std::string_view text = a->Value();
+    const size_t first = text.find_first_not_of(" \t");
+    if (first != std::string_view::npos && text[first] == '#') text.remove_prefix(first + 1);
+    try {
+      const double v = variables_.evaluate(text);
+      if (kind == "setvar") variables_.set(name, v);
+      else variables_.define(name, v, constant);
+    } catch (const std::invalid_argument& err) {
+      xml_.fail(e, fmt::format("{}=\"{}\": {}", name, a->Value(), err.what()));
+    }
   }
 }
 
@@ -178,17 +206,15 @@ void GeometryCommands::drawBox(const XMLElement* e) {
       for (size_t start = 0; start < t.size();) {
         const size_t comma = t.find(',', start);
         const std::string v = t.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        const auto value = gen::parseReal(v);
-        if (!value) xml_.fail(l, fmt::format("vdp entry \"{}\" is not a number (\"0*\" marks are not supported)", v));
+        // GenCase accepts a '*' after a value ("0*"); it changes no particle.
+        const auto value = gen::parseReal(!v.empty() && v.back() == '*' ? v.substr(0, v.size() - 1) : v);
+        if (!value) xml_.fail(l, fmt::format("vdp entry \"{}\" is not a number", v));
         layers.push_back(*value);
         if (comma == std::string::npos) break;
         start = comma + 1;
       }
     }
     if (layers.empty()) xml_.fail(l, "vdp lists no layer");
-    if (drawPoints_ && (layers.size() != 1 || layers[0] != 0.0))
-      xml_.fail(l, "layers of particles are not supported: draw each layer as its own box (layers are "
-                   "supported for the shapes of mDBC's boundary surface)");
   }
   if (drawShapes_) {
     if (!shapesActual_)
@@ -208,20 +234,52 @@ void GeometryCommands::drawBox(const XMLElement* e) {
     }
   }
   if (!drawPoints_) return;
-  if (solid && faceMode_) {
+  if (solid && drawMode_ == DrawMode::Face) {
     solid = false;
     faces = gen::kAllFaces;
   }
-  generator_.drawBox(lo, hi, solid, faces, *family_);
+  // Each layer v moves the drawn faces v dp outwards (a solid grows by v dp on every side); a
+  // face also grows by v dp along an axis where the face on that side is drawn too, so the faces
+  // of a layer meet.
+  const Vec3d a{std::min(lo.x, hi.x), std::min(lo.y, hi.y), std::min(lo.z, hi.z)};
+  const Vec3d b{std::max(lo.x, hi.x), std::max(lo.y, hi.y), std::max(lo.z, hi.z)};
+  auto at = [](const Vec3d& v, int d) { return d == 0 ? v.x : (d == 1 ? v.y : v.z); };
+  auto put = [](Vec3d& v, int d, double x) { (d == 0 ? v.x : (d == 1 ? v.y : v.z)) = x; };
+  for (const double v : layers) {
+    const double g = v * dp_;
+    if (solid) {
+      const Vec3d la{a.x - g, a.y - g, a.z - g}, lb{b.x + g, b.y + g, b.z + g};
+      if (drawMode_ == DrawMode::Solid) generator_.drawBoxInterior(la, lb, *family_);
+      else generator_.drawBox(la, lb, true, 0, *family_);
+      continue;
+    }
+    for (int d = 0; d < 3; ++d) {
+      for (int side = 0; side < 2; ++side) {
+        if (!(faces & (1u << (2 * d + side)))) continue;
+        Vec3d fa, fb;
+        for (int o = 0; o < 3; ++o) {
+          if (o == d) {
+            const double x = side ? at(b, d) + g : at(a, d) - g;
+            put(fa, o, x);
+            put(fb, o, x);
+          } else {
+            put(fa, o, at(a, o) - ((faces & (1u << (2 * o))) ? g : 0.0));
+            put(fb, o, at(b, o) + ((faces & (1u << (2 * o + 1))) ? g : 0.0));
+          }
+        }
+        generator_.drawBox(fa, fb, true, 0, *family_);
+      }
+    }
+  }
 }
 
 // <drawprism mask="..."><point/>...</drawprism>: n bottom vertices, then the n top ones
-// (prism_shape.h gives the face numbers). The mask lists the faces left out ("0": none). With no
-// face left out and draw mode "full" the prism is solid; otherwise only the faces that are not
-// masked are drawn. That is how DualSPHysics' CaseWavemaker uses it: the same prism is drawn
-// with mask "0" as the (solid) water body and with mask "1 | 2 | 6 | 7" as the tank's floor,
-// beach and far wall, both in "full" mode; a solid masked prism would fill the water body
-// with boundary particles.
+// (prism_shape.h gives the face numbers and the drawing rule). The mask says which faces are left
+// out, as GenCase reads it: "a | b | ..." lists face numbers, a single number is a bit mask (bit
+// f-1 for face f; "0" leaves none out, "4" leaves out face 3). In draw mode "full" a prism with no
+// face left out also gets its interior, as the water body of DualSPHysics' CaseWavemaker does
+// (mask "0"); the tank of that case is the same prism with mask "1 | 2 | 6 | 7" (floor, beach and
+// far wall). Draw mode "face" draws the faces only, "solid" the interior only.
 void GeometryCommands::drawPrism(const XMLElement* e) const {
   xml_.onlyChildren(e, {"point"});
   std::vector<Vec3d> points;
@@ -230,39 +288,44 @@ void GeometryCommands::drawPrism(const XMLElement* e) const {
     const Vec3d v = xml_.vec(p);
     points.push_back({v.x + offset_.x, v.y + offset_.y, v.z + offset_.z});
   }
-  gen::PrismShape prism;
-  const std::string problem = gen::PrismShape::build(points, dp_, prism);
-  if (!problem.empty()) xml_.fail(e, problem);
+  const int faceCount = int(points.size() / 2) + 2;
   uint64_t masked = 0;
-  const char* maskText = e->Attribute("mask");
-  for (const std::string& t : splitTokens(maskText ? maskText : "0")) {
+  const std::string maskText = e->Attribute("mask") ? e->Attribute("mask") : "0";
+  const std::vector<std::string> tokens = splitTokens(maskText);
+  for (const std::string& t : tokens) {
     const auto v = gen::parseReal(t);
-    if (!v || *v != std::floor(*v) || *v < 0 || *v > prism.faceCount())
-      xml_.fail(e, fmt::format("mask entry \"{}\" is not a face number 1..{} (or 0 for none)", t, prism.faceCount()));
-    if (*v > 0) masked |= uint64_t(1) << (int(*v) - 1);
+    if (tokens.size() > 1 || maskText.find('|') != std::string::npos) {
+      if (!v || *v != std::floor(*v) || *v < 0 || *v > faceCount)
+        xml_.fail(e, fmt::format("mask entry \"{}\" is not a face number 1..{} (or 0 for none)", t, faceCount));
+      if (*v > 0) masked |= uint64_t(1) << (int(*v) - 1);
+    } else {
+      if (!v || *v != std::floor(*v) || *v < 0 || *v >= 18446744073709551616.0)
+        xml_.fail(e, fmt::format("mask \"{}\" is neither a bit mask nor a list of faces (\"1 | 2\")", t));
+      masked = uint64_t(*v);
+    }
   }
-  const uint64_t all = prism.faceCount() >= 64 ? ~uint64_t(0) : (uint64_t(1) << prism.faceCount()) - 1;
-  const bool solid = masked == 0 && !faceMode_;
-  generator_.drawPrism(prism, solid, all & ~masked, *family_);
+  const uint64_t faces = drawMode_ == DrawMode::Solid ? 0 : ~masked;
+  const bool interior = masked == 0 && drawMode_ != DrawMode::Face;
+  const std::string problem = generator_.drawPrism(points, faces, interior, *family_);
+  if (!problem.empty()) xml_.fail(e, problem);
 }
 
-// GenCase's fill of the empty nodes reachable from a seed point (case_generator.h).
+// <fillbox>: GenCase's fill from a seed point through the empty (<modefill>void</modefill>),
+// boundary (bound) or fluid (fluid) nodes strictly inside a box (case_generator.h).
 void GeometryCommands::fillBox(const XMLElement* e) const {
   xml_.onlyChildren(e, {"modefill", "point", "size"});
   const XMLElement* mode = xml_.child(e, "modefill");
   const std::vector<std::string> modes = splitTokens(mode->GetText() ? mode->GetText() : "");
-  if (modes.size() != 1 || modes[0] != "void")
-    xml_.fail(mode, "only <modefill>void</modefill> (fill the empty nodes) is supported");
+  if (modes.size() != 1 || (modes[0] != "void" && modes[0] != "bound" && modes[0] != "fluid"))
+    xml_.fail(mode, "<modefill> must be void, bound or fluid (the nodes the fill runs through)");
+  const gen::FillKind kind = modes[0] == "void" ? gen::FillKind::Void
+                             : modes[0] == "bound" ? gen::FillKind::Bound : gen::FillKind::Fluid;
   const Vec3d seed = xml_.vec(e);
   const Vec3d p = xml_.vec(xml_.child(e, "point"));
   const Vec3d s = xml_.vec(xml_.child(e, "size"));
   const Vec3d lo{p.x + offset_.x, p.y + offset_.y, p.z + offset_.z};
   const Vec3d hi{lo.x + s.x, lo.y + s.y, lo.z + s.z};
-  try {
-    generator_.fillBox({seed.x + offset_.x, seed.y + offset_.y, seed.z + offset_.z}, lo, hi, *family_);
-  } catch (const InputError& err) {
-    xml_.fail(e, err.what());
-  }
+  generator_.fillBox({seed.x + offset_.x, seed.y + offset_.y, seed.z + offset_.z}, lo, hi, kind, *family_);
 }
 
 }  // namespace sph

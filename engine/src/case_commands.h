@@ -19,7 +19,8 @@ namespace sph {
 class GeometryCommands {
  public:
   // `lists`: the <list> elements by name; mk numbers are checked against the counts.
-  GeometryCommands(const XmlReader& xml, std::string caseName, double dp, int boundCount, int fluidCount,
+  GeometryCommands(const XmlReader& xml, CaseVariables& variables, std::string caseName, double dp, int boundCount,
+                   int fluidCount,
                    std::map<std::string, const XMLElement*> lists, gen::ParticleGenerator& generator);
 
   // Runs the commands of a <mainlist> or <list>.
@@ -36,8 +37,10 @@ class GeometryCommands {
   void fillBox(const XMLElement* e) const;
   void requireFamily(const XMLElement* e) const;
   void requirePointsOnly(const XMLElement* e) const;
+  void variables(const XMLElement* e);
 
   const XmlReader& xml_;
+  CaseVariables& variables_;
   std::string caseName_;
   double dp_;
   int boundCount_, fluidCount_;
@@ -48,7 +51,8 @@ class GeometryCommands {
   // Drawing state, as GenCase keeps it across lists.
   std::optional<uint16_t> family_;  // 0 = void
   Vec3d offset_;                    // accumulated <move>
-  bool faceMode_ = false;           // <setdrawmode mode="face">: solids draw their faces only
+  enum class DrawMode { Full, Face, Solid };
+  DrawMode drawMode_ = DrawMode::Full;  // <setdrawmode>: face draws solids' faces only, solid their insides only
   bool drawModeSet_ = true;         // false after <resetdraw> until <setdrawmode>
   bool drawPoints_ = true, drawShapes_ = false;  // <setactive>
   bool normalInvert_ = false;       // <setnormalinvert>

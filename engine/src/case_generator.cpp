@@ -14,10 +14,6 @@
 namespace sph::gen {
 namespace {
 
-// Coordinates divided by dp carry rounding noise of a few ulps of the quotient; a limit within
-// this many node spacings of a node or of a half-way point counts as exactly there.
-constexpr double kSnapTolerance = 1e-6;
-
 // 2 bytes per node: 8 Gi nodes would need 16 GiB, far beyond any case we expect.
 constexpr uint64_t kMaxNodes = uint64_t(1) << 33;
 
@@ -26,11 +22,9 @@ double axis(const Vec3d& v, int a) { return a == 0 ? v.x : (a == 1 ? v.y : v.z);
 }  // namespace
 
 ParticleGenerator::ParticleGenerator(const LatticeSpec& spec) : spec_(spec) {
-  if (spec_.twoD) spec_.origin.y = spec_.pointMin.y;
   for (int a = 0; a < 3; ++a) {
-    const double o = axis(spec_.origin, a);
-    lattice_.lo[a] = int64_t(std::ceil((axis(spec_.pointMin, a) - o) / spec_.dp - kSnapTolerance));
-    lattice_.hi[a] = int64_t(std::floor((axis(spec_.pointMax, a) - o) / spec_.dp + kSnapTolerance));
+    lattice_.lo[a] = 0;
+    lattice_.hi[a] = int64_t(std::floor((axis(spec_.pointMax, a) - axis(spec_.pointMin, a)) / spec_.dp)) - 1;
   }
   if (spec_.twoD) lattice_.lo[1] = lattice_.hi[1] = 0;
 }
@@ -46,56 +40,84 @@ uint16_t ParticleGenerator::family(bool bound, int local) {
   return uint16_t(families_.size());
 }
 
+int64_t ParticleGenerator::snapIndex(double x, int a) const {
+  // std::round goes half-way values away from zero, as GenCase does. Clamp one node beyond the
+  // lattice before converting, so huge shapes cannot overflow and faces outside the lattice stay
+  // outside it.
+  const double r = std::round((x - axis(spec_.pointMin, a)) / spec_.dp);
+  return int64_t(std::clamp(r, double(lattice_.lo[a] - 1), double(lattice_.hi[a] + 1)));
+}
+
 NodeBox ParticleGenerator::snap(const Vec3d& lo, const Vec3d& hi) const {
   NodeBox b;
   for (int a = 0; a < 3; ++a) {
-    const double o = axis(spec_.origin, a);
-    const double s = (std::min(axis(lo, a), axis(hi, a)) - o) / spec_.dp;
-    const double e = (std::max(axis(lo, a), axis(hi, a)) - o) / spec_.dp;
-    // Clamp one node beyond the lattice before converting, so huge shapes cannot overflow and
-    // faces outside the lattice stay outside it.
-    const double minIdx = double(lattice_.lo[a] - 1), maxIdx = double(lattice_.hi[a] + 1);
-    b.lo[a] = int64_t(std::clamp(std::ceil(s - 0.5 + kSnapTolerance), minIdx, maxIdx));
-    b.hi[a] = int64_t(std::clamp(std::floor(e + 0.5 - kSnapTolerance), minIdx, maxIdx));
+    b.lo[a] = snapIndex(std::min(axis(lo, a), axis(hi, a)), a);
+    b.hi[a] = snapIndex(std::max(axis(lo, a), axis(hi, a)), a);
   }
   return b;
 }
 
 Vec3d ParticleGenerator::nodePosition(int64_t i, int64_t j, int64_t k) const {
-  return {spec_.origin.x + double(i) * spec_.dp, spec_.origin.y + double(j) * spec_.dp,
-          spec_.origin.z + double(k) * spec_.dp};
+  return {spec_.pointMin.x + double(i) * spec_.dp, spec_.pointMin.y + double(j) * spec_.dp,
+          spec_.pointMin.z + double(k) * spec_.dp};
 }
 
 void ParticleGenerator::drawBox(const Vec3d& lo, const Vec3d& hi, bool solid, uint8_t faces,
                                 uint16_t family) {
-  ops_.push_back({snap(lo, hi), solid, uint64_t(faces & kAllFaces), family});
+  Op op{Kind::Box, snap(lo, hi)};
+  op.solid = solid;
+  op.faces = faces & kAllFaces;
+  op.family = family;
+  ops_.push_back(op);
 }
 
-void ParticleGenerator::drawPrism(const PrismShape& prism, bool solid, uint64_t faces,
-                                  uint16_t family) {
-  // Nodes within half a spacing outside the vertices' box can belong to the prism.
-  const double m = 0.5 * spec_.dp;
-  const Vec3d lo{prism.lo().x - m, prism.lo().y - m, prism.lo().z - m};
-  const Vec3d hi{prism.hi().x + m, prism.hi().y + m, prism.hi().z + m};
-  NodeBox box = snap(lo, hi);
-  for (int d = 0; d < 3; ++d) {  // snapping may round a limit inwards: widen by a node
-    box.lo[d] = std::max(box.lo[d] - 1, lattice_.lo[d]);
-    box.hi[d] = std::min(box.hi[d] + 1, lattice_.hi[d]);
-  }
-  prisms_.push_back(prism);
-  ops_.push_back({box, solid, faces, family, int(prisms_.size() - 1)});
-}
-
-void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, uint16_t family) {
-  Op op{snap(lo, hi), false, 0, family};
-  op.fill = true;
+void ParticleGenerator::drawBoxInterior(const Vec3d& lo, const Vec3d& hi, uint16_t family) {
+  Op op{Kind::Interior, snap(lo, hi)};
   for (int a = 0; a < 3; ++a) {
-    const double o = axis(spec_.origin, a);
-    op.seed[a] = int64_t(std::llround((axis(seed, a) - o) / spec_.dp));
-    if (op.seed[a] < op.box.lo[a] || op.seed[a] > op.box.hi[a])
-      throw InputError(fmt::format("the seed point ({}, {}, {}) is outside the box to fill", seed.x, seed.y, seed.z));
+    if (spec_.twoD && a == 1) continue;  // the one plane of a 2D case
+    ++op.box.lo[a];
+    --op.box.hi[a];
   }
-  if (spec_.twoD) op.seed[1] = 0;
+  op.family = family;
+  ops_.push_back(op);
+}
+
+std::string ParticleGenerator::drawPrism(const std::vector<Vec3d>& points, uint64_t faces, bool interior,
+                                         uint16_t family) {
+  std::vector<Vec3d> snapped;
+  for (const Vec3d& p : points)
+    snapped.push_back({double(snapIndex(p.x, 0)), double(snapIndex(p.y, 1)), double(snapIndex(p.z, 2))});
+  PrismShape prism;
+  std::string problem = PrismShape::build(snapped, prism);
+  if (!problem.empty()) return problem;
+  Op op{Kind::Prism};
+  for (int a = 0; a < 3; ++a) {
+    op.box.lo[a] = prism.lo()[a];
+    op.box.hi[a] = prism.hi()[a];
+  }
+  op.faces = faces;
+  op.prismInterior = interior;
+  op.family = family;
+  op.prism = int(prisms_.size());
+  prisms_.push_back(std::move(prism));
+  ops_.push_back(op);
+  return "";
+}
+
+void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind,
+                                uint16_t family) {
+  Op op{Kind::Fill, snap(lo, hi)};
+  for (int a = 0; a < 3; ++a) {
+    ++op.box.lo[a];  // strictly inside the box
+    --op.box.hi[a];
+    op.seed[a] = snapIndex(axis(seed, a), a);
+  }
+  if (spec_.twoD) {
+    op.box.lo[1] = op.box.hi[1] = 0;
+    op.seed[1] = 0;
+  }
+  op.fillKind = kind;
+  op.family = family;
   ops_.push_back(op);
 }
 
@@ -110,7 +132,7 @@ NodeBox intersect(const NodeBox& a, const NodeBox& b) {
   return r;
 }
 
-// The dense node array over `span`, x fastest.
+// The dense node array over `span`, z fastest: the order GenCase lists the particles of an mk in.
 class NodeGrid {
  public:
   explicit NodeGrid(const NodeBox& span) : span_(span) {
@@ -132,52 +154,68 @@ class NodeGrid {
   void fillIf(const NodeBox& region, uint16_t value, Member member) {
     const NodeBox r = intersect(region, span_);
     if (r.empty()) return;
-    for (int64_t k = r.lo[2]; k <= r.hi[2]; ++k)
+    for (int64_t i = r.lo[0]; i <= r.hi[0]; ++i)
       for (int64_t j = r.lo[1]; j <= r.hi[1]; ++j)
-        for (int64_t i = r.lo[0]; i <= r.hi[0]; ++i)
+        for (int64_t k = r.lo[2]; k <= r.hi[2]; ++k)
           if (member(i, j, k)) nodes_[index(i, j, k)] = value;
   }
 
   void fill(const NodeBox& region, uint16_t value) {
     const NodeBox r = intersect(region, span_);
     if (r.empty()) return;
-    for (int64_t k = r.lo[2]; k <= r.hi[2]; ++k) {
+    for (int64_t i = r.lo[0]; i <= r.hi[0]; ++i) {
       for (int64_t j = r.lo[1]; j <= r.hi[1]; ++j) {
-        uint16_t* row = nodes_.data() + index(r.lo[0], j, k);
-        std::fill(row, row + (r.hi[0] - r.lo[0] + 1), value);
+        uint16_t* row = nodes_.data() + index(i, j, r.lo[2]);
+        std::fill(row, row + (r.hi[2] - r.lo[2] + 1), value);
       }
     }
   }
 
   size_t index(int64_t i, int64_t j, int64_t k) const {
-    return size_t((uint64_t(k - span_.lo[2]) * n_[1] + uint64_t(j - span_.lo[1])) * n_[0] +
-                  uint64_t(i - span_.lo[0]));
+    return size_t((uint64_t(i - span_.lo[0]) * n_[1] + uint64_t(j - span_.lo[1])) * n_[2] +
+                  uint64_t(k - span_.lo[2]));
   }
-  // Sets the empty nodes of `region` reachable from `seed` through empty nodes of `region`,
-  // stepping along the axes.
-  void floodFill(const NodeBox& region, const int64_t seed[3], uint16_t value) {
+  // Sets the nodes of `region` reachable from `seed` through nodes of `region` for which
+  // of(value) holds, stepping along the axes; nothing when the seed is outside or not such a node.
+  template <typename OfKind>
+  void floodFill(const NodeBox& region, const int64_t seed[3], uint16_t value, OfKind of) {
     const NodeBox r = intersect(region, span_);
-    if (r.empty() || value == 0) return;
+    if (r.empty()) return;
     for (int d = 0; d < 3; ++d)
       if (seed[d] < r.lo[d] || seed[d] > r.hi[d]) return;
-    if (nodes_[index(seed[0], seed[1], seed[2])] != 0) return;
+    if (!of(nodes_[index(seed[0], seed[1], seed[2])])) return;
+    // A fill through boundary (or fluid) nodes with a boundary (fluid) family leaves them of the
+    // same kind: mark what was visited.
+    const uint64_t nr[3] = {uint64_t(r.hi[0] - r.lo[0] + 1), uint64_t(r.hi[1] - r.lo[1] + 1),
+                            uint64_t(r.hi[2] - r.lo[2] + 1)};
+    std::vector<uint8_t> seen(size_t(nr[0] * nr[1] * nr[2]), 0);
+    auto visit = [&](const std::array<int64_t, 3>& q) -> uint8_t& {
+      return seen[size_t((uint64_t(q[0] - r.lo[0]) * nr[1] + uint64_t(q[1] - r.lo[1])) * nr[2] + uint64_t(q[2] - r.lo[2]))];
+    };
     std::vector<std::array<int64_t, 3>> stack{{seed[0], seed[1], seed[2]}};
-    nodes_[index(seed[0], seed[1], seed[2])] = value;
+    visit(stack.back()) = 1;
     while (!stack.empty()) {
       const std::array<int64_t, 3> q = stack.back();
       stack.pop_back();
+      nodes_[index(q[0], q[1], q[2])] = value;
       for (int d = 0; d < 3; ++d) {
         for (int64_t step : {-1, 1}) {
           std::array<int64_t, 3> n = q;
           n[d] += step;
           if (n[d] < r.lo[d] || n[d] > r.hi[d]) continue;
-          uint16_t& node = nodes_[index(n[0], n[1], n[2])];
-          if (node != 0) continue;
-          node = value;
+          uint8_t& v = visit(n);
+          if (v || !of(nodes_[index(n[0], n[1], n[2])])) continue;
+          v = 1;
           stack.push_back(n);
         }
       }
     }
+  }
+
+  void set(int64_t i, int64_t j, int64_t k, uint16_t value) {
+    if (i < span_.lo[0] || i > span_.hi[0] || j < span_.lo[1] || j > span_.hi[1] || k < span_.lo[2] || k > span_.hi[2])
+      return;
+    nodes_[index(i, j, k)] = value;
   }
 
   const std::vector<uint16_t>& nodes() const { return nodes_; }
@@ -209,30 +247,42 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
 
   NodeGrid grid(span);
   for (const Op& op : ops_) {
-    if (op.fill) {
-      grid.floodFill(op.box, op.seed, op.family);
-      continue;
-    }
-    if (op.prism >= 0) {
-      const PrismShape& prism = prisms_[size_t(op.prism)];
-      grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
-        const Vec3d x = nodePosition(i, j, k);
-        return op.solid ? prism.inSolid(x) : prism.onFaces(x, op.faces);
-      });
-      continue;
-    }
-    if (op.solid) {
-      grid.fill(op.box, op.family);
-      continue;
-    }
-    for (int d = 0; d < 3; ++d) {
-      for (int side = 0; side < 2; ++side) {
-        if (!(op.faces & (1u << (2 * d + side)))) continue;
-        NodeBox face = op.box;
-        if (side == 0) face.hi[d] = face.lo[d];
-        else face.lo[d] = face.hi[d];
-        grid.fill(face, op.family);
+    switch (op.kind) {
+      case Kind::Fill:
+        grid.floodFill(op.box, op.seed, op.family, [&](uint16_t v) {
+          if (v == 0) return op.fillKind == FillKind::Void;
+          return op.fillKind == (families_[v - 1].bound ? FillKind::Bound : FillKind::Fluid);
+        });
+        break;
+      case Kind::Prism: {
+        const PrismShape& prism = prisms_[size_t(op.prism)];
+        if (op.prismInterior && prism.hasInterior())
+          grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) { return prism.inInterior(i, j, k); });
+        std::vector<std::array<int64_t, 3>> nodes;
+        const std::array<int64_t, 3> lo{lattice_.lo[0], lattice_.lo[1], lattice_.lo[2]};
+        const std::array<int64_t, 3> hi{lattice_.hi[0], lattice_.hi[1], lattice_.hi[2]};
+        prism.faceNodes(op.faces, lo, hi, nodes);
+        for (const auto& q : nodes) grid.set(q[0], q[1], q[2], op.family);
+        break;
       }
+      case Kind::Interior:
+        grid.fill(op.box, op.family);
+        break;
+      case Kind::Box:
+        if (op.solid) {
+          grid.fill(op.box, op.family);
+          break;
+        }
+        for (int d = 0; d < 3; ++d) {
+          for (int side = 0; side < 2; ++side) {
+            if (!(op.faces & (1u << (2 * d + side)))) continue;
+            NodeBox face = op.box;
+            if (side == 0) face.hi[d] = face.lo[d];
+            else face.lo[d] = face.hi[d];
+            grid.fill(face, op.family);
+          }
+        }
+        break;
     }
   }
 
@@ -267,19 +317,24 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
   out.positions.resize(nBound + nFluid);
   out.mkIndex.resize(nBound + nFluid);
 
-  size_t nextBound = 0, nextFluid = nBound;
+  // One block per family in the table's order, each in node order (x slowest, z fastest).
+  std::vector<size_t> next(families_.size() + 1, 0);
+  size_t start = 0;
+  for (const uint16_t f : order) {
+    next[f + 1] = start;
+    start += count[f + 1];
+  }
   const std::vector<uint16_t>& nodes = grid.nodes();
   size_t idx = 0;
-  for (uint64_t k = 0; k < grid.extent(2); ++k) {
+  for (uint64_t i = 0; i < grid.extent(0); ++i) {
     for (uint64_t j = 0; j < grid.extent(1); ++j) {
-      for (uint64_t i = 0; i < grid.extent(0); ++i, ++idx) {
+      for (uint64_t k = 0; k < grid.extent(2); ++k, ++idx) {
         const uint16_t v = nodes[idx];
         if (v == 0) continue;
-        size_t& slot = families_[v - 1].bound ? nextBound : nextFluid;
+        const size_t slot = next[v]++;
         out.positions[slot] = nodePosition(span.lo[0] + int64_t(i), span.lo[1] + int64_t(j),
                                            span.lo[2] + int64_t(k));
         out.mkIndex[slot] = finalIndex[v];
-        ++slot;
       }
     }
   }

@@ -1,29 +1,34 @@
 // Particle generation on a regular lattice (GenCase's job in DualSPHysics), plus the text helpers
 // the loader shares with it: number parsing and <simulationdomain> resolution.
 //
-// Lattice rule. Nodes sit at origin + (i, j, k) * dp, where origin is <pointref> when given and
-// <pointmin> otherwise (in 2D the y origin is always pointmin.y, the only y plane generated).
-// Only nodes inside [pointmin, pointmax] (inclusive) exist. A box's limits snap to the nearest
-// node on each axis; a limit exactly half-way between two nodes snaps inwards, so a box whose
-// sides lie half-way between nodes holds exactly size/dp nodes per axis, and a box whose sides
-// lie on nodes holds both end nodes. This reproduces DualSPHysics' counts exactly: 171,496
-// particles for CaseDambreak (dp 0.0085) and 21,001 for the 2D dam break (dp 0.01), the numbers
-// of Takada et al. (2017), "Acceleration of SPH-based fluid simulation on GPU". (Keeping only
-// nodes strictly inside each box instead gives 169,408 with the origin at (0,0,0) and 166,077
-// with it at pointmin, so nearest-node snapping is the rule; the
-// DamBreak count is the same for either origin.) <setshapemode> does not enter: the counts match
-// without it, and DualSPHysics' own cases set "dp" and "real" together ("dp | real | bound"),
-// which fits our reading that it controls the shapes GenCase writes with <shapeout>.
+// The rules are GenCase 5.0's (v5.0.185), found by running it on synthetic and real cases and
+// checked against its particles (engine/tests/data/gencase/, test_gencase_output):
+//
+// Lattice. Nodes sit at pointmin + (i, j, k) * dp (computed in double), i = 0 .. N-1 with
+// N = floor((pointmax - pointmin) / dp) on each axis: a node exactly on pointmax is left out.
+// <pointref> changes nothing. In 2D (pointmin.y == pointmax.y) the only plane is j = 0.
+//
+// Snapping. A coordinate x of a shape goes to the node index round((x - pointmin) / dp), rounding
+// half-way values away from zero, in double (a box's far limit is point + size, added before
+// rounding). So a limit half-way between nodes goes up: a box's far side outwards, its near side
+// inwards. Shapes are clipped to the lattice.
 //
 // Drawing. Shapes are applied in command order onto one dense node array (2 bytes per node)
 // that spans the union of the shapes' node ranges: a later shape overwrites earlier ones at the
 // nodes it covers, and void shapes erase. A face of a box is the plane of nodes at that snapped
-// limit (left/right = x min/max, front/back = y min/max, bottom/top = z min/max); nodes shared
-// by several faces are drawn once. A fill (<fillbox> with <modefill>void</modefill>) sets, in
-// command order like the shapes, the empty nodes reachable from its seed node (the node nearest
-// the seed point) through empty nodes inside its box, stepping along the axes (6 neighbours, 4
-// in 2D): the water enclosed by walls drawn before it. It fills nothing when the seed node is
-// taken.
+// limit (left/right = x min/max, front/back = y min/max, bottom/top = z min/max), spanning the
+// snapped ranges of the other two axes; the interior of a box (<setdrawmode mode="solid">) is the
+// nodes strictly between its snapped limits. Prisms follow prism_shape.h.
+//
+// Fills. A fill (<fillbox>) sets, in command order like the shapes, the nodes reachable from its
+// seed node (the snapped seed point) through nodes of its kind (empty, any boundary or any fluid
+// node), stepping along the axes (6 neighbours, 4 in 2D), strictly inside its snapped box. It
+// sets nothing when the seed node is not of its kind or not strictly inside the box.
+//
+// Order. The particles come one block per family (boundaries by mk, then fluids by mk), each in
+// node order with x slowest and z fastest: GenCase's order for boxes and fills, so that particle
+// ids are GenCase's Idp there. (GenCase lists a prism's particles in the order it draws them,
+// faces first; that order is not reproduced, only the particles.)
 #pragma once
 
 #include <cstdint>
@@ -50,9 +55,11 @@ inline constexpr uint8_t kAllFaces = 0x3F;
 struct LatticeSpec {
   double dp = 0;
   Vec3d pointMin, pointMax;
-  Vec3d origin;
   bool twoD = false;
 };
+
+// What a <fillbox> fills through (<modefill>).
+enum class FillKind : uint8_t { Void, Bound, Fluid };
 
 // Inclusive node-index range; empty when lo > hi on any axis.
 struct NodeBox {
@@ -62,7 +69,9 @@ struct NodeBox {
 };
 
 struct GeneratedParticles {
-  std::vector<Vec3d> positions;   // boundary first, then fluid; lattice order (x fastest) in each
+  // One block per family in the order of `mks`, each in lattice order, x slowest and z fastest
+  // (GenCase's order).
+  std::vector<Vec3d> positions;
   std::vector<uint16_t> mkIndex;  // index into mks
   std::vector<MkEntry> mks;       // used families: boundary by mk, then fluid by mk
   uint32_t nBound = 0;
@@ -79,14 +88,17 @@ class ParticleGenerator {
   // Records a box from `lo` to `hi` (world coordinates, any order). `faces` is a BoxFace mask;
   // `solid` fills the whole box instead. family 0 erases (void).
   void drawBox(const Vec3d& lo, const Vec3d& hi, bool solid, uint8_t faces, uint16_t family);
+  // Records the nodes strictly inside the box (GenCase's "solid" draw mode).
+  void drawBoxInterior(const Vec3d& lo, const Vec3d& hi, uint16_t family);
 
-  // Records a prism (prism_shape.h): the solid, or the faces whose bits are set in `faces` (bit
-  // f-1 for face f). family 0 erases.
-  void drawPrism(const PrismShape& prism, bool solid, uint64_t faces, uint16_t family);
+  // Records a prism of 2n world vertices (prism_shape.h): the faces whose bits are set in `faces`
+  // (bit f-1 for face f) and, with `interior`, the nodes strictly inside. family 0 erases.
+  // Returns an empty string, or why the points make no prism.
+  std::string drawPrism(const std::vector<Vec3d>& points, uint64_t faces, bool interior, uint16_t family);
 
-  // Records a fill from `seed` inside the box from `lo` to `hi` (world coordinates, any order)
-  // with `family` (see above). Throws InputError when the seed is outside the box.
-  void fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, uint16_t family);
+  // Records a fill from `seed` through nodes of `kind` inside the box from `lo` to `hi` (world
+  // coordinates, any order) with `family` (see above).
+  void fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind, uint16_t family);
 
   // Runs the recorded shapes and emits the particles. mk = local + mkBoundFirst (boundary) or
   // local + mkFluidFirst (fluid).
@@ -95,6 +107,8 @@ class ParticleGenerator {
   // Node range of the lattice and of a world-space box under the snapping rule (for tests).
   const NodeBox& lattice() const { return lattice_; }
   NodeBox snap(const Vec3d& lo, const Vec3d& hi) const;
+  // The snapped index of coordinate x on axis a, clamped to one node beyond the lattice.
+  int64_t snapIndex(double x, int a) const;
   Vec3d nodePosition(int64_t i, int64_t j, int64_t k) const;
 
  private:
@@ -102,13 +116,16 @@ class ParticleGenerator {
     bool bound;
     int local;
   };
+  enum class Kind : uint8_t { Box, Interior, Prism, Fill };
   struct Op {
-    NodeBox box;  // clipped to the lattice; for a prism, the nodes around its vertices
-    bool solid;
-    uint64_t faces;
-    uint16_t family;
-    int prism = -1;  // index into prisms_, or -1 for a box
-    bool fill = false;             // a fill from `seed` within `box`
+    Kind kind;
+    NodeBox box;  // the snapped box; for a prism, its snapped vertices' range
+    bool solid = false;
+    uint64_t faces = 0;
+    uint16_t family = 0;
+    int prism = -1;                // index into prisms_
+    bool prismInterior = false;
+    FillKind fillKind = FillKind::Void;
     int64_t seed[3] = {0, 0, 0};  // node index
   };
 

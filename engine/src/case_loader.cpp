@@ -39,9 +39,53 @@ constexpr int kDefaultBoundCount = 240;
 constexpr int kDefaultFluidCount = 9;
 constexpr double kMaxNodeIndex = 1e15;
 
+// GenCase's particle order: the fixed boundary blocks, the moving ones, the floating ones, then
+// the fluid, each kind by mk. The generator gives one block per mk, boundaries then fluid by mk;
+// this moves the moving and floating blocks behind the fixed ones, so that particle ids are
+// GenCase's (and DualSPHysics') Idp.
+void orderAsGenCase(CaseDefinition& c) {
+  const size_t nMk = c.mks.size();
+  std::vector<int> kind(nMk, 0);  // 0 fixed, 1 moving, 2 floating, 3 fluid
+  for (size_t k = 0; k < nMk; ++k) {
+    if (!c.mks[k].bound) kind[k] = 3;
+    for (const FloatingDef& f : c.floatings)
+      if (c.mks[k].bound && std::find(f.mkBound.begin(), f.mkBound.end(), c.mks[k].local) != f.mkBound.end()) kind[k] = 2;
+  }
+  for (const MotionObject& m : c.motions) kind[m.mkIndex] = 1;
+  std::vector<uint16_t> order(nMk);
+  for (size_t k = 0; k < nMk; ++k) order[k] = uint16_t(k);
+  std::stable_sort(order.begin(), order.end(), [&](uint16_t a, uint16_t b) { return kind[a] < kind[b]; });
+  bool same = true;
+  for (size_t k = 0; k < nMk; ++k) same = same && order[k] == k;
+  if (same) return;
+  std::vector<size_t> first(nMk + 1, 0);
+  for (size_t k = 0; k < nMk; ++k) first[k + 1] = first[k] + c.mks[k].count;
+  std::vector<uint16_t> newIndex(nMk);
+  std::vector<MkEntry> mks;
+  std::vector<Vec3d> positions, normals;
+  std::vector<uint16_t> mkIndex;
+  positions.reserve(c.positions.size());
+  mkIndex.reserve(c.positions.size());
+  for (size_t n = 0; n < nMk; ++n) {
+    const uint16_t k = order[n];
+    newIndex[k] = uint16_t(n);
+    mks.push_back(c.mks[k]);
+    positions.insert(positions.end(), c.positions.begin() + first[k], c.positions.begin() + first[k + 1]);
+    mkIndex.insert(mkIndex.end(), c.mks[k].count, uint16_t(n));
+    if (!c.normals.empty()) normals.insert(normals.end(), c.normals.begin() + first[k], c.normals.begin() + first[k + 1]);
+  }
+  c.mks = std::move(mks);
+  c.positions = std::move(positions);
+  c.mkIndex = std::move(mkIndex);
+  if (!c.normals.empty()) c.normals = std::move(normals);
+  for (MotionObject& m : c.motions) m.mkIndex = newIndex[m.mkIndex];
+}
+
 class CaseReader : public XmlReader {
  public:
-  CaseReader(std::string path, const LoadOptions& opts) : XmlReader(path), path_(std::move(path)), opts_(opts) {}
+  CaseReader(std::string path, const LoadOptions& opts) : XmlReader(path), path_(std::move(path)), opts_(opts) {
+    useVariables(&variables_);
+  }
   CaseDefinition load();
 
  private:
@@ -55,9 +99,12 @@ class CaseReader : public XmlReader {
   void readParameters(const XMLElement* params);
   void readDomain(const XMLElement* dom);
 
+  void defineVariable(const XMLElement* e, const std::string& name, double value);
+
   std::string path_;
   LoadOptions opts_;
   CaseDefinition c_;
+  CaseVariables variables_;  // GenCase's, for "#expression" attributes
   int boundCount_ = kDefaultBoundCount;
   int fluidCount_ = kDefaultFluidCount;
   const XMLElement* domainElement_ = nullptr;
@@ -192,6 +239,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   if (floatings) readFloatings(*this, floatings, c_);
   if (properties) readProperties(*this, properties, c_);
   if (motion) c_.motions = readMotion(*this, motion, c_.mks);  // refs name generated particles
+  if (!genParticles_) orderAsGenCase(c_);
   for (const MotionObject& m : c_.motions) {
     for (const FloatingDef& f : c_.floatings) {
       if (std::find(f.mkBound.begin(), f.mkBound.end(), m.ref) != f.mkBound.end()) {
@@ -222,6 +270,14 @@ void CaseReader::readConstants(const XMLElement* list) {
       if (!k.b.isAuto && !(k.b.value > 0)) fail(e, "value must be positive when auto is false");
     }
     else if (name == "coefh") k.coefH = real(e, "value");
+    else if (name == "h" || name == "massbound" || name == "massfluid") {
+      // GenCase computes these unless auto is false (DualSPHysics' CaseTemplate lists them).
+      const AutoValue v = autoValue(e);
+      if (!v.isAuto) {
+        if (!(v.value > 0)) fail(e, "value must be positive when auto is false");
+        (name == "h" ? k.h : name == "massbound" ? k.massBound : k.massFluid) = v.value;
+      }
+    }
     else if (name == "hdp") k.hdp = real(e, "value");
     else if (name == "cflnumber") k.cflNumber = real(e, "value");
     else if (name == "lattice") {
@@ -267,6 +323,13 @@ void CaseReader::readDefinition(const XMLElement* def) {
     c_.dp = *opts_.dpOverride;
   }
   if (!(c_.dp > 0)) fail(def, fmt::format("dp must be positive (got {})", c_.dp));
+  // The variables GenCase defines, which "#expression" attributes may use from here on.
+  const CaseConstants& k = c_.constants;
+  defineVariable(def, "Dp", c_.dp);
+  defineVariable(def, "Rhop0", k.rhop0);
+  defineVariable(def, "Gravity_x", k.gravity.x);
+  defineVariable(def, "Gravity_y", k.gravity.y);
+  defineVariable(def, "Gravity_z", k.gravity.z);
   const XMLElement *pmin = nullptr, *pmax = nullptr;
   for (const XMLElement* e = def->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
@@ -285,8 +348,22 @@ void CaseReader::readDefinition(const XMLElement* def) {
     fail(pmax, "pointmax must not be below pointmin on any axis");
   }
   c_.twoD = c_.pointMin.y == c_.pointMax.y;
+  const char* axes[3] = {"x", "y", "z"};
+  const double lo[3] = {c_.pointMin.x, c_.pointMin.y, c_.pointMin.z};
+  const double hi[3] = {c_.pointMax.x, c_.pointMax.y, c_.pointMax.z};
+  for (int a = 0; a < 3; ++a) {
+    defineVariable(def, std::string("PosMin_") + axes[a], lo[a]);
+    defineVariable(def, std::string("PosMax_") + axes[a], hi[a]);
+  }
+  defineVariable(def, "Data2D", c_.twoD ? 1 : 0);
+  defineVariable(def, "Data2DPosy", c_.twoD ? c_.pointMin.y : 0);
+  const int dim = c_.twoD ? 2 : 3;
+  defineVariable(def, "H", k.h ? *k.h : (k.hdp ? *k.hdp * c_.dp : k.coefH * std::sqrt(double(dim) * c_.dp * c_.dp)));
+  const double mass = k.rhop0 * std::pow(c_.dp, dim);
+  defineVariable(def, "MassBound", k.massBound.value_or(mass));
+  defineVariable(def, "MassFluid", k.massFluid.value_or(mass));
   // Node indices are 64-bit integers: refuse spans they cannot hold long before that.
-  const Vec3d o = c_.pointRef ? *c_.pointRef : c_.pointMin;
+  const Vec3d o = c_.pointMin;
   const double far = std::max({std::fabs(c_.pointMin.x - o.x), std::fabs(c_.pointMax.x - o.x),
                                std::fabs(c_.pointMin.y - o.y), std::fabs(c_.pointMax.y - o.y),
                                std::fabs(c_.pointMin.z - o.z), std::fabs(c_.pointMax.z - o.z)});
@@ -296,15 +373,22 @@ void CaseReader::readDefinition(const XMLElement* def) {
   }
 }
 
+void CaseReader::defineVariable(const XMLElement* e, const std::string& name, double value) {
+  try {
+    variables_.define(name, value, true);
+  } catch (const std::invalid_argument& err) {
+    fail(e, err.what());
+  }
+}
+
 void CaseReader::runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists) {
   gen::LatticeSpec spec;
   spec.dp = c_.dp;
   spec.pointMin = c_.pointMin;
   spec.pointMax = c_.pointMax;
-  spec.origin = c_.pointRef ? *c_.pointRef : c_.pointMin;
   spec.twoD = c_.twoD;
   gen::ParticleGenerator generator(spec);
-  GeometryCommands commands(*this, c_.name, c_.dp, boundCount_, fluidCount_, lists, generator);
+  GeometryCommands commands(*this, variables_, c_.name, c_.dp, boundCount_, fluidCount_, lists, generator);
   commands.run(list);
   shapeFiles_ = commands.shapeFiles();
 
@@ -346,7 +430,7 @@ void CaseReader::readNormals(const XMLElement* e) {
   // The smoothing length as sim_parameters.cpp derives it.
   const int dim = c_.twoD ? 2 : 3;
   const CaseConstants& k = c_.constants;
-  const double h = k.hdp ? *k.hdp * c_.dp : k.coefH * std::sqrt(double(dim) * c_.dp * c_.dp);
+  const double h = k.h ? *k.h : (k.hdp ? *k.hdp * c_.dp : k.coefH * std::sqrt(double(dim) * c_.dp * c_.dp));
   c_.normals = ghostNormals(c_.positions, c_.nBound, it->second, distanceH * h, c_.dp);
 }
 
@@ -359,7 +443,7 @@ void CaseReader::readExecution(const XMLElement* exec) {
     else if (name == "particles") genParticles_ = e;
     else if (name == "constants") genConstants_ = e;
     else if (name == "motion") genMotion_ = e;
-    else if (name == "vtkout") continue;  // the shape files GenCase wrote: nothing to run
+    else if (name == "vtkout" || name == "uservars") continue;  // GenCase's record of its shape files and variables
     else unknown(e, exec);
   }
 }

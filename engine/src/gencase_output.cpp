@@ -83,6 +83,7 @@ std::vector<MkBlock> readBlocks(const XmlReader& x, const XMLElement* particles)
   for (const XMLElement* e = particles->FirstChildElement(); e; e = e->NextSiblingElement()) {
     if (skipped(e)) continue;
     const std::string_view name = e->Name();
+    if (name == "properties") continue;  // GenCase's copy of <casedef><properties>, which is read
     MkBlock b;
     b.element = e;
     b.bound = name != "fluid";

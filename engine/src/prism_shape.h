@@ -1,63 +1,64 @@
-// A prism for <drawprism>: a planar convex polygon (the bottom cap) swept along a vector to its
-// translated copy (the top cap). DualSPHysics lists the n bottom vertices, then the n top
-// vertices in the same order.
+// A prism for <drawprism>, drawn as GenCase 5.0 draws it. The vertices are n bottom points, then
+// the n top points in the same order; they are snapped to lattice nodes first, and everything
+// below works in node-index units (one unit = dp).
 //
-// Face numbers (the `mask` attribute of <drawprism>): 1 is the bottom cap, 2 the top cap, and
-// 3..n+2 the sides, side 3 joining vertices 1 and 2, side 4 vertices 2 and 3, ..., side n+2
-// vertices n and 1. (Inferred from DualSPHysics' CaseWavemaker: its tank prism masks "1 | 2 |
-// 6 | 7", which leaves open exactly the two caps (the periodic y ends), the side at x = 0 where
-// the piston stands and the top, and keeps the far wall, the beach and the floor.)
+// Faces (the `mask` attribute numbers them): 1 is the bottom polygon, 2 the top one, and 3..n+2
+// the sides, side 3 joining vertices 1 and 2, ..., side n+2 vertices n and 1. Each face is cut
+// into triangles: the caps as a fan from their first vertex, side i (bottom b_i, b_i+1, top
+// t_i+1, t_i) into (b_i, b_i+1, t_i+1) and (b_i, t_i+1, t_i). A triangle whose snapped vertices
+// have no area draws nothing.
 //
-// Which lattice nodes belong to the shape extends the box rule of case_generator.h to planes of
-// any orientation. For each face with outward unit normal n, let d be a node's signed distance
-// to the face plane (positive outside) and t = dp/2 max(|n_x|, |n_y|, |n_z|): along the lattice
-// axis closest to n consecutive nodes differ in d by exactly 2t.
-//  * The face is the layer -t <= d < t, clipped by the other faces' d < t. It is one node
-//    thick along that axis (a "naive" digital plane: no holes, even for a sloping face), and for
-//    an axis-aligned face it is the plane of nodes nearest the face, ties going inwards, as for
-//    a box.
-//  * The solid is every node with d < t for all faces: the interior plus the face layers, so a
-//    solid and its faces meet without a gap, and an axis-aligned prism fills exactly the nodes
-//    of the equal box.
-// Only convex polygons are accepted: for them "d < t for all faces" is the whole solid. At a
-// vertex where two faces meet at an acute angle their half layers overlap past the vertex, so
-// the shape reaches up to t / sin(angle / 2) beyond it (a node or two for sharp wedges).
+// A node is on a face when, for one of its triangles, the node's distance to the triangle's plane
+// is below 0.6 and the distance from the node's projection on that plane to the triangle is below
+// 0.6 (zero inside it). Exactly 0.6 is left out (GenCase's own ties fall either way with its
+// rounding; none occurs in the cases we compare with).
+//
+// The interior is the nodes strictly inside the snapped prism (inside the planes of the two caps
+// and of every side). GenCase draws it only when the bottom polygon's right-hand normal points
+// towards the top; the other winding draws no interior.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "sph/case_model.h"
+#include "sph/vec3d.h"
 
 namespace sph::gen {
 
 class PrismShape {
  public:
-  // 2n vertices, n >= 3. Returns an empty string and fills `out`, or the reason the points do
-  // not form a convex prism.
-  static std::string build(const std::vector<Vec3d>& points, double dp, PrismShape& out);
+  // 2n snapped vertices (integer node indices, as doubles), n >= 3. Returns an empty string and
+  // fills `out`, or the reason the points make no prism.
+  static std::string build(const std::vector<Vec3d>& snapped, PrismShape& out);
 
   int faceCount() const { return int(faces_.size()); }
-  // Bounding box of the vertices.
-  const Vec3d& lo() const { return lo_; }
-  const Vec3d& hi() const { return hi_; }
+  // Range of the snapped vertices (node indices).
+  const std::array<int64_t, 3>& lo() const { return lo_; }
+  const std::array<int64_t, 3>& hi() const { return hi_; }
 
-  // Is the node at x part of the solid prism?
-  bool inSolid(const Vec3d& x) const;
-  // Is the node at x on one of the faces whose bit is set in `faces` (bit f-1 for face f)?
-  bool onFaces(const Vec3d& x, uint64_t faces) const;
+  // Appends the nodes on the faces whose bits are set in `faces` (bit f-1 for face f), within
+  // [limLo, limHi] on each axis; a node may be listed more than once.
+  void faceNodes(uint64_t faces, const std::array<int64_t, 3>& limLo, const std::array<int64_t, 3>& limHi,
+                 std::vector<std::array<int64_t, 3>>& out) const;
+  // Whether GenCase draws this prism's interior at all (the winding rule above).
+  bool hasInterior() const { return hasInterior_; }
+  // Is node (i, j, k) strictly inside?
+  bool inInterior(int64_t i, int64_t j, int64_t k) const;
 
  private:
-  struct Plane {
-    Vec3d n;      // outward unit normal
-    double c;     // signed distance = n.x - c
-    double half;  // layer half-thickness t
+  struct Triangle {
+    Vec3d a, b, c;
   };
-  double distance(int f, const Vec3d& x) const;
-
-  std::vector<Plane> faces_;
-  Vec3d lo_, hi_;
-  double eps_ = 0;  // rounding tolerance on d: ties at d = t fall outside, at d = -t inside
+  struct Plane {
+    Vec3d n;  // inward, not normalised
+    Vec3d p;  // a point on the plane
+  };
+  std::vector<std::vector<Triangle>> faces_;  // face f-1: its triangles
+  std::vector<Plane> planes_;
+  bool hasInterior_ = false;
+  std::array<int64_t, 3> lo_{}, hi_{};
 };
 
 }  // namespace sph::gen

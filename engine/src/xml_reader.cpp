@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -57,6 +58,16 @@ const char* XmlReader::attr(const XMLElement* e, const char* name) const {
 
 double XmlReader::real(const XMLElement* e, const char* name) const {
   const char* text = attr(e, name);
+  const std::string_view t(text);
+  const size_t first = t.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && t[first] == '#') {
+    if (!vars_) fail(e, fmt::format("attribute {}=\"{}\": GenCase expressions are not read here", name, text));
+    try {
+      return vars_->evaluate(t.substr(first + 1));
+    } catch (const std::invalid_argument& err) {
+      fail(e, fmt::format("attribute {}=\"{}\": {}", name, text, err.what()));
+    }
+  }
   const auto v = gen::parseReal(text);
   if (!v) fail(e, fmt::format("attribute {}=\"{}\" is not a number", name, text));
   return *v;

@@ -10,6 +10,7 @@
 
 #include <tinyxml2.h>
 
+#include "case_variables.h"
 #include "sph/case_model.h"
 
 namespace sph {
@@ -42,8 +43,14 @@ class XmlReader {
   Vec3d vec(const XMLElement* e, double fallback) const;
   AutoValue autoValue(const XMLElement* e) const;
 
+  // GenCase's variables: a numeric attribute written "#expression" is evaluated over them
+  // (case_variables.h). Without them, such an attribute is an error.
+  void useVariables(CaseVariables* vars) { vars_ = vars; }
+  CaseVariables* variables() const { return vars_; }
+
  private:
   std::string path_;
+  CaseVariables* vars_ = nullptr;
 };
 
 }  // namespace sph

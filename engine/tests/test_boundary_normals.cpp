@@ -126,11 +126,6 @@ TEST(BoundaryNormals, BadGeometryIsNamed) {
                      "<modefill>void</modefill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n"
                      "</fillbox>\n" + fluid + tail + "</casedef>\n</case>\n",
               "<fillbox", "cannot be drawn as a shape");
-  // Particle layers.
-  expectError(head + fluid + "<setmkbound mk=\"0\" />\n<drawbox>\n<boxfill>bottom</boxfill>\n"
-                     "<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n<layers vdp=\"0,1\" />\n"
-                     "</drawbox>\n" + tail + "</casedef>\n</case>\n",
-              "<layers", "layers of particles are not supported");
   // Drawing after <resetdraw> without <setdrawmode>.
   expectError(head + "<resetdraw />\n" + fluid + tail + "</casedef>\n</case>\n", "<drawbox>",
               "no <setdrawmode> since <resetdraw>");

@@ -257,6 +257,23 @@ TEST(CaseLoader, MoveOffsetsLaterShapesUntilReset) {
   }
 }
 
+// <layers vdp="0,1">: each layer moves the drawn faces v dp outwards, growing along an axis where
+// the face on that side is drawn too, so the layers' faces meet (GenCase's rule).
+TEST(CaseLoader, LayersOfParticles) {
+  const std::string walls = std::string(kFluidCube) +
+                            "<setmkbound mk=\"0\" />\n<drawbox>\n<boxfill>bottom | left</boxfill>\n"
+                            "<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n"
+                            "<layers vdp=\"0,1*\" />\n</drawbox>\n";
+  const CaseDefinition c = sph::loadCase(writeCase("layers.xml", caseXml(walls)));
+  // Layer 0: bottom and left planes of 11 x 11 sharing an edge of 11 (231). Layer 1: the bottom
+  // at z = -dp, reaching x = -dp (the left face is drawn), 12 x 11; the left at x = -dp, from
+  // z = -dp, 12 x 11; sharing their edge of 11 (253).
+  EXPECT_EQ(c.nBound, 231u + 253u);
+  Vec3d lo, hi;
+  bbox(c, 0, c.nBound, lo, hi);
+  expectVec(lo, {-0.1, 0, -0.1});
+}
+
 TEST(CaseLoader, FaceDrawModeMakesSolidsHollow) {
   const std::string cmds = "<setdrawmode mode=\"face\" />\n" + std::string(kFluidCube);
   const CaseDefinition c = sph::loadCase(writeCase("face.xml", caseXml(cmds)));
@@ -421,26 +438,18 @@ TEST(CaseLoaderErrors, BadCommandValues) {
 // WaveMake and Solids: the geometry of DualSPHysics' CaseWavemaker and CaseSolids.
 TEST(CaseLoader, WaveMakeFlumeFromPrisms) {
   const CaseDefinition c = sph::loadCase(testcase("WaveMake.xml"));
-  // Lattice origin pointmin (-0.1, -0.05, -0.05): nodes at x = 0.02 i, y = z = 0.01 + 0.02 j.
-  // Fluid: 100 nodes across, rows from z = 0.03 (above the floor) to 0.73 (the void box starts
-  // half-way between nodes at 0.75). The version of the case in Takada et al. (2017) had 518,744
-  // particles.
-  EXPECT_EQ(c.positions.size(), 466000u);
-  EXPECT_EQ(c.nFluid, 409400u);
+  // GenCase 5.0's counts for this geometry (CaseWavemaker at dp 0.02): the prism's vertices snap
+  // upwards (1.10 to 1.11), so the beach lies where GenCase puts it, and the box tops at z = 1.5
+  // (half-way between nodes) round up into the lattice. (The version of the case in Takada et
+  // al. (2017) had 518,744 particles, from an older GenCase.) Every position is checked against
+  // GenCase's in test_gencase_parity.
+  EXPECT_EQ(c.positions.size(), 463200u);
+  EXPECT_EQ(c.nFluid, 401600u);
   ASSERT_EQ(c.mks.size(), 3u);
-  EXPECT_EQ(c.mks[0].mk, 10);  // flume (mkbound 0): one node layer on floor, beach, far wall
-  EXPECT_EQ(c.mks[0].count, 27000u);
-  EXPECT_EQ(c.mks[1].mk, 20);  // piston (mkbound 10): 4 x 100 x 75 nodes less the floor row
-  EXPECT_EQ(c.mks[1].count, 29600u);
-  Vec3d lo, hi;
-  bbox(c, c.nBound, c.positions.size(), lo, hi);
-  expectVec(lo, {0.08, 0.01, 0.03});
-  EXPECT_NEAR(hi.z, 0.73, kPosTol);
-  EXPECT_NEAR(hi.y, 1.99, kPosTol);
-  // The top row (z = 0.73) meets the beach (z = 0.275 (x - 1)) at x = 3.65; the node at
-  // x = 3.62 is the beach's own (the slope passes at z = 0.7205, nearest node 0.73), so the
-  // water ends at 3.60.
-  EXPECT_NEAR(hi.x, 3.6, kPosTol);
+  EXPECT_EQ(c.mks[0].mk, 10);  // flume (mkbound 0): floor, beach, far wall
+  EXPECT_EQ(c.mks[0].count, 31600u);
+  EXPECT_EQ(c.mks[1].mk, 20);  // piston (mkbound 10)
+  EXPECT_EQ(c.mks[1].count, 30000u);
 }
 
 TEST(CaseLoader, SolidsMatchesDualSphysicsCount) {
@@ -495,12 +504,9 @@ TEST(CaseLoaderErrors, BadFillBox) {
   const std::string walls =
       "<setmkbound mk=\"0\" />\n<drawbox>\n<boxfill>all</boxfill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
       "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n<setmkfluid mk=\"0\" />\n";
-  expectBadCase(caseXml(walls + "<fillbox x=\"0.5\" y=\"0.5\" z=\"0.5\">\n<modefill>fluid</modefill>\n"
+  expectBadCase(caseXml(walls + "<fillbox x=\"0.5\" y=\"0.5\" z=\"0.5\">\n<modefill>water</modefill>\n"
                                 "<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n</fillbox>\n"),
-                "<modefill", "<modefill>", "only <modefill>void</modefill>");
-  expectBadCase(caseXml(walls + "<fillbox x=\"1.5\" y=\"0.5\" z=\"0.5\">\n<modefill>void</modefill>\n"
-                                "<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n</fillbox>\n"),
-                "<fillbox", "<fillbox>", "outside the box");
+                "<modefill", "<modefill>", "must be void, bound or fluid");
   expectBadCase(caseXml(walls + "<fillbox x=\"0.5\" y=\"0.5\" z=\"0.5\">\n<modefill>void</modefill>\n"
                                 "<point x=\"0\" y=\"0\" z=\"0\" />\n</fillbox>\n"),
                 "<fillbox", "<fillbox>", "missing element <size>");
@@ -532,10 +538,10 @@ TEST(CaseLoaderErrors, BadPrisms) {
       "<point x=\"0\" y=\"0\" z=\"0\" />\n<point x=\"1\" y=\"0\" z=\"0\" />\n"
       "<point x=\"0\" y=\"1\" z=\"0\" />\n<point x=\"0\" y=\"0\" z=\"1\" />\n"
       "<point x=\"1\" y=\"0\" z=\"1\" />\n<point x=\"0\" y=\"1\" z=\"1\" />\n";
-  expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism mask=\"9\">\n" + pts + "</drawprism>\n"),
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism mask=\"1 | 9\">\n" + pts + "</drawprism>\n"),
                 "<drawprism", "<drawprism>", "mask entry \"9\" is not a face number 1..5");
   expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism mask=\"top\">\n" + pts + "</drawprism>\n"),
-                "<drawprism", "<drawprism>", "mask entry \"top\"");
+                "<drawprism", "<drawprism>", "mask \"top\" is neither a bit mask nor a list of faces");
   expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
                         "</drawprism>\n"),
                 "<drawprism", "<drawprism>", "2n points");

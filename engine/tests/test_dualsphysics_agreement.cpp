@@ -108,10 +108,11 @@ const AgreementCase kMdbcFreeSlipDamBreak2D{"engine/tests/data/dualsphysics/Mdbc
 // MdbcPaddle2D: without the paddle's acceleration in its walls' pressure this engine ended 6.9e-3
 // m/s and 0.21 kg/m^3 away after 100 steps (35x the bounds). dt as the other mDBC2 cases.
 // Mdbc3D: the 4x4 sums of DualSPHysics carry more float rounding: its walls are 1.6e-3 kg/m^3
-// from ours after one step (double), so 3e-3 there.
+// from ours after one step in double precision and 3.2e-3 in single (with the particles in
+// GenCase's order, which sets the order of our float sums), so 5e-3 there.
 const AgreementCase kMdbcPaddle2D{"engine/tests/data/dualsphysics/MdbcPaddle2D_Def.xml", "MdbcPaddle2D", true,
                                   {1e-7, 3e-5, 2e-3}, {2e-6, 2e-4, 1e-2}, 3e-6};
-const AgreementCase kMdbc3D{"engine/tests/data/dualsphysics/Mdbc3D_Def.xml", "Mdbc3D", true, {1e-7, 3e-5, 3e-3},
+const AgreementCase kMdbc3D{"engine/tests/data/dualsphysics/Mdbc3D_Def.xml", "Mdbc3D", true, {1e-7, 3e-5, 5e-3},
                             {2e-6, 2e-4, 1e-2}, 3e-6};
 // FloatingSmall, FloatingVerletSmall: a floating cube rocked by a piston's waves (RigidAlgorithm
 // 1), symplectic and Verlet: the body's step is DualSPHysics' (floating_body_physics.h).

@@ -43,7 +43,7 @@ std::string floatingBoxCase() {
 <setmkbound mk="0" />
 <drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="0" z="0" /><size x="0.6" y="0" z="0.4" /></drawbox>
 <setmkvoid />
-<drawbox><boxfill>solid</boxfill><point x="0.245" y="0" z="0.155" /><size x="0.1" y="0" z="0.1" /></drawbox>
+<drawbox><boxfill>solid</boxfill><point x="0.25" y="0" z="0.16" /><size x="0.09" y="0" z="0.09" /></drawbox>
 <setmkbound mk="1" />
 <drawbox><boxfill>solid</boxfill><point x="0.25" y="0" z="0.16" /><size x="0.09" y="0" z="0.09" /></drawbox>)",
       R"(<parameter key="StepAlgorithm" value="2" /><parameter key="Kernel" value="2" />

@@ -15,13 +15,15 @@ using sph::Vec3d;
 using namespace sph::gen;
 
 constexpr double kDp = 0.1;
-// Node coordinates are origin + i*dp in double precision: a few ulps of the coordinate.
+// Node coordinates are pointmin + i*dp in double precision: a few ulps of the coordinate.
 constexpr double kPosTol = 1e-12;
 constexpr int kBoundFirst = 10, kFluidFirst = 1;
 
-LatticeSpec spec3d(Vec3d origin = {0, 0, 0}) {
-  return {kDp, {-1, -1, -1}, {2, 2, 2}, origin, false};
-}
+LatticeSpec spec3d() { return {kDp, {-1, -1, -1}, {2, 2, 2}, false}; }
+
+// dp a power of two: node coordinates and half-way points are exact.
+constexpr double kExactDp = 0.125;
+LatticeSpec exactSpec(double pmin = -1) { return {kExactDp, {pmin, pmin, pmin}, {2, 2, 2}, false}; }
 
 struct Extent {
   Vec3d lo, hi;
@@ -67,18 +69,31 @@ TEST(Generator, LimitsSnapToNearestNode) {
   expectExtent(extentOf(g, 0, g.nFluid), {0, 0.3, 0}, {1, 0.7, 1});
 }
 
-TEST(Generator, HalfWayLimitsSnapInwards) {
-  // Sides half-way between nodes: exactly size/dp nodes per axis.
-  const auto g = oneBox(true, 0, spec3d(), {0.05, 0.05, 0.05}, {0.55, 0.55, 0.55});
+TEST(Generator, HalfWayLimitsRoundUp) {
+  // Sides half-way between nodes both go up, as GenCase rounds: the near side inwards, the far
+  // side outwards; size/dp nodes per axis, one node further up than the box.
+  const auto g = oneBox(true, 0, exactSpec(), {0.0625, 0.0625, 0.0625}, {0.5625, 0.5625, 0.5625});
   EXPECT_EQ(g.nFluid, 5u * 5u * 5u);
-  expectExtent(extentOf(g, 0, g.nFluid), {0.1, 0.1, 0.1}, {0.5, 0.5, 0.5});
+  expectExtent(extentOf(g, 0, g.nFluid), {0.125, 0.125, 0.125}, {0.625, 0.625, 0.625});
+  // Below the half-way point a limit goes down.
+  const auto below = oneBox(true, 0, exactSpec(), {0.0625 - 1e-9, 0, 0}, {0.5625 - 1e-9, 0, 0});
+  expectExtent(extentOf(below, 0, below.nFluid), {0, 0, 0}, {0.5, 0, 0});
 }
 
-TEST(Generator, PointRefShiftsTheLattice) {
-  // Nodes at 0.05 + i*0.1: the unit box holds 10 per axis, from 0.05 to 0.95.
-  const auto g = oneBox(true, 0, spec3d({0.05, 0.05, 0.05}));
-  EXPECT_EQ(g.nFluid, 1000u);
-  expectExtent(extentOf(g, 0, g.nFluid), {0.05, 0.05, 0.05}, {0.95, 0.95, 0.95});
+TEST(Generator, LatticeStartsAtPointMin) {
+  // Nodes at -0.9375 + i*0.125: the unit box's sides lie half-way, so it holds the nodes from
+  // 0.0625 to 1.0625.
+  const auto g = oneBox(true, 0, exactSpec(-0.9375));
+  EXPECT_EQ(g.nFluid, 9u * 9u * 9u);
+  expectExtent(extentOf(g, 0, g.nFluid), {0.0625, 0.0625, 0.0625}, {1.0625, 1.0625, 1.0625});
+}
+
+TEST(Generator, NodeOnPointMaxIsLeftOut) {
+  // pointmax 1 lies on node 8 of pointmin 0 and dp 0.125: nodes 0..7 only.
+  const LatticeSpec s{kExactDp, {0, 0, 0}, {1, 1, 1}, false};
+  const auto g = oneBox(true, 0, s, {0, 0, 0}, {1, 1, 1});
+  EXPECT_EQ(g.nFluid, 8u * 8u * 8u);
+  expectExtent(extentOf(g, 0, g.nFluid), {0, 0, 0}, {0.875, 0.875, 0.875});
 }
 
 TEST(Generator, EachFaceIsOnePlaneOfNodes) {
@@ -111,7 +126,7 @@ TEST(Generator, SharedEdgesAndCornersCountOnce) {
 }
 
 TEST(Generator, TwoDimensionalBoxKeepsOnlyThePlane) {
-  const LatticeSpec s{kDp, {-1, 0.5, -1}, {2, 0.5, 2}, {0, 0, 0}, true};
+  const LatticeSpec s{kDp, {-1, 0.5, -1}, {2, 0.5, 2}, true};
   const auto solid = oneBox(true, 0, s, {0, -1, 0}, {1, 1, 1});
   EXPECT_EQ(solid.nFluid, 121u);
   expectExtent(extentOf(solid, 0, solid.nFluid), {0, 0.5, 0}, {1, 0.5, 1});
@@ -127,9 +142,10 @@ TEST(Generator, TwoDimensionalBoxKeepsOnlyThePlane) {
 }
 
 TEST(Generator, ShapesAreClippedToPointMinMax) {
+  // Nodes 0..29 on each axis: pointmax 2 is node 30, left out.
   const auto g = oneBox(true, 0, spec3d(), {-5, -5, -5}, {5, 5, 5});
-  EXPECT_EQ(g.nFluid, 31u * 31u * 31u);
-  expectExtent(extentOf(g, 0, g.nFluid), {-1, -1, -1}, {2, 2, 2});
+  EXPECT_EQ(g.nFluid, 30u * 30u * 30u);
+  expectExtent(extentOf(g, 0, g.nFluid), {-1, -1, -1}, {1.9, 1.9, 1.9});
 }
 
 TEST(Generator, VoidCarvesEarlierShapes) {
@@ -166,7 +182,7 @@ TEST(Generator, LaterShapesOverwriteEarlierOnes) {
   }
 }
 
-TEST(Generator, BoundFirstThenFluidInLatticeOrderWithMkTable) {
+TEST(Generator, OneBlockPerFamilyInGenCaseOrderWithMkTable) {
   ParticleGenerator g(spec3d());
   const uint16_t fluid = g.family(false, 2);
   const uint16_t wallA = g.family(true, 5);
@@ -191,27 +207,29 @@ TEST(Generator, BoundFirstThenFluidInLatticeOrderWithMkTable) {
   EXPECT_FALSE(out.mks[2].bound);
   EXPECT_EQ(out.mks[2].mk, 2 + kFluidFirst);
   EXPECT_EQ(out.mks[2].count, out.nFluid);
+  // One block per family, in the table's order.
   for (size_t n = 0; n < out.positions.size(); ++n) {
+    const uint16_t expected = n < 121 ? 0 : (n < 242 ? 1 : 2);
+    EXPECT_EQ(out.mkIndex[n], expected) << n;
     const auto& mk = out.mks[out.mkIndex[n]];
-    EXPECT_EQ(mk.bound, n < out.nBound);
     if (mk.bound) {
       EXPECT_NEAR(out.positions[n].x, mk.local == 5 ? 0.0 : 1.0, kPosTol);
     }
   }
-  // Lattice order within each type: z, then y, then x ascending.
+  // Node order within each block: x, then y, then z ascending (z fastest), as GenCase lists them.
   auto key = [&](size_t n) {
     const Vec3d& p = out.positions[n];
-    return std::make_tuple(std::lround(p.z / kDp), std::lround(p.y / kDp), std::lround(p.x / kDp));
+    return std::make_tuple(std::lround(p.x / kDp), std::lround(p.y / kDp), std::lround(p.z / kDp));
   };
   for (size_t n = 1; n < out.positions.size(); ++n) {
-    if (n == out.nBound) continue;
+    if (out.mkIndex[n] != out.mkIndex[n - 1]) continue;
     EXPECT_LT(key(n - 1), key(n)) << n;
   }
 }
 
 TEST(Generator, ManyMillionNodesInOneArray) {
   // 4.2 million particles: the dense node array keeps this fast (speed is not asserted here).
-  const LatticeSpec s{0.005, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, false};
+  const LatticeSpec s{0.005, {0, 0, 0}, {1.1, 1.1, 1.1}, false};
   ParticleGenerator g(s);
   g.drawBox({0, 0, 0}, {1, 1, 0.5}, true, 0, g.family(false, 0));
   g.drawBox({0, 0, 0}, {1, 1, 1}, false, kAllFaces, g.family(true, 0));
@@ -227,7 +245,7 @@ TEST(Generator, SolidsGeometryMatchesDualSphysicsCount) {
   // plus 18 blocks of 0.05 x 0.1 x 0.05 m lifted by <move z="0.0085">, touching each other.
   // Takada et al. (2017), "Acceleration of SPH-based fluid simulation on GPU", report 115,016
   // particles for it.
-  ParticleGenerator g({0.01, {-0.05, -0.05, -0.05}, {2, 1, 1}, {0, 0, 0}, false});
+  ParticleGenerator g({0.01, {-0.05, -0.05, -0.05}, {2, 1, 1}, false});
   g.drawBox({0, 0, 0}, {0.4, 0.67, 0.3}, true, 0, g.family(false, 0));
   g.drawBox({0, 0, 0}, {1.6, 0.67, 0.4}, false,
             kFaceBottom | kFaceLeft | kFaceRight | kFaceFront | kFaceBack, g.family(true, 0));
@@ -258,7 +276,7 @@ TEST(Generator, FillSetsTheEmptyNodesEnclosedByWalls) {
   // A solid block inside, drawn before the fill: the fill goes round it.
   g.drawBox({0.3, 0.3, 0.3}, {0.5, 0.5, 0.5}, true, 0, g.family(true, 1));
   // The fill box reaches beyond the walls: the walls stop it, not the box.
-  g.fillBox({0.8, 0.8, 0.8}, {-0.5, -0.5, -0.5}, {1.5, 1.5, 1.5}, g.family(false, 0));
+  g.fillBox({0.8, 0.8, 0.8}, {-0.5, -0.5, -0.5}, {1.5, 1.5, 1.5}, FillKind::Void, g.family(false, 0));
   const auto out = g.generate(kBoundFirst, kFluidFirst);
   EXPECT_EQ(out.nBound, 11u * 11u * 11u - 9u * 9u * 9u + 3u * 3u * 3u);
   EXPECT_EQ(out.nFluid, 9u * 9u * 9u - 3u * 3u * 3u);
@@ -270,19 +288,49 @@ TEST(Generator, FillStopsAtItsBoxAndAtSeparatingWalls) {
   // A floor at z = 0 and a wall across x = 0.5 splitting the space above it in two.
   g.drawBox({0, 0, 0}, {1, 1, 0}, true, 0, g.family(true, 0));
   g.drawBox({0.5, 0, 0}, {0.5, 1, 1}, true, 0, g.family(true, 0));
-  g.fillBox({0.2, 0.5, 0.5}, {0, 0, 0}, {1, 1, 0.6}, g.family(false, 0));
+  g.fillBox({0.2, 0.5, 0.5}, {0, 0, 0}, {1, 1, 0.6}, FillKind::Void, g.family(false, 0));
   const auto out = g.generate(kBoundFirst, kFluidFirst);
-  // x in 0..0.4 (5 nodes), y 0..1 (11), z 0.1..0.6 (6): the left half up to the box's top.
-  EXPECT_EQ(out.nFluid, 5u * 11u * 6u);
-  expectExtent(extentOf(out, out.nBound, out.positions.size()), {0, 0, 0.1}, {0.4, 1, 0.6});
+  // Strictly inside the box and left of the wall: x 0.1..0.4 (4 nodes), y 0.1..0.9 (9),
+  // z 0.1..0.5 (5).
+  EXPECT_EQ(out.nFluid, 4u * 9u * 5u);
+  expectExtent(extentOf(out, out.nBound, out.positions.size()), {0.1, 0.1, 0.1}, {0.4, 0.9, 0.5});
 }
 
-TEST(Generator, FillFromATakenSeedFillsNothingAndASeedOutsideItsBoxIsAnError) {
+TEST(Generator, FillFromATakenSeedOrFromOutsideItsBoxFillsNothing) {
   ParticleGenerator g(spec3d());
   g.drawBox({0, 0, 0}, {1, 1, 1}, true, 0, g.family(true, 0));
-  g.fillBox({0.5, 0.5, 0.5}, {0, 0, 0}, {1, 1, 1}, g.family(false, 0));
+  g.fillBox({0.5, 0.5, 0.5}, {0, 0, 0}, {1, 1, 1}, FillKind::Void, g.family(false, 0));
   EXPECT_EQ(g.generate(kBoundFirst, kFluidFirst).nFluid, 0u);
-  EXPECT_THROW(g.fillBox({1.5, 0.5, 0.5}, {0, 0, 0}, {1, 1, 1}, g.family(false, 0)), sph::InputError);
+  ParticleGenerator h(spec3d());
+  h.fillBox({1.5, 0.5, 0.5}, {0, 0, 0}, {1, 1, 1}, FillKind::Void, h.family(false, 0));
+  h.fillBox({0, 0.5, 0.5}, {0, 0, 0}, {1, 1, 1}, FillKind::Void, h.family(false, 0));  // on the box's side
+  EXPECT_EQ(h.generate(kBoundFirst, kFluidFirst).nFluid, 0u);
+}
+
+// <modefill>bound</modefill> (fluid): the fill runs through boundary (fluid) nodes of any mk.
+TEST(Generator, FillThroughBoundaryOrFluidNodes) {
+  ParticleGenerator g(spec3d());
+  g.drawBox({0, 0, 0}, {1, 1, 1}, true, 0, g.family(true, 0));
+  g.drawBox({0, 0, 0}, {0.5, 1, 1}, true, 0, g.family(true, 1));
+  g.drawBox({0.7, 0, 0}, {0.7, 1, 1}, true, 0, g.family(false, 0));  // a fluid wall across x = 0.7
+  g.fillBox({0.2, 0.5, 0.5}, {-1, -1, -1}, {2, 2, 2}, FillKind::Bound, g.family(true, 2));
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  // Every boundary node left of the fluid wall (x 0..0.6) becomes mk 2; x 0.8..1 stays mk 0.
+  ASSERT_EQ(out.mks.size(), 3u);
+  EXPECT_EQ(out.mks[0].local, 0);
+  EXPECT_EQ(out.mks[0].count, 3u * 121u);
+  EXPECT_EQ(out.mks[1].local, 2);
+  EXPECT_EQ(out.mks[1].count, 7u * 121u);
+  EXPECT_EQ(out.mks[2].count, 121u);
+}
+
+// <setdrawmode mode="solid">: a box's nodes strictly inside its limits.
+TEST(Generator, InteriorOfABox) {
+  ParticleGenerator g(spec3d());
+  g.drawBoxInterior({0, 0, 0}, {1, 1, 1}, g.family(false, 0));
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  EXPECT_EQ(out.nFluid, 9u * 9u * 9u);
+  expectExtent(extentOf(out, 0, out.nFluid), {0.1, 0.1, 0.1}, {0.9, 0.9, 0.9});
 }
 
 TEST(Generator, FillInTwoDimensionsStaysInThePlane) {
@@ -291,7 +339,7 @@ TEST(Generator, FillInTwoDimensionsStaysInThePlane) {
   s.pointMin.y = s.pointMax.y = 0;
   ParticleGenerator g(s);
   g.drawBox({0, 0, 0}, {1, 0, 1}, false, kFaceLeft | kFaceRight | kFaceBottom | kFaceTop, g.family(true, 0));
-  g.fillBox({0.5, 0, 0.5}, {0, 0, 0}, {1, 0, 1}, g.family(false, 0));
+  g.fillBox({0.5, 0, 0.5}, {0, 0, 0}, {1, 0, 1}, FillKind::Void, g.family(false, 0));
   const auto out = g.generate(kBoundFirst, kFluidFirst);
   EXPECT_EQ(out.nFluid, 9u * 9u);
   EXPECT_EQ(out.nBound, 11u * 11u - 9u * 9u);

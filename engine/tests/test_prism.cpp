@@ -1,5 +1,6 @@
-// <drawprism> geometry: the node rule of prism_shape.h (solid: d < t on every face; a face: the
-// layer -t <= d < t), face numbers and masks, and the shapes that are refused.
+// <drawprism> geometry, GenCase's rule (prism_shape.h): snapped vertices, faces as the nodes within
+// 0.6 dp of their triangles, the interior strictly inside and only for the bottom polygon's
+// right-hand winding, face numbers, and the shapes that are refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,18 +19,12 @@ using namespace sph::gen;
 constexpr double kDp = 0.1;
 constexpr int kBoundFirst = 10, kFluidFirst = 1;
 
-LatticeSpec spec3d() { return {kDp, {-1, -1, -1}, {2, 2, 2}, {0, 0, 0}, false}; }
+LatticeSpec spec3d() { return {kDp, {-1, -1, -1}, {2, 2, 2}, false}; }
 
-// Bottom square in z = 0 (counter-clockwise seen from +z), top in z = 1: the unit cube.
+// Bottom square in z = 0 (counter-clockwise seen from +z, so its right-hand normal points to the
+// top), top in z = 1: the unit cube.
 std::vector<Vec3d> cubePoints() {
   return {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
-}
-
-PrismShape makePrism(const std::vector<Vec3d>& pts) {
-  PrismShape p;
-  const std::string err = PrismShape::build(pts, kDp, p);
-  EXPECT_EQ(err, "");
-  return p;
 }
 
 using Node = std::tuple<long, long, long>;
@@ -39,9 +34,9 @@ std::set<Node> nodesOf(const GeneratedParticles& g) {
   return s;
 }
 
-GeneratedParticles drawPrism(const std::vector<Vec3d>& pts, bool solid, uint64_t faces) {
+GeneratedParticles drawPrism(const std::vector<Vec3d>& pts, uint64_t faces, bool interior) {
   ParticleGenerator g(spec3d());
-  g.drawPrism(makePrism(pts), solid, faces, g.family(false, 0));
+  EXPECT_EQ(g.drawPrism(pts, faces, interior, g.family(false, 0)), "");
   return g.generate(kBoundFirst, kFluidFirst);
 }
 
@@ -52,87 +47,70 @@ GeneratedParticles drawBox(bool solid, uint8_t faces) {
 }
 
 uint64_t faceBit(int f) { return uint64_t(1) << (f - 1); }
+constexpr uint64_t kAll = ~uint64_t(0);
 
-TEST(Prism, AxisAlignedSolidFillsTheNodesOfTheEqualBox) {
-  const auto p = drawPrism(cubePoints(), true, 0);
-  EXPECT_EQ(p.nFluid, 11u * 11u * 11u);
-  EXPECT_EQ(nodesOf(p), nodesOf(drawBox(true, 0)));
+TEST(Prism, AxisAlignedPrismIsTheEqualBox) {
+  // Faces and interior: the solid box; faces only: its shell.
+  EXPECT_EQ(nodesOf(drawPrism(cubePoints(), kAll, true)), nodesOf(drawBox(true, 0)));
+  EXPECT_EQ(nodesOf(drawPrism(cubePoints(), kAll, false)), nodesOf(drawBox(false, kAllFaces)));
 }
 
 TEST(Prism, FaceNumbersFollowTheVertexOrder) {
-  // 1 bottom (z min), 2 top (z max), 3 joins vertices 1-2 (y min), 4 vertices 2-3 (x max),
-  // 5 vertices 3-4 (y max), 6 vertices 4-1 (x min).
-  const std::map<int, uint8_t> boxFace = {{1, kFaceBottom}, {2, kFaceTop},   {3, kFaceFront},
+  // 1 bottom (z = 0), 2 top (z = 1), 3 the side from vertex 1 to 2 (y = 0), 4 from 2 to 3
+  // (x = 1), 5 from 3 to 4 (y = 1), 6 from 4 to 1 (x = 0).
+  const std::map<int, uint8_t> boxFace = {{1, kFaceBottom}, {2, kFaceTop}, {3, kFaceFront},
                                           {4, kFaceRight},  {5, kFaceBack}, {6, kFaceLeft}};
-  for (const auto& [f, box] : boxFace) {
-    SCOPED_TRACE(f);
-    const auto p = drawPrism(cubePoints(), false, faceBit(f));
-    EXPECT_EQ(p.nFluid, 121u);
-    EXPECT_EQ(nodesOf(p), nodesOf(drawBox(false, box)));
+  for (const auto& [face, bit] : boxFace) {
+    SCOPED_TRACE(face);
+    EXPECT_EQ(nodesOf(drawPrism(cubePoints(), faceBit(face), false)), nodesOf(drawBox(false, bit)));
   }
-  EXPECT_EQ(nodesOf(drawPrism(cubePoints(), false, 0x3F)), nodesOf(drawBox(false, kAllFaces)));
 }
 
-TEST(Prism, ReversedVertexOrderGivesTheSameShape) {
-  std::vector<Vec3d> pts = cubePoints();
-  std::swap(pts[1], pts[3]);  // clockwise bottom
-  std::swap(pts[5], pts[7]);
-  EXPECT_EQ(nodesOf(drawPrism(pts, true, 0)), nodesOf(drawBox(true, 0)));
+TEST(Prism, InteriorOnlyForTheRightHandWinding) {
+  // The bottom square listed clockwise seen from +z (its normal points away from the top):
+  // GenCase draws the faces but no interior.
+  const std::vector<Vec3d> reversed = {{0, 0, 0}, {0, 1, 0}, {1, 1, 0}, {1, 0, 0},
+                                       {0, 0, 1}, {0, 1, 1}, {1, 1, 1}, {1, 0, 1}};
+  EXPECT_EQ(nodesOf(drawPrism(reversed, kAll, true)), nodesOf(drawBox(false, kAllFaces)));
 }
 
-TEST(Prism, SlopedSideKeepsNodesOnTheInnerSideOfTheHalfLayer) {
-  // Right triangle x >= 0, z >= 0, x + z <= 1, extruded in y from 0 to 1. The slope's half
-  // layer is t = dp/2 * max|n| = dp/(2 sqrt 2), so a node is inside when (x + z - 1)/sqrt 2 < t,
-  // i.e. x + z < 1.05: the nodes with i + k <= 10, 66 per y plane, 11 planes.
-  const std::vector<Vec3d> tri = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {0, 1, 0}, {1, 1, 0}, {0, 1, 1}};
-  const auto solid = drawPrism(tri, true, 0);
-  EXPECT_EQ(solid.nFluid, 66u * 11u);
-  // The slope alone (face 4 joins vertices 2 and 3) is one node per x column: -t <= d < t holds
-  // for i + k = 10 only (d = 0; i + k = 9 gives d = -dp/sqrt2 < -t).
-  const auto slope = drawPrism(tri, false, faceBit(4));
-  EXPECT_EQ(slope.nFluid, 11u * 11u);
-  for (const Vec3d& q : slope.positions) EXPECT_NEAR(q.x + q.z, 1.0, 1e-9);
+TEST(Prism, VerticesSnapToNodes) {
+  // Vertices 0.04 off the nodes draw the same prism as on them.
+  std::vector<Vec3d> off = cubePoints();
+  for (Vec3d& v : off) v = {v.x + 0.04, v.y - 0.04, v.z + 0.04};
+  EXPECT_EQ(nodesOf(drawPrism(off, kAll, true)), nodesOf(drawPrism(cubePoints(), kAll, true)));
 }
 
-TEST(Prism, GentleSlopeIsOneNodeThickWithoutHoles) {
-  // CaseWavemaker's beach slope (1.1 m over 4 m) on a block with vertical sides (a sharp corner
-  // would let the layers of two faces reach past the vertex: the rule is d < t on every face).
-  // Along z (the axis closest to its normal) every x column of the slope has exactly one node.
-  const std::vector<Vec3d> beach = {{1, 0, 0},   {2, 0, 0.275},   {2, 0, -0.5},   {1, 0, -0.5},
-                                    {1, 0.5, 0}, {2, 0.5, 0.275}, {2, 0.5, -0.5}, {1, 0.5, -0.5}};
-  const auto slope = drawPrism(beach, false, faceBit(3));
-  std::map<std::pair<long, long>, int> perColumn;
-  for (const Vec3d& q : slope.positions) ++perColumn[{std::lround(q.x / kDp), std::lround(q.y / kDp)}];
-  EXPECT_EQ(perColumn.size(), 11u * 6u);  // x = 1.0 .. 2.0, y = 0 .. 0.5
-  for (const auto& [col, n] : perColumn) EXPECT_EQ(n, 1) << col.first << "," << col.second;
-  for (const Vec3d& q : slope.positions) {
-    const double zLine = 0.275 * (q.x - 1);
-    EXPECT_LT(std::fabs(q.z - zLine), 0.5 * kDp + 1e-9);  // the node nearest the line
+// A side of slope 1:2 (z = x / 2 from x = 0 to 1.6): its plane's distance |x - 2z| / sqrt(5) dp is
+// below 0.6 dp for x - 2z in {-1, 0, 1} (node units), so the face is three nodes thick along x.
+TEST(Prism, SlopedFaceKeepsTheNodesWithin0p6Dp) {
+  // A wedge extruded along y: bottom triangle (0,0)-(1.6,0)-(1.6,0.8) in x-z at y = 0, top at y = 1.
+  const std::vector<Vec3d> wedge = {{0, 0, 0}, {1.6, 0, 0}, {1.6, 0, 0.8}, {0, 1, 0}, {1.6, 1, 0}, {1.6, 1, 0.8}};
+  // Face 5 joins vertex 3 (1.6, 0, 0.8) to vertex 1 (0, 0, 0): the slope.
+  const std::set<Node> slope = nodesOf(drawPrism(wedge, faceBit(5), false));
+  ASSERT_FALSE(slope.empty());
+  std::map<long, int> perRow;  // z row -> nodes at y = 0.5
+  for (const auto& [i, j, k] : slope) {
+    EXPECT_LE(std::abs(i - 2 * k), 1) << i << " " << j << " " << k;
+    if (j == 5) ++perRow[k];
   }
+  for (long k = 1; k < 8; ++k) EXPECT_EQ(perRow[k], 3) << k;
 }
 
 TEST(Prism, RefusesShapesItCannotDraw) {
-  PrismShape p;
-  std::vector<Vec3d> pts = cubePoints();
-  pts.pop_back();
-  EXPECT_NE(PrismShape::build(pts, kDp, p).find("2n points"), std::string::npos);
+  ParticleGenerator g(spec3d());
+  const uint16_t f = g.family(false, 0);
+  EXPECT_NE(g.drawPrism({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, kAll, true, f), "");     // 4 points
+  EXPECT_NE(g.drawPrism({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}}, kAll, true, f), "");  // odd
+}
 
-  pts = cubePoints();
-  pts[2] = {0.4, 0.4, 0};  // dent in the bottom square
-  pts[6] = {0.4, 0.4, 1};
-  EXPECT_NE(PrismShape::build(pts, kDp, p).find("not convex"), std::string::npos);
-
-  pts = cubePoints();
-  pts[2].z = 0.3;  // bottom no longer planar
-  EXPECT_NE(PrismShape::build(pts, kDp, p).find("not in the plane"), std::string::npos);
-
-  pts = cubePoints();
-  pts[6] = {1.2, 1, 1};  // top is not a translated copy
-  EXPECT_NE(PrismShape::build(pts, kDp, p).find("translated copy"), std::string::npos);
-
-  pts = cubePoints();
-  for (int i = 4; i < 8; ++i) pts[size_t(i)].z = 0;  // flat
-  EXPECT_NE(PrismShape::build(pts, kDp, p).find("plane of the bottom"), std::string::npos);
+TEST(Prism, FlatTrianglesDrawNothing) {
+  // Every vertex in the plane z = 0: the caps coincide, the sides have no area; only the caps'
+  // own triangles (the square) are drawn.
+  const std::vector<Vec3d> flat = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
+                                   {0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+  const auto out = drawPrism(flat, kAll, true);
+  EXPECT_EQ(out.nFluid, 121u);
 }
 
 }  // namespace

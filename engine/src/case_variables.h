@@ -1,0 +1,43 @@
+// GenCase's variables and numeric expressions. A case defines variables with <newvarcte>
+// (constants), <newvar> and <setvar> (changeable), each attribute name="expression", and uses them
+// in any numeric attribute written as "#expression" (<point x="#Tankpx1+2*Dp" />). GenCase defines
+// Dp, H, Rhop0, Gravity_x/y/z, PosMin_x/y/z, PosMax_x/y/z, Data2D, Data2DPosy, MassBound and
+// MassFluid itself.
+//
+// Expressions: numbers, variables, + - * / (GenCase has no power operator: pow()), unary minus,
+// parentheses, and GenCase's functions: pi(), e(), float, int, floor, ceil, round, min and max (2
+// or 3 arguments), abs, fmod, fmodr (the remainder rounded), sqrt, exp, log, log10, pow, sin, cos, tan, asin, acos, atan,
+// atan2, sindg, cosdg, tandg (degrees), sinh, cosh, tanh, eval(condition, a, b) (a when condition
+// is not zero), wavelength(gravity, depth, period) (linear waves), roundpos(pos, posmin, dp) and
+// roundposx/y/z(pos) (the lattice node nearest pos on that axis, as the generator snaps).
+// Names are case-sensitive, as in GenCase.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace sph {
+
+class CaseVariables {
+ public:
+  // Defines or replaces a variable. Throws std::invalid_argument for a bad name, a constant
+  // redefined, or (replace == false) a name already taken.
+  void define(const std::string& name, double value, bool constant, bool replace = false);
+  // Changes a variable made by define(..., constant = false); throws std::invalid_argument when it
+  // does not exist or is constant.
+  void set(const std::string& name, double value);
+  bool has(const std::string& name) const { return vars_.count(name) != 0; }
+
+  // The value of `text`; throws std::invalid_argument saying what is wrong and where.
+  double evaluate(std::string_view text) const;
+
+ private:
+  struct Var {
+    double value = 0;
+    bool constant = false;
+  };
+  std::map<std::string, Var> vars_;
+};
+
+}  // namespace sph
