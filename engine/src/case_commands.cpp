@@ -103,6 +103,19 @@ void GeometryCommands::command(const XMLElement* e) {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) drawPrism(e);
+  } else if (name == "drawsphere") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawSphere(e);
+  } else if (name == "drawpoint") {
+    // One particle at the node nearest the point.
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) {
+      const Vec3d v = xml_.vec(e);
+      const Vec3d p{v.x + offset_.x, v.y + offset_.y, v.z + offset_.z};
+      generator_.drawBox(p, p, true, 0, *family_);
+    }
   } else if (name == "fillbox") {
     requirePointsOnly(e);
     requireFamily(e);
@@ -308,6 +321,21 @@ void GeometryCommands::drawPrism(const XMLElement* e) const {
   const bool interior = masked == 0 && drawMode_ != DrawMode::Face;
   const std::string problem = generator_.drawPrism(points, faces, interior, *family_);
   if (!problem.empty()) xml_.fail(e, problem);
+}
+
+// <drawsphere radius="R"><point .../></drawsphere>: the surface in draw mode "face", the whole
+// sphere in "full" (case_generator.h gives GenCase's rule).
+void GeometryCommands::drawSphere(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point"});
+  const double radius = xml_.real(e, "radius");
+  if (!(radius > 0)) xml_.fail(e, "radius must be positive");
+  if (!(radius / dp_ < 1e9)) xml_.fail(e, fmt::format("radius {} is more than a billion dp", radius));
+  if (drawMode_ == DrawMode::Solid)
+    xml_.fail(e, "a sphere in draw mode \"solid\" is not supported (GenCase's inside-only rule for spheres is not "
+                 "reproduced exactly): use \"full\" or \"face\"");
+  const Vec3d c = xml_.vec(xml_.child(e, "point"));
+  generator_.drawSphere({c.x + offset_.x, c.y + offset_.y, c.z + offset_.z}, radius, drawMode_ == DrawMode::Face,
+                        *family_);
 }
 
 // <fillbox>: GenCase's fill from a seed point through the empty (<modefill>void</modefill>),

@@ -35,6 +35,7 @@ class GeometryCommands {
   void drawBox(const XMLElement* e);
   void drawPrism(const XMLElement* e) const;
   void fillBox(const XMLElement* e) const;
+  void drawSphere(const XMLElement* e) const;
   void requireFamily(const XMLElement* e) const;
   void requirePointsOnly(const XMLElement* e) const;
   void variables(const XMLElement* e);

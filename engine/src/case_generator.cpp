@@ -48,6 +48,13 @@ int64_t ParticleGenerator::snapIndex(double x, int a) const {
   return int64_t(std::clamp(r, double(lattice_.lo[a] - 1), double(lattice_.hi[a] + 1)));
 }
 
+int64_t ParticleGenerator::nodeIndex(double x, int a) const {
+  // Vertices and centres keep their place outside the lattice (a prism's slope must not bend);
+  // the bound only keeps the conversion defined.
+  constexpr double kFar = double(int64_t(1) << 40);
+  return int64_t(std::clamp(std::round((x - axis(spec_.pointMin, a)) / spec_.dp), -kFar, kFar));
+}
+
 NodeBox ParticleGenerator::snap(const Vec3d& lo, const Vec3d& hi) const {
   NodeBox b;
   for (int a = 0; a < 3; ++a) {
@@ -86,11 +93,11 @@ std::string ParticleGenerator::drawPrism(const std::vector<Vec3d>& points, uint6
                                          uint16_t family) {
   std::vector<Vec3d> snapped;
   for (const Vec3d& p : points)
-    snapped.push_back({double(snapIndex(p.x, 0)), double(snapIndex(p.y, 1)), double(snapIndex(p.z, 2))});
+    snapped.push_back({double(nodeIndex(p.x, 0)), double(nodeIndex(p.y, 1)), double(nodeIndex(p.z, 2))});
   PrismShape prism;
   std::string problem = PrismShape::build(snapped, prism);
   if (!problem.empty()) return problem;
-  Op op{Kind::Prism};
+  Op op{Kind::Prism, NodeBox{}};
   for (int a = 0; a < 3; ++a) {
     op.box.lo[a] = prism.lo()[a];
     op.box.hi[a] = prism.hi()[a];
@@ -102,6 +109,20 @@ std::string ParticleGenerator::drawPrism(const std::vector<Vec3d>& points, uint6
   prisms_.push_back(std::move(prism));
   ops_.push_back(op);
   return "";
+}
+
+void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, bool surfaceOnly, uint16_t family) {
+  Op op{Kind::Sphere, NodeBox{}};
+  op.radius = std::round(radius / spec_.dp);
+  const int64_t reach = int64_t(op.radius) + 1;
+  for (int a = 0; a < 3; ++a) {
+    op.seed[a] = nodeIndex(axis(centre, a), a);
+    op.box.lo[a] = op.seed[a] - reach;
+    op.box.hi[a] = op.seed[a] + reach;
+  }
+  op.solid = !surfaceOnly;
+  op.family = family;
+  ops_.push_back(op);
 }
 
 void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind,
@@ -267,6 +288,13 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
       }
       case Kind::Interior:
         grid.fill(op.box, op.family);
+        break;
+      case Kind::Sphere:
+        grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+          const double d = std::sqrt(double((i - op.seed[0]) * (i - op.seed[0]) + (j - op.seed[1]) * (j - op.seed[1]) +
+                                            (k - op.seed[2]) * (k - op.seed[2])));
+          return op.solid ? d < op.radius + 0.6 : std::abs(d - op.radius) < 0.6;
+        });
         break;
       case Kind::Box:
         if (op.solid) {

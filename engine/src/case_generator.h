@@ -96,6 +96,11 @@ class ParticleGenerator {
   // Returns an empty string, or why the points make no prism.
   std::string drawPrism(const std::vector<Vec3d>& points, uint64_t faces, bool interior, uint16_t family);
 
+  // Records a sphere (GenCase's rule, in node units): centre c snapped to a node, radius
+  // Rs = round(radius / dp); a node at distance d from c is on the surface when |d - Rs| < 0.6
+  // and in the full sphere when d < Rs + 0.6. `surfaceOnly` draws the surface.
+  void drawSphere(const Vec3d& centre, double radius, bool surfaceOnly, uint16_t family);
+
   // Records a fill from `seed` through nodes of `kind` inside the box from `lo` to `hi` (world
   // coordinates, any order) with `family` (see above).
   void fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind, uint16_t family);
@@ -109,6 +114,8 @@ class ParticleGenerator {
   NodeBox snap(const Vec3d& lo, const Vec3d& hi) const;
   // The snapped index of coordinate x on axis a, clamped to one node beyond the lattice.
   int64_t snapIndex(double x, int a) const;
+  // The same without the clamp (within +-2^40), for prism vertices and sphere centres.
+  int64_t nodeIndex(double x, int a) const;
   Vec3d nodePosition(int64_t i, int64_t j, int64_t k) const;
 
  private:
@@ -116,7 +123,7 @@ class ParticleGenerator {
     bool bound;
     int local;
   };
-  enum class Kind : uint8_t { Box, Interior, Prism, Fill };
+  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere };
   struct Op {
     Kind kind;
     NodeBox box;  // the snapped box; for a prism, its snapped vertices' range
@@ -126,7 +133,8 @@ class ParticleGenerator {
     int prism = -1;                // index into prisms_
     bool prismInterior = false;
     FillKind fillKind = FillKind::Void;
-    int64_t seed[3] = {0, 0, 0};  // node index
+    int64_t seed[3] = {0, 0, 0};  // node index; a sphere's centre
+    double radius = 0;             // a sphere's, in nodes
   };
 
   LatticeSpec spec_;

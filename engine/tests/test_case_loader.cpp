@@ -330,8 +330,11 @@ TEST(CaseLoaderErrors, MissingFile) {
 }
 
 TEST(CaseLoaderErrors, UnknownGeometryCommand) {
-  const std::string xml = caseXml(std::string(kFluidCube) + "<drawsphere radius=\"1\" />\n");
-  expectBadCase(xml, "<drawsphere", "<drawsphere>", "unknown geometry command");
+  const std::string xml = caseXml(std::string(kFluidCube) + "<drawtorus radius=\"1\" />\n");
+  expectBadCase(xml, "<drawtorus", "<drawtorus>", "unknown geometry command");
+  // A command that is known but given wrong names what is missing.
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawsphere radius=\"1\" />\n"), "<drawsphere", "<drawsphere>",
+                "missing element <point>");
 }
 
 TEST(CaseLoaderErrors, DrawBoxWithoutSize) {

@@ -345,6 +345,18 @@ TEST(Generator, FillInTwoDimensionsStaysInThePlane) {
   EXPECT_EQ(out.nBound, 11u * 11u - 9u * 9u);
 }
 
+// GenCase's sphere: centre snapped (0.52 -> 0.5), radius 0.2 = 2 nodes; the whole sphere is the
+// nodes within 2.6 nodes of the centre (81), the surface those between 1.4 and 2.6 (74).
+TEST(Generator, SphereWholeAndSurface) {
+  for (const bool surface : {false, true}) {
+    ParticleGenerator g(spec3d());
+    g.drawSphere({0.52, 0.5, 0.5}, 0.2, surface, g.family(false, 0));
+    const auto out = g.generate(kBoundFirst, kFluidFirst);
+    EXPECT_EQ(out.nFluid, surface ? 74u : 81u);
+    expectExtent(extentOf(out, 0, out.nFluid), {0.3, 0.3, 0.3}, {0.7, 0.7, 0.7});
+  }
+}
+
 TEST(DomainSpec, ParsesDualSphysicsForms) {
   auto d = parseDomainAxis("default");
   ASSERT_TRUE(d);
