@@ -1,4 +1,6 @@
 // The `sph` command line: run a case, describe a case, list plugins.
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -224,14 +226,21 @@ int cmdInfo(const Args& a) {
 }
 
 int cmdRun(const Args& a) {
+  const auto t0 = std::chrono::steady_clock::now();
   const sph::CaseDefinition c = sph::loadCase(a.casePath, a.load);
+  const auto t1 = std::chrono::steady_clock::now();
   sph::Simulation sim(c, a.run);
+  const auto t2 = std::chrono::steady_clock::now();
   const auto& p = sim.parameters();
   for (const std::string& w : p.warnings) fmt::print(stderr, "sph: warning: {}\n", w);
   fmt::print("sph: {} ({}D, {} particles: {} boundary, {} fluid) on the {} ({}), {} precision, neighbours '{}'\n",
              c.name, p.dim, c.positions.size(), c.nBound, c.nFluid, sph::deviceName(sim.device()),
              sim.device() == sph::Device::Gpu ? sph::gpu::deviceDescription() : "OpenMP",
              sph::precisionName(a.run.precision), sim.strategyName());
+  const double load = std::chrono::duration<double>(t1 - t0).count();
+  const double setup = std::chrono::duration<double>(t2 - t1).count();
+  fmt::print("setup: {:.2f} s to load the case, {:.2f} s to prepare the run ({:.1f} M particles/s in all)\n", load,
+             setup, double(c.positions.size()) / std::max(load + setup, 1e-9) * 1e-6);
   const sph::RunReport r = sim.run();
   fmt::print("\n{}\n{}", sph::phaseTable(r), sph::strategyStatsText(r));
   fmt::print("done: {} steps, {:.4f} s simulated in {:.2f} s wall ({:.2f} ns per particle-step), "

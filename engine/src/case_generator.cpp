@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -167,7 +168,11 @@ class NodeGrid {
       }
       total *= n_[d];
     }
-    nodes_.assign(size_t(total), 0);
+    // Cleared plane by plane in parallel: the pages land where the planes are later drawn.
+    nodes_.reset(new uint16_t[size_t(total)]);
+    const uint64_t plane = n_[1] * n_[2];
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < int64_t(n_[0]); ++i) std::fill_n(nodes_.get() + uint64_t(i) * plane, plane, uint16_t(0));
   }
 
   // Sets the nodes of `region` for which member(i, j, k) holds.
@@ -175,6 +180,7 @@ class NodeGrid {
   void fillIf(const NodeBox& region, uint16_t value, Member member) {
     const NodeBox r = intersect(region, span_);
     if (r.empty()) return;
+#pragma omp parallel for schedule(dynamic, 1)
     for (int64_t i = r.lo[0]; i <= r.hi[0]; ++i)
       for (int64_t j = r.lo[1]; j <= r.hi[1]; ++j)
         for (int64_t k = r.lo[2]; k <= r.hi[2]; ++k)
@@ -184,9 +190,10 @@ class NodeGrid {
   void fill(const NodeBox& region, uint16_t value) {
     const NodeBox r = intersect(region, span_);
     if (r.empty()) return;
+#pragma omp parallel for schedule(static)
     for (int64_t i = r.lo[0]; i <= r.hi[0]; ++i) {
       for (int64_t j = r.lo[1]; j <= r.hi[1]; ++j) {
-        uint16_t* row = nodes_.data() + index(i, j, r.lo[2]);
+        uint16_t* row = nodes_.get() + index(i, j, r.lo[2]);
         std::fill(row, row + (r.hi[2] - r.lo[2] + 1), value);
       }
     }
@@ -239,13 +246,13 @@ class NodeGrid {
     nodes_[index(i, j, k)] = value;
   }
 
-  const std::vector<uint16_t>& nodes() const { return nodes_; }
+  const uint16_t* nodes() const { return nodes_.get(); }
   uint64_t extent(int d) const { return n_[d]; }
 
  private:
   NodeBox span_;
   uint64_t n_[3] = {0, 0, 0};
-  std::vector<uint16_t> nodes_;
+  std::unique_ptr<uint16_t[]> nodes_;
 };
 
 }  // namespace
@@ -314,8 +321,21 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
     }
   }
 
-  std::vector<uint64_t> count(families_.size() + 1, 0);
-  for (uint16_t v : grid.nodes()) ++count[v];
+  // Nodes of each family in each x plane, counted in parallel; the particles are then written
+  // plane by plane in parallel, each plane's block of each family at its place.
+  const size_t nFam = families_.size() + 1;
+  const uint64_t planes = grid.extent(0), plane = grid.extent(1) * grid.extent(2);
+  std::vector<uint64_t> planeCount(planes * nFam, 0);
+  const uint16_t* nodes = grid.nodes();
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < int64_t(planes); ++i) {
+    uint64_t* c = planeCount.data() + uint64_t(i) * nFam;
+    const uint16_t* p = nodes + uint64_t(i) * plane;
+    for (uint64_t q = 0; q < plane; ++q) ++c[p[q]];
+  }
+  std::vector<uint64_t> count(nFam, 0);
+  for (uint64_t i = 0; i < planes; ++i)
+    for (size_t v = 0; v < nFam; ++v) count[v] += planeCount[i * nFam + v];
 
   // Final table: used boundary families by mk, then used fluid families by mk.
   std::vector<uint16_t> order;
@@ -345,23 +365,32 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
   out.positions.resize(nBound + nFluid);
   out.mkIndex.resize(nBound + nFluid);
 
-  // One block per family in the table's order, each in node order (x slowest, z fastest).
-  std::vector<size_t> next(families_.size() + 1, 0);
-  size_t start = 0;
+  // One block per family in the table's order, each in node order (x slowest, z fastest): each
+  // plane's part of a family's block starts after the planes before it.
+  std::vector<uint64_t> start(nFam, 0);
+  uint64_t at = 0;
   for (const uint16_t f : order) {
-    next[f + 1] = start;
-    start += count[f + 1];
+    start[f + 1] = at;
+    at += count[f + 1];
   }
-  const std::vector<uint16_t>& nodes = grid.nodes();
-  size_t idx = 0;
-  for (uint64_t i = 0; i < grid.extent(0); ++i) {
+  for (uint64_t i = 0; i < planes; ++i) {
+    for (size_t v = 1; v < nFam; ++v) {
+      const uint64_t c = planeCount[i * nFam + v];
+      planeCount[i * nFam + v] = start[v];
+      start[v] += c;
+    }
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < int64_t(planes); ++i) {
+    uint64_t* next = planeCount.data() + uint64_t(i) * nFam;
+    const uint16_t* p = nodes + uint64_t(i) * plane;
+    uint64_t q = 0;
     for (uint64_t j = 0; j < grid.extent(1); ++j) {
-      for (uint64_t k = 0; k < grid.extent(2); ++k, ++idx) {
-        const uint16_t v = nodes[idx];
+      for (uint64_t k = 0; k < grid.extent(2); ++k, ++q) {
+        const uint16_t v = p[q];
         if (v == 0) continue;
-        const size_t slot = next[v]++;
-        out.positions[slot] = nodePosition(span.lo[0] + int64_t(i), span.lo[1] + int64_t(j),
-                                           span.lo[2] + int64_t(k));
+        const uint64_t slot = next[v]++;
+        out.positions[slot] = nodePosition(span.lo[0] + i, span.lo[1] + int64_t(j), span.lo[2] + int64_t(k));
         out.mkIndex[slot] = finalIndex[v];
       }
     }

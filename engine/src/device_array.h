@@ -53,12 +53,13 @@ class DeviceArray {
     std::swap(dev_, o.dev_);
   }
 
-  void upload(const std::vector<U>& src, const char* what) {
-    if (src.empty()) return;
+  void upload(const std::vector<U>& src, const char* what) { upload(src.data(), src.size(), what); }
+  void upload(const U* src, size_t count, const char* what) {
+    if (count == 0) return;
     if (dev_ == Device::Gpu)
-      gpu::copyToDevice(p_, src.data(), src.size() * sizeof(U), what);
+      gpu::copyToDevice(p_, src, count * sizeof(U), what);
     else
-      std::copy(src.begin(), src.end(), p_);
+      std::copy(src, src + count, p_);
   }
   // Elements [first, first + count).
   std::vector<U> download(size_t count, const char* what, size_t first = 0) const {

@@ -50,6 +50,7 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
   r.extra["output_parts"] = fmt::format("{}", output.parts());
   r.extra["plugin_path"] = s.pluginInfo().path;
   r.extra["step_algorithm"] = s.params().stepAlgorithm == 2 ? "symplectic" : "verlet";
+  r.extra["setup_seconds"] = fmt::format("{:.3f}", s.setupSeconds());
   r.extra["kernel"] = s.params().kernel == KernelKind::Cubic ? "cubic" : "wendland";
 }
 

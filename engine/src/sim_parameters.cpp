@@ -362,38 +362,57 @@ template PhysicsConstants<float> makePhysicsConstants<float>(const SimParameters
 template PhysicsConstants<double> makePhysicsConstants<double>(const SimParameters&);
 
 std::vector<double> initialDensity(const CaseDefinition& c, const SimParameters& p) {
-  std::vector<double> rho(c.positions.size(), p.rho0);
+  const size_t n = c.positions.size();
+  std::vector<double> rho(n, p.rho0);
   const int mode = c.constants.rhopGradient;
   if (mode == 1) return rho;
   if (mode != 2 && mode != 3)
     throw InputError(fmt::format("{}: <rhopgradient>: value {} must be 1, 2 or 3", c.path, mode));
+  if (c.nFluid == 0) return rho;
   const double gAbs = std::abs(p.gravity.z);
   // Height of the free surface above each particle: per water column (x, y lattice column) for
-  // mode 2, the highest fluid particle for mode 3.
+  // mode 2, the highest fluid particle for mode 3. The columns are a dense table over the fluid's
+  // extent (the fluid of a case fills a fair share of its box), indexed by lattice column.
+  auto columnX = [&](const Vec3d& v) { return std::lround(v.x / p.dp); };
+  auto columnY = [&](const Vec3d& v) { return std::lround(v.y / p.dp); };
+  long x0 = columnX(c.positions[c.nBound]), x1 = x0, y0 = columnY(c.positions[c.nBound]), y1 = y0;
   double zTop = -std::numeric_limits<double>::max();
-  std::map<std::pair<long, long>, double> columnTop;
-  auto column = [&](const Vec3d& v) {
-    return std::make_pair(std::lround(v.x / p.dp), std::lround(v.y / p.dp));
-  };
-  for (size_t i = c.nBound; i < c.positions.size(); ++i) {
+  for (size_t i = c.nBound; i < n; ++i) {
     const Vec3d& v = c.positions[i];
     zTop = std::max(zTop, v.z);
-    auto [it, inserted] = columnTop.try_emplace(column(v), v.z);
-    if (!inserted) it->second = std::max(it->second, v.z);
+    x0 = std::min(x0, columnX(v));
+    x1 = std::max(x1, columnX(v));
+    y0 = std::min(y0, columnY(v));
+    y1 = std::max(y1, columnY(v));
   }
+  const size_t nx = size_t(x1 - x0 + 1), ny = size_t(y1 - y0 + 1);
+  // Drops scattered over a huge box would make the table larger than the particles: a map then.
+  const bool dense = double(nx) * double(ny) <= 4.0 * double(n) + 1e6;
+  std::vector<double> columnTop;
+  std::map<std::pair<long, long>, double> sparseTop;
+  if (mode == 2) {
+    if (dense) columnTop.assign(nx * ny, -std::numeric_limits<double>::max());
+    for (size_t i = c.nBound; i < n; ++i) {
+      const Vec3d& v = c.positions[i];
+      double& top = dense ? columnTop[size_t(columnY(v) - y0) * nx + size_t(columnX(v) - x0)]
+                          : sparseTop.try_emplace({columnX(v), columnY(v)}, v.z).first->second;
+      top = std::max(top, v.z);
+    }
+  }
+  auto columnTopOf = [&](const Vec3d& v) {
+    return dense ? columnTop[size_t(columnY(v) - y0) * nx + size_t(columnX(v) - x0)]
+                 : sparseTop.at({columnX(v), columnY(v)});
+  };
   // Boundary particles start at rho0 whatever the mode: GenCase writes rho0 for them, and DBC
   // raises their density from the fluid's continuity as the fluid settles.
-  for (size_t i = c.nBound; i < c.positions.size(); ++i) {
-    const Vec3d& v = c.positions[i];
-    double top = zTop;
-    if (mode == 2) {
-      const auto it = columnTop.find(column(v));
-      if (it == columnTop.end()) continue;
-      top = it->second;
-    }
+  const int64_t first = int64_t(c.nBound), last = int64_t(n);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = first; i < last; ++i) {
+    const Vec3d& v = c.positions[size_t(i)];
+    const double top = mode == 2 ? columnTopOf(v) : zTop;
     if (v.z > top) continue;
     // Tait inverted for the hydrostatic pressure rho0 g (top - z).
-    rho[i] = p.rho0 * std::pow(1.0 + p.rho0 * gAbs * (top - v.z) / p.cteB, 1.0 / p.gamma);
+    rho[size_t(i)] = p.rho0 * std::pow(1.0 + p.rho0 * gAbs * (top - v.z) / p.cteB, 1.0 / p.gamma);
   }
   return rho;
 }

@@ -58,7 +58,9 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
   if (d == Device::Gpu && !gpu::available())
     throw InputError(gpu::builtWithCuda() ? "--device gpu: no usable CUDA device was found"
                                           : "--device gpu: this build of sph has no CUDA support");
+  const auto start = std::chrono::steady_clock::now();
   impl_ = makeSimulationCore(c, o, d);
+  impl_->setSetupSeconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 Simulation::~Simulation() = default;
 

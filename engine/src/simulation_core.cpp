@@ -282,9 +282,14 @@ class SimulationCore final : public Simulation::Impl {
                                                         : std::vector<double>(c.densities.begin(), c.densities.end());
     std::vector<bool> movingMk(c.mks.size(), false);
     for (const MotionObject& m : c.motions) movingMk.at(m.mkIndex) = true;
-    std::vector<Real4<T>> pos(n), vr(n);
-    std::vector<uint32_t> code(n), id(n);
-    for (uint32_t i = 0; i < n; ++i) {
+    // Left uninitialised (every element is written below): clearing gigabytes on one thread
+    // would cost more than filling them on all.
+    const std::unique_ptr<Real4<T>[]> pos(new Real4<T>[n]), vr(new Real4<T>[n]);
+    const std::unique_ptr<uint32_t[]> code(new uint32_t[n]), id(new uint32_t[n]);
+    // Each particle on its own: the setup of a case of hundreds of millions uses every core.
+#pragma omp parallel for schedule(static)
+    for (int64_t ii = 0; ii < int64_t(n); ++ii) {
+      const uint32_t i = uint32_t(ii);
       const uint32_t k = order.caseIndex[i];
       const Vec3d& v = c.positions[k];
       pos[i] = {T(v.x), T(v.y), T(v.z), T(0)};
@@ -316,11 +321,11 @@ class SimulationCore final : public Simulation::Impl {
       }
     }
     auto& s = state_->cur;
-    s.pos.upload(pos, "uploading positions");
-    s.velrho.upload(vr, "uploading densities");
-    s.velrhoPre.upload(vr, "uploading densities");
-    s.code.upload(code, "uploading particle codes");
-    s.id.upload(id, "uploading particle ids");
+    s.pos.upload(pos.get(), n, "uploading positions");
+    s.velrho.upload(vr.get(), n, "uploading densities");
+    s.velrhoPre.upload(vr.get(), n, "uploading densities");
+    s.code.upload(code.get(), n, "uploading particle codes");
+    s.id.upload(id.get(), n, "uploading particle ids");
     if (sps()) s.spsTau.upload(std::vector<SymTensor<T>>(n), "clearing the SPS stresses");  // zero before the first pass
     if (p.mdbc()) {
       std::vector<Real4<T>> normal(n);

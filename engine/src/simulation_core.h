@@ -54,6 +54,10 @@ class Simulation::Impl : public OutputSource {
   const ExclusionCounts& exclusions() const { return excluded; }
   const std::vector<ExcludedParticle>& exclusionLog() const { return excludedLog; }
   const CaseGauges& caseGauges() const { return gauges; }
+  // Wall seconds the run spent being set up (arrays filled and uploaded, the plugin created), for
+  // run.json; set by Simulation's constructor.
+  double setupSeconds() const { return setupTime; }
+  void setSetupSeconds(double s) { setupTime = s; }
 
  protected:
   SimParameters p;
@@ -71,6 +75,7 @@ class Simulation::Impl : public OutputSource {
   ExclusionCounts excluded;
   std::vector<ExcludedParticle> excludedLog;
   CaseGauges gauges;  // sampled by the run's output schedule (run_output.h)
+  double setupTime = 0;
 };
 
 std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,
