@@ -99,10 +99,14 @@ void GeometryCommands::command(const XMLElement* e) {
     xml_.fail(e, "text variables are not supported (numeric ones are: newvar, newvarcte, setvar)");
   } else if (name == "drawbox") {
     drawBox(e);
-  } else if (name == "drawprism") {
+  } else if (name == "drawprism" || name == "drawbeach") {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) drawPrism(e);
+  } else if (name == "drawcylinder") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawCylinder(e);
   } else if (name == "drawsphere") {
     requirePointsOnly(e);
     requireFamily(e);
@@ -292,7 +296,8 @@ void GeometryCommands::drawBox(const XMLElement* e) {
 // f-1 for face f; "0" leaves none out, "4" leaves out face 3). In draw mode "full" a prism with no
 // face left out also gets its interior, as the water body of DualSPHysics' CaseWavemaker does
 // (mask "0"); the tank of that case is the same prism with mask "1 | 2 | 6 | 7" (floor, beach and
-// far wall). Draw mode "face" draws the faces only, "solid" the interior only.
+// far wall). Draw mode "face" draws the faces only, "solid" the interior only (or, with faces
+// left out, the faces that remain).
 void GeometryCommands::drawPrism(const XMLElement* e) const {
   xml_.onlyChildren(e, {"point"});
   std::vector<Vec3d> points;
@@ -301,7 +306,39 @@ void GeometryCommands::drawPrism(const XMLElement* e) const {
     const Vec3d v = xml_.vec(p);
     points.push_back({v.x + offset_.x, v.y + offset_.y, v.z + offset_.z});
   }
-  const int faceCount = int(points.size() / 2) + 2;
+  if (std::string_view(e->Name()) == "drawbeach") {
+    // <drawbeach>: the profile given, swept from y = 0 to the points' y (GenCase draws it as the
+    // prism whose bottom is the profile at y = 0 and whose top is the profile as given).
+    const size_t n = points.size();
+    for (size_t i = 0; i < n; ++i) points.push_back(points[i]);
+    for (size_t i = 0; i < n; ++i) points[i].y = 0;
+  }
+  const uint64_t masked = maskBits(e, int(points.size() / 2) + 2);
+  const std::string problem = generator_.drawPrism(points, faceBits(masked), drawsInterior(masked), *family_);
+  if (!problem.empty()) xml_.fail(e, problem);
+}
+
+// <drawcylinder radius="R" mask="..."><point/><point/></drawcylinder>: the axis from the first point
+// to the second; faces 1 (the cap at the first point), 2 (the other cap), 3 (the side).
+void GeometryCommands::drawCylinder(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point"});
+  const double radius = xml_.real(e, "radius");
+  if (!(radius > 0)) xml_.fail(e, "radius must be positive");
+  if (!(radius / dp_ < 1e9)) xml_.fail(e, fmt::format("radius {} is more than a billion dp", radius));
+  std::vector<Vec3d> points;
+  for (const XMLElement* p = e->FirstChildElement("point"); p; p = p->NextSiblingElement("point")) {
+    if (skipped(p)) continue;
+    const Vec3d v = xml_.vec(p);
+    points.push_back({v.x + offset_.x, v.y + offset_.y, v.z + offset_.z});
+  }
+  if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the axis), got {}", points.size()));
+  const uint64_t masked = maskBits(e, 3);
+  generator_.drawCylinder(points[0], points[1], radius, faceBits(masked) & 7, drawsInterior(masked), *family_);
+}
+
+// The `mask` attribute as GenCase reads it: "a | b | ..." lists face numbers, a single number is
+// a bit mask (bit f-1 for face f; "0" leaves none out, "4" leaves out face 3).
+uint64_t GeometryCommands::maskBits(const XMLElement* e, int faceCount) const {
   uint64_t masked = 0;
   const std::string maskText = e->Attribute("mask") ? e->Attribute("mask") : "0";
   const std::vector<std::string> tokens = splitTokens(maskText);
@@ -317,11 +354,15 @@ void GeometryCommands::drawPrism(const XMLElement* e) const {
       masked = uint64_t(*v);
     }
   }
-  const uint64_t faces = drawMode_ == DrawMode::Solid ? 0 : ~masked;
-  const bool interior = masked == 0 && drawMode_ != DrawMode::Face;
-  const std::string problem = generator_.drawPrism(points, faces, interior, *family_);
-  if (!problem.empty()) xml_.fail(e, problem);
+  return masked;
 }
+
+// GenCase's draw modes for a shape with faces: the faces are drawn except in mode "solid" with
+// no face left out; the interior only with no face left out and not in mode "face".
+uint64_t GeometryCommands::faceBits(uint64_t masked) const {
+  return drawMode_ == DrawMode::Solid && masked == 0 ? 0 : ~masked;
+}
+bool GeometryCommands::drawsInterior(uint64_t masked) const { return masked == 0 && drawMode_ != DrawMode::Face; }
 
 // <drawsphere radius="R"><point .../></drawsphere>: the surface in draw mode "face", the whole
 // sphere in "full" (case_generator.h gives GenCase's rule).

@@ -36,6 +36,10 @@ class GeometryCommands {
   void drawPrism(const XMLElement* e) const;
   void fillBox(const XMLElement* e) const;
   void drawSphere(const XMLElement* e) const;
+  void drawCylinder(const XMLElement* e) const;
+  uint64_t maskBits(const XMLElement* e, int faceCount) const;
+  uint64_t faceBits(uint64_t masked) const;
+  bool drawsInterior(uint64_t masked) const;
   void requireFamily(const XMLElement* e) const;
   void requirePointsOnly(const XMLElement* e) const;
   void variables(const XMLElement* e);

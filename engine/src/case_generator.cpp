@@ -126,6 +126,23 @@ void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, bool surf
   ops_.push_back(op);
 }
 
+void ParticleGenerator::drawCylinder(const Vec3d& a, const Vec3d& b, double radius, uint64_t faces, bool interior,
+                                     uint16_t family) {
+  Op op{Kind::Cylinder, NodeBox{}};
+  op.radius = radius;
+  const int64_t reach = int64_t(std::round(radius / spec_.dp)) + 3;
+  for (int d = 0; d < 3; ++d) {
+    op.seed[d] = nodeIndex(axis(a, d), d);
+    op.axisEnd[d] = nodeIndex(axis(b, d), d);
+    op.box.lo[d] = std::min(op.seed[d], op.axisEnd[d]) - reach;
+    op.box.hi[d] = std::max(op.seed[d], op.axisEnd[d]) + reach;
+  }
+  op.faces = faces;
+  op.solid = interior;
+  op.family = family;
+  ops_.push_back(op);
+}
+
 void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind,
                                 uint16_t family) {
   Op op{Kind::Fill, snap(lo, hi)};
@@ -296,6 +313,34 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
       case Kind::Interior:
         grid.fill(op.box, op.family);
         break;
+      case Kind::Cylinder: {
+        // In metres and in GenCase's order of operations, which decides the exact ties.
+        const Vec3d c0 = nodePosition(op.seed[0], op.seed[1], op.seed[2]);
+        const Vec3d c1 = nodePosition(op.axisEnd[0], op.axisEnd[1], op.axisEnd[2]);
+        const Vec3d n{c1.x - c0.x, c1.y - c0.y, c1.z - c0.z};
+        const double nn = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+        if (nn == 0) break;  // both ends on one node: no axis, nothing drawn
+        const double rs = std::round(op.radius / spec_.dp) * spec_.dp, reach = 0.6 * spec_.dp;
+        auto plane = [](const Vec3d& p, const Vec3d& c, const Vec3d& m) {
+          return m.x * p.x + m.y * p.y + m.z * p.z + -(m.x * c.x + m.y * c.y + m.z * c.z);
+        };
+        const Vec3d back{-n.x, -n.y, -n.z};
+        grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+          const Vec3d p = nodePosition(i, j, k);
+          // Distance to the axis line: twice the area of (p, c0, c1) over |c1 - c0|.
+          const double qx = c0.x - p.x, qy = c0.y - p.y, qz = c0.z - p.z;
+          const double rx = c1.x - p.x, ry = c1.y - p.y, rz = c1.z - p.z;
+          const double vi = qy * rz - ry * qz, vj = -(qx * rz - rx * qz), vk = qx * ry - rx * qy;
+          const double lp = (0.5 * std::sqrt(vi * vi + vj * vj + vk * vk) * 2) / nn;
+          const double s0 = plane(p, c0, n);
+          const bool between = s0 > 0 && plane(p, c1, back) > 0;
+          if (op.solid && between && lp <= op.radius) return true;
+          if ((op.faces & 4) && between && std::abs(lp - rs) < reach) return true;
+          if ((op.faces & 1) && lp <= op.radius && std::abs(s0 / nn) < reach) return true;
+          return (op.faces & 2) && lp <= op.radius && std::abs(plane(p, c1, n) / nn) < reach;
+        });
+        break;
+      }
       case Kind::Sphere:
         grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
           const double d = std::sqrt(double((i - op.seed[0]) * (i - op.seed[0]) + (j - op.seed[1]) * (j - op.seed[1]) +

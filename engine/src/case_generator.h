@@ -101,6 +101,14 @@ class ParticleGenerator {
   // and in the full sphere when d < Rs + 0.6. `surfaceOnly` draws the surface.
   void drawSphere(const Vec3d& centre, double radius, bool surfaceOnly, uint16_t family);
 
+  // Records a cylinder (GenCase's rule): the axis ends `a` and `b` snapped to nodes (positions ca,
+  // cb), Rs = round(radius / dp); lp is a node's distance to the axis line. Between the caps
+  // means strictly on the inner side of both cap planes (through ca and cb, normal along the
+  // axis). The side: between the caps and |lp - Rs dp| < 0.6 dp; a cap: lp <= radius and within
+  // 0.6 dp of its plane; the interior: between the caps and lp <= radius. `faces` has bit 0 for
+  // the cap at `a`, bit 1 for the cap at `b`, bit 2 for the side.
+  void drawCylinder(const Vec3d& a, const Vec3d& b, double radius, uint64_t faces, bool interior, uint16_t family);
+
   // Records a fill from `seed` through nodes of `kind` inside the box from `lo` to `hi` (world
   // coordinates, any order) with `family` (see above).
   void fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind, uint16_t family);
@@ -123,7 +131,7 @@ class ParticleGenerator {
     bool bound;
     int local;
   };
-  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere };
+  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder };
   struct Op {
     Kind kind;
     NodeBox box;  // the snapped box; for a prism, its snapped vertices' range
@@ -134,7 +142,8 @@ class ParticleGenerator {
     bool prismInterior = false;
     FillKind fillKind = FillKind::Void;
     int64_t seed[3] = {0, 0, 0};  // node index; a sphere's centre
-    double radius = 0;             // a sphere's, in nodes
+    double radius = 0;             // a sphere's, in nodes; a cylinder's, in metres
+    int64_t axisEnd[3] = {0, 0, 0};  // a cylinder's second axis node (the first is `seed`)
   };
 
   LatticeSpec spec_;

@@ -556,6 +556,17 @@ TEST(CaseLoaderErrors, BadPrisms) {
                 "no mk selected");
 }
 
+TEST(CaseLoaderErrors, BadCylinders) {
+  const std::string one = "<point x=\"0\" y=\"0\" z=\"0\" />\n";
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawcylinder radius=\"0.1\">\n" + one + "</drawcylinder>\n"),
+                "<drawcylinder", "<drawcylinder>", "needs 2 points (the ends of the axis), got 1");
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawcylinder radius=\"-1\">\n" + one + one + "</drawcylinder>\n"),
+                "<drawcylinder", "<drawcylinder>", "radius must be positive");
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawcylinder radius=\"0.1\" mask=\"1 | 4\">\n" + one + one +
+                        "</drawcylinder>\n"),
+                "<drawcylinder", "<drawcylinder>", "mask entry \"4\" is not a face number 1..3");
+}
+
 TEST(CaseLoaderErrors, BadMkOrientFluid) {
   std::string xml = caseXml(kFluidCube);
   const std::string plain = "<mkconfig boundcount=\"240\" fluidcount=\"9\" />";
