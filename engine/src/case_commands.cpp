@@ -26,7 +26,11 @@ GeometryCommands::GeometryCommands(const XmlReader& xml, CaseVariables& variable
       boundCount_(boundCount),
       fluidCount_(fluidCount),
       lists_(std::move(lists)),
-      generator_(generator) {}
+      generator_(generator) {
+  const gen::NodeBox& l = generator.lattice();
+  everywhereLo_ = generator.nodePosition(l.lo[0] - 1, l.lo[1] - 1, l.lo[2] - 1);
+  everywhereHi_ = generator.nodePosition(l.hi[0] + 1, l.hi[1] + 1, l.hi[2] + 1);
+}
 
 void GeometryCommands::run(const XMLElement* list) {
   for (const XMLElement* e = list->FirstChildElement(); e; e = e->NextSiblingElement())
@@ -68,8 +72,11 @@ void GeometryCommands::command(const XMLElement* e) {
     const auto it = lists_.find(list);
     if (it == lists_.end()) xml_.fail(e, fmt::format("no <list name=\"{}\"> in <commands>", list));
     if (depth_ >= kMaxListDepth) xml_.fail(e, fmt::format("<runlist> nested more than {} deep (a list running itself?)", kMaxListDepth));
+    // times="N" runs the list N times (its <move>s accumulate, drawing a row of copies).
+    const int times = e->Attribute("times") ? xml_.integer(e, "times") : 1;
+    if (times < 0 || times > 1000000) xml_.fail(e, fmt::format("times=\"{}\" must be between 0 and 1000000", times));
     ++depth_;
-    run(it->second);
+    for (int n = 0; n < times; ++n) run(it->second);
     --depth_;
   } else if (name == "shapeout") {
     const char* file = e->Attribute("file");
@@ -93,6 +100,13 @@ void GeometryCommands::command(const XMLElement* e) {
     offset_ = {offset_.x + m.x, offset_.y + m.y, offset_.z + m.z};
   } else if (name == "matrixreset") {
     offset_ = {};
+  } else if (name == "matrixsave") {
+    if (savedOffsets_.size() >= 1000000) xml_.fail(e, "more than a million <matrixsave> without <matrixload>");
+    savedOffsets_.push_back(offset_);
+  } else if (name == "matrixload") {
+    if (savedOffsets_.empty()) xml_.fail(e, "no <matrixsave> to load");
+    offset_ = savedOffsets_.back();
+    savedOffsets_.pop_back();
   } else if (name == "newvarcte" || name == "newvar" || name == "setvar") {
     variables(e);
   } else if (name == "newvarstr" || name == "newvarstrcte" || name == "setvarstr") {
@@ -119,6 +133,15 @@ void GeometryCommands::command(const XMLElement* e) {
       const Vec3d v = xml_.vec(e);
       const Vec3d p{v.x + offset_.x, v.y + offset_.y, v.z + offset_.z};
       generator_.drawBox(p, p, true, 0, *family_);
+    }
+  } else if (name == "fillvoidpoint") {
+    // The empty nodes reachable from the point, anywhere in the domain.
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) {
+      const Vec3d v = xml_.vec(e);
+      generator_.fillBox({v.x + offset_.x, v.y + offset_.y, v.z + offset_.z}, everywhereLo_, everywhereHi_,
+                         gen::FillKind::Void, *family_);
     }
   } else if (name == "fillbox") {
     requirePointsOnly(e);

@@ -56,6 +56,8 @@ class GeometryCommands {
   // Drawing state, as GenCase keeps it across lists.
   std::optional<uint16_t> family_;  // 0 = void
   Vec3d offset_;                    // accumulated <move>
+  std::vector<Vec3d> savedOffsets_;  // <matrixsave>, restored by <matrixload>
+  Vec3d everywhereLo_, everywhereHi_;  // a box whose inside is the whole lattice
   enum class DrawMode { Full, Face, Solid };
   DrawMode drawMode_ = DrawMode::Full;  // <setdrawmode>: face draws solids' faces only, solid their insides only
   bool drawModeSet_ = true;         // false after <resetdraw> until <setdrawmode>
