@@ -323,12 +323,7 @@ void GeometryCommands::drawBox(const XMLElement* e) {
 // left out, the faces that remain).
 void GeometryCommands::drawPrism(const XMLElement* e) const {
   xml_.onlyChildren(e, {"point"});
-  std::vector<Vec3d> points;
-  for (const XMLElement* p = e->FirstChildElement("point"); p; p = p->NextSiblingElement("point")) {
-    if (skipped(p)) continue;
-    const Vec3d v = xml_.vec(p);
-    points.push_back({v.x + offset_.x, v.y + offset_.y, v.z + offset_.z});
-  }
+  std::vector<Vec3d> points = movedPoints(e);
   if (std::string_view(e->Name()) == "drawbeach") {
     // <drawbeach>: the profile given, swept from y = 0 to the points' y (GenCase draws it as the
     // prism whose bottom is the profile at y = 0 and whose top is the profile as given).
@@ -348,15 +343,21 @@ void GeometryCommands::drawCylinder(const XMLElement* e) const {
   const double radius = xml_.real(e, "radius");
   if (!(radius > 0)) xml_.fail(e, "radius must be positive");
   if (!(radius / dp_ < 1e9)) xml_.fail(e, fmt::format("radius {} is more than a billion dp", radius));
+  const std::vector<Vec3d> points = movedPoints(e);
+  if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the axis), got {}", points.size()));
+  const uint64_t masked = maskBits(e, 3);
+  generator_.drawCylinder(points[0], points[1], radius, faceBits(masked) & 7, drawsInterior(masked), *family_);
+}
+
+// The <point> children of a shape, moved by the current <move> offset.
+std::vector<Vec3d> GeometryCommands::movedPoints(const XMLElement* e) const {
   std::vector<Vec3d> points;
   for (const XMLElement* p = e->FirstChildElement("point"); p; p = p->NextSiblingElement("point")) {
     if (skipped(p)) continue;
     const Vec3d v = xml_.vec(p);
     points.push_back({v.x + offset_.x, v.y + offset_.y, v.z + offset_.z});
   }
-  if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the axis), got {}", points.size()));
-  const uint64_t masked = maskBits(e, 3);
-  generator_.drawCylinder(points[0], points[1], radius, faceBits(masked) & 7, drawsInterior(masked), *family_);
+  return points;
 }
 
 // The `mask` attribute as GenCase reads it: "a | b | ..." lists face numbers, a single number is
