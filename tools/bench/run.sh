@@ -14,7 +14,8 @@
 #   --no-report skip tools/bench/report.py at the end.
 #
 # Environment: SPH_BUILD_DIR (build), SPH_BIN (SPH_BUILD_DIR/bin/sph), SPH_CALIBRATE
-# (SPH_BUILD_DIR/bin/sph_calibrate), CASES, STRATEGIES, PRECISIONS, STEPS, WARMUP_STEPS,
+# (SPH_BUILD_DIR/bin/sph_calibrate), CASES (bundled case names or case file paths, e.g.
+# "DamBreak path/to/Spheric2Dam_01M_Def.xml"), STRATEGIES, PRECISIONS, STEPS, WARMUP_STEPS,
 # REPEATS (measured runs per strategy, alternating cell/verlet in ABBA order; 2),
 # LADDER_DP (spacings), LADDER_STEPS (100), CELL_ARGS / VERLET_ARGS (extra sph run options per
 # strategy), DEVICE (gpu; cpu for tests), RUN_TIMEOUT (seconds per run: 120 in quick mode, none
@@ -98,10 +99,17 @@ is_oom() {  # log json
   grep -qiE 'out of memory|cudaErrorMemoryAllocation|bad_alloc' "$1" "$2" 2>/dev/null
 }
 
+# A case of CASES is a bundled case's name (testcases/NAME.xml) or the path of any case file
+# (a DualSPHysics _Def.xml, GenCase's output), named after its file without .xml and _Def.
+case_xml() { if [[ "$1" == */* || "$1" == *.xml ]]; then realpath -m "$1"; else echo "$here/testcases/$1.xml"; fi; }
+case_name() { local b; b="$(basename "$1")"; b="${b%.xml}"; echo "${b%_Def}"; }
+
 # One sph run. group: warmup (not recorded, no files), matrix or ladder.
 bench_run() {  # group case strategy precision dp repeat nsteps
-  local group="$1" case="$2" strategy="$3" precision="$4" dp="$5" repeat="$6" nsteps="$7"
-  local key="$case/$strategy/$precision" xml="$here/testcases/$case.xml"
+  local group="$1" case strategy="$3" precision="$4" dp="$5" repeat="$6" nsteps="$7" xml
+  case="$(case_name "$2")"
+  xml="$(case_xml "$2")"
+  local key="$case/$strategy/$precision"
   local id="$group-$case-$strategy-$precision${dp:+-dp$dp}-r$repeat"
   local args=(run "$xml" --device "${DEVICE:-gpu}" --neighbours "$strategy" --precision "$precision" --quiet)
   local extra=()
@@ -121,7 +129,7 @@ bench_run() {  # group case strategy precision dp repeat nsteps
     return 0
   fi
   if [[ ! -f "$xml" ]]; then
-    skip[$key]="case file testcases/$case.xml not found"
+    skip[$key]="case file ${xml#"$here/"} not found"
     bench_run "$@"
     return 0
   fi

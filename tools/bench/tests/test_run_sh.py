@@ -75,6 +75,14 @@ class DryRun(unittest.TestCase):
         self.assertTrue(all("--steps" not in m for m in matrix))
         self.assertIn("ladder-DamBreak-verlet-single-dp0.00087-r1", p.stdout)
 
+    def test_a_case_file_path_is_a_case_named_after_its_file(self):
+        # DualSPHysics' benchmark case: the engine's own test copy, as a user would pass any _Def.xml.
+        path = HERE.parents[2] / "engine/tests/data/gencase/Spheric2Dam_100K_Def.xml"
+        p = bench(["--dry-run"], CASES=f"{path} /nowhere/Missing_Def.xml", PRECISIONS="single")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"run   matrix-Spheric2Dam_100K-cell-single-r1: .*run \S*Spheric2Dam_100K_Def.xml ")
+        self.assertIn("skip  matrix-Missing-verlet-single-r1: case file /nowhere/Missing_Def.xml not found", p.stdout)
+
     def test_bad_argument_is_refused(self):
         p = bench(["--fast"])
         self.assertEqual(p.returncode, 2)
