@@ -241,6 +241,7 @@ int cmdRun(const Args& a) {
   const double setup = std::chrono::duration<double>(t2 - t1).count();
   fmt::print("setup: {:.2f} s to load the case, {:.2f} s to prepare the run ({:.1f} M particles/s in all)\n", load,
              setup, double(c.positions.size()) / std::max(load + setup, 1e-9) * 1e-6);
+  fmt::print("setup parts: {}\n", sim.setupPhaseText());
   const sph::RunReport r = sim.run();
   fmt::print("\n{}\n{}", sph::phaseTable(r), sph::strategyStatsText(r));
   fmt::print("done: {} steps, {:.4f} s simulated in {:.2f} s wall ({:.2f} ns per particle-step), "

@@ -60,16 +60,21 @@ int resolveDomain(CaseDefinition& c) {
   double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   if (!c.positions.empty()) {
     const Vec3d& p0 = c.positions.front();
-    lo[0] = hi[0] = p0.x;
-    lo[1] = hi[1] = p0.y;
-    lo[2] = hi[2] = p0.z;
-    for (const Vec3d& p : c.positions) {
-      const double v[3] = {p.x, p.y, p.z};
-      for (int a = 0; a < 3; ++a) {
-        lo[a] = std::min(lo[a], v[a]);
-        hi[a] = std::max(hi[a], v[a]);
-      }
+    double x0 = p0.x, x1 = p0.x, y0 = p0.y, y1 = p0.y, z0 = p0.z, z1 = p0.z;
+    const int64_t n = int64_t(c.positions.size());
+    // On all cores: a case of hundreds of millions of particles spends seconds here on one.
+#pragma omp parallel for schedule(static) reduction(min : x0, y0, z0) reduction(max : x1, y1, z1)
+    for (int64_t i = 0; i < n; ++i) {
+      const Vec3d& p = c.positions[size_t(i)];
+      x0 = std::min(x0, p.x);
+      x1 = std::max(x1, p.x);
+      y0 = std::min(y0, p.y);
+      y1 = std::max(y1, p.y);
+      z0 = std::min(z0, p.z);
+      z1 = std::max(z1, p.z);
     }
+    lo[0] = x0, lo[1] = y0, lo[2] = z0;
+    hi[0] = x1, hi[1] = y1, hi[2] = z1;
   }
   double outMin[3], outMax[3];
   for (int a = 0; a < 3; ++a) {

@@ -95,6 +95,7 @@ class CaseReader : public XmlReader {
   void readDefinition(const XMLElement* def);
   void runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists);
   void readNormals(const XMLElement* e);
+  void readInitials(const XMLElement* e);
   void readExecution(const XMLElement* exec);
   void readParameters(const XMLElement* params);
   void readDomain(const XMLElement* dom);
@@ -167,7 +168,7 @@ CaseDefinition CaseReader::load() {
 
 void CaseReader::readCaseDef(const XMLElement* casedef) {
   const XMLElement *constants = nullptr, *mkconfig = nullptr, *geometry = nullptr, *motion = nullptr;
-  const XMLElement *floatings = nullptr, *properties = nullptr, *normals = nullptr;
+  const XMLElement *floatings = nullptr, *properties = nullptr, *normals = nullptr, *initials = nullptr;
   for (const XMLElement* e = casedef->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
     if (skipped(e)) continue;
@@ -177,6 +178,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
                               : name == "floatings"  ? &floatings
                               : name == "properties" ? &properties
                               : name == "motion"     ? &motion
+                              : name == "initials"   ? &initials
                                                      : nullptr;
     if (slot) {
       if (*slot) fail(e, "appears twice");
@@ -240,6 +242,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   if (properties) readProperties(*this, properties, c_);
   if (motion) c_.motions = readMotion(*this, motion, c_.mks);  // refs name generated particles
   if (!genParticles_) orderAsGenCase(c_);
+  if (initials) readInitials(initials);  // on GenCase's order, which sets the particles' slots
   for (const MotionObject& m : c_.motions) {
     for (const FloatingDef& f : c_.floatings) {
       if (std::find(f.mkBound.begin(), f.mkBound.end(), m.ref) != f.mkBound.end()) {
@@ -432,6 +435,36 @@ void CaseReader::readNormals(const XMLElement* e) {
   const CaseConstants& k = c_.constants;
   const double h = k.h ? *k.h : (k.hdp ? *k.hdp * c_.dp : k.coefH * std::sqrt(double(dim) * c_.dp * c_.dp));
   c_.normals = ghostNormals(c_.positions, c_.nBound, it->second, distanceH * h, c_.dp);
+}
+
+// <initials>: GenCase 5.0 knows one initial condition, <velocity mkfluid="N" x y z/>: the fluid
+// of mk N starts with that velocity (a later one for the same mk wins). GenCase applies it and
+// writes the velocities into its output, so for GenCase's output this only checks the element.
+void CaseReader::readInitials(const XMLElement* e) {
+  onlyChildren(e, {"velocity"});
+  for (const XMLElement* v = e->FirstChildElement("velocity"); v; v = v->NextSiblingElement("velocity")) {
+    if (skipped(v)) continue;
+    if (!v->Attribute("mkfluid"))
+      fail(v, "needs mkfluid=\"N\" (GenCase sets initial velocities of fluid only)");
+    const int mk = integer(v, "mkfluid");
+    const Vec3d vel = vec(v);
+    if (genParticles_) continue;
+    const auto k = std::find_if(c_.mks.begin(), c_.mks.end(), [&](const MkEntry& m) { return !m.bound && m.local == mk; });
+    if (k == c_.mks.end()) {
+      // GenCase sets nothing then, without a word.
+      c_.warnings.push_back(fmt::format("{}:{}: <velocity mkfluid=\"{}\">: no fluid particle has mkfluid {}; the "
+                                        "velocity sets nothing",
+                                        path_, v->GetLineNum(), mk, mk));
+      continue;
+    }
+    const uint16_t index = uint16_t(k - c_.mks.begin());
+    if (c_.velocities.empty()) c_.velocities.assign(c_.positions.size(), Vec3f{});
+    const Vec3f value{float(vel.x), float(vel.y), float(vel.z)};
+    const int64_t n = int64_t(c_.positions.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i)
+      if (c_.mkIndex[size_t(i)] == index) c_.velocities[size_t(i)] = value;
+  }
 }
 
 void CaseReader::readExecution(const XMLElement* exec) {

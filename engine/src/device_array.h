@@ -54,12 +54,21 @@ class DeviceArray {
   }
 
   void upload(const std::vector<U>& src, const char* what) { upload(src.data(), src.size(), what); }
-  void upload(const U* src, size_t count, const char* what) {
+  // Into elements [first, first + count).
+  void upload(const U* src, size_t count, const char* what, size_t first = 0) {
     if (count == 0) return;
     if (dev_ == Device::Gpu)
-      gpu::copyToDevice(p_, src, count * sizeof(U), what);
+      gpu::copyToDevice(p_ + first, src, count * sizeof(U), what);
     else
-      std::copy(src, src + count, p_);
+      std::copy(src, src + count, p_ + first);
+  }
+  // Elements [0, count) of another array on the same device.
+  void copyFrom(const DeviceArray& o, size_t count, const char* what) {
+    if (count == 0) return;
+    if (dev_ == Device::Gpu)
+      gpu::copyDeviceToDevice(p_, o.p_, count * sizeof(U), what);
+    else
+      std::copy(o.p_, o.p_ + count, p_);
   }
   // Elements [first, first + count).
   std::vector<U> download(size_t count, const char* what, size_t first = 0) const {

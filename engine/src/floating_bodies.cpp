@@ -57,6 +57,10 @@ ParticleOrder planParticleOrder(const CaseDefinition& c) {
     }
   }
   ParticleOrder o;
+  if (floatingMkIndices.empty()) {
+    o.nBound = c.nBound;
+    return o;
+  }
   const uint32_t n = uint32_t(c.positions.size());
   o.caseIndex.reserve(n);
   std::vector<std::vector<uint32_t>> perBody(floatingMkIndices.size());
@@ -71,8 +75,6 @@ ParticleOrder planParticleOrder(const CaseDefinition& c) {
   for (const auto& body : perBody) o.caseIndex.insert(o.caseIndex.end(), body.begin(), body.end());
   o.nFloating = uint32_t(o.caseIndex.size()) - o.nBound;
   for (uint32_t i = c.nBound; i < n; ++i) o.caseIndex.push_back(i);
-  o.floating.assign(n, 0);
-  std::fill(o.floating.begin() + o.nBound, o.floating.begin() + o.nBound + o.nFloating, uint8_t(1));
   return o;
 }
 
@@ -101,7 +103,7 @@ std::vector<FloatingBodyDef> floatingBodies(const CaseDefinition& c, const SimPa
       b.mass = *f.relativeWeight * p.rho0 * volume;
     Vec3d sum;
     for (uint32_t s = 0; s < b.count; ++s) {
-      const Vec3d& x = c.positions[o.caseIndex[o.nBound + slot + s]];
+      const Vec3d& x = c.positions[o.caseOf(o.nBound + slot + s)];
       sum.x += x.x;
       sum.y += x.y;
       sum.z += x.z;
@@ -109,7 +111,7 @@ std::vector<FloatingBodyDef> floatingBodies(const CaseDefinition& c, const SimPa
     b.center = f.center.value_or(Vec3d{sum.x / b.count, sum.y / b.count, sum.z / b.count});
     const double mp = b.mass / b.count;
     for (uint32_t s = 0; s < b.count; ++s) {
-      const Vec3d& x = c.positions[o.caseIndex[o.nBound + slot + s]];
+      const Vec3d& x = c.positions[o.caseOf(o.nBound + slot + s)];
       const double d[3] = {x.x - b.center.x, x.y - b.center.y, x.z - b.center.z};
       b.inertia[0] += mp * (d[1] * d[1] + d[2] * d[2]);
       b.inertia[1] += mp * (d[0] * d[0] + d[2] * d[2]);

@@ -19,10 +19,14 @@ namespace sph {
 
 // Where the case's particles go in the engine's arrays.
 struct ParticleOrder {
-  std::vector<uint32_t> caseIndex;  // for each engine index, the case particle
-  std::vector<uint8_t> floating;    // for each engine index: 1 when it belongs to a floating body
-  uint32_t nBound = 0;              // fixed and moving boundary particles, first
-  uint32_t nFloating = 0;           // then the floating ones, ids [nBound, nBound + nFloating)
+  // For each engine index, the case particle; empty when they are the same (no floating body
+  // moves particles: a case of hundreds of millions then needs no table).
+  std::vector<uint32_t> caseIndex;
+  uint32_t nBound = 0;     // fixed and moving boundary particles, first
+  uint32_t nFloating = 0;  // then the floating ones, ids [nBound, nBound + nFloating)
+
+  uint32_t caseOf(uint32_t i) const { return caseIndex.empty() ? i : caseIndex[i]; }
+  bool floating(uint32_t i) const { return i >= nBound && i - nBound < nFloating; }
 };
 
 // One floating body as the case defines it, with its derived mass properties.

@@ -6,6 +6,12 @@
 
 namespace sph {
 
+std::string setupPhaseSummary(const std::vector<std::pair<std::string, double>>& phases) {
+  std::string text;
+  for (const auto& [name, seconds] : phases) text += fmt::format("{}{} {:.2f} s", text.empty() ? "" : ", ", name, seconds);
+  return text;
+}
+
 RunReport startReport(const Simulation::Impl& s) {
   RunReport r;
   r.caseName = s.name();
@@ -51,6 +57,7 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
   r.extra["plugin_path"] = s.pluginInfo().path;
   r.extra["step_algorithm"] = s.params().stepAlgorithm == 2 ? "symplectic" : "verlet";
   r.extra["setup_seconds"] = fmt::format("{:.3f}", s.setupSeconds());
+  r.extra["setup_phases"] = setupPhaseSummary(s.setupPhases());
   r.extra["kernel"] = s.params().kernel == KernelKind::Cubic ? "cubic" : "wendland";
 }
 

@@ -4,12 +4,17 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "run_output.h"
 #include "simulation_core.h"
 #include "sph/output.h"
 
 namespace sph {
+
+// "parameters 0.01 s, device arrays 0.52 s, ...": the set-up's parts (Impl::setupPhases).
+std::string setupPhaseSummary(const std::vector<std::pair<std::string, double>>& phases);
 
 RunReport startReport(const Simulation::Impl& s);
 

@@ -1,6 +1,7 @@
 #include "sph/sim_parameters.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -26,9 +27,11 @@ constexpr const char* kPeriodicKeys[] = {"XPeriodicIncY", "XPeriodicIncZ", "YPer
 
 double fluidHeightAuto(const CaseDefinition& c) {
   double zmin = std::numeric_limits<double>::max(), zmax = -zmin;
-  for (size_t i = c.nBound; i < c.positions.size(); ++i) {
-    zmin = std::min(zmin, c.positions[i].z);
-    zmax = std::max(zmax, c.positions[i].z);
+  const int64_t first = int64_t(c.nBound), last = int64_t(c.positions.size());
+#pragma omp parallel for schedule(static) reduction(min : zmin) reduction(max : zmax)
+  for (int64_t i = first; i < last; ++i) {
+    zmin = std::min(zmin, c.positions[size_t(i)].z);
+    zmax = std::max(zmax, c.positions[size_t(i)].z);
   }
   return zmax - zmin;
 }
@@ -95,6 +98,7 @@ class ParameterReader {
   // Refuses the keys that ask for missing methods, records the keys without effect and warns of
   // the keys nobody read.
   void finish() {
+    p_.warnings.insert(p_.warnings.begin(), c_.warnings.begin(), c_.warnings.end());
     for (const UnsupportedKey& k : kUnsupportedKeys) {
       const auto it = c_.parameters.find(k.key);
       if (it == c_.parameters.end()) continue;
@@ -361,14 +365,16 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
 template PhysicsConstants<float> makePhysicsConstants<float>(const SimParameters&);
 template PhysicsConstants<double> makePhysicsConstants<double>(const SimParameters&);
 
-std::vector<double> initialDensity(const CaseDefinition& c, const SimParameters& p) {
+void initialDensity(const CaseDefinition& c, const SimParameters& p, double* rho) {
   const size_t n = c.positions.size();
-  std::vector<double> rho(n, p.rho0);
   const int mode = c.constants.rhopGradient;
-  if (mode == 1) return rho;
-  if (mode != 2 && mode != 3)
+  if (mode != 1 && mode != 2 && mode != 3)
     throw InputError(fmt::format("{}: <rhopgradient>: value {} must be 1, 2 or 3", c.path, mode));
-  if (c.nFluid == 0) return rho;
+  // Filled on all cores: a case of hundreds of millions of particles would spend seconds on one.
+  const int64_t bound = int64_t(c.nBound);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < (mode == 1 || c.nFluid == 0 ? int64_t(n) : bound); ++i) rho[size_t(i)] = p.rho0;
+  if (mode == 1 || c.nFluid == 0) return;
   const double gAbs = std::abs(p.gravity.z);
   // Height of the free surface above each particle: per water column (x, y lattice column) for
   // mode 2, the highest fluid particle for mode 3. The columns are a dense table over the fluid's
@@ -377,8 +383,10 @@ std::vector<double> initialDensity(const CaseDefinition& c, const SimParameters&
   auto columnY = [&](const Vec3d& v) { return std::lround(v.y / p.dp); };
   long x0 = columnX(c.positions[c.nBound]), x1 = x0, y0 = columnY(c.positions[c.nBound]), y1 = y0;
   double zTop = -std::numeric_limits<double>::max();
-  for (size_t i = c.nBound; i < n; ++i) {
-    const Vec3d& v = c.positions[i];
+  const int64_t first = int64_t(c.nBound), last = int64_t(n);
+#pragma omp parallel for schedule(static) reduction(max : zTop, x1, y1) reduction(min : x0, y0)
+  for (int64_t i = first; i < last; ++i) {
+    const Vec3d& v = c.positions[size_t(i)];
     zTop = std::max(zTop, v.z);
     x0 = std::min(x0, columnX(v));
     x1 = std::max(x1, columnX(v));
@@ -390,12 +398,21 @@ std::vector<double> initialDensity(const CaseDefinition& c, const SimParameters&
   const bool dense = double(nx) * double(ny) <= 4.0 * double(n) + 1e6;
   std::vector<double> columnTop;
   std::map<std::pair<long, long>, double> sparseTop;
-  if (mode == 2) {
-    if (dense) columnTop.assign(nx * ny, -std::numeric_limits<double>::max());
-    for (size_t i = c.nBound; i < n; ++i) {
-      const Vec3d& v = c.positions[i];
-      double& top = dense ? columnTop[size_t(columnY(v) - y0) * nx + size_t(columnX(v) - x0)]
-                          : sparseTop.try_emplace({columnX(v), columnY(v)}, v.z).first->second;
+  if (mode == 2 && dense) {
+    columnTop.assign(nx * ny, -std::numeric_limits<double>::max());
+    // Particles of one column may be handled by several threads: an atomic maximum per column.
+#pragma omp parallel for schedule(static)
+    for (int64_t i = first; i < last; ++i) {
+      const Vec3d& v = c.positions[size_t(i)];
+      std::atomic_ref<double> top(columnTop[size_t(columnY(v) - y0) * nx + size_t(columnX(v) - x0)]);
+      double seen = top.load(std::memory_order_relaxed);
+      while (seen < v.z && !top.compare_exchange_weak(seen, v.z, std::memory_order_relaxed)) {
+      }
+    }
+  } else if (mode == 2) {
+    for (int64_t i = first; i < last; ++i) {
+      const Vec3d& v = c.positions[size_t(i)];
+      double& top = sparseTop.try_emplace({columnX(v), columnY(v)}, v.z).first->second;
       top = std::max(top, v.z);
     }
   }
@@ -405,16 +422,13 @@ std::vector<double> initialDensity(const CaseDefinition& c, const SimParameters&
   };
   // Boundary particles start at rho0 whatever the mode: GenCase writes rho0 for them, and DBC
   // raises their density from the fluid's continuity as the fluid settles.
-  const int64_t first = int64_t(c.nBound), last = int64_t(n);
 #pragma omp parallel for schedule(static)
   for (int64_t i = first; i < last; ++i) {
     const Vec3d& v = c.positions[size_t(i)];
     const double top = mode == 2 ? columnTopOf(v) : zTop;
-    if (v.z > top) continue;
     // Tait inverted for the hydrostatic pressure rho0 g (top - z).
-    rho[size_t(i)] = p.rho0 * std::pow(1.0 + p.rho0 * gAbs * (top - v.z) / p.cteB, 1.0 / p.gamma);
+    rho[size_t(i)] = v.z > top ? p.rho0 : p.rho0 * std::pow(1.0 + p.rho0 * gAbs * (top - v.z) / p.cteB, 1.0 / p.gamma);
   }
-  return rho;
 }
 
 }  // namespace sph

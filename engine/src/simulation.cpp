@@ -84,6 +84,7 @@ ParticleSnapshot Simulation::snapshot() const {
 const SimParameters& Simulation::parameters() const { return impl_->params(); }
 Device Simulation::device() const { return impl_->where(); }
 std::string Simulation::strategyName() const { return impl_->pluginInfo().name; }
+std::string Simulation::setupPhaseText() const { return setupPhaseSummary(impl_->setupPhases()); }
 
 RunReport Simulation::run() {
   Impl& s = *impl_;

@@ -18,6 +18,10 @@
 namespace sph {
 namespace {
 
+// Particles per chunk of the initial upload: 80 MB of page-locked staging in single precision,
+// large enough that each copy runs at the link's speed.
+constexpr uint32_t kUploadChunk = 1u << 21;
+
 template <typename T>
 class SimulationCore final : public Simulation::Impl {
  public:
@@ -42,6 +46,7 @@ class SimulationCore final : public Simulation::Impl {
     gaugeParams_ = makeGaugeSumParams(p.kernel, p.dim, p.h, p.massFluid, p.rho0, p.cteB, p.gamma);
     nBoundInitial = c.nBound;
     nFluidInitial = c.nFluid;
+    setupLap("parameters");
 
     ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
@@ -54,10 +59,13 @@ class SimulationCore final : public Simulation::Impl {
     needs.tangents = p.mdbc2();
     needs.motionAce = p.mdbc2() && !c.motions.empty();
     state_ = std::make_unique<ParticleState<T>>(d, count, needs, ops_.get());
+    setupLap("device arrays");
     const ParticleOrder order = planParticleOrder(c);
+    setupLap("particle order");
     if (!c.floatings.empty()) {
       floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, count, o.threads);
       consts_.floating = floating_->pairTable();
+      setupLap("floating bodies");
     }
     upload(c, order);
 
@@ -85,6 +93,7 @@ class SimulationCore final : public Simulation::Impl {
     if (!steps.empty()) ctx.options["VerletListSteps"] = steps;
     for (const auto& [key, value] : o.strategyOptions) ctx.options[key] = value;
     strategy->configure(ctx);
+    setupLap("neighbour plugin");
 
     // Timed runs replay too: the phase timers' events become nodes of the graph (phase_timers.h).
     if (d == Device::Gpu && o.stepGraphs) graphs_ = makeStepGraphs();
@@ -98,6 +107,7 @@ class SimulationCore final : public Simulation::Impl {
       parking_.start = parking_.axis == 0 ? p.domainMax.x : parking_.axis == 1 ? p.domainMax.y : p.domainMax.z;
       parking_.spacing = 10 * p.support;  // several list radii (Rc = 2h + skin, the skin below h)
     }
+    setupLap("motion and graphs");
   }
 
   // One step with one wait for the device at its end (finishStep): dt is computed where the
@@ -278,40 +288,45 @@ class SimulationCore final : public Simulation::Impl {
     const uint32_t n = uint32_t(c.positions.size());
     // GenCase's output gives each particle's initial velocity and density; a generated case
     // starts at rest with the density of <rhopgradient>.
-    const std::vector<double> rho = c.densities.empty() ? initialDensity(c, p)
-                                                        : std::vector<double>(c.densities.begin(), c.densities.end());
+    std::unique_ptr<double[]> computedRho;
+    if (c.densities.empty()) {
+      computedRho.reset(new double[n]);
+      initialDensity(c, p, computedRho.get());
+    }
+    auto rho = [&](uint32_t k) { return computedRho ? computedRho[k] : double(c.densities[k]); };
+    setupLap("initial densities");
     std::vector<bool> movingMk(c.mks.size(), false);
     for (const MotionObject& m : c.motions) movingMk.at(m.mkIndex) = true;
-    // Left uninitialised (every element is written below): clearing gigabytes on one thread
-    // would cost more than filling them on all.
-    const std::unique_ptr<Real4<T>[]> pos(new Real4<T>[n]), vr(new Real4<T>[n]);
-    const std::unique_ptr<uint32_t[]> code(new uint32_t[n]), id(new uint32_t[n]);
-    // Each particle on its own: the setup of a case of hundreds of millions uses every core.
+    // Engine particles [first, first + count) into the arrays' elements 0 .. count - 1, each
+    // particle on its own: the set-up of a case of hundreds of millions uses every core.
+    auto fill = [&](uint32_t first, uint32_t count, Real4<T>* pos, Real4<T>* vr, uint32_t* code, uint32_t* id) {
 #pragma omp parallel for schedule(static)
-    for (int64_t ii = 0; ii < int64_t(n); ++ii) {
-      const uint32_t i = uint32_t(ii);
-      const uint32_t k = order.caseIndex[i];
-      const Vec3d& v = c.positions[k];
-      pos[i] = {T(v.x), T(v.y), T(v.z), T(0)};
-      const Vec3f v0 = c.velocities.empty() ? Vec3f{} : c.velocities[k];
-      vr[i] = {T(v0.x), T(v0.y), T(v0.z), T(rho[k])};
-      code[i] = order.floating[i] ? code::makeFloating(c.mkIndex[k]) : code::make(k < c.nBound, c.mkIndex[k]);
-      if (!order.floating[i] && k < c.nBound && movingMk[c.mkIndex[k]]) code[i] |= code::kMovingBit;
-      // mDBC2 walls: the correction sets their density, which the integrators then keep.
-      if (p.mdbc2() && k < c.nBound && !order.floating[i]) {
-        const Vec3d& nv = c.normals[k];
-        if (nv.x != 0 || nv.y != 0 || nv.z != 0) code[i] |= code::kMdbc2Bit;
+      for (int64_t e = 0; e < int64_t(count); ++e) {
+        const uint32_t i = first + uint32_t(e);
+        const uint32_t k = order.caseOf(i);
+        const Vec3d& v = c.positions[k];
+        pos[e] = {T(v.x), T(v.y), T(v.z), T(0)};
+        const Vec3f v0 = c.velocities.empty() ? Vec3f{} : c.velocities[k];
+        vr[e] = {T(v0.x), T(v0.y), T(v0.z), T(rho(k))};
+        code[e] = order.floating(i) ? code::makeFloating(c.mkIndex[k]) : code::make(k < c.nBound, c.mkIndex[k]);
+        if (!order.floating(i) && k < c.nBound && movingMk[c.mkIndex[k]]) code[e] |= code::kMovingBit;
+        // mDBC2 walls: the correction sets their density, which the integrators then keep.
+        if (p.mdbc2() && k < c.nBound && !order.floating(i)) {
+          const Vec3d& nv = c.normals[k];
+          if (nv.x != 0 || nv.y != 0 || nv.z != 0) code[e] |= code::kMdbc2Bit;
+        }
+        id[e] = i;
       }
-      id[i] = i;
-    }
-    // Initial velocities of floating particles: v + omega x (r - c) under the rigid rules; under
-    // DualSPHysics' the particles keep GenCase's (zero) and take the body's velocity after the
-    // first step, as in DualSPHysics.
-    if (floating_ && p.floatingMotion == FloatingMotion::Rigid) {
+      // Initial velocities of floating particles: v + omega x (r - c) under the rigid rules;
+      // under DualSPHysics' the particles keep GenCase's (zero) and take the body's velocity
+      // after the first step, as in DualSPHysics.
+      if (!floating_ || p.floatingMotion != FloatingMotion::Rigid) return;
       for (const FloatingBodyDef& b : floating_->definitions()) {
-        for (uint32_t s = 0; s < b.count; ++s) {
-          Real4<T>& q = vr[order.nBound + b.first + s];
-          const Vec3d& x = c.positions[order.caseIndex[order.nBound + b.first + s]];
+        const uint32_t lo = std::max(first, order.nBound + b.first);
+        const uint32_t hi = std::min(first + count, order.nBound + b.first + b.count);
+        for (uint32_t i = lo; i < hi; ++i) {
+          Real4<T>& q = vr[i - first];
+          const Vec3d& x = c.positions[order.caseOf(i)];
           const double d[3] = {x.x - b.center.x, x.y - b.center.y, x.z - b.center.z};
           const Vec3d& w = b.omegaIni;
           q.x = T(b.velIni.x + w.y * d[2] - w.z * d[1]);
@@ -319,18 +334,36 @@ class SimulationCore final : public Simulation::Impl {
           q.z = T(b.velIni.z + w.x * d[1] - w.y * d[0]);
         }
       }
-    }
+    };
     auto& s = state_->cur;
-    s.pos.upload(pos.get(), n, "uploading positions");
-    s.velrho.upload(vr.get(), n, "uploading densities");
-    s.velrhoPre.upload(vr.get(), n, "uploading densities");
-    s.code.upload(code.get(), n, "uploading particle codes");
-    s.id.upload(id.get(), n, "uploading particle ids");
+    if (device == Device::Cpu) {
+      fill(0, n, s.pos.data(), s.velrho.data(), s.code.data(), s.id.data());
+      s.velrhoPre.copyFrom(s.velrho, n, "copying velocities and densities");
+    } else {
+      // Through page-locked buffers a chunk at a time: no host copy of the whole arrays to
+      // fault in, and the copies go by DMA at full speed.
+      const uint32_t chunk = std::min<uint32_t>(n, kUploadChunk);
+      HostStaging<Real4<T>> posBuf, vrBuf;
+      HostStaging<uint32_t> codeBuf, idBuf;
+      Real4<T>* pos = posBuf.reserve(device, chunk, "staging positions");
+      Real4<T>* vr = vrBuf.reserve(device, chunk, "staging velocities and densities");
+      uint32_t* code = codeBuf.reserve(device, chunk, "staging particle codes");
+      uint32_t* id = idBuf.reserve(device, chunk, "staging particle ids");
+      for (uint32_t first = 0; first < n; first += std::min(chunk, n - first)) {
+        const uint32_t count = std::min(chunk, n - first);
+        fill(first, count, pos, vr, code, id);
+        s.pos.upload(pos, count, "uploading positions", first);
+        s.velrho.upload(vr, count, "uploading velocities and densities", first);
+        s.code.upload(code, count, "uploading particle codes", first);
+        s.id.upload(id, count, "uploading particle ids", first);
+      }
+      s.velrhoPre.copyFrom(s.velrho, n, "copying velocities and densities on the device");
+    }
     if (sps()) s.spsTau.upload(std::vector<SymTensor<T>>(n), "clearing the SPS stresses");  // zero before the first pass
     if (p.mdbc()) {
       std::vector<Real4<T>> normal(n);
       for (uint32_t i = 0; i < n; ++i) {
-        const Vec3d& v = c.normals[order.caseIndex[i]];
+        const Vec3d& v = c.normals[order.caseOf(i)];
         normal[i] = {T(v.x), T(v.y), T(v.z), T(0)};
       }
       s.normal.upload(normal, "uploading boundary normals");
@@ -341,6 +374,7 @@ class SimulationCore final : public Simulation::Impl {
     state_->n = n;
     state_->nBound = order.nBound;
     ops_->computePressure(s.pos.data(), s.velrho.data(), n, consts_);  // the integrators keep it up to date
+    setupLap("uploads");
   }
 
   bool shifting() const { return p.shifting != Shifting::None; }

@@ -3,6 +3,7 @@
 // report_builder.h.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -58,6 +59,9 @@ class Simulation::Impl : public OutputSource {
   // run.json; set by Simulation's constructor.
   double setupSeconds() const { return setupTime; }
   void setSetupSeconds(double s) { setupTime = s; }
+  // The parts of the set-up in order, with their wall seconds: where a case of hundreds of
+  // millions of particles spends the time before its first step (run.json, `sph run`).
+  const std::vector<std::pair<std::string, double>>& setupPhases() const { return setupPhases_; }
 
  protected:
   SimParameters p;
@@ -76,6 +80,17 @@ class Simulation::Impl : public OutputSource {
   std::vector<ExcludedParticle> excludedLog;
   CaseGauges gauges;  // sampled by the run's output schedule (run_output.h)
   double setupTime = 0;
+
+  // Ends the set-up part that began at the last call (or at construction) under `name`.
+  void setupLap(const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    setupPhases_.emplace_back(name, std::chrono::duration<double>(now - setupLapStart_).count());
+    setupLapStart_ = now;
+  }
+
+ private:
+  std::vector<std::pair<std::string, double>> setupPhases_;
+  std::chrono::steady_clock::time_point setupLapStart_ = std::chrono::steady_clock::now();
 };
 
 std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,

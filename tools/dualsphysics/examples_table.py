@@ -11,7 +11,8 @@ REFERENCE/dualsphysics-benchmark/Spheric2Dam_*_Def.xml (GLOB filters on "folder/
    the copy's `<definition dp>` is rewritten, so GenCase and our engine read the same file;
 2. GenCase's per-mk counts (`<fixed|moving|floating|fluid mk= count=>` of its CASE.xml) and
    `sph info`'s (`  mk N  boundary|fluid  COUNT`), or our refusal ("line N: <element>: message");
-3. if ours loads, `sph run --device cpu --steps N --no-vtk --quiet` on cpu_count/jobs threads.
+3. if ours loads, `sph run --device cpu --steps N --no-vtk --quiet` on cpu_count/jobs threads;
+4. the same run of GenCase's output (out/CASE.xml with CASE.bi4), when GenCase made it.
 Writes the table (folder, case, dp, GenCase and our particles, per-mk counts equal, the run, the
 refusal) under a summary with the date, the engine commit and this command. Folder names (NN_Name)
 that the examples' README.md files mention but the reference copy lacks are listed as "not in the
@@ -105,6 +106,8 @@ def one_case(args, key, path):
             doublings = max(1, int(math.log2(gc[0] / args.max_np) / (2 if gc[2] else 3)))
             dp *= 2 ** doublings
         r["dp"], r["factor"], r["gc"] = dp, round(dp / dp0), gc
+        if isinstance(gc, tuple):  # GenCase's output itself, as a DualSPHysics user has it
+            r["gc_run"] = run_steps(args, work, os.path.join("out", name + ".xml"), "run-gencase")
         rc, log = sh([args.sph, "info", name + "_Def.xml"], work, 600)
         if rc != 0:
             e = ERR_RE.search(log)
@@ -115,18 +118,22 @@ def one_case(args, key, path):
         r["ours"] = {int(mk): int(n) for mk, _, n in MK_RE.findall(log)}
         tot = re.search(r"^particles\s+(\d+)", log, re.M)
         r["ours_np"] = int(tot.group(1)) if tot else sum(r["ours"].values())
-        rc, log = sh([args.sph, "run", name + "_Def.xml", "--device", "cpu", "--steps", str(args.steps),
-                      "--threads", str(args.threads), "--no-vtk", "--quiet", "--out", "run"], work, 3600)
-        rep = {}
-        if os.path.isfile(os.path.join(work, "run", "run.json")):
-            rep = json.load(open(os.path.join(work, "run", "run.json")))
-        if rc == 0 and rep.get("status") == "completed":
-            r["run"] = "ok" if rep.get("steps") == args.steps else f"ok ({rep.get('steps')} steps)"
-        else:
-            e = ERR_RE.search(log)
-            why = rep.get("error") or (e.group(3) if e else (log.strip().splitlines() or [f"exit {rc}"])[-1])
-            r["run"] = f"failed: {why}"[:200]
+        r["run"] = run_steps(args, work, name + "_Def.xml", "run")
     return r
+
+
+def run_steps(args, work, case_file, out):
+    """`sph run` of a case for --steps steps on the CPU: "ok", "ok (N steps)", "refused: ..." or "failed: ..."."""
+    rc, log = sh([args.sph, "run", case_file, "--device", "cpu", "--steps", str(args.steps),
+                  "--threads", str(args.threads), "--no-vtk", "--quiet", "--out", out], work, 3600)
+    rep = {}
+    if os.path.isfile(os.path.join(work, out, "run.json")):
+        rep = json.load(open(os.path.join(work, out, "run.json")))
+    if rc == 0 and rep.get("status") == "completed":
+        return "ok" if rep.get("steps") == args.steps else f"ok ({rep.get('steps')} steps)"
+    e = ERR_RE.search(log)
+    why = rep.get("error") or (e.group(3) if e else (log.strip().splitlines() or [f"exit {rc}"])[-1])
+    return (f"refused: {why}" if rc == 2 else f"failed: {why}")[:200]
 
 
 def md(s):
@@ -180,22 +187,26 @@ def main():
          "", "```", shlex.join(["python3"] + sys.argv), "```", "",
          f"Cases: {len(rows)}. GenCase made {sum(isinstance(r.get('gc'), tuple) for r in rows)}; ours loads "
          f"{len(loaded)}, runs {args.steps} steps of {sum(r.get('run', '').startswith('ok') for r in rows)}, "
-         f"gives GenCase's per-mk counts in {sum(compare(r) == 'yes' for r in rows)} and refuses {len(refused)}.", ""]
+         f"gives GenCase's per-mk counts in {sum(compare(r) == 'yes' for r in rows)} and refuses {len(refused)}; "
+         f"from GenCase's output it runs {sum(r.get('gc_run', '').startswith('ok') for r in rows)}.", ""]
     if groups:
         L += ["Refusals by the element named:", ""]
         L += [f"- `{md(k)}`: {n}" for k, n in sorted(groups.items(), key=lambda kv: (-kv[1], kv[0]))] + [""]
     L += [f"dp: the coarse spacing run (the case's own dp times the factor shown), the first at which GenCase "
           f"makes at most {args.max_np:,} particles. Counts compared per mk (GenCase's mk = mkbound + 10 for boundaries).", "",
-          f"| folder | case | dp | GenCase | ours | per-mk equal | {args.steps} steps | refusal |",
-          "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+          f"The last column runs GenCase's own output (`CASE.xml` + `CASE.bi4`) {args.steps} steps.", "",
+          f"| folder | case | dp | GenCase | ours | per-mk equal | {args.steps} steps | refusal | GenCase output, {args.steps} steps |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in sorted(rows, key=lambda r: r["key"]):
         gc = r.get("gc")
         gcs = f"{gc[0]:,}" if isinstance(gc, tuple) else f"failed: {md(gc)}" if gc else "-"
         dps = f"{r['dp']:.6g} (x{r['factor']})" if "dp" in r else "-"
         ours = f"{r['ours_np']:,}" if "ours" in r else "refused" if "refusal" in r else "-"
         ref = f"`{md(r['refusal'])}`" if "refusal" in r else ""
-        L.append(f"| {r['folder']} | {r['case']} | {dps} | {gcs} | {ours} | {compare(r)} | {md(r.get('run', '-'))} | {ref} |")
-    L += [f"| {m} | - | - | - | - | - | - | not in the reference copy |" for m in missing_folders(args.reference)]
+        gcr = md(r["gc_run"]).replace("refused: ", "refused: `", 1) + "`" if r.get("gc_run", "").startswith("refused") \
+            else md(r.get("gc_run", "-"))
+        L.append(f"| {r['folder']} | {r['case']} | {dps} | {gcs} | {ours} | {compare(r)} | {md(r.get('run', '-'))} | {ref} | {gcr} |")
+    L += [f"| {m} | - | - | - | - | - | - | not in the reference copy | - |" for m in missing_folders(args.reference)]
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         f.write("\n".join(L) + "\n")

@@ -86,6 +86,9 @@ struct CaseDefinition {
   // output); empty otherwise: the particles start at rest with the density of <rhopgradient>.
   std::vector<Vec3f> velocities;
   std::vector<float> densities;
+  // What loading the case found questionable but ran as GenCase would (file:line: what), for the
+  // run's warnings.
+  std::vector<std::string> warnings;
   // The particle file the particles were read from (GenCase's CASE.bi4); empty when they were
   // generated from the geometry commands.
   std::string particleFile;

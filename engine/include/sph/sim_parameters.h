@@ -71,7 +71,8 @@ SimParameters deriveParameters(const CaseDefinition& c);
 template <typename T>
 PhysicsConstants<T> makePhysicsConstants(const SimParameters& p);
 
-// Initial density per particle (rhopgradient 1, 2 or 3), boundary particles at rho0.
-std::vector<double> initialDensity(const CaseDefinition& c, const SimParameters& p);
+// Initial density per particle (rhopgradient 1, 2 or 3), boundary particles at rho0, written to
+// rho[0 .. c.positions.size()).
+void initialDensity(const CaseDefinition& c, const SimParameters& p, double* rho);
 
 }  // namespace sph

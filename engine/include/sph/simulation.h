@@ -63,6 +63,8 @@ class Simulation {
   const SimParameters& parameters() const;
   Device device() const;
   std::string strategyName() const;
+  // The parts of the set-up with their wall seconds, "parameters 0.01 s, ...".
+  std::string setupPhaseText() const;
 
   class Impl;
 
