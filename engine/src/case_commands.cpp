@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 
+#include "mesh_file.h"
+#include "mesh_placement.h"
 #include "prism_shape.h"
 #include "sph/errors.h"
 
@@ -121,6 +124,10 @@ void GeometryCommands::command(const XMLElement* e) {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) drawCylinder(e);
+  } else if (name == "drawfilestl" || name == "drawfilevtk" || name == "drawfileply") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawMeshFile(e);
   } else if (name == "drawsphere") {
     requirePointsOnly(e);
     requireFamily(e);
@@ -413,12 +420,62 @@ void GeometryCommands::fillBox(const XMLElement* e) const {
     xml_.fail(mode, "<modefill> must be void, bound or fluid (the nodes the fill runs through)");
   const gen::FillKind kind = modes[0] == "void" ? gen::FillKind::Void
                              : modes[0] == "bound" ? gen::FillKind::Bound : gen::FillKind::Fluid;
+  // mkbound="M": a fill through boundary nodes runs through those of mk M only (GenCase reads the
+  // attribute in every mode; through empty or fluid nodes it changes nothing).
+  int boundLocal = -1;
+  if (e->Attribute("mkbound")) {
+    boundLocal = xml_.integer(e, "mkbound");
+    if (boundLocal < 0 || boundLocal >= boundCount_)
+      xml_.fail(e, fmt::format("mkbound {} is outside 0..{} (<mkconfig boundcount=\"{}\">)", boundLocal,
+                               boundCount_ - 1, boundCount_));
+  }
   const Vec3d seed = xml_.vec(e);
   const Vec3d p = xml_.vec(xml_.child(e, "point"));
   const Vec3d s = xml_.vec(xml_.child(e, "size"));
   const Vec3d lo{p.x + offset_.x, p.y + offset_.y, p.z + offset_.z};
   const Vec3d hi{lo.x + s.x, lo.y + s.y, lo.z + s.z};
-  generator_.fillBox({seed.x + offset_.x, seed.y + offset_.y, seed.z + offset_.z}, lo, hi, kind, *family_);
+  generator_.fillBox({seed.x + offset_.x, seed.y + offset_.y, seed.z + offset_.z}, lo, hi, kind, *family_,
+                     boundLocal);
+}
+
+// <drawfilestl file="F">, <drawfilevtk file="F">, <drawfileply file="F">: the triangles of mesh
+// file F (relative to the case's folder; mesh_file.h), placed by the <drawscale>, <drawrotate> and
+// <drawmove> children and the <move> offset (mesh_placement.h); their surface is drawn
+// (case_generator.h).
+void GeometryCommands::drawMeshFile(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"drawscale", "drawrotate", "drawmove"});
+  if (xml_.boolean(e, "autofill", false)) xml_.fail(e, "autofill=\"true\" is not supported (nor by GenCase 5.0)");
+  auto once = [&](const char* child) -> const XMLElement* {
+    const XMLElement* c = nullptr;
+    for (const XMLElement* k = e->FirstChildElement(child); k; k = k->NextSiblingElement(child)) {
+      if (skipped(k)) continue;
+      if (c) xml_.fail(k, fmt::format("<{}> given twice (GenCase accepts it once)", child));
+      c = k;
+    }
+    return c;
+  };
+  gen::MeshPlacement place;
+  place.offset = offset_;
+  if (const XMLElement* c = once("drawscale")) place.scale = xml_.vec(c);
+  if (const XMLElement* c = once("drawrotate"))
+    place.rotateDegrees = {xml_.real(c, "angx"), xml_.real(c, "angy"), xml_.real(c, "angz")};
+  if (const XMLElement* c = once("drawmove")) place.move = xml_.vec(c);
+
+  std::filesystem::path file(xml_.attr(e, "file"));
+  if (file.is_relative()) file = std::filesystem::path(xml_.path()).parent_path() / file;
+  const std::string_view kind = e->Name();
+  const gen::MeshFormat format = kind == "drawfilestl" ? gen::MeshFormat::Stl
+                                 : kind == "drawfilevtk" ? gen::MeshFormat::Vtk : gen::MeshFormat::Ply;
+  std::vector<gen::MeshTriangle> triangles;
+  try {
+    triangles = gen::readMesh(file.string(), format);
+  } catch (const gen::MeshFileError& err) {
+    xml_.fail(e, err.what());
+  }
+  std::vector<std::array<Vec3d, 3>> placed;
+  placed.reserve(triangles.size());
+  for (const gen::MeshTriangle& t : triangles) placed.push_back({place.apply(t[0]), place.apply(t[1]), place.apply(t[2])});
+  generator_.drawMesh(placed, *family_);
 }
 
 }  // namespace sph

@@ -37,6 +37,7 @@ class GeometryCommands {
   void fillBox(const XMLElement* e) const;
   void drawSphere(const XMLElement* e) const;
   void drawCylinder(const XMLElement* e) const;
+  void drawMeshFile(const XMLElement* e) const;
   std::vector<Vec3d> movedPoints(const XMLElement* e) const;
   uint64_t maskBits(const XMLElement* e, int faceCount) const;
   uint64_t faceBits(uint64_t masked) const;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "sph/errors.h"
+#include "triangle_nodes.h"
 
 namespace sph::gen {
 namespace {
@@ -112,6 +113,31 @@ std::string ParticleGenerator::drawPrism(const std::vector<Vec3d>& points, uint6
   return "";
 }
 
+void ParticleGenerator::drawMesh(const std::vector<std::array<Vec3d, 3>>& triangles, uint16_t family) {
+  Op op{Kind::Mesh, NodeBox{}};
+  std::vector<std::array<Vec3d, 3>> snapped;
+  snapped.reserve(triangles.size());
+  bool first = true;
+  for (const std::array<Vec3d, 3>& t : triangles) {
+    std::array<Vec3d, 3> s;
+    for (int v = 0; v < 3; ++v) {
+      const int64_t ijk[3] = {nodeIndex(t[v].x, 0), nodeIndex(t[v].y, 1), nodeIndex(t[v].z, 2)};
+      s[v] = {double(ijk[0]), double(ijk[1]), double(ijk[2])};
+      for (int a = 0; a < 3; ++a) {
+        op.box.lo[a] = first ? ijk[a] : std::min(op.box.lo[a], ijk[a]);
+        op.box.hi[a] = first ? ijk[a] : std::max(op.box.hi[a], ijk[a]);
+      }
+      first = false;
+    }
+    snapped.push_back(s);
+  }
+  if (snapped.empty()) return;
+  op.family = family;
+  op.prism = int(meshes_.size());
+  meshes_.push_back(std::move(snapped));
+  ops_.push_back(op);
+}
+
 void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, bool surfaceOnly, uint16_t family) {
   Op op{Kind::Sphere, NodeBox{}};
   op.radius = std::round(radius / spec_.dp);
@@ -144,7 +170,7 @@ void ParticleGenerator::drawCylinder(const Vec3d& a, const Vec3d& b, double radi
 }
 
 void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind,
-                                uint16_t family) {
+                                uint16_t family, int boundLocal) {
   Op op{Kind::Fill, snap(lo, hi)};
   for (int a = 0; a < 3; ++a) {
     ++op.box.lo[a];  // strictly inside the box
@@ -156,6 +182,7 @@ void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d&
     op.seed[1] = 0;
   }
   op.fillKind = kind;
+  op.fillBoundLocal = kind == FillKind::Bound ? boundLocal : -1;
   op.family = family;
   ops_.push_back(op);
 }
@@ -296,7 +323,9 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
       case Kind::Fill:
         grid.floodFill(op.box, op.seed, op.family, [&](uint16_t v) {
           if (v == 0) return op.fillKind == FillKind::Void;
-          return op.fillKind == (families_[v - 1].bound ? FillKind::Bound : FillKind::Fluid);
+          const Family& f = families_[v - 1];
+          if (op.fillBoundLocal >= 0 && f.local != op.fillBoundLocal) return false;
+          return op.fillKind == (f.bound ? FillKind::Bound : FillKind::Fluid);
         });
         break;
       case Kind::Prism: {
@@ -306,8 +335,20 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
         std::vector<std::array<int64_t, 3>> nodes;
         const std::array<int64_t, 3> lo{lattice_.lo[0], lattice_.lo[1], lattice_.lo[2]};
         const std::array<int64_t, 3> hi{lattice_.hi[0], lattice_.hi[1], lattice_.hi[2]};
-        prism.faceNodes(op.faces, lo, hi, nodes);
+        prism.faceNodes(op.faces, LatticeFrame{spec_.pointMin, spec_.dp}, lo, hi, nodes);
         for (const auto& q : nodes) grid.set(q[0], q[1], q[2], op.family);
+        break;
+      }
+      case Kind::Mesh: {
+        const std::array<int64_t, 3> lo{lattice_.lo[0], lattice_.lo[1], lattice_.lo[2]};
+        const std::array<int64_t, 3> hi{lattice_.hi[0], lattice_.hi[1], lattice_.hi[2]};
+        const LatticeFrame frame{spec_.pointMin, spec_.dp};
+        std::vector<std::array<int64_t, 3>> nodes;
+        for (const std::array<Vec3d, 3>& t : meshes_[size_t(op.prism)]) {
+          nodes.clear();
+          triangleNodes(t[0], t[1], t[2], frame, lo, hi, nodes);
+          for (const auto& q : nodes) grid.set(q[0], q[1], q[2], op.family);
+        }
         break;
       }
       case Kind::Interior:

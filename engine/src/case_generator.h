@@ -20,10 +20,16 @@
 // snapped ranges of the other two axes; the interior of a box (<setdrawmode mode="solid">) is the
 // nodes strictly between its snapped limits. Prisms follow prism_shape.h.
 //
+// Meshes (<drawfilestl>, <drawfilevtk>, <drawfileply>): each triangle's vertices are snapped to
+// nodes and the triangle drawn by the rule of prism faces (triangle_nodes.h). Only the surface is
+// drawn, whatever the draw mode and whether or not the mesh is closed; mesh_placement.h says
+// where the file's vertices go.
+//
 // Fills. A fill (<fillbox>) sets, in command order like the shapes, the nodes reachable from its
 // seed node (the snapped seed point) through nodes of its kind (empty, any boundary or any fluid
 // node), stepping along the axes (6 neighbours, 4 in 2D), strictly inside its snapped box. It
-// sets nothing when the seed node is not of its kind or not strictly inside the box.
+// sets nothing when the seed node is not of its kind or not strictly inside the box. A fill
+// through boundary nodes may be limited to the nodes of one boundary mk (<fillbox mkbound>).
 //
 // Order. The particles come one block per family (boundaries by mk, then fluids by mk), each in
 // node order with x slowest and z fastest: GenCase's order for boxes and fills, so that particle
@@ -31,6 +37,7 @@
 // faces first; that order is not reproduced, only the particles.)
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -96,6 +103,9 @@ class ParticleGenerator {
   // Returns an empty string, or why the points make no prism.
   std::string drawPrism(const std::vector<Vec3d>& points, uint64_t faces, bool interior, uint16_t family);
 
+  // Records a triangle mesh (world coordinates; see "Meshes" above). family 0 erases.
+  void drawMesh(const std::vector<std::array<Vec3d, 3>>& triangles, uint16_t family);
+
   // Records a sphere (GenCase's rule, in node units): centre c snapped to a node, radius
   // Rs = round(radius / dp); a node at distance d from c is on the surface when |d - Rs| < 0.6
   // and in the full sphere when d < Rs + 0.6. `surfaceOnly` draws the surface.
@@ -110,8 +120,10 @@ class ParticleGenerator {
   void drawCylinder(const Vec3d& a, const Vec3d& b, double radius, uint64_t faces, bool interior, uint16_t family);
 
   // Records a fill from `seed` through nodes of `kind` inside the box from `lo` to `hi` (world
-  // coordinates, any order) with `family` (see above).
-  void fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind, uint16_t family);
+  // coordinates, any order) with `family` (see above). With `boundLocal` >= 0 a fill through
+  // boundary nodes runs through the nodes of boundary mk `boundLocal` only.
+  void fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind, uint16_t family,
+               int boundLocal = -1);
 
   // Runs the recorded shapes and emits the particles. mk = local + mkBoundFirst (boundary) or
   // local + mkFluidFirst (fluid).
@@ -131,16 +143,17 @@ class ParticleGenerator {
     bool bound;
     int local;
   };
-  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder };
+  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh };
   struct Op {
     Kind kind;
     NodeBox box;  // the snapped box; for a prism, its snapped vertices' range
     bool solid = false;
     uint64_t faces = 0;
     uint16_t family = 0;
-    int prism = -1;                // index into prisms_
+    int prism = -1;                // index into prisms_, or meshes_ for a mesh
     bool prismInterior = false;
     FillKind fillKind = FillKind::Void;
+    int fillBoundLocal = -1;
     int64_t seed[3] = {0, 0, 0};  // node index; a sphere's centre
     double radius = 0;             // a sphere's, in nodes; a cylinder's, in metres
     int64_t axisEnd[3] = {0, 0, 0};  // a cylinder's second axis node (the first is `seed`)
@@ -151,6 +164,7 @@ class ParticleGenerator {
   std::vector<Family> families_;  // id - 1
   std::vector<Op> ops_;
   std::vector<PrismShape> prisms_;
+  std::vector<std::vector<std::array<Vec3d, 3>>> meshes_;  // snapped vertices (node indices)
 };
 
 // A decimal number with optional surrounding blanks and nothing else; nullopt otherwise (also

@@ -8,10 +8,7 @@
 // t_i+1, t_i) into (b_i, b_i+1, t_i+1) and (b_i, t_i+1, t_i). A triangle whose snapped vertices
 // have no area draws nothing.
 //
-// A node is on a face when, for one of its triangles, the node's distance to the triangle's plane
-// is below 0.6 and the distance from the node's projection on that plane to the triangle is below
-// 0.6 (zero inside it). Exactly 0.6 is left out (GenCase's own ties fall either way with its
-// rounding; none occurs in the cases we compare with).
+// A node is on a face when it is on one of the face's triangles (triangle_nodes.h).
 //
 // The interior is the nodes strictly inside the snapped prism (inside the planes of the two caps
 // and of every side). GenCase draws it only when the bottom polygon's right-hand normal points
@@ -24,6 +21,7 @@
 #include <vector>
 
 #include "sph/vec3d.h"
+#include "triangle_nodes.h"
 
 namespace sph::gen {
 
@@ -40,8 +38,8 @@ class PrismShape {
 
   // Appends the nodes on the faces whose bits are set in `faces` (bit f-1 for face f), within
   // [limLo, limHi] on each axis; a node may be listed more than once.
-  void faceNodes(uint64_t faces, const std::array<int64_t, 3>& limLo, const std::array<int64_t, 3>& limHi,
-                 std::vector<std::array<int64_t, 3>>& out) const;
+  void faceNodes(uint64_t faces, const LatticeFrame& frame, const std::array<int64_t, 3>& limLo,
+                 const std::array<int64_t, 3>& limHi, std::vector<std::array<int64_t, 3>>& out) const;
   // Whether GenCase draws this prism's interior at all (the winding rule above).
   bool hasInterior() const { return hasInterior_; }
   // Is node (i, j, k) strictly inside?

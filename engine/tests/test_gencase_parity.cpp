@@ -3,7 +3,7 @@
 // order, each with the same count and the same lattice nodes (a hash of the nodes' indices; the
 // order within blocks drawn by boxes is checked against GenCase's output in test_gencase_output). The cases are the bundled ones and real DualSPHysics cases, at their own dp
 // and coarser: boxes and faces whose sides fall half-way between nodes, prisms with a sloping
-// beach, fills, moving and floating blocks.
+// beach, fills, moving and floating blocks, triangle meshes from STL, VTK and PLY files.
 #include <gtest/gtest.h>
 
 #include <algorithm>
