@@ -101,6 +101,9 @@ void readPropertyFile(const XmlReader& x, const XMLElement* e, PropertiesDef& ou
                                  doc.ErrorLineNum(), doc.ErrorStr(), x.path(), e->GetLineNum()));
   }
   const XMLElement* list = doc.RootElement();
+  if (!list)
+    throw InputError(fmt::format("{}: no root element: the property file holds no <properties> (named at {}:{})",
+                                 found.string(), x.path(), e->GetLineNum()));
   if (!sub.empty() && sub != list->Name()) {
     const XMLElement* named = list->FirstChildElement(sub.c_str());
     if (named) list = named;
