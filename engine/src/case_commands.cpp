@@ -165,6 +165,12 @@ void GeometryCommands::command(const XMLElement* e) {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) fillBox(e);
+  } else if (name == "rotateline" || name == "drawextrude") {
+    // Known GenCase commands whose rules are not reproduced: refused by name rather than as unknown.
+    xml_.fail(e, name == "rotateline"
+                     ? "<rotateline> (a rotation of the later shapes about an axis) is not supported: only <move> "
+                       "transforms shapes here"
+                     : "<drawextrude> (a polyline swept along a vector) is not supported");
   } else {
     xml_.fail(e, "unknown geometry command");
   }
