@@ -192,7 +192,8 @@ int cmdInfo(const Args& a) {
   }
   fmt::print("dp          {} m\nh           {:.6g} m (support 2h = {:.6g} m)\n", p.dp, p.h, p.support);
   fmt::print("c0          {:.6g} m/s (hswl {:.4g} m)\nrho0        {} kg/m^3, B = {:.6g} Pa\n", p.c0, p.hswl, p.rho0, p.cteB);
-  fmt::print("mass        {:.6g} kg per particle\n", p.massFluid);
+  if (p.massBound == p.massFluid) fmt::print("mass        {:.6g} kg per particle\n", p.massFluid);
+  else fmt::print("mass        {:.6g} kg per fluid particle, {:.6g} kg per boundary one\n", p.massFluid, p.massBound);
   fmt::print("dt          initial {:.6g} s, minimum {:.6g} s{}\n", p.dtIni, p.dtMin,
              p.dtFixed > 0 ? fmt::format(", fixed {:.6g} s", p.dtFixed) : std::string());
   fmt::print("integrator  {}, kernel {}, TimeMax {} s, TimeOut {} s\n",

@@ -70,6 +70,7 @@ void GeometryCommands::command(const XMLElement* e) {
     normalInvert_ = false;
     offset_ = {};
     drawModeSet_ = false;
+    reach_ = {};
   } else if (name == "runlist") {
     const std::string list = xml_.attr(e, "name");
     const auto it = lists_.find(list);
@@ -89,15 +90,32 @@ void GeometryCommands::command(const XMLElement* e) {
     }
     pending_.clear();
   } else if (name == "setmkfluid" || name == "setmkbound") {
-    const bool bound = name == "setmkbound";
-    const int mk = xml_.integer(e, "mk");
-    const int limit = bound ? boundCount_ : fluidCount_;
-    if (mk < 0 || mk >= limit)
-      xml_.fail(e, fmt::format("mk {} is outside 0..{} (<mkconfig {}count=\"{}\">)", mk, limit - 1,
-                               bound ? "bound" : "fluid", limit));
-    family_ = generator_.family(bound, mk);
+    selectFamily(e, name == "setmkbound", xml_.integer(e, "mk"));
+  } else if (name == "setmknextbound") {
+    nextBound(e);
   } else if (name == "setmkvoid") {
     family_ = 0;
+    mkBound_.reset();
+  } else if (name == "setdpctes") {
+    setDpCtes(e);
+  } else if (name == "dpctessave") {
+    if (savedReach_.size() >= 1000000) xml_.fail(e, "more than a million <dpctessave> without <dpctesload>");
+    savedReach_.push_back(reach_);
+  } else if (name == "dpctesload") {
+    // GenCase leaves the distances as they are when nothing was saved.
+    if (!savedReach_.empty()) {
+      reach_ = savedReach_.back();
+      savedReach_.pop_back();
+    }
+  } else if (name == "dpctesreset") {
+    reach_ = {};
+  } else if (name == "drawline" || name == "drawlines") {
+    // Lines ignore the draw mode, and GenCase draws them even after <resetdraw> without a
+    // <setdrawmode>.
+    requireFamily(e);
+    if (drawShapes_)
+      xml_.fail(e, fmt::format("<{}> cannot be drawn as a shape (<setactive drawshapes=\"1\">)", e->Name()));
+    if (drawPoints_) drawLines(e);
   } else if (name == "move") {
     const Vec3d m = xml_.vec(e);
     offset_ = {offset_.x + m.x, offset_.y + m.y, offset_.z + m.z};
@@ -154,6 +172,12 @@ void GeometryCommands::command(const XMLElement* e) {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) fillBox(e);
+  } else if (name == "rotateline" || name == "drawextrude") {
+    // Known GenCase commands whose rules are not reproduced: refused by name rather than as unknown.
+    xml_.fail(e, name == "rotateline"
+                     ? "<rotateline> (a rotation of the later shapes about an axis) is not supported: only <move> "
+                       "transforms shapes here"
+                     : "<drawextrude> (a polyline swept along a vector) is not supported");
   } else {
     xml_.fail(e, "unknown geometry command");
   }
@@ -180,6 +204,81 @@ void GeometryCommands::variables(const XMLElement* e) {
       xml_.fail(e, fmt::format("{}=\"{}\": {}", name, a->Value(), err.what()));
     }
   }
+}
+
+void GeometryCommands::selectFamily(const XMLElement* e, bool bound, int mk) {
+  const int limit = bound ? boundCount_ : fluidCount_;
+  if (mk < 0 || mk >= limit)
+    xml_.fail(e, fmt::format("mk {} is outside 0..{} (<mkconfig {}count=\"{}\">)", mk, limit - 1,
+                             bound ? "bound" : "fluid", limit));
+  family_ = generator_.family(bound, mk);
+  if (bound) mkBound_ = mk;
+  else mkBound_.reset();
+}
+
+// <setmknextbound next="true|false">: GenCase steps the boundary mk to the next (true) or the
+// previous (false) one; when the selected mk is not a boundary one (fluid, void or none) it
+// selects mkbound 0 either way.
+void GeometryCommands::nextBound(const XMLElement* e) {
+  xml_.onlyChildren(e, {});
+  const char* next = e->Attribute("next");
+  if (!next) xml_.fail(e, "needs next=\"true\" (the next mkbound) or next=\"false\" (the previous one)");
+  const bool up = xml_.boolean(e, "next", true);
+  selectFamily(e, true, mkBound_ ? *mkBound_ + (up ? 1 : -1) : 0);
+}
+
+// <setdpctes>: how near (in dp) a node must be to a shape's surface to be drawn, from here on
+// (until <dpctesreset>, <dpctesload> or <resetdraw>). An attribute left out, or -1 (GenCase's
+// "unchanged"), keeps the current value. The numbers of sides (ctespherenumsides,
+// ctecylindernumsides, cterevolutionnumsides) only shape GenCase's VTK shapes, and cteellipsoid
+// only <drawellipsoid> (not supported): they are accepted and change no particle here.
+void GeometryCommands::setDpCtes(const XMLElement* e) {
+  xml_.onlyChildren(e, {});
+  const std::pair<const char*, double*> settable[] = {{"cteline", &reach_.line},
+                                                      {"ctesphere", &reach_.sphere},
+                                                      {"ctecylindertube", &reach_.cylinderSide},
+                                                      {"ctecylindercover", &reach_.cylinderCap}};
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+    const std::string_view name = a->Name();
+    if (name == "comment" || name == "units_comment") continue;
+    const double v = xml_.real(e, a->Name());
+    double* target = nullptr;
+    for (const auto& [key, slot] : settable)
+      if (name == key) target = slot;
+    if (target) {
+      if (v == -1) continue;
+      if (!(v > 0) || !(v < 1e6))
+        xml_.fail(e, fmt::format("{}=\"{}\" must be a positive number of dp (-1 keeps the current value; "
+                                 "GenCase draws nothing with 0 or less)",
+                                 name, a->Value()));
+      *target = v;
+    } else if (name == "ctetriangleweight" || name == "ctetrianglelimits") {
+      // They would move the faces of prisms and beaches, whose rule (prism_shape.h) is GenCase's
+      // with the default only.
+      if (v != -1 && v != 0.6)
+        xml_.fail(e, fmt::format("{} other than 0.6 is not supported (prism and beach faces use GenCase's default)",
+                                 name));
+    } else if (name != "ctespherenumsides" && name != "ctecylindernumsides" && name != "cterevolutionnumsides" &&
+               name != "cteellipsoid") {
+      xml_.fail(e, fmt::format("unknown attribute {} (expected cteline, ctesphere, ctecylindertube, ctecylindercover, "
+                               "ctetriangleweight, ctetrianglelimits, ctespherenumsides, ctecylindernumsides, "
+                               "cterevolutionnumsides or cteellipsoid)",
+                               name));
+    }
+  }
+}
+
+// <drawline> (two <point>s) and <drawlines> (two or more: the segments between consecutive ones),
+// the rule in case_generator.h.
+void GeometryCommands::drawLines(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point"});
+  const std::vector<Vec3d> points = movedPoints(e);
+  if (std::string_view(e->Name()) == "drawline") {
+    if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the line), got {}", points.size()));
+  } else if (points.size() < 2) {
+    xml_.fail(e, fmt::format("needs at least 2 points, got {}", points.size()));
+  }
+  for (size_t i = 0; i + 1 < points.size(); ++i) generator_.drawLine(points[i], points[i + 1], *family_, reach_.line);
 }
 
 void GeometryCommands::requireFamily(const XMLElement* e) const {
@@ -353,7 +452,8 @@ void GeometryCommands::drawCylinder(const XMLElement* e) const {
   const std::vector<Vec3d> points = movedPoints(e);
   if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the axis), got {}", points.size()));
   const uint64_t masked = maskBits(e, 3);
-  generator_.drawCylinder(points[0], points[1], radius, faceBits(masked) & 7, drawsInterior(masked), *family_);
+  generator_.drawCylinder(points[0], points[1], radius, faceBits(masked) & 7, drawsInterior(masked), *family_,
+                          reach_);
 }
 
 // The <point> children of a shape, moved by the current <move> offset.
@@ -407,7 +507,7 @@ void GeometryCommands::drawSphere(const XMLElement* e) const {
                  "reproduced exactly): use \"full\" or \"face\"");
   const Vec3d c = xml_.vec(xml_.child(e, "point"));
   generator_.drawSphere({c.x + offset_.x, c.y + offset_.y, c.z + offset_.z}, radius, drawMode_ == DrawMode::Face,
-                        *family_);
+                        *family_, reach_.sphere);
 }
 
 // <fillbox>: GenCase's fill from a seed point through the empty (<modefill>void</modefill>),

@@ -38,6 +38,10 @@ class GeometryCommands {
   void drawSphere(const XMLElement* e) const;
   void drawCylinder(const XMLElement* e) const;
   void drawMeshFile(const XMLElement* e) const;
+  void drawLines(const XMLElement* e) const;
+  void setDpCtes(const XMLElement* e);
+  void nextBound(const XMLElement* e);
+  void selectFamily(const XMLElement* e, bool bound, int mk);
   std::vector<Vec3d> movedPoints(const XMLElement* e) const;
   uint64_t maskBits(const XMLElement* e, int faceCount) const;
   uint64_t faceBits(uint64_t masked) const;
@@ -57,6 +61,9 @@ class GeometryCommands {
 
   // Drawing state, as GenCase keeps it across lists.
   std::optional<uint16_t> family_;  // 0 = void
+  std::optional<int> mkBound_;      // the mkbound of family_ while it is a boundary one
+  gen::DrawReach reach_;            // <setdpctes>
+  std::vector<gen::DrawReach> savedReach_;  // <dpctessave>, restored by <dpctesload>
   Vec3d offset_;                    // accumulated <move>
   std::vector<Vec3d> savedOffsets_;  // <matrixsave>, restored by <matrixload>
   Vec3d everywhereLo_, everywhereHi_;  // a box whose inside is the whole lattice

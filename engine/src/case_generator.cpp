@@ -138,14 +138,17 @@ void ParticleGenerator::drawMesh(const std::vector<std::array<Vec3d, 3>>& triang
   ops_.push_back(op);
 }
 
-void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, bool surfaceOnly, uint16_t family) {
+void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, bool surfaceOnly, uint16_t family,
+                                   double reach) {
   Op op{Kind::Sphere, NodeBox{}};
   op.radius = std::round(radius / spec_.dp);
-  const int64_t reach = int64_t(op.radius) + 1;
+  op.radiusGiven = radius;
+  op.reach = reach;
+  const int64_t span = int64_t(op.radius + std::ceil(reach)) + 1;
   for (int a = 0; a < 3; ++a) {
     op.seed[a] = nodeIndex(axis(centre, a), a);
-    op.box.lo[a] = op.seed[a] - reach;
-    op.box.hi[a] = op.seed[a] + reach;
+    op.box.lo[a] = op.seed[a] - span;
+    op.box.hi[a] = op.seed[a] + span;
   }
   op.solid = !surfaceOnly;
   op.family = family;
@@ -153,10 +156,13 @@ void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, bool surf
 }
 
 void ParticleGenerator::drawCylinder(const Vec3d& a, const Vec3d& b, double radius, uint64_t faces, bool interior,
-                                     uint16_t family) {
+                                     uint16_t family, const DrawReach& within) {
   Op op{Kind::Cylinder, NodeBox{}};
   op.radius = radius;
-  const int64_t reach = int64_t(std::round(radius / spec_.dp)) + 3;
+  op.reach = within.cylinderSide;
+  op.capReach = within.cylinderCap;
+  const int64_t reach =
+      int64_t(std::round(radius / spec_.dp) + std::ceil(std::max(within.cylinderSide, within.cylinderCap))) + 3;
   for (int d = 0; d < 3; ++d) {
     op.seed[d] = nodeIndex(axis(a, d), d);
     op.axisEnd[d] = nodeIndex(axis(b, d), d);
@@ -165,6 +171,19 @@ void ParticleGenerator::drawCylinder(const Vec3d& a, const Vec3d& b, double radi
   }
   op.faces = faces;
   op.solid = interior;
+  op.family = family;
+  ops_.push_back(op);
+}
+
+void ParticleGenerator::drawLine(const Vec3d& a, const Vec3d& b, uint16_t family, double reach) {
+  Op op{Kind::Line, NodeBox{}};
+  for (int d = 0; d < 3; ++d) {
+    op.seed[d] = nodeIndex(axis(a, d), d);
+    op.axisEnd[d] = nodeIndex(axis(b, d), d);
+    op.box.lo[d] = std::min(op.seed[d], op.axisEnd[d]);
+    op.box.hi[d] = std::max(op.seed[d], op.axisEnd[d]);
+  }
+  op.reach = reach;
   op.family = family;
   ops_.push_back(op);
 }
@@ -188,6 +207,15 @@ void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d&
 }
 
 namespace {
+
+// Distance from p to the line through c0 and c1 (|c1 - c0| = len > 0): twice the area of
+// (p, c0, c1) over len, in GenCase's order of operations, which decides the exact ties.
+double lineDistance(const Vec3d& p, const Vec3d& c0, const Vec3d& c1, double len) {
+  const double qx = c0.x - p.x, qy = c0.y - p.y, qz = c0.z - p.z;
+  const double rx = c1.x - p.x, ry = c1.y - p.y, rz = c1.z - p.z;
+  const double vi = qy * rz - ry * qz, vj = -(qx * rz - rx * qz), vk = qx * ry - rx * qy;
+  return (0.5 * std::sqrt(vi * vi + vj * vj + vk * vk) * 2) / len;
+}
 
 NodeBox intersect(const NodeBox& a, const NodeBox& b) {
   NodeBox r;
@@ -361,24 +389,33 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
         const Vec3d n{c1.x - c0.x, c1.y - c0.y, c1.z - c0.z};
         const double nn = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
         if (nn == 0) break;  // both ends on one node: no axis, nothing drawn
-        const double rs = std::round(op.radius / spec_.dp) * spec_.dp, reach = 0.6 * spec_.dp;
+        const double rs = std::round(op.radius / spec_.dp) * spec_.dp;
+        const double reach = op.reach * spec_.dp, capReach = op.capReach * spec_.dp;
         auto plane = [](const Vec3d& p, const Vec3d& c, const Vec3d& m) {
           return m.x * p.x + m.y * p.y + m.z * p.z + -(m.x * c.x + m.y * c.y + m.z * c.z);
         };
         const Vec3d back{-n.x, -n.y, -n.z};
         grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
           const Vec3d p = nodePosition(i, j, k);
-          // Distance to the axis line: twice the area of (p, c0, c1) over |c1 - c0|.
-          const double qx = c0.x - p.x, qy = c0.y - p.y, qz = c0.z - p.z;
-          const double rx = c1.x - p.x, ry = c1.y - p.y, rz = c1.z - p.z;
-          const double vi = qy * rz - ry * qz, vj = -(qx * rz - rx * qz), vk = qx * ry - rx * qy;
-          const double lp = (0.5 * std::sqrt(vi * vi + vj * vj + vk * vk) * 2) / nn;
+          const double lp = lineDistance(p, c0, c1, nn);
           const double s0 = plane(p, c0, n);
           const bool between = s0 > 0 && plane(p, c1, back) > 0;
           if (op.solid && between && lp <= op.radius) return true;
           if ((op.faces & 4) && between && std::abs(lp - rs) < reach) return true;
-          if ((op.faces & 1) && lp <= op.radius && std::abs(s0 / nn) < reach) return true;
-          return (op.faces & 2) && lp <= op.radius && std::abs(plane(p, c1, n) / nn) < reach;
+          if ((op.faces & 1) && lp <= op.radius && std::abs(s0 / nn) < capReach) return true;
+          return (op.faces & 2) && lp <= op.radius && std::abs(plane(p, c1, n) / nn) < capReach;
+        });
+        break;
+      }
+      case Kind::Line: {
+        const Vec3d c0 = nodePosition(op.seed[0], op.seed[1], op.seed[2]);
+        const Vec3d c1 = nodePosition(op.axisEnd[0], op.axisEnd[1], op.axisEnd[2]);
+        const double len = std::sqrt((c1.x - c0.x) * (c1.x - c0.x) + (c1.y - c0.y) * (c1.y - c0.y) +
+                                     (c1.z - c0.z) * (c1.z - c0.z));
+        if (len == 0) break;  // both ends on one node: GenCase draws nothing
+        const double reach = op.reach * spec_.dp;
+        grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+          return lineDistance(nodePosition(i, j, k), c0, c1, len) < reach;
         });
         break;
       }
@@ -386,7 +423,7 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
         grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
           const double d = std::sqrt(double((i - op.seed[0]) * (i - op.seed[0]) + (j - op.seed[1]) * (j - op.seed[1]) +
                                             (k - op.seed[2]) * (k - op.seed[2])));
-          return op.solid ? d < op.radius + 0.6 : std::abs(d - op.radius) < 0.6;
+          return std::abs(d - op.radius) < op.reach || (op.solid && d * spec_.dp <= op.radiusGiven);
         });
         break;
       case Kind::Box:
@@ -419,6 +456,12 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
     const uint16_t* p = nodes + uint64_t(i) * plane;
     for (uint64_t q = 0; q < plane; ++q) ++c[p[q]];
   }
+  // Particles per node of each family: two on GenCase's lattice 2.
+  std::vector<uint64_t> perNode(nFam, 1);
+  for (size_t f = 0; f < families_.size(); ++f)
+    if (families_[f].bound ? spec_.boundPairs : spec_.fluidPairs) perNode[f + 1] = 2;
+  for (uint64_t i = 0; i < planes; ++i)
+    for (size_t v = 0; v < nFam; ++v) planeCount[i * nFam + v] *= perNode[v];
   std::vector<uint64_t> count(nFam, 0);
   for (uint64_t i = 0; i < planes; ++i)
     for (size_t v = 0; v < nFam; ++v) count[v] += planeCount[i * nFam + v];
@@ -475,8 +518,17 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
       for (uint64_t k = 0; k < grid.extent(2); ++k, ++q) {
         const uint16_t v = p[q];
         if (v == 0) continue;
-        const uint64_t slot = next[v]++;
-        out.positions[slot] = nodePosition(span.lo[0] + i, span.lo[1] + int64_t(j), span.lo[2] + int64_t(k));
+        const Vec3d p = nodePosition(span.lo[0] + i, span.lo[1] + int64_t(j), span.lo[2] + int64_t(k));
+        const uint64_t slot = next[v];
+        next[v] += perNode[v];
+        if (perNode[v] == 1) {
+          out.positions[slot] = p;
+        } else {
+          const double q = 0.25 * spec_.dp, qy = spec_.twoD ? 0.0 : q;
+          out.positions[slot] = {p.x - q, p.y - qy, p.z - q};
+          out.positions[slot + 1] = {p.x + q, p.y + qy, p.z + q};
+          out.mkIndex[slot + 1] = finalIndex[v];
+        }
         out.mkIndex[slot] = finalIndex[v];
       }
     }

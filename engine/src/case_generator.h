@@ -31,6 +31,15 @@
 // sets nothing when the seed node is not of its kind or not strictly inside the box. A fill
 // through boundary nodes may be limited to the nodes of one boundary mk (<fillbox mkbound>).
 //
+// Lines. A line (<drawline>, each segment of <drawlines>) has its ends snapped to nodes A and B;
+// it sets the nodes within the snapped ends' bounding box whose distance to the line through A and
+// B (in metres, as for the cylinder's axis) is below `reach` dp (0.6 unless <setdpctes cteline>).
+// Ends on one node draw nothing.
+//
+// Two particles per node (<lattice bound="2"> or fluid="2"). The nodes are decided as above; each
+// node of such a family then gives two particles, node - dp/4 (1, 1, 1) and node + dp/4 (1, 1, 1)
+// (in 2D the y of both stays the plane's), in that order. GenCase halves that family's mass.
+//
 // Order. The particles come one block per family (boundaries by mk, then fluids by mk), each in
 // node order with x slowest and z fastest: GenCase's order for boxes and fills, so that particle
 // ids are GenCase's Idp there. (GenCase lists a prism's particles in the order it draws them,
@@ -63,6 +72,16 @@ struct LatticeSpec {
   double dp = 0;
   Vec3d pointMin, pointMax;
   bool twoD = false;
+  // Two particles per node for boundary / fluid families (GenCase's lattice 2; see above).
+  bool boundPairs = false, fluidPairs = false;
+};
+
+// GenCase's <setdpctes> distances, in dp: how near a node must be to a shape's surface.
+struct DrawReach {
+  double line = 0.6;            // cteline
+  double sphere = 0.6;          // ctesphere
+  double cylinderSide = 0.6;    // ctecylindertube
+  double cylinderCap = 0.6;     // ctecylindercover
 };
 
 // What a <fillbox> fills through (<modefill>).
@@ -107,17 +126,23 @@ class ParticleGenerator {
   void drawMesh(const std::vector<std::array<Vec3d, 3>>& triangles, uint16_t family);
 
   // Records a sphere (GenCase's rule, in node units): centre c snapped to a node, radius
-  // Rs = round(radius / dp); a node at distance d from c is on the surface when |d - Rs| < 0.6
-  // and in the full sphere when d < Rs + 0.6. `surfaceOnly` draws the surface.
-  void drawSphere(const Vec3d& centre, double radius, bool surfaceOnly, uint16_t family);
+  // Rs = round(radius / dp); a node at distance d from c is on the surface when |d - Rs| < reach
+  // (0.6 by default) and in the full sphere when on the surface or d dp <= radius (with the
+  // default reach, d < Rs + 0.6). `surfaceOnly` draws the surface.
+  void drawSphere(const Vec3d& centre, double radius, bool surfaceOnly, uint16_t family, double reach = 0.6);
 
   // Records a cylinder (GenCase's rule): the axis ends `a` and `b` snapped to nodes (positions ca,
   // cb), Rs = round(radius / dp); lp is a node's distance to the axis line. Between the caps
   // means strictly on the inner side of both cap planes (through ca and cb, normal along the
-  // axis). The side: between the caps and |lp - Rs dp| < 0.6 dp; a cap: lp <= radius and within
-  // 0.6 dp of its plane; the interior: between the caps and lp <= radius. `faces` has bit 0 for
-  // the cap at `a`, bit 1 for the cap at `b`, bit 2 for the side.
-  void drawCylinder(const Vec3d& a, const Vec3d& b, double radius, uint64_t faces, bool interior, uint16_t family);
+  // axis). The side: between the caps and |lp - Rs dp| < reach.cylinderSide dp; a cap:
+  // lp <= radius and within reach.cylinderCap dp of its plane; the interior: between the caps
+  // and lp <= radius. `faces` has bit 0 for the cap at `a`, bit 1 for the cap at `b`, bit 2 for
+  // the side.
+  void drawCylinder(const Vec3d& a, const Vec3d& b, double radius, uint64_t faces, bool interior, uint16_t family,
+                    const DrawReach& reach = {});
+
+  // Records a line from `a` to `b` (the rule above); `reach` in dp.
+  void drawLine(const Vec3d& a, const Vec3d& b, uint16_t family, double reach = 0.6);
 
   // Records a fill from `seed` through nodes of `kind` inside the box from `lo` to `hi` (world
   // coordinates, any order) with `family` (see above). With `boundLocal` >= 0 a fill through
@@ -143,7 +168,7 @@ class ParticleGenerator {
     bool bound;
     int local;
   };
-  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh };
+  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh, Line };
   struct Op {
     Kind kind;
     NodeBox box;  // the snapped box; for a prism, its snapped vertices' range
@@ -156,7 +181,9 @@ class ParticleGenerator {
     int fillBoundLocal = -1;
     int64_t seed[3] = {0, 0, 0};  // node index; a sphere's centre
     double radius = 0;             // a sphere's, in nodes; a cylinder's, in metres
-    int64_t axisEnd[3] = {0, 0, 0};  // a cylinder's second axis node (the first is `seed`)
+    double radiusGiven = 0;        // a sphere's, in metres
+    double reach = 0.6, capReach = 0.6;  // in dp: a line's, a sphere's, a cylinder's side; its caps
+    int64_t axisEnd[3] = {0, 0, 0};  // a cylinder's or line's second node (the first is `seed`)
   };
 
   LatticeSpec spec_;

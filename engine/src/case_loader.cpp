@@ -284,9 +284,14 @@ void CaseReader::readConstants(const XMLElement* list) {
     else if (name == "hdp") k.hdp = real(e, "value");
     else if (name == "cflnumber") k.cflNumber = real(e, "value");
     else if (name == "lattice") {
-      // DualSPHysics 4 lattice choice; only the cubic lattice (1) is generated here.
-      if (integer(e, "bound") != 1 || integer(e, "fluid") != 1) {
-        fail(e, "only the cubic lattice (bound=\"1\" fluid=\"1\") is supported");
+      // 1: a particle per node; 2: two per node (case_generator.h). GenCase treats any other
+      // integer as 2, undocumented: refused here.
+      onlyChildren(e, {});
+      for (const char* key : {"bound", "fluid"}) {
+        const int v = integer(e, key);
+        if (v != 1 && v != 2)
+          fail(e, fmt::format("{}=\"{}\": the lattice is 1 (one particle per node) or 2 (two per node)", key, v));
+        (std::string_view(key) == "bound" ? k.latticeBound : k.latticeFluid) = v;
       }
     } else unknown(e, list);
   }
@@ -340,6 +345,7 @@ void CaseReader::readDefinition(const XMLElement* def) {
     if (name == "pointmin") pmin = e;
     else if (name == "pointmax") pmax = e;
     else if (name == "pointref") c_.pointRef = vec(e);
+    else if (name == "lattice") fail(e, "<lattice> belongs in <constantsdef> (GenCase ignores it here)");
     else unknown(e, def);
   }
   if (!pmin) fail(def, "missing element <pointmin>");
@@ -363,8 +369,8 @@ void CaseReader::readDefinition(const XMLElement* def) {
   const int dim = c_.twoD ? 2 : 3;
   defineVariable(def, "H", k.h ? *k.h : (k.hdp ? *k.hdp * c_.dp : k.coefH * std::sqrt(double(dim) * c_.dp * c_.dp)));
   const double mass = k.rhop0 * std::pow(c_.dp, dim);
-  defineVariable(def, "MassBound", k.massBound.value_or(mass));
-  defineVariable(def, "MassFluid", k.massFluid.value_or(mass));
+  defineVariable(def, "MassBound", k.massBound.value_or(mass / k.latticeBound));
+  defineVariable(def, "MassFluid", k.massFluid.value_or(mass / k.latticeFluid));
   // Node indices are 64-bit integers: refuse spans they cannot hold long before that.
   const Vec3d o = c_.pointMin;
   const double far = std::max({std::fabs(c_.pointMin.x - o.x), std::fabs(c_.pointMax.x - o.x),
@@ -390,6 +396,8 @@ void CaseReader::runMainList(const XMLElement* list, const std::map<std::string,
   spec.pointMin = c_.pointMin;
   spec.pointMax = c_.pointMax;
   spec.twoD = c_.twoD;
+  spec.boundPairs = c_.constants.latticeBound == 2;
+  spec.fluidPairs = c_.constants.latticeFluid == 2;
   gen::ParticleGenerator generator(spec);
   GeometryCommands commands(*this, variables_, c_.name, c_.dp, boundCount_, fluidCount_, lists, generator);
   commands.run(list);

@@ -184,8 +184,10 @@ SimParameters deriveParameters(const CaseDefinition& c) {
                                  "give <speedsound>, <b> or a fluid with height",
                                  c.path, p.c0, p.hswl, g));
   p.cteB = k.b.isAuto ? p.c0 * p.c0 * p.rho0 / p.gamma : k.b.value;
-  p.massFluid = k.massFluid.value_or(p.rho0 * std::pow(c.dp, p.dim));
-  p.massBound = k.massBound.value_or(p.massFluid);
+  // A lattice of two particles per node shares each node's mass between them (GenCase's rule).
+  const double nodeMass = p.rho0 * std::pow(c.dp, p.dim);
+  p.massFluid = k.massFluid.value_or(nodeMass / k.latticeFluid);
+  p.massBound = k.massBound.value_or(k.massFluid ? p.massFluid : nodeMass / k.latticeBound);
   p.cfl = k.cflNumber;
 
   const int kernel = P.integer("Kernel", 2);

@@ -1,6 +1,6 @@
 // Our generator makes GenCase's particles: for every case and dp of data/gencase/parity.csv (made
 // by tools/dualsphysics/gencase_parity.py from GenCase 5.0's output), the same mk blocks in the same
-// order, each with the same count and the same lattice nodes (a hash of the nodes' indices; the
+// order, each with the same count and the same particles (a hash of their lattice indices; the
 // order within blocks drawn by boxes is checked against GenCase's output in test_gencase_output). The cases are the bundled ones and real DualSPHysics cases, at their own dp
 // and coarser: boxes and faces whose sides fall half-way between nodes, prisms with a sloping
 // beach, fills, moving and floating blocks, triangle meshes from STL, VTK and PLY files.
@@ -26,12 +26,27 @@ struct Block {
   std::string hash;
 };
 
-// FNV-1a 64 over the nodes' (i, j, k) as little-endian int64, sorted, as the script computes it.
+// FNV-1a 64 over the particles' grid indices as little-endian int64, sorted, as the script
+// computes it: the nodes' (i, j, k) when every particle of the block is on a node, else each
+// particle's quarter-dp indices (two particles per node, node -/+ dp/4).
 std::string nodeHash(const std::vector<sph::Vec3d>& pos, size_t begin, size_t end, const sph::Vec3d& pmin, double dp) {
   std::vector<std::array<int64_t, 3>> nodes;
-  for (size_t n = begin; n < end; ++n)
-    nodes.push_back({std::llround((pos[n].x - pmin.x) / dp), std::llround((pos[n].y - pmin.y) / dp),
-                     std::llround((pos[n].z - pmin.z) / dp)});
+  bool onNodes = true;
+  for (size_t n = begin; n < end; ++n) {
+    const std::array<int64_t, 3> q{std::llround((pos[n].x - pmin.x) / (dp / 4)),
+                                   std::llround((pos[n].y - pmin.y) / (dp / 4)),
+                                   std::llround((pos[n].z - pmin.z) / (dp / 4))};
+    // On that grid to float rounding (positions are doubles made from dp in a few operations).
+    const double off = std::max({std::fabs(pos[n].x - (pmin.x + double(q[0]) * dp / 4)),
+                                 std::fabs(pos[n].y - (pmin.y + double(q[1]) * dp / 4)),
+                                 std::fabs(pos[n].z - (pmin.z + double(q[2]) * dp / 4))});
+    EXPECT_LE(off, 1e-6 * dp) << "particle " << n << " is neither on a node nor dp/4 beside one";
+    for (int a = 0; a < 3; ++a) onNodes = onNodes && q[a] % 4 == 0;
+    nodes.push_back(q);
+  }
+  if (onNodes)
+    for (auto& q : nodes)
+      for (int64_t& x : q) x /= 4;
   std::sort(nodes.begin(), nodes.end());
   uint64_t h = 0xcbf29ce484222325ull;
   for (const auto& ijk : nodes) {

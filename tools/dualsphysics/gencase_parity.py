@@ -6,16 +6,19 @@ hash of the particles' lattice nodes in GenCase's order.
 
 For each case and dp it runs GenCase (GenCase_linux64 beside ../shared/tools, or $GENCASE) on a
 copy of the case with <definition dp> replaced, reads CASE.bi4 and the mk blocks of CASE.xml,
-checks that every particle lies on a lattice node (pointmin + i * dp, to 1e-9 dp) and writes one
-row per mk block:
+checks that every particle lies on the quarter-dp grid (pointmin + q * dp / 4, to 1e-9 dp: the
+lattice nodes, and the node -/+ dp/4 (1, 1, 1) of the two particles per node of <lattice> 2) and
+writes one row per mk block:
 
     case,dp,mk,count,hash
 
 `case` is the file name as given (the test loads it from the repository), `hash` the FNV-1a 64-bit
-hash of the nodes' (i, j, k) as little-endian int64, sorted (the set of nodes: within a block,
-GenCase lists a prism's particles in its drawing order, which the generator does not follow). The
-engine's generator must give the same blocks in the same order with the same hashes
-(engine/tests/test_gencase_parity.cpp).
+hash of the particles' grid indices as little-endian int64 triples, sorted (the set of particles:
+within a block, GenCase lists a prism's particles in its drawing order, which the generator does
+not follow). The indices are the nodes' (i, j, k) when every particle of the block is on a node,
+else the quarter-dp (q_x, q_y, q_z) of each particle (a block of two particles per node; a
+particle on the node instead of beside it changes the hash). The engine's generator must give the
+same blocks in the same order with the same hashes (engine/tests/test_gencase_parity.cpp).
 """
 import os
 import re
@@ -76,18 +79,21 @@ def rows(def_path, dp):
         by_id = [None] * len(ids)
         for p, i in zip(pos, ids):
             by_id[i] = p
-        nodes = []
+        quarters = []
         for p in by_id:
-            ijk = [round((p[a] - pmin[a]) / dp) for a in range(3)]
-            if any(abs(p[a] - (pmin[a] + ijk[a] * dp)) > 1e-9 * dp for a in range(3)):
-                sys.exit(f"{def_path} dp {dp}: particle at {p} is not on a lattice node")
-            nodes.append(ijk)
+            q = [round((p[a] - pmin[a]) / (dp / 4)) for a in range(3)]
+            if any(abs(p[a] - (pmin[a] + q[a] * dp / 4)) > 1e-9 * dp for a in range(3)):
+                sys.exit(f"{def_path} dp {dp}: particle at {p} is neither on a lattice node nor dp/4 beside one")
+            quarters.append(q)
         for block in root.find("execution/particles"):
             if block.tag not in ("fixed", "moving", "floating", "fluid"):
                 continue
             begin, count = int(block.get("begin")), int(block.get("count"))
+            grid = quarters[begin:begin + count]
+            if all(x % 4 == 0 for q in grid for x in q):
+                grid = [[x // 4 for x in q] for q in grid]
             h = 0xcbf29ce484222325
-            for ijk in sorted(nodes[begin:begin + count]):
+            for ijk in sorted(grid):
                 h = fnv1a(struct.pack("<3q", *ijk), h)
             yield (block.get("mk"), count, "%016x" % h)
 

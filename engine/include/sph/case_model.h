@@ -35,6 +35,9 @@ struct CaseConstants {
   double coefH = 1.0;        // h = coefh*sqrt(3 dp^2) (3D) or coefh*sqrt(2 dp^2) (2D)
   std::optional<double> hdp; // h = hdp*dp when given (an `_hdp` element is ignored)
   double cflNumber = 0.2;
+  // Particles per lattice node (<lattice bound="B" fluid="F">): 1, or 2 for GenCase's two
+  // particles per node, each with half the mass (case_generator.h).
+  int latticeBound = 1, latticeFluid = 1;
   // The values GenCase computed, from the <execution><constants> of its output (gencase_output.h).
   // When set they are used as they are; otherwise they are derived from the values above.
   std::optional<double> h, massBound, massFluid;
