@@ -496,18 +496,16 @@ uint64_t GeometryCommands::faceBits(uint64_t masked) const {
 bool GeometryCommands::drawsInterior(uint64_t masked) const { return masked == 0 && drawMode_ != DrawMode::Face; }
 
 // <drawsphere radius="R"><point .../></drawsphere>: the surface in draw mode "face", the whole
-// sphere in "full" (case_generator.h gives GenCase's rule).
+// sphere in "full", the inside in "solid" (case_generator.h gives GenCase's rules).
 void GeometryCommands::drawSphere(const XMLElement* e) const {
   xml_.onlyChildren(e, {"point"});
   const double radius = xml_.real(e, "radius");
   if (!(radius > 0)) xml_.fail(e, "radius must be positive");
   if (!(radius / dp_ < 1e9)) xml_.fail(e, fmt::format("radius {} is more than a billion dp", radius));
-  if (drawMode_ == DrawMode::Solid)
-    xml_.fail(e, "a sphere in draw mode \"solid\" is not supported (GenCase's inside-only rule for spheres is not "
-                 "reproduced exactly): use \"full\" or \"face\"");
   const Vec3d c = xml_.vec(xml_.child(e, "point"));
-  generator_.drawSphere({c.x + offset_.x, c.y + offset_.y, c.z + offset_.z}, radius, drawMode_ == DrawMode::Face,
-                        *family_, reach_.sphere);
+  using Draw = gen::ParticleGenerator::SphereDraw;
+  const Draw what = drawMode_ == DrawMode::Face ? Draw::Surface : (drawMode_ == DrawMode::Solid ? Draw::Inside : Draw::Full);
+  generator_.drawSphere({c.x + offset_.x, c.y + offset_.y, c.z + offset_.z}, radius, what, *family_, reach_.sphere);
 }
 
 // <fillbox>: GenCase's fill from a seed point through the empty (<modefill>void</modefill>),

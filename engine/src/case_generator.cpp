@@ -18,6 +18,8 @@ namespace {
 
 // 2 bytes per node: 8 Gi nodes would need 16 GiB, far beyond any case we expect.
 constexpr uint64_t kMaxNodes = uint64_t(1) << 33;
+// A node within this many dp of a face's plane is on the face (GenCase's reach for triangles).
+constexpr double kFaceReach = 0.6;
 
 double axis(const Vec3d& v, int a) { return a == 0 ? v.x : (a == 1 ? v.y : v.z); }
 
@@ -82,11 +84,13 @@ void ParticleGenerator::drawBox(const Vec3d& lo, const Vec3d& hi, bool solid, ui
 
 void ParticleGenerator::drawBoxInterior(const Vec3d& lo, const Vec3d& hi, uint16_t family) {
   Op op{Kind::Interior, snap(lo, hi)};
+  // The corners keep their place beyond the lattice: the diagonal's slope depends on them.
   for (int a = 0; a < 3; ++a) {
-    if (spec_.twoD && a == 1) continue;  // the one plane of a 2D case
-    ++op.box.lo[a];
-    --op.box.hi[a];
+    op.seed[a] = nodeIndex(std::min(axis(lo, a), axis(hi, a)), a);
+    op.axisEnd[a] = nodeIndex(std::max(axis(lo, a), axis(hi, a)), a);
   }
+  ++op.box.lo[2];  // strictly between the bottom and the top
+  --op.box.hi[2];
   op.family = family;
   ops_.push_back(op);
 }
@@ -138,9 +142,10 @@ void ParticleGenerator::drawMesh(const std::vector<std::array<Vec3d, 3>>& triang
   ops_.push_back(op);
 }
 
-void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, bool surfaceOnly, uint16_t family,
+void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, SphereDraw what, uint16_t family,
                                    double reach) {
   Op op{Kind::Sphere, NodeBox{}};
+  op.sphere = what;
   op.radius = std::round(radius / spec_.dp);
   op.radiusGiven = radius;
   op.reach = reach;
@@ -150,7 +155,6 @@ void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, bool surf
     op.box.lo[a] = op.seed[a] - span;
     op.box.hi[a] = op.seed[a] + span;
   }
-  op.solid = !surfaceOnly;
   op.family = family;
   ops_.push_back(op);
 }
@@ -379,9 +383,24 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
         }
         break;
       }
-      case Kind::Interior:
-        grid.fill(op.box, op.family);
+      case Kind::Interior: {
+        const int64_t* l = op.seed;
+        const int64_t* h = op.axisEnd;
+        if (l[0] == h[0] || l[1] == h[1]) break;  // a bottom without area draws nothing
+        // The diagonal from (x max, y min) to (x min, y max), vertical; its plane through three of
+        // its corners in metres as GenCase takes them (the order decides the ties).
+        const LatticeFrame frame{spec_.pointMin, spec_.dp};
+        const auto corner = [&](int64_t i, int64_t j, int64_t k) {
+          return world(frame, {double(i), double(j), double(k)});
+        };
+        const WorldPlane diagonal(corner(h[0], l[1], l[2]), corner(l[0], h[1], l[2]), corner(l[0], h[1], h[2]));
+        const double reach = kFaceReach * spec_.dp;
+        grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+          if (i > l[0] && i < h[0] && j > l[1] && j < h[1]) return true;
+          return diagonal.distance(nodePosition(i, j, k)) < reach;
+        });
         break;
+      }
       case Kind::Cylinder: {
         // In metres and in GenCase's order of operations, which decides the exact ties.
         const Vec3d c0 = nodePosition(op.seed[0], op.seed[1], op.seed[2]);
@@ -419,13 +438,21 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
         });
         break;
       }
-      case Kind::Sphere:
+      case Kind::Sphere: {
+        const Vec3d c = nodePosition(op.seed[0], op.seed[1], op.seed[2]);
         grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+          if (op.sphere == SphereDraw::Inside) {
+            // In metres against the radius as given, which decides the ties as GenCase does.
+            const Vec3d p = nodePosition(i, j, k);
+            const double dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z;
+            return std::sqrt(dx * dx + dy * dy + dz * dz) <= op.radiusGiven;
+          }
           const double d = std::sqrt(double((i - op.seed[0]) * (i - op.seed[0]) + (j - op.seed[1]) * (j - op.seed[1]) +
                                             (k - op.seed[2]) * (k - op.seed[2])));
-          return std::abs(d - op.radius) < op.reach || (op.solid && d * spec_.dp <= op.radiusGiven);
+          return std::abs(d - op.radius) < op.reach || (op.sphere == SphereDraw::Full && d * spec_.dp <= op.radiusGiven);
         });
         break;
+      }
       case Kind::Box:
         if (op.solid) {
           grid.fill(op.box, op.family);

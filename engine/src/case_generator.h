@@ -17,8 +17,16 @@
 // that spans the union of the shapes' node ranges: a later shape overwrites earlier ones at the
 // nodes it covers, and void shapes erase. A face of a box is the plane of nodes at that snapped
 // limit (left/right = x min/max, front/back = y min/max, bottom/top = z min/max), spanning the
-// snapped ranges of the other two axes; the interior of a box (<setdrawmode mode="solid">) is the
-// nodes strictly between its snapped limits. Prisms follow prism_shape.h.
+// snapped ranges of the other two axes. Prisms follow prism_shape.h.
+//
+// Solid boxes (<setdrawmode mode="solid">). GenCase draws the box as a prism standing on its
+// bottom, whose bottom is cut into two triangles by the diagonal from (x max, y min) to
+// (x min, y max), and draws that prism's inside: the nodes strictly between the snapped limits,
+// plus, strictly between bottom and top, the nodes of the other faces within 0.6 dp of the
+// vertical plane of that diagonal (its plane distance in metres, as for triangles; ties at
+// exactly 0.6 dp fall either way in GenCase). So a thin box keeps a strip of each side face, near
+// (x min, y max) on the left face and near (x max, y min) on the right one. A box whose bottom has
+// no area (equal snapped x or y limits) draws nothing.
 //
 // Meshes (<drawfilestl>, <drawfilevtk>, <drawfileply>): each triangle's vertices are snapped to
 // nodes and the triangle drawn by the rule of prism faces (triangle_nodes.h). Only the surface is
@@ -114,7 +122,7 @@ class ParticleGenerator {
   // Records a box from `lo` to `hi` (world coordinates, any order). `faces` is a BoxFace mask;
   // `solid` fills the whole box instead. family 0 erases (void).
   void drawBox(const Vec3d& lo, const Vec3d& hi, bool solid, uint8_t faces, uint16_t family);
-  // Records the nodes strictly inside the box (GenCase's "solid" draw mode).
+  // Records the inside of the box as GenCase's "solid" draw mode draws it (see "Solid boxes").
   void drawBoxInterior(const Vec3d& lo, const Vec3d& hi, uint16_t family);
 
   // Records a prism of 2n world vertices (prism_shape.h): the faces whose bits are set in `faces`
@@ -125,11 +133,14 @@ class ParticleGenerator {
   // Records a triangle mesh (world coordinates; see "Meshes" above). family 0 erases.
   void drawMesh(const std::vector<std::array<Vec3d, 3>>& triangles, uint16_t family);
 
-  // Records a sphere (GenCase's rule, in node units): centre c snapped to a node, radius
-  // Rs = round(radius / dp); a node at distance d from c is on the surface when |d - Rs| < reach
-  // (0.6 by default) and in the full sphere when on the surface or d dp <= radius (with the
-  // default reach, d < Rs + 0.6). `surfaceOnly` draws the surface.
-  void drawSphere(const Vec3d& centre, double radius, bool surfaceOnly, uint16_t family, double reach = 0.6);
+  // Records a sphere as GenCase draws it: centre c snapped to a node, Rs = round(radius / dp). Its
+  // surface (Surface) is the nodes at distance d from c (node units) with |d - Rs| < reach (0.6
+  // unless <setdpctes ctesphere>); the whole sphere (Full) the surface and the nodes with
+  // d dp <= radius (with the default reach, d < Rs + 0.6); the inside (Inside, draw mode
+  // "solid") the nodes whose distance to c in metres, sqrt(dx^2 + dy^2 + dz^2), is at most the
+  // radius as given.
+  enum class SphereDraw : uint8_t { Full, Surface, Inside };
+  void drawSphere(const Vec3d& centre, double radius, SphereDraw what, uint16_t family, double reach = 0.6);
 
   // Records a cylinder (GenCase's rule): the axis ends `a` and `b` snapped to nodes (positions ca,
   // cb), Rs = round(radius / dp); lp is a node's distance to the axis line. Between the caps
@@ -179,11 +190,13 @@ class ParticleGenerator {
     bool prismInterior = false;
     FillKind fillKind = FillKind::Void;
     int fillBoundLocal = -1;
-    int64_t seed[3] = {0, 0, 0};  // node index; a sphere's centre
+    int64_t seed[3] = {0, 0, 0};  // node index; a sphere's centre; a solid box's low corner
     double radius = 0;             // a sphere's, in nodes; a cylinder's, in metres
     double radiusGiven = 0;        // a sphere's, in metres
+    SphereDraw sphere = SphereDraw::Full;
     double reach = 0.6, capReach = 0.6;  // in dp: a line's, a sphere's, a cylinder's side; its caps
-    int64_t axisEnd[3] = {0, 0, 0};  // a cylinder's or line's second node (the first is `seed`)
+    // A cylinder's or line's second node (the first is `seed`); a solid box's high corner.
+    int64_t axisEnd[3] = {0, 0, 0};
   };
 
   LatticeSpec spec_;

@@ -22,9 +22,6 @@ double dot(const Vec3d& a, const Vec3d& b) { return a.x * b.x + a.y * b.y + a.z 
 double component(const Vec3d& v, int a) { return a == 0 ? v.x : (a == 1 ? v.y : v.z); }
 void setComponent(Vec3d& v, int a, double x) { (a == 0 ? v.x : (a == 1 ? v.y : v.z)) = x; }
 
-Vec3d world(const LatticeFrame& f, const Vec3d& node) {
-  return {f.origin.x + node.x * f.dp, f.origin.y + node.y * f.dp, f.origin.z + node.z * f.dp};
-}
 
 double segmentDistance2(const Vec3d& p, const Vec3d& a, const Vec3d& b) {
   const Vec3d ab = sub(b, a);
@@ -33,20 +30,6 @@ double segmentDistance2(const Vec3d& p, const Vec3d& a, const Vec3d& b) {
   const Vec3d q{a.x + t * ab.x - p.x, a.y + t * ab.y - p.y, a.z + t * ab.z - p.z};
   return dot(q, q);
 }
-
-// The triangle's plane in metres, as GenCase computes it (see the header on ties).
-struct WorldPlane {
-  double a, b, c, d, norm;
-  WorldPlane(const Vec3d& p1, const Vec3d& p2, const Vec3d& p3) {
-    const Vec3d v1 = sub(p2, p1), v2 = sub(p3, p1);
-    a = v1.y * v2.z - v1.z * v2.y;
-    b = v1.z * v2.x - v1.x * v2.z;
-    c = v1.x * v2.y - v1.y * v2.x;
-    d = -((a * p1.x) + (b * p1.y) + (c * p1.z));
-    norm = std::sqrt(a * a + b * b + c * c);
-  }
-  double distance(const Vec3d& p) const { return std::abs(a * p.x + b * p.y + c * p.z + d) / norm; }
-};
 
 // Is the projection of p (node units) on the plane of (a, b, c), normal n (|n|^2 = nn > 0),
 // within reach of the triangle?
@@ -61,6 +44,19 @@ bool projectionNear(const Vec3d& p, const Vec3d& a, const Vec3d& b, const Vec3d&
 }
 
 }  // namespace
+
+Vec3d world(const LatticeFrame& f, const Vec3d& node) {
+  return {f.origin.x + node.x * f.dp, f.origin.y + node.y * f.dp, f.origin.z + node.z * f.dp};
+}
+
+WorldPlane::WorldPlane(const Vec3d& p1, const Vec3d& p2, const Vec3d& p3) {
+  const Vec3d v1 = sub(p2, p1), v2 = sub(p3, p1);
+  a = v1.y * v2.z - v1.z * v2.y;
+  b = v1.z * v2.x - v1.x * v2.z;
+  c = v1.x * v2.y - v1.y * v2.x;
+  d = -((a * p1.x) + (b * p1.y) + (c * p1.z));
+  norm = std::sqrt(a * a + b * b + c * c);
+}
 
 void triangleNodes(const Vec3d& a, const Vec3d& b, const Vec3d& c, const LatticeFrame& frame,
                    const std::array<int64_t, 3>& limLo, const std::array<int64_t, 3>& limHi,

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -27,6 +28,17 @@ namespace sph::gen {
 struct LatticeFrame {
   Vec3d origin;
   double dp = 1;
+};
+
+// Where a node (integer indices, as doubles) is in metres.
+Vec3d world(const LatticeFrame& f, const Vec3d& node);
+
+// The plane through three points in metres, computed as GenCase computes it (normal
+// (p2 - p1) x (p3 - p1), not normalised), so that distances of exactly a tie round as in GenCase.
+struct WorldPlane {
+  WorldPlane(const Vec3d& p1, const Vec3d& p2, const Vec3d& p3);
+  double distance(const Vec3d& p) const { return std::abs(a * p.x + b * p.y + c * p.z + d) / norm; }
+  double a, b, c, d, norm;
 };
 
 // Appends the nodes on triangle (a, b, c) within [limLo, limHi] on each axis.

@@ -324,13 +324,56 @@ TEST(Generator, FillThroughBoundaryOrFluidNodes) {
   EXPECT_EQ(out.mks[2].count, 121u);
 }
 
-// <setdrawmode mode="solid">: a box's nodes strictly inside its limits.
-TEST(Generator, InteriorOfABox) {
-  ParticleGenerator g(spec3d());
+size_t countAt(const GeneratedParticles& g, double x, double y) {
+  size_t n = 0;
+  for (const Vec3d& p : g.positions) n += std::abs(p.x - x) < 1e-9 && std::abs(p.y - y) < 1e-9;
+  return n;
+}
+
+// <setdrawmode mode="solid">: the nodes strictly inside the box (7^3 for a box of 8 dp), plus,
+// strictly between bottom and top, those within 0.6 dp of the vertical plane through the bottom's
+// diagonal from (x max, y min) to (x min, y max): here its two end columns.
+TEST(Generator, SolidBoxIsItsInsideAndTheDiagonalsEnds) {
+  ParticleGenerator g(exactSpec());
   g.drawBoxInterior({0, 0, 0}, {1, 1, 1}, g.family(false, 0));
   const auto out = g.generate(kBoundFirst, kFluidFirst);
-  EXPECT_EQ(out.nFluid, 9u * 9u * 9u);
-  expectExtent(extentOf(out, 0, out.nFluid), {0.1, 0.1, 0.1}, {0.9, 0.9, 0.9});
+  EXPECT_EQ(out.nFluid, 7u * 7u * 7u + 2u * 7u);
+  EXPECT_EQ(countAt(out, 0, 1), 7u);
+  EXPECT_EQ(countAt(out, 1, 0), 7u);
+  EXPECT_EQ(countAt(out, 0, 0), 0u);
+  EXPECT_EQ(countAt(out, 1, 1), 0u);
+  expectExtent(extentOf(out, 0, out.nFluid), {0, 0, kExactDp}, {1, 1, 1 - kExactDp});
+}
+
+// A box 2 dp wide and 12 dp long (nodes x 0..2, y 0..12): one row inside (y 1..11), and the
+// diagonal from (2, 0) to (0, 12) keeps the nodes of the left face with |2 y - 24| < 0.6 sqrt(148)
+// (y 9..12) and of the right face with 2 y < 0.6 sqrt(148) (y 0..3); 3 planes between bottom and top.
+TEST(Generator, ThinSolidBoxKeepsAStripOfEachSideFace) {
+  ParticleGenerator g(exactSpec());
+  g.drawBoxInterior({0, 0, 0}, {2 * kExactDp, 12 * kExactDp, 4 * kExactDp}, g.family(true, 0));
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  EXPECT_EQ(out.nBound, 3u * (11u + 4u + 4u));
+  for (int j = 0; j <= 12; ++j) {
+    SCOPED_TRACE(j);
+    EXPECT_EQ(countAt(out, 0, j * kExactDp), j >= 9 ? 3u : 0u);
+    EXPECT_EQ(countAt(out, kExactDp, j * kExactDp), j >= 1 && j <= 11 ? 3u : 0u);
+    EXPECT_EQ(countAt(out, 2 * kExactDp, j * kExactDp), j <= 3 ? 3u : 0u);
+  }
+}
+
+// A box whose bottom has no area draws nothing in draw mode solid, in 3D and in 2D.
+TEST(Generator, SolidBoxWithoutWidthDrawsNothing) {
+  ParticleGenerator g(exactSpec());
+  g.drawBoxInterior({0.5, 0, 0}, {0.5, 1, 1}, g.family(false, 0));
+  EXPECT_EQ(g.generate(kBoundFirst, kFluidFirst).nFluid, 0u);
+  LatticeSpec s = exactSpec();
+  s.twoD = true;
+  s.pointMin.y = s.pointMax.y = 0;
+  ParticleGenerator g2(s);
+  g2.drawBoxInterior({0, 0, 0}, {1, 0, 1}, g2.family(false, 0));
+  EXPECT_EQ(g2.generate(kBoundFirst, kFluidFirst).nFluid, 0u);
+  g2.drawBoxInterior({0, -1, 0}, {1, 1, 1}, g2.family(false, 0));
+  EXPECT_EQ(g2.generate(kBoundFirst, kFluidFirst).nFluid, 7u * 7u);
 }
 
 TEST(Generator, FillInTwoDimensionsStaysInThePlane) {
@@ -350,11 +393,22 @@ TEST(Generator, FillInTwoDimensionsStaysInThePlane) {
 TEST(Generator, SphereWholeAndSurface) {
   for (const bool surface : {false, true}) {
     ParticleGenerator g(spec3d());
-    g.drawSphere({0.52, 0.5, 0.5}, 0.2, surface, g.family(false, 0));
+    g.drawSphere({0.52, 0.5, 0.5}, 0.2, surface ? ParticleGenerator::SphereDraw::Surface : ParticleGenerator::SphereDraw::Full,
+                 g.family(false, 0));
     const auto out = g.generate(kBoundFirst, kFluidFirst);
     EXPECT_EQ(out.nFluid, surface ? 74u : 81u);
     expectExtent(extentOf(out, 0, out.nFluid), {0.3, 0.3, 0.3}, {0.7, 0.7, 0.7});
   }
+}
+
+// A sphere in draw mode solid: the nodes within the radius as given, in metres, of the snapped
+// centre. Radius 2 dp with exact coordinates: i^2 + j^2 + k^2 <= 4, 1 + 6 + 12 + 8 + 6 nodes.
+TEST(Generator, SphereInside) {
+  ParticleGenerator g(exactSpec());
+  g.drawSphere({0.5, 0.5, 0.52}, 2 * kExactDp, ParticleGenerator::SphereDraw::Inside, g.family(false, 0));
+  const auto out = g.generate(kBoundFirst, kFluidFirst);
+  EXPECT_EQ(out.nFluid, 33u);
+  expectExtent(extentOf(out, 0, out.nFluid), {0.25, 0.25, 0.25}, {0.75, 0.75, 0.75});
 }
 
 TEST(DomainSpec, ParsesDualSphysicsForms) {
