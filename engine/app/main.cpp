@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -30,6 +32,8 @@ constexpr const char* kUsage = R"(usage:
 run options (default in brackets):
   --neighbours NAME     neighbour search: cell | verlet | allpairs (any plugin `sph plugins` lists)
                                                          [XML parameter NeighbourSearch, else cell]
+  --plugin-path DIR     search DIR first for the plugin (repeatable); the only way to
+                        replace a built-in plugin (cell, verlet, allpairs)
   --device gpu|cpu      where to run                     [gpu when a usable GPU exists, else cpu]
   --precision single|double                              [single]
   --out DIR             output folder                    [out/<case name>]
@@ -46,6 +50,8 @@ run options (default in brackets):
   --dp DP               override the particle spacing    [XML definition dp]
   --no-vtk              skip the VTK files (run.json and the table are still written)
   --no-output           write no files at all
+  --overwrite           replace the results of an earlier run in the output folder (they
+                        stay until this run has written its first output; other files stay)
   --no-timers           no per-phase timing (DualSPHysics' -svtimers:0): the report
                         gives the wall time only; small GPU cases run faster (no CUDA
                         events between the kernels)
@@ -55,10 +61,11 @@ run options (default in brackets):
   --quiet               no progress line
 
 Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,
-OUT/excluded.csv when particles were excluded. Plugins are searched in $SPH_PLUGIN_PATH
-(colon-separated), then <bin>/../lib/sph/plugins, then the build tree's plugin directory; a
-plugin built from other engine headers is refused (`sph plugins` says why). Exit code 0 only on
-success.
+OUT/excluded.csv when particles were excluded. Plugins are searched in the --plugin-path
+directories, then <bin>/../lib/sph/plugins and the build tree's plugin directory (the built-in
+plugins), then $SPH_PLUGIN_PATH (colon-separated); a run loads only its plugin's library
+(libsph_NAME.so) when there is one; a plugin built from other engine headers is refused (`sph
+plugins` says why). Exit code 0 only on success.
 )";
 
 struct Args {
@@ -66,6 +73,19 @@ struct Args {
   sph::RunOptions run;
   sph::LoadOptions load;
 };
+
+// A message for the terminal: control bytes that came from the input (a case file's attribute, a
+// file name) are shown as \xNN instead of being sent to the terminal; line breaks stay.
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const unsigned char u = static_cast<unsigned char>(ch);
+    if ((u < 0x20 && ch != '\n') || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    else out += ch;
+  }
+  return out;
+}
 
 [[noreturn]] void usageError(const std::string& msg) {
   throw sph::InputError(msg + "\n(see sph --help)");
@@ -83,6 +103,7 @@ double parseNumber(const std::string& opt, const std::string& v) {
 
 Args parseArgs(int argc, char** argv) {
   Args a;
+  a.run.overwrite = false;  // a user's earlier results are replaced only when asked (--overwrite)
   std::vector<std::string> v(argv + 1, argv + argc);
   if (v.empty()) usageError("no command given");
   a.command = v[0];
@@ -98,6 +119,10 @@ Args parseArgs(int argc, char** argv) {
       a.casePath = o;
     } else if (o == "--neighbours") {
       a.run.neighbours = value(o);
+    } else if (o == "--overwrite") {
+      a.run.overwrite = true;
+    } else if (o == "--plugin-path") {
+      a.run.pluginDirs.push_back(value(o));
     } else if (o == "--device") {
       const std::string d = value(o);
       if (d != "gpu" && d != "cpu") usageError("--device must be gpu or cpu");
@@ -123,6 +148,11 @@ Args parseArgs(int argc, char** argv) {
     } else if (o == "--threads") {
       const double n = parseNumber(o, value(o));
       if (!(n >= 1) || n != std::floor(n)) usageError("--threads must be a positive integer");
+      // More threads than a few per core only queue on the cores (and enough of them make the
+      // OpenMP runtime fail to start the team).
+      const double most = 8.0 * std::max(1u, std::thread::hardware_concurrency());
+      if (n > most)
+        usageError(fmt::format("--threads {} is more than 8 per core of this machine (at most {})", n, most));
       a.run.threads = int(n);
     } else if (o == "--cell-mode") {
       a.run.cellMode = value(o);
@@ -174,7 +204,7 @@ std::string bytesText(double b) {
 int cmdInfo(const Args& a) {
   const sph::CaseDefinition c = sph::loadCase(a.casePath, a.load);
   const sph::SimParameters p = sph::deriveParameters(c);
-  for (const std::string& w : p.warnings) fmt::print(stderr, "sph: warning: {}\n", w);
+  for (const std::string& w : p.warnings) fmt::print(stderr, "sph: warning: {}\n", printable(w));
   fmt::print("case        {} ({})\n", c.name, c.path);
   fmt::print("dimensions  {}D\n", p.dim);
   fmt::print("particles   {} total: {} boundary, {} fluid{}\n", c.positions.size(), c.nBound, c.nFluid,
@@ -233,7 +263,7 @@ int cmdRun(const Args& a) {
   sph::Simulation sim(c, a.run);
   const auto t2 = std::chrono::steady_clock::now();
   const auto& p = sim.parameters();
-  for (const std::string& w : p.warnings) fmt::print(stderr, "sph: warning: {}\n", w);
+  for (const std::string& w : p.warnings) fmt::print(stderr, "sph: warning: {}\n", printable(w));
   fmt::print("sph: {} ({}D, {} particles: {} boundary, {} fluid) on the {} ({}), {} precision, neighbours '{}'\n",
              c.name, p.dim, c.positions.size(), c.nBound, c.nFluid, sph::deviceName(sim.device()),
              sim.device() == sph::Device::Gpu ? sph::gpu::deviceDescription() : "OpenMP",
@@ -268,10 +298,10 @@ int main(int argc, char** argv) {
     if (a.casePath.empty()) usageError(fmt::format("sph {}: no case file given", a.command));
     return a.command == "info" ? cmdInfo(a) : cmdRun(a);
   } catch (const sph::InputError& e) {
-    fmt::print(stderr, "sph: error: {}\n", e.what());
+    fmt::print(stderr, "sph: error: {}\n", printable(e.what()));
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "sph: run failed: {}\n", e.what());
+    fmt::print(stderr, "sph: run failed: {}\n", printable(e.what()));
     return 1;
   }
 }

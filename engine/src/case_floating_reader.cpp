@@ -1,5 +1,6 @@
 #include "case_floating_reader.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -115,6 +116,9 @@ void readPropertyFile(const XmlReader& x, const XMLElement* e, PropertiesDef& ou
 
 }  // namespace
 
+// The largest mk number a case may name.
+constexpr int kMaxMk = 65535;
+
 std::vector<int> parseMkList(const XmlReader& x, const XMLElement* e, const char* attribute) {
   const std::string text = x.attr(e, attribute);
   std::vector<int> out;
@@ -123,10 +127,12 @@ std::vector<int> parseMkList(const XmlReader& x, const XMLElement* e, const char
     const size_t dash = item.find('-', item.find_first_not_of(" \t") + 1);
     const auto lo = gen::parseReal(item.substr(0, dash));
     const auto hi = dash == std::string::npos ? lo : gen::parseReal(item.substr(dash + 1));
-    if (!lo || !hi || *lo != int(*lo) || *hi != int(*hi) || *lo < 0 || *hi < *lo) {
+    if (!lo || !hi || *lo != std::floor(*lo) || *hi != std::floor(*hi) || *lo < 0 || *hi < *lo) {
       x.fail(e, fmt::format("{}=\"{}\" is not a list of mk numbers and ranges (e.g. \"51-68\" or \"1, 3\")",
                             attribute, text));
     }
+    // GenCase's mk numbers are 16-bit; a range beyond would also list billions of bodies.
+    if (*hi > kMaxMk) x.fail(e, fmt::format("{}=\"{}\": mk {} is above {}, the largest mk", attribute, text, *hi, kMaxMk));
     for (int mk = int(*lo); mk <= int(*hi); ++mk) out.push_back(mk);
   }
   if (out.empty()) x.fail(e, fmt::format("{} is empty", attribute));

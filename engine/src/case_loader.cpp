@@ -264,9 +264,15 @@ void CaseReader::readConstants(const XMLElement* list) {
       k.rhopGradient = integer(e, "value");
       if (k.rhopGradient < 1 || k.rhopGradient > 3) fail(e, "value must be 1, 2 or 3");
     } else if (name == "hswl") k.hswl = autoValue(e);
-    else if (name == "gamma") k.gamma = real(e, "value");
+    else if (name == "gamma") {
+      k.gamma = real(e, "value");
+      if (!(k.gamma > 0)) fail(e, "value must be positive (Tait's exponent, 7 for water)");
+    }
     else if (name == "speedsystem") k.speedSystem = autoValue(e);
-    else if (name == "coefsound") k.coefSound = real(e, "value");
+    else if (name == "coefsound") {
+      k.coefSound = real(e, "value");
+      if (!(k.coefSound > 0)) fail(e, "value must be positive");
+    }
     else if (name == "speedsound") k.speedSound = autoValue(e);
     else if (name == "b") {
       k.b = autoValue(e);
@@ -282,7 +288,11 @@ void CaseReader::readConstants(const XMLElement* list) {
       }
     }
     else if (name == "hdp") k.hdp = real(e, "value");
-    else if (name == "cflnumber") k.cflNumber = real(e, "value");
+    else if (name == "cflnumber") {
+      k.cflNumber = real(e, "value");
+      // The Courant number multiplies the stable step; above 1 the step is no longer stable.
+      if (!(k.cflNumber > 0 && k.cflNumber <= 1)) fail(e, "value must be in (0, 1] (DualSPHysics uses 0.1-0.3)");
+    }
     else if (name == "lattice") {
       // 1: a particle per node; 2: two per node (case_generator.h). GenCase treats any other
       // integer as 2, undocumented: refused here.

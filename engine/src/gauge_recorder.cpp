@@ -108,17 +108,6 @@ std::string gaugeCsvRow(const ResolvedGauge& g, const PointSample* samples, doub
 GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, fs::path dir)
     : kernel_{p.kernel, p.dim, p.h, p.massFluid}, dir_(std::move(dir)) {
   if (dir_.empty()) return;
-  std::error_code ec;
-  if (fs::is_directory(dir_, ec)) {
-    for (const auto& e : fs::directory_iterator(dir_, ec)) {
-      const std::string name = e.path().filename().string();
-      auto ends = [&](const char* s) {
-        const size_t n = std::strlen(s);
-        return name.size() > n && name.compare(name.size() - n, n, s) == 0;
-      };
-      if (ends(".csv") || ends(".csv.part") || ends(".csv.tmp")) fs::remove(e.path(), ec);
-    }
-  }
   for (const GaugeSpec& g : gauges.items) {
     if (!g.timing.output.value_or(false)) continue;
     Item it;
@@ -131,12 +120,13 @@ GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, f
   size_t points = 0;
   for (const Item& it : items_) points += gaugePointCount(it.g);
   if (points > kMaxPointsInAll)
-    throw RunError(fmt::format("the case's gauges have {} points in all (swl lines cut into pieces of pointdp), "
+    throw InputError(fmt::format("the case's gauges have {} points in all (swl lines cut into pieces of pointdp), "
                                "more than {}; give larger <pointdp> values",
                                points, kMaxPointsInAll));
   for (Item& it : items_) it.points = gaugePoints(it.g);
+  std::error_code ec;
   fs::create_directories(dir_, ec);
-  if (ec) throw RunError(fmt::format("cannot create the gauge folder {}: {}", dir_.string(), ec.message()));
+  if (ec) throw InputError(fmt::format("cannot create the gauge folder {}: {}", dir_.string(), ec.message()));
 }
 
 bool GaugeRecorder::computeDue(const Item& it, double t) const {

@@ -46,8 +46,8 @@ std::string gaugeCsvRow(const ResolvedGauge& g, const PointSample* samples, doub
 class GaugeRecorder {
  public:
   // Gauges whose output is off are dropped (this engine has no other use for their values).
-  // `dir` empty: no gauge is run (--no-output). Otherwise gauge files of an earlier run in `dir`
-  // are removed.
+  // `dir` empty: no gauge is run (--no-output). An earlier run's files of these gauges are
+  // replaced (output_folder.h says when the others go).
   GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, std::filesystem::path dir);
 
   bool empty() const { return items_.empty(); }

@@ -65,8 +65,12 @@ std::map<std::string, const SphPluginDescriptor*>& loadedDescriptors() {
 
 std::string pluginAbiTag() { return abiTag(SPH_PLUGIN_HEADERS_HASH, abi::kLayoutHash); }
 
-std::vector<std::string> pluginSearchDirs() {
-  std::vector<std::string> dirs;
+std::vector<std::string> pluginSearchDirs(const std::vector<std::string>& explicitDirs) {
+  std::vector<std::string> dirs = explicitDirs;
+  if (const std::string installed = besideExecutable("lib/sph/plugins"); !installed.empty()) dirs.push_back(installed);
+#ifdef SPH_PLUGIN_BUILD_DIR
+  dirs.push_back(SPH_PLUGIN_BUILD_DIR);
+#endif
   if (const char* env = std::getenv("SPH_PLUGIN_PATH")) {
     std::string s = env;
     size_t start = 0;
@@ -78,10 +82,6 @@ std::vector<std::string> pluginSearchDirs() {
       start = colon + 1;
     }
   }
-  if (const std::string installed = besideExecutable("lib/sph/plugins"); !installed.empty()) dirs.push_back(installed);
-#ifdef SPH_PLUGIN_BUILD_DIR
-  dirs.push_back(SPH_PLUGIN_BUILD_DIR);
-#endif
   // The binary's own plugin directory is often the build tree's: list each directory once.
   std::vector<std::string> unique;
   for (const std::string& d : dirs)
@@ -89,10 +89,10 @@ std::vector<std::string> pluginSearchDirs() {
   return unique;
 }
 
-std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems) {
+std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems, const std::vector<std::string>& explicitDirs) {
   std::vector<PluginInfo> found;
   std::map<std::string, bool> seenPath;
-  for (const std::string& dir : pluginSearchDirs()) {
+  for (const std::string& dir : pluginSearchDirs(explicitDirs)) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) continue;
     std::vector<fs::path> libs;
@@ -119,17 +119,35 @@ std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems) {
   return found;
 }
 
-StrategyPtr createStrategy(const std::string& name, PluginInfo* info) {
+StrategyPtr createStrategy(const std::string& name, PluginInfo* info, const std::vector<std::string>& explicitDirs) {
   std::vector<std::string> problems;
-  const std::vector<PluginInfo> plugins = discoverPlugins(&problems);
-  for (const PluginInfo& p : plugins) {
-    if (p.name != name) continue;
-    const SphPluginDescriptor* d = loadedDescriptors()[name];
-    if (info) *info = p;
+  auto create = [&](const SphPluginDescriptor* d, const std::string& path) {
+    if (info) *info = {d->name, d->description ? d->description : "", path};
     return StrategyPtr(d->create(), StrategyDeleter{d->destroy});
+  };
+  // The plugin's own file first: nothing else is loaded.
+  const bool plainName = !name.empty() && name.find_first_of("/\\") == std::string::npos;
+  for (const std::string& dir : plainName ? pluginSearchDirs(explicitDirs) : std::vector<std::string>{}) {
+    std::error_code ec;
+    const fs::path lib = fs::path(dir) / ("libsph_" + name + ".so");
+    if (!fs::is_regular_file(lib, ec)) continue;
+    const std::string canon = fs::weakly_canonical(lib, ec).string();
+    std::string why;
+    const SphPluginDescriptor* d = openPlugin(canon, &why);
+    if (d && name == d->name) {
+      loadedDescriptors()[d->name] = d;
+      return create(d, canon);
+    }
+    problems.push_back(d ? fmt::format("{}: declares plugin '{}', not '{}'", canon, d->name, name) : why);
   }
+  std::vector<std::string> discovery;
+  const std::vector<PluginInfo> plugins = discoverPlugins(&discovery, explicitDirs);
+  for (const PluginInfo& p : plugins)
+    if (p.name == name) return create(loadedDescriptors()[name], p.path);
+  for (const std::string& w : discovery)
+    if (std::find(problems.begin(), problems.end(), w) == problems.end()) problems.push_back(w);
   std::string msg = fmt::format("no neighbour-search plugin named '{}'.\n  searched:", name);
-  for (const auto& d : pluginSearchDirs()) msg += "\n    " + d;
+  for (const auto& d : pluginSearchDirs(explicitDirs)) msg += "\n    " + d;
   msg += "\n  found:";
   if (plugins.empty()) msg += " none";
   for (const auto& p : plugins) msg += fmt::format("\n    {} ({})", p.name, p.path);

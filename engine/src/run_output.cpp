@@ -1,5 +1,9 @@
 #include "run_output.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "sph/errors.h"
@@ -17,30 +21,6 @@ struct OutputClock {
   Clock::time_point t0 = Clock::now();
   ~OutputClock() { total += std::chrono::duration<double>(Clock::now() - t0).count(); }
 };
-
-// Removes what an earlier run into the same folder left, so old files never pass for new ones.
-void clearPreviousOutput(const fs::path& out) {
-  std::error_code ec;
-  fs::remove(out / "run.json", ec);
-  fs::remove(out / "excluded.csv", ec);
-  fs::remove(out / "floating.csv", ec);
-  const fs::path vtk = out / "vtk";
-  if (!fs::is_directory(vtk, ec)) return;
-  for (const auto& e : fs::directory_iterator(vtk, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind("Part_", 0) == 0 && (e.path().extension() == ".vtk" || e.path().extension() == ".tmp"))
-      fs::remove(e.path(), ec);
-  }
-}
-
-fs::path prepared(const fs::path& out, bool write) {
-  if (!write) return out;
-  std::error_code ec;
-  fs::create_directories(out / "vtk", ec);
-  if (ec) throw RunError(fmt::format("cannot create output folder {}: {}", (out / "vtk").string(), ec.message()));
-  clearPreviousOutput(out);
-  return out;
-}
 
 void writeExcludedCsv(const fs::path& path, const std::vector<ExcludedParticle>& log) {
   std::string s = "time;id;x;y;z;vx;vy;vz;rho;reason\n";
@@ -64,9 +44,17 @@ void appendFloatingRows(std::string& rows, double time, const std::vector<Floati
 
 }  // namespace
 
-RunOutput::RunOutput(fs::path out, bool write, bool writeVtk, const CaseGauges& gauges, const SimParameters& p,
-                     PhaseTimer* timer)
-    : out_(prepared(out, write)),
+// The names of the gauges, whose files in OUT/gauges belong to the engine.
+static std::vector<std::string> gaugeNames(const CaseGauges& gauges) {
+  std::vector<std::string> names;
+  for (const GaugeSpec& g : gauges.items) names.push_back(g.name);
+  return names;
+}
+
+RunOutput::RunOutput(fs::path out, bool write, bool writeVtk, bool overwrite, const CaseGauges& gauges,
+                     const SimParameters& p, PhaseTimer* timer)
+    : out_(std::move(out)),
+      folder_(write ? std::make_unique<OutputFolder>(out_, overwrite, gaugeNames(gauges)) : nullptr),
       write_(write),
       writeVtk_(writeVtk),
       timeOut_(p.timeOut),
@@ -79,13 +67,18 @@ void RunOutput::atTime(double t, OutputSource& source) {
     nextOut_ = timeOut_;
     save(t, source);
     sampleGauges(t, source);
+    if (folder_) folder_->dropPrevious();  // the new run has written its first output
     return;
   }
   sampleGauges(t, source);
   if (t >= nextOut_ - 1e-12 * timeOut_) {
     save(t, source);
     gauges_.flush();
-    while (nextOut_ <= t) nextOut_ += timeOut_;
+    // The next multiple of TimeOut after t, counted rather than summed: adding a TimeOut that t
+    // dwarfs (1e-25 s at t = 1 s) would never get past t.
+    // A part written within the tolerance before a multiple was that multiple's.
+    nextOut_ = std::max((std::floor(t / timeOut_ + 1e-12) + 1) * timeOut_,
+                        std::nextafter(t, std::numeric_limits<double>::infinity()));
   }
 }
 
@@ -114,6 +107,12 @@ void RunOutput::saveFloating(double t, OutputSource& source) {
   ScopedPhase ph(timer_, "SU-SavePart", PhaseGroup::Other);
   appendFloatingRows(floatingRows_, t, bodies);
   writeTextFileAtomic((out_ / "floating.csv").string(), kFloatingCsvHeader + floatingRows_);
+}
+
+std::filesystem::path RunOutput::saveNow(double t, OutputSource& source) {
+  if (!write_ || !writeVtk_) return {};
+  save(t, source);
+  return out_ / "vtk" / fmt::format("Part_{:04d}.vtk", part_ - 1);
 }
 
 void RunOutput::finish(const std::vector<ExcludedParticle>& excluded) {

@@ -9,11 +9,13 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "floating_bodies.h"
 #include "gauge_recorder.h"
+#include "output_folder.h"
 #include "sph/case_model.h"
 #include "sph/output.h"
 #include "sph/phase_timer.h"
@@ -45,16 +47,20 @@ class OutputSource {
 
 class RunOutput {
  public:
-  // Creates OUT (and OUT/vtk) and removes what an earlier run left there, unless `write` is
-  // false (--no-output: nothing is written, no gauge is run). `timer` receives the phases
-  // SU-SavePart and SU-Gauges.
-  RunOutput(std::filesystem::path out, bool write, bool writeVtk, const CaseGauges& gauges, const SimParameters& p,
-            PhaseTimer* timer);
+  // Creates OUT (and OUT/vtk) and locks it (output_folder.h: an earlier run's results there need
+  // `overwrite`, and go once this run has written its first output), unless `write` is false
+  // (--no-output: nothing is written, no gauge is run). `timer` receives the phases SU-SavePart
+  // and SU-Gauges.
+  RunOutput(std::filesystem::path out, bool write, bool writeVtk, bool overwrite, const CaseGauges& gauges,
+            const SimParameters& p, PhaseTimer* timer);
 
   // The outputs of time t: at the start (first call) and after every step.
   void atTime(double t, OutputSource& source);
   // The end of the run, completed or failed: gauge files complete, excluded.csv written.
   void finish(const std::vector<ExcludedParticle>& excluded);
+  // A snapshot of the current state outside the schedule (a diverged run's last state), as the
+  // next VTK part; its path, or empty when nothing is written.
+  std::filesystem::path saveNow(double t, OutputSource& source);
 
   const std::filesystem::path& dir() const { return out_; }
   bool writes() const { return write_; }
@@ -67,6 +73,7 @@ class RunOutput {
   void sampleGauges(double t, OutputSource& source);
 
   std::filesystem::path out_;
+  std::unique_ptr<OutputFolder> folder_;  // while writing
   bool write_, writeVtk_;
   double timeOut_;
   PhaseTimer* timer_;

@@ -16,6 +16,9 @@
 namespace sph {
 namespace {
 
+// The fraction of the fluid a run may lose before it stops as failed, unless the case says.
+constexpr double kDefaultPartsOutMax = 0.5;
+
 constexpr const char* kPeriodicKeys[] = {"XPeriodicIncY", "XPeriodicIncZ", "YPeriodicIncX",
                                         "YPeriodicIncZ", "ZPeriodicIncX", "ZPeriodicIncY"};
 
@@ -274,7 +277,11 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.rhoOutMin = P.real("RhopOutMin", 700);
   p.rhoOutMax = P.real("RhopOutMax", 1300);
   if (!(p.rhoOutMin < p.rhoOutMax)) badParameter(c, "RhopOutMax", "must be larger than RhopOutMin");
-  p.partsOutMax = P.real("PartsOutMax", 1);
+  // DualSPHysics' default is 1 (a run may lose all its fluid and still complete). Cases state
+  // it (every official example does); one that does not gets a run that stops as failed once
+  // half its fluid is gone, which no flow we simulate survives as intended.
+  p.partsOutMax = P.real("PartsOutMax", kDefaultPartsOutMax);
+  if (!(p.partsOutMax >= 0 && p.partsOutMax <= 1)) badParameter(c, "PartsOutMax", "must be a fraction between 0 and 1");
   // DualSPHysics 5.4's replacement of PartsOutMax: the fraction of the fluid that must remain.
   if (c.parameters.count("MinFluidStop")) {
     const double minFluid = P.real("MinFluidStop", 0);

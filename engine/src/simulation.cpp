@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "report_builder.h"
+#include "output_folder.h"
 #include "run_output.h"
 #include "simulation_core.h"
 #include "sph/errors.h"
@@ -49,11 +50,22 @@ class ProgressLine {
   Clock::time_point t0_ = Clock::now(), last_ = t0_;
 };
 
+// OUT: --out, else out/<case name>.
+fs::path outputDir(const RunOptions& o, const std::string& caseName) {
+  return o.outDir.empty() ? fs::path("out") / caseName : fs::path(o.outDir);
+}
+
 }  // namespace
 
 Device defaultDevice() { return gpu::available() ? Device::Gpu : Device::Cpu; }
 
 Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
+  // Before the set-up: a folder that cannot be used should not cost a large case's set-up.
+  if (o.writeOutput) {
+    std::vector<std::string> gauges;
+    for (const GaugeSpec& g : c.gauges.items) gauges.push_back(g.name);
+    checkOutputFolder(outputDir(o, c.name), o.overwrite, gauges);
+  }
   Device d = o.device.value_or(defaultDevice());
   if (d == Device::Gpu && !gpu::available())
     throw InputError(gpu::builtWithCuda() ? "--device gpu: no usable CUDA device was found"
@@ -89,8 +101,8 @@ std::string Simulation::setupPhaseText() const { return setupPhaseSummary(impl_-
 RunReport Simulation::run() {
   Impl& s = *impl_;
   const RunOptions& o = s.options();
-  RunOutput output(o.outDir.empty() ? fs::path("out") / s.name() : fs::path(o.outDir), o.writeOutput, o.writeVtk,
-                   s.caseGauges(), s.params(), &s.phaseTimer());
+  RunOutput output(outputDir(o, s.name()), o.writeOutput, o.writeVtk, o.overwrite, s.caseGauges(), s.params(),
+                   &s.phaseTimer());
   RunReport r = startReport(s);
   ProgressLine progress(o.progress);
   const auto t0 = Clock::now();
@@ -109,14 +121,25 @@ RunReport Simulation::run() {
     output.finish(s.exclusionLog());
   } catch (const std::exception& e) {
     progress.done();
+    std::string error = e.what();
+    if (dynamic_cast<const DivergenceError*>(&e)) {
+      // The state the run diverged in, for inspection in ParaView.
+      try {
+        const fs::path part = output.saveNow(s.now(), s);
+        if (!part.empty()) error += fmt::format(" (last state written to {})", part.string());
+      } catch (const std::exception& w) {
+        error += fmt::format(" (its last state could not be written: {})", w.what());
+      }
+    }
     try {
       output.finish(s.exclusionLog());  // what was measured before the failure stays valid
     } catch (...) {
     }
     try {
-      report("failed", e.what());
+      report("failed", error);
     } catch (...) {
     }
+    if (dynamic_cast<const DivergenceError*>(&e)) throw DivergenceError(error);
     throw;
   }
   report("completed", "");

@@ -21,6 +21,8 @@ namespace {
 // Particles per chunk of the initial upload: 80 MB of page-locked staging in single precision,
 // large enough that each copy runs at the link's speed.
 constexpr uint32_t kUploadChunk = 1u << 21;
+// Diverged particles a failed run's message names.
+constexpr int kDivergedNamed = 3;
 
 template <typename T>
 class SimulationCore final : public Simulation::Impl {
@@ -71,7 +73,7 @@ class SimulationCore final : public Simulation::Impl {
 
     std::string name = o.neighbours;
     if (name.empty()) name = p.neighbourSearch.empty() ? "cell" : p.neighbourSearch;
-    strategy = createStrategy(name, &plugin);
+    strategy = createStrategy(name, &plugin, o.pluginDirs);
     StrategyContext ctx;
     ctx.device = d;
     ctx.precision = sizeof(T) == 8 ? Precision::Double : Precision::Single;
@@ -150,7 +152,7 @@ class SimulationCore final : public Simulation::Impl {
     const StepScalars s = ops_->waitStepScalars();
     timer->stepFinished();
     if (!std::isfinite(s.dt) || (symplectic && !std::isfinite(s.dtNext)))
-      throw RunError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
+      throw DivergenceError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
     dt = s.dt;
     dtNext_ = s.dtNext;
     dtMinHits += s.dtMinHit;
@@ -469,11 +471,29 @@ class SimulationCore final : public Simulation::Impl {
     const auto pos = state_->spare.pos.download(gone, "downloading excluded particles");
     const auto vr = state_->spare.velrho.download(gone, "downloading excluded particles");
     const auto id = state_->spare.id.download(gone, "downloading excluded particles");
+    std::string diverged;
+    int divergedCount = 0;
     for (uint32_t k = 0; k < gone; ++k) {
       const bool outside = exclusionReason(pos[k], vr[k].w, limits_) == 1;
       excludedLog.push_back({t, id[k], double(pos[k].x), double(pos[k].y), double(pos[k].z), double(vr[k].x),
                              double(vr[k].y), double(vr[k].z), double(vr[k].w), outside ? "out-of-domain" : "density"});
+      const ExcludedParticle& x = excludedLog.back();
+      // Leaving the domain or the density range is physics; a non-finite value, or a speed
+      // beyond the speed of sound that weak compressibility assumes far away, is the
+      // simulation blowing up (a time step too large, a parameter that cannot work).
+      const double speed2 = x.vx * x.vx + x.vy * x.vy + x.vz * x.vz;
+      const bool finite = std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z) && std::isfinite(speed2) &&
+                          std::isfinite(x.rho);
+      if (finite && speed2 <= p.c0 * p.c0) continue;
+      if (divergedCount++ < kDivergedNamed)
+        diverged += fmt::format("{}id {} at ({:.6g}, {:.6g}, {:.6g}) velocity ({:.6g}, {:.6g}, {:.6g}) density {:.6g}",
+                                diverged.empty() ? "" : "; ", x.id, x.x, x.y, x.z, x.vx, x.vy, x.vz, x.rho);
     }
+    if (divergedCount > 0)
+      throw DivergenceError(fmt::format("the simulation diverged at t={:.6g} s (step {}): {} particle(s) with "
+                                        "non-finite values or faster than the speed of sound c0={:.6g} m/s, "
+                                        "first {}",
+                                        t, stepCount, divergedCount, p.c0, diverged));
     excluded.outOfDomain += now.outOfDomain;
     excluded.density += now.density;
     if (double(excluded.total()) > p.partsOutMax * double(nFluidInitial))

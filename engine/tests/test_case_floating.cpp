@@ -167,6 +167,8 @@ TEST(CaseFloatingsErrors, BadBodies) {
   } cases[] = {
       {"<floating mkbound=\"7\" relativeweight=\"1\" />", "mkbound 7 has no particles"},
       {"<floating mkbound=\"2-1\" relativeweight=\"1\" />", "not a list of mk numbers"},
+      // A range to the largest int once listed every number up to it (and overflowed).
+      {"<floating mkbound=\"51-2147483647\" relativeweight=\"1\" />", "the largest mk"},
       {"<floating mkbound=\"1\" />", "exactly once"},
       {"<floating mkbound=\"1\" relativeweight=\"1\"><massbody value=\"2\" /></floating>", "exactly once"},
       {"<floating mkbound=\"1\" relativeweight=\"-1\" />", "must be positive"},
@@ -246,6 +248,22 @@ TEST(CaseFloatings, PropertyValuesAsChildElementsAsDualSphysicsWritesThem) {
   const auto steel = sph::resolveMaterial(c.properties, "steel", "");
   EXPECT_DOUBLE_EQ(steel.at("Young_Modulus"), 2.1e11);
   EXPECT_DOUBLE_EQ(steel.at("Kfric"), 0.45);
+}
+
+TEST(CaseFloatingsErrors, PropertyFileWithoutRootElement) {
+  // Well-formed XML with nothing but a comment: an error naming the file, not a crash.
+  const auto dir = sph::test::tempDir("prop_noroot");
+  sph::test::writeFile(dir / "Mats.xml", "<?xml version=\"1.0\" ?>\n<!-- nothing here -->\n");
+  const std::string path = sph::test::writeFile(
+      dir / "case.xml", blocksCase("<properties>\n<propertyfile file=\"Mats.xml\" />\n</properties>\n"));
+  try {
+    (void)sph::loadCase(path);
+    ADD_FAILURE() << "a property file without a root element was accepted";
+  } catch (const sph::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Mats.xml: no root element"), std::string::npos) << what;
+    EXPECT_NE(what.find(path), std::string::npos) << what;
+  }
 }
 
 TEST(CaseFloatings, DualSphysicsCaseSolidsLoadsUnchanged) {

@@ -2,7 +2,10 @@
 // plugin directories searched), exits non-zero, and leaves no output that looks complete.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 
 #include "test_support.h"
 
@@ -68,6 +71,30 @@ TEST(CliErrors, ImpossibleVerletListSteps) {
   expectRejected({"verletsteps", test::caseXml(kDefinition, kTank, params), {"VerletListSteps", "positive", ":"}});
   const std::string notNumber = std::string(kParams) + R"(<parameter key="VerletListSteps" value="many" />)";
   expectRejected({"verletsteps2", test::caseXml(kDefinition, kTank, notNumber), {"VerletListSteps"}});
+}
+
+TEST(CliErrors, ConstantsThatCannotWork) {
+  // The later element of a kind is the one read: these replace caseXml's gamma 7 and CFL 0.2.
+  expectRejected({"gamma0", test::caseXml(kDefinition, kTank, kParams, "<gamma value=\"0\" />"), {"<gamma>", "positive"}});
+  expectRejected({"cfl50", test::caseXml(kDefinition, kTank, kParams, "<cflnumber value=\"50\" />"), {"<cflnumber>", "(0, 1]"}});
+  expectRejected({"partsout", test::caseXml(kDefinition, kTank, std::string(kParams) + R"(<parameter key="PartsOutMax" value="2" />)"),
+                  {"PartsOutMax", "fraction"}});
+}
+
+TEST(CliErrors, AbsurdThreadCountIsAUsageError) {
+  const auto dir = test::tempDir("cli_threads");
+  const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
+  const auto r = test::runSph("run " + path + " --device cpu --quiet --threads 100000 --out " + (dir / "out").string());
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_NE(r.output.find("--threads 100000"), std::string::npos) << r.output;
+}
+
+TEST(CliErrors, ControlBytesOfTheInputAreEscaped) {
+  // An escape sequence in a file name would recolour (or worse) the user's terminal.
+  const auto r = test::runSph("info '/nonexistent/a\x1b[31mb_Def.xml'");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("a\\x1b[31mb_Def.xml"), std::string::npos) << r.output;
 }
 
 TEST(CliErrors, MissingCaseFile) {
@@ -162,6 +189,106 @@ TEST(CliRun, TooManyExcludedParticlesFailsWithFailedReport) {
   const std::string json((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   EXPECT_NE(json.find("\"failed\""), std::string::npos) << json;
   EXPECT_TRUE(fs::exists(out / "excluded.csv"));
+}
+
+TEST(CliRun, AnEarlierRunIsReplacedOnlyWhenAskedAndNothingElseGoes) {
+  const auto dir = test::tempDir("cli_overwrite");
+  const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
+  const auto out = dir / "out";
+  const std::string run = "run " + path + " --device cpu --quiet --out " + out.string();
+  ASSERT_EQ(test::runSph(run).exitCode, 0);
+  auto readAll = [](const fs::path& file) {
+    std::ifstream f(file, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  const std::string firstReport = readAll(out / "run.json");
+  // The user's own files, and a part the new run will not write.
+  fs::create_directories(out / "gauges");
+  test::writeFile(out / "notes.txt", "mine\n");
+  test::writeFile(out / "gauges" / "mine.csv", "1;2\n");
+  test::writeFile(out / "vtk" / "Part_0042.vtk", "old\n");
+
+  const auto refused = test::runSph(run);
+  EXPECT_EQ(refused.exitCode, 2) << refused.output;
+  EXPECT_NE(refused.output.find("--overwrite"), std::string::npos) << refused.output;
+  EXPECT_EQ(readAll(out / "run.json"), firstReport) << "the refused run changed the earlier results";
+
+  const auto replaced = test::runSph(run + " --overwrite");
+  EXPECT_EQ(replaced.exitCode, 0) << replaced.output;
+  EXPECT_TRUE(fs::exists(out / "notes.txt"));
+  EXPECT_TRUE(fs::exists(out / "gauges" / "mine.csv"));
+  EXPECT_FALSE(fs::exists(out / "vtk" / "Part_0042.vtk")) << "the earlier run's part outlived the new run";
+  EXPECT_TRUE(fs::exists(out / "vtk" / "Part_0002.vtk"));
+  EXPECT_FALSE(fs::exists(out / ".sph-run.lock")) << "the lock outlived the run";
+}
+
+TEST(CliRun, ALiveRunsLockKeepsOthersOut) {
+  const auto dir = test::tempDir("cli_lock");
+  const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
+  const auto out = dir / "out";
+  // This test's own process stands for a run in progress.
+  fs::create_directories(out);
+  test::writeFile(out / ".sph-run.lock", std::to_string(getpid()) + "\n");
+  const auto r = test::runSph("run " + path + " --device cpu --quiet --out " + out.string());
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_NE(r.output.find("another run"), std::string::npos) << r.output;
+  // A lock left by a process that is gone is taken over.
+  test::writeFile(out / ".sph-run.lock", "2147483646\n");
+  const auto ok = test::runSph("run " + path + " --device cpu --quiet --out " + out.string());
+  EXPECT_EQ(ok.exitCode, 0) << ok.output;
+}
+
+// Water with no floor falls out of the domain.
+const char* kNoFloor = R"(<setmkfluid mk="0" />
+<drawbox><boxfill>solid</boxfill><point x="0" y="0" z="0.3" /><size x="0.2" y="0.2" z="0.2" /></drawbox>
+<setmkbound mk="0" />
+<drawbox><boxfill>left | right</boxfill><point x="0" y="0" z="0" /><size x="0.2" y="0.2" z="0.6" /></drawbox>)";
+
+TEST(CliRun, LosingHalfTheFluidFailsUnlessTheCaseAllowsIt) {
+  const auto dir = test::tempDir("cli_out_default");
+  const std::string params = R"(<parameter key="TimeMax" value="2" /><parameter key="TimeOut" value="0.5" />)";
+  const std::string path = test::writeFile(dir / "Fall_Def.xml", test::caseXml(kDefinition, kNoFloor, params));
+  const auto r = test::runSph("run " + path + " --device cpu --quiet --no-vtk --out " + (dir / "out").string());
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("PartsOutMax=0.5"), std::string::npos) << r.output;
+  // PartsOutMax 1, as DualSPHysics' examples set it: the run may lose everything.
+  const std::string allowed = test::writeFile(
+      dir / "FallAllowed_Def.xml",
+      test::caseXml(kDefinition, kNoFloor, params + R"(<parameter key="PartsOutMax" value="1" />)"));
+  const auto ok = test::runSph("run " + allowed + " --device cpu --quiet --no-vtk --out " + (dir / "out2").string());
+  EXPECT_EQ(ok.exitCode, 0) << ok.output;
+}
+
+TEST(CliRun, TinyTimeOutStillStopsAtTheStepLimit) {
+  // A TimeOut that the time dwarfs: a part at every step, and the run still ends.
+  const auto dir = test::tempDir("cli_tiny_timeout");
+  const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
+  const auto r = test::runSph("run " + path + " --device cpu --quiet --steps 3 --time-out 1e-300 --out " +
+                              (dir / "out").string());
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "out" / "vtk" / "Part_0003.vtk"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "vtk" / "Part_0004.vtk"));
+}
+
+TEST(CliRun, DivergedRunFailsAndLeavesItsLastState) {
+  // A fixed step a hundred times the stable one, no viscosity: the water blows apart within a few
+  // steps, faster than sound and then to infinities.
+  const auto dir = test::tempDir("cli_diverged");
+  const std::string params = R"(<parameter key="TimeMax" value="1" /><parameter key="TimeOut" value="0.5" />
+<parameter key="DtFixed" value="0.02" /><parameter key="Visco" value="0" /><parameter key="PartsOutMax" value="1" />)";
+  const std::string path = test::writeFile(dir / "Blow_Def.xml", test::caseXml(kDefinition, kTank, params));
+  const auto out = dir / "out";
+  const auto r = test::runSph("run " + path + " --device cpu --quiet --out " + out.string());
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("diverged"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("id "), std::string::npos) << "the first bad particles are named:\n" << r.output;
+  ASSERT_TRUE(fs::exists(out / "run.json"));
+  std::ifstream f(out / "run.json");
+  const std::string json((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_NE(json.find("\"failed\""), std::string::npos) << json;
+  EXPECT_NE(json.find("last state written to"), std::string::npos) << json;
+  // The first part at t=0, then the state it diverged in.
+  EXPECT_TRUE(fs::exists(out / "vtk" / "Part_0001.vtk"));
 }
 
 }  // namespace

@@ -2,8 +2,11 @@
 // from other headers is refused with a message naming it and both ABI tags.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -81,6 +84,58 @@ TEST(PluginAbi, AskingForTheStalePluginIsAnInputErrorThatSaysWhy) {
     EXPECT_NE(msg.find("skipped: " + kStaleLib), std::string::npos) << msg;
     EXPECT_NE(msg.find(sph::pluginAbiTag()), std::string::npos) << msg;
   }
+}
+
+// A fresh folder under the system's temporary directory, removed with the object.
+struct TempFolder {
+  explicit TempFolder(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / (name + "_" + std::to_string(getpid()))) {
+    std::filesystem::create_directories(path);
+  }
+  ~TempFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  std::filesystem::path path;
+};
+
+const std::string kCellLib = std::string(SPH_PLUGIN_BUILD_DIR) + "/libsph_cell.so";
+
+TEST(PluginLoading, OnlyTheRequestedPluginIsLoaded) {
+  // A library that is no library at all, where every run would have opened it before: a run of
+  // another plugin does not see it.
+  TempFolder dir("sph_broken_plugin");
+  std::ofstream(dir.path / "libsph_broken.so") << "not an ELF file";
+  PluginPath path(dir.path.string());
+  sph::PluginInfo info;
+  const sph::StrategyPtr s = sph::createStrategy("cell", &info);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(info.name, "cell");
+  // Listing every plugin still reports it, naming the file.
+  std::vector<std::string> problems;
+  (void)sph::discoverPlugins(&problems);
+  bool named = false;
+  for (const auto& w : problems) named |= w.find("libsph_broken.so") != std::string::npos;
+  EXPECT_TRUE(named);
+}
+
+TEST(PluginLoading, OnlyAnExplicitPathReplacesABuiltInPlugin) {
+  ASSERT_TRUE(std::filesystem::exists(kCellLib)) << kCellLib;
+  // A copy of the cell plugin, as someone's own "cell" would be (its neighbour toolkit is already
+  // loaded by the first strategy, so the copy links wherever it lies).
+  sph::PluginInfo builtIn;
+  const sph::StrategyPtr first = sph::createStrategy("cell", &builtIn);
+  TempFolder dir("sph_shadow_plugin");
+  std::filesystem::copy_file(kCellLib, dir.path / "libsph_cell.so");
+  {
+    PluginPath path(dir.path.string());
+    sph::PluginInfo info;
+    const sph::StrategyPtr s = sph::createStrategy("cell", &info);
+    EXPECT_EQ(info.path, builtIn.path) << "SPH_PLUGIN_PATH replaced the built-in cell plugin";
+  }
+  sph::PluginInfo info;
+  const sph::StrategyPtr s = sph::createStrategy("cell", &info, {dir.path.string()});
+  EXPECT_EQ(std::filesystem::path(info.path).parent_path(), std::filesystem::weakly_canonical(dir.path));
 }
 
 }  // namespace

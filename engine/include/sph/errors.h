@@ -19,4 +19,11 @@ class RunError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The simulation diverged: non-finite or supersonic particles. A RunError whose run leaves a
+// last snapshot for inspection.
+class DivergenceError : public RunError {
+ public:
+  using RunError::RunError;
+};
+
 }  // namespace sph

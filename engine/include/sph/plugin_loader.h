@@ -1,6 +1,8 @@
 // Finds and loads neighbour-strategy plugins (shared libraries exporting sph_plugin_descriptor).
-// Search order: the directories in SPH_PLUGIN_PATH (colon-separated), then lib/sph/plugins next
-// to the running binary (<bin>/../lib/sph/plugins), then the build tree's plugin directory.
+// Search order: the directories given explicitly (sph run --plugin-path), then lib/sph/plugins
+// next to the running binary (<bin>/../lib/sph/plugins) and the build tree's plugin directory
+// (the built-in plugins), then the directories in SPH_PLUGIN_PATH (colon-separated). So only an
+// explicit --plugin-path can replace a built-in plugin; an environment variable cannot.
 #pragma once
 
 #include <memory>
@@ -17,7 +19,7 @@ struct PluginInfo {
   std::string path;
 };
 
-std::vector<std::string> pluginSearchDirs();
+std::vector<std::string> pluginSearchDirs(const std::vector<std::string>& explicitDirs = {});
 
 // This sph's plugin ABI tag, "<headers hash>-<layout hash>" (plugin_abi.h); a plugin loads only
 // when its tag is the same.
@@ -25,7 +27,8 @@ std::string pluginAbiTag();
 
 // Every loadable plugin found (first one wins per name). Libraries that fail to load or have
 // another ABI tag are reported in `problems` (one line each) when given.
-std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems = nullptr);
+std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems = nullptr,
+                                        const std::vector<std::string>& explicitDirs = {});
 
 struct StrategyDeleter {
   void (*destroy)(NeighbourStrategy*) = nullptr;
@@ -35,8 +38,12 @@ struct StrategyDeleter {
 };
 using StrategyPtr = std::unique_ptr<NeighbourStrategy, StrategyDeleter>;
 
-// Creates the strategy named `name`; throws InputError naming the directories searched and the
-// plugins found when there is none of that name.
-StrategyPtr createStrategy(const std::string& name, PluginInfo* info = nullptr);
+// Creates the strategy named `name`. Only its own library, libsph_<name>.so, is loaded (the first
+// in search order that loads), so a broken library beside it cannot break the run; a plugin in a
+// file named otherwise is found by loading every library, as discoverPlugins does. Throws
+// InputError naming the directories searched, the plugins found and the libraries skipped (and
+// why) when there is none of that name.
+StrategyPtr createStrategy(const std::string& name, PluginInfo* info = nullptr,
+                           const std::vector<std::string>& explicitDirs = {});
 
 }  // namespace sph

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sph/case_model.h"
 #include "sph/neighbour_strategy.h"
@@ -17,6 +18,7 @@ namespace sph {
 
 struct RunOptions {
   std::string neighbours;            // "" : XML parameter NeighbourSearch, else "cell"
+  std::vector<std::string> pluginDirs;  // searched first for the plugin (--plugin-path)
   std::optional<Device> device;      // unset: the GPU when one is usable, else the CPU
   Precision precision = Precision::Single;
   std::string outDir;                // "" : out/<case name>
@@ -29,6 +31,9 @@ struct RunOptions {
   std::string verletListSteps;       // strategy option VerletListSteps ("" : XML, else strategy default)
   std::map<std::string, std::string> strategyOptions;  // any other strategy options (tests, tools)
   bool writeOutput = true;           // any files at all (run.json, excluded.csv, VTK)
+  // Replace an earlier run's results in the output folder (output_folder.h). The library's
+  // default; `sph run` gives false unless --overwrite.
+  bool overwrite = true;
   bool writeVtk = true;              // VTK files every TimeOut (benchmarks turn them off)
   bool progress = true;              // progress line on stderr
   // Per-phase timing (CUDA events on the GPU, the steady clock on the CPU). Off (--no-timers,

@@ -1,0 +1,50 @@
+// The output folder of a run (OUT): what an earlier run left there, the lock that keeps two runs
+// out of one folder, and when the earlier run's files go.
+//
+// An earlier run's results are the files this engine writes: run.json, excluded.csv,
+// floating.csv, vtk/Part_NNNN.vtk and, for the gauges of this case, gauges/NAME.csv. A run into
+// a folder holding any of them needs `overwrite` (sph run --overwrite); even then they stay until
+// the new run has written its first output (a run that fails in its set-up leaves the old results
+// whole), and then only those the new run has not rewritten go. Nothing else in the folder is
+// ever removed. The lock is OUT/.sph-run.lock holding the process id; a lock whose process is
+// gone is taken over.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace sph {
+
+// Throws InputError when `out` holds an earlier run's results and `overwrite` is false, or when
+// a live run holds its lock. Creates nothing: run before the set-up, so that a refused folder
+// costs no time.
+void checkOutputFolder(const std::filesystem::path& out, bool overwrite, const std::vector<std::string>& gaugeNames);
+
+class OutputFolder {
+ public:
+  // checkOutputFolder, then creates OUT/vtk and takes the lock (InputError when it cannot).
+  OutputFolder(std::filesystem::path out, bool overwrite, std::vector<std::string> gaugeNames);
+  ~OutputFolder();  // releases the lock
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+
+  // Removes the earlier run's files that this run has not rewritten since it started (call
+  // once the new run has written its first output).
+  void dropPrevious();
+
+ private:
+  struct OldFile {
+    std::filesystem::path path;
+    std::filesystem::file_time_type written;
+  };
+  std::filesystem::path out_;
+  std::filesystem::path lock_;
+  std::vector<OldFile> previous_;
+};
+
+// The files of an earlier run in `out` (see above), for the gauges named.
+std::vector<std::filesystem::path> previousRunFiles(const std::filesystem::path& out,
+                                                    const std::vector<std::string>& gaugeNames);
+
+}  // namespace sph
