@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "sph/plugin_loader.h"
 #include "sph/sim_parameters.h"
 #include "sph/simulation.h"
+#include "sph/stop_request.h"
 
 namespace {
 
@@ -256,7 +258,16 @@ int cmdInfo(const Args& a) {
   return 0;
 }
 
+// SIGINT and SIGTERM: the run stops at the end of its step and reports "interrupted" (a second
+// signal of the same kind kills it at once, as usual).
+void onStopSignal(int signal) {
+  sph::requestStop(signal);
+  std::signal(signal, SIG_DFL);
+}
+
 int cmdRun(const Args& a) {
+  std::signal(SIGINT, onStopSignal);
+  std::signal(SIGTERM, onStopSignal);
   const auto t0 = std::chrono::steady_clock::now();
   const sph::CaseDefinition c = sph::loadCase(a.casePath, a.load);
   const auto t1 = std::chrono::steady_clock::now();
@@ -300,6 +311,9 @@ int main(int argc, char** argv) {
   } catch (const sph::InputError& e) {
     fmt::print(stderr, "sph: error: {}\n", printable(e.what()));
     return 2;
+  } catch (const sph::InterruptedError& e) {
+    fmt::print(stderr, "sph: {}\n", printable(e.what()));
+    return 128 + e.signal();  // as a shell reports a process ended by that signal
   } catch (const std::exception& e) {
     fmt::print(stderr, "sph: run failed: {}\n", printable(e.what()));
     return 1;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "host_memory.h"
 #include "sph/errors.h"
 #include "triangle_nodes.h"
 
@@ -349,6 +350,12 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
   }
   if (!any) return out;
 
+  {
+    double nodes = 1;
+    for (int d = 0; d < 3; ++d) nodes *= double(span.hi[d] - span.lo[d] + 1);
+    requireHostMemory(nodes * sizeof(uint16_t), fmt::format("the lattice of {:.3g} nodes", nodes), spec_.dp,
+                      spec_.twoD ? 2 : 3);
+  }
   NodeGrid grid(span);
   for (const Op& op : ops_) {
     switch (op.kind) {
@@ -518,6 +525,9 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
   }
   out.nBound = uint32_t(nBound);
   out.nFluid = uint32_t(nFluid);
+  // The positions and mk of every particle (the node grid's pages are taken already).
+  requireHostMemory(double(nBound + nFluid) * (sizeof(Vec3d) + sizeof(uint16_t)),
+                    fmt::format("{} particles", nBound + nFluid), spec_.dp, spec_.twoD ? 2 : 3);
   out.positions.resize(nBound + nFluid);
   out.mkIndex.resize(nBound + nFluid);
 

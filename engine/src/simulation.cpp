@@ -5,17 +5,19 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 
 #include <fmt/format.h>
 
-#include "report_builder.h"
 #include "output_folder.h"
+#include "report_builder.h"
 #include "run_output.h"
 #include "simulation_core.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
+#include "sph/stop_request.h"
 
 namespace sph {
 namespace fs = std::filesystem;
@@ -116,6 +118,11 @@ RunReport Simulation::run() {
       step();
       output.atTime(s.now(), s);
       progress.update(s, activeParticles());
+      if (const int signal = stopRequested())
+        throw InterruptedError(fmt::format("interrupted by signal {} ({}) at t={:.6g} s after step {}", signal,
+                                           signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "?",
+                                           s.now(), s.stepsDone()),
+                               signal);
     }
     progress.done();
     output.finish(s.exclusionLog());
@@ -136,7 +143,7 @@ RunReport Simulation::run() {
     } catch (...) {
     }
     try {
-      report("failed", error);
+      report(dynamic_cast<const InterruptedError*>(&e) ? "interrupted" : "failed", error);
     } catch (...) {
     }
     if (dynamic_cast<const DivergenceError*>(&e)) throw DivergenceError(error);

@@ -2,8 +2,11 @@
 // plugin directories searched), exits non-zero, and leaves no output that looks complete.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -95,6 +98,14 @@ TEST(CliErrors, ControlBytesOfTheInputAreEscaped) {
   EXPECT_EQ(r.exitCode, 2) << r.output;
   EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("a\\x1b[31mb_Def.xml"), std::string::npos) << r.output;
+}
+
+TEST(CliErrors, ADpTooSmallForThisMachineNamesTheDpThatFits) {
+  // DamBreak at dp 7e-5 is a lattice of about 1e12 nodes: terabytes.
+  const auto r = test::runSph("info " + std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak.xml --dp 7e-5");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_NE(r.output.find("dp 7e-05"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("a dp of about"), std::string::npos) << r.output;
 }
 
 TEST(CliErrors, MissingCaseFile) {
@@ -236,6 +247,36 @@ TEST(CliRun, ALiveRunsLockKeepsOthersOut) {
   test::writeFile(out / ".sph-run.lock", "2147483646\n");
   const auto ok = test::runSph("run " + path + " --device cpu --quiet --out " + out.string());
   EXPECT_EQ(ok.exitCode, 0) << ok.output;
+}
+
+TEST(CliRun, SigintEndsTheStepAndReportsInterrupted) {
+  const auto dir = test::tempDir("cli_sigint");
+  // Long enough that it is still running when the signal comes; a part every 1 ms to see it run.
+  const std::string params = R"(<parameter key="TimeMax" value="100" /><parameter key="TimeOut" value="0.001" />)";
+  const std::string path = test::writeFile(dir / "Long_Def.xml", test::caseXml(kDefinition, kTank, params));
+  const auto out = dir / "out";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    execl(SPH_BINARY_PATH, SPH_BINARY_PATH, "run", path.c_str(), "--device", "cpu", "--quiet", "--threads", "1",
+          "--out", out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Wait until it has written a few parts (it is stepping), then ask it to stop.
+  for (int i = 0; i < 600 && !fs::exists(out / "vtk" / "Part_0003.vtk"); ++i) usleep(100000);
+  ASSERT_TRUE(fs::exists(out / "vtk" / "Part_0003.vtk")) << "the run did not start";
+  kill(child, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by the signal instead of stopping";
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT);
+  std::ifstream f(out / "run.json");
+  const std::string json((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_NE(json.find("\"status\": \"interrupted\""), std::string::npos) << json;
+  EXPECT_NE(json.find("SIGINT"), std::string::npos) << json;
+  EXPECT_FALSE(fs::exists(out / ".sph-run.lock"));
 }
 
 // Water with no floor falls out of the domain.

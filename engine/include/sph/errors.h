@@ -26,4 +26,15 @@ class DivergenceError : public RunError {
   using RunError::RunError;
 };
 
+// The run stopped at the end of a step because a signal asked it to (stop_request.h); its report
+// says "interrupted".
+class InterruptedError : public RunError {
+ public:
+  InterruptedError(const std::string& what, int signal) : RunError(what), signal_(signal) {}
+  int signal() const { return signal_; }
+
+ private:
+  int signal_;
+};
+
 }  // namespace sph
