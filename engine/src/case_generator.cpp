@@ -102,7 +102,7 @@ std::string ParticleGenerator::drawPrism(const std::vector<Vec3d>& points, uint6
   for (const Vec3d& p : points)
     snapped.push_back({double(nodeIndex(p.x, 0)), double(nodeIndex(p.y, 1)), double(nodeIndex(p.z, 2))});
   PrismShape prism;
-  std::string problem = PrismShape::build(snapped, prism);
+  std::string problem = PrismShape::build(snapped, LatticeFrame{spec_.pointMin, spec_.dp}, prism);
   if (!problem.empty()) return problem;
   Op op{Kind::Prism, NodeBox{}};
   for (int a = 0; a < 3; ++a) {

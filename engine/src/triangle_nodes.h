@@ -37,7 +37,9 @@ Vec3d world(const LatticeFrame& f, const Vec3d& node);
 // (p2 - p1) x (p3 - p1), not normalised), so that distances of exactly a tie round as in GenCase.
 struct WorldPlane {
   WorldPlane(const Vec3d& p1, const Vec3d& p2, const Vec3d& p3);
-  double distance(const Vec3d& p) const { return std::abs(a * p.x + b * p.y + c * p.z + d) / norm; }
+  // The plane equation at p: its sign says the side (GenCase decides a prism's inside by it).
+  double value(const Vec3d& p) const { return a * p.x + b * p.y + c * p.z + d; }
+  double distance(const Vec3d& p) const { return std::abs(value(p)) / norm; }
   double a, b, c, d, norm;
 };
 

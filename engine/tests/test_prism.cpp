@@ -3,6 +3,7 @@
 // right-hand winding, face numbers, and the shapes that are refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -95,6 +96,48 @@ TEST(Prism, SlopedFaceKeepsTheNodesWithin0p6Dp) {
     if (j == 5) ++perRow[k];
   }
   for (long k = 1; k < 8; ++k) EXPECT_EQ(perRow[k], 3) << k;
+}
+
+// Mode solid (interior only): a prism standing on a square is GenCase's solid box, the inside plus
+// the strip along the cut of its bottom.
+TEST(Prism, SolidCubeIsTheSolidBox) {
+  ParticleGenerator g(spec3d());
+  g.drawBoxInterior({0, 0, 0}, {1, 1, 1}, g.family(false, 0));
+  EXPECT_EQ(nodesOf(drawPrism(cubePoints(), 0, true)), nodesOf(g.generate(kBoundFirst, kFluidFirst)));
+}
+
+TEST(Prism, SolidRectangleIsCutAtItsFirstListedCorner) {
+  // Every corner is 90 degrees: the first listed is clipped, so the cut joins its neighbours and
+  // keeps a strip of the sides at their ends (in dp: the square spans 0..10).
+  const Node corner0{0, 0, 5}, corner1{10, 0, 5}, corner2{10, 10, 5}, corner3{0, 10, 5};
+  const std::set<Node> asListed = nodesOf(drawPrism(cubePoints(), 0, true));
+  EXPECT_EQ(asListed.count(corner0), 0u);
+  EXPECT_EQ(asListed.count(corner1), 1u);
+  EXPECT_EQ(asListed.count(corner2), 0u);
+  EXPECT_EQ(asListed.count(corner3), 1u);
+  std::vector<Vec3d> fromSecond = cubePoints();
+  std::rotate(fromSecond.begin(), fromSecond.begin() + 1, fromSecond.begin() + 4);
+  std::rotate(fromSecond.begin() + 4, fromSecond.begin() + 5, fromSecond.end());
+  const std::set<Node> rotated = nodesOf(drawPrism(fromSecond, 0, true));
+  EXPECT_EQ(rotated.count(corner0), 1u);
+  EXPECT_EQ(rotated.count(corner1), 0u);
+  EXPECT_EQ(rotated.count(corner2), 1u);
+  EXPECT_EQ(rotated.count(corner3), 0u);
+}
+
+TEST(Prism, SolidQuadrilateralDoesNotDependOnTheFirstVertex) {
+  // Corners of different angles: the cut follows the shape (the smallest corner is clipped).
+  const std::vector<Vec3d> bottom = {{0, 0, 0}, {1.2, 0.1, 0}, {1, 0.9, 0}, {0.2, 1.1, 0}};
+  std::set<Node> first;
+  for (int r = 0; r < 4; ++r) {
+    std::vector<Vec3d> pts;
+    for (int i = 0; i < 4; ++i) pts.push_back(bottom[size_t((i + r) % 4)]);
+    for (int i = 0; i < 4; ++i) pts.push_back({pts[size_t(i)].x, pts[size_t(i)].y, 0.7});
+    const std::set<Node> nodes = nodesOf(drawPrism(pts, 0, true));
+    if (r == 0) first = nodes;
+    EXPECT_EQ(nodes, first) << "listed from vertex " << r;
+  }
+  EXPECT_FALSE(first.empty());
 }
 
 TEST(Prism, RefusesShapesItCannotDraw) {
