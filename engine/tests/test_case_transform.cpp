@@ -31,9 +31,14 @@ std::string caseXml(const std::string& commands, bool twoD = false) {
   const std::string y0 = twoD ? "0" : "-1", y1 = twoD ? "0" : "2";
   return "<?xml version=\"1.0\" ?>\n<case>\n<casedef>\n<constantsdef />\n"
          "<mkconfig boundcount=\"240\" fluidcount=\"9\" />\n<geometry>\n"
-         "<definition dp=\"0.1\">\n<pointmin x=\"-1\" y=\"" + y0 + "\" z=\"-1\" />\n"
-         "<pointmax x=\"2\" y=\"" + y1 + "\" z=\"2\" />\n</definition>\n"
-         "<commands>\n<mainlist>\n<setdrawmode mode=\"full\" />\n" + commands +
+         "<definition dp=\"0.1\">\n<pointmin x=\"-1\" y=\"" +
+         y0 +
+         "\" z=\"-1\" />\n"
+         "<pointmax x=\"2\" y=\"" +
+         y1 +
+         "\" z=\"2\" />\n</definition>\n"
+         "<commands>\n<mainlist>\n<setdrawmode mode=\"full\" />\n" +
+         commands +
          "<matrixreset />\n<setdrawmode mode=\"full\" />\n<setmkfluid mk=\"0\" />\n"
          "<drawpoint x=\"1.8\" y=\"0\" z=\"1.8\" />\n"
          "</mainlist>\n</commands>\n</geometry>\n</casedef>\n<execution>\n"
@@ -167,8 +172,8 @@ std::string extrude(const char* closed, const std::vector<Vec3d>& points, const 
                     const std::string& layers = "") {
   std::string s = std::string("<drawextrude closed=\"") + closed + "\">\n";
   for (const Vec3d& p : points) s += point(p.x, p.y, p.z);
-  return s + "<extrude x=\"" + std::to_string(v.x) + "\" y=\"" + std::to_string(v.y) + "\" z=\"" +
-         std::to_string(v.z) + "\" />\n" + layers + "</drawextrude>\n";
+  return s + "<extrude x=\"" + std::to_string(v.x) + "\" y=\"" + std::to_string(v.y) + "\" z=\"" + std::to_string(v.z) +
+         "\" />\n" + layers + "</drawextrude>\n";
 }
 
 TEST(CaseTransform, ExtrudeIsAPrismsSides) {
@@ -180,8 +185,7 @@ TEST(CaseTransform, ExtrudeIsAPrismsSides) {
   for (const Vec3d& p : base) prism += point(p.x, p.y, p.z);
   for (const Vec3d& p : base) prism += point(p.x + v.x, p.y + v.y, p.z + v.z);
   EXPECT_EQ(nodesOf(extrude("true", base, v)), nodesOf("<drawprism mask=\"1 | 2\">\n" + prism + "</drawprism>\n"));
-  EXPECT_EQ(nodesOf(extrude("false", base, v)),
-            nodesOf("<drawprism mask=\"1 | 2 | 5\">\n" + prism + "</drawprism>\n"));
+  EXPECT_EQ(nodesOf(extrude("false", base, v)), nodesOf("<drawprism mask=\"1 | 2 | 5\">\n" + prism + "</drawprism>\n"));
   // Every draw mode draws the same sides.
   EXPECT_EQ(nodesOf("<setdrawmode mode=\"solid\" />\n" + extrude("true", base, v)), nodesOf(extrude("true", base, v)));
 }
@@ -202,8 +206,7 @@ TEST(CaseTransform, ExtrudeLayersMoveTheSidesAcross) {
             nodesOf(extrude("false", {{0, 0, 0}, {0, 0, 0.5}, {-0.5, 0, 0.5}}, v), true));
 }
 
-void expectBad(const std::string& xml, const std::string& marker, const std::string& element,
-               const std::string& text) {
+void expectBad(const std::string& xml, const std::string& marker, const std::string& element, const std::string& text) {
   const std::string path = sph::test::writeFile(sph::test::tempDir("transform_bad") / "bad_Def.xml", xml);
   try {
     sph::loadCase(path);
@@ -219,8 +222,8 @@ void expectBad(const std::string& xml, const std::string& marker, const std::str
 
 TEST(CaseTransform, BadInputIsAnError) {
   const std::string b = "<setmkbound mk=\"0\" />\n";
-  expectBad(caseXml("<rotateline ang=\"30\">\n" + point(0, 0, 0) + "</rotateline>\n"), "<rotateline",
-            "<rotateline>", "needs 2 points");
+  expectBad(caseXml("<rotateline ang=\"30\">\n" + point(0, 0, 0) + "</rotateline>\n"), "<rotateline", "<rotateline>",
+            "needs 2 points");
   expectBad(caseXml("<rotateline ang=\"30\">\n" + point(0.1, 0, 0) + point(0.1, 0, 0) + "</rotateline>\n"),
             "<rotateline", "<rotateline>", "same point");
   expectBad(caseXml("<rotateline>\n" + point(0, 0, 0) + point(0, 1, 0) + "</rotateline>\n"), "<rotateline",
@@ -229,21 +232,22 @@ TEST(CaseTransform, BadInputIsAnError) {
   const std::string tri = point(0, 0, 0) + point(0.5, 0, 0) + point(0.5, 0, 0.5);
   expectBad(caseXml(b + "<drawextrude>\n" + tri + "<extrude x=\"0\" y=\"0.1\" z=\"0\" />\n</drawextrude>\n"),
             "<drawextrude", "<drawextrude>", "needs closed=");
-  expectBad(caseXml(b + "<drawextrude closed=\"maybe\">\n" + tri + "<extrude x=\"0\" y=\"0.1\" z=\"0\" />\n</drawextrude>\n"),
-            "<drawextrude", "<drawextrude>", "closed=\"maybe\"");
+  expectBad(
+      caseXml(b + "<drawextrude closed=\"maybe\">\n" + tri + "<extrude x=\"0\" y=\"0.1\" z=\"0\" />\n</drawextrude>\n"),
+      "<drawextrude", "<drawextrude>", "closed=\"maybe\"");
   expectBad(caseXml(b + "<drawextrude closed=\"false\">\n" + point(0, 0, 0) +
                     "<extrude x=\"0\" y=\"0.1\" z=\"0\" />\n</drawextrude>\n"),
             "<drawextrude", "<drawextrude>", "at least 2 points");
-  expectBad(caseXml(b + "<drawextrude closed=\"false\">\n" + tri + "</drawextrude>\n"), "<drawextrude",
-            "<drawextrude>", "<extrude>");
+  expectBad(caseXml(b + "<drawextrude closed=\"false\">\n" + tri + "</drawextrude>\n"), "<drawextrude", "<drawextrude>",
+            "<extrude>");
   expectBad(caseXml(b + extrude("false", {{0, 0, 0}, {0.2, 0, 0}, {0.5, 0, 0}}, {0, 0.1, 0}, "<layers vdp=\"1\" />\n")),
             "<drawextrude", "<drawextrude>", "one line");
   expectBad(caseXml(b + extrude("false", {{0, 0, 0}, {0.5, 0, 0}}, {0.3, 0, 0}, "<layers vdp=\"1\" />\n")),
             "<drawextrude", "<drawextrude>", "along <extrude>");
   expectBad(caseXml(b + extrude("false", {{0, 0, 0}, {0.5, 0, 0}}, {0, 0, 0}, "<layers vdp=\"1\" />\n")),
             "<drawextrude", "<drawextrude>", "non-zero <extrude>");
-  expectBad(caseXml(b + extrude("false", {{0, 0, 0}, {0.5, 0, 0}}, {0, 0.1, 0}, "<layers vdp=\"1,x\" />\n")),
-            "<layers", "<layers>", "not a number");
+  expectBad(caseXml(b + extrude("false", {{0, 0, 0}, {0.5, 0, 0}}, {0, 0.1, 0}, "<layers vdp=\"1,x\" />\n")), "<layers",
+            "<layers>", "not a number");
   expectBad(caseXml("<setmkbound mk=\"0\" />\n" + rotateLine(30, {0, 0, 0}, {0, 0, 1}) +
                     "<fillbox x=\"0\" y=\"0\" z=\"0\">\n<modefill>void</modefill>\n" + point(-0.5, -0.5, -0.5) +
                     "<size x=\"1\" y=\"1\" z=\"1\" />\n</fillbox>\n"),
