@@ -364,8 +364,12 @@ void GeometryCommands::drawBox(const XMLElement* e) {
     }
   }
   if (!drawPoints_) return;
+  // A solid box draws its largest layer only, in every draw mode (GenCase: vdp="0,1" draws as
+  // vdp="1", vdp="-2,-1" as vdp="-1").
+  const std::vector<double> drawn =
+      solid ? std::vector<double>{*std::max_element(layers.begin(), layers.end())} : layers;
   if (rotated) {
-    drawRotatedBox(e, lo, hi, solid, faces, layers);
+    drawRotatedBox(e, lo, hi, solid, faces, drawn);
     return;
   }
   if (solid && drawMode_ == DrawMode::Face) {
@@ -379,7 +383,7 @@ void GeometryCommands::drawBox(const XMLElement* e) {
   const Vec3d b{std::max(lo.x, hi.x), std::max(lo.y, hi.y), std::max(lo.z, hi.z)};
   auto at = [](const Vec3d& v, int d) { return d == 0 ? v.x : (d == 1 ? v.y : v.z); };
   auto put = [](Vec3d& v, int d, double x) { (d == 0 ? v.x : (d == 1 ? v.y : v.z)) = x; };
-  for (const double v : layers) {
+  for (const double v : drawn) {
     const double g = v * dp_;
     if (solid) {
       const Vec3d la{a.x - g, a.y - g, a.z - g}, lb{b.x + g, b.y + g, b.z + g};

@@ -168,6 +168,19 @@ TEST(CaseTransform, FacesWithoutAreaDrawNothing) {
             3u);
 }
 
+TEST(CaseTransform, SolidBoxDrawsItsLargestLayer) {
+  // GenCase draws a solid box once, grown by its largest layer, in every draw mode.
+  auto box = [](const std::string& mode, const std::string& vdp) {
+    return nodesOf("<setdrawmode mode=\"" + mode + "\" />\n<drawbox>\n<boxfill>solid</boxfill>\n" + point(0, 0, 0) +
+                   "<size x=\"0.4\" y=\"0.3\" z=\"0.2\" />\n<layers vdp=\"" + vdp + "\" />\n</drawbox>\n");
+  };
+  for (const char* mode : {"face", "full", "solid"}) {
+    SCOPED_TRACE(mode);
+    EXPECT_EQ(box(mode, "0,1"), box(mode, "1"));
+    EXPECT_EQ(box(mode, "-2,-1"), box(mode, "-1"));
+  }
+}
+
 std::string extrude(const char* closed, const std::vector<Vec3d>& points, const Vec3d& v,
                     const std::string& layers = "") {
   std::string s = std::string("<drawextrude closed=\"") + closed + "\">\n";
