@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "mesh_file.h"
+#include "box_triangles.h"
+#include "extrude_shape.h"
 #include "mesh_placement.h"
 #include "prism_shape.h"
 #include "sph/errors.h"
@@ -68,7 +70,7 @@ void GeometryCommands::command(const XMLElement* e) {
     drawPoints_ = true;
     drawShapes_ = false;
     normalInvert_ = false;
-    offset_ = {};
+    transform_ = {};
     drawModeSet_ = false;
     reach_ = {};
   } else if (name == "runlist") {
@@ -117,17 +119,18 @@ void GeometryCommands::command(const XMLElement* e) {
       xml_.fail(e, fmt::format("<{}> cannot be drawn as a shape (<setactive drawshapes=\"1\">)", e->Name()));
     if (drawPoints_) drawLines(e);
   } else if (name == "move") {
-    const Vec3d m = xml_.vec(e);
-    offset_ = {offset_.x + m.x, offset_.y + m.y, offset_.z + m.z};
+    transform_.move(xml_.vec(e));
+  } else if (name == "rotateline" || name == "rotate") {
+    rotate(e);
   } else if (name == "matrixreset") {
-    offset_ = {};
+    transform_ = {};
   } else if (name == "matrixsave") {
-    if (savedOffsets_.size() >= 1000000) xml_.fail(e, "more than a million <matrixsave> without <matrixload>");
-    savedOffsets_.push_back(offset_);
+    if (savedTransforms_.size() >= 1000000) xml_.fail(e, "more than a million <matrixsave> without <matrixload>");
+    savedTransforms_.push_back(transform_);
   } else if (name == "matrixload") {
-    if (savedOffsets_.empty()) xml_.fail(e, "no <matrixsave> to load");
-    offset_ = savedOffsets_.back();
-    savedOffsets_.pop_back();
+    if (savedTransforms_.empty()) xml_.fail(e, "no <matrixsave> to load");
+    transform_ = savedTransforms_.back();
+    savedTransforms_.pop_back();
   } else if (name == "newvarcte" || name == "newvar" || name == "setvar") {
     variables(e);
   } else if (name == "newvarstr" || name == "newvarstrcte" || name == "setvarstr") {
@@ -155,29 +158,23 @@ void GeometryCommands::command(const XMLElement* e) {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) {
-      const Vec3d v = xml_.vec(e);
-      const Vec3d p{v.x + offset_.x, v.y + offset_.y, v.z + offset_.z};
+      const Vec3d p = transform_.apply(xml_.vec(e));
       generator_.drawBox(p, p, true, 0, *family_);
     }
   } else if (name == "fillvoidpoint") {
     // The empty nodes reachable from the point, anywhere in the domain.
     requirePointsOnly(e);
     requireFamily(e);
-    if (drawPoints_) {
-      const Vec3d v = xml_.vec(e);
-      generator_.fillBox({v.x + offset_.x, v.y + offset_.y, v.z + offset_.z}, everywhereLo_, everywhereHi_,
-                         gen::FillKind::Void, *family_);
-    }
+    if (drawPoints_)
+      generator_.fillBox(transform_.apply(xml_.vec(e)), everywhereLo_, everywhereHi_, gen::FillKind::Void, *family_);
   } else if (name == "fillbox") {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) fillBox(e);
-  } else if (name == "rotateline" || name == "drawextrude") {
-    // Known GenCase commands whose rules are not reproduced: refused by name rather than as unknown.
-    xml_.fail(e, name == "rotateline"
-                     ? "<rotateline> (a rotation of the later shapes about an axis) is not supported: only <move> "
-                       "transforms shapes here"
-                     : "<drawextrude> (a polyline swept along a vector) is not supported");
+  } else if (name == "drawextrude") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawExtrude(e);
   } else {
     xml_.fail(e, "unknown geometry command");
   }
@@ -272,7 +269,7 @@ void GeometryCommands::setDpCtes(const XMLElement* e) {
 // the rule in case_generator.h.
 void GeometryCommands::drawLines(const XMLElement* e) const {
   xml_.onlyChildren(e, {"point"});
-  const std::vector<Vec3d> points = movedPoints(e);
+  const std::vector<Vec3d> points = placed(localPoints(e));
   if (std::string_view(e->Name()) == "drawline") {
     if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the line), got {}", points.size()));
   } else if (points.size() < 2) {
@@ -336,33 +333,20 @@ void GeometryCommands::drawBox(const XMLElement* e) {
   const XMLElement* size = e->FirstChildElement("size");
   const XMLElement* end = e->FirstChildElement("endpoint");
   if ((size != nullptr) == (end != nullptr)) xml_.fail(e, "needs one of <size> and <endpoint>");
-  const Vec3d lo{p.x + offset_.x, p.y + offset_.y, p.z + offset_.z};
+  // Unrotated, the corners are moved before the size is added (GenCase's rounding); rotated, the
+  // box is built in its own frame and its corners transformed (box_triangles.h).
+  const bool rotated = !transform_.translationOnly();
+  const Vec3d lo = rotated ? p : transform_.apply(p);
   Vec3d hi;
   if (size) {
     const Vec3d s = xml_.vec(size);
     hi = {lo.x + s.x, lo.y + s.y, lo.z + s.z};
   } else {
-    const Vec3d q = xml_.vec(end);
-    hi = {q.x + offset_.x, q.y + offset_.y, q.z + offset_.z};
+    hi = rotated ? xml_.vec(end) : transform_.apply(xml_.vec(end));
   }
-  std::vector<double> layers{0.0};
-  if (const XMLElement* l = e->FirstChildElement("layers")) {
-    layers.clear();
-    for (const std::string& t : splitTokens(xml_.attr(l, "vdp"))) {
-      for (size_t start = 0; start < t.size();) {
-        const size_t comma = t.find(',', start);
-        const std::string v = t.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        // GenCase accepts a '*' after a value ("0*"); it changes no particle.
-        const auto value = gen::parseReal(!v.empty() && v.back() == '*' ? v.substr(0, v.size() - 1) : v);
-        if (!value) xml_.fail(l, fmt::format("vdp entry \"{}\" is not a number", v));
-        layers.push_back(*value);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-    }
-    if (layers.empty()) xml_.fail(l, "vdp lists no layer");
-  }
+  const std::vector<double> layers = layerList(e);
   if (drawShapes_) {
+    requireUnrotated(e, "A <drawbox> shape (<setactive drawshapes=\"1\">)");
     if (!shapesActual_)
       xml_.fail(e, "shapes for mDBC's normals need <setshapemode>actual</setshapemode> (exact geometry)");
     const uint8_t shapeFaces = solid ? uint8_t(gen::kAllFaces) : faces;
@@ -380,6 +364,14 @@ void GeometryCommands::drawBox(const XMLElement* e) {
     }
   }
   if (!drawPoints_) return;
+  // A solid box draws its largest layer only, in every draw mode (GenCase: vdp="0,1" draws as
+  // vdp="1", vdp="-2,-1" as vdp="-1").
+  const std::vector<double> drawn =
+      solid ? std::vector<double>{*std::max_element(layers.begin(), layers.end())} : layers;
+  if (rotated) {
+    drawRotatedBox(e, lo, hi, solid, faces, drawn);
+    return;
+  }
   if (solid && drawMode_ == DrawMode::Face) {
     solid = false;
     faces = gen::kAllFaces;
@@ -391,7 +383,7 @@ void GeometryCommands::drawBox(const XMLElement* e) {
   const Vec3d b{std::max(lo.x, hi.x), std::max(lo.y, hi.y), std::max(lo.z, hi.z)};
   auto at = [](const Vec3d& v, int d) { return d == 0 ? v.x : (d == 1 ? v.y : v.z); };
   auto put = [](Vec3d& v, int d, double x) { (d == 0 ? v.x : (d == 1 ? v.y : v.z)) = x; };
-  for (const double v : layers) {
+  for (const double v : drawn) {
     const double g = v * dp_;
     if (solid) {
       const Vec3d la{a.x - g, a.y - g, a.z - g}, lb{b.x + g, b.y + g, b.z + g};
@@ -413,10 +405,106 @@ void GeometryCommands::drawBox(const XMLElement* e) {
             put(fb, o, at(b, o) + ((faces & (1u << (2 * o + 1))) ? g : 0.0));
           }
         }
+        // A face with no area draws nothing (box_triangles.h).
+        const gen::NodeBox nodes = generator_.snap(fa, fb);
+        if (nodes.lo[(d + 1) % 3] == nodes.hi[(d + 1) % 3] || nodes.lo[(d + 2) % 3] == nodes.hi[(d + 2) % 3]) continue;
         generator_.drawBox(fa, fb, true, 0, *family_);
       }
     }
   }
+}
+
+// <layers vdp="v1,v2 ..."> of a <drawbox> or <drawextrude>: the layers to draw, in dp ({0} without).
+std::vector<double> GeometryCommands::layerList(const XMLElement* e) const {
+  const XMLElement* l = e->FirstChildElement("layers");
+  if (!l) return {0.0};
+  std::vector<double> layers;
+  for (const std::string& t : splitTokens(xml_.attr(l, "vdp"))) {
+    for (size_t start = 0; start < t.size();) {
+      const size_t comma = t.find(',', start);
+      const std::string v = t.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      // GenCase accepts a '*' after a value ("0*"); it changes no particle.
+      const auto value = gen::parseReal(!v.empty() && v.back() == '*' ? v.substr(0, v.size() - 1) : v);
+      if (!value) xml_.fail(l, fmt::format("vdp entry \"{}\" is not a number", v));
+      if (!(std::abs(*value) < 1e6)) xml_.fail(l, fmt::format("vdp entry \"{}\" is beyond a million dp", v));
+      layers.push_back(*value);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  if (layers.empty()) xml_.fail(l, "vdp lists no layer");
+  return layers;
+}
+
+// A <drawbox> under a rotation (box_triangles.h): the box from lo to hi in its own frame, each
+// layer grown there as an unrotated box grows (below), then its corners transformed.
+void GeometryCommands::drawRotatedBox(const XMLElement* e, const Vec3d& lo, const Vec3d& hi, bool solid,
+                                      uint8_t faces, const std::vector<double>& layers) const {
+  const Vec3d a{std::min(lo.x, hi.x), std::min(lo.y, hi.y), std::min(lo.z, hi.z)};
+  const Vec3d b{std::max(lo.x, hi.x), std::max(lo.y, hi.y), std::max(lo.z, hi.z)};
+  const uint8_t grown = solid ? uint8_t(gen::kAllFaces) : faces;
+  auto out = [&](uint8_t bit, double x, double g) { return (grown & bit) ? x + g : x; };
+  for (const double v : layers) {
+    const double g = v * dp_;
+    const Vec3d la{out(gen::kFaceLeft, a.x, -g), out(gen::kFaceFront, a.y, -g), out(gen::kFaceBottom, a.z, -g)};
+    const Vec3d lb{out(gen::kFaceRight, b.x, g), out(gen::kFaceBack, b.y, g), out(gen::kFaceTop, b.z, g)};
+    std::array<Vec3d, 8> c = gen::boxCorners(la, lb);
+    for (Vec3d& p : c) p = transform_.apply(p);
+    if (solid) {
+      const std::string problem =
+          generator_.drawPrism(std::vector<Vec3d>(c.begin(), c.end()), faceBits(0), drawsInterior(0), *family_);
+      if (!problem.empty()) xml_.fail(e, problem);
+      continue;
+    }
+    std::vector<std::array<Vec3d, 3>> triangles;
+    for (int f = 0; f < 6; ++f)
+      if (faces & (1u << f)) gen::boxFaceTriangles(c, uint8_t(1u << f), triangles);
+    generator_.drawMesh(triangles, *family_);
+  }
+}
+
+// <rotateline ang="A"><point/><point/></rotateline> and <rotate ang="A" x y z>: a rotation of the
+// later shapes (draw_transform.h).
+void GeometryCommands::rotate(const XMLElement* e) {
+  const bool line = std::string_view(e->Name()) == "rotateline";
+  if (line) xml_.onlyChildren(e, {"point"});
+  else xml_.onlyChildren(e, {});
+  const double ang = xml_.real(e, "ang");
+  if (!(std::abs(ang) < 1e9)) xml_.fail(e, fmt::format("ang=\"{}\" (degrees) is beyond a billion", ang));
+  Vec3d p1, p2;
+  if (line) {
+    const std::vector<Vec3d> points = localPoints(e);
+    if (points.size() != 2)
+      xml_.fail(e, fmt::format("needs 2 points (the axis of the rotation), got {}", points.size()));
+    p1 = points[0];
+    p2 = points[1];
+  } else {
+    p2 = xml_.vec(e);
+  }
+  if (p1.x == p2.x && p1.y == p2.y && p1.z == p2.z)
+    xml_.fail(e, line ? "the axis' two points are the same point" : "the axis (x, y, z) is zero");
+  transform_.rotateLine(ang, p1, p2);
+}
+
+// <drawextrude closed="true|false"><point/>... <extrude x y z/> <layers vdp/></drawextrude>: the
+// polyline swept along the vector (extrude_shape.h), in every draw mode. It is built in its own
+// frame and its triangles' corners transformed.
+void GeometryCommands::drawExtrude(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point", "extrude", "layers"});
+  if (!e->Attribute("closed"))
+    xml_.fail(e, "needs closed=\"true\" (the last point joins the first) or closed=\"false\"");
+  const bool closed = xml_.boolean(e, "closed", false);
+  const std::vector<Vec3d> points = localPoints(e);
+  if (points.size() < 2) xml_.fail(e, fmt::format("needs at least 2 points, got {}", points.size()));
+  const Vec3d extrude = xml_.vec(xml_.child(e, "extrude"));
+  std::vector<std::array<Vec3d, 3>> triangles;
+  for (const double v : layerList(e)) {
+    const std::string problem = gen::extrudeTriangles(points, closed, extrude, v * dp_, triangles);
+    if (!problem.empty()) xml_.fail(e, problem);
+  }
+  for (auto& t : triangles)
+    for (Vec3d& p : t) p = transform_.apply(p);
+  generator_.drawMesh(triangles, *family_);
 }
 
 // <drawprism mask="..."><point/>...</drawprism>: n bottom vertices, then the n top ones
@@ -429,16 +517,18 @@ void GeometryCommands::drawBox(const XMLElement* e) {
 // left out, the faces that remain).
 void GeometryCommands::drawPrism(const XMLElement* e) const {
   xml_.onlyChildren(e, {"point"});
-  std::vector<Vec3d> points = movedPoints(e);
+  std::vector<Vec3d> points = localPoints(e);
   if (std::string_view(e->Name()) == "drawbeach") {
     // <drawbeach>: the profile given, swept from y = 0 to the points' y (GenCase draws it as the
-    // prism whose bottom is the profile at y = 0 and whose top is the profile as given).
+    // prism whose bottom is the profile at y = 0 and whose top is the profile as given; y = 0
+    // before the transformation, so a <move> in y moves the bottom too).
     const size_t n = points.size();
     for (size_t i = 0; i < n; ++i) points.push_back(points[i]);
     for (size_t i = 0; i < n; ++i) points[i].y = 0;
   }
   const uint64_t masked = maskBits(e, int(points.size() / 2) + 2);
-  const std::string problem = generator_.drawPrism(points, faceBits(masked), drawsInterior(masked), *family_);
+  const std::string problem =
+      generator_.drawPrism(placed(std::move(points)), faceBits(masked), drawsInterior(masked), *family_);
   if (!problem.empty()) xml_.fail(e, problem);
 }
 
@@ -449,22 +539,31 @@ void GeometryCommands::drawCylinder(const XMLElement* e) const {
   const double radius = xml_.real(e, "radius");
   if (!(radius > 0)) xml_.fail(e, "radius must be positive");
   if (!(radius / dp_ < 1e9)) xml_.fail(e, fmt::format("radius {} is more than a billion dp", radius));
-  const std::vector<Vec3d> points = movedPoints(e);
+  const std::vector<Vec3d> points = placed(localPoints(e));
   if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the axis), got {}", points.size()));
   const uint64_t masked = maskBits(e, 3);
   generator_.drawCylinder(points[0], points[1], radius, faceBits(masked) & 7, drawsInterior(masked), *family_,
                           reach_);
 }
 
-// The <point> children of a shape, moved by the current <move> offset.
-std::vector<Vec3d> GeometryCommands::movedPoints(const XMLElement* e) const {
+// The <point> children of a shape, as given.
+std::vector<Vec3d> GeometryCommands::localPoints(const XMLElement* e) const {
   std::vector<Vec3d> points;
-  for (const XMLElement* p = e->FirstChildElement("point"); p; p = p->NextSiblingElement("point")) {
-    if (skipped(p)) continue;
-    const Vec3d v = xml_.vec(p);
-    points.push_back({v.x + offset_.x, v.y + offset_.y, v.z + offset_.z});
-  }
+  for (const XMLElement* p = e->FirstChildElement("point"); p; p = p->NextSiblingElement("point"))
+    if (!skipped(p)) points.push_back(xml_.vec(p));
   return points;
+}
+
+// Points moved by the current transformation (<move>, <rotateline>, <rotate>).
+std::vector<Vec3d> GeometryCommands::placed(std::vector<Vec3d> points) const {
+  for (Vec3d& p : points) p = transform_.apply(p);
+  return points;
+}
+
+// For the commands whose rule under a rotation is not reproduced.
+void GeometryCommands::requireUnrotated(const XMLElement* e, const char* what) const {
+  if (!transform_.translationOnly())
+    xml_.fail(e, fmt::format("{} under a rotation (<rotateline>, <rotate>) is not supported", what));
 }
 
 // The `mask` attribute as GenCase reads it: "a | b | ..." lists face numbers, a single number is
@@ -505,7 +604,7 @@ void GeometryCommands::drawSphere(const XMLElement* e) const {
   const Vec3d c = xml_.vec(xml_.child(e, "point"));
   using Draw = gen::ParticleGenerator::SphereDraw;
   const Draw what = drawMode_ == DrawMode::Face ? Draw::Surface : (drawMode_ == DrawMode::Solid ? Draw::Inside : Draw::Full);
-  generator_.drawSphere({c.x + offset_.x, c.y + offset_.y, c.z + offset_.z}, radius, what, *family_, reach_.sphere);
+  generator_.drawSphere(transform_.apply(c), radius, what, *family_, reach_.sphere);
 }
 
 // <fillbox>: GenCase's fill from a seed point through the empty (<modefill>void</modefill>),
@@ -530,10 +629,12 @@ void GeometryCommands::fillBox(const XMLElement* e) const {
   const Vec3d seed = xml_.vec(e);
   const Vec3d p = xml_.vec(xml_.child(e, "point"));
   const Vec3d s = xml_.vec(xml_.child(e, "size"));
-  const Vec3d lo{p.x + offset_.x, p.y + offset_.y, p.z + offset_.z};
+  // GenCase fills a rotated box by a rule not reproduced here (neither the bounding box nor the
+  // inside of the prism of its snapped corners).
+  requireUnrotated(e, "<fillbox>");
+  const Vec3d lo = transform_.apply(p);
   const Vec3d hi{lo.x + s.x, lo.y + s.y, lo.z + s.z};
-  generator_.fillBox({seed.x + offset_.x, seed.y + offset_.y, seed.z + offset_.z}, lo, hi, kind, *family_,
-                     boundLocal);
+  generator_.fillBox(transform_.apply(seed), lo, hi, kind, *family_, boundLocal);
 }
 
 // <drawfilestl file="F">, <drawfilevtk file="F">, <drawfileply file="F">: the triangles of mesh
@@ -553,7 +654,6 @@ void GeometryCommands::drawMeshFile(const XMLElement* e) const {
     return c;
   };
   gen::MeshPlacement place;
-  place.offset = offset_;
   if (const XMLElement* c = once("drawscale")) place.scale = xml_.vec(c);
   if (const XMLElement* c = once("drawrotate"))
     place.rotateDegrees = {xml_.real(c, "angx"), xml_.real(c, "angy"), xml_.real(c, "angz")};
@@ -570,10 +670,12 @@ void GeometryCommands::drawMeshFile(const XMLElement* e) const {
   } catch (const gen::MeshFileError& err) {
     xml_.fail(e, err.what());
   }
-  std::vector<std::array<Vec3d, 3>> placed;
-  placed.reserve(triangles.size());
-  for (const gen::MeshTriangle& t : triangles) placed.push_back({place.apply(t[0]), place.apply(t[1]), place.apply(t[2])});
-  generator_.drawMesh(placed, *family_);
+  std::vector<std::array<Vec3d, 3>> world;
+  world.reserve(triangles.size());
+  for (const gen::MeshTriangle& t : triangles)
+    world.push_back({transform_.apply(place.apply(t[0])), transform_.apply(place.apply(t[1])),
+                      transform_.apply(place.apply(t[2]))});
+  generator_.drawMesh(world, *family_);
 }
 
 }  // namespace sph

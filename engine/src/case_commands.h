@@ -12,6 +12,7 @@
 
 #include "boundary_normals.h"
 #include "case_generator.h"
+#include "draw_transform.h"
 #include "xml_reader.h"
 
 namespace sph {
@@ -39,10 +40,17 @@ class GeometryCommands {
   void drawCylinder(const XMLElement* e) const;
   void drawMeshFile(const XMLElement* e) const;
   void drawLines(const XMLElement* e) const;
+  void drawExtrude(const XMLElement* e) const;
+  void rotate(const XMLElement* e);
+  void drawRotatedBox(const XMLElement* e, const Vec3d& lo, const Vec3d& hi, bool solid, uint8_t faces,
+                      const std::vector<double>& layers) const;
+  std::vector<double> layerList(const XMLElement* e) const;
   void setDpCtes(const XMLElement* e);
   void nextBound(const XMLElement* e);
   void selectFamily(const XMLElement* e, bool bound, int mk);
-  std::vector<Vec3d> movedPoints(const XMLElement* e) const;
+  std::vector<Vec3d> localPoints(const XMLElement* e) const;
+  std::vector<Vec3d> placed(std::vector<Vec3d> points) const;
+  void requireUnrotated(const XMLElement* e, const char* what) const;
   uint64_t maskBits(const XMLElement* e, int faceCount) const;
   uint64_t faceBits(uint64_t masked) const;
   bool drawsInterior(uint64_t masked) const;
@@ -64,8 +72,8 @@ class GeometryCommands {
   std::optional<int> mkBound_;      // the mkbound of family_ while it is a boundary one
   gen::DrawReach reach_;            // <setdpctes>
   std::vector<gen::DrawReach> savedReach_;  // <dpctessave>, restored by <dpctesload>
-  Vec3d offset_;                    // accumulated <move>
-  std::vector<Vec3d> savedOffsets_;  // <matrixsave>, restored by <matrixload>
+  gen::DrawTransform transform_;    // <move>, <rotateline>, <rotate>
+  std::vector<gen::DrawTransform> savedTransforms_;  // <matrixsave>, restored by <matrixload>
   Vec3d everywhereLo_, everywhereHi_;  // a box whose inside is the whole lattice
   enum class DrawMode { Full, Face, Solid };
   DrawMode drawMode_ = DrawMode::Full;  // <setdrawmode>: face draws solids' faces only, solid their insides only

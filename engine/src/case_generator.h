@@ -17,7 +17,12 @@
 // that spans the union of the shapes' node ranges: a later shape overwrites earlier ones at the
 // nodes it covers, and void shapes erase. A face of a box is the plane of nodes at that snapped
 // limit (left/right = x min/max, front/back = y min/max, bottom/top = z min/max), spanning the
-// snapped ranges of the other two axes. Prisms follow prism_shape.h.
+// snapped ranges of the other two axes; a face whose snapped range is a single node along one of
+// those axes has no area and draws nothing (box_triangles.h). Prisms follow prism_shape.h.
+//
+// Transformation. The commands' <move>, <rotateline> and <rotate> place every shape's points
+// (draw_transform.h) before snapping; a box under a rotation is drawn as triangles or as a prism
+// (box_triangles.h); <drawextrude> draws triangles (extrude_shape.h).
 //
 // Solid boxes (<setdrawmode mode="solid">). GenCase draws the box as a prism standing on its
 // bottom, whose bottom is cut into two triangles by the diagonal from (x max, y min) to

@@ -25,7 +25,7 @@ Vec3d MeshPlacement::apply(const Vec3f& f) const {
   v = rotate(v, 1, rotateDegrees.y);
   v = rotate(v, 0, rotateDegrees.x);
   v = rotate(v, 2, rotateDegrees.z);
-  return {v.x + move.x + offset.x, v.y + move.y + offset.y, v.z + move.z + offset.z};
+  return {v.x + move.x, v.y + move.y, v.z + move.z};
 }
 
 }  // namespace sph::gen

@@ -1,7 +1,8 @@
 // Where GenCase 5.0 puts the vertices of a mesh file (<drawfilestl>, <drawfilevtk>,
 // <drawfileply>). The children <drawscale x y z>, <drawrotate angx angy angz> (degrees) and
 // <drawmove x y z>, each at most once and in any order, act in this fixed order: scale, then
-// rotate, then move; the <move> offset of the commands comes last. The rotation turns about the
+// rotate, then move; the commands' transformation (<move>, <rotateline>: draw_transform.h) comes
+// last. The rotation turns about the
 // origin, right-handed, about y first, then x, then z. All of it is in double precision from the
 // file's single-precision vertices (found by running GenCase on asymmetric meshes with every
 // order of the children).
@@ -17,7 +18,6 @@ struct MeshPlacement {
   Vec3d scale{1, 1, 1};
   Vec3d rotateDegrees;  // angx, angy, angz
   Vec3d move;           // <drawmove>
-  Vec3d offset;         // the commands' <move>
 
   Vec3d apply(const Vec3f& v) const;
 };

@@ -185,11 +185,6 @@ TEST(CaseLinesErrors, BadInput) {
   expectBad(caseXml("<setmkbound mk=\"0\" />\n<setmknextbound next=\"false\" />\n"), "<setmknextbound",
             "<setmknextbound>", "mk -1 is outside");
   expectBad(caseXml("<setmknextbound />\n"), "<setmknextbound", "<setmknextbound>", "needs next=");
-  expectBad(caseXml("<rotateline ang=\"30\">\n<point x=\"0\" y=\"0\" z=\"0\" />\n<point x=\"0\" y=\"1\" z=\"0\" />\n"
-                    "</rotateline>\n"),
-            "<rotateline", "<rotateline>", "not supported");
-  expectBad(caseXml(b + "<drawextrude closed=\"false\">\n<point x=\"0\" y=\"0\" z=\"0\" />\n</drawextrude>\n"),
-            "<drawextrude", "<drawextrude>", "not supported");
 }
 
 }  // namespace

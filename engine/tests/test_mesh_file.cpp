@@ -142,8 +142,7 @@ TEST(MeshFile, PlacementScalesThenRotatesYXZThenMoves) {
   MeshPlacement p;
   p.scale = {2, 1, 1};
   p.rotateDegrees = {0, 0, 90};
-  p.move = {10, 0, 0};
-  p.offset = {0, 0, 5};
+  p.move = {10, 0, 5};
   const Vec3d v = p.apply(Vec3f{1, 0, 0});  // (2, 0, 0), turned to (0, 2, 0), moved
   EXPECT_NEAR(v.x, 10, 1e-12);
   EXPECT_NEAR(v.y, 2, 1e-12);
