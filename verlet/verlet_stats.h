@@ -1,4 +1,5 @@
-// Statistics of one set of lists, computed on the host from a download (tests, run.json).
+// Statistics of one set of lists. listStats walks a host copy (the CPU backend, tests); the GPU
+// backend sums the same counts on the device (verlet_gpu_backend.cu, listStatsKernel).
 #pragma once
 
 #include <cstdint>

@@ -74,9 +74,9 @@ size_t gaugePointCount(const ResolvedGauge& g) {
   // Every point of the line is evaluated at each sample (on the GPU, all at once).
   constexpr int kMaxPieces = 1000000;
   if (pieces > kMaxPieces)
-    throw RunError(fmt::format("gauge '{}' (line {}): its swl line would be cut into {} pieces of {} m, more than "
-                               "{}; give a larger <pointdp>",
-                               s.name, s.line, pieces, g.pointDp, kMaxPieces));
+    throw InputError(fmt::format("gauge '{}' (line {}): its swl line would be cut into {} pieces of {} m, more than "
+                                 "{}; give a larger <pointdp>",
+                                 s.name, s.line, pieces, g.pointDp, kMaxPieces));
   return size_t(pieces) + 1;
 }
 
@@ -121,8 +121,8 @@ GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, f
   for (const Item& it : items_) points += gaugePointCount(it.g);
   if (points > kMaxPointsInAll)
     throw InputError(fmt::format("the case's gauges have {} points in all (swl lines cut into pieces of pointdp), "
-                               "more than {}; give larger <pointdp> values",
-                               points, kMaxPointsInAll));
+                                 "more than {}; give larger <pointdp> values",
+                                 points, kMaxPointsInAll));
   for (Item& it : items_) it.points = gaugePoints(it.g);
   std::error_code ec;
   fs::create_directories(dir_, ec);

@@ -41,7 +41,7 @@ std::string floatingBoxCase() {
       R"(<setmkfluid mk="0" />
 <drawbox><boxfill>solid</boxfill><point x="0" y="0" z="0" /><size x="0.6" y="0" z="0.2" /></drawbox>
 <setmkbound mk="0" />
-<drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="0" z="0" /><size x="0.6" y="0" z="0.4" /></drawbox>
+<drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="-0.1" z="0" /><size x="0.6" y="0.2" z="0.4" /></drawbox>
 <setmkvoid />
 <drawbox><boxfill>solid</boxfill><point x="0.25" y="0" z="0.16" /><size x="0.09" y="0" z="0.09" /></drawbox>
 <setmkbound mk="1" />
@@ -132,7 +132,7 @@ std::string demDropCase(int stepAlgorithm) {
       R"(<setmkfluid mk="0" />
 <drawbox><boxfill>solid</boxfill><point x="0.45" y="0" z="0" /><size x="0.05" y="0" z="0.05" /></drawbox>
 <setmkbound mk="0" />
-<drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="0" z="0" /><size x="0.5" y="0" z="0.3" /></drawbox>
+<drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="-0.1" z="0" /><size x="0.5" y="0.2" z="0.3" /></drawbox>
 <setmkbound mk="1" />
 <drawbox><boxfill>solid</boxfill><point x="0.1" y="0" z="0.04" /><size x="0.04" y="0" z="0.04" /></drawbox>)",
       R"(<parameter key="StepAlgorithm" value=")" + std::to_string(stepAlgorithm) + R"(" /><parameter key="Kernel" value="2" />

@@ -24,7 +24,7 @@ const char* kDefinition =
 const char* kCommands = R"(<setmkfluid mk="0" />
 <drawbox><boxfill>solid</boxfill><point x="0" y="0" z="0" /><size x="0.2" y="0" z="0.2" /></drawbox>
 <setmkbound mk="0" />
-<drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="0" z="0" /><size x="0.4" y="0" z="0.4" /></drawbox>)";
+<drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="-0.1" z="0" /><size x="0.4" y="0.2" z="0.4" /></drawbox>)";
 
 // The case with `parameters`, written to a fresh folder; returns its path.
 std::string writeCase(const std::string& dirName, const std::string& parameters) {

@@ -136,6 +136,17 @@ def run_steps(args, work, case_file, out):
     return (f"refused: {why}" if rc == 2 else f"failed: {why}")[:200]
 
 
+# Elements and keys of the physics a refusal may name (the methods this engine does not have);
+# any other refusal is a gap in reading GenCase's geometry or the case format.
+PHYSICS = ("<wavepaddles>", "<accinputs>", "<damping>", "<inout>", "<mvrotfile>", "<mvfile>", "<mvrectfile>",
+           "<mvpredef>", "<mvrotace>", "<mvrectace>", "<mvnull>", "<mvcir", "PeriodicInc", "<chrono>", "<moorings>",
+           "<flexstruc>", "Boundary", "ViscoTreatment", "Shifting", "DensityDT", "RigidAlgorithm")
+
+
+def is_physics(refusal):
+    return any(p in refusal for p in PHYSICS)
+
+
 def md(s):
     return str(s).replace("|", "\\|").replace("\n", " ")
 
@@ -189,6 +200,10 @@ def main():
          f"{len(loaded)}, runs {args.steps} steps of {sum(r.get('run', '').startswith('ok') for r in rows)}, "
          f"gives GenCase's per-mk counts in {sum(compare(r) == 'yes' for r in rows)} and refuses {len(refused)}; "
          f"from GenCase's output it runs {sum(r.get('gc_run', '').startswith('ok') for r in rows)}.", ""]
+    physics = sum(is_physics(r["refusal"]) for r in refused)
+    L += [f"Of the refusals, {physics} name a physics feature this engine does not have (motion from files, "
+          f"wave paddles, external accelerations, damping zones, shifted periodicity, ...) and "
+          f"{len(refused) - physics} something else (a geometry command or a case element).", ""]
     if groups:
         L += ["Refusals by the element named:", ""]
         L += [f"- `{md(k)}`: {n}" for k, n in sorted(groups.items(), key=lambda kv: (-kv[1], kv[0]))] + [""]

@@ -97,6 +97,58 @@ __global__ void __launch_bounds__(kBlock) maxDisplacement2Kernel(const Real4<T>*
   finishMax(d2, acc, result);
 }
 
+// The sums behind ListStats (verlet_stats.h), gathered on the device: copying every list to the
+// host and walking it on one thread took half a minute for 18 million particles.
+struct StatsCounters {
+  unsigned long long members = 0, inSupport = 0, laneIterations = 0, idle = 0;
+  unsigned int longest = 0;
+};
+
+// One warp per interaction warp (kWarp / P particles of P lanes each), with the interaction's
+// mapping: lane L is lane L % P of particle first + L / P and looks at entry i P + L % P at
+// iteration i (verlet_stats.cpp counts the same on the host). The distance is summed without
+// fused multiply-adds, as the host sums it, so both give the same counts.
+template <typename T>
+__global__ void __launch_bounds__(kBlock) listStatsKernel(ListsView lists, const Real4<T>* __restrict__ pos,
+                                                          uint32_t lanes, double support2, PeriodicBox<double> box,
+                                                          StatsCounters* __restrict__ out) {
+  const uint32_t lane = threadIdx.x & 31;
+  const uint32_t perWarp = kWarp / lanes;
+  const uint32_t first = ((blockIdx.x * blockDim.x + threadIdx.x) / 32) * perWarp;
+  if (first >= lists.n) return;  // the whole warp
+  const uint32_t last = min(lists.n, first + perWarp);
+  const uint32_t a = first + lane / lanes, part = lane % lanes;
+  const bool active = a < last;
+  const uint32_t length = active ? lists.length[a] : 0;
+  const uint32_t longest = sph::gpu::groupMax(length);
+  const uint32_t iterations = (longest + lanes - 1) / lanes, busyLanes = (last - first) * lanes;
+  Real4<double> p{0, 0, 0, 0};
+  if (active) p = Real4<double>{double(pos[a].x), double(pos[a].y), double(pos[a].z), 0.0};
+  unsigned long long members = 0, inSupport = 0, idle = 0;
+  for (uint32_t i = 0; i < iterations; ++i) {
+    const uint32_t k = i * lanes + part;
+    bool in = false;
+    if (active && k < length) {
+      ++members;
+      const Real4<T> q = pos[lists.entries[entrySlot(lists.regionEnd, a, k)]];
+      double dx, dy, dz;
+      pairDelta(p, Real4<double>{double(q.x), double(q.y), double(q.z), 0.0}, box, dx, dy, dz);
+      in = __dadd_rn(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)), __dmul_rn(dz, dz)) < support2;
+    }
+    const unsigned busy = __popc(__ballot_sync(sph::gpu::kFullWarp, in));
+    inSupport += in;
+    if (busy > 0) idle += busyLanes - busy;
+  }
+  members = sph::gpu::groupSum(members);
+  inSupport = sph::gpu::groupSum(inSupport);
+  if (lane != 0) return;
+  atomicAdd(&out->members, members);
+  atomicAdd(&out->inSupport, inSupport);
+  atomicAdd(&out->laneIterations, static_cast<unsigned long long>(iterations) * busyLanes);
+  atomicAdd(&out->idle, idle);
+  atomicMax(&out->longest, longest);
+}
+
 __global__ void __launch_bounds__(kBlock) splitXyZKernel(const Real4<double>* __restrict__ pos, uint32_t n,
                                                         double2* __restrict__ xy, double* __restrict__ z) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -428,10 +480,22 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
 
   template <typename T>
   ListStats statsT(const ParticleView<T>& p, double support) const {
-    const HostLists h = download();
-    std::vector<Real4<T>> pos(p.n);
-    if (p.n) copy(pos.data(), p.pos, p.n * sizeof(Real4<T>), "downloading positions for list statistics");
-    return listStats(h, pos.data(), support, box_);
+    ListStats s;
+    if (n_ == 0) return s;
+    DeviceBuffer<StatsCounters> sums;
+    sums.resize(1, "allocating the list statistics' sums");
+    SPH_CUDA_CHECK(cudaMemset(sums.data(), 0, sizeof(StatsCounters)), "clearing the list statistics' sums");
+    const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
+    const uint32_t warps = (n_ + kWarp / lanes_ - 1) / (kWarp / lanes_);
+    SPH_LAUNCH("summing the list statistics", size_t(warps) * 32, kBlock, 0, listStatsKernel<T>, lists, p.pos,
+               lanes_, support * support, box_, sums.data());
+    StatsCounters h;
+    copy(&h, sums.data(), sizeof(h), "downloading the list statistics");
+    s.longest = h.longest;
+    s.meanLength = double(h.members) / double(n_);
+    s.idleRatio = h.laneIterations ? double(h.idle) / double(h.laneIterations) : 0;
+    s.inSupportRatio = h.members ? double(h.inSupport) / double(h.members) : 0;
+    return s;
   }
 
   // What the force and check kernels are launched with, besides the engine's arrays: a

@@ -16,6 +16,7 @@
 #include "verlet_test_lists.h"
 #include "verlet_layout.h"
 #include "verlet_particle_ops.h"
+#include "verlet_stats.h"
 #include "verlet_strategy.h"
 
 namespace celltest {
@@ -95,6 +96,16 @@ void checkLists(const ListCase& lc) {
   }
   const auto bad = pairSetMismatches(now, expected, found, v.listRadius(), edgeBand<T>(lc.device));
   EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  // The statistics the backend sums where the lists are (on the GPU, without copying them)
+  // equal the host's walk over a copy: exact counts, so the same ratios.
+  const sph::verlet::ListStats host = sph::verlet::listStats(l, now.pos.data(), support, sph::PeriodicBox<double>{});
+  const auto st = v.stats();
+  EXPECT_EQ(st.at("longest_list_last"), double(host.longest));
+  EXPECT_EQ(st.at("mean_list_length_last"), host.meanLength);
+  EXPECT_EQ(st.at("idle_ratio_last_lists"), host.idleRatio);
+  EXPECT_EQ(st.at("in_support_ratio_last_lists"), host.inSupportRatio);
+  EXPECT_GT(host.idleRatio, 0.0);
+  EXPECT_LT(host.inSupportRatio, 1.0);
   if (lc.kind == SetKind::HotSpot) {
     uint32_t longest = 0, shortest = ~0u;
     for (uint32_t x : l.length) longest = std::max(longest, x), shortest = std::min(shortest, x);
