@@ -16,6 +16,7 @@
 #include "sph/case_model.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
+#include "sph/memory_estimate.h"
 #include "sph/output.h"
 #include "sph/plugin_loader.h"
 #include "sph/sim_parameters.h"
@@ -246,15 +247,14 @@ int cmdInfo(const Args& a) {
     fmt::print("cell grid   {} x {} x {} = {} cells of {:.4g} m ({})\n", nx, ny, nz, nx * ny * nz, cell,
                cell == p.support ? "full, 2h" : "half, h");
   }
-  // Engine arrays per particle (two sets for reordering, single precision): pos, velrho,
-  // history (x2 for symplectic), code, id; plus ace, viscdt, permutation; the cell plugin's
-  // keys and indices (double-buffered for the radix sort).
-  const double n = double(c.positions.size());
-  const double perSet = 16 * (p.stepAlgorithm == 2 ? 4 : 3) + 8;
-  const double engine = n * (2 * perSet + 16 + 4 + 4);
-  const double cellPlugin = n * 16 + 2 * 4.0 * 2 * 1e5;
-  fmt::print("memory      about {} on the device in single precision ({} engine arrays + {} cell lists)\n",
-             bytesText(engine + cellPlugin), bytesText(engine), bytesText(cellPlugin));
+  // Per plugin, before anything is allocated (memory_estimate.h): what `sph run` checks too.
+  for (const sph::Precision precision : {sph::Precision::Single, sph::Precision::Double}) {
+    const sph::DeviceMemoryEstimate e = sph::estimateDeviceMemory(p, c.positions.size(), precision);
+    fmt::print("memory      {} precision on the device: cell about {} ({} engine arrays + {} cell search), "
+               "verlet about {} (+ {} lists, {:.0f} entries a particle at rest), allpairs about {}\n",
+               sph::precisionName(precision), bytesText(e.cell()), bytesText(e.engine), bytesText(e.cellSearch),
+               bytesText(e.verlet()), bytesText(e.verletLists), e.listEntriesPerParticle, bytesText(e.engine));
+  }
   return 0;
 }
 

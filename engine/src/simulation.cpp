@@ -17,6 +17,7 @@
 #include "simulation_core.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
+#include "sph/memory_estimate.h"
 #include "sph/stop_request.h"
 
 namespace sph {
@@ -72,6 +73,11 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
   if (d == Device::Gpu && !gpu::available())
     throw InputError(gpu::builtWithCuda() ? "--device gpu: no usable CUDA device was found"
                                           : "--device gpu: this build of sph has no CUDA support");
+  if (d == Device::Gpu) {
+    const SimParameters p = deriveParameters(c);
+    requireDeviceMemory(estimateDeviceMemory(p, c.positions.size(), o.precision), double(gpu::totalMemoryBytes()), p,
+                        gpu::deviceDescription());
+  }
   const auto start = std::chrono::steady_clock::now();
   impl_ = makeSimulationCore(c, o, d);
   impl_->setSetupSeconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

@@ -1,0 +1,63 @@
+#include "sph/memory_estimate.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sph/errors.h"
+
+namespace sph {
+namespace {
+
+// The skin's share of the list radius the estimate assumes. DamBreak's lists held 166 entries a
+// particle on average at 18 M particles (skin 1% of 2h, fewer neighbours near walls and the
+// surface) and about 230 at the peak of a whole run (a wider skin, warp padding, storage
+// headroom); the lattice has 170 neighbours within 2h and 202 within 2.1h.
+constexpr double kSkinShare = 0.05;
+
+// Lattice neighbours within `radius` (in dp) of a node, the node itself left out.
+double latticeNeighbours(double radius, int dim) {
+  const long r = long(std::ceil(radius));
+  long count = 0;
+  for (long i = -r; i <= r; ++i)
+    for (long j = dim == 3 ? -r : 0; j <= (dim == 3 ? r : 0); ++j)
+      for (long k = -r; k <= r; ++k)
+        if ((i || j || k) && double(i * i + j * j + k * k) < radius * radius) ++count;
+  return double(count);
+}
+
+}  // namespace
+
+DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t particles, Precision precision) {
+  const double n = double(particles);
+  const double real4 = precision == Precision::Double ? 32 : 16, real = real4 / 4;
+  // One set: position, velocity and density, the integrator's copy of it (and of the position
+  // with the symplectic integrator), code and id.
+  double perSet = real4 * (p.stepAlgorithm == 2 ? 4 : 3) + 8;
+  if (p.viscosity == Viscosity::LaminarSps) perSet += 6 * real;  // the SPS stress
+  if (p.mdbc()) perSet += real4;                                 // mDBC's normals
+  if (p.mdbc2()) perSet += real4;                                // mDBC2's tangential velocities
+  double outputs = real4 + real + 4;  // acceleration, viscous dt, permutation
+  if (p.shifting != Shifting::None) outputs += real4;
+  if (p.viscosity == Viscosity::LaminarSps) outputs += 6 * real;  // the SPS strain rate
+  DeviceMemoryEstimate e;
+  e.engine = n * (2 * perSet + outputs);
+  e.cellSearch = n * 16;
+  e.listEntriesPerParticle = latticeNeighbours((1 + kSkinShare) * p.support / p.dp, p.dim);
+  // Entries (padded to the warp's longest: none on a lattice), lengths, region offsets, and the
+  // positions of the last build (the displacement check).
+  e.verletLists = n * (4 * e.listEntriesPerParticle + 4 + 8.0 / 32 + real4);
+  return e;
+}
+
+void requireDeviceMemory(const DeviceMemoryEstimate& e, double deviceBytes, const SimParameters& p,
+                         const std::string& deviceName) {
+  if (deviceBytes <= 0 || e.cell() <= deviceBytes) return;
+  const double fits = p.dp * std::pow(e.cell() / deviceBytes, 1.0 / double(p.dim));
+  throw InputError(fmt::format("dp {}: the particles need about {:.1f} GiB on the device (engine arrays and cell "
+                               "search), more than the {:.1f} GiB of {}; a dp of about {:.3g} or larger fits",
+                               p.dp, e.cell() / (1024.0 * 1024 * 1024), deviceBytes / (1024.0 * 1024 * 1024),
+                               deviceName, fits));
+}
+
+}  // namespace sph
