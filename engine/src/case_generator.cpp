@@ -353,6 +353,9 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
   {
     double nodes = 1;
     for (int d = 0; d < 3; ++d) nodes *= double(span.hi[d] - span.lo[d] + 1);
+    if (spec_.maxNodes && nodes > double(spec_.maxNodes))
+      throw InputError(fmt::format("the shapes span {:.3g} lattice nodes, more than the {} allowed here", nodes,
+                                   spec_.maxNodes));
     requireHostMemory(nodes * sizeof(uint16_t), fmt::format("the lattice of {:.3g} nodes", nodes), spec_.dp,
                       spec_.twoD ? 2 : 3);
   }

@@ -87,6 +87,7 @@ struct LatticeSpec {
   bool twoD = false;
   // Two particles per node for boundary / fluid families (GenCase's lattice 2; see above).
   bool boundPairs = false, fluidPairs = false;
+  uint64_t maxNodes = 0;  // the most nodes the drawn shapes may span (0: memory decides)
 };
 
 // GenCase's <setdpctes> distances, in dp: how near a node must be to a shape's surface.

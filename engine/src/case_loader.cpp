@@ -239,6 +239,11 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   }
   // After the geometry: these name mks that must have particles.
   if (floatings) readFloatings(*this, floatings, c_);
+  // DEM cases (bowling pins, a pile of blocks) may have no fluid; a case where nothing moves
+  // under the physics is a mistake.
+  if (c_.nFluid == 0 && c_.floatings.empty())
+    fail(genParticles_ ? genParticles_ : mainlist,
+         "the case has no fluid particles (and no floating bodies): nothing would move");
   if (properties) readProperties(*this, properties, c_);
   if (motion) c_.motions = readMotion(*this, motion, c_.mks);  // refs name generated particles
   if (!genParticles_) orderAsGenCase(c_);
@@ -406,6 +411,7 @@ void CaseReader::runMainList(const XMLElement* list, const std::map<std::string,
   spec.pointMin = c_.pointMin;
   spec.pointMax = c_.pointMax;
   spec.twoD = c_.twoD;
+  spec.maxNodes = opts_.maxLatticeNodes;
   spec.boundPairs = c_.constants.latticeBound == 2;
   spec.fluidPairs = c_.constants.latticeFluid == 2;
   gen::ParticleGenerator generator(spec);
@@ -419,7 +425,6 @@ void CaseReader::runMainList(const XMLElement* list, const std::map<std::string,
   } catch (const InputError& err) {
     fail(list, err.what());
   }
-  if (parts.nFluid == 0) fail(list, "the case has no fluid particles");
   c_.positions = std::move(parts.positions);
   c_.mkIndex = std::move(parts.mkIndex);
   c_.mks = std::move(parts.mks);

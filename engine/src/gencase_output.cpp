@@ -225,7 +225,6 @@ void readGenCaseOutput(const XmlReader& x, const XMLElement* particles, const XM
     std::fill(c.mkIndex.begin() + b.begin, c.mkIndex.begin() + b.begin + b.count, index);
     (b.bound ? c.nBound : c.nFluid) += uint32_t(b.count);
   }
-  if (c.nFluid == 0) x.fail(particles, "the case has no fluid particles");
 
   // mDBC's normals, GenCase's (to the boundary surface): the engine keeps the vector to the ghost
   // node, twice as long.

@@ -84,6 +84,10 @@ const Item* Item::find(const std::string& prefix) const {
   return nullptr;
 }
 
+// The fewest bytes an item takes: its size, tag, name, two flags, two format texts and three
+// counts.
+constexpr uint64_t kMinItemBytes = 4 + (4 + 6) + 4 + 4 + 4 + 4 + 4 + 12;
+
 // Walks the item tree from the end of the head, keeping the position in the file.
 class TreeParser {
  public:
@@ -102,6 +106,11 @@ class TreeParser {
     const uint32_t narrays = u32(where), nitems = u32(where), valuesSize = u32(where);
     if (valuesSize > 0) values(it, valuesSize);
     for (uint32_t a = 0; a < narrays; ++a) array(it);
+    // Every item takes more than kMinItemBytes of the file: a count the rest of the file cannot
+    // hold is corruption, not a reason to allocate billions of items.
+    if (uint64_t(nitems) * kMinItemBytes > f_.size_ - std::min<uint64_t>(pos_, f_.size_))
+      f_.fail(fmt::format("item {} declares {} items, more than the rest of the file ({} bytes) can hold", it.name,
+                          nitems, f_.size_ - std::min<uint64_t>(pos_, f_.size_)));
     it.items.resize(nitems);
     for (Item& child : it.items) item(child, depth + 1);
   }

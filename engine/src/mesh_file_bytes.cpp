@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -12,6 +13,10 @@
 namespace sph::gen {
 
 std::string readWholeFile(const std::string& path) {
+  // A device or a pipe (/dev/zero) would be read for ever.
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw MeshFileError(fmt::format("mesh file {} is not a regular file", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw MeshFileError(fmt::format("mesh file {} cannot be opened (missing?)", path));
   std::ostringstream data;

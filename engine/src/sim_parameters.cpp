@@ -175,6 +175,10 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.gravity = k.gravity;
   const double g = std::sqrt(k.gravity.x * k.gravity.x + k.gravity.y * k.gravity.y +
                              k.gravity.z * k.gravity.z);
+  if (k.hswl.isAuto && c.nFluid == 0)
+    throw InputError(fmt::format("{}: <hswl auto=\"true\">: the case has no fluid to measure the water depth from; "
+                                 "give the depth the speed of sound is based on (auto=\"false\" value=\"...\")",
+                                 c.path));
   p.hswl = k.hswl.isAuto ? fluidHeightAuto(c) : k.hswl.value;
   // Speed of sound: c0 = coefsound * speedsystem, speedsystem = sqrt(g hswl) (dam-break speed),
   // and never below 10 sqrt(g hswl) (GenCase: "max(coefsound*speedsystem,10*sqrt(g*depth))").

@@ -68,6 +68,35 @@ TEST(CliErrors, NoFluid) {
   expectRejected({"nofluid", test::caseXml(kDefinition, walls, kParams), {"fluid"}});
 }
 
+TEST(CliRun, ADemCaseWithoutFluidRunsAndItsBlockFalls) {
+  // DualSPHysics' DEM examples (CaseBowling) have no fluid: a block dropped on a floor, the depth
+  // for the speed of sound given (there is no water to measure it from).
+  const std::string block = R"(<setmkbound mk="0" />
+<drawbox><boxfill>bottom</boxfill><point x="0" y="0" z="0" /><size x="0.4" y="0.2" z="0.3" /></drawbox>
+<setmkbound mk="1" />
+<drawbox><boxfill>solid</boxfill><point x="0.15" y="0.05" z="0.1" /><size x="0.1" y="0.1" z="0.1" /></drawbox>)";
+  std::string xml = test::caseXml(kDefinition, block,
+                                  R"(<parameter key="RigidAlgorithm" value="2" /><parameter key="TimeMax" value="0.05" />
+<parameter key="TimeOut" value="0.01" />)",
+                                  R"(<hswl value="0.3" auto="false" />)");
+  xml.insert(xml.find("  </casedef>"),
+             R"(<floatings><floating mkbound="1" relativeweight="2" property="wood" /></floatings>
+<properties><property name="wood" Young_Modulus="1.23e10" PoissonRatio="0.369" Restitution_Coefficient="0.5" Kfric="0.3" />
+<links><link mkbound="0" property="wood" /></links></properties>
+)");
+  const auto dir = test::tempDir("cli_dem_nofluid");
+  const std::string path = test::writeFile(dir / "Drop_Def.xml", xml);
+  const auto r = test::runSph("run " + path + " --device cpu --quiet --no-vtk --out " + (dir / "out").string());
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const auto rows = test::readFloatingCsv(dir / "out" / "floating.csv");
+  ASSERT_GE(rows.size(), 2u);
+  EXPECT_LT(rows.back().c[2], rows.front().c[2]) << "the block did not fall";
+  // Without the depth there is nothing to base the speed of sound on.
+  std::string autoDepth = xml;
+  autoDepth.replace(autoDepth.find(R"(<hswl value="0.3" auto="false" />)"), 34, "");
+  expectRejected({"dem_autodepth", autoDepth, {"hswl", "no fluid"}});
+}
+
 TEST(CliErrors, ImpossibleVerletListSteps) {
   const std::string params = std::string(kParams) + R"(<parameter key="NeighbourSearch" value="verlet" />
 <parameter key="VerletListSteps" value="-4" />)";

@@ -113,6 +113,9 @@ struct CaseDefinition {
 
 struct LoadOptions {
   std::optional<double> dpOverride;  // replaces definition/dp (benchmark ladders)
+  // The most lattice nodes the geometry may span (0: as many as memory allows): an input error
+  // beyond, so that tools feeding arbitrary files (the fuzz targets) stay small and fast.
+  uint64_t maxLatticeNodes = 0;
 };
 
 // Parses the XML, generates particles and resolves the domain. Throws InputError naming the
