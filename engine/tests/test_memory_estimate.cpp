@@ -60,8 +60,8 @@ TEST(MemoryEstimate, ACaseTooLargeForTheDeviceNamesTheDpThatFits) {
   } catch (const InputError& err) {
     const std::string what = err.what();
     EXPECT_NE(what.find("a small GPU"), std::string::npos) << what;
-    // 16.0 GB for 1 GiB: dp grows by the cube root of the ratio.
-    const double fits = p.dp * std::cbrt(e.cell() / gib);
+    // 16.0 GB (and 6% the estimate leaves out) for 1 GiB: dp grows by the cube root of the ratio.
+    const double fits = p.dp * std::cbrt(1.06 * e.cell() / gib);
     EXPECT_NE(what.find(fmt::format("a dp of about {:.3g}", fits)), std::string::npos) << what;
   }
 }

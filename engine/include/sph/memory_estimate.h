@@ -25,7 +25,8 @@ struct DeviceMemoryEstimate {
 DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t particles, Precision precision);
 
 // Throws InputError when the engine and the cell search alone (what every plugin needs; the
-// Verlet plugin falls back to the cell search when its lists do not fit) exceed `deviceBytes`.
+// Verlet plugin falls back to the cell search when its lists do not fit), with 6% for what the
+// estimate leaves out, exceed `deviceBytes`.
 // The message names the dp that would fit, scaling dp by (need / have)^(1 / dim).
 void requireDeviceMemory(const DeviceMemoryEstimate& e, double deviceBytes, const SimParameters& p,
                          const std::string& deviceName);
