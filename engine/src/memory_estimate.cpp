@@ -16,8 +16,7 @@ namespace {
 constexpr double kSkinShare = 0.05;
 
 // What the estimate leaves out (cell tables, the radix sort's scratch, the CUDA context), as a
-// share of it: DamBreak at 48.5 M particles peaked at 7.15 GiB with the cell plugin on an H200,
-// 4% above the arrays counted here.
+// share of it: about 4% with the cell plugin on DamBreak (tools/bench/RESULTS.md).
 constexpr double kUnestimated = 1.06;
 
 // Lattice neighbours within `radius` (in dp) of a node, the node itself left out.
