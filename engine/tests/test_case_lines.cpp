@@ -48,17 +48,7 @@ std::vector<std::pair<double, double>> boundaryXz(const CaseDefinition& c) {
 
 void expectBad(const std::string& xml, const std::string& marker, const std::string& element,
                const std::string& text) {
-  const std::string path = sph::test::writeFile(sph::test::tempDir("lines_bad") / "bad_Def.xml", xml);
-  try {
-    sph::loadCase(path);
-    FAIL() << "no error for " << element;
-  } catch (const InputError& e) {
-    const std::string msg = e.what();
-    const std::string where = path + ":" + std::to_string(sph::test::lineOf(xml, marker)) + ":";
-    EXPECT_EQ(msg.rfind(where, 0), 0u) << msg << "\nexpected prefix " << where;
-    EXPECT_NE(msg.find(element), std::string::npos) << msg;
-    EXPECT_NE(msg.find(text), std::string::npos) << msg;
-  }
+  sph::test::expectLoadError("lines_bad", xml, marker, element, text);
 }
 
 const char* kLine =

@@ -12,6 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
+#include "sph/case_model.h"
+#include "sph/errors.h"
 #include "sph/simulation.h"
 
 namespace sph::test {
@@ -62,6 +66,24 @@ inline int lineOf(const std::string& text, const std::string& needle) {
 inline std::string writeFile(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path) << text;
   return path.string();
+}
+
+// Loading `xml`, written as bad_Def.xml in a fresh folder named after `folder`, must fail with an
+// InputError whose message starts with "FILE:LINE:" (the line of `marker`) and names `element`
+// and `text`.
+inline void expectLoadError(const std::string& folder, const std::string& xml, const std::string& marker,
+                            const std::string& element, const std::string& text) {
+  const std::string path = writeFile(tempDir(folder) / "bad_Def.xml", xml);
+  try {
+    sph::loadCase(path);
+    FAIL() << "no error for " << element;
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    const std::string where = path + ":" + std::to_string(lineOf(xml, marker)) + ":";
+    EXPECT_EQ(msg.rfind(where, 0), 0u) << msg << "\nexpected prefix " << where;
+    EXPECT_NE(msg.find(element), std::string::npos) << msg;
+    EXPECT_NE(msg.find(text), std::string::npos) << msg;
+  }
 }
 
 struct CommandResult {
