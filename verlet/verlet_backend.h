@@ -22,15 +22,17 @@ struct BuildRequest {
   size_t memoryCap = 0;     // most bytes the lists may take (0: only what the device has)
   uint32_t lanes = kLanes3D;            // lanes per particle in the interaction (verlet_layout.h)
   uint32_t countLanes = kCountLanes3D;  // lanes per particle in the GPU's count pass
+  ListLayout layout = ListLayout::Indices;
 };
 struct BuildResult {
   bool built = false;       // false: the lists did not fit (nothing was changed)
-  uint64_t entries = 0;     // allocated entries (regions, padding included)
+  uint64_t entries = 0;     // allocated entries or mask words (regions, padding included)
   uint64_t members = 0;     // list members (sum of lengths)
-  size_t bytes = 0;         // bytes the lists need (entries, lengths, offsets)
+  size_t bytes = 0;         // bytes the lists need (entries or words, lengths, offsets)
 };
 
-// The lists copied to the host, for tests and statistics.
+// The lists copied to the host, for tests and statistics, in the Indices layout whatever the
+// build's (a bitmask is decoded: its members in candidate order).
 struct HostLists {
   std::vector<uint32_t> entries;
   std::vector<uint64_t> regionEnd;

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "neighbours/interaction_variant.h"
+#include "verlet_bitmask.h"
 #include "verlet_backend_for.h"
 #include "verlet_particle_ops.h"
 #include "verlet_stats.h"
@@ -34,7 +35,10 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   BuildResult build(const ParticleView<double>& p, const cell::CellLookup& l, const BuildRequest& r) override {
     return buildT(p, l, r);
   }
-  HostLists download() const override { return {entries_, regionEnd_, length_, n_, lanes_}; }
+  HostLists download() const override {
+    if (layout_ == ListLayout::Bitmask) return decodeMasks(masks(), lanes_);
+    return {entries_, regionEnd_, length_, n_, lanes_};
+  }
   size_t deviceBytes() const override { return 0; }
   size_t peakDeviceBytes() const override { return 0; }
 
@@ -42,6 +46,8 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   friend class VerletBackendFor<VerletCpuBackend>;
   template <typename T>
   ListStats statsT(const ParticleView<T>& p, double support) const {
+    if (layout_ == ListLayout::Bitmask)
+      return maskListStats(masks(), p.pos, support, box_, lanes_);
     return listStats(download(), p.pos, support, box_);
   }
   template <typename T>
@@ -76,9 +82,12 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     const T rc2 = T(r.listRadius) * T(r.listRadius);
     const Real4Source<T> pos{p.pos};
     std::vector<uint32_t> length(n);
-    // 1. count
+    const bool useMasks = r.layout == ListLayout::Bitmask;
+    // 1. count (members; for a mask, the words its candidates take)
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
-    for (int64_t a = 0; a < int64_t(n); ++a) length[a] = countList(uint32_t(a), 0, l, pos, p.nBound, rc2);
+    for (int64_t a = 0; a < int64_t(n); ++a)
+      length[a] = useMasks ? maskWords(candidateCount<true, T>(uint32_t(a), l, pos, p.nBound))
+                        : countList(uint32_t(a), 0, l, pos, p.nBound, rc2);
     // 2. per-group maximum (the warp shuffle of the GPU), 3. inclusive scan
     std::vector<uint64_t> regionEnd(groups);
     uint64_t total = 0, members = 0;
@@ -93,7 +102,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     }
     BuildResult res;
     res.entries = total;
-    res.members = members;
+    res.members = members;  // a mask's are counted by the fill
     res.bytes = total * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
     if (r.memoryCap > 0 && res.bytes > r.memoryCap) return res;
     try {
@@ -105,9 +114,19 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     // 4. fill
     const uint64_t* ends = regionEnd.data();
     uint32_t* entries = entries_.data();
+    if (useMasks) {
+      uint64_t sum = 0;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk) reduction(+ : sum)
+      for (int64_t a = 0; a < int64_t(n); ++a) sum += fillMask<true>(uint32_t(a), l, pos, p.nBound, rc2, ends, entries);
+      res.members = sum;
+    } else {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
-    for (int64_t a = 0; a < int64_t(n); ++a) fillList(uint32_t(a), l, pos, p.nBound, rc2, ends, entries);
+      for (int64_t a = 0; a < int64_t(n); ++a) fillList(uint32_t(a), l, pos, p.nBound, rc2, ends, entries);
+    }
     length_ = std::move(length);
+    layout_ = r.layout;
+    lookup_ = l;
+    nBound_ = p.nBound;
     regionEnd_ = std::move(regionEnd);
     n_ = n;
     lanes_ = r.lanes;
@@ -126,22 +145,35 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   }
   template <typename V, uint32_t P, typename T>  // V: interaction_variant.h
   void loopLanes(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
-    const ListsView lists{entries_.data(), regionEnd_.data(), length_.data(), n_};
+    if (layout_ == ListLayout::Bitmask)
+      loopLanesOver<V, P>(masks(), p, c, out);
+    else
+      loopLanesOver<V, P>(ListsView{entries_.data(), regionEnd_.data(), length_.data(), n_}, p, c, out);
+  }
+  template <typename V, uint32_t P, typename Lists, typename T>
+  void loopLanesOver(const Lists& lists, const ParticleView<T>& p, const PhysicsConstants<T>& c,
+                     const ForceOutputs<T>& out) const {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
     for (int64_t a = 0; a < int64_t(p.n); ++a) {
       // The parts of the list as the GPU's lanes take them, added in the same order.
       writeForces(uint32_t(a), addParts<P>([&](uint32_t q) {
-                    return listForces<V::K, V::Periodic, V::Coded, V::Shift, V::Sps, P>(
-                        uint32_t(a), q, lists, p.pos, p.velrho, p.code, p.spsTau, p.tangent, p.nBound, c);
+                    return partForces<V::K, V::Periodic, V::Coded, V::Shift, V::Sps, P>(
+                        lists, uint32_t(a), q, p.pos, p.velrho, p.code, p.spsTau, p.tangent, p.nBound, c);
                   }),
                   out);
     }
   }
 
+  MaskLists<double> masks() const {
+    return {{entries_.data(), regionEnd_.data(), length_.data(), n_}, lookup_, ref_.data(), nBound_};
+  }
+
   int threads_;
   double queued_ = 0;
-  uint32_t n_ = 0;
+  uint32_t n_ = 0, nBound_ = 0;
   uint32_t lanes_ = kLanes3D;
+  ListLayout layout_ = ListLayout::Indices;
+  cell::CellLookup lookup_;  // the build's cell tables (a mask's rows), untouched until the next rebuild
   std::vector<uint32_t> entries_, length_;
   std::vector<uint64_t> regionEnd_;
   std::vector<Real4<double>> ref_;

@@ -9,10 +9,22 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "sph/hd.h"
 
 namespace sph::verlet {
+
+// How a list is stored: Indices, the layout of Takada et al. described above (a 32-bit index
+// per member); Bitmask, a bit per build candidate in the same interleaving (verlet_bitmask.h).
+enum class ListLayout : uint8_t { Indices, Bitmask };
+inline const char* layoutName(ListLayout l) { return l == ListLayout::Bitmask ? "bitmask" : "indices"; }
+inline std::optional<ListLayout> parseLayout(std::string_view s) {
+  if (s == "indices") return ListLayout::Indices;
+  if (s == "bitmask") return ListLayout::Bitmask;
+  return std::nullopt;
+}
 
 inline constexpr uint32_t kWarp = 32;
 

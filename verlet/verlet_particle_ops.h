@@ -106,32 +106,27 @@ SPH_HD SPH_FORCEINLINE void fillList(uint32_t a, const CellLookup& l, const Sour
   });
 }
 
-// The interaction of particle a with the members k = part, part + Parts, ... of its list within
-// the support (the whole list with Parts = 1; the GPU adds up the parts' sums). Coded = true
-// (only with Periodic = true) reads the code words and calls interactPairCoded()
-// (floating_pair_physics.h): runs with floating bodies, and the passes that sum the shifting
-// terms (Shift = true, always coded: the shifting mode asks whether a wall particle moves) and
-// the passes of the SPS model (Sps = true, coded too: fewer variants; tau is read only by them),
-// and mDBC2 runs (tangent, the walls' tangential velocities, not null); code may be null otherwise.
-template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, bool Sps = false,
-          uint32_t Parts = 1, typename T>
-SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> listForces(uint32_t a, uint32_t part, const ListsView& lists,
-                                                           const Real4<T>* pos, const Real4<T>* velrho,
+// The interaction of particle a with the members that `members` gives: members(pair) calls
+// pair(j) for each, and the pairs within the support are summed. Coded = true (only with
+// Periodic = true) reads the code words and calls interactPairCoded() (floating_pair_physics.h):
+// runs with floating bodies, and the passes that sum the shifting terms (Shift = true, always
+// coded: the shifting mode asks whether a wall particle moves) and the passes of the SPS model
+// (Sps = true, coded too: fewer variants; tau is read only by them), and mDBC2 runs (tangent,
+// the walls' tangential velocities, not null); code may be null otherwise.
+template <KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, typename T, typename Members>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> forcesOver(uint32_t a, const Real4<T>* pos, const Real4<T>* velrho,
                                                            const uint32_t* code, const SymTensor<T>* tau,
                                                            const Real4<T>* tangent, uint32_t nBound,
-                                                           const PhysicsConstants<T>& c) {
+                                                           const PhysicsConstants<T>& c, Members&& members) {
   static_assert((!Shift && !Sps) || Coded, "the shifting and SPS variants are coded");
   const Real4<T> posA = loadReadOnly(pos + a);
   const Real4<T> velA = loadReadOnly(velrho + a);
   const bool boundA = a < nBound;
   uint32_t codeA = 0;
   if constexpr (Coded) codeA = loadReadOnly(code + a);
-  const uint32_t len = loadReadOnly(lists.length + a);
-  const uint32_t* e = lists.entries + regionStart(lists.regionEnd, a / kWarp) + (a % kWarp);
   PairAccum<T, Shift, Sps> acc;
   if constexpr (Sps) acc.tauA = loadReadOnly(tau + a);
-  for (uint32_t k = part; k < len; k += Parts) {
-    const uint32_t j = loadReadOnly(e + uint64_t(k) * kWarp);
+  members([&](uint32_t j) {
     const Real4<T> posB = loadReadOnly(pos + j);
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
       if constexpr (Coded)
@@ -139,8 +134,24 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> listForces(uint32_t a, uint32_t 
       else
         interactPair<K, Periodic>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
     }
-  }
+  });
   return acc;
+}
+
+// The interaction of particle a with the members k = part, part + Parts, ... of its list within
+// the support (the whole list with Parts = 1; the GPU adds up the parts' sums); see forcesOver.
+template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, bool Sps = false,
+          uint32_t Parts = 1, typename T>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> listForces(uint32_t a, uint32_t part, const ListsView& lists,
+                                                           const Real4<T>* pos, const Real4<T>* velrho,
+                                                           const uint32_t* code, const SymTensor<T>* tau,
+                                                           const Real4<T>* tangent, uint32_t nBound,
+                                                           const PhysicsConstants<T>& c) {
+  const uint32_t len = loadReadOnly(lists.length + a);
+  const uint32_t* e = lists.entries + regionStart(lists.regionEnd, a / kWarp) + (a % kWarp);
+  return forcesOver<K, Periodic, Coded, Shift, Sps>(a, pos, velrho, code, tau, tangent, nBound, c, [&](auto&& pair) {
+    for (uint32_t k = part; k < len; k += Parts) pair(loadReadOnly(e + uint64_t(k) * kWarp));
+  });
 }
 
 // Adds the sums of another part of the same particle's list (the GPU's lanes exchange them by

@@ -25,4 +25,13 @@ struct ListStats {
 template <typename T>
 ListStats listStats(const HostLists& l, const Real4<T>* pos, double support, const PeriodicBox<double>& box);
 
+// The same for bitmask lists (host pointers), whose lane `part` of P takes the members at bit
+// indices part (mod P) in ascending order (verlet_bitmask.h): a warp iterates as long as its
+// lane with most members, and iteration i of a lane is its i-th member.
+template <typename R>
+struct MaskLists;
+template <typename T>
+ListStats maskListStats(const MaskLists<double>& m, const Real4<T>* pos, double support, const PeriodicBox<double>& box,
+                        uint32_t lanes);
+
 }  // namespace sph::verlet

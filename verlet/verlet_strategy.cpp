@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -42,6 +44,19 @@ double maxListRadius(const StrategyContext& ctx, int* axis) {
   return rc;
 }
 
+// The layouts a build tries, in order: the one asked for (VerletLayout), else the default, then
+// the smaller one when the lists do not fit.
+std::vector<ListLayout> layoutOrder(const StrategyContext& ctx) {
+  const auto it = ctx.options.find("VerletLayout");
+  if (it == ctx.options.end() || it->second.empty() || it->second == "auto")
+    return {kDefaultLayout, kDefaultLayout == ListLayout::Bitmask ? ListLayout::Indices : ListLayout::Bitmask};
+  const std::optional<ListLayout> l = parseLayout(it->second);
+  if (!l)
+    throw InputError(fmt::format("verlet neighbour search: VerletLayout must be auto, indices or bitmask, not '{}'",
+                                 it->second));
+  return {*l};
+}
+
 }  // namespace
 
 void VerletStrategy::configure(const StrategyContext& ctx) {
@@ -64,6 +79,7 @@ void VerletStrategy::configure(const StrategyContext& ctx) {
     rule_.minFraction = std::min(rule_.minFraction, room);
     rule_.maxFraction = std::min(rule_.maxFraction, room);
   }
+  layouts_ = layoutOrder(ctx);
   const double cap = positiveOption(ctx, "VerletMemoryLimit", 0.0);
   memoryCap_ = size_t(cap);
   if (!backend_ || ctx_.device != ctx.device)
@@ -187,7 +203,16 @@ void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
   BuildResult r;
   {
     ScopedPhase phase(ctx_.timer, "VL-Build", PhaseGroup::List);
-    r = backend_->build(p, cell_.lookup(), BuildRequest{rc_, memoryCap_, lanesPerParticle(ctx_.dim), countLanesPerParticle(ctx_.dim)});
+    BuildRequest req{rc_, memoryCap_, lanesPerParticle(ctx_.dim), countLanesPerParticle(ctx_.dim), layouts_.front()};
+    for (ListLayout layout : layouts_) {
+      req.layout = layout;
+      r = backend_->build(p, cell_.lookup(), req);
+      if (r.built) {
+        ++layoutBuilds_[size_t(layout)];
+        if (layout != layouts_.front()) ++layoutFallbacks_;
+        break;
+      }
+    }
   }
   if (r.built) {
     built_ = true;
@@ -241,6 +266,9 @@ StrategyStats VerletStrategy::stats() const {
   s["mean_list_length"] = rebuilds_ ? sumMeanLength_ / double(rebuilds_) : 0.0;
   s["list_bytes_last"] = double(listBytes_);
   s["list_bytes_peak"] = double(peakListBytes_);
+  s["builds_indices_layout"] = double(layoutBuilds_[size_t(ListLayout::Indices)]);
+  s["builds_bitmask_layout"] = double(layoutBuilds_[size_t(ListLayout::Bitmask)]);
+  s["layout_fallbacks"] = double(layoutFallbacks_);
   s["fallback_events"] = double(fallbackEvents_);
   s["fallback_passes"] = double(fallbackPasses_);
   s["displacement_checks_queued"] = double(queuedChecks_);

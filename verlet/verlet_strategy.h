@@ -8,11 +8,13 @@
 // the next rebuild point; run.json counts how often.
 //
 // Options (StrategyContext::options): VerletListSteps (C of eq. 2, default defaultListSteps(dim)),
-// VerletMemoryLimit (bytes the lists may take; default: what the device has).
+// VerletMemoryLimit (bytes the lists may take; default: what the device has), VerletLayout
+// (auto, indices or bitmask: verlet_layout.h; auto tries kDefaultLayout, then the other).
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "neighbours/cell_search.h"
 #include "sph/neighbour_strategy.h"
@@ -30,6 +32,9 @@ namespace sph::verlet {
 // soon cost more.
 inline constexpr double kDefaultListSteps3D = 8, kDefaultListSteps2D = 20;
 inline double defaultListSteps(int dim) { return dim == 2 ? kDefaultListSteps2D : kDefaultListSteps3D; }
+
+// The layout of VerletLayout=auto: tried first, the other when the lists do not fit.
+inline constexpr ListLayout kDefaultLayout = ListLayout::Bitmask;
 
 // StrategyFor (neighbour_strategy.h) turns the member templates prepareT, interactT,
 // correctBoundariesT and endStepT into the interface's float and double overloads.
@@ -84,6 +89,9 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
 
   StrategyContext ctx_;
   SkinRule rule_;
+  std::vector<ListLayout> layouts_{ListLayout::Indices};  // tried in order at each build
+  uint64_t layoutBuilds_[2] = {0, 0};                     // builds per layout (ListLayout's values)
+  uint64_t layoutFallbacks_ = 0;                          // builds in a layout after the first
   size_t memoryCap_ = 0;
   std::unique_ptr<VerletBackend> backend_;
   cell::CellSearch cell_;     // the rebuild sort and tables (cells of Rc/2), and the fallback

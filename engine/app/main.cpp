@@ -50,6 +50,10 @@ run options (default in brackets):
   --verlet-steps C      verlet plugin: steps a list should last at the current
                         top speed (skin dh = 2 Vmax C dt)
                         [XML VerletListSteps, else 8 in 3D, 20 in 2D]
+  --verlet-layout auto|indices|bitmask  verlet plugin: how lists are stored: a
+                        32-bit index per neighbour (indices, Takada et al.) or a bit per
+                        candidate (bitmask, ~1/16 of the memory); auto tries bitmask,
+                        then indices when it does not fit   [XML VerletLayout, else auto]
   --dp DP               override the particle spacing    [XML definition dp]
   --no-vtk              skip the VTK files (run.json and the table are still written)
   --no-output           write no files at all
@@ -166,6 +170,10 @@ Args parseArgs(int argc, char** argv) {
     } else if (o == "--verlet-steps") {
       a.run.verletListSteps = value(o);
       if (!(parseNumber(o, a.run.verletListSteps) > 0)) usageError("--verlet-steps must be positive");
+    } else if (o == "--verlet-layout") {
+      a.run.verletLayout = value(o);
+      if (a.run.verletLayout != "auto" && a.run.verletLayout != "indices" && a.run.verletLayout != "bitmask")
+        usageError("--verlet-layout must be auto, indices or bitmask");
     } else if (o == "--dp") {
       const double dp = parseNumber(o, value(o));
       if (!(dp > 0)) usageError("--dp must be positive");

@@ -93,6 +93,8 @@ class SimulationCore final : public Simulation::Impl {
     if (!o.cellRows.empty()) ctx.options["CellRows"] = o.cellRows;
     const std::string& steps = o.verletListSteps.empty() ? p.verletListSteps : o.verletListSteps;
     if (!steps.empty()) ctx.options["VerletListSteps"] = steps;
+    const std::string& layout = o.verletLayout.empty() ? p.verletLayout : o.verletLayout;
+    if (!layout.empty()) ctx.options["VerletLayout"] = layout;
     for (const auto& [key, value] : o.strategyOptions) ctx.options[key] = value;
     strategy->configure(ctx);
     setupLap("neighbour plugin");

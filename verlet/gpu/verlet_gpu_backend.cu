@@ -13,9 +13,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "neighbours/interaction_variant.h"
 #include "../verlet_backend_for.h"
+#include "../verlet_bitmask.h"
 #include "../verlet_particle_ops.h"
 #include "../verlet_stats.h"
 #include "staged_fill.cuh"
@@ -149,6 +151,60 @@ __global__ void __launch_bounds__(kBlock) listStatsKernel(ListsView lists, const
   atomicMax(&out->longest, longest);
 }
 
+// listStatsKernel for bitmask lists (verlet_stats.h, maskListStats: iteration i of a lane is its
+// i-th member). The iterations where some lane of the warp has a pair within the support are
+// marked in shared memory; a warp's lanes past kBusyIterations (lists of over 16 thousand
+// members at 8 lanes) count as busy.
+constexpr uint32_t kBusyWords = 64, kBusyIterations = 32 * kBusyWords;
+template <typename T, typename R>
+__global__ void __launch_bounds__(kBlock) maskStatsKernel(MaskLists<R> m, const Real4<T>* __restrict__ pos,
+                                                          uint32_t lanes, double support2, PeriodicBox<double> box,
+                                                          StatsCounters* __restrict__ out) {
+  __shared__ uint32_t busyBits[kBlock / 32][kBusyWords];
+  const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  uint32_t* const busy = busyBits[warp];
+  for (uint32_t k = lane; k < kBusyWords; k += 32) busy[k] = 0;
+  __syncwarp();
+  const uint32_t perWarp = kWarp / lanes;
+  const uint32_t first = ((blockIdx.x * blockDim.x + threadIdx.x) / 32) * perWarp;
+  if (first >= m.words.n) return;  // the whole warp
+  const uint32_t last = min(m.words.n, first + perWarp);
+  const uint32_t a = first + lane / lanes, part = lane % lanes;
+  uint32_t i = 0;
+  unsigned long long inSupport = 0;
+  if (a < last) {
+    const Real4<double> p{double(pos[a].x), double(pos[a].y), double(pos[a].z), 0.0};
+    forEachMaskMember<true>(a, part, lanes, m.words, m.cells, m.built[a], m.nBound, [&](uint32_t j) {
+      const Real4<T> q = pos[j];
+      double dx, dy, dz;
+      pairDelta(p, Real4<double>{double(q.x), double(q.y), double(q.z), 0.0}, box, dx, dy, dz);
+      if (__dadd_rn(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)), __dmul_rn(dz, dz)) < support2) {
+        ++inSupport;
+        if (i < kBusyIterations) atomicOr(&busy[i / 32], 1u << (i % 32));
+      }
+      ++i;
+    });
+  }
+  __syncwarp();
+  uint32_t length = i;  // the particle's members: the sum over its lanes
+  for (uint32_t o = 1; o < lanes; o <<= 1) length += __shfl_xor_sync(sph::gpu::kFullWarp, length, o);
+  const uint32_t iterations = sph::gpu::groupMax(i);
+  const uint32_t longest = sph::gpu::groupMax(a < last ? length : 0u);
+  const unsigned long long members = sph::gpu::groupSum(static_cast<unsigned long long>(i));
+  inSupport = sph::gpu::groupSum(inSupport);
+  uint32_t busyIterations = 0;
+  for (uint32_t k = lane; k < kBusyWords; k += 32) busyIterations += __popc(busy[k]);
+  busyIterations = sph::gpu::groupSum(busyIterations);
+  if (iterations > kBusyIterations) busyIterations += iterations - kBusyIterations;
+  if (lane != 0) return;
+  const unsigned long long busyLanes = (last - first) * lanes;
+  atomicAdd(&out->members, members);
+  atomicAdd(&out->inSupport, inSupport);
+  atomicAdd(&out->laneIterations, static_cast<unsigned long long>(iterations) * busyLanes);
+  atomicAdd(&out->idle, busyIterations * busyLanes - inSupport);
+  atomicMax(&out->longest, longest);
+}
+
 __global__ void __launch_bounds__(kBlock) splitXyZKernel(const Real4<double>* __restrict__ pos, uint32_t n,
                                                         double2* __restrict__ xy, double* __restrict__ z) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -196,14 +252,35 @@ __global__ void __launch_bounds__(kBlock)
                            stage[threadIdx.x / kWarp]);
 }
 
+// Step 1 of a bitmask build: the words of each mask (its candidates; no distances needed).
+template <typename T, typename Source, bool Periodic>
+__global__ void __launch_bounds__(kBlock)
+    maskCountKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, uint32_t* __restrict__ length) {
+  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a < n) length[a] = maskWords(candidateCount<Periodic, T>(a, l, pos, nBound));
+}
+
+// Step 4 of a bitmask build: one thread per particle writes its words and counts its members.
+template <typename T, typename Source, bool Periodic>
+__global__ void __launch_bounds__(kBlock)
+    maskFillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
+                   const unsigned long long* __restrict__ regionEnd, uint32_t* __restrict__ words,
+                   Scalars* __restrict__ out) {
+  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t members = 0;
+  if (a < n) members = fillMask<Periodic>(a, l, pos, nBound, rc2, reinterpret_cast<const uint64_t*>(regionEnd), words);
+  const unsigned long long sum = sph::gpu::groupSum(static_cast<unsigned long long>(members));
+  if ((threadIdx.x & 31) == 0 && sum > 0) atomicAdd(&out->members, sum);
+}
+
 // Coded (with Periodic) is the variant for runs with floating bodies or mDBC2 walls; Shift and Sps
 // (with Coded) for the passes that sum the shifting terms and those of the SPS model
 // (verlet_particle_ops.h). Each lane sums its part of the
 // list; the Lanes lanes of a particle add their sums up by shuffles (in the order of the CPU's
 // addParts) and the first writes them.
-template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t Lanes>
+template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t Lanes, typename Lists>
 __global__ void __launch_bounds__(kForceBlock)
-    listForcesKernel(ListsView lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
+    listForcesKernel(Lists lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
                      const uint32_t* __restrict__ code, const SymTensor<T>* __restrict__ tau,
                      const Real4<T>* __restrict__ tangent, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
                      ForceOutputs<T> out) {
@@ -211,7 +288,7 @@ __global__ void __launch_bounds__(kForceBlock)
   const uint32_t a = t / Lanes, part = t % Lanes;
   PairAccum<T, Shift, Sps> acc;
   if (a < n)
-    acc = listForces<K, Periodic, Coded, Shift, Sps, Lanes>(a, part, lists, pos, velrho, code, tau, tangent, nBound, c);
+    acc = partForces<K, Periodic, Coded, Shift, Sps, Lanes>(lists, a, part, pos, velrho, code, tau, tangent, nBound, c);
   for (uint32_t o = 1; o < Lanes; o <<= 1) {
     PairAccum<T, Shift, Sps> other;
     other.ax = __shfl_xor_sync(0xffffffffu, acc.ax, o);
@@ -306,7 +383,17 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     copy(h.length.data(), length_.data(), n_ * sizeof(uint32_t), "downloading list lengths");
     copy(h.regionEnd.data(), regionEnd_.data(), h.regionEnd.size() * sizeof(uint64_t), "downloading list offsets");
     copy(h.entries.data(), entries_, h.entries.size() * sizeof(uint32_t), "downloading lists");
-    return h;
+    if (layout_ != ListLayout::Bitmask) return h;
+    // The masks are decoded on the host with copies of the build's cell tables and positions.
+    std::vector<uint32_t> start(size_t(2) * lookup_.ncells + 1), keys(n_);
+    copy(start.data(), lookup_.start, start.size() * sizeof(uint32_t), "downloading the build's cell starts");
+    copy(keys.data(), lookup_.keys, keys.size() * sizeof(uint32_t), "downloading the build's cell keys");
+    cell::CellLookup cells = lookup_;
+    cells.start = start.data();
+    cells.keys = keys.data();
+    const ListsView words{h.entries.data(), h.regionEnd.data(), h.length.data(), n_};
+    if (builtDouble_) return decodeMasks(MaskLists<double>{words, cells, downloadBuilt(refD_).data(), nBound_}, lanes_);
+    return decodeMasks(MaskLists<float>{words, cells, downloadBuilt(refF_).data(), nBound_}, lanes_);
   }
 
   size_t deviceBytes() const override {
@@ -316,6 +403,12 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   size_t peakDeviceBytes() const override { return peak_; }
 
  private:
+  template <typename R>
+  std::vector<Real4<R>> downloadBuilt(const DeviceBuffer<Real4<R>>& ref) const {
+    std::vector<Real4<R>> h(n_);
+    copy(h.data(), ref.data(), h.size() * sizeof(Real4<R>), "downloading the build positions");
+    return h;
+  }
   friend class VerletBackendFor<VerletGpuBackend>;
   static void copy(void* dst, const void* src, size_t bytes, const char* what) {
     SPH_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), what);
@@ -387,13 +480,20 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     grow(regionSize_, groups, "allocating list region sizes");
     grow(regionEnd_, groups, "allocating list offsets");
     clearScalars();
+    const bool masks = r.layout == ListLayout::Bitmask;
     if (n > 0) {
-      // Open grids skip the minimum image per candidate (periodic.h, pairDeltaIf).
-      withLanes<kCountLanes2D, kCountLanes3D>(r.countLanes, [&](auto lanes) {
-        auto* count = periodic ? &countKernel<T, Source, true, lanes()> : &countKernel<T, Source, false, lanes()>;
-        SPH_LAUNCH("counting neighbour lists (VL-Build step 1)", n * lanes(), kBlock, 0, count, l, pos, n, p.nBound,
-                   rc2, length_.data(), scalars_.data());
-      });
+      if (masks) {
+        SPH_LAUNCH("counting mask words (VL-Build step 1)", n, kBlock, 0,
+                   (periodic ? &maskCountKernel<T, Source, true> : &maskCountKernel<T, Source, false>), l, pos, n,
+                   p.nBound, length_.data());
+      } else {
+        // Open grids skip the minimum image per candidate (periodic.h, pairDeltaIf).
+        withLanes<kCountLanes2D, kCountLanes3D>(r.countLanes, [&](auto lanes) {
+          auto* count = periodic ? &countKernel<T, Source, true, lanes()> : &countKernel<T, Source, false, lanes()>;
+          SPH_LAUNCH("counting neighbour lists (VL-Build step 1)", n * lanes(), kBlock, 0, count, l, pos, n,
+                     p.nBound, rc2, length_.data(), scalars_.data());
+        });
+      }
       SPH_LAUNCH("finding the longest list per warp (VL-Build step 2)", n, kBlock, 0, regionSizeKernel,
                  length_.data(), n, regionSize_.data());
       size_t bytes = 0;
@@ -419,20 +519,32 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
       lastGoodTotal_ = 0;
       return res;
     }
-    if (n > 0)
+    if (n > 0 && masks) {
+      clearScalars();
+      SPH_LAUNCH("writing neighbour masks (VL-Build step 4)", n, kBlock, 0,
+                 (periodic ? &maskFillKernel<T, Source, true> : &maskFillKernel<T, Source, false>), l, pos, n,
+                 p.nBound, rc2, regionEnd_.data(), entries_, scalars_.data());
+      res.members = readScalars("reading the mask members").members;
+    } else if (n > 0) {
       SPH_LAUNCH("writing neighbour lists (VL-Build step 4)", n, kBlock, 0,
                  (periodic ? &fillKernel<T, Source, true> : &fillKernel<T, Source, false>), l, pos, n,
                  p.nBound, rc2, regionEnd_.data(), entries_);
+    }
     grow(ref, n, "allocating build positions");
     if (n > 0)
       SPH_CUDA_CHECK(cudaMemcpyAsync(ref.data(), p.pos, n * sizeof(Real4<T>), cudaMemcpyDeviceToDevice, 0),
                      "saving build positions");
     n_ = n;
+    nBound_ = p.nBound;
     lanes_ = r.lanes;
+    layout_ = r.layout;
+    lookup_ = l;
+    builtDouble_ = sizeof(T) == sizeof(double);
     box_ = l.image<double>();
     lastGoodTotal_ = total;
     res.built = true;
-    const LaunchSignature now{entries_, length_.data(), regionEnd_.data(), refF_.data(), refD_.data(), n_, lanes_, box_};
+    const LaunchSignature now{entries_, length_.data(), regionEnd_.data(), refF_.data(), refD_.data(), n_, lanes_,
+                              layout_, box_, lookup_};
     if (!now.sameAs(launched_)) {
       launched_ = now;
       ++generation_;
@@ -466,12 +578,30 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
-    const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
+    if (layout_ == ListLayout::Bitmask)
+      launchForces(masks<T>(), p, c, out);
+    else
+      launchForces(indexLists(), p, c, out);
+  }
+  ListsView indexLists() const {
+    return {entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
+  }
+  // The masks of the last build, read with the build positions of precision T (the build's).
+  template <typename T>
+  MaskLists<T> masks() const {
+    const Real4<T>* built = nullptr;
+    if constexpr (sizeof(T) == sizeof(double)) built = refD_.data();
+    else built = refF_.data();
+    return {indexLists(), lookup_, built, nBound_};
+  }
+  template <typename Lists, typename T>
+  void launchForces(const Lists& lists, const ParticleView<T>& p, const PhysicsConstants<T>& c,
+                    const ForceOutputs<T>& out) {
     withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
       using Lanes = decltype(lanes);
       auto* kernel = neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [](auto v) {
         using V = decltype(v);
-        return &listForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, Lanes::value>;
+        return &listForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, Lanes::value, Lists>;
       });
       SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n * lanes(), kForceBlock, 0, kernel, lists,
                  p.pos, p.velrho, p.code, p.spsTau, p.tangent, p.n, p.nBound, c, out);
@@ -485,10 +615,13 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     DeviceBuffer<StatsCounters> sums;
     sums.resize(1, "allocating the list statistics' sums");
     SPH_CUDA_CHECK(cudaMemset(sums.data(), 0, sizeof(StatsCounters)), "clearing the list statistics' sums");
-    const ListsView lists{entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
     const uint32_t warps = (n_ + kWarp / lanes_ - 1) / (kWarp / lanes_);
-    SPH_LAUNCH("summing the list statistics", size_t(warps) * 32, kBlock, 0, listStatsKernel<T>, lists, p.pos,
-               lanes_, support * support, box_, sums.data());
+    if (layout_ == ListLayout::Bitmask)
+      SPH_LAUNCH("summing the mask statistics", size_t(warps) * 32, kBlock, 0, maskStatsKernel<T, T>, masks<T>(),
+                 p.pos, lanes_, support * support, box_, sums.data());
+    else
+      SPH_LAUNCH("summing the list statistics", size_t(warps) * 32, kBlock, 0, listStatsKernel<T>, indexLists(),
+                 p.pos, lanes_, support * support, box_, sums.data());
     StatsCounters h;
     copy(&h, sums.data(), sizeof(h), "downloading the list statistics");
     s.longest = h.longest;
@@ -503,10 +636,14 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   struct LaunchSignature {
     const void *entries = nullptr, *length = nullptr, *regionEnd = nullptr, *refF = nullptr, *refD = nullptr;
     uint32_t n = 0, lanes = 0;
+    ListLayout layout = ListLayout::Indices;
     PeriodicBox<double> box;
+    cell::CellLookup cells;  // a mask's rows: the tables and grid of its build
     bool sameAs(const LaunchSignature& o) const {
       return entries == o.entries && length == o.length && regionEnd == o.regionEnd && refF == o.refF &&
-             refD == o.refD && n == o.n && lanes == o.lanes && std::memcmp(&box, &o.box, sizeof(box)) == 0;
+             refD == o.refD && n == o.n && lanes == o.lanes && layout == o.layout &&
+             std::memcmp(&box, &o.box, sizeof(box)) == 0 &&
+             (layout != ListLayout::Bitmask || std::memcmp(&cells, &o.cells, sizeof(cells)) == 0);
     }
   };
 
@@ -531,8 +668,11 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   uint32_t* entries_ = nullptr;
   size_t entriesCapacity_ = 0;
   uint64_t regionEndHostLast_ = 0, lastGoodTotal_ = 0;
-  uint32_t n_ = 0;
+  uint32_t n_ = 0, nBound_ = 0;
   uint32_t lanes_ = kLanes3D;  // of the last build
+  ListLayout layout_ = ListLayout::Indices;
+  cell::CellLookup lookup_;    // the build's cell tables (a mask's rows), untouched until the next rebuild
+  bool builtDouble_ = false;   // the build positions are refD_ (else refF_)
   PeriodicBox<double> box_;  // the periodic axes of the last build
   size_t peak_ = 0;
 };

@@ -29,6 +29,7 @@ struct RunOptions {
   std::string cellMode;              // strategy option CellMode ("" : strategy default)
   std::string cellRows;              // strategy option CellRows ("" : strategy default)
   std::string verletListSteps;       // strategy option VerletListSteps ("" : XML, else strategy default)
+  std::string verletLayout;          // strategy option VerletLayout ("" : XML, else strategy default)
   std::map<std::string, std::string> strategyOptions;  // any other strategy options (tests, tools)
   bool writeOutput = true;           // any files at all (run.json, excluded.csv, VTK)
   // Replace an earlier run's results in the output folder (output_folder.h). The library's

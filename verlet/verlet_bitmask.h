@@ -1,0 +1,190 @@
+// The bitmask list layout: one bit per candidate of the build instead of a 32-bit index per
+// member. A particle's candidates are the ranges of sorted particles that the cell iteration
+// (engine/neighbours/cell_iteration.h, forEachCandidateRow) gives it at the build; bit i of its
+// mask says whether the i-th of them, in that order, is in its list. The ranges are not stored:
+// they come again from the cell tables of the build (which stay untouched until the next
+// rebuild, the particles not being re-sorted in between), the particle's sorted key and its
+// position at the build, so the iteration trims the same rows as the build did.
+//
+// Why: an index costs 32 bits per member and the lists of a 3D case hold ~150-500 members, so
+// the seed layout (verlet_layout.h) takes 4-12 times the memory of the whole cell search. About
+// half of the trimmed candidates of cells of Rc/2 are within Rc, so a bit per candidate costs
+// about two bits per member: the lists shrink ~16-fold, and a force pass reads ~20 words per
+// particle instead of ~160 indices. What it costs: every lane walks the particle's rows again.
+//
+// The words use the seed's warp interleaving: word k of particle a sits at
+// entrySlot(regionEnd, a, k); ListsView::length holds the words of each particle.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "verlet_backend.h"
+#include "verlet_particle_ops.h"
+
+namespace sph::verlet {
+
+SPH_HD SPH_FORCEINLINE uint32_t maskWords(uint32_t bits) { return (bits + 31u) / 32u; }
+
+// The bits lane `part` of P takes: bit i of a mask goes to lane i % P. As 32 is a multiple of
+// P, the lane's bits form the same pattern in every word: every P-th bit from bit `part`.
+// P is a power of 2 up to 32 (a constant in the kernels, folded away).
+SPH_HD SPH_FORCEINLINE uint32_t lanePattern(uint32_t P, uint32_t part) {
+  return (P >= 32u ? 1u : 0xFFFFFFFFu / ((1u << P) - 1u)) << part;
+}
+
+SPH_HD SPH_FORCEINLINE uint32_t lowestBit(uint32_t m) {
+#if defined(__CUDA_ARCH__)
+  return uint32_t(__ffs(int(m)) - 1);
+#else
+  return uint32_t(__builtin_ctz(m));
+#endif
+}
+
+// Candidates of a at the build: the bits of its mask.
+template <bool Periodic, typename T, typename Source>
+SPH_HD SPH_FORCEINLINE uint32_t candidateCount(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound) {
+  uint32_t count = 0;
+  const Real4<T> posA = pos(a);
+  cell::forEachCandidateRow<Periodic>(l, loadReadOnly(l.keys + a), posA, a < nBound,
+                                      [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
+                                        count += (fEnd - fBegin) + (bEnd - bBegin);
+                                      });
+  return count;
+}
+
+// Writes a's mask (one thread per particle; a warp's lanes write their k-th words at about the
+// same time, so the stores of a warp mostly share sectors); returns its members.
+template <bool Periodic, typename T, typename Source>
+SPH_HD SPH_FORCEINLINE uint32_t fillMask(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound, T rc2,
+                                         const uint64_t* regionEnd, uint32_t* words) {
+  const Real4<T> posA = pos(a);
+  const PeriodicBox<T> box = l.image<T>();
+  uint32_t* const out = words + entrySlot(regionEnd, a, 0);  // word k at out[32 k]
+  uint32_t word = 0, bit = 0, members = 0;
+  uint64_t k = 0;
+  auto range = [&](uint32_t begin, uint32_t end) {
+    for (uint32_t j = begin; j < end; ++j) {
+      if (listMember<Periodic>(a, j, posA, pos(j), box, rc2)) {
+        word |= 1u << bit;
+        ++members;
+      }
+      if (++bit == 32u) {
+        out[k++ * kWarp] = word;
+        word = 0;
+        bit = 0;
+      }
+    }
+  };
+  cell::forEachCandidateRow<Periodic>(l, loadReadOnly(l.keys + a), posA, a < nBound,
+                                      [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
+                                        range(fBegin, fEnd);
+                                        range(bBegin, bEnd);
+                                      });
+  if (bit > 0) out[k * kWarp] = word;
+  return members;
+}
+
+// One build's masks and what reading them needs besides the words: the build's cell tables and
+// the positions at the build (R: the precision they were saved in).
+template <typename R>
+struct MaskLists {
+  ListsView words;  // entries: the mask words; length: words per particle
+  CellLookup cells;
+  const Real4<R>* built = nullptr;
+  uint32_t nBound = 0;
+};
+
+// Calls fn(j) for the members of a's mask whose bit index is part (mod P), in ascending order;
+// P = 1 gives the whole list in candidate order. builtA: a's position at the build.
+template <bool Periodic, typename R, typename Fn>
+SPH_HD SPH_FORCEINLINE void forEachMaskMember(uint32_t a, uint32_t part, uint32_t P, const ListsView& masks,
+                                              const CellLookup& l, const Real4<R>& builtA, uint32_t nBound, Fn&& fn) {
+  const uint32_t* const w = masks.entries + regionStart(masks.regionEnd, a / kWarp) + (a % kWarp);
+  const uint32_t mine = lanePattern(P, part);
+  uint32_t offset = 0;  // bit index of the range's first candidate
+  auto range = [&](uint32_t begin, uint32_t end) {
+    if (end <= begin) return;
+    const uint32_t last = offset + (end - begin);  // one past the range's last bit
+    for (uint32_t k = offset >> 5; k <= (last - 1u) >> 5; ++k) {
+      const uint32_t base = k << 5;
+      uint32_t m = loadReadOnly(w + uint64_t(k) * kWarp) & mine;
+      if (offset > base) m &= ~0u << (offset - base);
+      if (last - base < 32u) m &= (1u << (last - base)) - 1u;
+      while (m) {
+        const uint32_t b = lowestBit(m);
+        m &= m - 1u;
+        fn(begin + (base + b - offset));
+      }
+    }
+    offset = last;
+  };
+  cell::forEachCandidateRow<Periodic>(l, loadReadOnly(l.keys + a), builtA, a < nBound,
+                                      [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
+                                        range(fBegin, fEnd);
+                                        range(bBegin, bEnd);
+                                      });
+}
+
+// The bitmask counterpart of listForces(): the members of a's mask taken by lane `part` of P.
+template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, bool Sps = false,
+          uint32_t P = 1, typename T, typename R>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> maskForces(uint32_t a, uint32_t part, const MaskLists<R>& m,
+                                                           const Real4<T>* pos, const Real4<T>* velrho,
+                                                           const uint32_t* code, const SymTensor<T>* tau,
+                                                           const Real4<T>* tangent, uint32_t nBound,
+                                                           const PhysicsConstants<T>& c) {
+  const Real4<R> builtA = loadReadOnly(m.built + a);
+  return forcesOver<K, Periodic, Coded, Shift, Sps>(a, pos, velrho, code, tau, tangent, nBound, c, [&](auto&& pair) {
+    forEachMaskMember<Periodic>(a, part, P, m.words, m.cells, builtA, nBound, pair);
+  });
+}
+
+// One lane's part of a's forces over either layout (the CPU loop and the GPU kernel call this).
+template <KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t P, typename T>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> partForces(const ListsView& lists, uint32_t a, uint32_t part,
+                                                           const Real4<T>* pos, const Real4<T>* velrho,
+                                                           const uint32_t* code, const SymTensor<T>* tau,
+                                                           const Real4<T>* tangent, uint32_t nBound,
+                                                           const PhysicsConstants<T>& c) {
+  return listForces<K, Periodic, Coded, Shift, Sps, P>(a, part, lists, pos, velrho, code, tau, tangent, nBound, c);
+}
+template <KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t P, typename T, typename R>
+SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> partForces(const MaskLists<R>& masks, uint32_t a, uint32_t part,
+                                                           const Real4<T>* pos, const Real4<T>* velrho,
+                                                           const uint32_t* code, const SymTensor<T>* tau,
+                                                           const Real4<T>* tangent, uint32_t nBound,
+                                                           const PhysicsConstants<T>& c) {
+  return maskForces<K, Periodic, Coded, Shift, Sps, P>(a, part, masks, pos, velrho, code, tau, tangent, nBound, c);
+}
+
+// The members of every mask, in candidate order, as seed-layout lists (for tests and the
+// host statistics). `l` must point at host copies of the build's tables.
+template <typename R>
+HostLists decodeMasks(const MaskLists<R>& m, uint32_t lanes) {
+  const uint32_t n = m.words.n;
+  HostLists out;
+  out.n = n;
+  out.lanes = lanes;
+  out.length.assign(n, 0);
+  std::vector<std::vector<uint32_t>> members(n);
+  for (uint32_t a = 0; a < n; ++a)
+    forEachMaskMember<true>(a, 0, 1, m.words, m.cells, m.built[a], m.nBound,
+                            [&](uint32_t j) { members[a].push_back(j); });
+  out.regionEnd.resize(warpCount(n));
+  uint64_t total = 0;
+  for (uint32_t g = 0; g < out.regionEnd.size(); ++g) {
+    size_t longest = 0;
+    for (uint32_t a = g * kWarp; a < n && a < (g + 1) * kWarp; ++a) longest = members[a].size() > longest ? members[a].size() : longest;
+    total += uint64_t(longest) * kWarp;
+    out.regionEnd[g] = total;
+  }
+  out.entries.assign(total, 0xFFFFFFFFu);
+  for (uint32_t a = 0; a < n; ++a) {
+    out.length[a] = uint32_t(members[a].size());
+    for (uint32_t k = 0; k < out.length[a]; ++k) out.entries[entrySlot(out.regionEnd.data(), a, k)] = members[a][k];
+  }
+  return out;
+}
+
+}  // namespace sph::verlet
