@@ -617,7 +617,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     SPH_CUDA_CHECK(cudaMemset(sums.data(), 0, sizeof(StatsCounters)), "clearing the list statistics' sums");
     const uint32_t warps = (n_ + kWarp / lanes_ - 1) / (kWarp / lanes_);
     if (layout_ == ListLayout::Bitmask)
-      SPH_LAUNCH("summing the mask statistics", size_t(warps) * 32, kBlock, 0, maskStatsKernel<T, T>, masks<T>(),
+      SPH_LAUNCH("summing the mask statistics", size_t(warps) * 32, kBlock, 0, (maskStatsKernel<T, T>), masks<T>(),
                  p.pos, lanes_, support * support, box_, sums.data());
     else
       SPH_LAUNCH("summing the list statistics", size_t(warps) * 32, kBlock, 0, listStatsKernel<T>, indexLists(),
