@@ -37,6 +37,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   }
   HostLists download() const override {
     if (layout_ == ListLayout::Bitmask) return decodeMasks(masks(), lanes_);
+    if (layout_ == ListLayout::Offsets16) return decodeOffsets(offsets(), lanes_);
     return {entries_, regionEnd_, length_, n_, lanes_};
   }
   size_t deviceBytes() const override { return 0; }
@@ -103,18 +104,30 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     BuildResult res;
     res.entries = total;
     res.members = members;  // a mask's are counted by the fill
-    res.bytes = total * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
+    const bool offsets16 = r.layout == ListLayout::Offsets16;
+    res.bytes = total * (offsets16 ? sizeof(uint16_t) : sizeof(uint32_t)) + size_t(n) * sizeof(uint32_t) +
+                size_t(groups) * sizeof(uint64_t);
     if (r.memoryCap > 0 && res.bytes > r.memoryCap) return res;
     try {
-      if (entries_.size() != listCapacity(entries_.size(), total)) entries_.assign(listCapacity(0, total), kPadding);
+      if (offsets16) {
+        entries16_.assign(total, 0xFFFFu);
+      } else {
+        if (entries_.size() != listCapacity(entries_.size(), total)) entries_.assign(listCapacity(0, total), kPadding);
+        std::fill(entries_.begin(), entries_.begin() + total, kPadding);
+      }
     } catch (const std::bad_alloc&) {
       return res;
     }
-    std::fill(entries_.begin(), entries_.begin() + total, kPadding);
     // 4. fill
     const uint64_t* ends = regionEnd.data();
     uint32_t* entries = entries_.data();
-    if (useMasks) {
+    if (offsets16) {
+      bool fits = true;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk) reduction(&& : fits)
+      for (int64_t a = 0; a < int64_t(n); ++a)
+        fits = fillOffsets<true>(uint32_t(a), l, pos, p.nBound, rc2, ends, entries16_.data()) && fits;
+      if (!fits) return res;
+    } else if (useMasks) {
       uint64_t sum = 0;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk) reduction(+ : sum)
       for (int64_t a = 0; a < int64_t(n); ++a) sum += fillMask<true>(uint32_t(a), l, pos, p.nBound, rc2, ends, entries);
@@ -147,6 +160,8 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   void loopLanes(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
     if (layout_ == ListLayout::Bitmask)
       loopLanesOver<V, P>(masks(), p, c, out);
+    else if (layout_ == ListLayout::Offsets16)
+      loopLanesOver<V, P>(offsets(), p, c, out);
     else
       loopLanesOver<V, P>(ListsView{entries_.data(), regionEnd_.data(), length_.data(), n_}, p, c, out);
   }
@@ -167,6 +182,9 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   MaskLists<double> masks() const {
     return {{entries_.data(), regionEnd_.data(), length_.data(), n_}, lookup_, ref_.data(), nBound_};
   }
+  OffsetLists<double> offsets() const {
+    return {entries16_.data(), regionEnd_.data(), length_.data(), n_, lookup_, ref_.data(), nBound_};
+  }
 
   int threads_;
   double queued_ = 0;
@@ -175,6 +193,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   ListLayout layout_ = ListLayout::Indices;
   cell::CellLookup lookup_;  // the build's cell tables (a mask's rows), untouched until the next rebuild
   std::vector<uint32_t> entries_, length_;
+  std::vector<uint16_t> entries16_;  // the Offsets16 layout's entries
   std::vector<uint64_t> regionEnd_;
   std::vector<Real4<double>> ref_;
   PeriodicBox<double> box_;  // the periodic axes of the last build

@@ -17,12 +17,17 @@
 namespace sph::verlet {
 
 // How a list is stored: Indices, the layout of Takada et al. described above (a 32-bit index
-// per member); Bitmask, a bit per build candidate in the same interleaving (verlet_bitmask.h).
-enum class ListLayout : uint8_t { Indices, Bitmask };
-inline const char* layoutName(ListLayout l) { return l == ListLayout::Bitmask ? "bitmask" : "indices"; }
+// per member); Bitmask, a bit per build candidate in the same interleaving; Offsets16, a 16-bit
+// candidate index per member (verlet_bitmask.h).
+enum class ListLayout : uint8_t { Indices, Bitmask, Offsets16 };
+inline constexpr int kLayouts = 3;
+inline const char* layoutName(ListLayout l) {
+  return l == ListLayout::Bitmask ? "bitmask" : l == ListLayout::Offsets16 ? "offsets16" : "indices";
+}
 inline std::optional<ListLayout> parseLayout(std::string_view s) {
   if (s == "indices") return ListLayout::Indices;
   if (s == "bitmask") return ListLayout::Bitmask;
+  if (s == "offsets16") return ListLayout::Offsets16;
   return std::nullopt;
 }
 

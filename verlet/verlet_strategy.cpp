@@ -52,7 +52,7 @@ std::vector<ListLayout> layoutOrder(const StrategyContext& ctx) {
     return {kDefaultLayout, kDefaultLayout == ListLayout::Bitmask ? ListLayout::Indices : ListLayout::Bitmask};
   const std::optional<ListLayout> l = parseLayout(it->second);
   if (!l)
-    throw InputError(fmt::format("verlet neighbour search: VerletLayout must be auto, indices or bitmask, not '{}'",
+    throw InputError(fmt::format("verlet neighbour search: VerletLayout must be auto, indices, bitmask or offsets16, not '{}'",
                                  it->second));
   return {*l};
 }
@@ -268,6 +268,7 @@ StrategyStats VerletStrategy::stats() const {
   s["list_bytes_peak"] = double(peakListBytes_);
   s["builds_indices_layout"] = double(layoutBuilds_[size_t(ListLayout::Indices)]);
   s["builds_bitmask_layout"] = double(layoutBuilds_[size_t(ListLayout::Bitmask)]);
+  s["builds_offsets16_layout"] = double(layoutBuilds_[size_t(ListLayout::Offsets16)]);
   s["layout_fallbacks"] = double(layoutFallbacks_);
   s["fallback_events"] = double(fallbackEvents_);
   s["fallback_passes"] = double(fallbackPasses_);

@@ -90,7 +90,7 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   StrategyContext ctx_;
   SkinRule rule_;
   std::vector<ListLayout> layouts_{ListLayout::Indices};  // tried in order at each build
-  uint64_t layoutBuilds_[2] = {0, 0};                     // builds per layout (ListLayout's values)
+  uint64_t layoutBuilds_[kLayouts] = {};                  // builds per layout (ListLayout's values)
   uint64_t layoutFallbacks_ = 0;                          // builds in a layout after the first
   size_t memoryCap_ = 0;
   std::unique_ptr<VerletBackend> backend_;

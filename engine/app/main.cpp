@@ -50,10 +50,11 @@ run options (default in brackets):
   --verlet-steps C      verlet plugin: steps a list should last at the current
                         top speed (skin dh = 2 Vmax C dt)
                         [XML VerletListSteps, else 8 in 3D, 20 in 2D]
-  --verlet-layout auto|indices|bitmask  verlet plugin: how lists are stored: a
-                        32-bit index per neighbour (indices, Takada et al.) or a bit per
-                        candidate (bitmask, ~1/16 of the memory); auto tries bitmask,
-                        then indices when it does not fit   [XML VerletLayout, else auto]
+  --verlet-layout auto|indices|bitmask|offsets16  verlet plugin: how lists are
+                        stored: a 32-bit index per neighbour (indices, Takada et al.),
+                        a bit per candidate (bitmask, about a tenth of the memory) or a
+                        16-bit candidate index per neighbour (offsets16); auto tries
+                        bitmask, then indices    [XML VerletLayout, else auto]
   --dp DP               override the particle spacing    [XML definition dp]
   --no-vtk              skip the VTK files (run.json and the table are still written)
   --no-output           write no files at all
@@ -172,8 +173,9 @@ Args parseArgs(int argc, char** argv) {
       if (!(parseNumber(o, a.run.verletListSteps) > 0)) usageError("--verlet-steps must be positive");
     } else if (o == "--verlet-layout") {
       a.run.verletLayout = value(o);
-      if (a.run.verletLayout != "auto" && a.run.verletLayout != "indices" && a.run.verletLayout != "bitmask")
-        usageError("--verlet-layout must be auto, indices or bitmask");
+      if (a.run.verletLayout != "auto" && a.run.verletLayout != "indices" && a.run.verletLayout != "bitmask" &&
+          a.run.verletLayout != "offsets16")
+        usageError("--verlet-layout must be auto, indices, bitmask or offsets16");
     } else if (o == "--dp") {
       const double dp = parseNumber(o, value(o));
       if (!(dp > 0)) usageError("--dp must be positive");
@@ -259,8 +261,10 @@ int cmdInfo(const Args& a) {
   for (const sph::Precision precision : {sph::Precision::Single, sph::Precision::Double}) {
     const sph::DeviceMemoryEstimate e = sph::estimateDeviceMemory(p, c.positions.size(), precision);
     fmt::print("memory      {} precision on the device: cell about {} ({} engine arrays + {} cell search), "
-               "verlet about {} (+ {} lists, {:.0f} entries a particle at rest), allpairs about {}\n",
+               "verlet about {} with bitmask lists (+ {}, {:.0f} candidates a particle) or {} with index lists "
+               "(+ {}, {:.0f} entries a particle at rest), allpairs about {}\n",
                sph::precisionName(precision), bytesText(e.cell()), bytesText(e.engine), bytesText(e.cellSearch),
+               bytesText(e.verletBitmask()), bytesText(e.verletMasks), e.maskCandidatesPerParticle,
                bytesText(e.verlet()), bytesText(e.verletLists), e.listEntriesPerParticle, bytesText(e.engine));
   }
   return 0;

@@ -1,5 +1,6 @@
 #include "sph/memory_estimate.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -30,6 +31,34 @@ double latticeNeighbours(double radius, int dim) {
   return double(count);
 }
 
+// Build candidates of a lattice node (in dp): the nodes in the cells of Rc/2 that the rows of
+// the cell iteration keep after trimming (engine/neighbours/cell_iteration.h), averaged over 4
+// positions of the node in its cell along each axis.
+double latticeCandidates(double listRadius, int dim) {
+  const double perCell = std::pow(listRadius / 2, dim);
+  const double at[4] = {0.125, 0.375, 0.625, 0.875};
+  auto distance = [](double f, int d) { return std::max({double(d) - f, f - double(d + 1), 0.0}); };
+  double sum = 0;
+  int samples = 0;
+  for (double fx : at)
+    for (double fy : at)
+      for (double fz : at) {
+        long cells = 0;
+        for (int dz = -2; dz <= 2; ++dz)
+          for (int dy = dim == 3 ? -2 : 0; dy <= (dim == 3 ? 2 : 0); ++dy) {
+            const double ey = dim == 3 ? distance(fy, dy) : 0.0, ez = distance(fz, dz);
+            const double left = 4.0 - ey * ey - ez * ez;
+            if (left <= 0) continue;
+            const double e = std::sqrt(left);
+            const long lo = std::max(-2L, long(std::floor(fx - e))), hi = std::min(2L, long(std::floor(fx + e)));
+            if (hi >= lo) cells += hi - lo + 1;
+          }
+        sum += double(cells) * perCell;
+        ++samples;
+      }
+  return sum / samples;
+}
+
 }  // namespace
 
 DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t particles, Precision precision) {
@@ -51,6 +80,9 @@ DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t parti
   // Entries (padded to the warp's longest: none on a lattice), lengths, region offsets, and the
   // positions of the last build (the displacement check).
   e.verletLists = n * (4 * e.listEntriesPerParticle + 4 + 8.0 / 32 + real4);
+  // Words of 32 candidates (half a word of rounding and a word of warp padding on average).
+  e.maskCandidatesPerParticle = latticeCandidates((1 + kSkinShare) * p.support / p.dp, p.dim);
+  e.verletMasks = n * (4 * (e.maskCandidatesPerParticle / 32 + 1.5) + 4 + 8.0 / 32 + real4);
   return e;
 }
 

@@ -49,6 +49,20 @@ TEST(MemoryEstimate, VerletListsCountTheLatticeNeighbours) {
   EXPECT_EQ(entries, 202);
 }
 
+TEST(MemoryEstimate, BitmaskListsCountTheCandidatesOfTheTrimmedRows) {
+  // DamBreak (coefh 1, Rc = 2.1h = 3.64 dp): cells of 1.82 dp hold 6.0 nodes; the trimmed rows
+  // keep about 86 of the 125 cells of the 5x5x5 block, 517 candidates, 17 words a particle: a
+  // tenth of the index lists' 808 bytes.
+  const DeviceMemoryEstimate e = estimateDeviceMemory(damBreakLike(1), 1000, Precision::Single);
+  EXPECT_NEAR(e.maskCandidatesPerParticle, 517.3, 0.1);
+  EXPECT_DOUBLE_EQ(e.verletMasks, 1000 * (4 * (e.maskCandidatesPerParticle / 32 + 1.5) + 4 + 8.0 / 32 + 16));
+  EXPECT_LT(e.verletMasks * 9, e.verletLists);
+  // 2D: 5 rows of at most 5 cells.
+  SimParameters p = damBreakLike(1);
+  p.dim = 2;
+  EXPECT_LT(estimateDeviceMemory(p, 10, Precision::Single).maskCandidatesPerParticle, 25 * std::pow(1.82, 2));
+}
+
 TEST(MemoryEstimate, ACaseTooLargeForTheDeviceNamesTheDpThatFits) {
   const SimParameters p = damBreakLike(1);
   const DeviceMemoryEstimate e = estimateDeviceMemory(p, 100000000, Precision::Single);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "neighbours/interaction_variant.h"
@@ -41,6 +42,7 @@ constexpr unsigned kForceBlock = SPH_VERLET_FORCE_BLOCK;
 // The scalars a build reads back (pinned on the host).
 struct Scalars {
   unsigned long long members = 0;  // sum of list lengths
+  unsigned int overflow = 0;       // Offsets16: some particle has more candidates than 16 bits index
 };
 
 // A maximum over all particles that finishes on the device: blocks fold into `bits`, and the
@@ -273,6 +275,17 @@ __global__ void __launch_bounds__(kBlock)
   if ((threadIdx.x & 31) == 0 && sum > 0) atomicAdd(&out->members, sum);
 }
 
+// Step 4 of an Offsets16 build: one thread per particle writes its candidate offsets.
+template <typename T, typename Source, bool Periodic>
+__global__ void __launch_bounds__(kBlock)
+    offsetFillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
+                     const unsigned long long* __restrict__ regionEnd, uint16_t* __restrict__ entries,
+                     Scalars* __restrict__ out) {
+  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a < n && !fillOffsets<Periodic>(a, l, pos, nBound, rc2, reinterpret_cast<const uint64_t*>(regionEnd), entries))
+    atomicOr(&out->overflow, 1u);
+}
+
 // Coded (with Periodic) is the variant for runs with floating bodies or mDBC2 walls; Shift and Sps
 // (with Coded) for the passes that sum the shifting terms and those of the SPS model
 // (verlet_particle_ops.h). Each lane sums its part of the
@@ -383,7 +396,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     copy(h.length.data(), length_.data(), n_ * sizeof(uint32_t), "downloading list lengths");
     copy(h.regionEnd.data(), regionEnd_.data(), h.regionEnd.size() * sizeof(uint64_t), "downloading list offsets");
     copy(h.entries.data(), entries_, h.entries.size() * sizeof(uint32_t), "downloading lists");
-    if (layout_ != ListLayout::Bitmask) return h;
+    if (layout_ == ListLayout::Indices) return h;
     // The masks are decoded on the host with copies of the build's cell tables and positions.
     std::vector<uint32_t> start(size_t(2) * lookup_.ncells + 1), keys(n_);
     copy(start.data(), lookup_.start, start.size() * sizeof(uint32_t), "downloading the build's cell starts");
@@ -392,8 +405,15 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     cells.start = start.data();
     cells.keys = keys.data();
     const ListsView words{h.entries.data(), h.regionEnd.data(), h.length.data(), n_};
-    if (builtDouble_) return decodeMasks(MaskLists<double>{words, cells, downloadBuilt(refD_).data(), nBound_}, lanes_);
-    return decodeMasks(MaskLists<float>{words, cells, downloadBuilt(refF_).data(), nBound_}, lanes_);
+    auto decode = [&](auto built) {
+      using R = std::decay_t<decltype(built[0].x)>;
+      if (layout_ == ListLayout::Offsets16)
+        return decodeOffsets(OffsetLists<R>{reinterpret_cast<const uint16_t*>(h.entries.data()), h.regionEnd.data(),
+                                            h.length.data(), n_, cells, built.data(), nBound_},
+                             lanes_);
+      return decodeMasks(MaskLists<R>{words, cells, built.data(), nBound_}, lanes_);
+    };
+    return builtDouble_ ? decode(downloadBuilt(refD_)) : decode(downloadBuilt(refF_));
   }
 
   size_t deviceBytes() const override {
@@ -482,7 +502,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     clearScalars();
     const bool masks = r.layout == ListLayout::Bitmask;
     if (n > 0) {
-      if (masks) {
+      if (masks) {  // Offsets16 counts members as index lists do
         SPH_LAUNCH("counting mask words (VL-Build step 1)", n, kBlock, 0,
                    (periodic ? &maskCountKernel<T, Source, true> : &maskCountKernel<T, Source, false>), l, pos, n,
                    p.nBound, length_.data());
@@ -513,13 +533,24 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     if (n > 0) total = regionEndHostLast_;
     res.entries = total;
     res.members = s.members;
-    res.bytes = total * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
-    if (!reserveEntries(total, r.memoryCap)) {
+    const bool offsets16 = r.layout == ListLayout::Offsets16;
+    const uint64_t words = offsets16 ? (total + 1) / 2 : total;  // 32-bit words of storage
+    res.bytes = words * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
+    if (!reserveEntries(words, r.memoryCap)) {
       n_ = 0;  // the count pass overwrote the old lists' lengths and offsets: no lists now
       lastGoodTotal_ = 0;
       return res;
     }
-    if (n > 0 && masks) {
+    if (n > 0 && offsets16) {
+      SPH_LAUNCH("writing neighbour offsets (VL-Build step 4)", n, kBlock, 0,
+                 (periodic ? &offsetFillKernel<T, Source, true> : &offsetFillKernel<T, Source, false>), l, pos, n,
+                 p.nBound, rc2, regionEnd_.data(), reinterpret_cast<uint16_t*>(entries_), scalars_.data());
+      if (readScalars("reading the offset overflow").overflow) {
+        n_ = 0;
+        lastGoodTotal_ = 0;
+        return res;
+      }
+    } else if (n > 0 && masks) {
       clearScalars();
       SPH_LAUNCH("writing neighbour masks (VL-Build step 4)", n, kBlock, 0,
                  (periodic ? &maskFillKernel<T, Source, true> : &maskFillKernel<T, Source, false>), l, pos, n,
@@ -541,7 +572,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     lookup_ = l;
     builtDouble_ = sizeof(T) == sizeof(double);
     box_ = l.image<double>();
-    lastGoodTotal_ = total;
+    lastGoodTotal_ = words;
     res.built = true;
     const LaunchSignature now{entries_, length_.data(), regionEnd_.data(), refF_.data(), refD_.data(), n_, lanes_,
                               layout_, box_, lookup_};
@@ -580,6 +611,8 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
     if (layout_ == ListLayout::Bitmask)
       launchForces(masks<T>(), p, c, out);
+    else if (layout_ == ListLayout::Offsets16)
+      launchForces(offsets<T>(), p, c, out);
     else
       launchForces(indexLists(), p, c, out);
   }
@@ -593,6 +626,11 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     if constexpr (sizeof(T) == sizeof(double)) built = refD_.data();
     else built = refF_.data();
     return {indexLists(), lookup_, built, nBound_};
+  }
+  template <typename T>
+  OffsetLists<T> offsets() const {
+    const MaskLists<T> m = masks<T>();
+    return {reinterpret_cast<const uint16_t*>(entries_), m.words.regionEnd, length_.data(), n_, lookup_, m.built, nBound_};
   }
   template <typename Lists, typename T>
   void launchForces(const Lists& lists, const ParticleView<T>& p, const PhysicsConstants<T>& c,
@@ -615,6 +653,11 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     DeviceBuffer<StatsCounters> sums;
     sums.resize(1, "allocating the list statistics' sums");
     SPH_CUDA_CHECK(cudaMemset(sums.data(), 0, sizeof(StatsCounters)), "clearing the list statistics' sums");
+    if (layout_ == ListLayout::Offsets16) {  // a prototype: walked on the host
+      std::vector<Real4<T>> pos(n_);
+      copy(pos.data(), p.pos, n_ * sizeof(Real4<T>), "downloading positions for the list statistics");
+      return listStats(download(), pos.data(), support, box_);
+    }
     const uint32_t warps = (n_ + kWarp / lanes_ - 1) / (kWarp / lanes_);
     if (layout_ == ListLayout::Bitmask)
       SPH_LAUNCH("summing the mask statistics", size_t(warps) * 32, kBlock, 0, (maskStatsKernel<T, T>), masks<T>(),

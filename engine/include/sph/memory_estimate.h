@@ -16,10 +16,13 @@ struct DeviceMemoryEstimate {
   double cellSearch = 0;   // the cell search's keys and indices (double-buffered for the radix sort)
   double verletLists = 0;  // Verlet lists of a lattice at rest: 4 bytes per neighbour within 2h
                            // plus a twentieth of it (the skin), and the build's saved positions
+  double verletMasks = 0;  // the same lists in the bitmask layout: a bit per build candidate
   double listEntriesPerParticle = 0;
+  double maskCandidatesPerParticle = 0;  // lattice nodes in the cells a build scans
 
   double cell() const { return engine + cellSearch; }
   double verlet() const { return engine + cellSearch + verletLists; }
+  double verletBitmask() const { return engine + cellSearch + verletMasks; }
 };
 
 DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t particles, Precision precision);
