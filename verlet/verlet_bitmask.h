@@ -140,70 +140,6 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> maskForces(uint32_t a, uint32_t 
   });
 }
 
-// The Offsets16 layout: each member stored as its 16-bit index among a's build candidates (the
-// bit index the mask would give it), in the seed's interleaving (entry k of particle a at
-// entrySlot(regionEnd, a, k) of a uint16_t array). Lane `part` of P takes entries part, part +
-// P, ..., as with index lists, and finds their rows by walking the rows alongside: the entries
-// are ascending. A particle with more than 65536 candidates cannot be stored (the build fails).
-template <typename R>
-struct OffsetLists {
-  const uint16_t* entries = nullptr;
-  const uint64_t* regionEnd = nullptr;
-  const uint32_t* length = nullptr;  // members per particle
-  uint32_t n = 0;
-  CellLookup cells;
-  const Real4<R>* built = nullptr;
-  uint32_t nBound = 0;
-};
-
-inline constexpr uint32_t kMaxOffsetCandidates = 65536;
-
-// Writes a's offsets (one thread per particle); false when a has too many candidates.
-template <bool Periodic, typename T, typename Source>
-SPH_HD SPH_FORCEINLINE bool fillOffsets(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound, T rc2,
-                                        const uint64_t* regionEnd, uint16_t* entries) {
-  const Real4<T> posA = pos(a);
-  const PeriodicBox<T> box = l.image<T>();
-  uint16_t* const out = entries + entrySlot(regionEnd, a, 0);
-  uint32_t candidate = 0;
-  uint64_t k = 0;
-  auto range = [&](uint32_t begin, uint32_t end) {
-    for (uint32_t j = begin; j < end; ++j, ++candidate)
-      if (listMember<Periodic>(a, j, posA, pos(j), box, rc2) && candidate < kMaxOffsetCandidates)
-        out[k++ * kWarp] = uint16_t(candidate);
-  };
-  cell::forEachCandidateRow<Periodic>(l, loadReadOnly(l.keys + a), posA, a < nBound,
-                                      [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
-                                        range(fBegin, fEnd);
-                                        range(bBegin, bEnd);
-                                      });
-  return candidate <= kMaxOffsetCandidates;
-}
-
-template <bool Periodic, typename R, typename Fn>
-SPH_HD SPH_FORCEINLINE void forEachOffsetMember(uint32_t a, uint32_t part, uint32_t P, const OffsetLists<R>& o,
-                                                const Real4<R>& builtA, Fn&& fn) {
-  const uint16_t* const e = o.entries + regionStart(o.regionEnd, a / kWarp) + (a % kWarp);
-  const uint32_t len = loadReadOnly(o.length + a);
-  uint32_t k = part;
-  uint32_t next = k < len ? uint32_t(loadReadOnly(e + uint64_t(k) * kWarp)) : ~0u;
-  uint32_t offset = 0;
-  auto range = [&](uint32_t begin, uint32_t end) {
-    const uint32_t last = offset + (end - begin);
-    while (next < last) {
-      fn(begin + (next - offset));
-      k += P;
-      next = k < len ? uint32_t(loadReadOnly(e + uint64_t(k) * kWarp)) : ~0u;
-    }
-    offset = last;
-  };
-  cell::forEachCandidateRow<Periodic>(o.cells, loadReadOnly(o.cells.keys + a), builtA, a < o.nBound,
-                                      [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
-                                        range(fBegin, fEnd);
-                                        range(bBegin, bEnd);
-                                      });
-}
-
 // One lane's part of a's forces over either layout (the CPU loop and the GPU kernel call this).
 template <KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t P, typename T>
 SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> partForces(const ListsView& lists, uint32_t a, uint32_t part,
@@ -220,18 +156,6 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> partForces(const MaskLists<R>& m
                                                            const Real4<T>* tangent, uint32_t nBound,
                                                            const PhysicsConstants<T>& c) {
   return maskForces<K, Periodic, Coded, Shift, Sps, P>(a, part, masks, pos, velrho, code, tau, tangent, nBound, c);
-}
-
-template <KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t P, typename T, typename R>
-SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> partForces(const OffsetLists<R>& o, uint32_t a, uint32_t part,
-                                                           const Real4<T>* pos, const Real4<T>* velrho,
-                                                           const uint32_t* code, const SymTensor<T>* tau,
-                                                           const Real4<T>* tangent, uint32_t nBound,
-                                                           const PhysicsConstants<T>& c) {
-  const Real4<R> builtA = loadReadOnly(o.built + a);
-  return forcesOver<K, Periodic, Coded, Shift, Sps>(a, pos, velrho, code, tau, tangent, nBound, c, [&](auto&& pair) {
-    forEachOffsetMember<Periodic>(a, part, P, o, builtA, pair);
-  });
 }
 
 // The members of every list, in candidate order, as index lists (for tests and the host
@@ -265,10 +189,6 @@ HostLists decodeMasks(const MaskLists<R>& m, uint32_t lanes) {
   return decodeLists(m.words.n, lanes, [&](uint32_t a, auto&& add) {
     forEachMaskMember<true>(a, 0, 1, m.words, m.cells, m.built[a], m.nBound, add);
   });
-}
-template <typename R>
-HostLists decodeOffsets(const OffsetLists<R>& o, uint32_t lanes) {
-  return decodeLists(o.n, lanes, [&](uint32_t a, auto&& add) { forEachOffsetMember<true>(a, 0, 1, o, o.built[a], add); });
 }
 
 }  // namespace sph::verlet

@@ -37,7 +37,6 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   }
   HostLists download() const override {
     if (layout_ == ListLayout::Bitmask) return decodeMasks(masks(), lanes_);
-    if (layout_ == ListLayout::Offsets16) return decodeOffsets(offsets(), lanes_);
     return {entries_, regionEnd_, length_, n_, lanes_};
   }
   size_t deviceBytes() const override { return 0; }
@@ -104,30 +103,18 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     BuildResult res;
     res.entries = total;
     res.members = members;  // a mask's are counted by the fill
-    const bool offsets16 = r.layout == ListLayout::Offsets16;
-    res.bytes = total * (offsets16 ? sizeof(uint16_t) : sizeof(uint32_t)) + size_t(n) * sizeof(uint32_t) +
-                size_t(groups) * sizeof(uint64_t);
+    res.bytes = total * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
     if (r.memoryCap > 0 && res.bytes > r.memoryCap) return res;
     try {
-      if (offsets16) {
-        entries16_.assign(total, 0xFFFFu);
-      } else {
-        if (entries_.size() != listCapacity(entries_.size(), total)) entries_.assign(listCapacity(0, total), kPadding);
-        std::fill(entries_.begin(), entries_.begin() + total, kPadding);
-      }
+      if (entries_.size() != listCapacity(entries_.size(), total)) entries_.assign(listCapacity(0, total), kPadding);
     } catch (const std::bad_alloc&) {
       return res;
     }
+    std::fill(entries_.begin(), entries_.begin() + total, kPadding);
     // 4. fill
     const uint64_t* ends = regionEnd.data();
     uint32_t* entries = entries_.data();
-    if (offsets16) {
-      bool fits = true;
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk) reduction(&& : fits)
-      for (int64_t a = 0; a < int64_t(n); ++a)
-        fits = fillOffsets<true>(uint32_t(a), l, pos, p.nBound, rc2, ends, entries16_.data()) && fits;
-      if (!fits) return res;
-    } else if (useMasks) {
+    if (useMasks) {
       uint64_t sum = 0;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk) reduction(+ : sum)
       for (int64_t a = 0; a < int64_t(n); ++a) sum += fillMask<true>(uint32_t(a), l, pos, p.nBound, rc2, ends, entries);
@@ -153,18 +140,15 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
     neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [&](auto v) {
-      withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) { loopLanes<decltype(v), lanes()>(p, c, out); });
+      if (layout_ == ListLayout::Bitmask)
+        withLanes<kMaskLanes2D, kMaskLanes3D>(lanes_, [&](auto lanes) { loopLanesOver<decltype(v), lanes()>(masks(), p, c, out); });
+      else
+        withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
+          loopLanesOver<decltype(v), lanes()>(ListsView{entries_.data(), regionEnd_.data(), length_.data(), n_}, p, c, out);
+        });
     });
   }
-  template <typename V, uint32_t P, typename T>  // V: interaction_variant.h
-  void loopLanes(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
-    if (layout_ == ListLayout::Bitmask)
-      loopLanesOver<V, P>(masks(), p, c, out);
-    else if (layout_ == ListLayout::Offsets16)
-      loopLanesOver<V, P>(offsets(), p, c, out);
-    else
-      loopLanesOver<V, P>(ListsView{entries_.data(), regionEnd_.data(), length_.data(), n_}, p, c, out);
-  }
+  // V: interaction_variant.h
   template <typename V, uint32_t P, typename Lists, typename T>
   void loopLanesOver(const Lists& lists, const ParticleView<T>& p, const PhysicsConstants<T>& c,
                      const ForceOutputs<T>& out) const {
@@ -182,9 +166,6 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   MaskLists<double> masks() const {
     return {{entries_.data(), regionEnd_.data(), length_.data(), n_}, lookup_, ref_.data(), nBound_};
   }
-  OffsetLists<double> offsets() const {
-    return {entries16_.data(), regionEnd_.data(), length_.data(), n_, lookup_, ref_.data(), nBound_};
-  }
 
   int threads_;
   double queued_ = 0;
@@ -193,7 +174,6 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   ListLayout layout_ = ListLayout::Indices;
   cell::CellLookup lookup_;  // the build's cell tables (a mask's rows), untouched until the next rebuild
   std::vector<uint32_t> entries_, length_;
-  std::vector<uint16_t> entries16_;  // the Offsets16 layout's entries
   std::vector<uint64_t> regionEnd_;
   std::vector<Real4<double>> ref_;
   PeriodicBox<double> box_;  // the periodic axes of the last build

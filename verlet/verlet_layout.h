@@ -17,17 +17,13 @@
 namespace sph::verlet {
 
 // How a list is stored: Indices, the layout of Takada et al. described above (a 32-bit index
-// per member); Bitmask, a bit per build candidate in the same interleaving; Offsets16, a 16-bit
-// candidate index per member (verlet_bitmask.h).
-enum class ListLayout : uint8_t { Indices, Bitmask, Offsets16 };
-inline constexpr int kLayouts = 3;
-inline const char* layoutName(ListLayout l) {
-  return l == ListLayout::Bitmask ? "bitmask" : l == ListLayout::Offsets16 ? "offsets16" : "indices";
-}
+// per member); Bitmask, a bit per build candidate in the same interleaving (verlet_bitmask.h).
+enum class ListLayout : uint8_t { Indices, Bitmask };
+inline constexpr int kLayouts = 2;
+inline const char* layoutName(ListLayout l) { return l == ListLayout::Bitmask ? "bitmask" : "indices"; }
 inline std::optional<ListLayout> parseLayout(std::string_view s) {
   if (s == "indices") return ListLayout::Indices;
   if (s == "bitmask") return ListLayout::Bitmask;
-  if (s == "offsets16") return ListLayout::Offsets16;
   return std::nullopt;
 }
 
@@ -57,12 +53,25 @@ inline constexpr uint32_t kWarp = 32;
 #ifndef SPH_VERLET_COUNT_LANES_3D
 #define SPH_VERLET_COUNT_LANES_3D 2
 #endif
+// Lanes per particle over bitmask lists (verlet_bitmask.h, gpu/staged_members.cuh): each lane
+// walks every word of the particle's mask for its own bits, so more lanes repeat more of that
+// work. On DamBreak and DamBreak2D (H200) the force pass over masks took 8.8 and 1.3 s with 4
+// lanes, 10.0 and 1.5 s with 8, 8.8 and 1.8 s with 2, 14.9 and 3.0 s with 1.
+#ifndef SPH_VERLET_MASK_LANES_2D
+#define SPH_VERLET_MASK_LANES_2D 4
+#endif
+#ifndef SPH_VERLET_MASK_LANES_3D
+#define SPH_VERLET_MASK_LANES_3D 4
+#endif
 inline constexpr uint32_t kLanes2D = SPH_VERLET_LANES_2D, kLanes3D = SPH_VERLET_LANES_3D;
+inline constexpr uint32_t kMaskLanes2D = SPH_VERLET_MASK_LANES_2D, kMaskLanes3D = SPH_VERLET_MASK_LANES_3D;
 inline constexpr uint32_t kCountLanes2D = SPH_VERLET_COUNT_LANES_2D, kCountLanes3D = SPH_VERLET_COUNT_LANES_3D;
 constexpr bool validLanes(uint32_t l) { return l > 0 && kWarp % l == 0 && (l & (l - 1)) == 0; }
-static_assert(validLanes(kLanes2D) && validLanes(kLanes3D) && validLanes(kCountLanes2D) && validLanes(kCountLanes3D),
+static_assert(validLanes(kLanes2D) && validLanes(kLanes3D) && validLanes(kCountLanes2D) && validLanes(kCountLanes3D) &&
+                  validLanes(kMaskLanes2D) && validLanes(kMaskLanes3D),
               "lanes per particle: a power of 2 dividing 32");
 inline constexpr uint32_t lanesPerParticle(int dim) { return dim == 2 ? kLanes2D : kLanes3D; }
+inline constexpr uint32_t maskLanesPerParticle(int dim) { return dim == 2 ? kMaskLanes2D : kMaskLanes3D; }
 inline constexpr uint32_t countLanesPerParticle(int dim) { return dim == 2 ? kCountLanes2D : kCountLanes3D; }
 
 SPH_HD SPH_FORCEINLINE uint32_t warpCount(uint32_t n) { return (n + kWarp - 1) / kWarp; }

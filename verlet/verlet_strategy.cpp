@@ -52,7 +52,7 @@ std::vector<ListLayout> layoutOrder(const StrategyContext& ctx) {
     return {kDefaultLayout, kDefaultLayout == ListLayout::Bitmask ? ListLayout::Indices : ListLayout::Bitmask};
   const std::optional<ListLayout> l = parseLayout(it->second);
   if (!l)
-    throw InputError(fmt::format("verlet neighbour search: VerletLayout must be auto, indices, bitmask or offsets16, not '{}'",
+    throw InputError(fmt::format("verlet neighbour search: VerletLayout must be auto, indices or bitmask, not '{}'",
                                  it->second));
   return {*l};
 }
@@ -206,6 +206,7 @@ void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
     BuildRequest req{rc_, memoryCap_, lanesPerParticle(ctx_.dim), countLanesPerParticle(ctx_.dim), layouts_.front()};
     for (ListLayout layout : layouts_) {
       req.layout = layout;
+      req.lanes = layout == ListLayout::Bitmask ? maskLanesPerParticle(ctx_.dim) : lanesPerParticle(ctx_.dim);
       r = backend_->build(p, cell_.lookup(), req);
       if (r.built) {
         ++layoutBuilds_[size_t(layout)];
@@ -268,7 +269,6 @@ StrategyStats VerletStrategy::stats() const {
   s["list_bytes_peak"] = double(peakListBytes_);
   s["builds_indices_layout"] = double(layoutBuilds_[size_t(ListLayout::Indices)]);
   s["builds_bitmask_layout"] = double(layoutBuilds_[size_t(ListLayout::Bitmask)]);
-  s["builds_offsets16_layout"] = double(layoutBuilds_[size_t(ListLayout::Offsets16)]);
   s["layout_fallbacks"] = double(layoutFallbacks_);
   s["fallback_events"] = double(fallbackEvents_);
   s["fallback_passes"] = double(fallbackPasses_);

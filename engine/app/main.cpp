@@ -50,11 +50,11 @@ run options (default in brackets):
   --verlet-steps C      verlet plugin: steps a list should last at the current
                         top speed (skin dh = 2 Vmax C dt)
                         [XML VerletListSteps, else 8 in 3D, 20 in 2D]
-  --verlet-layout auto|indices|bitmask|offsets16  verlet plugin: how lists are
-                        stored: a 32-bit index per neighbour (indices, Takada et al.),
-                        a bit per candidate (bitmask, about a tenth of the memory) or a
-                        16-bit candidate index per neighbour (offsets16); auto tries
-                        bitmask, then indices    [XML VerletLayout, else auto]
+  --verlet-layout auto|indices|bitmask  verlet plugin: how lists are stored: a
+                        32-bit index per neighbour (indices, Takada et al.; the faster)
+                        or a bit per candidate (bitmask, about a tenth of the memory);
+                        auto takes indices, bitmask when they do not fit
+                        [XML VerletLayout, else auto]
   --dp DP               override the particle spacing    [XML definition dp]
   --no-vtk              skip the VTK files (run.json and the table are still written)
   --no-output           write no files at all
@@ -173,9 +173,8 @@ Args parseArgs(int argc, char** argv) {
       if (!(parseNumber(o, a.run.verletListSteps) > 0)) usageError("--verlet-steps must be positive");
     } else if (o == "--verlet-layout") {
       a.run.verletLayout = value(o);
-      if (a.run.verletLayout != "auto" && a.run.verletLayout != "indices" && a.run.verletLayout != "bitmask" &&
-          a.run.verletLayout != "offsets16")
-        usageError("--verlet-layout must be auto, indices, bitmask or offsets16");
+      if (a.run.verletLayout != "auto" && a.run.verletLayout != "indices" && a.run.verletLayout != "bitmask")
+        usageError("--verlet-layout must be auto, indices or bitmask");
     } else if (o == "--dp") {
       const double dp = parseNumber(o, value(o));
       if (!(dp > 0)) usageError("--dp must be positive");

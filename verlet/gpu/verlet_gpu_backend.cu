@@ -22,6 +22,7 @@
 #include "../verlet_particle_ops.h"
 #include "../verlet_stats.h"
 #include "staged_fill.cuh"
+#include "staged_members.cuh"
 #include "sph/gpu/cuda_check.cuh"
 #include "sph/gpu/device_buffer.cuh"
 #include "sph/gpu/warp_reduce.cuh"
@@ -42,7 +43,6 @@ constexpr unsigned kForceBlock = SPH_VERLET_FORCE_BLOCK;
 // The scalars a build reads back (pinned on the host).
 struct Scalars {
   unsigned long long members = 0;  // sum of list lengths
-  unsigned int overflow = 0;       // Offsets16: some particle has more candidates than 16 bits index
 };
 
 // A maximum over all particles that finishes on the device: blocks fold into `bits`, and the
@@ -275,33 +275,10 @@ __global__ void __launch_bounds__(kBlock)
   if ((threadIdx.x & 31) == 0 && sum > 0) atomicAdd(&out->members, sum);
 }
 
-// Step 4 of an Offsets16 build: one thread per particle writes its candidate offsets.
-template <typename T, typename Source, bool Periodic>
-__global__ void __launch_bounds__(kBlock)
-    offsetFillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
-                     const unsigned long long* __restrict__ regionEnd, uint16_t* __restrict__ entries,
-                     Scalars* __restrict__ out) {
-  const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
-  if (a < n && !fillOffsets<Periodic>(a, l, pos, nBound, rc2, reinterpret_cast<const uint64_t*>(regionEnd), entries))
-    atomicOr(&out->overflow, 1u);
-}
-
-// Coded (with Periodic) is the variant for runs with floating bodies or mDBC2 walls; Shift and Sps
-// (with Coded) for the passes that sum the shifting terms and those of the SPS model
-// (verlet_particle_ops.h). Each lane sums its part of the
-// list; the Lanes lanes of a particle add their sums up by shuffles (in the order of the CPU's
-// addParts) and the first writes them.
-template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t Lanes, typename Lists>
-__global__ void __launch_bounds__(kForceBlock)
-    listForcesKernel(Lists lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
-                     const uint32_t* __restrict__ code, const SymTensor<T>* __restrict__ tau,
-                     const Real4<T>* __restrict__ tangent, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
-                     ForceOutputs<T> out) {
-  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint32_t a = t / Lanes, part = t % Lanes;
-  PairAccum<T, Shift, Sps> acc;
-  if (a < n)
-    acc = partForces<K, Periodic, Coded, Shift, Sps, Lanes>(lists, a, part, pos, velrho, code, tau, tangent, nBound, c);
+// Adds up the sums of the Lanes lanes of each particle by shuffles, in the order of the CPU's
+// addParts; every lane of the warp must call it. Only coded variants count DEM contacts.
+template <uint32_t Lanes, bool Coded, typename T, bool Shift, bool Sps>
+__device__ SPH_FORCEINLINE void sumLanes(PairAccum<T, Shift, Sps>& acc) {
   for (uint32_t o = 1; o < Lanes; o <<= 1) {
     PairAccum<T, Shift, Sps> other;
     other.ax = __shfl_xor_sync(0xffffffffu, acc.ax, o);
@@ -332,7 +309,47 @@ __global__ void __launch_bounds__(kForceBlock)
     }
     addPart(acc, other);
   }
+}
+
+// Coded (with Periodic) is the variant for runs with floating bodies or mDBC2 walls; Shift and Sps
+// (with Coded) for the passes that sum the shifting terms and those of the SPS model
+// (verlet_particle_ops.h). Each lane sums its part of the list (index lists); the Lanes lanes of a particle add their sums up by shuffles and the first writes them.
+template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t Lanes, typename Lists>
+__global__ void __launch_bounds__(kForceBlock)
+    listForcesKernel(Lists lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
+                     const uint32_t* __restrict__ code, const SymTensor<T>* __restrict__ tau,
+                     const Real4<T>* __restrict__ tangent, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
+                     ForceOutputs<T> out) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t a = t / Lanes, part = t % Lanes;
+  PairAccum<T, Shift, Sps> acc;
+  if (a < n)
+    acc = partForces<K, Periodic, Coded, Shift, Sps, Lanes>(lists, a, part, pos, velrho, code, tau, tangent, nBound, c);
+  sumLanes<Lanes, Coded>(acc);
   if (a >= n || part != 0) return;
+  writeForces(a, acc, out);
+}
+
+// The same over bitmask lists, the members staged in shared memory (staged_members.cuh). Lanes
+// past n walk particle n - 1's rows and take no member: the stage's flushes need every lane.
+template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t Lanes, typename R>
+__global__ void __launch_bounds__(kForceBlock)
+    maskForcesKernel(MaskLists<R> m, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
+                     const uint32_t* __restrict__ code, const SymTensor<T>* __restrict__ tau,
+                     const Real4<T>* __restrict__ tangent, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
+                     ForceOutputs<T> out) {
+  __shared__ uint32_t stage[kForceBlock / kWarp][kMaskStage][kWarp];
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t a = t / Lanes, part = t % Lanes;
+  const bool active = a < n;
+  const uint32_t self = active ? a : n - 1;
+  const Real4<R> builtA = loadReadOnly(m.built + self);
+  PairAccum<T, Shift, Sps> acc = forcesOver<K, Periodic, Coded, Shift, Sps>(
+      self, pos, velrho, code, tau, tangent, nBound, c, [&](auto&& pair) {
+        stagedMaskMembers<Periodic, Lanes>(self, part, active, m, builtA, stage[threadIdx.x / kWarp], pair);
+      });
+  sumLanes<Lanes, Coded>(acc);
+  if (!active || part != 0) return;
   writeForces(a, acc, out);
 }
 
@@ -396,7 +413,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     copy(h.length.data(), length_.data(), n_ * sizeof(uint32_t), "downloading list lengths");
     copy(h.regionEnd.data(), regionEnd_.data(), h.regionEnd.size() * sizeof(uint64_t), "downloading list offsets");
     copy(h.entries.data(), entries_, h.entries.size() * sizeof(uint32_t), "downloading lists");
-    if (layout_ == ListLayout::Indices) return h;
+    if (layout_ != ListLayout::Bitmask) return h;
     // The masks are decoded on the host with copies of the build's cell tables and positions.
     std::vector<uint32_t> start(size_t(2) * lookup_.ncells + 1), keys(n_);
     copy(start.data(), lookup_.start, start.size() * sizeof(uint32_t), "downloading the build's cell starts");
@@ -407,10 +424,6 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     const ListsView words{h.entries.data(), h.regionEnd.data(), h.length.data(), n_};
     auto decode = [&](auto built) {
       using R = std::decay_t<decltype(built[0].x)>;
-      if (layout_ == ListLayout::Offsets16)
-        return decodeOffsets(OffsetLists<R>{reinterpret_cast<const uint16_t*>(h.entries.data()), h.regionEnd.data(),
-                                            h.length.data(), n_, cells, built.data(), nBound_},
-                             lanes_);
       return decodeMasks(MaskLists<R>{words, cells, built.data(), nBound_}, lanes_);
     };
     return builtDouble_ ? decode(downloadBuilt(refD_)) : decode(downloadBuilt(refF_));
@@ -502,7 +515,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     clearScalars();
     const bool masks = r.layout == ListLayout::Bitmask;
     if (n > 0) {
-      if (masks) {  // Offsets16 counts members as index lists do
+      if (masks) {
         SPH_LAUNCH("counting mask words (VL-Build step 1)", n, kBlock, 0,
                    (periodic ? &maskCountKernel<T, Source, true> : &maskCountKernel<T, Source, false>), l, pos, n,
                    p.nBound, length_.data());
@@ -533,24 +546,13 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     if (n > 0) total = regionEndHostLast_;
     res.entries = total;
     res.members = s.members;
-    const bool offsets16 = r.layout == ListLayout::Offsets16;
-    const uint64_t words = offsets16 ? (total + 1) / 2 : total;  // 32-bit words of storage
-    res.bytes = words * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
-    if (!reserveEntries(words, r.memoryCap)) {
+    res.bytes = total * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
+    if (!reserveEntries(total, r.memoryCap)) {
       n_ = 0;  // the count pass overwrote the old lists' lengths and offsets: no lists now
       lastGoodTotal_ = 0;
       return res;
     }
-    if (n > 0 && offsets16) {
-      SPH_LAUNCH("writing neighbour offsets (VL-Build step 4)", n, kBlock, 0,
-                 (periodic ? &offsetFillKernel<T, Source, true> : &offsetFillKernel<T, Source, false>), l, pos, n,
-                 p.nBound, rc2, regionEnd_.data(), reinterpret_cast<uint16_t*>(entries_), scalars_.data());
-      if (readScalars("reading the offset overflow").overflow) {
-        n_ = 0;
-        lastGoodTotal_ = 0;
-        return res;
-      }
-    } else if (n > 0 && masks) {
+    if (n > 0 && masks) {
       clearScalars();
       SPH_LAUNCH("writing neighbour masks (VL-Build step 4)", n, kBlock, 0,
                  (periodic ? &maskFillKernel<T, Source, true> : &maskFillKernel<T, Source, false>), l, pos, n,
@@ -572,7 +574,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     lookup_ = l;
     builtDouble_ = sizeof(T) == sizeof(double);
     box_ = l.image<double>();
-    lastGoodTotal_ = words;
+    lastGoodTotal_ = total;
     res.built = true;
     const LaunchSignature now{entries_, length_.data(), regionEnd_.data(), refF_.data(), refD_.data(), n_, lanes_,
                               layout_, box_, lookup_};
@@ -611,8 +613,6 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
     if (layout_ == ListLayout::Bitmask)
       launchForces(masks<T>(), p, c, out);
-    else if (layout_ == ListLayout::Offsets16)
-      launchForces(offsets<T>(), p, c, out);
     else
       launchForces(indexLists(), p, c, out);
   }
@@ -627,23 +627,25 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     else built = refF_.data();
     return {indexLists(), lookup_, built, nBound_};
   }
-  template <typename T>
-  OffsetLists<T> offsets() const {
-    const MaskLists<T> m = masks<T>();
-    return {reinterpret_cast<const uint16_t*>(entries_), m.words.regionEnd, length_.data(), n_, lookup_, m.built, nBound_};
-  }
   template <typename Lists, typename T>
   void launchForces(const Lists& lists, const ParticleView<T>& p, const PhysicsConstants<T>& c,
                     const ForceOutputs<T>& out) {
-    withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
+    auto each = [&](auto lanes) {
       using Lanes = decltype(lanes);
       auto* kernel = neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [](auto v) {
         using V = decltype(v);
-        return &listForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, Lanes::value, Lists>;
+        if constexpr (std::is_same_v<Lists, MaskLists<T>>)
+          return &maskForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, Lanes::value, T>;
+        else
+          return &listForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, Lanes::value, Lists>;
       });
       SPH_LAUNCH("computing forces from neighbour lists (CF-Forces)", p.n * lanes(), kForceBlock, 0, kernel, lists,
                  p.pos, p.velrho, p.code, p.spsTau, p.tangent, p.n, p.nBound, c, out);
-    });
+    };
+    if constexpr (std::is_same_v<Lists, MaskLists<T>>)
+      withLanes<kMaskLanes2D, kMaskLanes3D>(lanes_, each);
+    else
+      withLanes<kLanes2D, kLanes3D>(lanes_, each);
   }
 
   template <typename T>
@@ -653,11 +655,6 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     DeviceBuffer<StatsCounters> sums;
     sums.resize(1, "allocating the list statistics' sums");
     SPH_CUDA_CHECK(cudaMemset(sums.data(), 0, sizeof(StatsCounters)), "clearing the list statistics' sums");
-    if (layout_ == ListLayout::Offsets16) {  // a prototype: walked on the host
-      std::vector<Real4<T>> pos(n_);
-      copy(pos.data(), p.pos, n_ * sizeof(Real4<T>), "downloading positions for the list statistics");
-      return listStats(download(), pos.data(), support, box_);
-    }
     const uint32_t warps = (n_ + kWarp / lanes_ - 1) / (kWarp / lanes_);
     if (layout_ == ListLayout::Bitmask)
       SPH_LAUNCH("summing the mask statistics", size_t(warps) * 32, kBlock, 0, (maskStatsKernel<T, T>), masks<T>(),

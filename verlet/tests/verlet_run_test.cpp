@@ -111,5 +111,31 @@ TEST_P(VerletMemoryCap, RunCompletesOnTheCellSearch) {
 INSTANTIATE_TEST_SUITE_P(Verlet, VerletMemoryCap, ::testing::Values(Device::Cpu, Device::Gpu),
                          [](const auto& info) { return std::string(deviceName(info.param)); });
 
+// A cap between the two layouts' sizes (DamBreak2D: index lists ~4 MB, bitmask lists ~0.4 MB):
+// the default layout (index lists) does not fit, so every build makes bitmask lists instead, the
+// run uses them (no cell fallback) and agrees with the uncapped run.
+class VerletLayoutFallback : public ::testing::TestWithParam<Device> {};
+
+TEST_P(VerletLayoutFallback, ListsThatDoNotFitAreBuiltAsBitmasks) {
+  const Device d = GetParam();
+  if (d == Device::Gpu && !gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
+  const CaseDefinition c = damBreak2D();
+  const Outcome free = runCase(c, "verlet", d, Precision::Double, 200);
+  EXPECT_EQ(free.report.strategyStats.at("builds_bitmask_layout"), 0.0);
+  const Outcome capped = runCase(c, "verlet", d, Precision::Double, 200, {{"VerletMemoryLimit", "1500000"}});
+  EXPECT_EQ(capped.report.status, "completed");
+  EXPECT_EQ(capped.report.strategyStats.at("fallback_passes"), 0.0);
+  EXPECT_EQ(capped.report.strategyStats.at("builds_indices_layout"), 0.0);
+  EXPECT_GT(capped.report.strategyStats.at("builds_bitmask_layout"), 1.0);
+  EXPECT_EQ(capped.report.strategyStats.at("layout_fallbacks"), capped.report.strategyStats.at("builds_bitmask_layout"));
+  EXPECT_LT(capped.report.strategyStats.at("list_bytes_peak"), 1500000.0);
+  // Same lists, another summation order (the lanes take the members by bit index).
+  const test::StateDifferences diff = test::compareById(capped.state, free.state);
+  EXPECT_LT(diff.pos, 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Verlet, VerletLayoutFallback, ::testing::Values(Device::Cpu, Device::Gpu),
+                         [](const auto& info) { return std::string(deviceName(info.param)); });
+
 }  // namespace
 }  // namespace sph
