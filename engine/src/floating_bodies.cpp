@@ -267,6 +267,24 @@ std::vector<FloatingBodyState> FloatingBodies<T>::states() const {
 }
 
 template <typename T>
+void FloatingBodies<T>::save(CheckpointWriter& w) const {
+  const size_t nb = defs_.size();
+  w.putArray("floating.bodies", bodies_, nb);
+  w.putArray("floating.motions", motions_, nb);
+  w.putArray("floating.center_now", centerNow_, 3 * nb);
+  w.putArray("floating.body_contacts", bodyContacts_, nb);
+}
+
+template <typename T>
+void FloatingBodies<T>::restore(const CheckpointReader& r) {
+  const size_t nb = defs_.size();
+  r.getArray("floating.bodies", bodies_, nb);
+  r.getArray("floating.motions", motions_, nb);
+  r.getArray("floating.center_now", centerNow_, 3 * nb);
+  r.getArray("floating.body_contacts", bodyContacts_, nb);
+}
+
+template <typename T>
 size_t FloatingBodies<T>::bytes() const {
   return bodies_.bytes() + motions_.bytes() + centerNow_.bytes() + bodyContacts_.bytes() + slotIndex_.bytes() +
          contacts_.bytes() + solids_.bytes();

@@ -4,8 +4,12 @@
 
 #include <cstdint>
 
+#include <fmt/format.h>
+
+#include "checkpoint.h"
 #include "device_array.h"
 #include "engine_ops.h"
+#include "sph/errors.h"
 #include "sph/neighbour_strategy.h"
 #include "sph/particle_view.h"
 
@@ -92,6 +96,41 @@ class ParticleState final : public ParticleReorderer {
     return {cur.pos.data(), cur.velrho.data(), cur.velrhoPre.data(), cur.posPre.data(), ace.data(), n, nBound,
             cur.code.data(), shifted ? shift.data() : nullptr};
   }
+  // Checkpoints: the particles [0, n) of every array a step reads before writing it. The force
+  // passes' outputs (ace, viscdt, shift, spsStrain) are not among them.
+  void save(CheckpointWriter& w) const {
+    w.putValue("particles.n", n);
+    w.putValue("particles.nbound", nBound);
+    w.putArray("particles.pos", cur.pos, n);
+    w.putArray("particles.velrho", cur.velrho, n);
+    w.putArray("particles.velrho_pre", cur.velrhoPre, n);
+    w.putArray("particles.pos_pre", cur.posPre, n);
+    w.putArray("particles.code", cur.code, n);
+    w.putArray("particles.id", cur.id, n);
+    w.putArray("particles.sps_tau", cur.spsTau, n);
+    w.putArray("particles.normal", cur.normal, n);
+    w.putArray("particles.tangent", cur.tangent, n);
+    w.putArray("particles.motion_ace", cur.motionAce, n);
+  }
+  void restore(const CheckpointReader& r) {
+    const uint32_t count = r.value<uint32_t>("particles.n");
+    if (count > cur.pos.size())
+      throw InputError(fmt::format("{}: the checkpoint holds {} particles, more than the case's {}", r.path().string(),
+                                   count, cur.pos.size()));
+    n = count;
+    nBound = r.value<uint32_t>("particles.nbound");
+    r.getArray("particles.pos", cur.pos, n);
+    r.getArray("particles.velrho", cur.velrho, n);
+    r.getArray("particles.velrho_pre", cur.velrhoPre, n);
+    r.getArray("particles.pos_pre", cur.posPre, n);
+    r.getArray("particles.code", cur.code, n);
+    r.getArray("particles.id", cur.id, n);
+    r.getArray("particles.sps_tau", cur.spsTau, n);
+    r.getArray("particles.normal", cur.normal, n);
+    r.getArray("particles.tangent", cur.tangent, n);
+    r.getArray("particles.motion_ace", cur.motionAce, n);
+  }
+
   size_t bytes() const {
     return cur.bytes() + spare.bytes() + ace.bytes() + viscdt.bytes() + shift.bytes() + spsStrain.bytes() +
            perm.bytes();
