@@ -71,11 +71,11 @@ run options (default in brackets):
   --quiet               no progress line
 
 Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,
-OUT/excluded.csv when particles were excluded, OUT/checkpoint/checkpoint.bin to resume from. Plugins are searched in the --plugin-path
-directories, then <bin>/../lib/sph/plugins and the build tree's plugin directory (the built-in
-plugins), then $SPH_PLUGIN_PATH (colon-separated); a run loads only its plugin's library
-(libsph_NAME.so) when there is one; a plugin built from other engine headers is refused (`sph
-plugins` says why). Exit code 0 only on success.
+OUT/excluded.csv when particles were excluded, OUT/checkpoint/checkpoint.bin to resume from.
+Plugins are searched in the --plugin-path directories, then <bin>/../lib/sph/plugins and the
+build tree's plugin directory (the built-in plugins), then $SPH_PLUGIN_PATH (colon-separated); a
+run loads only its plugin's library (libsph_NAME.so) when there is one; a plugin built from other
+engine headers is refused (`sph plugins` says why). Exit code 0 only on success.
 )";
 
 struct Args {

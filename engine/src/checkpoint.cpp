@@ -137,7 +137,8 @@ void CheckpointWriter::commit() {
   file_ = nullptr;
   if (!flushed || !closed) {
     std::remove(tmp_.c_str());
-    throw RunError(fmt::format("cannot write checkpoint '{}': {}", tmp_.string(), std::strerror(flushed ? errno : err)));
+    throw RunError(
+        fmt::format("cannot write checkpoint '{}': {}", tmp_.string(), std::strerror(flushed ? errno : err)));
   }
   std::error_code ec;
   fs::rename(tmp_, path_, ec);

@@ -86,7 +86,8 @@ TEST(CheckpointResume, FloatingSymplecticIsBitIdentical) {
       R"(<parameter key="StepAlgorithm" value="2" /><parameter key="Kernel" value="2" />
 <parameter key="Visco" value="0.05" /><parameter key="DensityDT" value="2" /><parameter key="TimeMax" value="1" />
 <parameter key="TimeOut" value="0.002" />)");
-  xml.insert(xml.find("</casedef>"), R"(<floatings><floating mkbound="50"><massbody value="5" /></floating></floatings>)");
+  xml.insert(xml.find("</casedef>"),
+             R"(<floatings><floating mkbound="50"><massbody value="5" /></floating></floatings>)");
   const CaseDefinition c =
       loadCase(test::writeFile(test::tempDir("checkpoint_floating_case") / "Floating_Def.xml", xml));
   ASSERT_EQ(c.floatings.size(), 1u);

@@ -355,13 +355,15 @@ TEST(CliErrors, ResumeWithoutACheckpointOrWithContradictingOptions) {
   EXPECT_EQ(none.exitCode, 2) << none.output;
   EXPECT_NE(none.output.find((out / "checkpoint" / "checkpoint.bin").string()), std::string::npos) << none.output;
   EXPECT_NE(none.output.find("no checkpoint"), std::string::npos) << none.output;
-  for (const std::string& extra : {std::string(" --overwrite"), std::string(" --no-output"), " --out " + out.string()}) {
+  const std::string contradicting[] = {" --overwrite", " --no-output", " --out " + out.string()};
+  for (const std::string& extra : contradicting) {
     const auto r = test::runSph("run " + path + " --device cpu --quiet --resume " + out.string() + extra);
     EXPECT_EQ(r.exitCode, 2) << extra << ": " << r.output;
     EXPECT_NE(r.output.find("--resume"), std::string::npos) << r.output;
   }
   // A stop by --steps leaves a checkpoint; resuming it in the other precision is refused.
-  ASSERT_EQ(test::runSph("run " + path + " --device cpu --quiet --steps 3 --overwrite --out " + out.string()).exitCode, 0);
+  const auto stopped = test::runSph("run " + path + " --device cpu --quiet --steps 3 --overwrite --out " + out.string());
+  ASSERT_EQ(stopped.exitCode, 0) << stopped.output;
   const auto precision =
       test::runSph("run " + path + " --device cpu --quiet --precision double --resume " + out.string());
   EXPECT_EQ(precision.exitCode, 2) << precision.output;
