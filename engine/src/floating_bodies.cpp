@@ -267,21 +267,23 @@ std::vector<FloatingBodyState> FloatingBodies<T>::states() const {
 }
 
 template <typename T>
+template <typename Self, typename F>
+void FloatingBodies<T>::checkpointArrays(Self& s, F&& f) {
+  const size_t nb = s.defs_.size();
+  f("floating.bodies", s.bodies_, nb);
+  f("floating.motions", s.motions_, nb);
+  f("floating.center_now", s.centerNow_, 3 * nb);
+  f("floating.body_contacts", s.bodyContacts_, nb);
+}
+
+template <typename T>
 void FloatingBodies<T>::save(CheckpointWriter& w) const {
-  const size_t nb = defs_.size();
-  w.putArray("floating.bodies", bodies_, nb);
-  w.putArray("floating.motions", motions_, nb);
-  w.putArray("floating.center_now", centerNow_, 3 * nb);
-  w.putArray("floating.body_contacts", bodyContacts_, nb);
+  checkpointArrays(*this, [&](const char* name, const auto& a, size_t count) { w.putArray(name, a, count); });
 }
 
 template <typename T>
 void FloatingBodies<T>::restore(const CheckpointReader& r) {
-  const size_t nb = defs_.size();
-  r.getArray("floating.bodies", bodies_, nb);
-  r.getArray("floating.motions", motions_, nb);
-  r.getArray("floating.center_now", centerNow_, 3 * nb);
-  r.getArray("floating.body_contacts", bodyContacts_, nb);
+  checkpointArrays(*this, [&](const char* name, auto& a, size_t count) { r.getArray(name, a, count); });
 }
 
 template <typename T>

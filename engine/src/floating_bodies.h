@@ -80,6 +80,9 @@ class FloatingBodies {
 
  private:
   FloatingPass<T> pass() const;
+  // Each array of a checkpoint with its record name and length, for save() and restore() alike.
+  template <typename Self, typename F>
+  static void checkpointArrays(Self& s, F&& f);
 
   Device device_;
   int threads_;

@@ -101,16 +101,7 @@ class ParticleState final : public ParticleReorderer {
   void save(CheckpointWriter& w) const {
     w.putValue("particles.n", n);
     w.putValue("particles.nbound", nBound);
-    w.putArray("particles.pos", cur.pos, n);
-    w.putArray("particles.velrho", cur.velrho, n);
-    w.putArray("particles.velrho_pre", cur.velrhoPre, n);
-    w.putArray("particles.pos_pre", cur.posPre, n);
-    w.putArray("particles.code", cur.code, n);
-    w.putArray("particles.id", cur.id, n);
-    w.putArray("particles.sps_tau", cur.spsTau, n);
-    w.putArray("particles.normal", cur.normal, n);
-    w.putArray("particles.tangent", cur.tangent, n);
-    w.putArray("particles.motion_ace", cur.motionAce, n);
+    checkpointArrays(*this, [&](const char* name, const auto& a) { w.putArray(name, a, n); });
   }
   void restore(const CheckpointReader& r) {
     const uint32_t count = r.value<uint32_t>("particles.n");
@@ -119,16 +110,7 @@ class ParticleState final : public ParticleReorderer {
                                    count, cur.pos.size()));
     n = count;
     nBound = r.value<uint32_t>("particles.nbound");
-    r.getArray("particles.pos", cur.pos, n);
-    r.getArray("particles.velrho", cur.velrho, n);
-    r.getArray("particles.velrho_pre", cur.velrhoPre, n);
-    r.getArray("particles.pos_pre", cur.posPre, n);
-    r.getArray("particles.code", cur.code, n);
-    r.getArray("particles.id", cur.id, n);
-    r.getArray("particles.sps_tau", cur.spsTau, n);
-    r.getArray("particles.normal", cur.normal, n);
-    r.getArray("particles.tangent", cur.tangent, n);
-    r.getArray("particles.motion_ace", cur.motionAce, n);
+    checkpointArrays(*this, [&](const char* name, auto& a) { r.getArray(name, a, n); });
   }
 
   size_t bytes() const {
@@ -147,6 +129,21 @@ class ParticleState final : public ParticleReorderer {
   uint64_t reorders = 0;  // apply() calls so far: whoever indexes particles by position re-indexes when it changes
 
  private:
+  // Each array of a checkpoint with its record name, for save() and restore() alike.
+  template <typename Self, typename F>
+  static void checkpointArrays(Self& s, F&& f) {
+    f("particles.pos", s.cur.pos);
+    f("particles.velrho", s.cur.velrho);
+    f("particles.velrho_pre", s.cur.velrhoPre);
+    f("particles.pos_pre", s.cur.posPre);
+    f("particles.code", s.cur.code);
+    f("particles.id", s.cur.id);
+    f("particles.sps_tau", s.cur.spsTau);
+    f("particles.normal", s.cur.normal);
+    f("particles.tangent", s.cur.tangent);
+    f("particles.motion_ace", s.cur.motionAce);
+  }
+
   EngineOps<T>* ops_;
 };
 

@@ -299,8 +299,7 @@ void interruptRun(const std::string& path, const fs::path& out, int signal, cons
   ASSERT_EQ(waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status)) << "killed by the signal instead of stopping";
   EXPECT_EQ(WEXITSTATUS(status), 128 + signal);
-  std::ifstream f(out / "run.json");
-  const std::string json((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::string json = test::fileText(out / "run.json");
   EXPECT_NE(json.find("\"status\": \"interrupted\""), std::string::npos) << json;
   EXPECT_NE(json.find(signalName), std::string::npos) << json;
   EXPECT_FALSE(fs::exists(out / ".sph-run.lock"));
@@ -315,8 +314,7 @@ TEST(CliRun, SigintEndsTheStepAndReportsInterrupted) {
   interruptRun(path, out, SIGINT, "SIGINT");
   // The step it stopped at is checkpointed, and the report says how to go on.
   EXPECT_TRUE(fs::exists(out / "checkpoint" / "checkpoint.bin"));
-  std::ifstream f(out / "run.json");
-  const std::string json((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::string json = test::fileText(out / "run.json");
   EXPECT_NE(json.find("--resume " + out.string()), std::string::npos) << json;
 }
 
@@ -337,8 +335,7 @@ TEST(CliRun, SigtermThenResumeGivesTheResultsOfARunWithoutStop) {
   ASSERT_EQ(once.exitCode, 0) << once.output;
   test::expectSameResultFiles(straight, out);
   EXPECT_TRUE(fs::exists(out / "vtk" / "Part_0100.vtk"));
-  std::ifstream f(out / "run.json");
-  const std::string json((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::string json = test::fileText(out / "run.json");
   EXPECT_NE(json.find("\"status\": \"completed\""), std::string::npos) << json;
   EXPECT_NE(json.find("resumed_at_step"), std::string::npos) << json;
 }

@@ -15,6 +15,11 @@
 
 namespace sph::test {
 
+inline std::string fileText(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
 struct ResumedRun {
   ParticleSnapshot straight, resumed;  // the state at step n of each
   std::filesystem::path straightDir, resumedDir;
@@ -41,10 +46,7 @@ inline ResumedRun runStraightAndResumed(const CaseDefinition& c, RunOptions o, u
   o.maxSteps = k;
   Simulation(c, o).run();
   EXPECT_TRUE(std::filesystem::exists(checkpointPath(r.resumedDir))) << "no checkpoint at the step limit";
-  const std::string atK = [&] {
-    std::ifstream f(checkpointPath(r.resumedDir), std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  }();
+  const std::string atK = fileText(checkpointPath(r.resumedDir));
   o.resume = true;
   {
     RunOptions further = o;
@@ -54,11 +56,7 @@ inline ResumedRun runStraightAndResumed(const CaseDefinition& c, RunOptions o, u
     EXPECT_EQ(sim.steps(), k);
     sim.run();
   }
-  {
-    std::ifstream f(checkpointPath(r.resumedDir), std::ios::binary);
-    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>()), atK)
-        << "a run without checkpoints replaced the checkpoint";
-  }
+  EXPECT_TRUE(fileText(checkpointPath(r.resumedDir)) == atK) << "a run without checkpoints replaced the checkpoint";
   o.maxSteps = n;
   Simulation sim(c, o);
   EXPECT_EQ(sim.steps(), k);
@@ -78,11 +76,6 @@ inline std::set<std::string> resultFiles(const std::filesystem::path& out) {
     files.insert(rel);
   }
   return files;
-}
-
-inline std::string fileText(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
 }
 
 // The two folders hold the same result files, byte for byte.
