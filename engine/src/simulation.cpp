@@ -29,8 +29,8 @@ using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // The progress line on stderr, at most once a second: rewritten in place on a terminal, one line
-// each otherwise.
-// Rates count from where this process started (a resumed run: the checkpoint's step and time).
+// each otherwise. Rates count from where this process started (a resumed run: the checkpoint's
+// step and time).
 class ProgressLine {
  public:
   ProgressLine(bool on, uint64_t step0, double time0)
