@@ -60,6 +60,13 @@ run options (default in brackets):
   --no-output           write no files at all
   --overwrite           replace the results of an earlier run in the output folder (they
                         stay until this run has written its first output; other files stay)
+  --checkpoint-every T  wall-clock seconds between checkpoints (OUT/checkpoint/checkpoint.bin,
+                        replaced atomically; one more when SIGINT/SIGTERM stops the run);
+                        0: none                          [900]
+  --resume OUT          continue the run whose checkpoint is in OUT, into OUT: the results
+                        there are kept (those written after the checkpoint are cut off) and
+                        extended; give the case and options the run started with (--time-max
+                        and --steps may grow); not with --out, --overwrite or --no-output
   --no-timers           no per-phase timing (DualSPHysics' -svtimers:0): the report
                         gives the wall time only; small GPU cases run faster (no CUDA
                         events between the kernels)
@@ -69,15 +76,16 @@ run options (default in brackets):
   --quiet               no progress line
 
 Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,
-OUT/excluded.csv when particles were excluded. Plugins are searched in the --plugin-path
-directories, then <bin>/../lib/sph/plugins and the build tree's plugin directory (the built-in
-plugins), then $SPH_PLUGIN_PATH (colon-separated); a run loads only its plugin's library
-(libsph_NAME.so) when there is one; a plugin built from other engine headers is refused (`sph
-plugins` says why). Exit code 0 only on success.
+OUT/excluded.csv when particles were excluded, OUT/checkpoint/checkpoint.bin to resume from.
+Plugins are searched in the --plugin-path directories, then <bin>/../lib/sph/plugins and the
+build tree's plugin directory (the built-in plugins), then $SPH_PLUGIN_PATH (colon-separated); a
+run loads only its plugin's library (libsph_NAME.so) when there is one; a plugin built from other
+engine headers is refused (`sph plugins` says why). Exit code 0 only on success.
 )";
 
 struct Args {
   std::string command, casePath;
+  std::string resume;  // --resume OUT
   sph::RunOptions run;
   sph::LoadOptions load;
 };
@@ -129,6 +137,12 @@ Args parseArgs(int argc, char** argv) {
       a.run.neighbours = value(o);
     } else if (o == "--overwrite") {
       a.run.overwrite = true;
+    } else if (o == "--checkpoint-every") {
+      const double t = parseNumber(o, value(o));
+      if (!(t >= 0)) usageError("--checkpoint-every must be 0 (no checkpoints) or positive seconds");
+      a.run.checkpointEvery = t;
+    } else if (o == "--resume") {
+      a.resume = value(o);
     } else if (o == "--plugin-path") {
       a.run.pluginDirs.push_back(value(o));
     } else if (o == "--device") {
@@ -192,6 +206,14 @@ Args parseArgs(int argc, char** argv) {
     } else {
       usageError(fmt::format("unknown option '{}'", o));
     }
+  }
+  if (!a.resume.empty()) {
+    // The folder resumed is the output folder: another --out, or replacing it, contradicts it.
+    if (!a.run.outDir.empty()) usageError("--resume OUT writes into OUT: it cannot go with --out");
+    if (a.run.overwrite) usageError("--resume keeps the results in its folder: it cannot go with --overwrite");
+    if (!a.run.writeOutput) usageError("--resume continues the results in its folder: it cannot go with --no-output");
+    a.run.outDir = a.resume;
+    a.run.resume = true;
   }
   return a;
 }
@@ -295,6 +317,7 @@ int cmdRun(const Args& a) {
   fmt::print("setup: {:.2f} s to load the case, {:.2f} s to prepare the run ({:.1f} M particles/s in all)\n", load,
              setup, double(c.positions.size()) / std::max(load + setup, 1e-9) * 1e-6);
   fmt::print("setup parts: {}\n", sim.setupPhaseText());
+  if (a.run.resume) fmt::print("resuming {} at step {}, t={:.6g} s\n", a.resume, sim.steps(), sim.time());
   const sph::RunReport r = sim.run();
   fmt::print("\n{}\n{}", sph::phaseTable(r), sph::strategyStatsText(r));
   fmt::print("done: {} steps, {:.4f} s simulated in {:.2f} s wall ({:.2f} ns per particle-step), "

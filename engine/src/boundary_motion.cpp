@@ -75,6 +75,24 @@ void BoundaryMotion<T>::apply(double t, double dt, const ParticleView<T>& p) {
     moveBoundariesCpu(p, view, threads_);
 }
 
+template <typename T>
+void BoundaryMotion<T>::save(CheckpointWriter& w) const {
+  kinematics_.save(w);
+  w.putVector("motion.anchors", anchor_);
+  w.putValue("motion.moved_last_step", uint8_t(movedLastStep_));
+}
+
+template <typename T>
+void BoundaryMotion<T>::restore(const CheckpointReader& r) {
+  kinematics_.restore(r);
+  std::vector<std::array<double, 3>> anchors = r.vector<std::array<double, 3>>("motion.anchors");
+  if (anchors.size() != anchor_.size())
+    throw InputError(fmt::format("{}: the checkpoint holds {} moving objects, the case {}", r.path().string(),
+                                 anchors.size(), anchor_.size()));
+  anchor_ = std::move(anchors);
+  movedLastStep_ = r.value<uint8_t>("motion.moved_last_step") != 0;
+}
+
 template class BoundaryMotion<float>;
 template class BoundaryMotion<double>;
 template void moveBoundariesCpu<float>(const ParticleView<float>&, const MotionTableView&, int);

@@ -25,6 +25,10 @@ class BoundaryMotion {
   // velocity is cleared on the next step and then left alone).
   void apply(double t, double dt, const ParticleView<T>& p);
 
+  // Checkpoints: the kinematics' chains, the objects' anchors and whether they moved last step.
+  void save(CheckpointWriter& w) const;
+  void restore(const CheckpointReader& r);
+
  private:
   MotionKinematics kinematics_;
   Device device_;

@@ -97,6 +97,7 @@ class CpuOps final : public EngineOps<T> {
 
   void queueStepScalars() override {}
   StepScalars waitStepScalars() override { return s_; }
+  void restoreStepScalars(const StepScalars& s) override { s_ = s; }
   double stepDt() override { return s_.dt; }
   const double* dtLocation() const override { return &s_.dt; }
 

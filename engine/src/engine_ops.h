@@ -96,6 +96,9 @@ class EngineOps {
     queueStepScalars();
     return waitStepScalars();
   }
+  // A resumed run (checkpoint.h): the scalars as the step before the checkpoint left them (the
+  // symplectic integrator's next dt is among them).
+  virtual void restoreStepScalars(const StepScalars& s) = 0;
   // The dt of the last computeDt() on the host before the step ends (GPU: a second wait, paid
   // only by runs with imposed motion, whose transform the host computes from dt).
   virtual double stepDt() = 0;

@@ -267,6 +267,26 @@ std::vector<FloatingBodyState> FloatingBodies<T>::states() const {
 }
 
 template <typename T>
+template <typename Self, typename F>
+void FloatingBodies<T>::checkpointArrays(Self& s, F&& f) {
+  const size_t nb = s.defs_.size();
+  f("floating.bodies", s.bodies_, nb);
+  f("floating.motions", s.motions_, nb);
+  f("floating.center_now", s.centerNow_, 3 * nb);
+  f("floating.body_contacts", s.bodyContacts_, nb);
+}
+
+template <typename T>
+void FloatingBodies<T>::save(CheckpointWriter& w) const {
+  checkpointArrays(*this, [&](const char* name, const auto& a, size_t count) { w.putArray(name, a, count); });
+}
+
+template <typename T>
+void FloatingBodies<T>::restore(const CheckpointReader& r) {
+  checkpointArrays(*this, [&](const char* name, auto& a, size_t count) { r.getArray(name, a, count); });
+}
+
+template <typename T>
 size_t FloatingBodies<T>::bytes() const {
   return bodies_.bytes() + motions_.bytes() + centerNow_.bytes() + bodyContacts_.bytes() + slotIndex_.bytes() +
          contacts_.bytes() + solids_.bytes();

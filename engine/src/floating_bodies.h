@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint.h"
 #include "device_array.h"
 #include "floating_ops.h"
 #include "sph/case_model.h"
@@ -69,12 +70,19 @@ class FloatingBodies {
   void advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
                const double* dt, BodyStep kind, bool paused);
   std::vector<FloatingBodyState> states() const;
+  // Checkpoints: the bodies, their last motions and centres, and the DEM contacts of the last
+  // force pass, which the next one reads.
+  void save(CheckpointWriter& w) const;
+  void restore(const CheckpointReader& r);
   size_t bytes() const;
   uint32_t count() const { return uint32_t(defs_.size()); }
   const std::vector<FloatingBodyDef>& definitions() const { return defs_; }
 
  private:
   FloatingPass<T> pass() const;
+  // Each array of a checkpoint with its record name and length, for save() and restore() alike.
+  template <typename Self, typename F>
+  static void checkpointArrays(Self& s, F&& f);
 
   Device device_;
   int threads_;

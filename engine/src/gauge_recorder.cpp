@@ -186,6 +186,50 @@ void GaugeRecorder::flush() {
   }
 }
 
+namespace {
+// One gauge in a checkpoint.
+struct GaugeCheckpoint {
+  double nextCompute, nextOutput;
+  uint64_t fileBytes;  // of its .part file, flushed
+  uint8_t started;
+};
+}  // namespace
+
+void GaugeRecorder::save(CheckpointWriter& w) {
+  flush();
+  for (const Item& it : items_) {
+    const fs::path part = dir_ / (it.g.spec.name + ".csv.part");
+    const uint64_t bytes = it.started ? uint64_t(fs::file_size(part)) : 0;
+    w.putValue("gauge." + it.g.spec.name, GaugeCheckpoint{it.nextCompute, it.nextOutput, bytes, it.started});
+  }
+}
+
+void GaugeRecorder::resume(const CheckpointReader& r) {
+  for (Item& it : items_) {
+    const auto g = r.value<GaugeCheckpoint>("gauge." + it.g.spec.name);
+    it.nextCompute = g.nextCompute;
+    it.nextOutput = g.nextOutput;
+    it.started = g.started != 0;
+    const fs::path part = dir_ / (it.g.spec.name + ".csv.part"), done = dir_ / (it.g.spec.name + ".csv");
+    std::error_code ec;
+    // A .part is newer than a .csv beside it: the .csv was ended by an earlier stop.
+    if (it.started && !fs::exists(part, ec) && fs::exists(done, ec)) fs::rename(done, part, ec);
+    if (ec) throw RunError(fmt::format("cannot rename '{}': {}", done.string(), ec.message()));
+    fs::remove(done, ec);
+    if (!it.started) {
+      fs::remove(part, ec);  // begun after the checkpoint
+      continue;
+    }
+    const uint64_t have = fs::exists(part, ec) ? uint64_t(fs::file_size(part, ec)) : 0;
+    if (have < g.fileBytes)
+      throw InputError(fmt::format("{}: the gauge's file holds {} bytes, fewer than the {} it had at the checkpoint "
+                                   "({}); the run cannot be resumed into this folder",
+                                   part.string(), have, g.fileBytes, r.path().string()));
+    fs::resize_file(part, g.fileBytes, ec);  // rows written after the checkpoint go
+    if (ec) throw RunError(fmt::format("cannot shorten '{}': {}", part.string(), ec.message()));
+  }
+}
+
 void GaugeRecorder::finish() {
   flush();
   if (finished_) return;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint.h"
 #include "gauge_sampler.h"
 #include "sph/case_gauges.h"
 #include "sph/output.h"
@@ -57,6 +58,14 @@ class GaugeRecorder {
   void sample(const ParticleSnapshot& s);  // the same from a host snapshot taken at s.time
   void flush();                            // appends the buffered rows to the .part files
   void finish();                           // flush, then rename each .part to .csv (once)
+
+  // Checkpoints: each gauge's schedule and the length of its file, flushed first (so before
+  // finish()).
+  void save(CheckpointWriter& w);
+  // A resumed run: the schedules, and each file (.part, or .csv when the run that stopped ended
+  // it) cut back to its length at the checkpoint and reopened as .part. InputError naming the
+  // file when it is missing or shorter.
+  void resume(const CheckpointReader& r);
 
  private:
   struct Item {

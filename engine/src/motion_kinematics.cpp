@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <numbers>
 
+#include <fmt/format.h>
+
+#include "sph/errors.h"
+
 namespace sph {
 namespace {
 
@@ -55,6 +59,14 @@ RigidTransform MotionKinematics::piece(const Movement& m, const Chain& c, double
       break;
   }
   return RigidTransform{};
+}
+
+void MotionKinematics::restore(const CheckpointReader& r) {
+  std::vector<Chain> chains = r.vector<Chain>("motion.chains");
+  if (chains.size() != chains_.size())
+    throw InputError(fmt::format("{}: the checkpoint holds {} motion chains, the case {}", r.path().string(),
+                                 chains.size(), chains_.size()));
+  chains_ = std::move(chains);
 }
 
 std::vector<ObjectStep> MotionKinematics::advance(double t, double dt) {

@@ -17,6 +17,7 @@
 #include <limits>
 #include <vector>
 
+#include "checkpoint.h"
 #include "sph/case_motion.h"
 
 namespace sph {
@@ -97,6 +98,10 @@ class MotionKinematics {
   std::vector<ObjectStep> advance(double t, double dt);
 
   const std::vector<MotionObject>& objects() const { return objects_; }
+
+  // Checkpoints: the running movement of every chain, as advance() left it.
+  void save(CheckpointWriter& w) const { w.putVector("motion.chains", chains_); }
+  void restore(const CheckpointReader& r);
 
  private:
   // The running movement of one <begin>.

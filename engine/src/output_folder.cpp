@@ -44,7 +44,8 @@ long lockHolder(const fs::path& lock) {
 std::vector<fs::path> previousRunFiles(const fs::path& out, const std::vector<std::string>& gaugeNames) {
   std::vector<fs::path> files;
   std::error_code ec;
-  for (const char* name : {"run.json", "excluded.csv", "floating.csv"})
+  for (const char* name : {"run.json", "excluded.csv", "floating.csv", "checkpoint/checkpoint.bin",
+                           "checkpoint/checkpoint.bin.tmp"})
     if (fs::is_regular_file(out / name, ec)) files.push_back(out / name);
   if (fs::is_directory(out / "vtk", ec)) {
     for (const auto& e : fs::directory_iterator(out / "vtk", ec)) {
@@ -58,12 +59,15 @@ std::vector<fs::path> previousRunFiles(const fs::path& out, const std::vector<st
   return files;
 }
 
-void checkOutputFolder(const fs::path& out, bool overwrite, const std::vector<std::string>& gaugeNames) {
+void checkOutputFolder(const fs::path& out, FolderUse use, const std::vector<std::string>& gaugeNames) {
   std::error_code ec;
-  if (!fs::exists(out, ec)) return;
+  if (!fs::exists(out, ec)) {
+    if (use != FolderUse::Resume) return;
+    throw InputError(fmt::format("{}: --resume: there is no such output folder to resume", out.string()));
+  }
   if (!fs::is_directory(out, ec)) throw InputError(fmt::format("{}: the output folder is a file", out.string()));
   if (const long pid = lockHolder(out / kLockName); pid != 0 && pid != long(::getpid())) lockedByAnother(out, pid);
-  if (overwrite) return;
+  if (use != FolderUse::New) return;
   const std::vector<fs::path> files = previousRunFiles(out, gaugeNames);
   if (files.empty()) return;
   throw InputError(fmt::format("{}: holds the results of an earlier run ({}{}); give --overwrite to replace them, or "
@@ -72,8 +76,8 @@ void checkOutputFolder(const fs::path& out, bool overwrite, const std::vector<st
                                files.size() > 1 ? fmt::format(" and {} more files", files.size() - 1) : ""));
 }
 
-OutputFolder::OutputFolder(fs::path out, bool overwrite, std::vector<std::string> gaugeNames) : out_(std::move(out)) {
-  checkOutputFolder(out_, overwrite, gaugeNames);
+OutputFolder::OutputFolder(fs::path out, FolderUse use, std::vector<std::string> gaugeNames) : out_(std::move(out)) {
+  checkOutputFolder(out_, use, gaugeNames);
   std::error_code ec;
   fs::create_directories(out_ / "vtk", ec);
   if (ec) throw InputError(fmt::format("cannot create output folder {}: {}", (out_ / "vtk").string(), ec.message()));
@@ -95,6 +99,7 @@ OutputFolder::OutputFolder(fs::path out, bool overwrite, std::vector<std::string
     fs::remove(lock, ec);  // left by a run that no longer exists
   }
   lock_ = lock;
+  if (use == FolderUse::Resume) return;
   for (const fs::path& p : previousRunFiles(out_, gaugeNames)) previous_.push_back({p, fs::last_write_time(p, ec)});
 }
 

@@ -2,12 +2,14 @@
 // out of one folder, and when the earlier run's files go.
 //
 // An earlier run's results are the files this engine writes: run.json, excluded.csv,
-// floating.csv, vtk/Part_NNNN.vtk and, for the gauges of this case, gauges/NAME.csv. A run into
-// a folder holding any of them needs `overwrite` (sph run --overwrite); even then they stay until
-// the new run has written its first output (a run that fails in its set-up leaves the old results
-// whole), and then only those the new run has not rewritten go. Nothing else in the folder is
-// ever removed. The lock is OUT/.sph-run.lock holding the process id; a lock whose process is
-// gone is taken over.
+// floating.csv, vtk/Part_NNNN.vtk, checkpoint/checkpoint.bin and, for the gauges of this case,
+// gauges/NAME.csv. A new run into a folder holding any of them needs FolderUse::Overwrite (sph run
+// --overwrite); even then they stay until the new run has written its first output (a run that
+// fails in its set-up leaves the old results whole), and then only those the new run has not
+// rewritten go. A resumed run (FolderUse::Resume, sph run --resume) continues the results of the
+// run it resumes and removes nothing here (RunOutput cuts what was written after the checkpoint).
+// Nothing else in the folder is ever removed. The lock is OUT/.sph-run.lock holding the process
+// id; a lock whose process is gone is taken over.
 #pragma once
 
 #include <filesystem>
@@ -16,21 +18,27 @@
 
 namespace sph {
 
-// Throws InputError when `out` holds an earlier run's results and `overwrite` is false, or when
-// a live run holds its lock. Creates nothing: run before the set-up, so that a refused folder
-// costs no time.
-void checkOutputFolder(const std::filesystem::path& out, bool overwrite, const std::vector<std::string>& gaugeNames);
+enum class FolderUse {
+  New,        // refuse a folder holding an earlier run's results
+  Overwrite,  // replace them
+  Resume,     // continue them: the folder must exist
+};
+
+// Throws InputError when `out` holds an earlier run's results and `use` is New, when it does not
+// exist and `use` is Resume, or when a live run holds its lock. Creates nothing: run before the
+// set-up, so that a refused folder costs no time.
+void checkOutputFolder(const std::filesystem::path& out, FolderUse use, const std::vector<std::string>& gaugeNames);
 
 class OutputFolder {
  public:
   // checkOutputFolder, then creates OUT/vtk and takes the lock (InputError when it cannot).
-  OutputFolder(std::filesystem::path out, bool overwrite, std::vector<std::string> gaugeNames);
+  OutputFolder(std::filesystem::path out, FolderUse use, std::vector<std::string> gaugeNames);
   ~OutputFolder();  // releases the lock
   OutputFolder(const OutputFolder&) = delete;
   OutputFolder& operator=(const OutputFolder&) = delete;
 
   // Removes the earlier run's files that this run has not rewritten since it started (call
-  // once the new run has written its first output).
+  // once the new run has written its first output); nothing when resuming.
   void dropPrevious();
 
  private:

@@ -4,8 +4,12 @@
 
 #include <cstdint>
 
+#include <fmt/format.h>
+
+#include "checkpoint.h"
 #include "device_array.h"
 #include "engine_ops.h"
+#include "sph/errors.h"
 #include "sph/neighbour_strategy.h"
 #include "sph/particle_view.h"
 
@@ -92,6 +96,23 @@ class ParticleState final : public ParticleReorderer {
     return {cur.pos.data(), cur.velrho.data(), cur.velrhoPre.data(), cur.posPre.data(), ace.data(), n, nBound,
             cur.code.data(), shifted ? shift.data() : nullptr};
   }
+  // Checkpoints: the particles [0, n) of every array a step reads before writing it. The force
+  // passes' outputs (ace, viscdt, shift, spsStrain) are not among them.
+  void save(CheckpointWriter& w) const {
+    w.putValue("particles.n", n);
+    w.putValue("particles.nbound", nBound);
+    checkpointArrays(*this, [&](const char* name, const auto& a) { w.putArray(name, a, n); });
+  }
+  void restore(const CheckpointReader& r) {
+    const uint32_t count = r.value<uint32_t>("particles.n");
+    if (count > cur.pos.size())
+      throw InputError(fmt::format("{}: the checkpoint holds {} particles, more than the case's {}", r.path().string(),
+                                   count, cur.pos.size()));
+    n = count;
+    nBound = r.value<uint32_t>("particles.nbound");
+    checkpointArrays(*this, [&](const char* name, auto& a) { r.getArray(name, a, n); });
+  }
+
   size_t bytes() const {
     return cur.bytes() + spare.bytes() + ace.bytes() + viscdt.bytes() + shift.bytes() + spsStrain.bytes() +
            perm.bytes();
@@ -108,6 +129,21 @@ class ParticleState final : public ParticleReorderer {
   uint64_t reorders = 0;  // apply() calls so far: whoever indexes particles by position re-indexes when it changes
 
  private:
+  // Each array of a checkpoint with its record name, for save() and restore() alike.
+  template <typename Self, typename F>
+  static void checkpointArrays(Self& s, F&& f) {
+    f("particles.pos", s.cur.pos);
+    f("particles.velrho", s.cur.velrho);
+    f("particles.velrho_pre", s.cur.velrhoPre);
+    f("particles.pos_pre", s.cur.posPre);
+    f("particles.code", s.cur.code);
+    f("particles.id", s.cur.id);
+    f("particles.sps_tau", s.cur.spsTau);
+    f("particles.normal", s.cur.normal);
+    f("particles.tangent", s.cur.tangent);
+    f("particles.motion_ace", s.cur.motionAce);
+  }
+
   EngineOps<T>* ops_;
 };
 

@@ -47,13 +47,17 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
     if (r.error.empty()) r.error = e.what();
   }
   const double computeSeconds = r.wallSeconds - output.outputSeconds();
-  r.nsPerParticleStep = s.particleStepCount() ? computeSeconds * 1e9 / double(s.particleStepCount()) : 0;
+  // A resumed run's wall time is this process's: so are the particle-steps it is divided by.
+  const uint64_t particleSteps = s.particleStepCount() - s.firstParticleSteps();
+  r.nsPerParticleStep = particleSteps ? computeSeconds * 1e9 / double(particleSteps) : 0;
   r.extra["wall_seconds_excluding_output"] = fmt::format("{:.6f}", computeSeconds);
   r.extra["phase_timers"] = s.options().phaseTimers ? "on" : "off";
   r.extra["step_graphs"] = s.stepGraphSummary();
   r.extra["dt_min_hits"] = fmt::format("{}", s.dtMinHitCount());
   r.extra["exclusion_compactions"] = fmt::format("{}", s.compactionCount());
   r.extra["output_parts"] = fmt::format("{}", output.parts());
+  r.extra["checkpoints"] = fmt::format("{}", output.checkpoints());
+  if (s.firstStep() > 0) r.extra["resumed_at_step"] = fmt::format("{}", s.firstStep());
   r.extra["plugin_path"] = s.pluginInfo().path;
   r.extra["step_algorithm"] = s.params().stepAlgorithm == 2 ? "symplectic" : "verlet";
   r.extra["setup_seconds"] = fmt::format("{:.3f}", s.setupSeconds());

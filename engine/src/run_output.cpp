@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -21,6 +25,28 @@ struct OutputClock {
   Clock::time_point t0 = Clock::now();
   ~OutputClock() { total += std::chrono::duration<double>(Clock::now() - t0).count(); }
 };
+
+constexpr const char* kOutOfDomain = "out-of-domain";
+constexpr const char* kDensity = "density";
+
+// One excluded particle in a checkpoint.
+struct PackedExclusion {
+  double time;
+  double x, y, z, vx, vy, vz, rho;
+  uint32_t id;
+  uint32_t outOfDomain;
+};
+
+// The number of a part file's name, Part_NNNN.vtk, or -1 for another name.
+long partNumber(const std::string& name) {
+  constexpr std::string_view head = "Part_", tail = ".vtk";
+  if (name.size() <= head.size() + tail.size() || name.compare(0, head.size(), head) != 0 ||
+      name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+    return -1;
+  const std::string digits = name.substr(head.size(), name.size() - head.size() - tail.size());
+  if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) return -1;
+  return std::stol(digits);
+}
 
 void writeExcludedCsv(const fs::path& path, const std::vector<ExcludedParticle>& log) {
   std::string s = "time;id;x;y;z;vx;vy;vz;rho;reason\n";
@@ -44,6 +70,25 @@ void appendFloatingRows(std::string& rows, double time, const std::vector<Floati
 
 }  // namespace
 
+void saveExclusionLog(CheckpointWriter& w, const std::vector<ExcludedParticle>& log) {
+  std::vector<PackedExclusion> packed(log.size());
+  for (size_t k = 0; k < log.size(); ++k) {
+    const ExcludedParticle& e = log[k];
+    packed[k] = {e.time, e.x, e.y, e.z, e.vx, e.vy, e.vz, e.rho, e.id, std::strcmp(e.reason, kOutOfDomain) == 0};
+  }
+  w.putVector("exclusions", packed);
+}
+
+std::vector<ExcludedParticle> restoreExclusionLog(const CheckpointReader& r) {
+  const std::vector<PackedExclusion> packed = r.vector<PackedExclusion>("exclusions");
+  std::vector<ExcludedParticle> log(packed.size());
+  for (size_t k = 0; k < packed.size(); ++k) {
+    const PackedExclusion& p = packed[k];
+    log[k] = {p.time, p.id, p.x, p.y, p.z, p.vx, p.vy, p.vz, p.rho, p.outOfDomain ? kOutOfDomain : kDensity};
+  }
+  return log;
+}
+
 // The names of the gauges, whose files in OUT/gauges belong to the engine.
 static std::vector<std::string> gaugeNames(const CaseGauges& gauges) {
   std::vector<std::string> names;
@@ -51,10 +96,10 @@ static std::vector<std::string> gaugeNames(const CaseGauges& gauges) {
   return names;
 }
 
-RunOutput::RunOutput(fs::path out, bool write, bool writeVtk, bool overwrite, const CaseGauges& gauges,
+RunOutput::RunOutput(fs::path out, bool write, bool writeVtk, FolderUse use, const CaseGauges& gauges,
                      const SimParameters& p, PhaseTimer* timer)
     : out_(std::move(out)),
-      folder_(write ? std::make_unique<OutputFolder>(out_, overwrite, gaugeNames(gauges)) : nullptr),
+      folder_(write ? std::make_unique<OutputFolder>(out_, use, gaugeNames(gauges)) : nullptr),
       write_(write),
       writeVtk_(writeVtk),
       timeOut_(p.timeOut),
@@ -118,6 +163,53 @@ std::filesystem::path RunOutput::saveNow(double t, OutputSource& source) {
 void RunOutput::finish(const std::vector<ExcludedParticle>& excluded) {
   gauges_.finish();
   if (write_ && !excluded.empty()) writeExcludedCsv(out_ / "excluded.csv", excluded);
+}
+
+namespace {
+// The schedule of a run's output in a checkpoint.
+struct OutputCheckpoint {
+  double nextOut;
+  int64_t part;
+  uint64_t floatingRowBytes;
+};
+}  // namespace
+
+void RunOutput::checkpoint(const OutputSource& source) {
+  if (!write_) return;
+  OutputClock clock{outputSeconds_};
+  ScopedPhase ph(timer_, "SU-Checkpoint", PhaseGroup::Other);
+  CheckpointWriter w(checkpointPath(out_), source.checkpointHeader());
+  source.saveState(w);
+  w.putValue("output", OutputCheckpoint{nextOut_, part_, floatingRows_.size()});
+  gauges_.save(w);
+  w.commit();
+  ++checkpoints_;
+}
+
+void RunOutput::resume(const CheckpointReader& r, const std::vector<ExcludedParticle>& excluded) {
+  started_ = true;
+  if (!write_) return;
+  const auto o = r.value<OutputCheckpoint>("output");
+  nextOut_ = o.nextOut;
+  part_ = int(o.part);
+  gauges_.resume(r);
+  std::error_code ec;
+  if (o.floatingRowBytes > 0) {
+    const fs::path csv = out_ / "floating.csv";
+    std::ifstream f(csv, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const size_t header = std::strlen(kFloatingCsvHeader);
+    if (text.compare(0, header, kFloatingCsvHeader) != 0 || text.size() < header + o.floatingRowBytes)
+      throw InputError(fmt::format("{}: missing, or shorter than the {} bytes of rows it had at the checkpoint ({}); "
+                                   "the run cannot be resumed into this folder",
+                                   csv.string(), o.floatingRowBytes, r.path().string()));
+    floatingRows_ = text.substr(header, o.floatingRowBytes);
+    writeTextFileAtomic(csv.string(), kFloatingCsvHeader + floatingRows_);
+  }
+  for (const auto& e : fs::directory_iterator(out_ / "vtk", ec))
+    if (partNumber(e.path().filename().string()) >= part_) fs::remove(e.path(), ec);
+  if (!excluded.empty()) writeExcludedCsv(out_ / "excluded.csv", excluded);
+  else fs::remove(out_ / "excluded.csv", ec);
 }
 
 }  // namespace sph

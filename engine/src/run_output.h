@@ -1,7 +1,9 @@
 // The output schedule of a run: what is written when, into OUT (README, "Output"):
 //   - vtk/Part_NNNN.vtk and floating.csv at the start and at every TimeOut;
 //   - the gauges at their own times (gauge_recorder.h), their files flushed at every TimeOut;
-//   - excluded.csv at the end.
+//   - excluded.csv at the end;
+//   - checkpoint/checkpoint.bin when the run loop asks (checkpoint.h), and the resumption of all
+//     of the above from one.
 // It reads the simulation through OutputSource and times its own host work (outputSeconds()),
 // so that the report can give the compute time without it.
 #pragma once
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint.h"
 #include "floating_bodies.h"
 #include "gauge_recorder.h"
 #include "output_folder.h"
@@ -33,6 +36,10 @@ struct ExcludedParticle {
   const char* reason;
 };
 
+// The exclusion log in a checkpoint, at full precision (excluded.csv is rewritten from it).
+void saveExclusionLog(CheckpointWriter& w, const std::vector<ExcludedParticle>& log);
+std::vector<ExcludedParticle> restoreExclusionLog(const CheckpointReader& r);
+
 // What the output needs of a simulation's current state.
 class OutputSource {
  public:
@@ -43,15 +50,18 @@ class OutputSource {
   virtual std::vector<FloatingBodyState> floatingStates() const = 0;  // empty without floating bodies
   // Where the gauges take their samples of the current state (gauge_sampler.h).
   virtual GaugeSource& gaugeSource() = 0;
+  // Checkpoints: everything the next step depends on, and what the checkpoint must match.
+  virtual void saveState(CheckpointWriter& w) const = 0;
+  virtual const CheckpointHeader& checkpointHeader() const = 0;
 };
 
 class RunOutput {
  public:
   // Creates OUT (and OUT/vtk) and locks it (output_folder.h: an earlier run's results there need
-  // `overwrite`, and go once this run has written its first output), unless `write` is false
-  // (--no-output: nothing is written, no gauge is run). `timer` receives the phases SU-SavePart
-  // and SU-Gauges.
-  RunOutput(std::filesystem::path out, bool write, bool writeVtk, bool overwrite, const CaseGauges& gauges,
+  // FolderUse::Overwrite, and go once this run has written its first output), unless `write` is
+  // false (--no-output: nothing is written, no gauge is run). `timer` receives the phases
+  // SU-SavePart, SU-Gauges and SU-Checkpoint.
+  RunOutput(std::filesystem::path out, bool write, bool writeVtk, FolderUse use, const CaseGauges& gauges,
             const SimParameters& p, PhaseTimer* timer);
 
   // The outputs of time t: at the start (first call) and after every step.
@@ -61,10 +71,19 @@ class RunOutput {
   // A snapshot of the current state outside the schedule (a diverged run's last state), as the
   // next VTK part; its path, or empty when nothing is written.
   std::filesystem::path saveNow(double t, OutputSource& source);
+  // Writes OUT/checkpoint/checkpoint.bin atomically: the source's state and this schedule's
+  // (call after atTime() of the step, so that the outputs of its time are done).
+  void checkpoint(const OutputSource& source);
+  // A resumed run, before its first step (instead of the first atTime()): the schedule of the
+  // checkpoint, and the files cut back to it: gauge rows and floating.csv rows written after it,
+  // VTK parts numbered from its part counter on, excluded.csv rewritten from `excluded` (the
+  // restored log). InputError naming the file when one is missing or shorter than then.
+  void resume(const CheckpointReader& r, const std::vector<ExcludedParticle>& excluded);
 
   const std::filesystem::path& dir() const { return out_; }
   bool writes() const { return write_; }
   int parts() const { return part_; }
+  int checkpoints() const { return checkpoints_; }  // written by this process
   double outputSeconds() const { return outputSeconds_; }  // host time spent on output
 
  private:
@@ -82,6 +101,7 @@ class RunOutput {
   std::string floatingRows_;  // floating.csv is rewritten whole (atomically) at every output
   bool started_ = false;
   int part_ = 0;
+  int checkpoints_ = 0;
   double nextOut_ = 0;
   double outputSeconds_ = 0;
 };

@@ -29,16 +29,19 @@ using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // The progress line on stderr, at most once a second: rewritten in place on a terminal, one line
-// each otherwise.
+// each otherwise. Rates count from where this process started (a resumed run: the checkpoint's
+// step and time).
 class ProgressLine {
  public:
-  explicit ProgressLine(bool on) : on_(on), tty_(isatty(fileno(stderr))) {}
+  ProgressLine(bool on, uint64_t step0, double time0)
+      : on_(on), tty_(isatty(fileno(stderr))), step0_(step0), time0_(time0) {}
   void update(const Simulation::Impl& s, uint32_t particles) {
     if (!on_ || secondsSince(last_) < 1.0) return;
     last_ = Clock::now();
     const double el = secondsSince(t0_);
-    const double rate = s.stepsDone() / el;
-    const double eta = s.now() > 0 ? el * (s.endTime() - s.now()) / s.now() : 0;
+    const double rate = double(s.stepsDone() - step0_) / el;
+    const double done = s.now() - time0_;
+    const double eta = done > 0 ? el * (s.endTime() - s.now()) / done : 0;
     fmt::print(stderr, "{}t={:.4f}/{:.4f} s  step {}  dt {:.3e}  particles {}  {:.0f} steps/s  ETA {:.0f} s{}",
                tty_ ? "\r" : "", s.now(), s.endTime(), s.stepsDone(), s.stepDt(), particles, rate, eta,
                tty_ ? "   " : "\n");
@@ -50,6 +53,8 @@ class ProgressLine {
 
  private:
   bool on_, tty_;
+  uint64_t step0_;
+  double time0_;
   Clock::time_point t0_ = Clock::now(), last_ = t0_;
 };
 
@@ -58,16 +63,28 @@ fs::path outputDir(const RunOptions& o, const std::string& caseName) {
   return o.outDir.empty() ? fs::path("out") / caseName : fs::path(o.outDir);
 }
 
+FolderUse folderUse(const RunOptions& o) {
+  return o.resume ? FolderUse::Resume : o.overwrite ? FolderUse::Overwrite : FolderUse::New;
+}
+
 }  // namespace
 
 Device defaultDevice() { return gpu::available() ? Device::Gpu : Device::Cpu; }
 
 Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
-  // Before the set-up: a folder that cannot be used should not cost a large case's set-up.
+  // Before the set-up: a folder or a checkpoint that cannot be used should not cost a large
+  // case's set-up.
+  if (o.resume && !o.writeOutput)
+    throw InputError("--resume continues the results in an output folder: it cannot go with --no-output");
   if (o.writeOutput) {
     std::vector<std::string> gauges;
     for (const GaugeSpec& g : c.gauges.items) gauges.push_back(g.name);
-    checkOutputFolder(outputDir(o, c.name), o.overwrite, gauges);
+    checkOutputFolder(outputDir(o, c.name), folderUse(o), gauges);
+  }
+  std::unique_ptr<CheckpointReader> resume;
+  if (o.resume) {
+    resume = std::make_unique<CheckpointReader>(checkpointPath(outputDir(o, c.name)));
+    resume->requireMatch(checkpointHeaderFor(c, runParameters(c, o), o.precision));
   }
   Device d = o.device.value_or(defaultDevice());
   if (d == Device::Gpu && !gpu::available())
@@ -80,6 +97,10 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
   }
   const auto start = std::chrono::steady_clock::now();
   impl_ = makeSimulationCore(c, o, d);
+  if (resume) {
+    impl_->restoreState(*resume);
+    impl_->resumedFrom = std::move(resume);
+  }
   impl_->setSetupSeconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 Simulation::~Simulation() = default;
@@ -109,21 +130,37 @@ std::string Simulation::setupPhaseText() const { return setupPhaseSummary(impl_-
 RunReport Simulation::run() {
   Impl& s = *impl_;
   const RunOptions& o = s.options();
-  RunOutput output(outputDir(o, s.name()), o.writeOutput, o.writeVtk, o.overwrite, s.caseGauges(), s.params(),
+  RunOutput output(outputDir(o, s.name()), o.writeOutput, o.writeVtk, folderUse(o), s.caseGauges(), s.params(),
                    &s.phaseTimer());
+  const bool resumed = s.resumedFrom != nullptr;
+  if (resumed) {
+    output.resume(*s.resumedFrom, s.exclusionLog());
+    s.resumedFrom.reset();
+  }
   RunReport r = startReport(s);
-  ProgressLine progress(o.progress);
+  ProgressLine progress(o.progress, s.stepsDone(), s.now());
   const auto t0 = Clock::now();
+  // Checkpoints every checkpointEvery wall seconds after a step's outputs, and when a signal
+  // stops the run (unless this step's was just written).
+  const bool checkpoints = output.writes() && o.checkpointEvery > 0;
+  auto lastCheckpoint = t0;
+  uint64_t checkpointStep = resumed ? s.stepsDone() : ~uint64_t(0);
+  auto checkpoint = [&] {
+    output.checkpoint(s);
+    lastCheckpoint = Clock::now();
+    checkpointStep = s.stepsDone();
+  };
   auto report = [&](const std::string& status, const std::string& error) {
     completeReport(r, s, output, status, error, secondsSince(t0));
     if (output.writes()) writeRunReport((output.dir() / "run.json").string(), r);
   };
   try {
-    output.atTime(s.now(), s);
+    if (!resumed) output.atTime(s.now(), s);  // a resumed run's outputs of this time are done
     while (!finished()) {
       step();
       output.atTime(s.now(), s);
       progress.update(s, activeParticles());
+      if (checkpoints && secondsSince(lastCheckpoint) >= o.checkpointEvery) checkpoint();
       if (const int signal = stopRequested())
         throw InterruptedError(fmt::format("interrupted by signal {} ({}) at t={:.6g} s after step {}", signal,
                                            signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "?",
@@ -131,6 +168,8 @@ RunReport Simulation::run() {
                                signal);
     }
     progress.done();
+    // Stopped by --steps before TimeMax: a checkpoint to go on from with --resume and more steps.
+    if (checkpoints && s.now() < s.endTime() && checkpointStep != s.stepsDone()) checkpoint();
     output.finish(s.exclusionLog());
   } catch (const std::exception& e) {
     progress.done();
@@ -144,15 +183,25 @@ RunReport Simulation::run() {
         error += fmt::format(" (its last state could not be written: {})", w.what());
       }
     }
+    const auto* stop = dynamic_cast<const InterruptedError*>(&e);
+    if (stop && checkpoints) {
+      try {
+        if (checkpointStep != s.stepsDone()) checkpoint();
+        error += fmt::format(" (checkpoint written: continue with --resume {})", output.dir().string());
+      } catch (const std::exception& w) {
+        error += fmt::format(" (no checkpoint could be written: {})", w.what());
+      }
+    }
     try {
       output.finish(s.exclusionLog());  // what was measured before the failure stays valid
     } catch (...) {
     }
     try {
-      report(dynamic_cast<const InterruptedError*>(&e) ? "interrupted" : "failed", error);
+      report(stop ? "interrupted" : "failed", error);
     } catch (...) {
     }
     if (dynamic_cast<const DivergenceError*>(&e)) throw DivergenceError(error);
+    if (stop) throw InterruptedError(error, stop->signal());
     throw;
   }
   report("completed", "");

@@ -24,21 +24,24 @@ constexpr uint32_t kUploadChunk = 1u << 21;
 // Diverged particles a failed run's message names.
 constexpr int kDivergedNamed = 3;
 
+// The run's scalars in a checkpoint.
+struct CoreCheckpoint {
+  double t, dt, dtNext;
+  uint64_t steps, dtMinHits, particleSteps, compactions;
+  uint32_t excludedOutOfDomain, excludedDensity;
+  int32_t verletCounter;
+  uint32_t parked;
+  StepScalars scalars;  // as the last step left them in the engine's passes
+};
+
 template <typename T>
 class SimulationCore final : public Simulation::Impl {
  public:
   SimulationCore(const CaseDefinition& c, const RunOptions& o, Device d) {
-    p = deriveParameters(c);
+    p = runParameters(c, o);
     opts = o;
-    if (o.timeMax) {
-      p.timeMax = *o.timeMax;
-      p.setFromCommandLine("TimeMax", fmt::format("{}", p.timeMax));
-    }
-    if (o.timeOut) {
-      p.timeOut = *o.timeOut;
-      p.setFromCommandLine("TimeOut", fmt::format("{}", p.timeOut));
-    }
     timeMax = p.timeMax;
+    header_ = checkpointHeaderFor(c, p, o.precision);
     caseName = c.name;
     casePath = c.path;
     gauges = c.gauges;
@@ -155,6 +158,7 @@ class SimulationCore final : public Simulation::Impl {
     timer->stepFinished();
     if (!std::isfinite(s.dt) || (symplectic && !std::isfinite(s.dtNext)))
       throw DivergenceError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
+    lastScalars_ = s;
     dt = s.dt;
     dtNext_ = s.dtNext;
     dtMinHits += s.dtMinHit;
@@ -272,6 +276,38 @@ class SimulationCore final : public Simulation::Impl {
           },
           GaugeKernel{p.kernel, p.dim, p.h, p.massFluid});
     return *hostGauges_;
+  }
+
+  void saveState(CheckpointWriter& w) const override {
+    w.putValue("core", CoreCheckpoint{t, dt, dtNext_, stepCount, dtMinHits, particleSteps, compactions,
+                                      excluded.outOfDomain, excluded.density, verletCounter_, parked_, lastScalars_});
+    saveExclusionLog(w, excludedLog);
+    state_->save(w);
+    if (floating_) floating_->save(w);
+    if (motion_) motion_->save(w);
+  }
+
+  void restoreState(const CheckpointReader& r) override {
+    const auto c = r.value<CoreCheckpoint>("core");
+    t = c.t;
+    dt = c.dt;
+    dtNext_ = c.dtNext;
+    stepCount = firstStep_ = c.steps;
+    dtMinHits = c.dtMinHits;
+    particleSteps = firstParticleSteps_ = c.particleSteps;
+    compactions = c.compactions;
+    excluded = {c.excludedOutOfDomain, c.excludedDensity};
+    verletCounter_ = c.verletCounter;
+    parked_ = c.parked;
+    lastScalars_ = c.scalars;
+    ops_->restoreStepScalars(c.scalars);
+    excludedLog = restoreExclusionLog(r);
+    state_->restore(r);
+    if (floating_) floating_->restore(r);
+    if (motion_) motion_->restore(r);
+    // A new strategy, and particles it has not seen.
+    particlesChanged_ = true;
+    floatingIndexedAt_ = ~uint64_t(0);
   }
 
   std::vector<FloatingBodyState> floatingStates() const override {
@@ -536,6 +572,7 @@ class SimulationCore final : public Simulation::Impl {
   DtRule dtRule_;
   int verletCounter_ = 0;
   double dtNext_ = 0;  // symplectic: the next step's dt (time_step.h)
+  StepScalars lastScalars_{};  // of the last step (checkpoints)
   bool particlesChanged_ = true;
   ParkingLot parking_;    // axis -1: every axis is periodic, excluded particles are compacted at once
   uint32_t parked_ = 0;   // parked particles, all in [nBound, n)
@@ -548,6 +585,19 @@ class SimulationCore final : public Simulation::Impl {
 };
 
 }  // namespace
+
+SimParameters runParameters(const CaseDefinition& c, const RunOptions& o) {
+  SimParameters p = deriveParameters(c);
+  if (o.timeMax) {
+    p.timeMax = *o.timeMax;
+    p.setFromCommandLine("TimeMax", fmt::format("{}", p.timeMax));
+  }
+  if (o.timeOut) {
+    p.timeOut = *o.timeOut;
+    p.setFromCommandLine("TimeOut", fmt::format("{}", p.timeOut));
+  }
+  return p;
+}
 
 std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,
                                                      Device device) {

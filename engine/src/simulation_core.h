@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint.h"
 #include "engine_ops.h"
 #include "floating_bodies.h"
 #include "gauge_sampler.h"
@@ -34,6 +35,16 @@ class Simulation::Impl : public OutputSource {
   // How steps were run: "off (why)" or "on", with the graphs recorded and the steps replayed
   // (step_graphs.h), for run.json.
   virtual std::string stepGraphSummary() const = 0;
+  // A resumed run: the state saveState() wrote, over the state the set-up made from the case.
+  virtual void restoreState(const CheckpointReader& r) = 0;
+  const CheckpointHeader& checkpointHeader() const override { return header_; }
+  // The checkpoint a resumed run started from, kept from the set-up (Simulation's constructor)
+  // until the run loop has resumed its output from it.
+  std::unique_ptr<CheckpointReader> resumedFrom;
+  // The step a resumed run started at (0 otherwise) and the particle-steps done by then, for the
+  // report.
+  uint64_t firstStep() const { return firstStep_; }
+  uint64_t firstParticleSteps() const { return firstParticleSteps_; }
 
   const SimParameters& params() const { return p; }
   const RunOptions& options() const { return opts; }
@@ -80,6 +91,8 @@ class Simulation::Impl : public OutputSource {
   std::vector<ExcludedParticle> excludedLog;
   CaseGauges gauges;  // sampled by the run's output schedule (run_output.h)
   double setupTime = 0;
+  CheckpointHeader header_;
+  uint64_t firstStep_ = 0, firstParticleSteps_ = 0;
 
   // Ends the set-up part that began at the last call (or at construction) under `name`.
   void setupLap(const char* name) {
@@ -92,6 +105,9 @@ class Simulation::Impl : public OutputSource {
   std::vector<std::pair<std::string, double>> setupPhases_;
   std::chrono::steady_clock::time_point setupLapStart_ = std::chrono::steady_clock::now();
 };
+
+// The case's parameters with the options that override them (--time-max, --time-out).
+SimParameters runParameters(const CaseDefinition& c, const RunOptions& o);
 
 std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,
                                                      Device device);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "test_resume_runs.h"
 #include "test_support.h"
 
 namespace sph {
@@ -278,12 +279,10 @@ TEST(CliRun, ALiveRunsLockKeepsOthersOut) {
   EXPECT_EQ(ok.exitCode, 0) << ok.output;
 }
 
-TEST(CliRun, SigintEndsTheStepAndReportsInterrupted) {
-  const auto dir = test::tempDir("cli_sigint");
-  // Long enough that it is still running when the signal comes; a part every 1 ms to see it run.
-  const std::string params = R"(<parameter key="TimeMax" value="100" /><parameter key="TimeOut" value="0.001" />)";
-  const std::string path = test::writeFile(dir / "Long_Def.xml", test::caseXml(kDefinition, kTank, params));
-  const auto out = dir / "out";
+// Starts `sph run CASE --device cpu --quiet --threads 1 --out OUT`, waits until it has written
+// vtk/Part_0003.vtk (it is stepping), then sends `signal`; the run must stop by itself with
+// 128 + signal, its run.json saying "interrupted" with the signal's name.
+void interruptRun(const std::string& path, const fs::path& out, int signal, const char* signalName) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
@@ -293,19 +292,79 @@ TEST(CliRun, SigintEndsTheStepAndReportsInterrupted) {
           "--out", out.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
-  // Wait until it has written a few parts (it is stepping), then ask it to stop.
   for (int i = 0; i < 600 && !fs::exists(out / "vtk" / "Part_0003.vtk"); ++i) usleep(100000);
   ASSERT_TRUE(fs::exists(out / "vtk" / "Part_0003.vtk")) << "the run did not start";
-  kill(child, SIGINT);
+  kill(child, signal);
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status)) << "killed by the signal instead of stopping";
-  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT);
-  std::ifstream f(out / "run.json");
-  const std::string json((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(WEXITSTATUS(status), 128 + signal);
+  const std::string json = test::fileText(out / "run.json");
   EXPECT_NE(json.find("\"status\": \"interrupted\""), std::string::npos) << json;
-  EXPECT_NE(json.find("SIGINT"), std::string::npos) << json;
+  EXPECT_NE(json.find(signalName), std::string::npos) << json;
   EXPECT_FALSE(fs::exists(out / ".sph-run.lock"));
+}
+
+TEST(CliRun, SigintEndsTheStepAndReportsInterrupted) {
+  const auto dir = test::tempDir("cli_sigint");
+  // Long enough that it is still running when the signal comes; a part every 1 ms to see it run.
+  const std::string params = R"(<parameter key="TimeMax" value="100" /><parameter key="TimeOut" value="0.001" />)";
+  const std::string path = test::writeFile(dir / "Long_Def.xml", test::caseXml(kDefinition, kTank, params));
+  const auto out = dir / "out";
+  interruptRun(path, out, SIGINT, "SIGINT");
+  // The step it stopped at is checkpointed, and the report says how to go on.
+  EXPECT_TRUE(fs::exists(out / "checkpoint" / "checkpoint.bin"));
+  const std::string json = test::fileText(out / "run.json");
+  EXPECT_NE(json.find("--resume " + out.string()), std::string::npos) << json;
+}
+
+// A run stopped by SIGTERM and resumed with --resume gives, part for part, the files of the run
+// made without a stop (one thread: the CPU run is then bit-identical).
+TEST(CliRun, SigtermThenResumeGivesTheResultsOfARunWithoutStop) {
+  const auto dir = test::tempDir("cli_sigterm_resume");
+  // About 15,000 steps: a few seconds, still running when the signal comes.
+  const std::string params = R"(<parameter key="TimeMax" value="10" /><parameter key="TimeOut" value="0.1" />)";
+  const std::string path = test::writeFile(dir / "Long_Def.xml", test::caseXml(kDefinition, kTank, params));
+  const auto out = dir / "out", straight = dir / "straight";
+  interruptRun(path, out, SIGTERM, "SIGTERM");
+  ASSERT_TRUE(fs::exists(out / "checkpoint" / "checkpoint.bin"));
+  const auto resumed = test::runSph("run " + path + " --device cpu --quiet --threads 1 --resume " + out.string());
+  EXPECT_EQ(resumed.exitCode, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("resuming " + out.string() + " at step"), std::string::npos) << resumed.output;
+  const auto once = test::runSph("run " + path + " --device cpu --quiet --threads 1 --out " + straight.string());
+  ASSERT_EQ(once.exitCode, 0) << once.output;
+  test::expectSameResultFiles(straight, out);
+  EXPECT_TRUE(fs::exists(out / "vtk" / "Part_0100.vtk"));
+  const std::string json = test::fileText(out / "run.json");
+  EXPECT_NE(json.find("\"status\": \"completed\""), std::string::npos) << json;
+  EXPECT_NE(json.find("resumed_at_step"), std::string::npos) << json;
+}
+
+TEST(CliErrors, ResumeWithoutACheckpointOrWithContradictingOptions) {
+  const auto dir = test::tempDir("cli_resume_errors");
+  const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
+  const auto out = dir / "out";
+  const auto nothing = test::runSph("run " + path + " --device cpu --quiet --resume " + out.string());
+  EXPECT_EQ(nothing.exitCode, 2) << nothing.output;
+  EXPECT_NE(nothing.output.find(out.string()), std::string::npos) << nothing.output;
+  ASSERT_EQ(test::runSph("run " + path + " --device cpu --quiet --out " + out.string()).exitCode, 0);
+  const auto none = test::runSph("run " + path + " --device cpu --quiet --resume " + out.string());
+  EXPECT_EQ(none.exitCode, 2) << none.output;
+  EXPECT_NE(none.output.find((out / "checkpoint" / "checkpoint.bin").string()), std::string::npos) << none.output;
+  EXPECT_NE(none.output.find("no checkpoint"), std::string::npos) << none.output;
+  const std::string contradicting[] = {" --overwrite", " --no-output", " --out " + out.string()};
+  for (const std::string& extra : contradicting) {
+    const auto r = test::runSph("run " + path + " --device cpu --quiet --resume " + out.string() + extra);
+    EXPECT_EQ(r.exitCode, 2) << extra << ": " << r.output;
+    EXPECT_NE(r.output.find("--resume"), std::string::npos) << r.output;
+  }
+  // A stop by --steps leaves a checkpoint; resuming it in the other precision is refused.
+  const auto stopped = test::runSph("run " + path + " --device cpu --quiet --steps 3 --overwrite --out " + out.string());
+  ASSERT_EQ(stopped.exitCode, 0) << stopped.output;
+  const auto precision =
+      test::runSph("run " + path + " --device cpu --quiet --precision double --resume " + out.string());
+  EXPECT_EQ(precision.exitCode, 2) << precision.output;
+  EXPECT_NE(precision.output.find("--precision single"), std::string::npos) << precision.output;
 }
 
 // Water with no floor falls out of the domain.

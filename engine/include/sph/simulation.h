@@ -35,6 +35,14 @@ struct RunOptions {
   // Replace an earlier run's results in the output folder (output_folder.h). The library's
   // default; `sph run` gives false unless --overwrite.
   bool overwrite = true;
+  // Wall-clock seconds between checkpoints (OUT/checkpoint/checkpoint.bin, written atomically),
+  // and a last one when a signal stops the run; 0: none at all. Only with writeOutput.
+  double checkpointEvery = 900;
+  // Continue the run whose checkpoint is in OUT (outDir) into the same folder: its results are
+  // kept, those written after the checkpoint are cut off, and the run goes on from the step of
+  // the checkpoint (maxSteps and timeMax count from the run's start). The case, its parameters
+  // (TimeMax aside), the precision and sph's version must be those of the checkpoint.
+  bool resume = false;
   bool writeVtk = true;              // VTK files every TimeOut (benchmarks turn them off)
   bool progress = true;              // progress line on stderr
   // Per-phase timing (CUDA events on the GPU, the steady clock on the CPU). Off (--no-timers,

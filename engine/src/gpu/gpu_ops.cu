@@ -225,6 +225,11 @@ class GpuOps final : public EngineOps<T> {
     return *host_;
   }
 
+  void restoreStepScalars(const StepScalars& s) override {
+    SPH_CUDA_CHECK(cudaMemcpy(scalars_.data(), &s, sizeof(StepScalars), cudaMemcpyHostToDevice),
+                   "restoring the step scalars from a checkpoint");
+  }
+
   double stepDt() override {
     SPH_CUDA_CHECK(cudaMemcpyAsync(&host_->dt, &scalars_.data()->dt, sizeof(double), cudaMemcpyDeviceToHost, 0),
                    "reading the step's dt");

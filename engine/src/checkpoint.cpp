@@ -1,0 +1,259 @@
+#include "checkpoint.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "sph/errors.h"
+#include "sph/plugin_loader.h"
+
+namespace sph {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr char kMagic[8] = {'S', 'P', 'H', 'C', 'K', 'P', 'T', '\n'};
+// Raise whenever what a checkpoint holds changes meaning (records added, renamed or reinterpreted).
+constexpr uint32_t kFormatVersion = 1;
+constexpr const char* kEndRecord = "end";
+
+uint64_t hashOf(std::string_view s) {
+  CheckpointHash h;
+  h.add(s.data(), s.size());
+  return h.value();
+}
+
+// The whole file, or "" when it cannot be read (the fingerprint then rests on the rest).
+std::string fileBytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  if (!f) return {};
+  std::string s(size_t(f.tellg()), '\0');
+  f.seekg(0);
+  f.read(s.data(), std::streamsize(s.size()));
+  s.resize(size_t(f.gcount()));
+  return s;
+}
+
+}  // namespace
+
+void CheckpointHash::add(const void* data, size_t n) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  while (n > 0 && (pending_ > 0 || n < 8)) {
+    buf_[pending_++] = *p++;
+    --n;
+    if (pending_ == 8) word(buf_);
+  }
+  for (; n >= 8; n -= 8, p += 8) word(p);
+  while (n-- > 0) buf_[pending_++] = *p++;
+}
+
+uint64_t CheckpointHash::value() const {
+  uint64_t h = h_;
+  for (size_t i = 0; i < pending_; ++i) h = (h ^ buf_[i]) * kPrime;
+  return (h ^ (h >> 29)) * kPrime;
+}
+
+void CheckpointHash::word(const unsigned char* w) {
+  uint64_t v;
+  std::memcpy(&v, w, 8);
+  h_ = (h_ ^ v) * kPrime;
+  h_ ^= h_ >> 32;
+  pending_ = 0;
+}
+
+std::string checkpointEngineVersion() { return fmt::format("{} (engine headers {})", SPH_VERSION, pluginAbiTag()); }
+
+uint64_t caseFingerprint(const CaseDefinition& c, const SimParameters& p) {
+  std::string all = fileBytes(c.path);
+  if (!c.particleFile.empty()) all += fileBytes(c.particleFile);
+  for (const SimParameters::Provenance& e : p.provenance)
+    if (e.name != "TimeMax") all += fmt::format("\n{}={}", e.name, e.value);
+  all += fmt::format("\nparticles={}", c.positions.size());
+  return hashOf(all);
+}
+
+CheckpointHeader checkpointHeaderFor(const CaseDefinition& c, const SimParameters& p, Precision precision) {
+  CheckpointHeader h;
+  h.engineVersion = checkpointEngineVersion();
+  h.caseHash = caseFingerprint(c, p);
+  h.precision = precision;
+  h.particles = c.positions.size();
+  h.caseName = c.name;
+  return h;
+}
+
+fs::path checkpointPath(const fs::path& out) { return out / "checkpoint" / "checkpoint.bin"; }
+
+CheckpointWriter::CheckpointWriter(fs::path path, const CheckpointHeader& h) : path_(std::move(path)) {
+  tmp_ = path_;
+  tmp_ += ".tmp";
+  std::error_code ec;
+  fs::create_directories(path_.parent_path(), ec);
+  if (ec)
+    throw RunError(fmt::format("cannot write checkpoint '{}': cannot create its folder: {}", path_.string(),
+                               ec.message()));
+  file_ = std::fopen(tmp_.c_str(), "wb");
+  if (!file_) throw RunError(fmt::format("cannot write checkpoint '{}': {}", tmp_.string(), std::strerror(errno)));
+  write(kMagic, sizeof kMagic);
+  write(&kFormatVersion, sizeof kFormatVersion);
+  putString("header.version", h.engineVersion);
+  putValue("header.case_hash", h.caseHash);
+  putValue("header.precision", uint8_t(h.precision == Precision::Double ? 8 : 4));
+  putValue("header.particles", h.particles);
+  putString("header.case", h.caseName);
+}
+
+CheckpointWriter::~CheckpointWriter() {
+  if (!file_) return;
+  std::fclose(file_);
+  std::remove(tmp_.c_str());
+}
+
+void CheckpointWriter::write(const void* data, size_t bytes) {
+  if (bytes > 0 && std::fwrite(data, 1, bytes, file_) != bytes)
+    throw RunError(fmt::format("cannot write checkpoint '{}': {}", tmp_.string(), std::strerror(errno)));
+  hash_.add(data, bytes);
+}
+
+void CheckpointWriter::put(std::string_view name, const void* data, size_t bytes) {
+  const uint32_t nameSize = uint32_t(name.size());
+  const uint64_t size = bytes;
+  write(&nameSize, sizeof nameSize);
+  write(name.data(), name.size());
+  write(&size, sizeof size);
+  write(data, bytes);
+}
+
+void CheckpointWriter::commit() {
+  const uint64_t hash = hash_.value();  // of every byte before the end record
+  put(kEndRecord, &hash, sizeof hash);
+  const bool flushed = std::fflush(file_) == 0 && ::fsync(fileno(file_)) == 0;
+  const int err = errno;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!flushed || !closed) {
+    std::remove(tmp_.c_str());
+    throw RunError(
+        fmt::format("cannot write checkpoint '{}': {}", tmp_.string(), std::strerror(flushed ? errno : err)));
+  }
+  std::error_code ec;
+  fs::rename(tmp_, path_, ec);
+  if (ec) {
+    std::remove(tmp_.c_str());
+    throw RunError(fmt::format("cannot rename '{}' to '{}': {}", tmp_.string(), path_.string(), ec.message()));
+  }
+  // The rename itself reaches the disk with the folder's entry.
+  const int dir = ::open(path_.parent_path().c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+CheckpointReader::CheckpointReader(fs::path path) : path_(std::move(path)) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path_, ec))
+    throw InputError(fmt::format("{}: no checkpoint to resume from (a run writes one every --checkpoint-every "
+                                 "seconds and when a signal stops it)",
+                                 path_.string()));
+  data_ = fileBytes(path_.string());
+  const std::string_view d = data_;
+  auto damaged = [&](const std::string& what) {
+    return InputError(fmt::format("{}: the checkpoint is truncated or damaged ({}); it cannot be resumed",
+                                  path_.string(), what));
+  };
+  if (d.size() < sizeof kMagic || d.compare(0, sizeof kMagic, std::string_view(kMagic, sizeof kMagic)) != 0)
+    throw InputError(fmt::format("{}: not an sph checkpoint", path_.string()));
+  uint32_t format = 0;
+  if (d.size() < sizeof kMagic + sizeof format) throw damaged("no format version");
+  std::memcpy(&format, d.data() + sizeof kMagic, sizeof format);
+  if (format != kFormatVersion)
+    throw InputError(fmt::format("{}: a checkpoint of format {}, this sph reads format {} (written by another version "
+                                 "of sph); run the case again without --resume",
+                                 path_.string(), format, kFormatVersion));
+  size_t at = sizeof kMagic + sizeof format;
+  bool ended = false;
+  while (at < d.size()) {
+    const size_t start = at;
+    uint32_t nameSize = 0;
+    uint64_t size = 0;
+    if (d.size() - at < sizeof nameSize) throw damaged(fmt::format("a record cut at byte {}", at));
+    std::memcpy(&nameSize, d.data() + at, sizeof nameSize);
+    at += sizeof nameSize;
+    if (d.size() - at < nameSize + sizeof size) throw damaged(fmt::format("a record cut at byte {}", start));
+    const std::string name(d.substr(at, nameSize));
+    at += nameSize;
+    std::memcpy(&size, d.data() + at, sizeof size);
+    at += sizeof size;
+    if (d.size() - at < size) throw damaged(fmt::format("record '{}' cut at byte {}", name, start));
+    const std::string_view payload = d.substr(at, size);
+    at += size;
+    if (name == kEndRecord) {
+      uint64_t stored = 0;
+      if (size != sizeof stored || at != d.size()) throw damaged("bytes after the end record");
+      std::memcpy(&stored, payload.data(), sizeof stored);
+      CheckpointHash h;
+      h.add(d.data(), start);
+      if (h.value() != stored) throw damaged("its contents do not match their hash");
+      ended = true;
+      break;
+    }
+    records_[name] = payload;
+  }
+  if (!ended) throw damaged("no end record");
+  header_.engineVersion = string("header.version");
+  header_.caseHash = value<uint64_t>("header.case_hash");
+  header_.precision = value<uint8_t>("header.precision") == 8 ? Precision::Double : Precision::Single;
+  header_.particles = value<uint64_t>("header.particles");
+  header_.caseName = string("header.case");
+}
+
+void CheckpointReader::requireMatch(const CheckpointHeader& e) const {
+  const CheckpointHeader& h = header_;
+  if (h.engineVersion != e.engineVersion)
+    throw InputError(fmt::format("{}: the checkpoint was written by sph {}, this is sph {}; only the same version "
+                                 "can resume it (run the case again without --resume)",
+                                 path_.string(), h.engineVersion, e.engineVersion));
+  if (h.precision != e.precision)
+    throw InputError(fmt::format("{}: the checkpoint is of a {} precision run, this run is {} precision; give "
+                                 "--precision {}",
+                                 path_.string(), precisionName(h.precision), precisionName(e.precision),
+                                 precisionName(h.precision)));
+  if (h.caseHash != e.caseHash || h.particles != e.particles)
+    throw InputError(fmt::format("{}: the checkpoint is of another case or other parameters (case '{}', {} "
+                                 "particles, hash {:016x}; this run: case '{}', {} particles, hash {:016x}); resume "
+                                 "with the case file and options the run started with (only --time-max may change)",
+                                 path_.string(), h.caseName, h.particles, h.caseHash, e.caseName, e.particles,
+                                 e.caseHash));
+}
+
+std::vector<std::string> CheckpointReader::names() const {
+  std::vector<std::string> n;
+  for (const auto& [name, payload] : records_) n.push_back(name);
+  return n;
+}
+
+std::string_view CheckpointReader::bytes(std::string_view name) const {
+  const auto it = records_.find(name);
+  if (it == records_.end())
+    throw InputError(fmt::format("{}: the checkpoint has no record '{}' (written for another kind of run?)",
+                                 path_.string(), name));
+  return it->second;
+}
+
+void CheckpointReader::copyExact(std::string_view name, void* dst, size_t want) const {
+  const std::string_view b = bytes(name);
+  if (b.size() != want) sizeMismatch(name, b.size(), want, false);
+  if (want > 0) std::memcpy(dst, b.data(), want);
+}
+
+void CheckpointReader::sizeMismatch(std::string_view name, size_t have, size_t want, bool multiple) const {
+  throw InputError(fmt::format("{}: record '{}' of the checkpoint holds {} bytes, this run expects {}{}",
+                               path_.string(), name, have, multiple ? "a multiple of " : "", want));
+}
+
+}  // namespace sph
