@@ -85,7 +85,8 @@ void VerletStrategy::configure(const StrategyContext& ctx) {
   if (!backend_ || ctx_.device != ctx.device)
     backend_ = ctx.device == Device::Gpu ? makeVerletGpuBackend() : makeVerletCpuBackend(ctx.threads);
   ctx_ = ctx;
-  built_ = pendingBuild_ = fallback_ = false;
+  built_ = pendingBuild_ = fallback_ = preferredFailed_ = false;
+  buildsSinceRetry_ = 0;
   dh_ = rule_.minFraction * ctx.support;
   rc_ = ctx.support + dh_;
 }
@@ -204,13 +205,23 @@ void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
   {
     ScopedPhase phase(ctx_.timer, "VL-Build", PhaseGroup::List);
     BuildRequest req{rc_, memoryCap_, lanesPerParticle(ctx_.dim), countLanesPerParticle(ctx_.dim), layouts_.front()};
-    for (ListLayout layout : layouts_) {
+    // After the preferred layout did not fit, the next builds start with the one that did (a
+    // failed attempt costs a count pass), trying the preferred one again every kRetryBuilds.
+    const bool skipPreferred = preferredFailed_ && buildsSinceRetry_ < kRetryBuilds;
+    for (size_t i = skipPreferred ? 1 : 0; i < layouts_.size(); ++i) {
+      const ListLayout layout = layouts_[i];
       req.layout = layout;
       req.lanes = layout == ListLayout::Bitmask ? maskLanesPerParticle(ctx_.dim) : lanesPerParticle(ctx_.dim);
       r = backend_->build(p, cell_.lookup(), req);
       if (r.built) {
         ++layoutBuilds_[size_t(layout)];
-        if (layout != layouts_.front()) ++layoutFallbacks_;
+        if (i == 0) {
+          preferredFailed_ = false;
+        } else {
+          ++layoutFallbacks_;
+          buildsSinceRetry_ = skipPreferred ? buildsSinceRetry_ + 1 : 0;
+          preferredFailed_ = true;
+        }
         break;
       }
     }

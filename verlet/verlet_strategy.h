@@ -94,6 +94,9 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   std::vector<ListLayout> layouts_{ListLayout::Indices};  // tried in order at each build
   uint64_t layoutBuilds_[kLayouts] = {};                  // builds per layout (ListLayout's values)
   uint64_t layoutFallbacks_ = 0;                          // builds in a layout after the first
+  static constexpr uint32_t kRetryBuilds = 32;
+  bool preferredFailed_ = false;  // the last build was not in the preferred layout
+  uint32_t buildsSinceRetry_ = 0;
   size_t memoryCap_ = 0;
   std::unique_ptr<VerletBackend> backend_;
   cell::CellSearch cell_;     // the rebuild sort and tables (cells of Rc/2), and the fallback
