@@ -61,8 +61,9 @@ run options (default in brackets):
   --overwrite           replace the results of an earlier run in the output folder (they
                         stay until this run has written its first output; other files stay)
   --checkpoint-every T  wall-clock seconds between checkpoints (OUT/checkpoint/checkpoint.bin,
-                        replaced atomically; one more when SIGINT/SIGTERM stops the run);
-                        0: none                          [900]
+                        replaced atomically; one more when SIGINT/SIGTERM stops the run,
+                        and, when this option is given, when --steps stops it before
+                        TimeMax); 0: none                [900]
   --resume OUT          continue the run whose checkpoint is in OUT, into OUT: the results
                         there are kept (those written after the checkpoint are cut off) and
                         extended; give the case and options the run started with (--time-max
@@ -141,6 +142,7 @@ Args parseArgs(int argc, char** argv) {
       const double t = parseNumber(o, value(o));
       if (!(t >= 0)) usageError("--checkpoint-every must be 0 (no checkpoints) or positive seconds");
       a.run.checkpointEvery = t;
+      a.run.checkpointAtStepLimit = true;
     } else if (o == "--resume") {
       a.resume = value(o);
     } else if (o == "--plugin-path") {

@@ -169,7 +169,8 @@ RunReport Simulation::run() {
     }
     progress.done();
     // Stopped by --steps before TimeMax: a checkpoint to go on from with --resume and more steps.
-    if (checkpoints && s.now() < s.endTime() && checkpointStep != s.stepsDone()) checkpoint();
+    if (checkpoints && o.checkpointAtStepLimit && s.now() < s.endTime() && checkpointStep != s.stepsDone())
+      checkpoint();
     output.finish(s.exclusionLog());
   } catch (const std::exception& e) {
     progress.done();

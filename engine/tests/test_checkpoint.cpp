@@ -46,6 +46,7 @@ RunOptions cpuOptions() {
   o.device = Device::Cpu;
   o.threads = 1;
   o.progress = false;
+  o.checkpointAtStepLimit = true;  // the tests stop at a step to resume from
   return o;
 }
 

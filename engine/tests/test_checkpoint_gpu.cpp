@@ -26,6 +26,7 @@ RunOptions gpuOptions(Precision p) {
   o.device = Device::Gpu;
   o.precision = p;
   o.progress = false;
+  o.checkpointAtStepLimit = true;  // the tests stop at a step to resume from
   o.timeOut = 0.002;
   o.writeVtk = false;
   return o;

@@ -358,8 +358,10 @@ TEST(CliErrors, ResumeWithoutACheckpointOrWithContradictingOptions) {
     EXPECT_EQ(r.exitCode, 2) << extra << ": " << r.output;
     EXPECT_NE(r.output.find("--resume"), std::string::npos) << r.output;
   }
-  // A stop by --steps leaves a checkpoint; resuming it in the other precision is refused.
-  const auto stopped = test::runSph("run " + path + " --device cpu --quiet --steps 3 --overwrite --out " + out.string());
+  // A stop by --steps leaves a checkpoint when --checkpoint-every is given; resuming it in the
+  // other precision is refused.
+  const auto stopped = test::runSph("run " + path + " --device cpu --quiet --steps 3 --checkpoint-every 900 --overwrite --out " +
+                                    out.string());
   ASSERT_EQ(stopped.exitCode, 0) << stopped.output;
   const auto precision =
       test::runSph("run " + path + " --device cpu --quiet --precision double --resume " + out.string());

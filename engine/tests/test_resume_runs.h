@@ -35,6 +35,7 @@ inline ResumedRun runStraightAndResumed(const CaseDefinition& c, RunOptions o, u
   r.straightDir = dir / "straight";
   r.resumedDir = dir / "resumed";
   o.progress = false;
+  o.checkpointAtStepLimit = true;
   o.outDir = r.straightDir.string();
   o.maxSteps = n;
   {

@@ -38,6 +38,10 @@ struct RunOptions {
   // Wall-clock seconds between checkpoints (OUT/checkpoint/checkpoint.bin, written atomically),
   // and a last one when a signal stops the run; 0: none at all. Only with writeOutput.
   double checkpointEvery = 900;
+  // A checkpoint also when maxSteps stops the run before TimeMax, to go on from with more steps.
+  // Off unless asked for (`sph run` asks when --checkpoint-every is given): a benchmark's short
+  // runs of hundreds of millions of particles would each write tens of gigabytes.
+  bool checkpointAtStepLimit = false;
   // Continue the run whose checkpoint is in OUT (outDir) into the same folder: its results are
   // kept, those written after the checkpoint are cut off, and the run goes on from the step of
   // the checkpoint (maxSteps and timeMax count from the run's start). The case, its parameters
