@@ -547,7 +547,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     res.entries = total;
     res.members = s.members;
     res.bytes = total * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
-    if (!reserveEntries(total, r.memoryCap)) {
+    if (!reserveEntries(total, res.bytes - total * sizeof(uint32_t), r.memoryCap)) {
       n_ = 0;  // the count pass overwrote the old lists' lengths and offsets: no lists now
       lastGoodTotal_ = 0;
       return res;
@@ -586,11 +586,12 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     return res;
   }
 
-  // Room for `total` entries within the cap and the device's free memory; false (nothing
-  // changed but the CUDA error state cleared) when it cannot be had.
-  bool reserveEntries(uint64_t total, size_t cap) {
+  // Room for `total` entries, with `others` more bytes of list data (lengths, offsets), within
+  // the cap (VerletMemoryLimit counts the lists, as on the CPU) and the device's free memory;
+  // false (nothing changed but the CUDA error state cleared) when it cannot be had.
+  bool reserveEntries(uint64_t total, size_t others, size_t cap) {
     const size_t want = listCapacity(entriesCapacity_, total);
-    const size_t fixed = deviceBytes() - entriesCapacity_ * sizeof(uint32_t);
+    const size_t fixed = others;
     if (cap > 0 && total * sizeof(uint32_t) + fixed > cap) return false;
     if (want == entriesCapacity_) return true;
     if (entries_) cudaFree(entries_);
