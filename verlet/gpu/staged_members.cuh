@@ -1,12 +1,11 @@
 // The GPU's interaction over bitmask lists, with the members staged in shared memory.
 //
 // Walked directly (forEachMaskMember), a lane runs the pair physics inside the loops over its
-// rows, ranges and words, and the four particles of a warp reach their members in different
-// ranges: the warp runs each range for as long as its busiest lane there, and the sum of those
-// maxima is about three times the longest lane's members (DamBreak: the force pass took 3.2
-// times as long as over index lists). Here each lane first decodes its members of a few rows
-// into its own column of a shared stage, and the warp then runs the pair physics over the stage
-// in step (entry i of every lane at once), as over index lists. The decoding stops at a range
+// rows, ranges and words, and the particles of a warp reach their members in different ranges:
+// the warp runs each range for as long as its busiest lane there (DamBreak's force pass took
+// 13% longer so, at 8 lanes). Here each lane first decodes its members of a few rows into its
+// own column of a shared stage, and the warp then runs the pair physics over the stage in step
+// (entry i of every lane at once), as over index lists. The decoding stops at a range
 // boundary (reached by all lanes together: every particle of a grid makes the same row calls)
 // when some lane's column could overflow; a range longer than a column is taken directly.
 // Each lane sums its members in ascending bit order, as maskForces() on the CPU.
@@ -29,7 +28,7 @@ inline constexpr uint32_t kMaskStage = SPH_VERLET_MASK_STAGE;
 // must call this (a lane without a particle with active = false and any valid a). The P lanes
 // of a particle (adjacent lanes) share the work of its rows: in each round lane q works out row
 // r0 + q (the trimming and the four start-table loads) and the lanes pass the ranges round by
-// shuffles; walking all rows in every lane made the force pass 2.2 times as long on DamBreak.
+// shuffles (on DamBreak that took 6% off the force pass with 4 lanes, 14% with 8).
 template <bool Periodic, uint32_t P, typename R, typename Pair>
 __device__ SPH_FORCEINLINE void stagedMaskMembers(uint32_t a, uint32_t part, bool active, const MaskLists<R>& m,
                                                   const Real4<R>& builtA, uint32_t (*stage)[kWarp], Pair&& pair) {
