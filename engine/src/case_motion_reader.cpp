@@ -1,6 +1,7 @@
 #include "case_motion_reader.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <numbers>
 #include <string>
 #include <string_view>
@@ -11,15 +12,22 @@ namespace sph {
 namespace {
 
 constexpr double kRadiansPerDegree = std::numbers::pi / 180.0;
-constexpr const char* kSupported = "wait, mvrect, mvrectsinu, mvrot, mvrotsinu";
+constexpr const char* kSupported = "wait, mvrect, mvrectace, mvrectsinu, mvrot, mvrotace, mvrotsinu, mvnull";
+
+bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
+  for (std::string_view n : names)
+    if (n == name) return true;
+  return false;
+}
+
+bool supported(std::string_view name) {
+  return oneOf(name, {"wait", "mvrect", "mvrectace", "mvrectsinu", "mvrot", "mvrotace", "mvrotsinu", "mvnull"});
+}
 
 // DualSPHysics movements this engine does not implement (yet): refused by name, so the user
 // learns that the case is valid DualSPHysics but not supported here.
 bool knownUnsupported(std::string_view name) {
-  for (std::string_view n : {"mvrectace", "mvrotace", "mvcir", "mvcirace", "mvcirsinu", "mvpredef", "mvfile",
-                             "mvrectfile", "mvrotfile", "mvnull"})
-    if (n == name) return true;
-  return false;
+  return oneOf(name, {"mvcir", "mvcirace", "mvcirsinu", "mvpredef", "mvfile", "mvrectfile", "mvrotfile"});
 }
 
 class MotionReader {
@@ -57,7 +65,7 @@ class MotionReader {
         beginEl.push_back(c);
       } else if (knownUnsupported(name)) {
         x_.fail(c, fmt::format("this movement type is not supported (supported: {})", kSupported));
-      } else if (name == "wait" || name == "mvrect" || name == "mvrectsinu" || name == "mvrot" || name == "mvrotsinu") {
+      } else if (supported(name)) {
         Movement m = readMovement(c);
         const int k = o.find(m.id);
         if (k >= 0)
@@ -124,12 +132,29 @@ class MotionReader {
     if (!(dx * dx + dy * dy + dz * dz > 0)) x_.fail(c, "axisp1 and axisp2 are the same point: no rotation axis");
   }
 
+  // Reads the optional child `name` of c with `read`; without it the movement continues the
+  // previous one's value (DualSPHysics' <phase> and <velini>), which `fromPrevious` records.
+  template <class Read>
+  static void orPrevious(const XMLElement* c, const char* name, bool& fromPrevious, Read read) {
+    if (const XMLElement* e = c->FirstChildElement(name))
+      read(e);
+    else
+      fromPrevious = true;
+  }
+
   Movement readMovement(const XMLElement* c) const {
     const std::string_view name = c->Name();
     Movement m;
     m.line = c->GetLineNum();
     m.id = x_.integer(c, "id");
     if (m.id < 1) x_.fail(c, fmt::format("id=\"{}\" must be a positive integer", m.id));
+    if (name == "mvnull") {
+      // As DualSPHysics: only an id; duration and next, if written, are ignored there too, so
+      // the chain ends here.
+      x_.onlyChildren(c, {});
+      m.type = MovementType::Null;
+      return m;
+    }
     m.duration = x_.real(c, "duration");
     if (m.duration < 0)
       x_.fail(c, fmt::format("duration=\"{}\" is negative (DualSPHysics' instantaneous movements are not supported)",
@@ -145,31 +170,37 @@ class MotionReader {
       x_.onlyChildren(c, {"vel"});
       m.type = MovementType::Rect;
       m.vel = x_.vec(x_.child(c, "vel"));
+    } else if (name == "mvrectace") {
+      x_.onlyChildren(c, {"ace", "velini"});
+      m.type = MovementType::RectAce;
+      m.ace = x_.vec(x_.child(c, "ace"));
+      orPrevious(c, "velini", m.velFromPrevious, [&](const XMLElement* v) { m.vel = x_.vec(v); });
     } else if (name == "mvrectsinu") {
       x_.onlyChildren(c, {"freq", "ampl", "phase"});
       m.type = MovementType::RectSinu;
       m.freq = x_.vec(x_.child(c, "freq"));
       m.ampl = x_.vec(x_.child(c, "ampl"));
-      if (const XMLElement* ph = c->FirstChildElement("phase")) {
+      orPrevious(c, "phase", m.phaseFromPrevious, [&](const XMLElement* ph) {
         const Vec3d p = x_.vec(ph);
         m.phase = {p.x * ang, p.y * ang, p.z * ang};
-      } else {
-        m.phaseFromPrevious = true;
-      }
+      });
     } else if (name == "mvrot") {
       x_.onlyChildren(c, {"vel", "axisp1", "axisp2"});
       m.type = MovementType::Rot;
       m.angVel = x_.real(x_.child(c, "vel"), "ang") * ang;
+      readAxis(c, m);
+    } else if (name == "mvrotace") {
+      x_.onlyChildren(c, {"ace", "velini", "axisp1", "axisp2"});
+      m.type = MovementType::RotAce;
+      m.aceAng = x_.real(x_.child(c, "ace"), "ang") * ang;
+      orPrevious(c, "velini", m.velFromPrevious, [&](const XMLElement* v) { m.angVel = x_.real(v, "ang") * ang; });
       readAxis(c, m);
     } else {
       x_.onlyChildren(c, {"freq", "ampl", "phase", "axisp1", "axisp2"});
       m.type = MovementType::RotSinu;
       m.freqRot = x_.real(x_.child(c, "freq"), "v");
       m.amplRot = x_.real(x_.child(c, "ampl"), "v") * ang;
-      if (const XMLElement* ph = c->FirstChildElement("phase"))
-        m.phaseRot = x_.real(ph, "v") * ang;
-      else
-        m.phaseFromPrevious = true;
+      orPrevious(c, "phase", m.phaseFromPrevious, [&](const XMLElement* ph) { m.phaseRot = x_.real(ph, "v") * ang; });
       readAxis(c, m);
     }
     return m;

@@ -1,5 +1,6 @@
 // Reads a case's <motion> element (DualSPHysics XML guide, "Motion") into MotionObjects:
-// <objreal ref="MK"> with <begin>, <wait>, <mvrect>, <mvrectsinu>, <mvrot> and <mvrotsinu>.
+// <objreal ref="MK"> with <begin>, <wait>, <mvrect>, <mvrectace>, <mvrectsinu>, <mvrot>, <mvrotace>,
+// <mvrotsinu> and <mvnull>.
 // Every error names the file, the line and the element: an unknown or unsupported movement, a
 // ref with no boundary particles, a missing or repeated id, a `next` or `mov` naming no
 // movement, a negative duration, a loop of movements that takes no time.

@@ -7,7 +7,10 @@
 //    of the step it covers: sinusoids as ampl (sin(phase(t + dt)) - sin(phase(t))), so summing
 //    the steps telescopes to the analytic position and nothing drifts with the step count;
 //  * a sinusoid without <phase> continues from the phase the previous movement reached
-//    (zero after a movement that is not the same kind of sinusoid).
+//    (zero after a movement that is not the same kind of sinusoid);
+//  * an accelerated movement (mvrectace/mvrotace) moves by v0 tau + ace tau^2 / 2 at the time tau
+//    into it; without <velini>, v0 is the velocity the previous movement ended with (that of an
+//    mvrect/mvrectace, resp. mvrot/mvrotace; zero otherwise).
 // The engine imposes x' = R x + b on the object's particles and the velocity (x' - x)/dt, the
 // mean velocity over the step (DualSPHysics' MoveLinBound/MoveMatBound).
 #pragma once
@@ -112,9 +115,21 @@ class MotionKinematics {
     double stop = std::numeric_limits<double>::infinity();  // <begin finish>
     Vec3d phase;                // mvrectsinu: phase when the running movement started
     double phaseRot = 0;        // mvrotsinu: likewise
+    Vec3d vel;                  // mvrectace: velocity when the running movement started
+    double angVel = 0;          // mvrotace: likewise, angular (rad/s)
   };
 
-  void enter(Chain& c, int mov, const Vec3d& prevPhase, double prevPhaseRot) const;
+  // What a movement hands on to the next one of its chain (DualSPHysics' JMotionMovActive
+  // state): the sinusoids' phases and the velocities reached.
+  struct Handover {
+    Vec3d phase;
+    double phaseRot = 0;
+    Vec3d vel;
+    double angVel = 0;
+  };
+
+  void enter(Chain& c, int mov, const Handover& prev) const;
+  Handover handover(const Movement& m, const Chain& c) const;
   static RigidTransform piece(const Movement& m, const Chain& c, double ta, double tb);
 
   std::vector<MotionObject> objects_;

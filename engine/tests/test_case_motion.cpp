@@ -110,6 +110,64 @@ TEST(CaseMotion, NextAbsentZeroOrMinusOneEndsTheChain) {
   EXPECT_LT(c.motions[0].begins[0].finish, 0);  // no finish
 }
 
+// Accelerated and null movements. The first two mvrotace are DualSPHysics' CasePump motion (its
+// second movement has no <velini>: it keeps the velocity the first one reached).
+TEST(CaseMotion, ReadsAcceleratedAndNullMovements) {
+  const CaseDefinition c = loadPistonCase("Accelerated", R"(
+      <objreal ref="1">
+        <begin mov="1" start="0.5" finish="1000" />
+        <mvrotace id="1" duration="2" next="2">
+          <ace ang="500" units_comment="degrees/s^2" />
+          <velini ang="90" units_comment="degrees/s" />
+          <axisp1 x="-0.0176" y="-0.29" z="-0.7275" />
+          <axisp2 x="-0.0176" y="-0.49" z="-0.7275" />
+        </mvrotace>
+        <mvrotace id="2" duration="1000" next="3">
+          <ace ang="0" units_comment="degrees/s^2" />
+          <axisp1 x="-0.0176" y="-0.29" z="-0.7275" />
+          <axisp2 x="-0.0176" y="-0.49" z="-0.7275" />
+        </mvrotace>
+        <mvrectace id="3" duration="1.5" next="4"><ace x="0.5" y="0" z="-1" /><velini x="0.1" y="0" z="0" /></mvrectace>
+        <mvrectace id="4" duration="1" next="5" anglesunits="radians"><ace x="-0.25" y="0" z="0" /></mvrectace>
+        <mvnull id="5" />
+      </objreal>)");
+  const std::vector<Movement>& ms = c.motions.at(0).movements;
+  ASSERT_EQ(ms.size(), 5u);
+  EXPECT_EQ(ms[0].type, MovementType::RotAce);
+  EXPECT_DOUBLE_EQ(ms[0].aceAng, 500 * kDeg);
+  EXPECT_DOUBLE_EQ(ms[0].angVel, 90 * kDeg);
+  EXPECT_FALSE(ms[0].velFromPrevious);
+  EXPECT_DOUBLE_EQ(ms[0].axisP2.y, -0.49);
+  EXPECT_EQ(ms[1].type, MovementType::RotAce);
+  EXPECT_EQ(ms[1].aceAng, 0);
+  EXPECT_TRUE(ms[1].velFromPrevious);
+  EXPECT_EQ(ms[1].next, 3);
+  EXPECT_EQ(ms[2].type, MovementType::RectAce);
+  EXPECT_DOUBLE_EQ(ms[2].ace.x, 0.5);
+  EXPECT_DOUBLE_EQ(ms[2].ace.z, -1);
+  EXPECT_DOUBLE_EQ(ms[2].vel.x, 0.1);
+  EXPECT_FALSE(ms[2].velFromPrevious);
+  EXPECT_DOUBLE_EQ(ms[2].duration, 1.5);
+  EXPECT_EQ(ms[3].type, MovementType::RectAce);
+  EXPECT_DOUBLE_EQ(ms[3].ace.x, -0.25);  // lengths: anglesunits changes nothing
+  EXPECT_TRUE(ms[3].velFromPrevious);
+  EXPECT_EQ(ms[4].type, MovementType::Null);
+  EXPECT_EQ(ms[4].id, 5);
+  EXPECT_EQ(ms[4].duration, 0);
+  EXPECT_EQ(ms[4].next, -1);
+}
+
+// DualSPHysics' wave-paddle cases: an object marked as moving by a lone <mvnull>.
+TEST(CaseMotion, ReadsALoneNullMovement) {
+  const CaseDefinition c = loadPistonCase("Null", R"(
+      <objreal ref="1">
+        <begin mov="1" start="0" />
+        <mvnull id="1" />
+      </objreal>)");
+  ASSERT_EQ(c.motions.at(0).movements.size(), 1u);
+  EXPECT_EQ(c.motions[0].movements[0].type, MovementType::Null);
+}
+
 // DualSPHysics' CaseWavemaker (reference/dualsphysics-cases, copied unchanged to tests/data).
 const std::string kWavemakerDef = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/CaseWavemaker_Def.xml";
 
@@ -198,8 +256,36 @@ const BadMotion kBadMotions[] = {
      "<mvzigzag>", "<mvzigzag", "unknown element inside <objreal>"},
     {"UnsupportedType",
      R"(<objreal ref="1"><begin mov="1" start="0" />
-<mvrectace id="1" duration="1"><ace x="1" y="0" z="0" /></mvrectace></objreal>)",
-     "<mvrectace>", "<mvrectace", "not supported"},
+<mvcir id="1" duration="1"><vel ang="1" /></mvcir></objreal>)",
+     "<mvcir>", "<mvcir", "not supported"},
+    {"RectAceWithoutAce", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvrectace id="1" duration="1"><velini x="1" y="0" z="0" /></mvrectace></objreal>)",
+     "<mvrectace>", "<mvrectace id", "missing element <ace>"},
+    {"RectAceNegativeDuration", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvrectace id="1" duration="-0.5"><ace x="1" y="0" z="0" /></mvrectace></objreal>)",
+     "<mvrectace>", "duration=\"-0.5\"", "negative"},
+    {"RectAceWithVel", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvrectace id="1" duration="1"><ace x="1" y="0" z="0" />
+<vel x="1" y="0" z="0" /></mvrectace></objreal>)",
+     "<vel>", "<vel x", "unknown element inside <mvrectace>"},
+    {"RotAceWithoutAce", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvrotace id="1" duration="1"><velini ang="10" />
+<axisp1 x="0" y="0" z="0" /><axisp2 x="0" y="1" z="0" /></mvrotace></objreal>)",
+     "<mvrotace>", "<mvrotace id", "missing element <ace>"},
+    {"RotAceAngWithoutValue", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvrotace id="1" duration="1"><ace x="10" /><axisp1 x="0" y="0" z="0" /><axisp2 x="0" y="1" z="0" /></mvrotace>
+</objreal>)",
+     "<ace>", "<ace x", "missing attribute ang"},
+    {"RotAceDegenerateAxis", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvrotace id="1" duration="1"><ace ang="10" /><axisp1 x="1" y="0" z="0" /><axisp2 x="1" y="0" z="0" /></mvrotace>
+</objreal>)",
+     "<mvrotace>", "<mvrotace id", "no rotation axis"},
+    {"NullWithChild", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvnull id="1"><vel x="1" y="0" z="0" /></mvnull></objreal>)",
+     "<vel>", "<vel x", "unknown element inside <mvnull>"},
+    {"NullWithoutId", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvnull /></objreal>)",
+     "<mvnull>", "<mvnull", "missing attribute id"},
     {"MissingId", R"(<objreal ref="1"><begin mov="1" start="0" />
 <mvrect duration="1"><vel x="1" y="0" z="0" /></mvrect></objreal>)",
      "<mvrect>", "<mvrect duration", "missing attribute id"},

@@ -240,5 +240,166 @@ TEST(MotionKinematics, OneStepComposesSeveralMovements) {
   EXPECT_EQ(after.transform.apply({1, 2, 3}).y, 2);
 }
 
+Movement movement(MovementType type, int id, int next, double duration) {
+  Movement m;
+  m.type = type;
+  m.id = id;
+  m.next = next;
+  m.duration = duration;
+  return m;
+}
+
+Movement rectAce(int id, int next, double duration, Vec3d ace, const Vec3d* velIni) {
+  Movement m = movement(MovementType::RectAce, id, next, duration);
+  m.ace = ace;
+  if (velIni)
+    m.vel = *velIni;
+  else
+    m.velFromPrevious = true;
+  return m;
+}
+
+// An accelerated chain from start 0.3 s: mvrectace with <velini> (2 s), mvrectace continuing its
+// final velocity (1 s), mvrect (0.5 s), mvrectace continuing the mvrect's velocity (1 s), wait
+// (0.5 s), mvrectace without <velini> after the wait: from rest (1 s), then the chain ends.
+// The law, per axis, is built segment by segment from the closed form x = v0 tau + a tau^2/2.
+struct Seg {
+  double t0, d, v0, a;  // start, duration, initial velocity, acceleration (x axis)
+};
+double segLaw(const std::vector<Seg>& segs, double t, double* vel = nullptr) {
+  double x = 0;
+  if (vel) *vel = 0;
+  for (const Seg& g : segs) {
+    if (t <= g.t0) break;
+    const double tau = std::min(t, g.t0 + g.d) - g.t0;
+    x += g.v0 * tau + 0.5 * g.a * tau * tau;
+    if (vel && t < g.t0 + g.d) *vel = g.v0 + g.a * tau;
+  }
+  return x;
+}
+
+TEST(MotionKinematics, RectAceChainFollowsTheLawAcrossHandOvers) {
+  const Vec3d v1{0.4, 0, -0.1};
+  Movement r = movement(MovementType::Rect, 3, 4, 0.5);
+  r.vel = {-0.3, 0, 0};
+  const Movement w = movement(MovementType::Wait, 5, 6, 0.5);
+  MotionKinematics k({object({rectAce(1, 2, 2, {0.5, 0, 0.2}, &v1), rectAce(2, 3, 1, {-1.5, 0, 0}, nullptr), r,
+                              rectAce(4, 5, 1, {0.8, 0, 0}, nullptr), w, rectAce(6, -1, 1, {2, 0, 0}, nullptr)},
+                             0.3)});
+  // x: 0.4 + 0.5*2 = 1.4 at the end of 1; 1.4 - 1.5 = -0.1 at the end of 2; mvrect -0.3; then
+  // from -0.3 at 0.8 m/s^2; the wait; from rest at 2 m/s^2.
+  const std::vector<Seg> sx = {{0.3, 2, 0.4, 0.5},   {2.3, 1, 1.4, -1.5}, {3.3, 0.5, -0.3, 0},
+                               {3.8, 1, -0.3, 0.8}, {4.8, 0.5, 0, 0},    {5.3, 1, 0, 2}};
+  // z: only the first movement moves it (-0.1 m/s, 0.2 m/s^2); movement 2 continues its final
+  // velocity 0.3 m/s with no acceleration; the mvrect and what follows leave z alone.
+  const std::vector<Seg> sz = {{0.3, 2, -0.1, 0.2}, {2.3, 1, 0.3, 0}};
+  Vec3d x{1, 2, 3};
+  double t = 0;
+  int checked = 0;
+  for (int s = 0; t < 7; ++s) {
+    const double dt = stepDt(s, 7e-3);
+    const ObjectStep st = k.advance(t, dt).at(0);
+    EXPECT_TRUE(st.transform.linear);
+    x = st.transform.apply(x);
+    // ~1000 additions of steps to |x| < 5: round-off well under 2e-12.
+    ASSERT_NEAR(x.x, 1 + segLaw(sx, t + dt), 2e-12) << "t = " << t + dt;
+    ASSERT_NEAR(x.z, 3 + segLaw(sz, t + dt), 2e-12) << "t = " << t + dt;
+    EXPECT_EQ(x.y, 2);
+    // The imposed velocity, b/dt, is the step's mean velocity: that of its middle for a uniform
+    // acceleration, when no hand-over falls inside the step.
+    bool inside = true;
+    for (const Seg& g : sx)
+      if ((t < g.t0 && g.t0 < t + dt) || (t < g.t0 + g.d && g.t0 + g.d < t + dt)) inside = false;
+    if (inside && t > 0.3 && t + dt < 6.3) {
+      double vmid = 0;
+      segLaw(sx, t + dt / 2, &vmid);
+      ASSERT_NEAR(st.transform.b[0] / dt, vmid, 1e-9) << "t = " << t;
+      ++checked;
+    }
+    t += dt;
+  }
+  EXPECT_GT(checked, 800);
+  // The chain has ended at 6.3 s: from rest, 2 m/s^2 for 1 s adds 1 m.
+  EXPECT_NEAR(x.x, 1 + segLaw(sx, 10), 2e-12);
+  EXPECT_NEAR(segLaw(sx, 10) - segLaw(sx, 5.3), 1.0, 1e-12);
+}
+
+// DualSPHysics' CasePump: from 0.5 s, 90 deg/s accelerated by 500 deg/s^2 for 2 s, then the
+// velocity reached (1090 deg/s) kept by an mvrotace with no acceleration and no <velini>, until
+// finish. About +z through (1, 1, 0), so that the axis' position matters.
+TEST(MotionKinematics, RotAcePumpFollowsTheLaw) {
+  Movement a = movement(MovementType::RotAce, 1, 2, 2), b = movement(MovementType::RotAce, 2, -1, 1000);
+  a.angVel = 90 * kPi / 180;
+  a.aceAng = 500 * kPi / 180;
+  b.velFromPrevious = true;
+  a.axisP1 = b.axisP1 = {1, 1, 0};
+  a.axisP2 = b.axisP2 = {1, 1, 1};
+  MotionKinematics k({object({a, b}, 0.5, 3.2)});
+  auto angle = [&](double t) {
+    if (t <= 0.5) return 0.0;
+    t = std::min(t, 3.2);
+    const double tau = std::min(t, 2.5) - 0.5;
+    double ang = a.angVel * tau + 0.5 * a.aceAng * tau * tau;
+    if (t > 2.5) ang += (a.angVel + a.aceAng * 2) * (t - 2.5);
+    return ang;
+  };
+  const Vec3d x0{2, 1, 0.5};
+  Vec3d x = x0;
+  double t = 0;
+  for (int s = 0; t < 3.5; ++s) {
+    const double dt = stepDt(s, 1e-3);
+    const ObjectStep st = k.advance(t, dt).at(0);
+    x = st.transform.apply(x);
+    t += dt;
+    const double ang = angle(t);
+    // Each step's matrix and product round at a few eps; ~3500 steps, |x| ~ 2.
+    ASSERT_NEAR(x.x, 1 + std::cos(ang), 3500 * 8 * kEps) << "t = " << t;
+    ASSERT_NEAR(x.y, 1 + std::sin(ang), 3500 * 8 * kEps) << "t = " << t;
+    ASSERT_EQ(x.z, 0.5);
+    if (t < 0.5 || t - dt > 3.2) {
+      ASSERT_FALSE(st.moved) << "t = " << t;
+    }
+  }
+  // The angle at finish: 90*2 + 250*4 deg, then 1090 deg/s for 0.7 s.
+  EXPECT_NEAR(angle(4), (180 + 1000 + 1090 * 0.7) * kPi / 180, 1e-12);
+}
+
+// An mvrotace without <velini> after an mvrot starts at the mvrot's velocity; after a wait, from
+// rest. One long step covers each whole movement, so its transform is the movement's angle.
+TEST(MotionKinematics, RotAceVelocityFromPreviousMovement) {
+  Movement r = movement(MovementType::Rot, 1, 2, 1), a = movement(MovementType::RotAce, 2, 3, 1),
+           w = movement(MovementType::Wait, 3, 4, 1), b = movement(MovementType::RotAce, 4, -1, 1);
+  r.angVel = 0.3;
+  a.aceAng = b.aceAng = 0.2;
+  a.velFromPrevious = b.velFromPrevious = true;
+  for (Movement* m : {&r, &a, &b}) m->axisP2 = {0, 0, 1};
+  MotionKinematics k({object({r, a, w, b}, 0)});
+  const double expected[] = {0.3, 0.3 + 0.1, 0, 0.1};
+  for (int s = 0; s < 4; ++s) {
+    const ObjectStep st = k.advance(s, 1.0).at(0);
+    const Vec3d y = st.transform.apply({1, 0, 0});
+    EXPECT_NEAR(std::atan2(y.y, y.x), expected[s], 1e-15) << "movement " << s + 1;
+    EXPECT_EQ(st.moved, s != 2);
+  }
+}
+
+// mvnull moves nothing and ends the chain, wherever it comes in it. Steps of 1/64 s and times
+// that are exact in binary, so the steps that move are known exactly.
+TEST(MotionKinematics, NullMovementStopsTheObject) {
+  Movement r = movement(MovementType::Rect, 1, 2, 0.5);
+  r.vel = {1, 0, 0};
+  const Movement n = movement(MovementType::Null, 2, -1, 0);
+  MotionKinematics k({object({r, n}, 0.125), object({n}, 0)});
+  Vec3d x{0, 0, 0};
+  const double dt = 1.0 / 64;
+  for (int s = 0; s < 100; ++s) {
+    const std::vector<ObjectStep> st = k.advance(s * dt, dt);
+    x = st.at(0).transform.apply(x);
+    EXPECT_FALSE(st.at(1).moved);
+    EXPECT_EQ(st.at(0).moved, s >= 8 && s < 40) << "step " << s;
+  }
+  EXPECT_EQ(x.x, 0.5);
+}
+
 }  // namespace
 }  // namespace sph

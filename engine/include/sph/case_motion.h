@@ -15,7 +15,9 @@
 
 namespace sph {
 
-enum class MovementType { Wait, Rect, RectSinu, Rot, RotSinu };
+// Null: DualSPHysics' <mvnull>, a movement that moves nothing and ends its chain (cases use it to
+// mark an object as moving whose motion comes from elsewhere, e.g. a wave paddle).
+enum class MovementType { Wait, Rect, RectSinu, Rot, RotSinu, RectAce, RotAce, Null };
 
 struct Movement {
   MovementType type = MovementType::Wait;
@@ -23,17 +25,24 @@ struct Movement {
   int next = -1;            // id of the following movement; -1: the chain ends after this one
   double duration = 0;      // >= 0
   int line = 0;             // line of the element in the case file (messages)
-  // mvrect: constant velocity (m/s).
+  // mvrect: constant velocity (m/s); mvrectace: initial velocity <velini>.
   Vec3d vel;
+  // mvrectace: constant acceleration (m/s^2).
+  Vec3d ace;
   // mvrectsinu, per axis: x(tau) = ampl sin(phase + 2 pi freq tau), tau = time in the movement.
   Vec3d freq, ampl, phase;
   // mvrot / mvrotsinu: rotation about the axis from axisP1 to axisP2 (right-handed).
   Vec3d axisP1, axisP2;
-  double angVel = 0;        // mvrot: rad/s
+  double angVel = 0;        // mvrot: rad/s; mvrotace: initial angular velocity <velini>
+  double aceAng = 0;        // mvrotace: rad/s^2
   double freqRot = 0, amplRot = 0, phaseRot = 0;  // mvrotsinu: angle(tau) = ampl sin(phase + 2 pi freq tau)
   // mvrectsinu/mvrotsinu without <phase>: continue from the phase the previous movement of the
   // chain reached (DualSPHysics does this so that chained sinusoids join smoothly).
   bool phaseFromPrevious = false;
+  // mvrectace/mvrotace without <velini>: start from the velocity the previous movement of the
+  // chain ended with (DualSPHysics' "velpre": that of an mvrect/mvrectace, resp. mvrot/mvrotace;
+  // zero after any other movement or at the start of the chain).
+  bool velFromPrevious = false;
 };
 
 struct MotionBegin {
