@@ -8,9 +8,9 @@
 //
 // Why: an index costs 32 bits per member and the lists of a 3D case hold ~150-500 members, so
 // the seed layout (verlet_layout.h) takes 4-12 times the memory of the whole cell search. About
-// half of the trimmed candidates of cells of Rc/2 are within Rc, so a bit per candidate costs
-// about two bits per member: the lists shrink ~16-fold, and a force pass reads ~20 words per
-// particle instead of ~160 indices. What it costs: every lane walks the particle's rows again.
+// a third of the trimmed candidates of cells of Rc/2 are within Rc (DamBreak: 156 of ~520), so a
+// bit per candidate costs about three bits per member: the lists shrink about tenfold. What it
+// costs: every force pass walks the particle's rows again.
 //
 // The words use the seed's warp interleaving: word k of particle a sits at
 // entrySlot(regionEnd, a, k); ListsView::length holds the words of each particle.
@@ -39,6 +39,17 @@ SPH_HD SPH_FORCEINLINE uint32_t lowestBit(uint32_t m) {
 #else
   return uint32_t(__builtin_ctz(m));
 #endif
+}
+
+// Word k of a mask (w: the particle's word 0, words kWarp apart) reduced to the bits in
+// [offset, last) that the lane pattern `mine` selects.
+SPH_HD SPH_FORCEINLINE uint32_t rangeWord(const uint32_t* w, uint32_t k, uint32_t offset, uint32_t last,
+                                          uint32_t mine) {
+  const uint32_t base = k << 5;
+  uint32_t bits = loadReadOnly(w + uint64_t(k) * kWarp) & mine;
+  if (offset > base) bits &= ~0u << (offset - base);
+  if (last - base < 32u) bits &= (1u << (last - base)) - 1u;
+  return bits;
 }
 
 // Candidates of a at the build: the bits of its mask.
@@ -107,14 +118,11 @@ SPH_HD SPH_FORCEINLINE void forEachMaskMember(uint32_t a, uint32_t part, uint32_
     if (end <= begin) return;
     const uint32_t last = offset + (end - begin);  // one past the range's last bit
     for (uint32_t k = offset >> 5; k <= (last - 1u) >> 5; ++k) {
-      const uint32_t base = k << 5;
-      uint32_t m = loadReadOnly(w + uint64_t(k) * kWarp) & mine;
-      if (offset > base) m &= ~0u << (offset - base);
-      if (last - base < 32u) m &= (1u << (last - base)) - 1u;
+      uint32_t m = rangeWord(w, k, offset, last, mine);
       while (m) {
         const uint32_t b = lowestBit(m);
         m &= m - 1u;
-        fn(begin + (base + b - offset));
+        fn(begin + ((k << 5) + b - offset));
       }
     }
     offset = last;

@@ -55,8 +55,8 @@ inline constexpr uint32_t kWarp = 32;
 #endif
 // Lanes per particle over bitmask lists (verlet_bitmask.h, gpu/staged_members.cuh): each lane
 // walks every word of the particle's mask for its own bits, so more lanes repeat more of that
-// work. On DamBreak and DamBreak2D (H200) the force pass over masks took 8.8 and 1.3 s with 4
-// lanes, 10.0 and 1.5 s with 8, 8.8 and 1.8 s with 2, 14.9 and 3.0 s with 1.
+// work, and fewer leave each lane more pairs. 4 was the fastest of 1, 2, 4 and 8 on DamBreak and
+// DamBreak2D (tools/bench/RESULTS.md).
 #ifndef SPH_VERLET_MASK_LANES_2D
 #define SPH_VERLET_MASK_LANES_2D 4
 #endif

@@ -34,8 +34,8 @@ inline constexpr double kDefaultListSteps3D = 8, kDefaultListSteps2D = 20;
 inline double defaultListSteps(int dim) { return dim == 2 ? kDefaultListSteps2D : kDefaultListSteps3D; }
 
 // The layout of VerletLayout=auto: tried first, the other when the lists do not fit. Index lists
-// are the faster (DamBreak's force pass over bitmask lists took 2.1 times as long on an H200;
-// tools/bench/RESULTS.md), bitmask lists the smaller (a tenth of the memory).
+// are the faster (a bitmask list's rows are walked again at every force pass), bitmask lists the
+// smaller (about a tenth of the memory); tools/bench/RESULTS.md measures both.
 inline constexpr ListLayout kDefaultLayout = ListLayout::Indices;
 
 // StrategyFor (neighbour_strategy.h) turns the member templates prepareT, interactT,

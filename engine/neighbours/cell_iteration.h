@@ -166,97 +166,6 @@ SPH_HD SPH_FORCEINLINE void emitRow(const CellLookup& l, bool valid, uint32_t ro
   rowFn(fBegin, fEnd, bBegin, bEnd);
 }
 
-// The rows of cells around one particle (forEachCandidateRow): what the constructor works out
-// once per particle, and emit(dz, dy, rowFn), the row at (dz, dy) relative to the particle's
-// cell (one rowFn call, two when x is periodic). Callers that split the rows among threads (the
-// Verlet plugin's bitmask interaction) emit them in any order; forEachCandidateRow emits all.
-template <bool Periodic>
-struct CandidateRows {
-  const CellLookup& l;
-  int32_t cx = 0, cy = 0, cz = 0;
-  int32_t r = 0, ry = 0;           // reach along z (and x), along y (0 in 2D)
-  int32_t blockLo = 0, blockHi = 0;  // the block's x-range relative to a's cell
-  bool perX = false, perY = false, perZ = false, boundA = false;
-  float edgeX = 1, edgeY = 1, edgeZ = 1, fx = 0, fy = 0, fz = 0, reach2 = 0;
-
-  template <typename T>
-  SPH_HD SPH_FORCEINLINE CandidateRows(const CellLookup& lookup, uint32_t keyA, const Real4<T>& posA, bool bound)
-      : l(lookup), boundA(bound) {
-    const uint32_t cell = keyA >= l.ncells ? keyA - l.ncells : keyA;
-    const uint32_t yz = cell / uint32_t(l.ncx);
-    cx = int32_t(cell - yz * uint32_t(l.ncx));
-    cz = int32_t(yz / uint32_t(l.ncy));
-    cy = int32_t(yz - uint32_t(cz) * uint32_t(l.ncy));
-    // Uniform over a grid; constant false for open grids.
-    perX = Periodic && l.periodic(0);
-    perY = Periodic && l.periodic(1);
-    perZ = Periodic && l.periodic(2);
-    edgeX = Periodic ? l.edge[0] : 1.0f;
-    edgeY = Periodic ? l.edge[1] : 1.0f;
-    edgeZ = Periodic ? l.edge[2] : 1.0f;
-    r = l.reach;
-    ry = l.ncy == 1 ? 0 : r;
-    // The block's x-range relative to a's cell, cut at the grid's ends on an open axis.
-    blockLo = perX ? -r : clampLow(cx - r) - cx;
-    blockHi = perX ? r : clampHigh(cx + r, l.ncx) - cx;
-    fx = fractionInCell<Periodic>(double(posA.x), l, 0, l.ncx, cx);
-    fy = fractionInCell<Periodic>(double(posA.y), l, 1, l.ncy, cy);
-    fz = fractionInCell<Periodic>(double(posA.z), l, 2, l.ncz, cz);
-    reach2 = (float(r) + kTrimSlack) * (float(r) + kTrimSlack);
-  }
-
-  // Rows of the block: (2 reach + 1)^2 in 3D, 2 reach + 1 in 2D; row i is (dz, dy) =
-  // (i / (2 ry + 1) - r, i % (2 ry + 1) - ry).
-  SPH_HD SPH_FORCEINLINE int32_t count() const { return (2 * r + 1) * (2 * ry + 1); }
-
-  template <typename RowFn>
-  SPH_HD SPH_FORCEINLINE void emit(int32_t dz, int32_t dy, RowFn& rowFn) const {
-    const int32_t z = perZ ? wrapCell(cz + dz, l.ncz) : cz + dz;
-    const int32_t y = perY ? wrapCell(cy + dy, l.ncy) : cy + dy;
-    int32_t x0 = blockLo, x1 = blockHi;  // relative to cx
-    bool inGrid = z >= 0 && z < l.ncz && y >= 0 && y < l.ncy;
-    if (inGrid && l.trimRows) {
-      const float ey = distanceToCell(fy, dy, !perY && y == 0, !perY && y == l.ncy - 1) * edgeY;
-      const float ez = distanceToCell(fz, dz, !perZ && z == 0, !perZ && z == l.ncz - 1) * edgeZ;
-      const float left = reach2 - ey * ey - ez * ez;
-      if (left <= 0.0f) {
-        inGrid = false;
-      } else {
-        // Cells [floor(fx - e), floor(fx + e)] relative to a's cell hold every point within
-        // e of a along x; on an open axis clamped into the grid like the keys (the edge cells
-        // hold everything beyond them). The block's own bounds still apply.
-        const float e = sqrtf(left) / edgeX;
-        int32_t lo = int32_t(floorf(fx - e)), hi = int32_t(floorf(fx + e));
-        if (!perX) {
-          lo = clampHigh(clampLow(cx + lo), l.ncx) - cx;
-          hi = clampHigh(clampLow(cx + hi), l.ncx) - cx;
-        }
-        x0 = lo > x0 ? lo : x0;
-        x1 = hi < x1 ? hi : x1;
-        inGrid = x0 <= x1;
-      }
-    }
-    const uint32_t row = inGrid ? uint32_t(l.ncx) * (uint32_t(y) + uint32_t(l.ncy) * uint32_t(z)) : 0u;
-    if (!perX) {
-      emitRow(l, inGrid, row, cx + x0, cx + x1, boundA, rowFn);
-    } else {
-      // [cx + x0, cx + x1] spans at most 2 r + 1 <= ncx cells: it crosses one end at most.
-      int32_t s0 = cx + x0, s1 = cx + x1, w0 = 1, w1 = 0;  // main part, wrapped part
-      if (s0 < 0) {
-        w0 = s0 + l.ncx;
-        w1 = s1 < 0 ? s1 + l.ncx : l.ncx - 1;
-        s0 = 0;
-      } else if (s1 >= l.ncx) {
-        w0 = s0 >= l.ncx ? s0 - l.ncx : 0;
-        w1 = s1 - l.ncx;
-        s1 = l.ncx - 1;
-      }
-      emitRow(l, inGrid, row, s0, s1, boundA, rowFn);
-      emitRow(l, inGrid, row, w0, w1, boundA, rowFn);
-    }
-  }
-};
-
 // Calls rowFn(fluidBegin, fluidEnd, boundBegin, boundEnd) once per row of cells around a's
 // cell (twice when x is periodic): (2 reach + 1)^2 rows in 3D, (2 reach + 1) when ncy == 1
 // (2D). Rows outside the grid or trimmed away come as empty ranges, so every particle makes the
@@ -266,9 +175,70 @@ struct CandidateRows {
 template <bool Periodic = true, typename T, typename RowFn>
 SPH_HD SPH_FORCEINLINE void forEachCandidateRow(const CellLookup& l, uint32_t keyA, const Real4<T>& posA,
                                                 bool boundA, RowFn&& rowFn) {
-  const CandidateRows<Periodic> rows(l, keyA, posA, boundA);
-  for (int32_t dz = -rows.r; dz <= rows.r; ++dz)
-    for (int32_t dy = -rows.ry; dy <= rows.ry; ++dy) rows.emit(dz, dy, rowFn);
+  const uint32_t cell = keyA >= l.ncells ? keyA - l.ncells : keyA;
+  const uint32_t yz = cell / uint32_t(l.ncx);
+  const int32_t cx = int32_t(cell - yz * uint32_t(l.ncx));
+  const int32_t cz = int32_t(yz / uint32_t(l.ncy));
+  const int32_t cy = int32_t(yz - uint32_t(cz) * uint32_t(l.ncy));
+  // Uniform over a grid; constant false for open grids.
+  const bool perX = Periodic && l.periodic(0), perY = Periodic && l.periodic(1), perZ = Periodic && l.periodic(2);
+  const float edgeX = Periodic ? l.edge[0] : 1.0f, edgeY = Periodic ? l.edge[1] : 1.0f,
+              edgeZ = Periodic ? l.edge[2] : 1.0f;
+  const int32_t r = l.reach;
+  const int32_t ry = l.ncy == 1 ? 0 : r;
+  // The block's x-range relative to a's cell, cut at the grid's ends on an open axis.
+  const int32_t blockLo = perX ? -r : clampLow(cx - r) - cx, blockHi = perX ? r : clampHigh(cx + r, l.ncx) - cx;
+  const float fx = fractionInCell<Periodic>(double(posA.x), l, 0, l.ncx, cx);
+  const float fy = fractionInCell<Periodic>(double(posA.y), l, 1, l.ncy, cy);
+  const float fz = fractionInCell<Periodic>(double(posA.z), l, 2, l.ncz, cz);
+  const float reach2 = (float(r) + kTrimSlack) * (float(r) + kTrimSlack);
+  for (int32_t dz = -r; dz <= r; ++dz) {
+    for (int32_t dy = -ry; dy <= ry; ++dy) {
+      const int32_t z = perZ ? wrapCell(cz + dz, l.ncz) : cz + dz;
+      const int32_t y = perY ? wrapCell(cy + dy, l.ncy) : cy + dy;
+      int32_t x0 = blockLo, x1 = blockHi;  // relative to cx
+      bool inGrid = z >= 0 && z < l.ncz && y >= 0 && y < l.ncy;
+      if (inGrid && l.trimRows) {
+        const float ey = distanceToCell(fy, dy, !perY && y == 0, !perY && y == l.ncy - 1) * edgeY;
+        const float ez = distanceToCell(fz, dz, !perZ && z == 0, !perZ && z == l.ncz - 1) * edgeZ;
+        const float left = reach2 - ey * ey - ez * ez;
+        if (left <= 0.0f) {
+          inGrid = false;
+        } else {
+          // Cells [floor(fx - e), floor(fx + e)] relative to a's cell hold every point within
+          // e of a along x; on an open axis clamped into the grid like the keys (the edge cells
+          // hold everything beyond them). The block's own bounds still apply.
+          const float e = sqrtf(left) / edgeX;
+          int32_t lo = int32_t(floorf(fx - e)), hi = int32_t(floorf(fx + e));
+          if (!perX) {
+            lo = clampHigh(clampLow(cx + lo), l.ncx) - cx;
+            hi = clampHigh(clampLow(cx + hi), l.ncx) - cx;
+          }
+          x0 = lo > x0 ? lo : x0;
+          x1 = hi < x1 ? hi : x1;
+          inGrid = x0 <= x1;
+        }
+      }
+      const uint32_t row = inGrid ? uint32_t(l.ncx) * (uint32_t(y) + uint32_t(l.ncy) * uint32_t(z)) : 0u;
+      if (!perX) {
+        emitRow(l, inGrid, row, cx + x0, cx + x1, boundA, rowFn);
+      } else {
+        // [cx + x0, cx + x1] spans at most 2 r + 1 <= ncx cells: it crosses one end at most.
+        int32_t s0 = cx + x0, s1 = cx + x1, w0 = 1, w1 = 0;  // main part, wrapped part
+        if (s0 < 0) {
+          w0 = s0 + l.ncx;
+          w1 = s1 < 0 ? s1 + l.ncx : l.ncx - 1;
+          s0 = 0;
+        } else if (s1 >= l.ncx) {
+          w0 = s0 >= l.ncx ? s0 - l.ncx : 0;
+          w1 = s1 - l.ncx;
+          s1 = l.ncx - 1;
+        }
+        emitRow(l, inGrid, row, s0, s1, boundA, rowFn);
+        emitRow(l, inGrid, row, w0, w1, boundA, rowFn);
+      }
+    }
+  }
 }
 
 // Calls fn(j) for every candidate j of particle a (a itself included when a is fluid), given
