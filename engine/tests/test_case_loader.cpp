@@ -284,18 +284,7 @@ TEST(CaseLoader, FaceDrawModeMakesSolidsHollow) {
 
 void expectInputError(const std::string& path, const std::string& xml, const std::string& marker,
                       const std::string& element, const std::string& text = "") {
-  try {
-    sph::loadCase(path);
-    FAIL() << "no error for " << element;
-  } catch (const InputError& e) {
-    const std::string msg = e.what();
-    const std::string where = path + ":" + std::to_string(lineOf(xml, marker)) + ":";
-    EXPECT_EQ(msg.rfind(where, 0), 0u) << msg << "\nexpected prefix " << where;
-    EXPECT_NE(msg.find(element), std::string::npos) << msg;
-    if (!text.empty()) {
-      EXPECT_NE(msg.find(text), std::string::npos) << msg;
-    }
-  }
+  sph::test::expectInputErrorAt(path, xml, marker, element, text);
 }
 
 void expectBadCase(const std::string& xml, const std::string& marker, const std::string& element,
