@@ -4,6 +4,8 @@
 // with active="false" are left out, as in DualSPHysics.
 #include "case_gauges_reader.h"
 
+#include "case_wave_paddles_reader.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -20,7 +22,7 @@ namespace {
 constexpr std::string_view kUnsupportedSpecial[] = {
     "accinputs", "boundcorr", "boundextrap", "chrono",   "damping",    "flexstrucs",
     "forcepoints", "initialize", "inout",   "mlayerpistons", "moorings", "outputparts",
-    "relaxationzones", "savedt", "shifting", "timeout", "vres",        "wavepaddles"};
+    "relaxationzones", "savedt", "shifting", "timeout", "vres"};
 // DualSPHysics gauge kinds that this engine does not implement.
 constexpr std::string_view kUnsupportedGauges[] = {"maxz", "force", "mesh"};
 
@@ -166,7 +168,7 @@ class GaugesReader {
 
 }  // namespace
 
-void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& out) {
+void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& out, std::vector<WavePaddle>& paddles) {
   const XMLElement* gauges = nullptr;
   for (const XMLElement* e = special->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
@@ -174,9 +176,11 @@ void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& ou
     if (name == "gauges") {
       if (gauges) xml.fail(e, fmt::format("appears twice (first at line {})", gauges->GetLineNum()));
       gauges = e;
+    } else if (name == "wavepaddles") {
+      readWavePaddles(xml, e, paddles);
     } else if (listed(kUnsupportedSpecial, name)) {
       xml.fail(e, "this DualSPHysics <special> feature is not supported by this engine "
-                  "(only <gauges> is); remove it or rename it to <_" + std::string(name) + "> to disable it");
+                  "(only <gauges> and <wavepaddles> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
     } else {
       xml.unknown(e, special);
     }

@@ -1,14 +1,18 @@
-// Reader of <execution><special>: the gauges (<gauges>) are read; the other <special> features of
+// Reader of <execution><special>: the gauges (<gauges>) and wave paddles (<wavepaddles>,
+// case_wave_paddles_reader.h) are read; the other <special> features of
 // DualSPHysics are refused with a "not supported" error naming file, line and element, never
 // silently ignored.
 #pragma once
 
+#include <vector>
+
 #include "sph/case_gauges.h"
+#include "sph/case_wave_paddles.h"
 #include "xml_reader.h"
 
 namespace sph {
 
-// Reads one <special> element into `out`. Throws InputError (file, line, element).
-void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& out);
+// Reads one <special> element into `gauges` and `paddles`. Throws InputError (file, line, element).
+void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& gauges, std::vector<WavePaddle>& paddles);
 
 }  // namespace sph

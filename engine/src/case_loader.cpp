@@ -19,6 +19,7 @@
 #include "case_gauges_reader.h"
 #include "case_generator.h"
 #include "case_motion_reader.h"
+#include "case_wave_paddles_reader.h"
 #include "gencase_output.h"
 #include "xml_reader.h"
 #include "sph/case_model.h"
@@ -115,6 +116,7 @@ class CaseReader : public XmlReader {
   const XMLElement* genParticles_ = nullptr;
   const XMLElement* genConstants_ = nullptr;
   const XMLElement* genMotion_ = nullptr;
+  std::vector<WavePaddle> paddles_;  // <special><wavepaddles>, given to their motion objects after <motion>
   std::map<std::string, std::vector<NormalFace>> shapeFiles_;  // <shapeout> files, by GenCase's name
 };
 
@@ -246,6 +248,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
          "the case has no fluid particles (and no floating bodies): nothing would move");
   if (properties) readProperties(*this, properties, c_);
   if (motion) c_.motions = readMotion(*this, motion, c_.mks);  // refs name generated particles
+  attachWavePaddles(path_, paddles_, c_);
   if (!genParticles_) orderAsGenCase(c_);
   if (initials) readInitials(initials);  // on GenCase's order, which sets the particles' slots
   for (const MotionObject& m : c_.motions) {
@@ -495,7 +498,7 @@ void CaseReader::readExecution(const XMLElement* exec) {
     const std::string_view name = e->Name();
     if (skipped(e)) continue;
     if (name == "parameters") readParameters(e);
-    else if (name == "special") readSpecial(*this, e, c_.gauges);
+    else if (name == "special") readSpecial(*this, e, c_.gauges, paddles_);
     else if (name == "particles") genParticles_ = e;
     else if (name == "constants") genConstants_ = e;
     else if (name == "motion") genMotion_ = e;

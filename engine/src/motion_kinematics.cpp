@@ -16,6 +16,8 @@ constexpr double kTwoPi = 2 * std::numbers::pi;
 
 MotionKinematics::MotionKinematics(std::vector<MotionObject> objects) : objects_(std::move(objects)) {
   for (size_t o = 0; o < objects_.size(); ++o) {
+    paddles_.emplace_back();
+    if (objects_[o].paddle) paddles_.back().emplace(*objects_[o].paddle);
     for (const MotionBegin& b : objects_[o].begins) {
       Chain c;
       c.object = o;
@@ -108,6 +110,12 @@ RigidTransform MotionKinematics::piece(const Movement& m, const Chain& c, double
   return RigidTransform{};
 }
 
+RigidTransform MotionKinematics::paddleStep(const WavePaddle& p, const RegularPaddleLaw& law, double ta, double tb) {
+  const double step = law.at(tb) - law.at(ta);
+  if (p.type == PaddleType::Flap) return RigidTransform::rotation(step, p.axis0, p.axis1);
+  return RigidTransform::translation(p.direction.x * step, p.direction.y * step, p.direction.z * step);
+}
+
 void MotionKinematics::restore(const CheckpointReader& r) {
   std::vector<Chain> chains = r.vector<Chain>("motion.chains");
   if (chains.size() != chains_.size())
@@ -145,6 +153,14 @@ std::vector<ObjectStep> MotionKinematics::advance(double t, double dt) {
       }
       enter(c, next, h);
     }
+  }
+  for (size_t o = 0; o < objects_.size(); ++o) {
+    if (!paddles_[o]) continue;
+    const WavePaddle& p = *objects_[o].paddle;
+    const double end = p.duration > 0 ? p.start + p.duration : std::numeric_limits<double>::infinity();
+    if (t1 <= p.start || t >= end) continue;  // at rest before its start and after its duration
+    out[o].transform = out[o].transform.then(paddleStep(p, *paddles_[o], t, t1));
+    out[o].moved = true;
   }
   return out;
 }

@@ -8,6 +8,9 @@
 //    the steps telescopes to the analytic position and nothing drifts with the step count;
 //  * a sinusoid without <phase> continues from the phase the previous movement reached
 //    (zero after a movement that is not the same kind of sinusoid);
+//  * a wave paddle (sph/case_wave_paddles.h, wave_paddle_law.h) moves by the difference of its law
+//    between the ends of the step, after its object's chain, about a hinge or along a direction
+//    fixed in space;
 //  * an accelerated movement (mvrectace/mvrotace) moves by v0 tau + ace tau^2 / 2 at the time tau
 //    into it; without <velini>, v0 is the velocity the previous movement ended with (that of an
 //    mvrect/mvrectace, resp. mvrot/mvrotace; zero otherwise).
@@ -22,6 +25,7 @@
 
 #include "checkpoint.h"
 #include "sph/case_motion.h"
+#include "wave_paddle_law.h"
 
 namespace sph {
 
@@ -132,8 +136,12 @@ class MotionKinematics {
   Handover handover(const Movement& m, const Chain& c) const;
   static RigidTransform piece(const Movement& m, const Chain& c, double ta, double tb);
 
+  // The transform a paddle's law makes over [ta, tb].
+  static RigidTransform paddleStep(const WavePaddle& p, const RegularPaddleLaw& law, double ta, double tb);
+
   std::vector<MotionObject> objects_;
   std::vector<Chain> chains_;
+  std::vector<std::optional<RegularPaddleLaw>> paddles_;  // per object
 };
 
 }  // namespace sph

@@ -15,6 +15,7 @@
 #include "report_builder.h"
 #include "run_output.h"
 #include "simulation_core.h"
+#include "wave_paddle_output.h"
 #include "sph/errors.h"
 #include "sph/gpu_runtime.h"
 #include "sph/memory_estimate.h"
@@ -155,7 +156,10 @@ RunReport Simulation::run() {
     if (output.writes()) writeRunReport((output.dir() / "run.json").string(), r);
   };
   try {
-    if (!resumed) output.atTime(s.now(), s);  // a resumed run's outputs of this time are done
+    if (!resumed) {
+      output.atTime(s.now(), s);  // a resumed run's outputs of this time are done
+      if (output.writes()) writeWavePaddleMotions(output.dir(), s.wavePaddles());
+    }
     while (!finished()) {
       step();
       output.atTime(s.now(), s);

@@ -45,6 +45,8 @@ class SimulationCore final : public Simulation::Impl {
     caseName = c.name;
     casePath = c.path;
     gauges = c.gauges;
+    for (const MotionObject& m : c.motions)
+      if (m.paddle) paddles.push_back(*m.paddle);
     mks = c.mks;
     device = d;
     consts_ = makePhysicsConstants<T>(p);

@@ -66,6 +66,7 @@ class Simulation::Impl : public OutputSource {
   const ExclusionCounts& exclusions() const { return excluded; }
   const std::vector<ExcludedParticle>& exclusionLog() const { return excludedLog; }
   const CaseGauges& caseGauges() const { return gauges; }
+  const std::vector<WavePaddle>& wavePaddles() const { return paddles; }
   // Wall seconds the run spent being set up (arrays filled and uploaded, the plugin created), for
   // run.json; set by Simulation's constructor.
   double setupSeconds() const { return setupTime; }
@@ -90,6 +91,7 @@ class Simulation::Impl : public OutputSource {
   ExclusionCounts excluded;
   std::vector<ExcludedParticle> excludedLog;
   CaseGauges gauges;  // sampled by the run's output schedule (run_output.h)
+  std::vector<WavePaddle> paddles;  // their <savemotion> files are written at the start
   double setupTime = 0;
   CheckpointHeader header_;
   uint64_t firstStep_ = 0, firstParticleSteps_ = 0;

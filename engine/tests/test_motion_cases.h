@@ -20,6 +20,7 @@ struct PistonTank {
   std::string commands;  // more <mainlist> commands, drawn last
   std::string extraParameters;
   std::string constants; // extra <constantsdef> children
+  std::string special;   // children of <execution><special>
 };
 
 // The piston: 3 layers at x = -gap-2dp..-gap, from z = dp to above the water; the floor (z = 0)
@@ -66,6 +67,7 @@ inline std::string pistonTankXml(const PistonTank& t) {
     </motion>
   </casedef>
   <execution>
+    <special>{special}</special>
     <parameters>
       <parameter key="StepAlgorithm" value="{alg}" />
       <parameter key="Kernel" value="2" />
@@ -87,7 +89,8 @@ inline std::string pistonTankXml(const PistonTank& t) {
                      fmt::arg("floor", t.length + 0.3), fmt::arg("wall", t.depth + 0.2),
                      fmt::arg("px", -t.gap - 2 * t.dp), fmt::arg("pw", 2 * t.dp), fmt::arg("ph", t.depth + 0.2 - t.dp),
                      fmt::arg("motion", t.motion), fmt::arg("commands", t.commands),
-                     fmt::arg("alg", t.stepAlgorithm), fmt::arg("extra", t.extraParameters));
+                     fmt::arg("alg", t.stepAlgorithm), fmt::arg("extra", t.extraParameters),
+                     fmt::arg("special", t.special));
 }
 
 }  // namespace sph::test

@@ -9,8 +9,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "sph/case_wave_paddles.h"
 #include "sph/vec3d.h"
 
 namespace sph {
@@ -58,6 +60,9 @@ struct MotionObject {
   int line = 0;
   std::vector<Movement> movements;
   std::vector<MotionBegin> begins;
+  // The wave paddle of <special><wavepaddles> that drives this object, if any: its law is
+  // added to the chains' movements.
+  std::optional<WavePaddle> paddle;
 
   // Index into `movements` of the movement with that id, or -1.
   int find(int id) const {

@@ -1,0 +1,16 @@
+// The <savemotion> files of wave paddles: OUT/WavePaddle_mkbNNNN.csv, the paddle's law sampled
+// over the asked time, written when the run starts (as DualSPHysics does), so that the motion
+// can be checked before the run gets far.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "sph/case_wave_paddles.h"
+
+namespace sph {
+
+// One file per paddle whose saveTime is positive; the others write nothing.
+void writeWavePaddleMotions(const std::filesystem::path& out, const std::vector<WavePaddle>& paddles);
+
+}  // namespace sph

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Makes the wave-paddle fixtures of engine/tests/test_wave_paddles.cpp from DualSPHysics itself.
+
+For each variant below, a copy of DualSPHysics' example CasePistonBeach_REG (piston) or
+CaseFlapBeach_REG (flap) gets the variant's paddle parameters and a <savemotion> of 3 periods
+at 40 samples per period; GenCase and DualSPHysics 5.4 run it for a moment (-tmax:0.001), which
+is enough: DualSPHysics writes the paddle's whole law (WavePaddle_mkb0010.csv) when it starts.
+The fixture keeps the time and the position (m) or angle (rad) columns, and a first comment line
+with the wave length DualSPHysics printed.
+
+    python3 tools/dualsphysics/wave_paddle_fixtures.py EXAMPLES_DIR OUT_DIR
+
+EXAMPLES_DIR: DualSPHysics' examples (the folder holding 08_WavesFlap and 09_WavesPiston).
+GENCASE and DUALSPHYSICS name the binaries if they are not ../shared/tools/GenCase_linux64 and
+../shared/tools/DualSPHysics5.4CPU_linux64.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED_TOOLS = os.path.join(HERE, "..", "..", "..", "shared", "tools")
+GENCASE = os.environ.get("GENCASE", os.path.join(SHARED_TOOLS, "GenCase_linux64"))
+DSPH = os.environ.get("DUALSPHYSICS", os.path.join(SHARED_TOOLS, "DualSPHysics5.4CPU_linux64"))
+
+# name: (example, {element: value}); elements are the paddle's children with a value attribute.
+VARIANTS = {
+    "piston_order2_ramp": ("piston", {"waveorder": 2, "ramp": 1}),
+    "piston_order1_shallow": ("piston", {"waveorder": 1, "ramp": 0, "waveheight": 0.05, "waveperiod": 3, "depth": 0.4}),
+    "piston_start_duration_phase": ("piston", {"waveorder": 2, "ramp": 0.5, "start": 0.5, "duration": 3.3,
+                                               "phase": 0.25, "waveheight": 0.1, "waveperiod": 1.5, "depth": 0.5}),
+    "piston_gain": ("piston", {"waveorder": 2, "ramp": 0, "gainstroke": 1.5}),
+    "flap_order2_ramp": ("flap", {"waveorder": 2, "ramp": 1}),
+    "flap_order2_deep": ("flap", {"waveorder": 2, "ramp": 0, "waveheight": 0.2, "waveperiod": 2.5, "depth": 1.0}),
+    "flap_order1_draft_up": ("flap", {"waveorder": 1, "ramp": 0, "variabledraft": 0.2}),
+    "flap_order1_draft_down": ("flap", {"waveorder": 1, "ramp": 0, "variabledraft": -0.1}),
+}
+EXAMPLES = {"piston": "09_WavesPiston/CasePistonBeach_REG_Def.xml", "flap": "08_WavesFlap/CaseFlapBeach_REG_Def.xml"}
+
+
+def set_value(xml, element, value):
+    pattern = re.compile(r"<%s value=\"[^\"]*\"" % element)
+    if pattern.search(xml):
+        return pattern.sub('<%s value="%g"' % (element, value), xml, count=1)
+    # not in the example: add it after <mkbound>
+    return re.sub(r"(<mkbound value=\"10\"[^>]*/>)", r'\1<%s value="%g" />' % (element, value), xml, count=1)
+
+
+def make(examples, out, name, kind, values):
+    xml = open(os.path.join(examples, EXAMPLES[kind])).read()
+    for element, value in values.items():
+        xml = set_value(xml, element, value)
+    xml = re.sub(r"<savemotion [^>]*/>", '<savemotion periods="3" periodsteps="40" />', xml, count=1)
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "Case_Def.xml"), "w") as f:
+            f.write(xml)
+        subprocess.run([GENCASE, "Case_Def", "gc/Case"], cwd=tmp, check=True, capture_output=True)
+        subprocess.run([DSPH, "gc/Case", "run", "-cpu", "-ompthreads:2", "-tmax:0.001", "-sv:none"], cwd=tmp,
+                       check=True, capture_output=True)
+        text = open(os.path.join(tmp, "run", "WavePaddle_mkb0010.csv")).read()
+    length = re.search(r"WaveLength: ([0-9.eE+-]+)", text).group(1)
+    rows = [line.split(";")[:2] for line in text.splitlines() if line[:1].isdigit()]
+    with open(os.path.join(out, name + ".csv"), "w") as f:
+        f.write("# DualSPHysics 5.4, %s %s; wave length %s m\n" % (kind, values, length))
+        for t, x in rows:
+            f.write("%s;%s\n" % (t, x))
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    examples, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    for name, (kind, values) in VARIANTS.items():
+        make(examples, out, name, kind, values)
+        print(name)
+
+
+if __name__ == "__main__":
+    main()
