@@ -567,7 +567,9 @@ void GeometryCommands::requireUnrotated(const XMLElement* e, const char* what) c
 }
 
 // The `mask` attribute as GenCase reads it: "a | b | ..." lists face numbers, a single number is
-// a bit mask (bit f-1 for face f; "0" leaves none out, "4" leaves out face 3).
+// a bit mask (bit f-1 for face f; "0" leaves none out, "4" leaves out face 3). GenCase accepts
+// face numbers beyond the shape's last face, which leave nothing out (DualSPHysics'
+// CasePistonBeach_REG gives a prism of 6 faces the mask "1 | 2 | 6 | 7"); they are dropped here.
 uint64_t GeometryCommands::maskBits(const XMLElement* e, int faceCount) const {
   uint64_t masked = 0;
   const std::string maskText = e->Attribute("mask") ? e->Attribute("mask") : "0";
@@ -575,9 +577,9 @@ uint64_t GeometryCommands::maskBits(const XMLElement* e, int faceCount) const {
   for (const std::string& t : tokens) {
     const auto v = gen::parseReal(t);
     if (tokens.size() > 1 || maskText.find('|') != std::string::npos) {
-      if (!v || *v != std::floor(*v) || *v < 0 || *v > faceCount)
+      if (!v || *v != std::floor(*v) || *v < 0 || *v > 64)
         xml_.fail(e, fmt::format("mask entry \"{}\" is not a face number 1..{} (or 0 for none)", t, faceCount));
-      if (*v > 0) masked |= uint64_t(1) << (int(*v) - 1);
+      if (*v > 0 && *v <= faceCount) masked |= uint64_t(1) << (int(*v) - 1);
     } else {
       if (!v || *v != std::floor(*v) || *v < 0 || *v >= 18446744073709551616.0)
         xml_.fail(e, fmt::format("mask \"{}\" is neither a bit mask nor a list of faces (\"1 | 2\")", t));

@@ -506,9 +506,10 @@ TEST(CaseLoaderErrors, BadFillBox) {
 
 TEST(CaseLoader, DrawPrismWithMaskAndMove) {
   // The unit cube as a prism, moved by (0.5, 0, 0); faces 1 (bottom, z = 0) and 6 (x min)
-  // are left out: the other four faces of an 11 x 11 x 11 node block remain.
+  // are left out: the other four faces of an 11 x 11 x 11 node block remain. Face 7 does not
+  // exist: GenCase accepts it and leaves nothing more out (DualSPHysics' CasePistonBeach_REG).
   const std::string prism =
-      "<setmkbound mk=\"0\" />\n<move x=\"0.5\" y=\"0\" z=\"0\" />\n<drawprism mask=\"1 | 6\">\n"
+      "<setmkbound mk=\"0\" />\n<move x=\"0.5\" y=\"0\" z=\"0\" />\n<drawprism mask=\"1 | 6 | 7\">\n"
       "<point x=\"0\" y=\"0\" z=\"0\" />\n<point x=\"1\" y=\"0\" z=\"0\" />\n"
       "<point x=\"1\" y=\"1\" z=\"0\" />\n<point x=\"0\" y=\"1\" z=\"0\" />\n"
       "<point x=\"0\" y=\"0\" z=\"1\" />\n<point x=\"1\" y=\"0\" z=\"1\" />\n"
@@ -530,8 +531,8 @@ TEST(CaseLoaderErrors, BadPrisms) {
       "<point x=\"0\" y=\"0\" z=\"0\" />\n<point x=\"1\" y=\"0\" z=\"0\" />\n"
       "<point x=\"0\" y=\"1\" z=\"0\" />\n<point x=\"0\" y=\"0\" z=\"1\" />\n"
       "<point x=\"1\" y=\"0\" z=\"1\" />\n<point x=\"0\" y=\"1\" z=\"1\" />\n";
-  expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism mask=\"1 | 9\">\n" + pts + "</drawprism>\n"),
-                "<drawprism", "<drawprism>", "mask entry \"9\" is not a face number 1..5");
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism mask=\"1 | 65\">\n" + pts + "</drawprism>\n"),
+                "<drawprism", "<drawprism>", "mask entry \"65\" is not a face number 1..5");
   expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism mask=\"top\">\n" + pts + "</drawprism>\n"),
                 "<drawprism", "<drawprism>", "mask \"top\" is neither a bit mask nor a list of faces");
   expectBadCase(caseXml(std::string(kFluidCube) + "<drawprism>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
@@ -551,9 +552,9 @@ TEST(CaseLoaderErrors, BadCylinders) {
                 "<drawcylinder", "<drawcylinder>", "needs 2 points (the ends of the axis), got 1");
   expectBadCase(caseXml(std::string(kFluidCube) + "<drawcylinder radius=\"-1\">\n" + one + one + "</drawcylinder>\n"),
                 "<drawcylinder", "<drawcylinder>", "radius must be positive");
-  expectBadCase(caseXml(std::string(kFluidCube) + "<drawcylinder radius=\"0.1\" mask=\"1 | 4\">\n" + one + one +
+  expectBadCase(caseXml(std::string(kFluidCube) + "<drawcylinder radius=\"0.1\" mask=\"1 | 4.5\">\n" + one + one +
                         "</drawcylinder>\n"),
-                "<drawcylinder", "<drawcylinder>", "mask entry \"4\" is not a face number 1..3");
+                "<drawcylinder", "<drawcylinder>", "mask entry \"4.5\" is not a face number 1..3");
 }
 
 TEST(CaseLoaderErrors, BadMkOrientFluid) {
