@@ -1,5 +1,5 @@
-// Reader of <execution><special>: the gauges (<gauges>) and wave paddles (<wavepaddles>,
-// case_wave_paddles_reader.h) are read; the other <special> features of
+// Reader of <execution><special>: the gauges (<gauges>), wave paddles (<wavepaddles>,
+// case_wave_paddles_reader.h) and damping zones (<damping>, case_damping_reader.h) are read; the other <special> features of
 // DualSPHysics are refused with a "not supported" error naming file, line and element, never
 // silently ignored.
 #pragma once
@@ -8,11 +8,14 @@
 
 #include "sph/case_gauges.h"
 #include "sph/case_wave_paddles.h"
+#include "sph/damping_physics.h"
 #include "xml_reader.h"
 
 namespace sph {
 
-// Reads one <special> element into `gauges` and `paddles`. Throws InputError (file, line, element).
-void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& gauges, std::vector<WavePaddle>& paddles);
+// Reads one <special> element into `gauges`, `paddles` and `damping`. Throws InputError (file,
+// line, element).
+void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& gauges, std::vector<WavePaddle>& paddles,
+                 std::vector<DampingZone>& damping);
 
 }  // namespace sph

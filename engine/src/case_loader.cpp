@@ -498,7 +498,7 @@ void CaseReader::readExecution(const XMLElement* exec) {
     const std::string_view name = e->Name();
     if (skipped(e)) continue;
     if (name == "parameters") readParameters(e);
-    else if (name == "special") readSpecial(*this, e, c_.gauges, paddles_);
+    else if (name == "special") readSpecial(*this, e, c_.gauges, paddles_, c_.damping);
     else if (name == "particles") genParticles_ = e;
     else if (name == "constants") genConstants_ = e;
     else if (name == "motion") genMotion_ = e;

@@ -28,6 +28,13 @@ class CpuOps final : public EngineOps<T> {
     for (int64_t i = 0; i < int64_t(n); ++i) spsTauParticle(uint32_t(i), strain, velrho, code, nBound, tau, c);
   }
 
+  void damp(const Real4<T>* pos, Real4<T>* velrho, const uint32_t* code, uint32_t nBound, uint32_t n,
+            const DampingZone* zones, uint32_t count) override {
+    const double dt = s_.dt;
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = nBound; i < int64_t(n); ++i) dampParticle(uint32_t(i), pos, velrho, code, zones, count, dt);
+  }
+
   void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (int64_t i = nBound; i < int64_t(n); ++i) wrapPeriodicParticle(uint32_t(i), pos, box);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "sph/damping_physics.h"
 #include "sph/integrator_physics.h"
 #include "sph/physics_constants.h"
 #include "sph/real4.h"
@@ -78,6 +79,10 @@ class EngineOps {
   // for [0, n) (sps_physics.h).
   virtual void computeSpsTau(const SymTensor<T>* strain, const Real4<T>* velrho, const uint32_t* code,
                              SymTensor<T>* tau, uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c) = 0;
+  // The damping zones (damping_physics.h) over the fluid range [nBound, n) at the end of a step
+  // of the last computeDt()'s dt; `zones` live where the particles are.
+  virtual void damp(const Real4<T>* pos, Real4<T>* velrho, const uint32_t* code, uint32_t nBound, uint32_t n,
+                    const DampingZone* zones, uint32_t count) = 0;
   // The periodic pass after every integrator call of a run with periodic axes:
   // wrapPeriodicParticle() over the fluid index range [nBound, n).
   virtual void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) = 0;

@@ -107,6 +107,11 @@ class SimulationCore final : public Simulation::Impl {
     // Timed runs replay too: the phase timers' events become nodes of the graph (phase_timers.h).
     if (d == Device::Gpu && o.stepGraphs) graphs_ = makeStepGraphs();
     if (!c.motions.empty()) motion_ = std::make_unique<BoundaryMotion<T>>(c, p, d, o.threads);
+    if (!c.damping.empty()) {
+      dampingZones_.allocate(d, c.damping.size(), "the damping zones");
+      dampingZones_.upload(c.damping, "uploading the damping zones");
+      dampingCount_ = uint32_t(c.damping.size());
+    }
     dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed, p.dtAllParticles};
     limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
                T(p.domainMax.z), T(p.rhoOutMin), T(p.rhoOutMax)};
@@ -204,6 +209,7 @@ class SimulationCore final : public Simulation::Impl {
   // After either integrator: imposed motion, the strategy's end-of-step work and the copy of
   // the step's scalars, which the step's one wait (waitStepScalars) finishes.
   void endStepWork() {
+    dampFluid();
     moveBoundaries();
     strategy->endStep(state_->view());
     ops_->queueStepScalars();
@@ -488,6 +494,15 @@ class SimulationCore final : public Simulation::Impl {
                     dtRule_, pass, stepCount == 0);
   }
 
+  // The damping zones once the step is integrated, before the imposed motion, as DualSPHysics'
+  // RunDamping(dt) at the end of ComputeStep().
+  void dampFluid() {
+    if (dampingCount_ == 0) return;
+    ScopedPhase ph(timer.get(), "SU-Damping", PhaseGroup::Other);
+    ops_->damp(state_->cur.pos.data(), state_->cur.velrho.data(), state_->cur.code.data(), state_->nBound, state_->n,
+               dampingZones_.data(), dampingCount_);
+  }
+
   // Imposed motion over [t, t + dt] once the step is integrated, as DualSPHysics' RunMotion(stepdt)
   // after ComputeStep() for both integrators (whose halves leave boundary positions and
   // velocities alone); the next force passes see the new positions and velocities.
@@ -568,6 +583,8 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<EngineOps<T>> ops_;
   std::unique_ptr<ParticleState<T>> state_;
   std::unique_ptr<BoundaryMotion<T>> motion_;  // null without <motion>
+  DeviceArray<DampingZone> dampingZones_;        // <damping>, where the particles are
+  uint32_t dampingCount_ = 0;
   uint64_t floatingIndexedAt_ = ~uint64_t(0);   // state_->reorders when floating particles were last indexed
   std::unique_ptr<FloatingBodies<T>> floating_;  // null without <floatings>
   ExclusionLimits<T> limits_{};

@@ -12,6 +12,7 @@
 #include "sph/case_floating.h"
 #include "sph/case_gauges.h"
 #include "sph/case_motion.h"
+#include "sph/damping_physics.h"
 #include "sph/vec3d.h"
 
 namespace sph {
@@ -109,6 +110,8 @@ struct CaseDefinition {
   CaseGauges gauges;
   // <motion>: boundary objects with imposed movements (sph/case_motion.h).
   std::vector<MotionObject> motions;
+  // <execution><special><damping>: zones where the fluid's velocity is damped (damping_physics.h).
+  std::vector<DampingZone> damping;
 };
 
 struct LoadOptions {

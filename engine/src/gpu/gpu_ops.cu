@@ -109,6 +109,14 @@ __global__ void wrapKernel(Real4<T>* __restrict__ pos, uint32_t nBound, uint32_t
   if (i < n) wrapPeriodicParticle(i, pos, box);
 }
 
+template <typename T>
+__global__ void dampKernel(const Real4<T>* __restrict__ pos, Real4<T>* __restrict__ velrho,
+                           const uint32_t* __restrict__ code, uint32_t nBound, uint32_t n,
+                           const DampingZone* __restrict__ zones, uint32_t count, const StepScalars* s) {
+  const uint32_t i = nBound + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) dampParticle(i, pos, velrho, code, zones, count, s->dt);
+}
+
 // The exclusion count of a step-ending kernel (one atomic per excluded particle: rare).
 __device__ inline void countExclusion(int reason, StepScalars* s) {
   if (reason != 0) atomicAdd(reason == 1 ? &s->excludedOutOfDomain : &s->excludedDensity, 1u);
@@ -189,6 +197,13 @@ class GpuOps final : public EngineOps<T> {
                      uint32_t nBound, uint32_t n, const PhysicsConstants<T>& c) override {
     if (n > 0)
       SPH_LAUNCH("computing the SPS stresses", n, kBlock, 0, spsTauKernel<T>, strain, velrho, code, tau, nBound, n, c);
+  }
+
+  void damp(const Real4<T>* pos, Real4<T>* velrho, const uint32_t* code, uint32_t nBound, uint32_t n,
+            const DampingZone* zones, uint32_t count) override {
+    if (n > nBound && count > 0)
+      SPH_LAUNCH("damping the fluid in the damping zones (SU-Damping)", n - nBound, kBlock, 0, dampKernel<T>, pos,
+                 velrho, code, nBound, n, zones, count, scalars_.data());
   }
 
   void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {
