@@ -8,9 +8,18 @@
 //    the steps telescopes to the analytic position and nothing drifts with the step count;
 //  * a sinusoid without <phase> continues from the phase the previous movement reached
 //    (zero after a movement that is not the same kind of sinusoid);
-//  * an accelerated movement (mvrectace/mvrotace) moves by v0 tau + ace tau^2 / 2 at the time tau
-//    into it; without <velini>, v0 is the velocity the previous movement ended with (that of an
-//    mvrect/mvrectace, resp. mvrot/mvrotace; zero otherwise).
+//  * an accelerated movement (mvrectace/mvrotace/mvcirace) moves by v0 tau + ace tau^2 / 2 at the
+//    time tau into it; without <velini>, v0 is the velocity the previous movement ended with (that
+//    of an mvrect/mvrectace, resp. mvrot/mvrotace/mvcir/mvcirace; zero otherwise);
+//  * rotations turn the way DualSPHysics turns them (sph/case_motion.h: Movement::axisP1);
+//  * a file movement (mvfile/mvrotfile) reads its data file from the first row on: the row times
+//    count from the first row's, which the movement's start meets; the position (angle) is the
+//    file's, linear in time between rows and the last row's after them, less the first row's;
+//    each time the chain enters the movement it starts again from the first row;
+//  * a circular movement (mvcir/mvcirsinu/mvcirace) translates the object by the displacement of
+//    its reference point, which goes round the axis by the angle of mvrot/mvrotsinu/mvrotace. The
+//    point belongs to the movement and stays where it went: a chain that comes back to the
+//    movement goes on round from there (another movement with the same <ref> has its own point).
 // The engine imposes x' = R x + b on the object's particles and the velocity (x' - x)/dt, the
 // mean velocity over the step (DualSPHysics' MoveLinBound/MoveMatBound).
 #pragma once
@@ -102,8 +111,12 @@ class MotionKinematics {
 
   const std::vector<MotionObject>& objects() const { return objects_; }
 
-  // Checkpoints: the running movement of every chain, as advance() left it.
-  void save(CheckpointWriter& w) const { w.putVector("motion.chains", chains_); }
+  // Checkpoints: the running movement of every chain and the circular movements' reference
+  // points, as advance() left them.
+  void save(CheckpointWriter& w) const {
+    w.putVector("motion.chains", chains_);
+    w.putVector("motion.refs", refs_);
+  }
   void restore(const CheckpointReader& r);
 
  private:
@@ -114,9 +127,10 @@ class MotionKinematics {
     double start = 0;           // when the running movement started
     double stop = std::numeric_limits<double>::infinity();  // <begin finish>
     Vec3d phase;                // mvrectsinu: phase when the running movement started
-    double phaseRot = 0;        // mvrotsinu: likewise
+    double phaseRot = 0;        // mvrotsinu, mvcirsinu: likewise
     Vec3d vel;                  // mvrectace: velocity when the running movement started
-    double angVel = 0;          // mvrotace: likewise, angular (rad/s)
+    double angVel = 0;          // mvrotace, mvcirace: likewise, angular (rad/s)
+    Vec3d refStart;             // mvcir*: where the reference point was when the movement started
   };
 
   // What a movement hands on to the next one of its chain (DualSPHysics' JMotionMovActive
@@ -131,9 +145,16 @@ class MotionKinematics {
   void enter(Chain& c, int mov, const Handover& prev) const;
   Handover handover(const Movement& m, const Chain& c) const;
   static RigidTransform piece(const Movement& m, const Chain& c, double ta, double tb);
+  static Vec3d refPoint(const Movement& m, const Chain& c, double tau);
+  // refs_ index of movement `mov` of the chain's object.
+  size_t refIndex(const Chain& c, int mov) const { return refBase_[c.object] + size_t(mov); }
 
   std::vector<MotionObject> objects_;
   std::vector<Chain> chains_;
+  // Where each circular movement's reference point is now, object by object, movement by
+  // movement (its <ref> until it runs; unused for the other movements).
+  std::vector<Vec3d> refs_;
+  std::vector<size_t> refBase_;  // per object: its first movement's index in refs_
 };
 
 }  // namespace sph
