@@ -18,11 +18,11 @@ namespace sph {
 // Which values of each row a movement reads, counted from 0 (DualSPHysics' <file fields=...
 // fieldtime=... fieldx=...>).
 struct MotionFileColumns {
-  int fields = 2;            // values on each row
+  int fields = 2;  // values on each row
   int time = 0;
   int x = -1, y = -1, z = -1;  // mvfile: the position columns (-1: that component stays 0)
-  int angle = -1;            // mvrotfile: the angle column
-  double angleFactor = 1;    // radians per unit of the file's angles
+  int angle = -1;              // mvrotfile: the angle column
+  double angleFactor = 1;      // radians per unit of the file's angles
 };
 
 // The rows of the file `path`. InputError "PATH:LINE: what is wrong" for a row that cannot be

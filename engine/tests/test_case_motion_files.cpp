@@ -38,7 +38,8 @@ TEST(CaseMotionFiles, ReadsPositionFilesUnderEachName) {
   const std::string data = "# t;unused;x;z\n1.5;7;0.1;0.2\n1.75;7;0.15;0.3\n2.0;7;0.05;-0.1\n";
   for (const char* name : {"mvfile", "mvrectfile", "mvpredef"}) {
     const std::string movement = fmt::format(R"(<{0} id="1" duration="2">
-  <file name="piston.csv" fields="4" fieldtime="0" fieldx="2" fieldz="3" /></{0}>)", name);
+  <file name="piston.csv" fields="4" fieldtime="0" fieldx="2" fieldz="3" /></{0}>)",
+                                             name);
     const CaseDefinition c = loadCase(writeCase(name, objreal(movement), {{"piston.csv", data}}));
     const Movement& m = c.motions.at(0).movements.at(0);
     EXPECT_EQ(m.type, MovementType::RectFile) << name;
@@ -55,22 +56,22 @@ TEST(CaseMotionFiles, ReadsPositionFilesUnderEachName) {
 TEST(CaseMotionFiles, ReadsRotationFilesInTheirAngleUnits) {
   const std::string data = "#Time;Degrees\n0\t0\n0.5\t30\n1\t-45\n";
   const std::string axis = R"(<axisp1 x="0" y="-1" z="0.1" /><axisp2 x="0" y="1" z="0.1" />)";
-  const CaseDefinition deg = loadCase(writeCase(
-      "RotDegrees",
-      objreal(R"(<mvrotfile id="1" duration="100" anglesunits="degrees"><file name="flap.dat" />)" + axis +
-              "</mvrotfile>"),
-      {{"flap.dat", data}}));
+  const CaseDefinition deg =
+      loadCase(writeCase("RotDegrees",
+                         objreal(R"(<mvrotfile id="1" duration="100" anglesunits="degrees"><file name="flap.dat" />)" +
+                                 axis + "</mvrotfile>"),
+                         {{"flap.dat", data}}));
   const Movement& m = deg.motions.at(0).movements.at(0);
   EXPECT_EQ(m.type, MovementType::RotFile);
   EXPECT_EQ(m.axisP1.y, -1);
   ASSERT_EQ(m.table->angle.size(), 3u);
   EXPECT_DOUBLE_EQ(m.table->angle[1], 30 * std::numbers::pi / 180);
   EXPECT_DOUBLE_EQ(m.table->angle[2], -45 * std::numbers::pi / 180);
-  const CaseDefinition rad = loadCase(writeCase(
-      "RotRadians",
-      objreal(R"(<mvrotfile id="1" duration="100" anglesunits="radians"><file name="flap.dat" />)" + axis +
-              "</mvrotfile>"),
-      {{"flap.dat", data}}));
+  const CaseDefinition rad =
+      loadCase(writeCase("RotRadians",
+                         objreal(R"(<mvrotfile id="1" duration="100" anglesunits="radians"><file name="flap.dat" />)" +
+                                 axis + "</mvrotfile>"),
+                         {{"flap.dat", data}}));
   EXPECT_EQ(rad.motions.at(0).movements.at(0).table->angle[1], 30);
 }
 
@@ -79,7 +80,8 @@ TEST(CaseMotionFiles, ReadsRotationFilesInTheirAngleUnits) {
 TEST(CaseMotionFiles, FindsTheDataFileBesideTheCaseOrAtAnAbsolutePath) {
   const fs::path other = test::tempDir("case_motion_files_elsewhere") / "moves.dat";
   test::writeFile(other, "0 0\n1 0.5\n");
-  const std::string movement = R"(<mvfile id="1" duration="2"><file name="sub/moves.dat" fields="2" fieldtime="0" fieldx="1" /></mvfile>)";
+  const std::string movement =
+      R"(<mvfile id="1" duration="2"><file name="sub/moves.dat" fields="2" fieldtime="0" fieldx="1" /></mvfile>)";
   const std::string path = writeCase("Relative", objreal(movement), {});
   fs::create_directories(fs::path(path).parent_path() / "sub");
   test::writeFile(fs::path(path).parent_path() / "sub" / "moves.dat", "0 0\n1 0.25\n");
@@ -88,8 +90,8 @@ TEST(CaseMotionFiles, FindsTheDataFileBesideTheCaseOrAtAnAbsolutePath) {
   const CaseDefinition rel = loadCase(path);
   fs::current_path(cwd);
   EXPECT_EQ(rel.motions.at(0).movements.at(0).table->pos[1].x, 0.25);
-  const std::string absolute =
-      R"(<mvfile id="1" duration="2"><file name=")" + other.string() + R"(" fields="2" fieldtime="0" fieldx="1" /></mvfile>)";
+  const std::string absolute = R"(<mvfile id="1" duration="2"><file name=")" + other.string() +
+                               R"(" fields="2" fieldtime="0" fieldx="1" /></mvfile>)";
   const CaseDefinition abs = loadCase(writeCase("Absolute", objreal(absolute), {}));
   EXPECT_EQ(abs.motions.at(0).movements.at(0).table->pos[1].x, 0.5);
 }
@@ -98,8 +100,9 @@ TEST(CaseMotionFiles, FindsTheDataFileBesideTheCaseOrAtAnAbsolutePath) {
 TEST(CaseMotionFiles, AcceptsATimeGivenTwice) {
   const std::string movement =
       R"(<mvpredef id="1" duration="15"><file name="Mov_piston.dat" fields="2" fieldtime="0" fieldx="1" /></mvpredef>)";
-  const CaseDefinition c = loadCase(
-      writeCase("TwiceTime", objreal(movement), {{"Mov_piston.dat", " 0.0000\t  0.0000\n 0.0000\t  0.0000\n 0.0250\t  0.0010\n"}}));
+  const CaseDefinition c =
+      loadCase(writeCase("TwiceTime", objreal(movement),
+                         {{"Mov_piston.dat", " 0.0000\t  0.0000\n 0.0000\t  0.0000\n 0.0250\t  0.0010\n"}}));
   EXPECT_EQ(c.motions.at(0).movements.at(0).table->time, (std::vector<double>{0, 0, 0.025}));
 }
 
@@ -130,7 +133,8 @@ constexpr const char* kMvrotfile = R"(<mvrotfile id="1" duration="1">
 
 const BadFile kBadFiles[] = {
     {"MissingFile", kMvfile, nullptr, "<file name", "<file>", "data.csv: cannot open the motion data file"},
-    {"NotANumber", kMvfile, "0;0;0\n0.1;0.2;abc\n", "<file name", "<file>", "data.csv:2: value 3 \"abc\" is not a number"},
+    {"NotANumber", kMvfile, "0;0;0\n0.1;0.2;abc\n", "<file name", "<file>",
+     "data.csv:2: value 3 \"abc\" is not a number"},
     {"HeaderWithoutHash", kMvfile, "time;x;z\n0;0;0\n0.1;0.2;0\n", "<file name", "<file>",
      "data.csv:1: value 1 \"time\" is not a number"},
     {"TooFewValues", kMvfile, "0;0;0\n\n0.1;0.2\n", "<file name", "<file>",
@@ -140,22 +144,26 @@ const BadFile kBadFiles[] = {
     {"EmptyValue", kMvfile, "0;;0\n0.1;0.2;0\n", "<file name", "<file>", "data.csv:1: value 2 \"\" is not a number"},
     {"TimesGoBack", kMvfile, "0;0;0\n0.2;0;0\n0.1;0;0\n", "<file name", "<file>",
      "data.csv:3: time 0.1 comes before the previous row's 0.2: times must not decrease"},
-    {"OneRow", kMvrotfile, "# only one\n0 5\n", "<file name", "<file>", "data.csv: 1 row of data, a movement needs at least two"},
-    {"NoFileElement", R"(<mvfile id="1" duration="1"></mvfile>)", nullptr, "<mvfile", "<mvfile>", "missing element <file>"},
+    {"OneRow", kMvrotfile, "# only one\n0 5\n", "<file name", "<file>",
+     "data.csv: 1 row of data, a movement needs at least two"},
+    {"NoFileElement", R"(<mvfile id="1" duration="1"></mvfile>)", nullptr, "<mvfile", "<mvfile>",
+     "missing element <file>"},
     {"NoName", R"(<mvfile id="1" duration="1"><file fields="2" fieldtime="0" fieldx="1" /></mvfile>)", nullptr,
      "<file fields", "<file>", "missing attribute name"},
     {"NoFields", R"(<mvfile id="1" duration="1"><file name="data.csv" fieldtime="0" fieldx="1" /></mvfile>)",
      "0 0\n1 1\n", "<file name", "<file>", "missing attribute fields"},
     {"NoFieldTime", R"(<mvfile id="1" duration="1"><file name="data.csv" fields="2" fieldx="1" /></mvfile>)",
      "0 0\n1 1\n", "<file name", "<file>", "fieldtime"},
-    {"FieldBeyondRow", R"(<mvfile id="1" duration="1"><file name="data.csv" fields="2" fieldtime="0" fieldy="2" /></mvfile>)",
+    {"FieldBeyondRow",
+     R"(<mvfile id="1" duration="1"><file name="data.csv" fields="2" fieldtime="0" fieldy="2" /></mvfile>)",
      "0 0\n1 1\n", "<file name", "<file>", "fieldy=\"2\" is not a column of rows of fields=\"2\""},
     {"NoPositionField", R"(<mvfile id="1" duration="1"><file name="data.csv" fields="2" fieldtime="0" /></mvfile>)",
      "0 0\n1 1\n", "<file name", "<file>", "no position column"},
     {"RotFileWithoutAxis", R"(<mvrotfile id="1" duration="1"><file name="data.csv" /></mvrotfile>)", "0 0\n1 1\n",
      "<mvrotfile", "<mvrotfile>", "missing element <axisp1>"},
     {"FileWithChild", R"(<mvfile id="1" duration="1"><file name="data.csv" fields="2" fieldtime="0" fieldx="1">
-<x /></file></mvfile>)", "0 0\n1 1\n", "<x />", "<x>", "unknown element inside <file>"},
+<x /></file></mvfile>)",
+     "0 0\n1 1\n", "<x />", "<x>", "unknown element inside <file>"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Motion, CaseMotionFileErrors, ::testing::ValuesIn(kBadFiles),

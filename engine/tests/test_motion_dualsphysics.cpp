@@ -59,7 +59,9 @@ void expectAgreement(const std::string& caseFile, const std::string& fixture) {
   EXPECT_EQ(checked, rows.size());
 }
 
-TEST(MotionDualSPHysics, FileAndCircularMovementsAgree) { expectAgreement("FileMotions_Def.xml", "FileMotions_motion.csv"); }
+TEST(MotionDualSPHysics, FileAndCircularMovementsAgree) {
+  expectAgreement("FileMotions_Def.xml", "FileMotions_motion.csv");
+}
 
 TEST(MotionDualSPHysics, TurnsAboutAnObliqueAxisAgree) { expectAgreement("Rot3D_Def.xml", "Rot3D_motion.csv"); }
 

@@ -195,10 +195,8 @@ TEST(MotionCircleKinematics, SinuAndAceContinueThePreviousMovementWithTheirOwnPo
   MotionKinematics k({object({s1, s2, a1, a2, c, r}, 0)});
   const double ph1 = 0.3 + 2 * kPi * 1.5 * 0.3;
   const double angles[] = {0.6 * (std::sin(ph1) - std::sin(0.3)),
-                           0.4 * (std::sin(ph1 + 2 * kPi * 1.5 * 0.5) - std::sin(ph1)),
-                           0.5 * 0.3 + 0.5 * 3.5 * 0.09,
-                           (0.5 + 3.5 * 0.3) * 0.5 - 0.5 * 2.6 * 0.25,
-                           0.7 * 0.25};
+                           0.4 * (std::sin(ph1 + 2 * kPi * 1.5 * 0.5) - std::sin(ph1)), 0.5 * 0.3 + 0.5 * 3.5 * 0.09,
+                           (0.5 + 3.5 * 0.3) * 0.5 - 0.5 * 2.6 * 0.25, 0.7 * 0.25};
   double t = 0;
   for (int s = 0; s < 5; ++s) {
     const double d = (s == 4) ? 0.25 : (s % 2 ? 0.5 : 0.3);

@@ -22,16 +22,30 @@ namespace sph {
 // RectFile, RotFile: <mvfile>/<mvrectfile> and <mvrotfile>, positions or angles from a data file.
 // Cir, CirSinu, CirAce: <mvcir>, <mvcirsinu>, <mvcirace>, the object translated (never turned) so
 // that a reference point goes round the axis like mvrot, mvrotsinu, mvrotace turn it.
-enum class MovementType { Wait, Rect, RectSinu, Rot, RotSinu, RectAce, RotAce, Null, RectFile, RotFile, Cir, CirSinu, CirAce };
+enum class MovementType {
+  Wait,
+  Rect,
+  RectSinu,
+  Rot,
+  RotSinu,
+  RectAce,
+  RotAce,
+  Null,
+  RectFile,
+  RotFile,
+  Cir,
+  CirSinu,
+  CirAce
+};
 
 // The rows of a movement's data file, times not decreasing (two rows of one time: the value jumps
 // from the first's to the second's just after it): for mvfile each row's position (the components
 // the file gives no column for stay 0), for mvrotfile its angle in radians.
 struct MotionTable {
-  std::string path;          // the data file, as opened (messages)
+  std::string path;  // the data file, as opened (messages)
   std::vector<double> time;
-  std::vector<Vec3d> pos;    // mvfile
-  std::vector<double> angle; // mvrotfile
+  std::vector<Vec3d> pos;     // mvfile
+  std::vector<double> angle;  // mvrotfile
 };
 
 struct Movement {
@@ -50,8 +64,8 @@ struct Movement {
   // DualSPHysics turns them: clockwise seen from axisP2 looking towards axisP1 for a positive
   // angle (the right-hand rule about the direction axisP2 -> axisP1).
   Vec3d axisP1, axisP2;
-  double angVel = 0;        // mvrot, mvcir: rad/s; mvrotace, mvcirace: initial angular velocity <velini>
-  double aceAng = 0;        // mvrotace, mvcirace: rad/s^2
+  double angVel = 0;  // mvrot, mvcir: rad/s; mvrotace, mvcirace: initial angular velocity <velini>
+  double aceAng = 0;  // mvrotace, mvcirace: rad/s^2
   // mvrotsinu, mvcirsinu: angle(tau) = ampl sin(phase + 2 pi freq tau)
   double freqRot = 0, amplRot = 0, phaseRot = 0;
   // mvcir*: the reference point <ref> the object's displacement follows.
