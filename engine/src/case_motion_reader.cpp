@@ -1,18 +1,25 @@
 #include "case_motion_reader.h"
 
 #include <cmath>
+#include <filesystem>
 #include <initializer_list>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "motion_data_file.h"
+#include "sph/errors.h"
+
 namespace sph {
 namespace {
 
 constexpr double kRadiansPerDegree = std::numbers::pi / 180.0;
-constexpr const char* kSupported = "wait, mvrect, mvrectace, mvrectsinu, mvrot, mvrotace, mvrotsinu, mvnull";
+constexpr const char* kSupported =
+    "wait, mvrect, mvrectace, mvrectsinu, mvrot, mvrotace, mvrotsinu, mvcir, mvcirace, mvcirsinu, mvfile, "
+    "mvrectfile, mvpredef, mvrotfile, mvnull";
 
 bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
   for (std::string_view n : names)
@@ -21,14 +28,16 @@ bool oneOf(std::string_view name, std::initializer_list<std::string_view> names)
 }
 
 bool supported(std::string_view name) {
-  return oneOf(name, {"wait", "mvrect", "mvrectace", "mvrectsinu", "mvrot", "mvrotace", "mvrotsinu", "mvnull"});
+  return oneOf(name, {"wait", "mvrect", "mvrectace", "mvrectsinu", "mvrot", "mvrotace", "mvrotsinu", "mvcir",
+                      "mvcirace", "mvcirsinu", "mvfile", "mvrectfile", "mvpredef", "mvrotfile", "mvnull"});
 }
 
 // DualSPHysics movements this engine does not implement (yet): refused by name, so the user
 // learns that the case is valid DualSPHysics but not supported here.
-bool knownUnsupported(std::string_view name) {
-  return oneOf(name, {"mvcir", "mvcirace", "mvcirsinu", "mvpredef", "mvfile", "mvrectfile", "mvrotfile"});
-}
+bool knownUnsupported(std::string_view name) { return oneOf(name, {"mvrotadvfile", "mvpathfile"}); }
+
+// DualSPHysics reads <mvpredef> and <mvrectfile> as other names of <mvfile>.
+bool positionFile(std::string_view name) { return oneOf(name, {"mvfile", "mvrectfile", "mvpredef"}); }
 
 class MotionReader {
  public:
@@ -142,6 +151,41 @@ class MotionReader {
       fromPrevious = true;
   }
 
+  // A data file named by <file name>: relative to the case file's folder (as mesh files), read
+  // with `columns`; its errors name the <file> element and the data file's line.
+  std::shared_ptr<const MotionTable> readTable(const XMLElement* file, const MotionFileColumns& columns) const {
+    std::filesystem::path path(x_.attr(file, "name"));
+    if (path.is_relative()) path = std::filesystem::path(x_.path()).parent_path() / path;
+    try {
+      return std::make_shared<const MotionTable>(readMotionTable(path.string(), columns));
+    } catch (const InputError& e) {
+      x_.fail(file, e.what());
+    }
+  }
+
+  // <file name fields fieldtime fieldx fieldy fieldz> of an mvfile: the columns of its rows,
+  // counted from 0; a position column left out (or negative, as DualSPHysics allows) is not read.
+  std::shared_ptr<const MotionTable> readPositionFile(const XMLElement* file) const {
+    x_.onlyChildren(file, {});
+    MotionFileColumns cols;
+    cols.fields = x_.integer(file, "fields");
+    if (cols.fields < 2) x_.fail(file, fmt::format("fields=\"{}\": a row needs a time and a position", cols.fields));
+    auto column = [&](const char* name, int fallback) {
+      const int k = file->Attribute(name) ? x_.integer(file, name) : fallback;
+      if (k >= cols.fields)
+        x_.fail(file, fmt::format("{}=\"{}\" is not a column of rows of fields=\"{}\" (columns count from 0)", name, k,
+                                  cols.fields));
+      return k < 0 ? -1 : k;
+    };
+    cols.time = column("fieldtime", -1);
+    if (cols.time < 0) x_.fail(file, "missing or negative fieldtime: the column of the times is needed");
+    cols.x = column("fieldx", -1);
+    cols.y = column("fieldy", -1);
+    cols.z = column("fieldz", -1);
+    if (cols.x < 0 && cols.y < 0 && cols.z < 0) x_.fail(file, "no position column: give fieldx, fieldy or fieldz");
+    return readTable(file, cols);
+  }
+
   Movement readMovement(const XMLElement* c) const {
     const std::string_view name = c->Name();
     Movement m;
@@ -195,15 +239,55 @@ class MotionReader {
       m.aceAng = x_.real(x_.child(c, "ace"), "ang") * ang;
       orPrevious(c, "velini", m.velFromPrevious, [&](const XMLElement* v) { m.angVel = x_.real(v, "ang") * ang; });
       readAxis(c, m);
+    } else if (positionFile(name)) {
+      x_.onlyChildren(c, {"file"});
+      m.type = MovementType::RectFile;
+      m.table = readPositionFile(x_.child(c, "file"));
+    } else if (name == "mvrotfile") {
+      // Rows of a time and an angle, in the movement's anglesunits (DualSPHysics reads only the
+      // file's name here).
+      x_.onlyChildren(c, {"file", "axisp1", "axisp2"});
+      m.type = MovementType::RotFile;
+      readAxis(c, m);
+      const XMLElement* file = x_.child(c, "file");
+      x_.onlyChildren(file, {});
+      m.table = readTable(file, MotionFileColumns{.fields = 2, .time = 0, .angle = 1, .angleFactor = ang});
+    } else if (name == "mvcir") {
+      x_.onlyChildren(c, {"vel", "ref", "axisp1", "axisp2"});
+      m.type = MovementType::Cir;
+      m.angVel = x_.real(x_.child(c, "vel"), "ang") * ang;
+      readCircle(c, m);
+    } else if (name == "mvcirace") {
+      x_.onlyChildren(c, {"ace", "velini", "ref", "axisp1", "axisp2"});
+      m.type = MovementType::CirAce;
+      m.aceAng = x_.real(x_.child(c, "ace"), "ang") * ang;
+      orPrevious(c, "velini", m.velFromPrevious, [&](const XMLElement* v) { m.angVel = x_.real(v, "ang") * ang; });
+      readCircle(c, m);
+    } else if (name == "mvcirsinu") {
+      x_.onlyChildren(c, {"freq", "ampl", "phase", "ref", "axisp1", "axisp2"});
+      m.type = MovementType::CirSinu;
+      readRotSinu(c, m, ang);
+      readCircle(c, m);
     } else {
       x_.onlyChildren(c, {"freq", "ampl", "phase", "axisp1", "axisp2"});
       m.type = MovementType::RotSinu;
-      m.freqRot = x_.real(x_.child(c, "freq"), "v");
-      m.amplRot = x_.real(x_.child(c, "ampl"), "v") * ang;
-      orPrevious(c, "phase", m.phaseFromPrevious, [&](const XMLElement* ph) { m.phaseRot = x_.real(ph, "v") * ang; });
+      readRotSinu(c, m, ang);
       readAxis(c, m);
     }
     return m;
+  }
+
+  // <freq v>, <ampl v> and the optional <phase v> of mvrotsinu and mvcirsinu.
+  void readRotSinu(const XMLElement* c, Movement& m, double ang) const {
+    m.freqRot = x_.real(x_.child(c, "freq"), "v");
+    m.amplRot = x_.real(x_.child(c, "ampl"), "v") * ang;
+    orPrevious(c, "phase", m.phaseFromPrevious, [&](const XMLElement* ph) { m.phaseRot = x_.real(ph, "v") * ang; });
+  }
+
+  // The axis and the reference point <ref> of a circular movement.
+  void readCircle(const XMLElement* c, Movement& m) const {
+    readAxis(c, m);
+    m.ref = x_.vec(x_.child(c, "ref"));
   }
 
   // A chain that loops through movements of zero total duration would never leave the instant

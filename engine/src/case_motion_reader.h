@@ -1,9 +1,12 @@
 // Reads a case's <motion> element (DualSPHysics XML guide, "Motion") into MotionObjects:
 // <objreal ref="MK"> with <begin>, <wait>, <mvrect>, <mvrectace>, <mvrectsinu>, <mvrot>, <mvrotace>,
-// <mvrotsinu> and <mvnull>.
+// <mvrotsinu>, <mvcir>, <mvcirace>, <mvcirsinu>, <mvfile> (also named <mvrectfile>, <mvpredef>),
+// <mvrotfile> and <mvnull>. The file movements' data files are read here, relative to the case
+// file's folder (motion_data_file.h).
 // Every error names the file, the line and the element: an unknown or unsupported movement, a
 // ref with no boundary particles, a missing or repeated id, a `next` or `mov` naming no
-// movement, a negative duration, a loop of movements that takes no time.
+// movement, a negative duration, a loop of movements that takes no time, a data file that is
+// missing or has a bad row (also naming the data file and its line), columns that do not exist.
 #pragma once
 
 #include <vector>

@@ -41,8 +41,8 @@ struct CheckpointHeader {
 // sph's version and the tag of its engine headers (the plugin ABI tag, plugin_loader.h).
 std::string checkpointEngineVersion();
 // A hash of what decides a run's physics and outputs: the case file (and GenCase's particle file
-// beside it), every parameter the run uses with its value except TimeMax (a resumed run may go
-// further), and the particle count.
+// beside it, and the motion data files), every parameter the run uses with its value except
+// TimeMax (a resumed run may go further), and the particle count.
 uint64_t caseFingerprint(const CaseDefinition& c, const SimParameters& p);
 // The header a checkpoint of this case, with these parameters, in this precision carries.
 CheckpointHeader checkpointHeaderFor(const CaseDefinition& c, const SimParameters& p, Precision precision);

@@ -12,9 +12,49 @@ namespace {
 
 constexpr double kTwoPi = 2 * std::numbers::pi;
 
+bool circular(MovementType t) {
+  return t == MovementType::Cir || t == MovementType::CirSinu || t == MovementType::CirAce;
+}
+
+// A positive angle turns by the right-hand rule about axisP2 -> axisP1: DualSPHysics 5.4's runs
+// of mvrot, mvrotsinu, mvrotfile and mvcir agree with this to round-off, in 2D and about an
+// oblique axis in 3D (engine/tests/data/dualsphysics/FileMotions_Def.xml, Rot3D_Def.xml).
+RigidTransform turn(const Movement& m, double angle) { return RigidTransform::rotation(angle, m.axisP2, m.axisP1); }
+
+// The file's value at time t: linear between the rows around it, the last row's after them (t is
+// never before the first row: the movement reads the file from there). As DualSPHysics, t in
+// (time[k-1], time[k]] takes rows k-1 and k, so at a time given twice the value is the first
+// row's and jumps to the second's just after.
+template <class V, class Lerp>
+V tableAt(const std::vector<double>& time, const std::vector<V>& value, double t, Lerp lerp) {
+  if (t <= time.front()) return value.front();
+  if (t >= time.back()) return value.back();
+  const size_t k = size_t(std::lower_bound(time.begin(), time.end(), t) - time.begin());  // time[k-1] < t <= time[k]
+  return lerp(value[k - 1], value[k], (t - time[k - 1]) / (time[k] - time[k - 1]));
+}
+
+// mvfile: the position at the time tau into the movement, less the first row's.
+Vec3d filePos(const MotionTable& f, double tau) {
+  const Vec3d p = tableAt(f.time, f.pos, f.time.front() + tau, [](const Vec3d& a, const Vec3d& b, double w) {
+    return Vec3d{a.x + w * (b.x - a.x), a.y + w * (b.y - a.y), a.z + w * (b.z - a.z)};
+  });
+  const Vec3d& p0 = f.pos.front();
+  return {p.x - p0.x, p.y - p0.y, p.z - p0.z};
+}
+
+// mvrotfile: likewise, the angle.
+double fileAngle(const MotionTable& f, double tau) {
+  return tableAt(f.time, f.angle, f.time.front() + tau, [](double a, double b, double w) { return a + w * (b - a); }) -
+         f.angle.front();
+}
+
 }  // namespace
 
 MotionKinematics::MotionKinematics(std::vector<MotionObject> objects) : objects_(std::move(objects)) {
+  for (const MotionObject& o : objects_) {
+    refBase_.push_back(refs_.size());
+    for (const Movement& m : o.movements) refs_.push_back(m.ref);
+  }
   for (size_t o = 0; o < objects_.size(); ++o) {
     paddles_.emplace_back();
     if (objects_[o].paddle) paddles_.back().emplace(*objects_[o].paddle);
@@ -37,15 +77,18 @@ void MotionKinematics::enter(Chain& c, int mov, const Handover& prev) const {
   c.mov = mov;
   const Movement& m = objects_[c.object].movements[size_t(mov)];
   c.phase = m.type == MovementType::RectSinu ? (m.phaseFromPrevious ? prev.phase : m.phase) : Vec3d{};
-  c.phaseRot = m.type == MovementType::RotSinu ? (m.phaseFromPrevious ? prev.phaseRot : m.phaseRot) : 0.0;
+  const bool sinuRot = m.type == MovementType::RotSinu || m.type == MovementType::CirSinu;
+  const bool aceRot = m.type == MovementType::RotAce || m.type == MovementType::CirAce;
+  c.phaseRot = sinuRot ? (m.phaseFromPrevious ? prev.phaseRot : m.phaseRot) : 0.0;
   c.vel = m.type == MovementType::RectAce ? (m.velFromPrevious ? prev.vel : m.vel) : Vec3d{};
-  c.angVel = m.type == MovementType::RotAce ? (m.velFromPrevious ? prev.angVel : m.angVel) : 0.0;
+  c.angVel = aceRot ? (m.velFromPrevious ? prev.angVel : m.angVel) : 0.0;
+  c.refStart = circular(m.type) ? refs_[refIndex(c, mov)] : Vec3d{};
 }
 
 // The state movement m (running in c) hands on when it has run its whole duration. Only the kind
 // that can continue it passes on each quantity: phases between sinusoids of the same kind,
 // velocities from uniform or accelerated movements of the same kind (DualSPHysics resets the
-// rest to zero when a movement starts).
+// rest to zero when a movement starts). Rotations and circular movements are one kind: an angle.
 MotionKinematics::Handover MotionKinematics::handover(const Movement& m, const Chain& c) const {
   Handover h;
   const double d = m.duration;
@@ -57,6 +100,7 @@ MotionKinematics::Handover MotionKinematics::handover(const Movement& m, const C
                  c.phase.z + (m.ampl.z != 0 ? kTwoPi * m.freq.z * d : 0)};
       break;
     case MovementType::RotSinu:
+    case MovementType::CirSinu:
       h.phaseRot = c.phaseRot + kTwoPi * m.freqRot * d;
       break;
     case MovementType::Rect:
@@ -66,16 +110,40 @@ MotionKinematics::Handover MotionKinematics::handover(const Movement& m, const C
       h.vel = {c.vel.x + m.ace.x * d, c.vel.y + m.ace.y * d, c.vel.z + m.ace.z * d};
       break;
     case MovementType::Rot:
+    case MovementType::Cir:
       h.angVel = m.angVel;
       break;
     case MovementType::RotAce:
+    case MovementType::CirAce:
       h.angVel = c.angVel + m.aceAng * d;
       break;
     case MovementType::Wait:
     case MovementType::Null:
+    case MovementType::RectFile:
+    case MovementType::RotFile:
       break;
   }
   return h;
+}
+
+// Where the reference point of circular movement m (running in c) is at the time tau into it:
+// turned from where it started by the angle of the matching rotation law.
+Vec3d MotionKinematics::refPoint(const Movement& m, const Chain& c, double tau) {
+  double angle = 0;
+  switch (m.type) {
+    case MovementType::Cir:
+      angle = m.angVel * tau;
+      break;
+    case MovementType::CirSinu:
+      angle = m.amplRot * (std::sin(c.phaseRot + kTwoPi * m.freqRot * tau) - std::sin(c.phaseRot));
+      break;
+    case MovementType::CirAce:
+      angle = tau * (c.angVel + 0.5 * m.aceAng * tau);
+      break;
+    default:
+      return c.refStart;
+  }
+  return turn(m, angle).apply(c.refStart);
 }
 
 // The transform of movement m (running since c.start) between the absolute times ta < tb.
@@ -95,14 +163,26 @@ RigidTransform MotionKinematics::piece(const Movement& m, const Chain& c, double
                                          sinuStep(m.ampl.y, m.freq.y, c.phase.y),
                                          sinuStep(m.ampl.z, m.freq.z, c.phase.z));
     case MovementType::Rot:
-      return RigidTransform::rotation(m.angVel * (tb - ta), m.axisP1, m.axisP2);
+      return turn(m, m.angVel * (tb - ta));
     case MovementType::RotSinu:
-      return RigidTransform::rotation(sinuStep(m.amplRot, m.freqRot, c.phaseRot), m.axisP1, m.axisP2);
+      return turn(m, sinuStep(m.amplRot, m.freqRot, c.phaseRot));
     case MovementType::RectAce:
       return RigidTransform::translation(aceStep(c.vel.x, m.ace.x), aceStep(c.vel.y, m.ace.y),
                                          aceStep(c.vel.z, m.ace.z));
     case MovementType::RotAce:
-      return RigidTransform::rotation(aceStep(c.angVel, m.aceAng), m.axisP1, m.axisP2);
+      return turn(m, aceStep(c.angVel, m.aceAng));
+    case MovementType::RectFile: {
+      const Vec3d pa = filePos(*m.table, a), pb = filePos(*m.table, b);
+      return RigidTransform::translation(pb.x - pa.x, pb.y - pa.y, pb.z - pa.z);
+    }
+    case MovementType::RotFile:
+      return turn(m, fileAngle(*m.table, b) - fileAngle(*m.table, a));
+    case MovementType::Cir:
+    case MovementType::CirSinu:
+    case MovementType::CirAce: {
+      const Vec3d pa = refPoint(m, c, a), pb = refPoint(m, c, b);
+      return RigidTransform::translation(pb.x - pa.x, pb.y - pa.y, pb.z - pa.z);
+    }
     case MovementType::Wait:
     case MovementType::Null:
       break;
@@ -121,7 +201,12 @@ void MotionKinematics::restore(const CheckpointReader& r) {
   if (chains.size() != chains_.size())
     throw InputError(fmt::format("{}: the checkpoint holds {} motion chains, the case {}", r.path().string(),
                                  chains.size(), chains_.size()));
+  std::vector<Vec3d> refs = r.vector<Vec3d>("motion.refs");
+  if (refs.size() != refs_.size())
+    throw InputError(fmt::format("{}: the checkpoint holds {} motion reference points, the case {}",
+                                 r.path().string(), refs.size(), refs_.size()));
   chains_ = std::move(chains);
+  refs_ = std::move(refs);
 }
 
 std::vector<ObjectStep> MotionKinematics::advance(double t, double dt) {
@@ -137,6 +222,7 @@ std::vector<ObjectStep> MotionKinematics::advance(double t, double dt) {
         ObjectStep& s = out[c.object];
         s.transform = s.transform.then(piece(m, c, a, b));
         s.moved = true;
+        if (circular(m.type)) refs_[refIndex(c, c.mov)] = refPoint(m, c, b - c.start);
       }
       if (t1 < end) break;  // still running at the end of the step
       if (end >= c.stop || m.next < 0) {

@@ -8,12 +8,21 @@
 //    the steps telescopes to the analytic position and nothing drifts with the step count;
 //  * a sinusoid without <phase> continues from the phase the previous movement reached
 //    (zero after a movement that is not the same kind of sinusoid);
+//  * an accelerated movement (mvrectace/mvrotace/mvcirace) moves by v0 tau + ace tau^2 / 2 at the
+//    time tau into it; without <velini>, v0 is the velocity the previous movement ended with (that
+//    of an mvrect/mvrectace, resp. mvrot/mvrotace/mvcir/mvcirace; zero otherwise);
+//  * rotations turn the way DualSPHysics turns them (sph/case_motion.h: Movement::axisP1);
+//  * a file movement (mvfile/mvrotfile) reads its data file from the first row on: the row times
+//    count from the first row's, which the movement's start meets; the position (angle) is the
+//    file's, linear in time between rows and the last row's after them, less the first row's;
+//    each time the chain enters the movement it starts again from the first row;
+//  * a circular movement (mvcir/mvcirsinu/mvcirace) translates the object by the displacement of
+//    its reference point, which goes round the axis by the angle of mvrot/mvrotsinu/mvrotace. The
+//    point belongs to the movement and stays where it went: a chain that comes back to the
+//    movement goes on round from there (another movement with the same <ref> has its own point);
 //  * a wave paddle (sph/case_wave_paddles.h, wave_paddle_law.h) moves by the difference of its law
 //    between the ends of the step, after its object's chain, about a hinge or along a direction
-//    fixed in space;
-//  * an accelerated movement (mvrectace/mvrotace) moves by v0 tau + ace tau^2 / 2 at the time tau
-//    into it; without <velini>, v0 is the velocity the previous movement ended with (that of an
-//    mvrect/mvrectace, resp. mvrot/mvrotace; zero otherwise).
+//    fixed in space.
 // The engine imposes x' = R x + b on the object's particles and the velocity (x' - x)/dt, the
 // mean velocity over the step (DualSPHysics' MoveLinBound/MoveMatBound).
 #pragma once
@@ -106,8 +115,12 @@ class MotionKinematics {
 
   const std::vector<MotionObject>& objects() const { return objects_; }
 
-  // Checkpoints: the running movement of every chain, as advance() left it.
-  void save(CheckpointWriter& w) const { w.putVector("motion.chains", chains_); }
+  // Checkpoints: the running movement of every chain and the circular movements' reference
+  // points, as advance() left them.
+  void save(CheckpointWriter& w) const {
+    w.putVector("motion.chains", chains_);
+    w.putVector("motion.refs", refs_);
+  }
   void restore(const CheckpointReader& r);
 
  private:
@@ -118,9 +131,10 @@ class MotionKinematics {
     double start = 0;           // when the running movement started
     double stop = std::numeric_limits<double>::infinity();  // <begin finish>
     Vec3d phase;                // mvrectsinu: phase when the running movement started
-    double phaseRot = 0;        // mvrotsinu: likewise
+    double phaseRot = 0;        // mvrotsinu, mvcirsinu: likewise
     Vec3d vel;                  // mvrectace: velocity when the running movement started
-    double angVel = 0;          // mvrotace: likewise, angular (rad/s)
+    double angVel = 0;          // mvrotace, mvcirace: likewise, angular (rad/s)
+    Vec3d refStart;             // mvcir*: where the reference point was when the movement started
   };
 
   // What a movement hands on to the next one of its chain (DualSPHysics' JMotionMovActive
@@ -135,6 +149,9 @@ class MotionKinematics {
   void enter(Chain& c, int mov, const Handover& prev) const;
   Handover handover(const Movement& m, const Chain& c) const;
   static RigidTransform piece(const Movement& m, const Chain& c, double ta, double tb);
+  static Vec3d refPoint(const Movement& m, const Chain& c, double tau);
+  // refs_ index of movement `mov` of the chain's object.
+  size_t refIndex(const Chain& c, int mov) const { return refBase_[c.object] + size_t(mov); }
 
   // The transform a paddle's law makes over [ta, tb].
   static RigidTransform paddleStep(const WavePaddle& p, const RegularPaddleLaw& law, double ta, double tb);
@@ -142,6 +159,10 @@ class MotionKinematics {
   std::vector<MotionObject> objects_;
   std::vector<Chain> chains_;
   std::vector<std::optional<RegularPaddleLaw>> paddles_;  // per object
+  // Where each circular movement's reference point is now, object by object, movement by
+  // movement (its <ref> until it runs; unused for the other movements).
+  std::vector<Vec3d> refs_;
+  std::vector<size_t> refBase_;  // per object: its first movement's index in refs_
 };
 
 }  // namespace sph

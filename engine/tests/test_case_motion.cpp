@@ -158,6 +158,39 @@ TEST(CaseMotion, ReadsAcceleratedAndNullMovements) {
 }
 
 // DualSPHysics' wave-paddle cases: an object marked as moving by a lone <mvnull>.
+TEST(CaseMotion, ReadsCircularMovements) {
+  const CaseDefinition c = loadPistonCase("Circular", R"(
+      <objreal ref="1">
+        <begin mov="1" start="0" />
+        <mvcir id="1" duration="1" next="2"><vel ang="90" /><ref x="0.1" y="0" z="0.3" />
+          <axisp1 x="0" y="0" z="0.2" /><axisp2 x="0" y="1" z="0.2" /></mvcir>
+        <mvcirsinu id="2" duration="1" next="3" anglesunits="radians"><freq v="0.5" /><ampl v="0.3" />
+          <ref x="0.1" y="0" z="0.3" /><axisp1 x="0" y="0" z="0.2" /><axisp2 x="0" y="1" z="0.2" /></mvcirsinu>
+        <mvcirace id="3" duration="1" next="4"><ace ang="20" /><velini ang="10" /><ref x="0.2" y="0" z="0.3" />
+          <axisp1 x="0" y="0" z="0.2" /><axisp2 x="0" y="1" z="0.2" /></mvcirace>
+        <mvcirace id="4" duration="1"><ace ang="-5" /><ref x="0.2" y="0" z="0.3" />
+          <axisp1 x="0" y="0" z="0.2" /><axisp2 x="0" y="1" z="0.2" /></mvcirace>
+      </objreal>)");
+  const std::vector<Movement>& m = c.motions.at(0).movements;
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_EQ(m[0].type, MovementType::Cir);
+  EXPECT_DOUBLE_EQ(m[0].angVel, 90 * kDeg);
+  EXPECT_DOUBLE_EQ(m[0].ref.x, 0.1);
+  EXPECT_DOUBLE_EQ(m[0].ref.z, 0.3);
+  EXPECT_DOUBLE_EQ(m[0].axisP2.y, 1);
+  EXPECT_EQ(m[1].type, MovementType::CirSinu);
+  EXPECT_DOUBLE_EQ(m[1].freqRot, 0.5);
+  EXPECT_DOUBLE_EQ(m[1].amplRot, 0.3);
+  EXPECT_TRUE(m[1].phaseFromPrevious);
+  EXPECT_EQ(m[2].type, MovementType::CirAce);
+  EXPECT_DOUBLE_EQ(m[2].aceAng, 20 * kDeg);
+  EXPECT_DOUBLE_EQ(m[2].angVel, 10 * kDeg);
+  EXPECT_FALSE(m[2].velFromPrevious);
+  EXPECT_DOUBLE_EQ(m[2].ref.x, 0.2);
+  EXPECT_TRUE(m[3].velFromPrevious);
+  EXPECT_DOUBLE_EQ(m[3].aceAng, -5 * kDeg);
+}
+
 TEST(CaseMotion, ReadsALoneNullMovement) {
   const CaseDefinition c = loadPistonCase("Null", R"(
       <objreal ref="1">
@@ -256,8 +289,24 @@ const BadMotion kBadMotions[] = {
      "<mvzigzag>", "<mvzigzag", "unknown element inside <objreal>"},
     {"UnsupportedType",
      R"(<objreal ref="1"><begin mov="1" start="0" />
-<mvcir id="1" duration="1"><vel ang="1" /></mvcir></objreal>)",
-     "<mvcir>", "<mvcir", "not supported"},
+<mvrotadvfile id="1" duration="1"><file name="angles.csv" /></mvrotadvfile></objreal>)",
+     "<mvrotadvfile>", "<mvrotadvfile", "not supported"},
+    {"CirWithoutRef", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvcir id="1" duration="1"><vel ang="10" /><axisp1 x="0" y="0" z="0" /><axisp2 x="0" y="1" z="0" /></mvcir>
+</objreal>)",
+     "<mvcir>", "<mvcir id", "missing element <ref>"},
+    {"CirAceWithoutAce", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvcirace id="1" duration="1"><velini ang="10" /><ref x="0" y="0" z="0.1" />
+<axisp1 x="0" y="0" z="0" /><axisp2 x="0" y="1" z="0" /></mvcirace></objreal>)",
+     "<mvcirace>", "<mvcirace id", "missing element <ace>"},
+    {"CirSinuDegenerateAxis", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvcirsinu id="1" duration="1"><freq v="1" /><ampl v="10" /><ref x="0" y="0" z="0.1" />
+<axisp1 x="0" y="0" z="0" /><axisp2 x="0" y="0" z="0" /></mvcirsinu></objreal>)",
+     "<mvcirsinu>", "<mvcirsinu id", "no rotation axis"},
+    {"CirWithPhase", R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvcir id="1" duration="1"><vel ang="10" /><ref x="0" y="0" z="0.1" />
+<phase v="1" /><axisp1 x="0" y="0" z="0" /><axisp2 x="0" y="1" z="0" /></mvcir></objreal>)",
+     "<phase>", "<phase v", "unknown element inside <mvcir>"},
     {"RectAceWithoutAce", R"(<objreal ref="1"><begin mov="1" start="0" />
 <mvrectace id="1" duration="1"><velini x="1" y="0" z="0" /></mvrectace></objreal>)",
      "<mvrectace>", "<mvrectace id", "missing element <ace>"},

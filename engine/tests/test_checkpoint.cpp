@@ -117,6 +117,25 @@ TEST(CheckpointResume, MovingPistonVerletIsBitIdentical) {
   expectResumeIdentical("piston", c, o, 20, 30, 45);
 }
 
+// A piston going round a circle, then to and fro as a data file says, then waiting, in a loop:
+// the checkpoint falls after the circle has run more than once, so that its reference point
+// (where the circle goes on from) comes from the checkpoint.
+TEST(CheckpointResume, CircleAndFileMotionsAreBitIdentical) {
+  test::PistonTank t;
+  t.motion = R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvcir id="1" duration="0.002" next="2"><vel ang="3000" /><ref x="0" y="0" z="0.05" />
+  <axisp1 x="0" y="-1" z="0.06" /><axisp2 x="0" y="1" z="0.06" /></mvcir>
+<mvfile id="2" duration="0.002" next="3"><file name="piston.dat" fields="2" fieldtime="0" fieldx="1" /></mvfile>
+<wait id="3" duration="0.001" next="1" />
+</objreal>)";
+  const fs::path dir = test::tempDir("checkpoint_circle_case");
+  test::writeFile(dir / "piston.dat", "0 0\n0.001 0.002\n0.002 0\n");
+  const CaseDefinition c = loadCase(test::writeFile(dir / "Circle_Def.xml", test::pistonTankXml(t)));
+  RunOptions o = cpuOptions();
+  o.timeOut = 0.002;
+  expectResumeIdentical("circle", c, o, 20, 30, 45);
+}
+
 // Water running off the end of a floor: particles are excluded, parked and compacted before and
 // after the checkpoint; excluded.csv is rewritten from the checkpoint's log.
 TEST(CheckpointResume, ExclusionsAreBitIdentical) {
@@ -182,6 +201,31 @@ TEST(CheckpointRefusal, MismatchesAreInputErrorsNamingTheFile) {
   o = s.o;
   o.timeMax = 5;  // going further is allowed
   EXPECT_NO_THROW(Simulation(s.c, o));
+}
+
+// A motion data file changed since the checkpoint makes another run.
+TEST(CheckpointRefusal, AChangedMotionDataFileIsRefused) {
+  test::PistonTank t;
+  t.motion = R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvfile id="1" duration="1"><file name="piston.dat" fields="2" fieldtime="0" fieldx="1" /></mvfile></objreal>)";
+  const fs::path dir = test::tempDir("checkpoint_motion_file");
+  test::writeFile(dir / "piston.dat", "0 0\n1 0.01\n");
+  const std::string path = test::writeFile(dir / "File_Def.xml", test::pistonTankXml(t));
+  SmallRun s;
+  s.c = loadCase(path);
+  s.o = cpuOptions();
+  s.o.writeVtk = false;
+  s.out = dir / "out";
+  s.o.outDir = s.out.string();
+  s.o.maxSteps = 5;
+  Simulation(s.c, s.o).run();
+  s.checkpoint = checkpointPath(s.out);
+  s.o.resume = true;
+  s.o.maxSteps = 8;
+  EXPECT_NO_THROW(Simulation(s.c, s.o));
+  test::writeFile(dir / "piston.dat", "0 0\n1 0.02\n");
+  s.c = loadCase(path);
+  expectRefused(s, s.o, "another case or other parameters");
 }
 
 TEST(CheckpointRefusal, AnotherVersionIsRefused) {

@@ -86,12 +86,13 @@ TEST(MotionKinematics, RotatingPaddleFollowsTheLawToRoundOff) {
   const int steps = 20000;
   const double t = carry(k, x, steps, 5e-4);
   ASSERT_GT(t, 8.0);
-  // Right-handed about +y: x' = cx + dx cos(a) + dz sin(a), z' = cz - dx sin(a) + dz cos(a).
+  // DualSPHysics' sense, right-handed about axisP2 -> axisP1 (-y here):
+  // x' = cx + dx cos(a) - dz sin(a), z' = cz + dx sin(a) + dz cos(a).
   const double a = m.angVel * (8.0 - 0.5), dx = x0.x - 2, dz = x0.z - 0.1;
   // Each step's matrix and product round at ~4 eps relative; |x| < 3.
   const double tol = steps * 4 * kEps * 3;
-  EXPECT_NEAR(x.x, 2 + dx * std::cos(a) + dz * std::sin(a), tol);
-  EXPECT_NEAR(x.z, 0.1 - dx * std::sin(a) + dz * std::cos(a), tol);
+  EXPECT_NEAR(x.x, 2 + dx * std::cos(a) - dz * std::sin(a), tol);
+  EXPECT_NEAR(x.z, 0.1 + dx * std::sin(a) + dz * std::cos(a), tol);
   EXPECT_NEAR(x.y, 0, tol);
 }
 
@@ -112,7 +113,8 @@ TEST(MotionKinematics, RotSinuFlapFollowsTheLaw) {
   const double t = carry(k, x, steps, 5e-4);
   const double a = 0.2 * (std::sin(0.4 + 2 * kPi * 0.6 * t) - std::sin(0.4));
   const double tol = steps * 4 * kEps;
-  EXPECT_NEAR(x.x, std::sin(a), tol);
+  // (0, 0, 1) turned by a about -y (DualSPHysics' sense for the axis 0 -> +y).
+  EXPECT_NEAR(x.x, -std::sin(a), tol);
   EXPECT_NEAR(x.z, std::cos(a), tol);
 }
 
@@ -229,10 +231,11 @@ TEST(MotionKinematics, OneStepComposesSeveralMovements) {
   const ObjectStep st = k.advance(0.0, 2.0).at(0);  // longer than the chain: it ends inside
   EXPECT_FALSE(st.transform.linear);
   EXPECT_TRUE(st.moved);
-  // (1, 0, 0) turns by 45 deg about +z (0.5 s at 90 deg/s), then rises 1 m (0.5 s at 2 m/s).
+  // (1, 0, 0) turns by 45 deg about -z (0.5 s at 90 deg/s about the axis 0 -> +z, in
+  // DualSPHysics' sense), then rises 1 m (0.5 s at 2 m/s).
   const Vec3d y = st.transform.apply({1, 0, 0});
   EXPECT_NEAR(y.x, std::cos(kPi / 4), 1e-15);
-  EXPECT_NEAR(y.y, std::sin(kPi / 4), 1e-15);
+  EXPECT_NEAR(y.y, -std::sin(kPi / 4), 1e-15);
   EXPECT_NEAR(y.z, 1.0, 1e-15);
   // The chain has ended: nothing more.
   const ObjectStep after = k.advance(2.0, 0.1).at(0);
@@ -354,7 +357,7 @@ TEST(MotionKinematics, RotAcePumpFollowsTheLaw) {
     const double ang = angle(t);
     // Each step's matrix and product round at a few eps; ~3500 steps, |x| ~ 2.
     ASSERT_NEAR(x.x, 1 + std::cos(ang), 3500 * 8 * kEps) << "t = " << t;
-    ASSERT_NEAR(x.y, 1 + std::sin(ang), 3500 * 8 * kEps) << "t = " << t;
+    ASSERT_NEAR(x.y, 1 - std::sin(ang), 3500 * 8 * kEps) << "t = " << t;  // about -z: DualSPHysics' sense
     ASSERT_EQ(x.z, 0.5);
     if (t < 0.5 || t - dt > 3.2) {
       ASSERT_FALSE(st.moved) << "t = " << t;
@@ -378,7 +381,7 @@ TEST(MotionKinematics, RotAceVelocityFromPreviousMovement) {
   for (int s = 0; s < 4; ++s) {
     const ObjectStep st = k.advance(s, 1.0).at(0);
     const Vec3d y = st.transform.apply({1, 0, 0});
-    EXPECT_NEAR(std::atan2(y.y, y.x), expected[s], 1e-15) << "movement " << s + 1;
+    EXPECT_NEAR(-std::atan2(y.y, y.x), expected[s], 1e-15) << "movement " << s + 1;  // turned about -z
     EXPECT_EQ(st.moved, s != 2);
   }
 }

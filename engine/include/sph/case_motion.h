@@ -9,7 +9,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sph/case_wave_paddles.h"
@@ -19,7 +21,34 @@ namespace sph {
 
 // Null: DualSPHysics' <mvnull>, a movement that moves nothing and ends its chain (cases use it to
 // mark an object as moving whose motion comes from elsewhere, e.g. a wave paddle).
-enum class MovementType { Wait, Rect, RectSinu, Rot, RotSinu, RectAce, RotAce, Null };
+// RectFile, RotFile: <mvfile>/<mvrectfile> and <mvrotfile>, positions or angles from a data file.
+// Cir, CirSinu, CirAce: <mvcir>, <mvcirsinu>, <mvcirace>, the object translated (never turned) so
+// that a reference point goes round the axis like mvrot, mvrotsinu, mvrotace turn it.
+enum class MovementType {
+  Wait,
+  Rect,
+  RectSinu,
+  Rot,
+  RotSinu,
+  RectAce,
+  RotAce,
+  Null,
+  RectFile,
+  RotFile,
+  Cir,
+  CirSinu,
+  CirAce
+};
+
+// The rows of a movement's data file, times not decreasing (two rows of one time: the value jumps
+// from the first's to the second's just after it): for mvfile each row's position (the components
+// the file gives no column for stay 0), for mvrotfile its angle in radians.
+struct MotionTable {
+  std::string path;  // the data file, as opened (messages)
+  std::vector<double> time;
+  std::vector<Vec3d> pos;     // mvfile
+  std::vector<double> angle;  // mvrotfile
+};
 
 struct Movement {
   MovementType type = MovementType::Wait;
@@ -33,11 +62,18 @@ struct Movement {
   Vec3d ace;
   // mvrectsinu, per axis: x(tau) = ampl sin(phase + 2 pi freq tau), tau = time in the movement.
   Vec3d freq, ampl, phase;
-  // mvrot / mvrotsinu: rotation about the axis from axisP1 to axisP2 (right-handed).
+  // Rotations (mvrot*, mvcir*, mvrotfile) turn about the axis through axisP1 and axisP2 the way
+  // DualSPHysics turns them: clockwise seen from axisP2 looking towards axisP1 for a positive
+  // angle (the right-hand rule about the direction axisP2 -> axisP1).
   Vec3d axisP1, axisP2;
-  double angVel = 0;        // mvrot: rad/s; mvrotace: initial angular velocity <velini>
-  double aceAng = 0;        // mvrotace: rad/s^2
-  double freqRot = 0, amplRot = 0, phaseRot = 0;  // mvrotsinu: angle(tau) = ampl sin(phase + 2 pi freq tau)
+  double angVel = 0;  // mvrot, mvcir: rad/s; mvrotace, mvcirace: initial angular velocity <velini>
+  double aceAng = 0;  // mvrotace, mvcirace: rad/s^2
+  // mvrotsinu, mvcirsinu: angle(tau) = ampl sin(phase + 2 pi freq tau)
+  double freqRot = 0, amplRot = 0, phaseRot = 0;
+  // mvcir*: the reference point <ref> the object's displacement follows.
+  Vec3d ref;
+  // mvfile, mvrectfile, mvrotfile: the rows of the data file (shared: copies of a case share them).
+  std::shared_ptr<const MotionTable> table;
   // mvrectsinu/mvrotsinu without <phase>: continue from the phase the previous movement of the
   // chain reached (DualSPHysics does this so that chained sinusoids join smoothly).
   bool phaseFromPrevious = false;
