@@ -256,6 +256,15 @@ int cmdInfo(const Args& a) {
     fmt::print("floating    mkbound {} ({}{})\n", mks, weight,
                f.property.empty() ? std::string() : ", property " + f.property);
   }
+  for (const auto& in : c.accInputs) {
+    std::string mks;
+    for (int mk : in.mks) mks += fmt::format("{}{}", mks.empty() ? "" : ",", mk);
+    fmt::print("accinput    {} {}: {} rows from t={:.6g} s to {:.6g} s{}, applied for {:.6g} <= t <= {:.6g} s, centre "
+               "({:.6g}, {:.6g}, {:.6g}) m, global gravity {}\n",
+               in.bound ? "mkbound" : "mkfluid", mks, in.time.size(), in.time.front(), in.time.back(),
+               in.file.empty() ? std::string() : " (" + in.file + ")", in.start, in.end, in.centre.x, in.centre.y,
+               in.centre.z, in.globalGravity ? "on" : "off");
+  }
   fmt::print("dp          {} m\nh           {:.6g} m (support 2h = {:.6g} m)\n", p.dp, p.h, p.support);
   fmt::print("c0          {:.6g} m/s (hswl {:.4g} m)\nrho0        {} kg/m^3, B = {:.6g} Pa\n", p.c0, p.hswl, p.rho0, p.cteB);
   if (p.massBound == p.massFluid) fmt::print("mass        {:.6g} kg per particle\n", p.massFluid);

@@ -4,6 +4,7 @@
 // with active="false" are left out, as in DualSPHysics.
 #include "case_gauges_reader.h"
 
+#include "case_acc_inputs_reader.h"
 #include "case_damping_reader.h"
 #include "case_wave_paddles_reader.h"
 
@@ -21,7 +22,7 @@ namespace {
 // <special> children DualSPHysics knows (JSph::LoadCaseConfig and its helpers) that this engine
 // does not implement.
 constexpr std::string_view kUnsupportedSpecial[] = {
-    "accinputs", "boundcorr", "boundextrap", "chrono", "flexstrucs",
+    "boundcorr", "boundextrap", "chrono", "flexstrucs",
     "forcepoints", "initialize", "inout",   "mlayerpistons", "moorings", "outputparts",
     "relaxationzones", "savedt", "shifting", "timeout", "vres"};
 // DualSPHysics gauge kinds that this engine does not implement.
@@ -170,7 +171,7 @@ class GaugesReader {
 }  // namespace
 
 void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& out, std::vector<WavePaddle>& paddles,
-                 std::vector<DampingZone>& damping) {
+                 std::vector<DampingZone>& damping, std::vector<AccInput>& accInputs) {
   const XMLElement* gauges = nullptr;
   for (const XMLElement* e = special->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
@@ -182,9 +183,11 @@ void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& ou
       readWavePaddles(xml, e, paddles);
     } else if (name == "damping") {
       if (xml.boolean(e, "active", true)) readDamping(xml, e, damping);
+    } else if (name == "accinputs") {
+      if (xml.boolean(e, "active", true)) readAccInputs(xml, e, accInputs);
     } else if (listed(kUnsupportedSpecial, name)) {
       xml.fail(e, "this DualSPHysics <special> feature is not supported by this engine "
-                  "(only <gauges>, <wavepaddles> and <damping> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
+                  "(only <gauges>, <wavepaddles>, <damping> and <accinputs> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
     } else {
       xml.unknown(e, special);
     }

@@ -1,11 +1,13 @@
 // Reader of <execution><special>: the gauges (<gauges>), wave paddles (<wavepaddles>,
-// case_wave_paddles_reader.h) and damping zones (<damping>, case_damping_reader.h) are read; the other <special> features of
+// case_wave_paddles_reader.h), damping zones (<damping>, case_damping_reader.h) and acceleration
+// inputs (<accinputs>, case_acc_inputs_reader.h) are read; the other <special> features of
 // DualSPHysics are refused with a "not supported" error naming file, line and element, never
 // silently ignored.
 #pragma once
 
 #include <vector>
 
+#include "sph/case_acc_inputs.h"
 #include "sph/case_gauges.h"
 #include "sph/case_wave_paddles.h"
 #include "sph/damping_physics.h"
@@ -13,9 +15,9 @@
 
 namespace sph {
 
-// Reads one <special> element into `gauges`, `paddles` and `damping`. Throws InputError (file,
-// line, element).
+// Reads one <special> element into `gauges`, `paddles`, `damping` and `accInputs`. Throws
+// InputError (file, line, element).
 void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& gauges, std::vector<WavePaddle>& paddles,
-                 std::vector<DampingZone>& damping);
+                 std::vector<DampingZone>& damping, std::vector<AccInput>& accInputs);
 
 }  // namespace sph

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <tinyxml2.h>
 
+#include "case_acc_inputs_reader.h"
 #include "case_commands.h"
 #include "case_floating_reader.h"
 #include "case_gauges_reader.h"
@@ -251,6 +252,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   attachWavePaddles(path_, paddles_, c_);
   if (!genParticles_) orderAsGenCase(c_);
   if (initials) readInitials(initials);  // on GenCase's order, which sets the particles' slots
+  attachAccInputs(path_, c_);  // mk indices of the final order
   for (const MotionObject& m : c_.motions) {
     for (const FloatingDef& f : c_.floatings) {
       if (std::find(f.mkBound.begin(), f.mkBound.end(), m.ref) != f.mkBound.end()) {
@@ -498,7 +500,7 @@ void CaseReader::readExecution(const XMLElement* exec) {
     const std::string_view name = e->Name();
     if (skipped(e)) continue;
     if (name == "parameters") readParameters(e);
-    else if (name == "special") readSpecial(*this, e, c_.gauges, paddles_, c_.damping);
+    else if (name == "special") readSpecial(*this, e, c_.gauges, paddles_, c_.damping, c_.accInputs);
     else if (name == "particles") genParticles_ = e;
     else if (name == "constants") genConstants_ = e;
     else if (name == "motion") genMotion_ = e;

@@ -70,10 +70,12 @@ std::string checkpointEngineVersion() { return fmt::format("{} (engine headers {
 uint64_t caseFingerprint(const CaseDefinition& c, const SimParameters& p) {
   std::string all = fileBytes(c.path);
   if (!c.particleFile.empty()) all += fileBytes(c.particleFile);
-  // The motion data files decide the motion as much as the case file does.
+  // The motion and acceleration data files decide the run as much as the case file does.
   for (const MotionObject& o : c.motions)
     for (const Movement& m : o.movements)
       if (m.table) all += fileBytes(m.table->path);
+  for (const AccInput& a : c.accInputs)
+    if (!a.file.empty()) all += fileBytes(a.file);
   for (const SimParameters::Provenance& e : p.provenance)
     if (e.name != "TimeMax") all += fmt::format("\n{}={}", e.name, e.value);
   all += fmt::format("\nparticles={}", c.positions.size());

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "sph/acc_input_physics.h"
 #include "sph/damping_physics.h"
 #include "sph/integrator_physics.h"
 #include "sph/physics_constants.h"
@@ -83,6 +84,10 @@ class EngineOps {
   // of the last computeDt()'s dt; `zones` live where the particles are.
   virtual void damp(const Real4<T>* pos, Real4<T>* velrho, const uint32_t* code, uint32_t nBound, uint32_t n,
                     const DampingZone* zones, uint32_t count) = 0;
+  // The acceleration inputs (acc_input_physics.h) over [nBound, n) after a force pass: adds to
+  // ace; the table lives where the particles are.
+  virtual void addAccInputs(const Real4<T>* pos, const Real4<T>* velrho, const uint32_t* code, Real4<T>* ace,
+                            uint32_t nBound, uint32_t n, const AccInputTable& table) = 0;
   // The periodic pass after every integrator call of a run with periodic axes:
   // wrapPeriodicParticle() over the fluid index range [nBound, n).
   virtual void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) = 0;

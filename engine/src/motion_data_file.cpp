@@ -47,38 +47,47 @@ bool parseNumber(std::string_view text, double& v) {
 
 }  // namespace
 
-MotionTable readMotionTable(const std::string& path, const MotionFileColumns& columns) {
+std::vector<std::vector<double>> readDataRows(const std::string& path, int fields, int timeColumn,
+                                              const DataFileUse& use) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open the motion data file", path));
-  MotionTable t;
-  t.path = path;
-  const bool angles = columns.angle >= 0;
+  if (!in) throw InputError(fmt::format("{}: cannot open the {}", path, use.file));
+  std::vector<std::vector<double>> rows;
   std::string line;
   for (int lineNo = 1; std::getline(in, line); ++lineNo) {
     const std::vector<std::string_view> values = splitValues(line);
     if (values.empty() || (!values.front().empty() && values.front().front() == '#')) continue;  // blank or comment
     auto fail = [&](const std::string& msg) { throw InputError(fmt::format("{}:{}: {}", path, lineNo, msg)); };
-    if (int(values.size()) != columns.fields)
-      fail(fmt::format("{} values on the row, the movement reads rows of {}", values.size(), columns.fields));
+    if (int(values.size()) != fields)
+      fail(fmt::format("{} values on the row, {} reads rows of {}", values.size(), use.reader, fields));
     std::vector<double> row(values.size());
     for (size_t k = 0; k < values.size(); ++k)
       if (!parseNumber(values[k], row[k]))
         fail(fmt::format("value {} \"{}\" is not a number", k + 1, std::string(values[k])));
-    const double time = row[size_t(columns.time)];
-    if (!t.time.empty() && time < t.time.back())
-      fail(fmt::format("time {} comes before the previous row's {}: times must not decrease", time, t.time.back()));
-    t.time.push_back(time);
-    if (angles) {
+    const double time = row[size_t(timeColumn)];
+    if (!rows.empty() && time < rows.back()[size_t(timeColumn)])
+      fail(fmt::format("time {} comes before the previous row's {}: times must not decrease", time,
+                       rows.back()[size_t(timeColumn)]));
+    rows.push_back(std::move(row));
+  }
+  if (in.bad()) throw InputError(fmt::format("{}: cannot read the {}", path, use.file));
+  if (rows.size() < 2)
+    throw InputError(fmt::format("{}: {} row{} of data, {} needs at least two", path, rows.size(),
+                                 rows.size() == 1 ? "" : "s", use.needs));
+  return rows;
+}
+
+MotionTable readMotionTable(const std::string& path, const MotionFileColumns& columns) {
+  MotionTable t;
+  t.path = path;
+  for (const std::vector<double>& row : readDataRows(path, columns.fields, columns.time)) {
+    t.time.push_back(row[size_t(columns.time)]);
+    if (columns.angle >= 0) {
       t.angle.push_back(row[size_t(columns.angle)] * columns.angleFactor);
     } else {
       auto at = [&](int col) { return col >= 0 ? row[size_t(col)] : 0.0; };
       t.pos.push_back({at(columns.x), at(columns.y), at(columns.z)});
     }
   }
-  if (in.bad()) throw InputError(fmt::format("{}: cannot read the motion data file", path));
-  if (t.time.size() < 2)
-    throw InputError(fmt::format("{}: {} row{} of data, a movement needs at least two", path, t.time.size(),
-                                 t.time.size() == 1 ? "" : "s"));
   return t;
 }
 

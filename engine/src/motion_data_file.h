@@ -1,5 +1,6 @@
-// The data files of DualSPHysics' file movements (<mvfile>/<mvrectfile>, <mvrotfile>): one row of
-// numbers per line, a time and the values at that time.
+// The data files of DualSPHysics' file movements (<mvfile>/<mvrectfile>, <mvrotfile>) and of its
+// acceleration inputs (<accinput><acctimesfile>): one row of numbers per line, a time and the
+// values at that time.
 //
 // As DualSPHysics' reader: lines starting with '#' are comments; values are separated by tabs,
 // spaces, ';' or ','. Blank lines are skipped. Stricter where DualSPHysics' reader silently reads
@@ -10,10 +11,24 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sph/case_motion.h"
 
 namespace sph {
+
+// Who reads a data file, for the messages.
+struct DataFileUse {
+  const char* file = "motion data file";  // "PATH: cannot open the motion data file"
+  const char* reader = "the movement";    // "3 values on the row, the movement reads rows of 2"
+  const char* needs = "a movement";       // "1 row of data, a movement needs at least two"
+};
+
+// Every row of the file `path`, each of `fields` numbers, column `timeColumn` a time that does
+// not decrease; at least two rows. InputError "PATH:LINE: what is wrong" for a row that cannot
+// be read, "PATH: ..." for a file that cannot be opened or has fewer than two rows.
+std::vector<std::vector<double>> readDataRows(const std::string& path, int fields, int timeColumn,
+                                              const DataFileUse& use = {});
 
 // Which values of each row a movement reads, counted from 0 (DualSPHysics' <file fields=...
 // fieldtime=... fieldx=...>).
@@ -25,8 +40,7 @@ struct MotionFileColumns {
   double angleFactor = 1;      // radians per unit of the file's angles
 };
 
-// The rows of the file `path`. InputError "PATH:LINE: what is wrong" for a row that cannot be
-// read, "PATH: ..." for a file that cannot be opened or has fewer than two rows.
+// The rows of the file `path` for a movement (readDataRows' errors).
 MotionTable readMotionTable(const std::string& path, const MotionFileColumns& columns);
 
 }  // namespace sph

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "acc_inputs.h"
 #include "boundary_motion.h"
 #include "device_gauges.h"
 #include "floating_bodies.h"
@@ -112,6 +113,10 @@ class SimulationCore final : public Simulation::Impl {
       dampingZones_.upload(c.damping, "uploading the damping zones");
       dampingCount_ = uint32_t(c.damping.size());
     }
+    if (!c.accInputs.empty()) {
+      const double g[3] = {double(consts_.gx), double(consts_.gy), double(consts_.gz)};
+      accInputs_ = std::make_unique<AccInputs>(c.accInputs, c.mks.size(), g, d);
+    }
     dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed, p.dtAllParticles};
     limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
                T(p.domainMax.z), T(p.rhoOutMin), T(p.rhoOutMax)};
@@ -197,8 +202,9 @@ class SimulationCore final : public Simulation::Impl {
       endStepWork();
     };
     // Not recorded: the first step, the Euler steps (one in VerletSteps, not worth a second
-    // graph), floating bodies and imposed motion (host work in the step).
-    if (!graphs_ || stepCount == 0 || euler || floating_ || motion_) {
+    // graph), floating bodies, imposed motion and acceleration inputs (host work in the step,
+    // values that change from step to step).
+    if (!graphs_ || stepCount == 0 || euler || floating_ || motion_ || accInputs_) {
       work();
       return;
     }
@@ -460,12 +466,25 @@ class SimulationCore final : public Simulation::Impl {
                        ForceOutputs<T>{state_->ace.data(), state_->viscdt.data(),
                                        floating_ ? floating_->particleContacts() : nullptr,
                                        withShift ? state_->shift.data() : nullptr, state_->spsStrain.data()});
+    addAccInputs();
     if (sps()) {
       // The next force pass uses these stresses (sps_physics.h).
       ScopedPhase ph(timer.get(), "SU-Sps", PhaseGroup::Other);
       ops_->computeSpsTau(state_->spsStrain.data(), state_->cur.velrho.data(), state_->cur.code.data(),
                           state_->cur.spsTau.data(), state_->nBound, state_->n, consts_);
     }
+  }
+
+  // The acceleration inputs at the time the step starts (both passes of a symplectic step see
+  // the same values), added to the force pass's accelerations before dt is computed from them:
+  // DualSPHysics adds them before its force pass (PreInteraction_Forces), which comes to the same.
+  void addAccInputs() {
+    if (!accInputs_) return;
+    ScopedPhase ph(timer.get(), "SU-AccInput", PhaseGroup::Other);
+    const AccInputTable* table = accInputs_->at(t);
+    if (table)
+      ops_->addAccInputs(state_->cur.pos.data(), state_->cur.velrho.data(), state_->cur.code.data(), state_->ace.data(),
+                         state_->nBound, state_->n, *table);
   }
 
   void setDemStep(double d) {
@@ -585,6 +604,7 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<BoundaryMotion<T>> motion_;  // null without <motion>
   DeviceArray<DampingZone> dampingZones_;        // <damping>, where the particles are
   uint32_t dampingCount_ = 0;
+  std::unique_ptr<AccInputs> accInputs_;          // null without <accinputs>
   uint64_t floatingIndexedAt_ = ~uint64_t(0);   // state_->reorders when floating particles were last indexed
   std::unique_ptr<FloatingBodies<T>> floating_;  // null without <floatings>
   ExclusionLimits<T> limits_{};

@@ -224,8 +224,8 @@ TEST(GaugesReader, DualSphysicsReferenceCase) {
 }
 
 TEST(GaugesReaderErrors, UnsupportedAndUnknownElements) {
-  expectError(caseWithSpecial("<special>\n<accinputs>\n<accinput />\n</accinputs>\n</special>\n"), "<accinputs>",
-              "<accinputs>", "not supported");
+  expectError(caseWithSpecial("<special>\n<relaxationzones>\n<rzwaves_regular />\n</relaxationzones>\n</special>\n"),
+              "<relaxationzones>", "<relaxationzones>", "not supported");
   expectError(caseWithSpecial("<special>\n<initialize />\n</special>\n"), "<initialize", "<initialize>",
               "not supported");
   expectError(caseWithSpecial("<special>\n<inout />\n</special>\n"), "<inout", "<inout>", "not supported");

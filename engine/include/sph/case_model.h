@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sph/case_acc_inputs.h"
 #include "sph/case_floating.h"
 #include "sph/case_gauges.h"
 #include "sph/case_motion.h"
@@ -112,6 +113,9 @@ struct CaseDefinition {
   std::vector<MotionObject> motions;
   // <execution><special><damping>: zones where the fluid's velocity is damped (damping_physics.h).
   std::vector<DampingZone> damping;
+  // <execution><special><accinputs>: external accelerations of fluid mks and floating bodies
+  // (case_acc_inputs.h).
+  std::vector<AccInput> accInputs;
 };
 
 struct LoadOptions {

@@ -117,6 +117,14 @@ __global__ void dampKernel(const Real4<T>* __restrict__ pos, Real4<T>* __restric
   if (i < n) dampParticle(i, pos, velrho, code, zones, count, s->dt);
 }
 
+template <typename T>
+__global__ void accInputKernel(const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
+                               const uint32_t* __restrict__ code, Real4<T>* __restrict__ ace, uint32_t nBound,
+                               uint32_t n, AccInputTable table) {
+  const uint32_t i = nBound + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) accInputParticle(i, pos, velrho, code, ace, table);
+}
+
 // The exclusion count of a step-ending kernel (one atomic per excluded particle: rare).
 __device__ inline void countExclusion(int reason, StepScalars* s) {
   if (reason != 0) atomicAdd(reason == 1 ? &s->excludedOutOfDomain : &s->excludedDensity, 1u);
@@ -204,6 +212,13 @@ class GpuOps final : public EngineOps<T> {
     if (n > nBound && count > 0)
       SPH_LAUNCH("damping the fluid in the damping zones (SU-Damping)", n - nBound, kBlock, 0, dampKernel<T>, pos,
                  velrho, code, nBound, n, zones, count, scalars_.data());
+  }
+
+  void addAccInputs(const Real4<T>* pos, const Real4<T>* velrho, const uint32_t* code, Real4<T>* ace, uint32_t nBound,
+                    uint32_t n, const AccInputTable& table) override {
+    if (n > nBound)
+      SPH_LAUNCH("adding the external accelerations of <accinputs> (SU-AccInput)", n - nBound, kBlock, 0,
+                 accInputKernel<T>, pos, velrho, code, ace, nBound, n, table);
   }
 
   void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {
