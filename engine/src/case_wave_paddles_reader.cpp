@@ -4,18 +4,37 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <utility>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "solitary_wave_law.h"
 #include "sph/errors.h"
 
 namespace sph {
 namespace {
 
 // DualSPHysics paddles this engine does not make yet: refused by name.
-constexpr std::string_view kUnsupportedPaddles[] = {"piston_spectrum", "flap_spectrum", "piston_solitary",
-                                                    "flap_solitary", "piston_focused", "flap_focused"};
+constexpr std::string_view kUnsupportedPaddles[] = {"piston_spectrum", "flap_spectrum", "flap_solitary",
+                                                    "piston_focused", "flap_focused"};
+
+// A bound on <waves>, so that a typing slip cannot ask for a billion waves.
+constexpr int kMaxSolitaryWaves = 1000;
+
+// "waveheight3" -> ("waveheight", 3); wave numbers start at 2. Other names: ("", 0).
+std::pair<std::string_view, int> numberedWaveElement(std::string_view name) {
+  for (std::string_view base : {"waveheight", "durationcoef", "startcoef"}) {
+    if (name.size() <= base.size() || name.substr(0, base.size()) != base) continue;
+    const std::string_view digits = name.substr(base.size());
+    if (digits.size() > 6 || digits.front() == '0' ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
+    const int n = std::stoi(std::string(digits));
+    if (n >= 2) return {base, n};
+  }
+  return {"", 0};
+}
 
 class PaddleReader {
  public:
@@ -69,17 +88,73 @@ class PaddleReader {
                   "second-order generation (waveorder 2) of a flap whose hinge is off the bottom is not supported by "
                   "this engine (variabledraft 0, or waveorder 1)");
     } else if (const XMLElement* d = e->FirstChildElement("pistondir")) {
-      const Vec3d v = x_.vec(d);
-      const double len = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
-      if (!(len > 0)) x_.fail(d, "the direction is zero");
-      p.direction = {v.x / len, v.y / len, v.z / len};
+      p.direction = unit(d);
     }
+    if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
+    return p;
+  }
+
+  // <piston_solitary>: one wave from <waveheight> and <durationcoef>, or <waves> of them, wave n
+  // taking <waveheightN>, <durationcoefN> (both default to wave n-1's) and <startcoefN>
+  // (default 1).
+  WavePaddle readSolitary(const XMLElement* e) {
+    WavePaddle p;
+    p.type = PaddleType::Piston;
+    p.waves = PaddleWaves::Solitary;
+    p.line = e->GetLineNum();
+    const int count = int(optional(e, "waves", 1));
+    if (count < 1 || count > kMaxSolitaryWaves)
+      failValue(e, "waves", fmt::format("must be between 1 and {}", kMaxSolitaryWaves));
+    for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      if (skipped(c)) continue;
+      const std::string_view name = c->Name();
+      constexpr std::string_view kFixed[] = {"mkbound",      "theory",    "start",      "depth", "waveheight",
+                                             "durationcoef", "pistondir", "savemotion", "waves"};
+      if (std::find(std::begin(kFixed), std::end(kFixed), name) != std::end(kFixed)) continue;
+      const int n = numberedWaveElement(name).second;
+      if (n == 0) x_.unknown(c, e);
+      if (n > count) x_.fail(c, fmt::format("is for wave {}, but <waves> is {}", n, count));
+    }
+    p.mkbound = x_.integer(x_.child(e, "mkbound"), "value");
+    const double theory = optional(e, "theory", 2);
+    if (theory != 1 && theory != 2 && theory != 3)
+      failValue(e, "theory", "must be 1 (Rayleigh), 2 (Boussinesq) or 3 (KdV)");
+    p.theory = SolitaryTheory(int(theory));
+    p.start = optional(e, "start", 0);
+    if (p.start < 0) failValue(e, "start", "must not be negative");
+    p.depth = required(e, "depth");
+    if (!(p.depth > 0)) failValue(e, "depth", "must be positive: the still-water depth at the paddle");
+    SolitaryWave w;
+    w.height = required(e, "waveheight");
+    w.durationCoef = optional(e, "durationcoef", 1);
+    for (int n = 1; n <= count; ++n) {
+      const std::string suffix = n == 1 ? "" : std::to_string(n);
+      const std::string height = "waveheight" + suffix, duration = "durationcoef" + suffix;
+      if (n > 1) {
+        w.height = optional(e, height.c_str(), w.height);
+        w.durationCoef = optional(e, duration.c_str(), w.durationCoef);
+        const std::string start = "startcoef" + suffix;
+        w.startCoef = optional(e, start.c_str(), 1);
+        if (w.startCoef < 0) failValue(e, start.c_str(), "must not be negative");
+      }
+      if (!(w.height > 0)) failValue(e, height.c_str(), "must be positive");
+      if (!(w.durationCoef > 0)) failValue(e, duration.c_str(), "must be positive");
+      p.solitary.push_back(w);
+    }
+    if (const XMLElement* d = e->FirstChildElement("pistondir")) p.direction = unit(d);
     if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
     return p;
   }
 
  private:
   const XMLElement* active(const XMLElement* e, const char* name) const { return e->FirstChildElement(name); }
+
+  Vec3d unit(const XMLElement* d) const {
+    const Vec3d v = x_.vec(d);
+    const double len = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+    if (!(len > 0)) x_.fail(d, "the direction is zero");
+    return {v.x / len, v.y / len, v.z / len};
+  }
 
   double required(const XMLElement* e, const char* name) const { return x_.real(x_.child(e, name), "value"); }
   double optional(const XMLElement* e, const char* name, double fallback) const {
@@ -92,14 +167,16 @@ class PaddleReader {
     x_.fail(c, fmt::format("value=\"{}\" {}", c->Attribute("value") ? c->Attribute("value") : "", why));
   }
 
-  // Either time="T" timedt="DT" or periods="N" periodsteps="M" (DualSPHysics); xpos and zpos
-  // place DualSPHysics' theoretical elevation and velocity columns, which are not written here.
+  // Either time="T" timedt="DT" or periods="N" periodsteps="M" (DualSPHysics; regular waves
+  // only); xpos and zpos place DualSPHysics' theoretical elevation and velocity columns, which
+  // are not written here.
   void readSaveMotion(const XMLElement* s, WavePaddle& p) const {
     x_.onlyChildren(s, {});
+    if ((s->Attribute("periods") || s->Attribute("periodsteps")) && p.waves == PaddleWaves::Solitary)
+      x_.fail(s, "a solitary wave has no period: give time and timedt");
     if (s->Attribute("periods") || s->Attribute("periodsteps")) {
       const double periods = x_.real(s, "periods"), steps = x_.real(s, "periodsteps");
-      if (!(periods > 0) || !(steps >= 1))
-        x_.fail(s, "periods must be positive and periodsteps at least 1");
+      if (!(periods > 0) || !(steps >= 1)) x_.fail(s, "periods must be positive and periodsteps at least 1");
       p.saveTime = periods * p.period;
       p.saveDt = p.period / std::floor(steps);
     } else {
@@ -122,9 +199,13 @@ void readWavePaddles(const XmlReader& xml, const XMLElement* wavepaddles, std::v
     if (skipped(e)) continue;
     if (name == "piston" || name == "flap") {
       out.push_back(reader.read(e));
+    } else if (name == "piston_solitary") {
+      out.push_back(reader.readSolitary(e));
     } else if (std::find(std::begin(kUnsupportedPaddles), std::end(kUnsupportedPaddles), name) !=
                std::end(kUnsupportedPaddles)) {
-      xml.fail(e, "this wave paddle is not supported by this engine (supported: <piston> and <flap>, regular waves)");
+      xml.fail(e,
+               "this wave paddle is not supported by this engine (supported: <piston> and <flap>, regular waves, "
+               "and <piston_solitary>)");
     } else {
       xml.unknown(e, wavepaddles);
     }
@@ -135,22 +216,36 @@ void attachWavePaddles(const std::string& path, const std::vector<WavePaddle>& p
   const Vec3d& g = c.constants.gravity;
   const double gravity = std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
   for (const WavePaddle& p : paddles) {
-    const char* element = p.type == PaddleType::Flap ? "flap" : "piston";
+    const char* element = p.waves == PaddleWaves::Solitary ? "piston_solitary"
+                          : p.type == PaddleType::Flap     ? "flap"
+                                                           : "piston";
     MotionObject* object = nullptr;
     for (MotionObject& o : c.motions)
       if (o.ref == p.mkbound) object = &o;
     if (!object)
-      throw InputError(fmt::format("{}:{}: <{}>: mkbound {} has no <motion> object: a paddle moves the particles of "
-                                   "an <objreal ref=\"{}\"> (with <mvnull>), as in DualSPHysics",
-                                   path, p.line, element, p.mkbound, p.mkbound));
+      throw InputError(
+          fmt::format("{}:{}: <{}>: mkbound {} has no <motion> object: a paddle moves the particles of "
+                      "an <objreal ref=\"{}\"> (with <mvnull>), as in DualSPHysics",
+                      path, p.line, element, p.mkbound, p.mkbound));
     if (object->paddle)
       throw InputError(fmt::format("{}:{}: <{}>: mkbound {} already has the wave paddle of line {}", path, p.line,
                                    element, p.mkbound, object->paddle->line));
     if (!(gravity > 0))
-      throw InputError(fmt::format("{}:{}: <{}>: a wave paddle needs gravity: the case's <gravity> is zero", path,
-                                   p.line, element));
+      throw InputError(
+          fmt::format("{}:{}: <{}>: a wave paddle needs gravity: the case's <gravity> is zero", path, p.line, element));
     object->paddle = p;
     object->paddle->gravity = gravity;
+    if (p.waves == PaddleWaves::Solitary) {
+      // The durations need gravity. As DualSPHysics, a wave may overlap the one before it only.
+      const SolitaryPaddleLaw law(*object->paddle);
+      const std::vector<SolitaryPaddleLaw::Wave>& w = law.waves();
+      for (size_t i = 2; i < w.size(); ++i)
+        if (w[i].start < w[i - 2].start + w[i - 2].duration)
+          throw InputError(fmt::format(
+              "{}:{}: <{}>: wave {} starts at {:.6g} s, before wave {} ends ({:.6g} s): "
+              "three waves may not overlap (raise <startcoef{}> or <startcoef{}>)",
+              path, p.line, element, i + 1, w[i].start, i - 1, w[i - 2].start + w[i - 2].duration, i, i + 1));
+    }
   }
 }
 

@@ -190,7 +190,7 @@ RigidTransform MotionKinematics::piece(const Movement& m, const Chain& c, double
   return RigidTransform{};
 }
 
-RigidTransform MotionKinematics::paddleStep(const WavePaddle& p, const RegularPaddleLaw& law, double ta, double tb) {
+RigidTransform MotionKinematics::paddleStep(const WavePaddle& p, const PaddleLaw& law, double ta, double tb) {
   const double step = law.at(tb) - law.at(ta);
   if (p.type == PaddleType::Flap) return RigidTransform::rotation(step, p.axis0, p.axis1);
   return RigidTransform::translation(p.direction.x * step, p.direction.y * step, p.direction.z * step);
@@ -243,8 +243,7 @@ std::vector<ObjectStep> MotionKinematics::advance(double t, double dt) {
   for (size_t o = 0; o < objects_.size(); ++o) {
     if (!paddles_[o]) continue;
     const WavePaddle& p = *objects_[o].paddle;
-    const double end = p.duration > 0 ? p.start + p.duration : std::numeric_limits<double>::infinity();
-    if (t1 <= p.start || t >= end) continue;  // at rest before its start and after its duration
+    if (t1 <= p.start || t >= paddles_[o]->end()) continue;  // at rest before its start and after its end
     out[o].transform = out[o].transform.then(paddleStep(p, *paddles_[o], t, t1));
     out[o].moved = true;
   }

@@ -20,7 +20,7 @@
 //    its reference point, which goes round the axis by the angle of mvrot/mvrotsinu/mvrotace. The
 //    point belongs to the movement and stays where it went: a chain that comes back to the
 //    movement goes on round from there (another movement with the same <ref> has its own point);
-//  * a wave paddle (sph/case_wave_paddles.h, wave_paddle_law.h) moves by the difference of its law
+//  * a wave paddle (sph/case_wave_paddles.h, paddle_law.h) moves by the difference of its law
 //    between the ends of the step, after its object's chain, about a hinge or along a direction
 //    fixed in space.
 // The engine imposes x' = R x + b on the object's particles and the velocity (x' - x)/dt, the
@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "checkpoint.h"
+#include "paddle_law.h"
 #include "sph/case_motion.h"
-#include "wave_paddle_law.h"
 
 namespace sph {
 
@@ -154,11 +154,11 @@ class MotionKinematics {
   size_t refIndex(const Chain& c, int mov) const { return refBase_[c.object] + size_t(mov); }
 
   // The transform a paddle's law makes over [ta, tb].
-  static RigidTransform paddleStep(const WavePaddle& p, const RegularPaddleLaw& law, double ta, double tb);
+  static RigidTransform paddleStep(const WavePaddle& p, const PaddleLaw& law, double ta, double tb);
 
   std::vector<MotionObject> objects_;
   std::vector<Chain> chains_;
-  std::vector<std::optional<RegularPaddleLaw>> paddles_;  // per object
+  std::vector<std::optional<PaddleLaw>> paddles_;  // per object
   // Where each circular movement's reference point is now, object by object, movement by
   // movement (its <ref> until it runs; unused for the other movements).
   std::vector<Vec3d> refs_;

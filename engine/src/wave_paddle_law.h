@@ -24,6 +24,8 @@
 // (engine/tests/data/wave_paddles/).
 #pragma once
 
+#include <limits>
+
 #include "sph/case_wave_paddles.h"
 
 namespace sph {
@@ -38,6 +40,8 @@ class RegularPaddleLaw {
   // The piston's displacement along its direction (m) or the flap's angle (rad) at the absolute
   // time t, counted from its rest position at <start>.
   double at(double t) const;
+  // When the paddle stops for good (its <duration>; infinity: it moves to the end of the run).
+  double end() const { return duration_ > 0 ? start_ + duration_ : std::numeric_limits<double>::infinity(); }
 
   double waveLength() const { return waveLength_; }
   double stroke() const { return stroke_; }           // with the gain

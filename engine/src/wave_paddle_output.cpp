@@ -1,26 +1,67 @@
 #include "wave_paddle_output.h"
 
 #include <cmath>
+#include <numbers>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "paddle_law.h"
 #include "sph/output.h"
-#include "wave_paddle_law.h"
 
 namespace sph {
+namespace {
+
+std::string regularHeader(const WavePaddle& p, const RegularPaddleLaw& law) {
+  const bool flap = p.type == PaddleType::Flap;
+  return fmt::format(
+      "Type of paddle: {} - Regular\nStart time: {} [s]\nDepth: {} [m]\nWaveOrder: {}\nWaveHeight: {} [m]\n"
+      "WavePeriod: {} [s]\nWaveLength: {:.6g} [m]\nGainStroke: {}\nStroke: {:.6g} [m]\nAmplitude: {:.6g} {}\n\n"
+      "Time [s];{}\n",
+      flap ? "Flap" : "Piston", p.start, p.depth, p.order, p.height, p.period, law.waveLength(), p.gainStroke,
+      law.stroke(), law.amplitude(), flap ? "[rad]" : "[m]", flap ? "Angle [rad]" : "Position [m]");
+}
+
+// As DualSPHysics' header: one column of constants per wave.
+std::string solitaryHeader(const WavePaddle& p, const SolitaryPaddleLaw& law) {
+  constexpr const char* kTheory[] = {"", "Rayleigh (Serre 1953)", "Boussinesq (Goring 1978)",
+                                     "KdV (Clamond and Germain 1999)"};
+  const auto row = [&](const char* name, auto value, const char* unit) {
+    std::string r = name;
+    for (size_t i = 0; i < law.waves().size(); ++i) r += fmt::format("{}{:.6g}", i ? ";" : " ", value(law.waves()[i]));
+    return r + unit + "\n";
+  };
+  using W = SolitaryPaddleLaw::Wave;
+  return fmt::format(
+             "Type of paddle: Piston - Solitary\nMovement direction: ({}:{}:{})\nStart time: {} [s]\n"
+             "Depth: {} [m]\nWaveTheory: {}\nWaveCount: {}\n",
+             p.direction.x, p.direction.y, p.direction.z, p.start, p.depth, kTheory[int(p.theory)],
+             law.waves().size()) +
+         row(
+             "WaveHeight:", [](const W& w) { return w.height; }, " [m]") +
+         row(
+             "WaveLength:", [](const W& w) { return 2 * std::numbers::pi / w.waveNumber; }, " [m]") +
+         row(
+             "Celerity:", [](const W& w) { return w.celerity; }, " [m/s]") +
+         row(
+             "DurationCoef:", [](const W& w) { return w.durationCoef; }, "") +
+         row(
+             "GenerationTime:", [](const W& w) { return w.duration; }, " [s]") +
+         row(
+             "Stroke:", [](const W& w) { return w.stroke; }, " [m]") +
+         row(
+             "TimeStart:", [](const W& w) { return w.start; }, " [s]") +
+         "\nTime [s];Position [m]\n";
+}
+
+}  // namespace
 
 void writeWavePaddleMotions(const std::filesystem::path& out, const std::vector<WavePaddle>& paddles) {
   for (const WavePaddle& p : paddles) {
     if (!(p.saveTime > 0)) continue;
-    const RegularPaddleLaw law(p);
-    const bool flap = p.type == PaddleType::Flap;
-    std::string text = fmt::format(
-        "Type of paddle: {} - Regular\nStart time: {} [s]\nDepth: {} [m]\nWaveOrder: {}\nWaveHeight: {} [m]\n"
-        "WavePeriod: {} [s]\nWaveLength: {:.6g} [m]\nGainStroke: {}\nStroke: {:.6g} [m]\nAmplitude: {:.6g} {}\n\n"
-        "Time [s];{}\n",
-        flap ? "Flap" : "Piston", p.start, p.depth, p.order, p.height, p.period, law.waveLength(), p.gainStroke,
-        law.stroke(), law.amplitude(), flap ? "[rad]" : "[m]", flap ? "Angle [rad]" : "Position [m]");
+    const PaddleLaw law(p);
+    std::string text =
+        p.waves == PaddleWaves::Solitary ? solitaryHeader(p, *law.solitary()) : regularHeader(p, *law.regular());
     // Counted, not summed, so that the last sample lands on saveTime.
     const long samples = std::lround(p.saveTime / p.saveDt);
     for (long i = 0; i <= samples; ++i) {

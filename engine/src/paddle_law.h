@@ -1,0 +1,40 @@
+// The law of any wave paddle (sph/case_wave_paddles.h): regular waves (wave_paddle_law.h) or
+// solitary waves (solitary_wave_law.h), chosen by the paddle's `waves`. A value type, so that the
+// motion kinematics can copy it.
+#pragma once
+
+#include <limits>
+#include <variant>
+
+#include "solitary_wave_law.h"
+#include "wave_paddle_law.h"
+
+namespace sph {
+
+class PaddleLaw {
+ public:
+  explicit PaddleLaw(const WavePaddle& p) : law_(make(p)) {}
+
+  // The piston's displacement along its direction (m) or the flap's angle (rad) at time t.
+  double at(double t) const {
+    return std::visit([t](const auto& l) { return l.at(t); }, law_);
+  }
+  // When the paddle stops for good (infinity: it moves to the end of the run).
+  double end() const {
+    return std::visit([](const auto& l) { return l.end(); }, law_);
+  }
+
+  const RegularPaddleLaw* regular() const { return std::get_if<RegularPaddleLaw>(&law_); }
+  const SolitaryPaddleLaw* solitary() const { return std::get_if<SolitaryPaddleLaw>(&law_); }
+
+ private:
+  using Law = std::variant<RegularPaddleLaw, SolitaryPaddleLaw>;
+  static Law make(const WavePaddle& p) {
+    if (p.waves == PaddleWaves::Solitary) return SolitaryPaddleLaw(p);
+    return RegularPaddleLaw(p);
+  }
+
+  Law law_;
+};
+
+}  // namespace sph
