@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""Validation of wave generation and floating bodies against the experiments and the theory that
+ship with DualSPHysics' examples: runs this engine on the examples (both neighbour plugins) and
+writes an error table and plots beside the measurements.
+
+    python3 tools/validation/waves.py run --examples DIR --sph build/bin/sph --out OUT [--cases a,b]
+                                          [--neighbours cell,verlet] [--device gpu] [--dp-factor F]
+    python3 tools/validation/waves.py report OUT        # OUT/report.md, OUT/<case>.png (with matplotlib)
+
+DIR is DualSPHysics' examples folder (the one holding 07_WavemakerFile, 09_WavesPiston, ...).
+`run` copies each example's folder to OUT/cases/<case>/, adds the gauges the comparison needs to
+the case file (the examples measure with DualSPHysics' post-processing tools instead) and runs
+`sph run` once per plugin into OUT/runs/<case>-<plugin>/. `report` needs only Python 3; the plots
+need matplotlib. The metrics, per compared signal over the window given below:
+
+  * amplitude ratio: standard deviation of ours over that of the reference (1 is right);
+  * lag: the time shift of ours that best matches the reference (cross-correlation, s; positive
+    when ours is late);
+  * NRMSE: RMS of (ours - reference), ours shifted by nothing, over the reference's range.
+
+Tolerances (checked by `report`, PASS/FAIL in the table) are the ones the issue asks to state:
+for wave gauges against experiments, amplitude within 15% and lag within 0.1 s (SPH of the
+examples' resolution damps a wave over ~10 wavelengths by a few percent, and the gauges in the
+experiments are accurate to about 1 mm on 3-10 cm waves); for the piston against Stokes'
+second-order theory, the first harmonic within 10% of H/2, the second within 30% of Stokes' (it is
+~20 times smaller, so a few tenths of a millimetre), and the wavelength from the phase between
+gauges within 3%; for floating bodies, amplitude within 20% and lag within 0.15 s (the experiments'
+bodies are few particles across at these resolutions).
+"""
+import argparse
+import bisect
+import csv
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+G = 9.81
+
+
+# --------------------------------------------------------------------------------------------
+# Cases: the example, the gauges to add, and how to compare.
+
+def swl_gauge(name, x, y, z0, z1, dt):
+    return (f'<swl name="{name}"><point0 x="{x}" y="{y}" z="{z0}" /><point2 x="{x}" y="{y}" z="{z1}" />'
+            f'<pointdp coefdp="0.25" /><computedt value="{dt}" /><output value="true" />'
+            f'<outputdt value="{dt}" /></swl>')
+
+
+CASES = {
+    # CIEMito wave flume (Altomare et al. 2017): piston from a file, three wave gauges.
+    "wavemaker2d": dict(
+        folder="07_WavemakerFile", case="CaseWavemaker2D",
+        gauges=[swl_gauge(f"WG{k + 1}", x, 0.2, 0.05, 0.6, 0.025) for k, x in enumerate([1.38, 2.83, 4.12])],
+        time_max=10, window=(2.0, 10.0)),
+    # Regular waves, second order (H 0.15 m, T 2 s, d 0.66 m), against Stokes' second order.
+    "piston_reg": dict(
+        folder="09_WavesPiston", case="CasePistonBeach_REG",
+        gauges=[swl_gauge(f"X{x}", x, 0, 0.3, 1.0, 0.02) for x in (2, 3, 4)],
+        time_max=14, window=(7.0, 13.0)),
+    # A floating box in waves from a flap (Hadzic et al. 2005): two wave probes, heave, roll, sway.
+    "floatingwaves": dict(
+        folder="12_FloatingWaves", case="CaseFloatingWavesVal",
+        gauges=[swl_gauge(f"N{k + 1}", x, 0, 0.2, 0.5, 0.01) for k, x in enumerate([1.16, 2.66])],
+        time_max=12, window=(6.3, 12.0), dp_factor=4, time_out=0.01),
+    # A heavy cylinder dropped through the free surface (Fekken 2004; Moyo & Greenhow 2000).
+    "floatingsphere2d": dict(
+        folder="11_Floating", case="CaseFloatingSphereVal2D", gauges=[], time_max=8.5, window=None,
+        time_out=0.01),
+}
+
+
+def patch_case(text, gauges, time_max):
+    if gauges:
+        block = "<gauges>\n" + "\n".join(gauges) + "\n</gauges>\n"
+        if "<special>" in text:
+            text = text.replace("<special>", "<special>\n" + block, 1)
+        else:
+            text = text.replace("<parameters>", "<special>\n" + block + "</special>\n<parameters>", 1)
+    if time_max is not None:
+        text, n = re.subn(r'(<parameter key="TimeMax" value=")[^"]*(")', r"\g<1>%g\2" % time_max, text, count=1)
+        if n != 1:
+            raise SystemExit("no TimeMax parameter to set")
+    return text
+
+
+def run(args):
+    names = args.cases.split(",") if args.cases else list(CASES)
+    for name in names:
+        spec = CASES[name]
+        src = os.path.join(args.examples, spec["folder"])
+        work = os.path.join(args.out, "cases", name)
+        if os.path.isdir(work):
+            shutil.rmtree(work)
+        shutil.copytree(src, work)
+        def_path = os.path.join(work, spec["case"] + "_Def.xml")
+        with open(def_path) as f:
+            text = patch_case(f.read(), spec["gauges"], spec["time_max"])
+        with open(def_path, "w") as f:
+            f.write(text)
+        for plugin in args.neighbours.split(","):
+            out = os.path.join(args.out, "runs", f"{name}-{plugin}")
+            cmd = [args.sph, "run", def_path, "--neighbours", plugin, "--device", args.device, "--out", out,
+                   "--overwrite", "--no-vtk", "--quiet"]
+            factor = args.dp_factor or spec.get("dp_factor")
+            if factor:
+                dp = float(re.search(r'<definition dp="([^"]+)"', text).group(1))
+                cmd += ["--dp", "%g" % (dp * factor)]
+            if spec.get("time_out"):
+                cmd += ["--time-out", str(spec["time_out"])]
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            t0 = time.time()
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            with open(out + ".log", "w") as f:
+                f.write(" ".join(cmd) + "\n" + r.stdout + r.stderr)
+            print(f"{name} {plugin}: exit {r.returncode} in {time.time() - t0:.0f} s", flush=True)
+            if r.returncode != 0:
+                print((r.stdout + r.stderr)[-2000:], file=sys.stderr)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading.
+
+def read_rows(path, sep=None, skip=0):
+    rows = []
+    with open(path, errors="replace") as f:
+        for k, line in enumerate(f):
+            if k < skip:
+                continue
+            parts = line.replace(";", " ").replace(",", " ").split() if sep is None else line.split(sep)
+            try:
+                rows.append([float(v) for v in parts])
+            except ValueError:
+                continue
+    return rows
+
+
+def gauge_series(run_dir, name):
+    """time and free-surface z of a swl gauge, relative to its first value (still water)."""
+    rows = read_rows(os.path.join(run_dir, "gauges", name + ".csv"))
+    t = [r[0] for r in rows]
+    z = [r[3] for r in rows]
+    return t, [v - z[0] for v in z]
+
+
+def floating_series(run_dir):
+    """time, centre x and z and the angle about y (integrated from omega.y) of the first body."""
+    rows = read_rows(os.path.join(run_dir, "floating.csv"))
+    t, x, z, ang = [], [], [], []
+    a = 0.0
+    for k, r in enumerate(rows):
+        if k > 0:
+            a += 0.5 * (r[9] + rows[k - 1][9]) * (r[0] - rows[k - 1][0])
+        t.append(r[0]), x.append(r[2]), z.append(r[4]), ang.append(a)
+    return t, x, z, ang
+
+
+# --------------------------------------------------------------------------------------------
+# Metrics.
+
+def interp(ts, vs, t):
+    k = bisect.bisect_left(ts, t)
+    if k <= 0:
+        return vs[0]
+    if k >= len(ts):
+        return vs[-1]
+    f = (t - ts[k - 1]) / (ts[k] - ts[k - 1]) if ts[k] != ts[k - 1] else 0.0
+    return vs[k - 1] + f * (vs[k] - vs[k - 1])
+
+
+def std(v):
+    m = sum(v) / len(v)
+    return math.sqrt(sum((x - m) ** 2 for x in v) / len(v))
+
+
+def compare(ours_t, ours_v, ref_t, ref_v, window, max_lag=0.5, dt=0.005):
+    lo = max(window[0], ref_t[0], ours_t[0]) if window else max(ref_t[0], ours_t[0])
+    hi = min(window[1], ref_t[-1], ours_t[-1]) if window else min(ref_t[-1], ours_t[-1])
+    n = int((hi - lo) / dt)
+    ts = [lo + k * dt for k in range(n + 1)]
+    ref = [interp(ref_t, ref_v, t) for t in ts]
+    ours = [interp(ours_t, ours_v, t) for t in ts]
+    span = max(ref) - min(ref)
+    nrmse = math.sqrt(sum((a - b) ** 2 for a, b in zip(ours, ref)) / len(ts)) / span if span > 0 else float("nan")
+    best, lag = -1e300, 0.0
+    for k in range(-int(max_lag / dt), int(max_lag / dt) + 1):
+        shifted = [interp(ours_t, ours_v, t + k * dt) for t in ts]
+        c = sum(a * b for a, b in zip(shifted, ref))
+        if c > best:
+            best, lag = c, k * dt
+    return dict(amplitude=std(ours) / std(ref) if std(ref) > 0 else float("nan"), lag=lag, nrmse=nrmse,
+                window=(lo, hi), ts=ts, ref=ref, ours=ours)
+
+
+def harmonics(ts, vs, omega, window):
+    """least-squares fit v = c + d t + a1 cos wt + b1 sin wt + a2 cos 2wt + b2 sin 2wt over the window:
+    the amplitude and phase of each harmonic."""
+    rows = [(t, v) for t, v in zip(ts, vs) if window[0] <= t <= window[1]]
+    basis = lambda t: [1.0, t, math.cos(omega * t), math.sin(omega * t), math.cos(2 * omega * t),
+                       math.sin(2 * omega * t)]
+    n = 6
+    ata = [[0.0] * n for _ in range(n)]
+    atb = [0.0] * n
+    for t, v in rows:
+        b = basis(t)
+        for i in range(n):
+            atb[i] += b[i] * v
+            for j in range(n):
+                ata[i][j] += b[i] * b[j]
+    # Gaussian elimination with partial pivoting.
+    m = [ata[i] + [atb[i]] for i in range(n)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [a - f * b for a, b in zip(m[r], m[c])]
+    x = [m[i][n] / m[i][i] for i in range(n)]
+    return (math.hypot(x[2], x[3]), math.atan2(x[3], x[2])), (math.hypot(x[4], x[5]), math.atan2(x[5], x[4]))
+
+
+def wave_number(period, depth):
+    w2 = (2 * math.pi / period) ** 2
+    k = w2 / G
+    for _ in range(200):
+        k = w2 / (G * math.tanh(k * depth))
+    return k
+
+
+# --------------------------------------------------------------------------------------------
+# Report.
+
+def exp_columns(path, pairs):
+    """Experiment columns as (time, value) series; pairs = [(time col, value col), ...]."""
+    rows = read_rows(path, sep=None)
+    out = []
+    for tc, vc in pairs:
+        ts, vs = [], []
+        for r in rows:
+            if len(r) > max(tc, vc):
+                ts.append(r[tc]), vs.append(r[vc])
+        out.append((ts, vs))
+    return out
+
+
+def verdict(ok):
+    return "PASS" if ok else "FAIL"
+
+
+def report(args):
+    out = args.out
+    lines = ["# Wave and floating-body validation", "",
+             "Made by `tools/validation/waves.py`; metrics and tolerances in its docstring. "
+             "amplitude: ours/reference (std), lag: s (positive: ours late), NRMSE: over the reference's range.", ""]
+    plots = {}
+    ex = args.examples
+    for name, spec in CASES.items():
+        runs = [d for d in sorted(os.listdir(os.path.join(out, "runs"))) if d.startswith(name + "-") and
+                os.path.isdir(os.path.join(out, "runs", d))] if os.path.isdir(os.path.join(out, "runs")) else []
+        if not runs:
+            continue
+        lines += [f"## {name}", "", "| plugin | signal | amplitude | lag s | NRMSE | verdict |", "| --- | --- | ---: | ---: | ---: | --- |"]
+        folder = os.path.join(ex, spec["folder"])
+        for d in runs:
+            plugin = d[len(name) + 1:]
+            rd = os.path.join(out, "runs", d)
+            try:
+                rows = evaluate(name, spec, folder, rd)
+            except (OSError, IndexError, ValueError, ZeroDivisionError) as e:
+                lines.append(f"| {plugin} | (no result: {e}) | | | | FAIL |")
+                continue
+            for sig, m, ok in rows:
+                if "harmonic" in m:
+                    lines.append(f"| {plugin} | {sig} | {m['harmonic']} | | | {verdict(ok)} |")
+                    continue
+                lines.append(f"| {plugin} | {sig} | {m['amplitude']:.3f} | {m['lag']:+.3f} | {m['nrmse']:.3f} | {verdict(ok)} |")
+                plots.setdefault(name, []).append((plugin, sig, m))
+        lines.append("")
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not found: no plots")
+        return
+    for name, items in plots.items():
+        sigs = sorted({s for _, s, _ in items}, key=lambda s: [x for _, x, _ in items].index(s))
+        fig, axes = plt.subplots(len(sigs), 1, figsize=(10, 2.4 * len(sigs)), squeeze=False)
+        for ax, sig in zip(axes[:, 0], sigs):
+            first = True
+            for plugin, s, m in items:
+                if s != sig:
+                    continue
+                if first:
+                    ax.plot(m["ts"], m["ref"], "k-", lw=1.2, label="reference")
+                    first = False
+                ax.plot(m["ts"], m["ours"], lw=0.9, label=f"{plugin}")
+            ax.set_ylabel(sig)
+            ax.legend(loc="upper right", fontsize=7)
+        axes[-1, 0].set_xlabel("t [s]")
+        fig.suptitle(name)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, name + ".png"), dpi=110)
+        plt.close(fig)
+
+
+def evaluate(name, spec, folder, rd):
+    w = spec["window"]
+    res = []
+    if name == "wavemaker2d":
+        exp = exp_columns(os.path.join(folder, "EXP_CaseWavemaker2D_CIEMito.txt"), [(0, 2), (0, 3), (0, 4)])
+        for k in range(3):
+            t, z = gauge_series(rd, f"WG{k + 1}")
+            m = compare(t, z, exp[k][0], exp[k][1], w)
+            res.append((f"WG{k + 1} elevation", m, abs(m["amplitude"] - 1) <= 0.15 and abs(m["lag"]) <= 0.1))
+    elif name == "piston_reg":
+        H, T, d = 0.15, 2.0, 0.66
+        k, omega = wave_number(T, d), 2 * math.pi / T
+        kd = k * d
+        a1 = H / 2
+        a2 = k * H * H / 16 * math.cosh(kd) * (2 + math.cosh(2 * kd)) / math.sinh(kd) ** 3
+        phases = []
+        for x in (2, 3, 4):
+            t, z = gauge_series(rd, f"X{x}")
+            (h1, p1), (h2, _) = harmonics(t, z, omega, w)
+            phases.append((x, p1))
+            res.append((f"x={x} m first harmonic", dict(harmonic=f"{h1 / a1:.3f} of H/2 ({h1 * 1000:.1f} mm)"),
+                        abs(h1 / a1 - 1) <= 0.10))
+            res.append((f"x={x} m second harmonic", dict(harmonic=f"{h2 / a2:.3f} of Stokes ({h2 * 1000:.2f} mm)"),
+                        abs(h2 / a2 - 1) <= 0.30))
+        # eta = A cos(wt - kx + p0) fits as a1 cos wt + b1 sin wt with atan2(b1, a1) = kx - p0: the
+        # fitted phase grows by k dx from gauge to gauge.
+        dphi = (phases[-1][1] - phases[0][1]) % (2 * math.pi)
+        k_measured = dphi / (phases[-1][0] - phases[0][0])
+        res.append(("wavelength from the phase", dict(harmonic=f"{k / k_measured:.3f} of theory ({2 * math.pi / k_measured:.3f} m)"),
+                    abs(k / k_measured - 1) <= 0.03))
+    elif name == "floatingwaves":
+        path = os.path.join(folder, "EXP_FloatingWavesVal_Hadzic_et_al_2005.txt")
+        exp = exp_columns(path, [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)])
+        for k in range(2):
+            t, z = gauge_series(rd, f"N{k + 1}")
+            m = compare(t, z, exp[k][0], exp[k][1], (3.0, w[1]))
+            res.append((f"probe N{k + 1}", m, abs(m["amplitude"] - 1) <= 0.15 and abs(m["lag"]) <= 0.1))
+        t, x, z, ang = floating_series(rd)
+        heave = [v - z[0] for v in z]
+        sway = [v - x[0] for v in x]
+        roll = [math.degrees(a) for a in ang]
+        for sig, v, e in (("heave", heave, exp[2]), ("roll [deg]", roll, exp[3]), ("sway", sway, exp[4])):
+            m = compare(t, v, e[0], e[1], w)
+            res.append((sig, m, abs(m["amplitude"] - 1) <= 0.20 and abs(m["lag"]) <= 0.15))
+    elif name == "floatingsphere2d":
+        t, x, z, ang = floating_series(rd)
+        scale = math.sqrt(G / 1.0)  # T = t sqrt(g / r), r = 1 m
+        tt = [v * scale for v in t]
+        disp = [v - z[0] for v in z]
+        for ref, f in (("Fekken 2004", "EXP_FloatingSphereVal2D_Displacement_Fekken2004.txt"),
+                       ("Moyo & Greenhow 2000", "EXP_FloatingSphereVal2D_Displacement_Moyo&Greenhow2000.txt")):
+            e = exp_columns(os.path.join(folder, f), [(0, 1)])[0]
+            m = compare(tt, disp, e[0], e[1], None, max_lag=0.5)
+            res.append((f"displacement vs {ref} (T = t sqrt(g/r))", m, abs(m["amplitude"] - 1) <= 0.20 and abs(m["lag"]) <= 0.5))
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--examples", required=True)
+    r.add_argument("--sph", required=True)
+    r.add_argument("--out", required=True)
+    r.add_argument("--cases", default="")
+    r.add_argument("--neighbours", default="cell,verlet")
+    r.add_argument("--device", default="gpu")
+    r.add_argument("--dp-factor", type=float, default=None)
+    p = sub.add_parser("report")
+    p.add_argument("out")
+    p.add_argument("--examples", required=True)
+    args = ap.parse_args()
+    if args.cmd == "run":
+        run(args)
+    else:
+        report(args)
+
+
+if __name__ == "__main__":
+    main()
