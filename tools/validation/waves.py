@@ -25,7 +25,8 @@ experiments are accurate to about 1 mm on 3-10 cm waves); for the piston against
 second-order theory, the first harmonic within 10% of H/2, the second within 30% of Stokes' (it is
 ~20 times smaller, so a few tenths of a millimetre), and the wavelength from the phase between
 gauges within 3%; for floating bodies, amplitude within 20% and lag within 0.15 s (the experiments'
-bodies are few particles across at these resolutions).
+bodies are few particles across at these resolutions); for the falling cylinder, an NRMSE of 15%
+against each of its two references, which differ from each other by up to 30%.
 """
 import argparse
 import bisect
@@ -71,6 +72,10 @@ CASES = {
         folder="11_Floating", case="CaseFloatingSphereVal2D", gauges=[], time_max=8.5, window=None,
         time_out=0.01),
 }
+
+
+# Plot axes other than time in seconds and metres.
+XLABEL = {"floatingsphere2d": "T = t sqrt(g/r) after the release; displacement [m], r = 1 m"}
 
 
 def patch_case(text, gauges, time_max):
@@ -176,19 +181,28 @@ def std(v):
     return math.sqrt(sum((x - m) ** 2 for x in v) / len(v))
 
 
-def compare(ours_t, ours_v, ref_t, ref_v, window, max_lag=0.5, dt=0.005):
+def compare(ours_t, ours_v, ref_t, ref_v, window, max_lag=0.5, dt=0.005, same_start=False):
+    """same_start: ours is shifted to the reference's value at the window's start (a measurement
+    zeroed when its recording began, like the floating box's sway and heave)."""
     lo = max(window[0], ref_t[0], ours_t[0]) if window else max(ref_t[0], ours_t[0])
     hi = min(window[1], ref_t[-1], ours_t[-1]) if window else min(ref_t[-1], ours_t[-1])
+    if same_start:
+        shift = interp(ref_t, ref_v, lo) - interp(ours_t, ours_v, lo)
+        ours_v = [v + shift for v in ours_v]
     n = int((hi - lo) / dt)
     ts = [lo + k * dt for k in range(n + 1)]
     ref = [interp(ref_t, ref_v, t) for t in ts]
     ours = [interp(ours_t, ours_v, t) for t in ts]
     span = max(ref) - min(ref)
     nrmse = math.sqrt(sum((a - b) ** 2 for a, b in zip(ours, ref)) / len(ts)) / span if span > 0 else float("nan")
+    # The lag of the best correlation of the deviations from the means (a drift, like the
+    # floating box's sway, would otherwise pull it to the end of the search).
+    ref_mean = sum(ref) / len(ref)
     best, lag = -1e300, 0.0
     for k in range(-int(max_lag / dt), int(max_lag / dt) + 1):
         shifted = [interp(ours_t, ours_v, t + k * dt) for t in ts]
-        c = sum(a * b for a, b in zip(shifted, ref))
+        mean = sum(shifted) / len(shifted)
+        c = sum((a - mean) * (b - ref_mean) for a, b in zip(shifted, ref))
         if c > best:
             best, lag = c, k * dt
     return dict(amplitude=std(ours) / std(ref) if std(ref) > 0 else float("nan"), lag=lag, nrmse=nrmse,
@@ -235,15 +249,19 @@ def wave_number(period, depth):
 # Report.
 
 def exp_columns(path, pairs):
-    """Experiment columns as (time, value) series; pairs = [(time col, value col), ...]."""
-    rows = read_rows(path, sep=None)
-    out = []
-    for tc, vc in pairs:
-        ts, vs = [], []
-        for r in rows:
-            if len(r) > max(tc, vc):
-                ts.append(r[tc]), vs.append(r[vc])
-        out.append((ts, vs))
+    """Experiment columns as (time, value) series; pairs = [(time col, value col), ...]. Columns are
+    split at tabs when the file has them, keeping empty fields (the Hadzic file's columns have
+    different lengths), else at blanks."""
+    out = [([], []) for _ in pairs]
+    with open(path, errors="replace") as f:
+        for line in f:
+            fields = line.rstrip("\r\n").split("\t") if "\t" in line else line.split()
+            for k, (tc, vc) in enumerate(pairs):
+                try:
+                    t, v = float(fields[tc]), float(fields[vc])
+                except (IndexError, ValueError):
+                    continue
+                out[k][0].append(t), out[k][1].append(v)
     return out
 
 
@@ -251,8 +269,24 @@ def verdict(ok):
     return "PASS" if ok else "FAIL"
 
 
+def unflatten(out):
+    """OUT/flat/<case>-<plugin>--floating.csv and --gauge-NAME.csv (the layout the GPU machine's
+    copy-back allows) back into OUT/runs/<case>-<plugin>/."""
+    flat = os.path.join(out, "flat")
+    if not os.path.isdir(flat):
+        return
+    for f in os.listdir(flat):
+        run, _, what = f.partition("--")
+        dest = os.path.join(out, "runs", run)
+        if what.startswith("gauge-"):
+            dest, what = os.path.join(dest, "gauges"), what[len("gauge-"):]
+        os.makedirs(dest, exist_ok=True)
+        shutil.copy(os.path.join(flat, f), os.path.join(dest, what))
+
+
 def report(args):
     out = args.out
+    unflatten(out)
     lines = ["# Wave and floating-body validation", "",
              "Made by `tools/validation/waves.py`; metrics and tolerances in its docstring. "
              "amplitude: ours/reference (std), lag: s (positive: ours late), NRMSE: over the reference's range.", ""]
@@ -304,7 +338,7 @@ def report(args):
                 ax.plot(m["ts"], m["ours"], lw=0.9, label=f"{plugin}")
             ax.set_ylabel(sig)
             ax.legend(loc="upper right", fontsize=7)
-        axes[-1, 0].set_xlabel("t [s]")
+        axes[-1, 0].set_xlabel(XLABEL.get(name, "t [s]"))
         fig.suptitle(name)
         fig.tight_layout()
         fig.savefig(os.path.join(out, name + ".png"), dpi=110)
@@ -351,20 +385,25 @@ def evaluate(name, spec, folder, rd):
         t, x, z, ang = floating_series(rd)
         heave = [v - z[0] for v in z]
         sway = [v - x[0] for v in x]
-        roll = [math.degrees(a) for a in ang]
+        # The experiment's roll is positive the other way round from the right-hand rule about +y.
+        roll = [-math.degrees(a) for a in ang]
         for sig, v, e in (("heave", heave, exp[2]), ("roll [deg]", roll, exp[3]), ("sway", sway, exp[4])):
-            m = compare(t, v, e[0], e[1], w)
+            m = compare(t, v, e[0], e[1], w, same_start=sig != "roll [deg]")
             res.append((sig, m, abs(m["amplitude"] - 1) <= 0.20 and abs(m["lag"]) <= 0.15))
     elif name == "floatingsphere2d":
         t, x, z, ang = floating_series(rd)
+        # The experiments' time starts at the release; the case holds the body for FtPause (1 s).
+        pause = 1.0
         scale = math.sqrt(G / 1.0)  # T = t sqrt(g / r), r = 1 m
-        tt = [v * scale for v in t]
+        tt = [(v - pause) * scale for v in t]
         disp = [v - z[0] for v in z]
         for ref, f in (("Fekken 2004", "EXP_FloatingSphereVal2D_Displacement_Fekken2004.txt"),
                        ("Moyo & Greenhow 2000", "EXP_FloatingSphereVal2D_Displacement_Moyo&Greenhow2000.txt")):
             e = exp_columns(os.path.join(folder, f), [(0, 1)])[0]
-            m = compare(tt, disp, e[0], e[1], None, max_lag=0.5)
-            res.append((f"displacement vs {ref} (T = t sqrt(g/r))", m, abs(m["amplitude"] - 1) <= 0.20 and abs(m["lag"]) <= 0.5))
+            # A sinking body: no lag to find (max_lag 0); the two references differ from each other
+            # by up to 30% late in the fall, so the bound is an NRMSE of 15% against each.
+            m = compare(tt, disp, e[0], e[1], None, max_lag=0.0)
+            res.append((f"{ref}", m, m["nrmse"] <= 0.15))
     return res
 
 
