@@ -18,14 +18,13 @@
 #include "sph/case_model.h"
 #include "test_motion_cases.h"
 #include "test_support.h"
+#include "wave_paddle_fixture.h"
 #include "wave_paddle_output.h"
 
 namespace sph {
 namespace {
 
-struct Sample {
-  double t, value;
-};
+using Sample = test::PaddleSample;
 
 // A fixture's rows, and the per-wave constants DualSPHysics printed (its first line).
 struct Fixture {
@@ -44,19 +43,12 @@ std::vector<double> listAfter(const std::string& line, const std::string& key) {
 }
 
 Fixture readFixture(const std::string& name) {
-  const std::string path = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/dualsphysics/wave_paddles/" + name + ".csv";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
+  test::PaddleFixture raw = test::readPaddleFixture(name);
   Fixture f;
-  std::string line;
-  std::getline(in, line);
-  f.waveLength = listAfter(line, "wave length ");
-  f.duration = listAfter(line, "generation time ");
-  f.stroke = listAfter(line, "stroke ");
-  while (std::getline(in, line)) {
-    const size_t semi = line.find(';');
-    f.rows.push_back({std::stod(line.substr(0, semi)), std::stod(line.substr(semi + 1))});
-  }
+  f.rows = std::move(raw.rows);
+  f.waveLength = listAfter(raw.header, "wave length ");
+  f.duration = listAfter(raw.header, "generation time ");
+  f.stroke = listAfter(raw.header, "stroke ");
   return f;
 }
 

@@ -16,6 +16,7 @@
 #include "sph/simulation.h"
 #include "test_motion_cases.h"
 #include "test_support.h"
+#include "wave_paddle_fixture.h"
 #include "wave_paddle_law.h"
 #include "wave_paddle_output.h"
 
@@ -24,9 +25,7 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-struct Sample {
-  double t, value;
-};
+using Sample = test::PaddleSample;
 
 // A fixture's rows and the wave length DualSPHysics printed (its first line).
 struct Fixture {
@@ -35,20 +34,10 @@ struct Fixture {
 };
 
 Fixture readFixture(const std::string& name) {
-  const std::string path = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/dualsphysics/wave_paddles/" + name + ".csv";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  Fixture f;
-  std::string line;
-  std::getline(in, line);
-  const size_t at = line.find("wave length ");
-  if (at == std::string::npos) throw std::runtime_error(path + ": no wave length in its first line");
-  f.waveLength = std::stod(line.substr(at + 12));
-  while (std::getline(in, line)) {
-    const size_t semi = line.find(';');
-    f.rows.push_back({std::stod(line.substr(0, semi)), std::stod(line.substr(semi + 1))});
-  }
-  return f;
+  test::PaddleFixture raw = test::readPaddleFixture(name);
+  const size_t at = raw.header.find("wave length ");
+  if (at == std::string::npos) throw std::runtime_error(name + ": no wave length in its first line");
+  return {std::move(raw.rows), std::stod(raw.header.substr(at + 12))};
 }
 
 // The example paddles (CasePistonBeach_REG, CaseFlapBeach_REG): H 0.15 m, T 2 s, d 0.66 m.

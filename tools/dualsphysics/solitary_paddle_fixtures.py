@@ -17,14 +17,10 @@ DUALSPHYSICS name the binaries if they are not ../shared/tools/GenCase_linux64 a
 """
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED_TOOLS = os.path.join(HERE, "..", "..", "..", "shared", "tools")
-GENCASE = os.environ.get("GENCASE", os.path.join(SHARED_TOOLS, "GenCase_linux64"))
-DSPH = os.environ.get("DUALSPHYSICS", os.path.join(SHARED_TOOLS, "DualSPHysics5.4CPU_linux64"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wave_paddle_fixtures import paddle_csv, set_value  # noqa: E402  (the same runs and edits)
 
 EXAMPLES = {"single": "16_SolitaryWaves/CaseSolitaryWave_Boussinesq_Def.xml",
             "multi": "16_SolitaryWaves/CaseTripleSolitaryWave_Def.xml"}
@@ -48,13 +44,6 @@ VARIANTS = {
 }
 
 
-def set_value(xml, element, value):
-    pattern = re.compile(r"<%s value=\"[^\"]*\"" % element)
-    if pattern.search(xml):
-        return pattern.sub('<%s value="%g"' % (element, value), xml, count=1)
-    return re.sub(r"(<mkbound value=\"10\"[^>]*/>)", r'\1<%s value="%g" />' % (element, value), xml, count=1)
-
-
 def header_values(text, key):
     line = re.search(r"^%s\.*: *(.*)$" % key, text, re.M).group(1)
     return ";".join(v.strip() for v in line.split("[")[0].split(";"))
@@ -65,13 +54,7 @@ def make(examples, out, name, kind, time, values):
     for element, value in values.items():
         xml = set_value(xml, element, value)
     xml = re.sub(r"<savemotion [^>]*/>", '<savemotion time="%g" timedt="0.02" />' % time, xml, count=1)
-    with tempfile.TemporaryDirectory() as tmp:
-        with open(os.path.join(tmp, "Case_Def.xml"), "w") as f:
-            f.write(xml)
-        subprocess.run([GENCASE, "Case_Def", "gc/Case"], cwd=tmp, check=True, capture_output=True)
-        subprocess.run([DSPH, "gc/Case", "run", "-cpu", "-ompthreads:2", "-tmax:0.001", "-sv:none"], cwd=tmp,
-                       check=True, capture_output=True)
-        text = open(os.path.join(tmp, "run", "WavePaddle_mkb0010.csv")).read()
+    text = paddle_csv(xml)
     start = values.get("start", 0)
     rows = [line.split(";")[:2] for line in text.splitlines() if line[:1].isdigit()]
     # Before a positive start DualSPHysics writes one row "0;0;0"; the law's rows follow.

@@ -48,18 +48,24 @@ def set_value(xml, element, value):
     return re.sub(r"(<mkbound value=\"10\"[^>]*/>)", r'\1<%s value="%g" />' % (element, value), xml, count=1)
 
 
-def make(examples, out, name, kind, values):
-    xml = open(os.path.join(examples, EXAMPLES[kind])).read()
-    for element, value in values.items():
-        xml = set_value(xml, element, value)
-    xml = re.sub(r"<savemotion [^>]*/>", '<savemotion periods="3" periodsteps="40" />', xml, count=1)
+def paddle_csv(xml):
+    """The WavePaddle_mkb0010.csv DualSPHysics writes for the case file text `xml` (GenCase, then
+    DualSPHysics for a moment: it writes the paddle's law when it starts)."""
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "Case_Def.xml"), "w") as f:
             f.write(xml)
         subprocess.run([GENCASE, "Case_Def", "gc/Case"], cwd=tmp, check=True, capture_output=True)
         subprocess.run([DSPH, "gc/Case", "run", "-cpu", "-ompthreads:2", "-tmax:0.001", "-sv:none"], cwd=tmp,
                        check=True, capture_output=True)
-        text = open(os.path.join(tmp, "run", "WavePaddle_mkb0010.csv")).read()
+        return open(os.path.join(tmp, "run", "WavePaddle_mkb0010.csv")).read()
+
+
+def make(examples, out, name, kind, values):
+    xml = open(os.path.join(examples, EXAMPLES[kind])).read()
+    for element, value in values.items():
+        xml = set_value(xml, element, value)
+    xml = re.sub(r"<savemotion [^>]*/>", '<savemotion periods="3" periodsteps="40" />', xml, count=1)
+    text = paddle_csv(xml)
     length = re.search(r"WaveLength: ([0-9.eE+-]+)", text).group(1)
     rows = [line.split(";")[:2] for line in text.splitlines() if line[:1].isdigit()]
     with open(os.path.join(out, name + ".csv"), "w") as f:

@@ -1,0 +1,36 @@
+// The fixtures of DualSPHysics' paddle laws (engine/tests/data/dualsphysics/wave_paddles/, made by
+// tools/dualsphysics/wave_paddle_fixtures.py and solitary_paddle_fixtures.py): a first line with
+// the constants DualSPHysics printed, then "time;position" rows.
+#pragma once
+
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sph::test {
+
+struct PaddleSample {
+  double t, value;
+};
+
+struct PaddleFixture {
+  std::string header;  // the first line, for the constants each test reads from it
+  std::vector<PaddleSample> rows;
+};
+
+inline PaddleFixture readPaddleFixture(const std::string& name) {
+  const std::string path = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/dualsphysics/wave_paddles/" + name + ".csv";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  PaddleFixture f;
+  std::getline(in, f.header);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t semi = line.find(';');
+    f.rows.push_back({std::stod(line.substr(0, semi)), std::stod(line.substr(semi + 1))});
+  }
+  return f;
+}
+
+}  // namespace sph::test
