@@ -41,6 +41,32 @@ struct HostLists {
   uint32_t lanes = kLanes3D;  // lanes per particle of the interaction over these lists
 };
 
+// Lists of another layout as index lists (for tests and the host statistics): each(a, add)
+// calls add(j) for a's members in list order, from host copies of the build's data.
+template <typename Each>
+HostLists decodeLists(uint32_t n, uint32_t lanes, Each&& each) {
+  HostLists out;
+  out.n = n;
+  out.lanes = lanes;
+  out.length.assign(n, 0);
+  std::vector<std::vector<uint32_t>> members(n);
+  for (uint32_t a = 0; a < n; ++a) each(a, [&](uint32_t j) { members[a].push_back(j); });
+  out.regionEnd.resize(warpCount(n));
+  uint64_t total = 0;
+  for (uint32_t g = 0; g < out.regionEnd.size(); ++g) {
+    size_t longest = 0;
+    for (uint32_t a = g * kWarp; a < n && a < (g + 1) * kWarp; ++a) longest = members[a].size() > longest ? members[a].size() : longest;
+    total += uint64_t(longest) * kWarp;
+    out.regionEnd[g] = total;
+  }
+  out.entries.assign(total, 0xFFFFFFFFu);
+  for (uint32_t a = 0; a < n; ++a) {
+    out.length[a] = uint32_t(members[a].size());
+    for (uint32_t k = 0; k < out.length[a]; ++k) out.entries[entrySlot(out.regionEnd.data(), a, k)] = members[a][k];
+  }
+  return out;
+}
+
 struct ListStats;
 
 class VerletBackend {

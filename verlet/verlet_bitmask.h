@@ -33,14 +33,6 @@ SPH_HD SPH_FORCEINLINE uint32_t lanePattern(uint32_t P, uint32_t part) {
   return (P >= 32u ? 1u : 0xFFFFFFFFu / ((1u << P) - 1u)) << part;
 }
 
-SPH_HD SPH_FORCEINLINE uint32_t lowestBit(uint32_t m) {
-#if defined(__CUDA_ARCH__)
-  return uint32_t(__ffs(int(m)) - 1);
-#else
-  return uint32_t(__builtin_ctz(m));
-#endif
-}
-
 // Word k of a mask (w: the particle's word 0, words kWarp apart) reduced to the bits in
 // [offset, last) that the lane pattern `mine` selects.
 SPH_HD SPH_FORCEINLINE uint32_t rangeWord(const uint32_t* w, uint32_t k, uint32_t offset, uint32_t last,
@@ -166,32 +158,7 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> partForces(const MaskLists<R>& m
   return maskForces<K, Periodic, Coded, Shift, Sps, P>(a, part, masks, pos, velrho, code, tau, tangent, nBound, c);
 }
 
-// The members of every list, in candidate order, as index lists (for tests and the host
-// statistics): each(a, add) calls add(j) for a's members, from host copies of the build's
-// tables.
-template <typename Each>
-HostLists decodeLists(uint32_t n, uint32_t lanes, Each&& each) {
-  HostLists out;
-  out.n = n;
-  out.lanes = lanes;
-  out.length.assign(n, 0);
-  std::vector<std::vector<uint32_t>> members(n);
-  for (uint32_t a = 0; a < n; ++a) each(a, [&](uint32_t j) { members[a].push_back(j); });
-  out.regionEnd.resize(warpCount(n));
-  uint64_t total = 0;
-  for (uint32_t g = 0; g < out.regionEnd.size(); ++g) {
-    size_t longest = 0;
-    for (uint32_t a = g * kWarp; a < n && a < (g + 1) * kWarp; ++a) longest = members[a].size() > longest ? members[a].size() : longest;
-    total += uint64_t(longest) * kWarp;
-    out.regionEnd[g] = total;
-  }
-  out.entries.assign(total, 0xFFFFFFFFu);
-  for (uint32_t a = 0; a < n; ++a) {
-    out.length[a] = uint32_t(members[a].size());
-    for (uint32_t k = 0; k < out.length[a]; ++k) out.entries[entrySlot(out.regionEnd.data(), a, k)] = members[a][k];
-  }
-  return out;
-}
+// Every mask decoded into index lists, members in candidate order (decodeLists).
 template <typename R>
 HostLists decodeMasks(const MaskLists<R>& m, uint32_t lanes) {
   return decodeLists(m.words.n, lanes, [&](uint32_t a, auto&& add) {

@@ -11,6 +11,7 @@
 #include "neighbours/interaction_variant.h"
 #include "verlet_bitmask.h"
 #include "verlet_backend_for.h"
+#include "verlet_clusters.h"
 #include "verlet_particle_ops.h"
 #include "verlet_stats.h"
 
@@ -37,6 +38,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   }
   HostLists download() const override {
     if (layout_ == ListLayout::Bitmask) return decodeMasks(masks(), lanes_);
+    if (layout_ == ListLayout::Clusters) return decodeClusters(clusters(), lanes_);
     return {entries_, regionEnd_, length_, n_, lanes_};
   }
   size_t deviceBytes() const override { return 0; }
@@ -48,6 +50,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   ListStats statsT(const ParticleView<T>& p, double support) const {
     if (layout_ == ListLayout::Bitmask)
       return maskListStats(masks(), p.pos, support, box_, lanes_);
+    if (layout_ == ListLayout::Clusters) return clusterListStats(clusters(), p.pos, support, box_, lanes_);
     return listStats(download(), p.pos, support, box_);
   }
   template <typename T>
@@ -76,8 +79,93 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     return m;
   }
 
+  // The entries of cluster `cluster` into `out` (ascending j-clusters, masks merged); returns the
+  // members of its particles' lists.
+  template <typename T>
+  static uint64_t collectCluster(uint32_t cluster, const ParticleView<T>& p, const cell::CellLookup& l, T rc2,
+                                 std::vector<std::pair<uint32_t, uint64_t>>& out) {
+    out.clear();
+    const Real4Source<T> pos{p.pos};
+    const uint32_t first = cluster * kClusterSize, last = std::min(p.n, first + kClusterSize);
+    for (uint32_t a = first; a < last; ++a)
+      forEachListMember<true, 1>(a, 0, l, pos, p.nBound, rc2,
+                                 [&](uint32_t j) { out.push_back({j / kClusterSize, memberBit(a, j)}); });
+    const uint64_t members = out.size();
+    std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    size_t kept = 0;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (kept > 0 && out[kept - 1].first == out[i].first)
+        out[kept - 1].second |= out[i].second;
+      else
+        out[kept++] = out[i];
+    }
+    out.resize(kept);
+    return members;
+  }
+
+  // The cluster layout's build: count each cluster's entries, scan, write them.
+  template <typename T>
+  BuildResult buildClustersT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r) {
+    const uint32_t n = p.n, clusters = clusterCount(n);
+    const T rc2 = T(r.listRadius) * T(r.listRadius);
+    std::vector<uint64_t> end(clusters);
+    uint64_t members = 0;
+#pragma omp parallel num_threads(threads_) reduction(+ : members)
+    {
+      std::vector<std::pair<uint32_t, uint64_t>> scratch;
+#pragma omp for schedule(dynamic, 64)
+      for (int64_t c = 0; c < int64_t(clusters); ++c) {
+        members += collectCluster(uint32_t(c), p, l, rc2, scratch);
+        end[c] = scratch.size();
+      }
+    }
+    uint64_t total = 0;
+    for (uint64_t& e : end) e = total += e;
+    BuildResult res;
+    res.entries = total;
+    res.members = members;
+    res.bytes = total * (sizeof(uint32_t) + sizeof(uint64_t)) + size_t(clusters) * sizeof(uint64_t);
+    if (r.memoryCap > 0 && res.bytes > r.memoryCap) return res;
+    try {
+      clusterJ_.resize(total);
+      clusterMask_.resize(total);
+    } catch (const std::bad_alloc&) {
+      return res;
+    }
+#pragma omp parallel num_threads(threads_)
+    {
+      std::vector<std::pair<uint32_t, uint64_t>> scratch;
+#pragma omp for schedule(dynamic, 64)
+      for (int64_t c = 0; c < int64_t(clusters); ++c) {
+        collectCluster(uint32_t(c), p, l, rc2, scratch);
+        uint64_t e = clusterBegin(end.data(), uint32_t(c));
+        for (const auto& [j, m] : scratch) {
+          clusterJ_[e] = j;
+          clusterMask_[e++] = m;
+        }
+      }
+    }
+    clusterEnd_ = std::move(end);
+    finishBuild(p, l, r);
+    res.built = true;
+    return res;
+  }
+
+  template <typename T>
+  void finishBuild(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r) {
+    layout_ = r.layout;
+    lookup_ = l;
+    nBound_ = p.nBound;
+    n_ = p.n;
+    lanes_ = r.lanes;
+    box_ = l.image<double>();
+    ref_.resize(p.n);
+    for (uint32_t i = 0; i < p.n; ++i) ref_[i] = {double(p.pos[i].x), double(p.pos[i].y), double(p.pos[i].z), 0.0};
+  }
+
   template <typename T>
   BuildResult buildT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r) {
+    if (r.layout == ListLayout::Clusters) return buildClustersT(p, l, r);
     const uint32_t n = p.n, groups = warpCount(n);
     const T rc2 = T(r.listRadius) * T(r.listRadius);
     const Real4Source<T> pos{p.pos};
@@ -124,15 +212,8 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
       for (int64_t a = 0; a < int64_t(n); ++a) fillList(uint32_t(a), l, pos, p.nBound, rc2, ends, entries);
     }
     length_ = std::move(length);
-    layout_ = r.layout;
-    lookup_ = l;
-    nBound_ = p.nBound;
     regionEnd_ = std::move(regionEnd);
-    n_ = n;
-    lanes_ = r.lanes;
-    box_ = l.image<double>();
-    ref_.resize(n);
-    for (uint32_t i = 0; i < n; ++i) ref_[i] = {double(p.pos[i].x), double(p.pos[i].y), double(p.pos[i].z), 0.0};
+    finishBuild(p, l, r);
     res.built = true;
     return res;
   }
@@ -142,6 +223,8 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [&](auto v) {
       if (layout_ == ListLayout::Bitmask)
         withLanes<kMaskLanes2D, kMaskLanes3D>(lanes_, [&](auto lanes) { loopLanesOver<decltype(v), lanes()>(masks(), p, c, out); });
+      else if (layout_ == ListLayout::Clusters)
+        loopLanesOver<decltype(v), kClusterLanes>(clusters(), p, c, out);
       else
         withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
           loopLanesOver<decltype(v), lanes()>(ListsView{entries_.data(), regionEnd_.data(), length_.data(), n_}, p, c, out);
@@ -166,6 +249,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   MaskLists<double> masks() const {
     return {{entries_.data(), regionEnd_.data(), length_.data(), n_}, lookup_, ref_.data(), nBound_};
   }
+  ClusterLists clusters() const { return {clusterJ_.data(), clusterMask_.data(), clusterEnd_.data(), n_}; }
 
   int threads_;
   double queued_ = 0;
@@ -175,6 +259,8 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   cell::CellLookup lookup_;  // the build's cell tables (a mask's rows), untouched until the next rebuild
   std::vector<uint32_t> entries_, length_;
   std::vector<uint64_t> regionEnd_;
+  std::vector<uint32_t> clusterJ_;  // the cluster layout's entries (verlet_clusters.h)
+  std::vector<uint64_t> clusterMask_, clusterEnd_;
   std::vector<Real4<double>> ref_;
   PeriodicBox<double> box_;  // the periodic axes of the last build
 };

@@ -17,13 +17,18 @@
 namespace sph::verlet {
 
 // How a list is stored: Indices, the layout of Takada et al. described above (a 32-bit index
-// per member); Bitmask, a bit per build candidate in the same interleaving (verlet_bitmask.h).
-enum class ListLayout : uint8_t { Indices, Bitmask };
-inline constexpr int kLayouts = 2;
-inline const char* layoutName(ListLayout l) { return l == ListLayout::Bitmask ? "bitmask" : "indices"; }
+// per member); Bitmask, a bit per build candidate in the same interleaving (verlet_bitmask.h);
+// Clusters, entries shared by clusters of 8 particles, a j-cluster and a byte of mask per
+// particle each (verlet_clusters.h).
+enum class ListLayout : uint8_t { Indices, Bitmask, Clusters };
+inline constexpr int kLayouts = 3;
+inline const char* layoutName(ListLayout l) {
+  return l == ListLayout::Bitmask ? "bitmask" : l == ListLayout::Clusters ? "clusters" : "indices";
+}
 inline std::optional<ListLayout> parseLayout(std::string_view s) {
   if (s == "indices") return ListLayout::Indices;
   if (s == "bitmask") return ListLayout::Bitmask;
+  if (s == "clusters") return ListLayout::Clusters;
   return std::nullopt;
 }
 
@@ -70,9 +75,27 @@ constexpr bool validLanes(uint32_t l) { return l > 0 && kWarp % l == 0 && (l & (
 static_assert(validLanes(kLanes2D) && validLanes(kLanes3D) && validLanes(kCountLanes2D) && validLanes(kCountLanes3D) &&
                   validLanes(kMaskLanes2D) && validLanes(kMaskLanes3D),
               "lanes per particle: a power of 2 dividing 32");
+// Lanes per particle in the interaction over cluster lists (verlet_clusters.h): 4 puts one
+// i-cluster of 8 particles in each warp, so the warp's particles read the same entries
+// (SPH_VERLET_CLUSTER_LANES overrides, for experiments).
+#ifndef SPH_VERLET_CLUSTER_LANES
+#define SPH_VERLET_CLUSTER_LANES 4
+#endif
+inline constexpr uint32_t kClusterLanes = SPH_VERLET_CLUSTER_LANES;
+static_assert(validLanes(kClusterLanes), "lanes per particle: a power of 2 dividing 32");
+
 inline constexpr uint32_t lanesPerParticle(int dim) { return dim == 2 ? kLanes2D : kLanes3D; }
 inline constexpr uint32_t maskLanesPerParticle(int dim) { return dim == 2 ? kMaskLanes2D : kMaskLanes3D; }
 inline constexpr uint32_t countLanesPerParticle(int dim) { return dim == 2 ? kCountLanes2D : kCountLanes3D; }
+
+// Index of the lowest set bit of m != 0.
+SPH_HD SPH_FORCEINLINE uint32_t lowestBit(uint32_t m) {
+#if defined(__CUDA_ARCH__)
+  return uint32_t(__ffs(int(m)) - 1);
+#else
+  return uint32_t(__builtin_ctz(m));
+#endif
+}
 
 SPH_HD SPH_FORCEINLINE uint32_t warpCount(uint32_t n) { return (n + kWarp - 1) / kWarp; }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "verlet_bitmask.h"
+#include "verlet_clusters.h"
 #include "verlet_layout.h"
 
 namespace sph::verlet {
@@ -45,11 +46,15 @@ ListStats listStats(const HostLists& l, const Real4<T>* pos, double support, con
   return s;
 }
 
-template <typename T>
-ListStats maskListStats(const MaskLists<double>& m, const Real4<T>* pos, double support, const PeriodicBox<double>& box,
-                        uint32_t P) {
+namespace {
+
+// The statistics of lists whose lane `part` of P takes its members one per iteration:
+// each(a, part, fn) calls fn(j) for them in order (bitmask and cluster lists).
+template <typename T, typename Each>
+ListStats rankedListStats(uint32_t n, const Real4<T>* pos, double support, const PeriodicBox<double>& box, uint32_t P,
+                          Each&& each) {
   ListStats s;
-  const uint32_t n = m.words.n, perWarp = kWarp / P;
+  const uint32_t perWarp = kWarp / P;
   const double s2 = support * support;
   uint64_t members = 0, inSupport = 0, laneIterations = 0, idle = 0;
   std::vector<bool> busy;  // per iteration of the warp: some lane has a pair within the support
@@ -63,7 +68,7 @@ ListStats maskListStats(const MaskLists<double>& m, const Real4<T>* pos, double 
       const Real4<double> p{double(pos[a].x), double(pos[a].y), double(pos[a].z), 0.0};
       for (uint32_t part = 0; part < P; ++part) {
         uint32_t i = 0;
-        forEachMaskMember<true>(a, part, P, m.words, m.cells, m.built[a], m.nBound, [&](uint32_t j) {
+        each(a, part, [&](uint32_t j) {
           const Real4<T>& q = pos[j];
           double dx, dy, dz;
           pairDelta(p, Real4<double>{double(q.x), double(q.y), double(q.z), 0.0}, box, dx, dy, dz);
@@ -91,6 +96,27 @@ ListStats maskListStats(const MaskLists<double>& m, const Real4<T>* pos, double 
   return s;
 }
 
+}  // namespace
+
+template <typename T>
+ListStats maskListStats(const MaskLists<double>& m, const Real4<T>* pos, double support, const PeriodicBox<double>& box,
+                        uint32_t P) {
+  return rankedListStats(m.words.n, pos, support, box, P, [&](uint32_t a, uint32_t part, auto&& fn) {
+    forEachMaskMember<true>(a, part, P, m.words, m.cells, m.built[a], m.nBound, fn);
+  });
+}
+
+template <typename T>
+ListStats clusterListStats(const ClusterLists& l, const Real4<T>* pos, double support, const PeriodicBox<double>& box,
+                           uint32_t P) {
+  return rankedListStats(l.n, pos, support, box, P,
+                         [&](uint32_t a, uint32_t part, auto&& fn) { forEachClusterMember(l, a, part, P, fn); });
+}
+
+template ListStats clusterListStats(const ClusterLists&, const Real4<float>*, double, const PeriodicBox<double>&,
+                                    uint32_t);
+template ListStats clusterListStats(const ClusterLists&, const Real4<double>*, double, const PeriodicBox<double>&,
+                                    uint32_t);
 template ListStats listStats(const HostLists&, const Real4<float>*, double, const PeriodicBox<double>&);
 template ListStats maskListStats(const MaskLists<double>&, const Real4<float>*, double, const PeriodicBox<double>&,
                                  uint32_t);

@@ -34,4 +34,11 @@ template <typename T>
 ListStats maskListStats(const MaskLists<double>& m, const Real4<T>* pos, double support, const PeriodicBox<double>& box,
                         uint32_t lanes);
 
+// The same for cluster lists (host pointers, verlet_clusters.h), whose lane `part` of P takes
+// the members of rank part (mod P).
+struct ClusterLists;
+template <typename T>
+ListStats clusterListStats(const ClusterLists& l, const Real4<T>* pos, double support, const PeriodicBox<double>& box,
+                           uint32_t lanes);
+
 }  // namespace sph::verlet

@@ -52,7 +52,7 @@ std::vector<ListLayout> layoutOrder(const StrategyContext& ctx) {
     return {kDefaultLayout, kDefaultLayout == ListLayout::Bitmask ? ListLayout::Indices : ListLayout::Bitmask};
   const std::optional<ListLayout> l = parseLayout(it->second);
   if (!l)
-    throw InputError(fmt::format("verlet neighbour search: VerletLayout must be auto, indices or bitmask, not '{}'",
+    throw InputError(fmt::format("verlet neighbour search: VerletLayout must be auto, indices, bitmask or clusters, not '{}'",
                                  it->second));
   return {*l};
 }
@@ -211,7 +211,9 @@ void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
     for (size_t i = skipPreferred ? 1 : 0; i < layouts_.size(); ++i) {
       const ListLayout layout = layouts_[i];
       req.layout = layout;
-      req.lanes = layout == ListLayout::Bitmask ? maskLanesPerParticle(ctx_.dim) : lanesPerParticle(ctx_.dim);
+      req.lanes = layout == ListLayout::Bitmask    ? maskLanesPerParticle(ctx_.dim)
+                  : layout == ListLayout::Clusters ? kClusterLanes
+                                                   : lanesPerParticle(ctx_.dim);
       r = backend_->build(p, cell_.lookup(), req);
       if (r.built) {
         ++layoutBuilds_[size_t(layout)];
@@ -280,6 +282,7 @@ StrategyStats VerletStrategy::stats() const {
   s["list_bytes_peak"] = double(peakListBytes_);
   s["builds_indices_layout"] = double(layoutBuilds_[size_t(ListLayout::Indices)]);
   s["builds_bitmask_layout"] = double(layoutBuilds_[size_t(ListLayout::Bitmask)]);
+  s["builds_clusters_layout"] = double(layoutBuilds_[size_t(ListLayout::Clusters)]);
   s["layout_fallbacks"] = double(layoutFallbacks_);
   s["fallback_events"] = double(fallbackEvents_);
   s["fallback_passes"] = double(fallbackPasses_);

@@ -189,8 +189,9 @@ Args parseArgs(int argc, char** argv) {
       if (!(parseNumber(o, a.run.verletListSteps) > 0)) usageError("--verlet-steps must be positive");
     } else if (o == "--verlet-layout") {
       a.run.verletLayout = value(o);
-      if (a.run.verletLayout != "auto" && a.run.verletLayout != "indices" && a.run.verletLayout != "bitmask")
-        usageError("--verlet-layout must be auto, indices or bitmask");
+      if (a.run.verletLayout != "auto" && a.run.verletLayout != "indices" && a.run.verletLayout != "bitmask" &&
+          a.run.verletLayout != "clusters")
+        usageError("--verlet-layout must be auto, indices, bitmask or clusters");
     } else if (o == "--dp") {
       const double dp = parseNumber(o, value(o));
       if (!(dp > 0)) usageError("--dp must be positive");

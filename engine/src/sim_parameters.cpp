@@ -315,8 +315,9 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   if (!p.verletListSteps.empty() && !(P.real("VerletListSteps", 0) > 0))
     badParameter(c, "VerletListSteps", "must be a positive number (steps a Verlet list should last)");
   p.verletLayout = P.text("VerletLayout", "");
-  if (!p.verletLayout.empty() && p.verletLayout != "auto" && p.verletLayout != "indices" && p.verletLayout != "bitmask")
-    badParameter(c, "VerletLayout", "must be auto, indices or bitmask (how Verlet lists are stored)");
+  if (!p.verletLayout.empty() && p.verletLayout != "auto" && p.verletLayout != "indices" && p.verletLayout != "bitmask" &&
+      p.verletLayout != "clusters")
+    badParameter(c, "VerletLayout", "must be auto, indices, bitmask or clusters (how Verlet lists are stored)");
   P.finish();
 
   // The constants the run uses, and where they came from.

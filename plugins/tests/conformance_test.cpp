@@ -72,7 +72,7 @@ void PrintTo(const ConformanceCase& c, std::ostream* os) { *os << caseName(c); }
 // it visits.
 std::vector<std::map<std::string, std::string>> optionSets(const std::string& plugin) {
   if (plugin == "cell") return {{}, {{"CellMode", "half"}}, {{"CellRows", "all"}}};
-  if (plugin == "verlet") return {{}, {{"VerletLayout", "bitmask"}}};
+  if (plugin == "verlet") return {{}, {{"VerletLayout", "bitmask"}}, {{"VerletLayout", "clusters"}}};
   return {{}};
 }
 

@@ -19,8 +19,11 @@
 #include "neighbours/interaction_variant.h"
 #include "../verlet_backend_for.h"
 #include "../verlet_bitmask.h"
+#include "../verlet_clusters.h"
 #include "../verlet_particle_ops.h"
 #include "../verlet_stats.h"
+#include "cluster_build.cuh"
+#include "staged_clusters.cuh"
 #include "staged_fill.cuh"
 #include "staged_members.cuh"
 #include "sph/gpu/cuda_check.cuh"
@@ -153,15 +156,34 @@ __global__ void __launch_bounds__(kBlock) listStatsKernel(ListsView lists, const
   atomicMax(&out->longest, longest);
 }
 
-// listStatsKernel for bitmask lists (verlet_stats.h, maskListStats: iteration i of a lane is its
-// i-th member). The iterations where some lane of the warp has a pair within the support are
+// The members of a bitmask or a cluster list that lane `part` of P takes, in order, for
+// rankedStatsKernel.
+template <typename R>
+struct MaskMembers {
+  MaskLists<R> m;
+  template <typename Fn>
+  __device__ void operator()(uint32_t a, uint32_t part, uint32_t P, Fn&& fn) const {
+    forEachMaskMember<true>(a, part, P, m.words, m.cells, m.built[a], m.nBound, fn);
+  }
+};
+struct ClusterMembers {
+  ClusterLists l;
+  template <typename Fn>
+  __device__ void operator()(uint32_t a, uint32_t part, uint32_t P, Fn&& fn) const {
+    forEachClusterMember(l, a, part, P, fn);
+  }
+};
+
+// listStatsKernel for bitmask and cluster lists (verlet_stats.h, maskListStats and
+// clusterListStats: iteration i of a lane is its i-th member). The iterations where some lane of the warp has a pair within the support are
 // marked in shared memory; a warp's lanes past kBusyIterations (lists of over 16 thousand
 // members at 8 lanes) count as busy.
 constexpr uint32_t kBusyWords = 64, kBusyIterations = 32 * kBusyWords;
-template <typename T, typename R>
-__global__ void __launch_bounds__(kBlock) maskStatsKernel(MaskLists<R> m, const Real4<T>* __restrict__ pos,
-                                                          uint32_t lanes, double support2, PeriodicBox<double> box,
-                                                          StatsCounters* __restrict__ out) {
+template <typename T, typename Members>
+__global__ void __launch_bounds__(kBlock) rankedStatsKernel(Members members, uint32_t n,
+                                                            const Real4<T>* __restrict__ pos, uint32_t lanes,
+                                                            double support2, PeriodicBox<double> box,
+                                                            StatsCounters* __restrict__ out) {
   __shared__ uint32_t busyBits[kBlock / 32][kBusyWords];
   const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x / 32;
   uint32_t* const busy = busyBits[warp];
@@ -169,14 +191,14 @@ __global__ void __launch_bounds__(kBlock) maskStatsKernel(MaskLists<R> m, const 
   __syncwarp();
   const uint32_t perWarp = kWarp / lanes;
   const uint32_t first = ((blockIdx.x * blockDim.x + threadIdx.x) / 32) * perWarp;
-  if (first >= m.words.n) return;  // the whole warp
-  const uint32_t last = min(m.words.n, first + perWarp);
+  if (first >= n) return;  // the whole warp
+  const uint32_t last = min(n, first + perWarp);
   const uint32_t a = first + lane / lanes, part = lane % lanes;
   uint32_t i = 0;
   unsigned long long inSupport = 0;
   if (a < last) {
     const Real4<double> p{double(pos[a].x), double(pos[a].y), double(pos[a].z), 0.0};
-    forEachMaskMember<true>(a, part, lanes, m.words, m.cells, m.built[a], m.nBound, [&](uint32_t j) {
+    members(a, part, lanes, [&](uint32_t j) {
       const Real4<T> q = pos[j];
       double dx, dy, dz;
       pairDelta(p, Real4<double>{double(q.x), double(q.y), double(q.z), 0.0}, box, dx, dy, dz);
@@ -192,7 +214,7 @@ __global__ void __launch_bounds__(kBlock) maskStatsKernel(MaskLists<R> m, const 
   for (uint32_t o = 1; o < lanes; o <<= 1) length += __shfl_xor_sync(sph::gpu::kFullWarp, length, o);
   const uint32_t iterations = sph::gpu::groupMax(i);
   const uint32_t longest = sph::gpu::groupMax(a < last ? length : 0u);
-  const unsigned long long members = sph::gpu::groupSum(static_cast<unsigned long long>(i));
+  const unsigned long long memberSum = sph::gpu::groupSum(static_cast<unsigned long long>(i));
   inSupport = sph::gpu::groupSum(inSupport);
   uint32_t busyIterations = 0;
   for (uint32_t k = lane; k < kBusyWords; k += 32) busyIterations += __popc(busy[k]);
@@ -200,7 +222,7 @@ __global__ void __launch_bounds__(kBlock) maskStatsKernel(MaskLists<R> m, const 
   if (iterations > kBusyIterations) busyIterations += iterations - kBusyIterations;
   if (lane != 0) return;
   const unsigned long long busyLanes = (last - first) * lanes;
-  atomicAdd(&out->members, members);
+  atomicAdd(&out->members, memberSum);
   atomicAdd(&out->inSupport, inSupport);
   atomicAdd(&out->laneIterations, static_cast<unsigned long long>(iterations) * busyLanes);
   atomicAdd(&out->idle, busyIterations * busyLanes - inSupport);
@@ -353,9 +375,34 @@ __global__ void __launch_bounds__(kForceBlock)
   writeForces(a, acc, out);
 }
 
+// The same over cluster lists, the members staged in shared memory by rank
+// (staged_clusters.cuh). Lanes past n read particle n - 1's cluster and take no member.
+template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t Lanes>
+__global__ void __launch_bounds__(kForceBlock)
+    clusterForcesKernel(ClusterLists lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
+                        const uint32_t* __restrict__ code, const SymTensor<T>* __restrict__ tau,
+                        const Real4<T>* __restrict__ tangent, uint32_t n, uint32_t nBound, PhysicsConstants<T> c,
+                        ForceOutputs<T> out) {
+  __shared__ uint32_t stage[kForceBlock / Lanes][kClusterStage<Lanes>];
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t a = t / Lanes, part = t % Lanes;
+  const bool active = a < n;
+  const uint32_t self = active ? a : n - 1;
+  PairAccum<T, Shift, Sps> acc = forcesOver<K, Periodic, Coded, Shift, Sps>(
+      self, pos, velrho, code, tau, tangent, nBound, c, [&](auto&& pair) {
+        stagedClusterMembers<Lanes>(lists, self, part, active, stage[threadIdx.x / Lanes], pair);
+      });
+  sumLanes<Lanes, Coded>(acc);
+  if (!active || part != 0) return;
+  writeForces(a, acc, out);
+}
+
 class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
  public:
-  VerletGpuBackend() : scalars_(1, "allocating Verlet scalars"), maxAcc_(1, "allocating Verlet scalars") {
+  VerletGpuBackend()
+      : scalars_(1, "allocating Verlet scalars"),
+        clusterSums_(1, "allocating Verlet scalars"),
+        maxAcc_(1, "allocating Verlet scalars") {
     SPH_CUDA_CHECK(cudaMallocHost(&host_, sizeof(Scalars)), "allocating pinned Verlet scalars");
     SPH_CUDA_CHECK(cudaHostAlloc(&maxResult_, 2 * sizeof(unsigned long long), cudaHostAllocMapped),
                    "allocating mapped Verlet scalars");
@@ -403,6 +450,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   }
 
   HostLists download() const override {
+    if (layout_ == ListLayout::Clusters) return downloadClusters();
     HostLists h;
     h.n = n_;
     h.lanes = lanes_;
@@ -429,9 +477,22 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     return builtDouble_ ? decode(downloadBuilt(refD_)) : decode(downloadBuilt(refF_));
   }
 
+  HostLists downloadClusters() const {
+    const ClusterLists d = clusters();
+    const uint32_t count = clusterCount(n_);
+    std::vector<uint32_t> jcluster(lastGoodTotal_);
+    std::vector<uint64_t> mask(lastGoodTotal_), end(count);
+    if (n_ > 0) {
+      copy(jcluster.data(), d.jcluster, jcluster.size() * sizeof(uint32_t), "downloading the cluster lists");
+      copy(mask.data(), d.mask, mask.size() * sizeof(uint64_t), "downloading the cluster masks");
+      copy(end.data(), d.end, end.size() * sizeof(uint64_t), "downloading the cluster offsets");
+    }
+    return decodeClusters(ClusterLists{jcluster.data(), mask.data(), end.data(), n_}, lanes_);
+  }
+
   size_t deviceBytes() const override {
     return entriesCapacity_ * sizeof(uint32_t) + length_.bytes() + regionSize_.bytes() + regionEnd_.bytes() +
-           scanTemp_.bytes() + refF_.bytes() + refD_.bytes() + xy_.bytes() + z_.bytes();
+           scanTemp_.bytes() + refF_.bytes() + refD_.bytes() + xy_.bytes() + z_.bytes() + clusterSums_.bytes();
   }
   size_t peakDeviceBytes() const override { return peak_; }
 
@@ -505,6 +566,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   template <typename T, typename Source>
   BuildResult buildT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r, const Source& pos,
                      DeviceBuffer<Real4<T>>& ref) {
+    if (r.layout == ListLayout::Clusters) return buildClustersT(p, l, r, pos, ref);
     const uint32_t n = p.n, groups = warpCount(n);
     const bool periodic = l.periodic(0) || l.periodic(1) || l.periodic(2);
     BuildResult res;
@@ -563,11 +625,20 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
                  (periodic ? &fillKernel<T, Source, true> : &fillKernel<T, Source, false>), l, pos, n,
                  p.nBound, rc2, regionEnd_.data(), entries_);
     }
-    grow(ref, n, "allocating build positions");
-    if (n > 0)
-      SPH_CUDA_CHECK(cudaMemcpyAsync(ref.data(), p.pos, n * sizeof(Real4<T>), cudaMemcpyDeviceToDevice, 0),
+    finishBuild(p, l, r, ref, total);
+    res.built = true;
+    return res;
+  }
+
+  // What every build does last: save the positions, remember what the lists were built with.
+  template <typename T>
+  void finishBuild(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r,
+                   DeviceBuffer<Real4<T>>& ref, uint64_t total) {
+    grow(ref, p.n, "allocating build positions");
+    if (p.n > 0)
+      SPH_CUDA_CHECK(cudaMemcpyAsync(ref.data(), p.pos, p.n * sizeof(Real4<T>), cudaMemcpyDeviceToDevice, 0),
                      "saving build positions");
-    n_ = n;
+    n_ = p.n;
     nBound_ = p.nBound;
     lanes_ = r.lanes;
     layout_ = r.layout;
@@ -575,14 +646,68 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     builtDouble_ = sizeof(T) == sizeof(double);
     box_ = l.image<double>();
     lastGoodTotal_ = total;
-    res.built = true;
-    const LaunchSignature now{entries_, length_.data(), regionEnd_.data(), refF_.data(), refD_.data(), n_, lanes_,
-                              layout_, box_, lookup_};
+    const LaunchSignature now{entries_, length_.data(), regionEnd_.data(), refF_.data(), refD_.data(),
+                              clusters().mask, n_, lanes_, layout_, box_, lookup_};
     if (!now.sameAs(launched_)) {
       launched_ = now;
       ++generation_;
     }
     peak_ = std::max(peak_, deviceBytes());
+  }
+
+  // The 32-bit words the cluster layout's `total` entries take in entries_: the j-clusters,
+  // then (8-byte aligned) the masks.
+  static uint64_t clusterMaskOffset(uint64_t total) { return total + (total & 1u); }
+  static uint64_t clusterWords(uint64_t total) { return clusterMaskOffset(total) + 2 * total; }
+
+  // The cluster layout's build (cluster_build.cuh): count each cluster's entries, scan, fill.
+  template <typename T, typename Source>
+  BuildResult buildClustersT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r,
+                             const Source& pos, DeviceBuffer<Real4<T>>& ref) {
+    const uint32_t n = p.n, clusters = clusterCount(n);
+    const bool periodic = l.periodic(0) || l.periodic(1) || l.periodic(2);
+    const T rc2 = T(r.listRadius) * T(r.listRadius);
+    BuildResult res;
+    grow(regionSize_, clusters, "allocating cluster entry counts");
+    grow(regionEnd_, clusters, "allocating cluster offsets");
+    SPH_CUDA_CHECK(cudaMemsetAsync(clusterSums_.data(), 0, sizeof(ClusterBuildSums), 0), "clearing the cluster sums");
+    uint64_t total = 0;
+    ClusterBuildSums sums;
+    if (n > 0) {
+      SPH_LAUNCH("counting cluster entries (VL-Build step 1)", size_t(clusters) * kWarp, kClusterBuildBlock, 0,
+                 (periodic ? &clusterCountKernel<T, Source, true> : &clusterCountKernel<T, Source, false>), l, pos,
+                 n, p.nBound, rc2, regionSize_.data(), clusterSums_.data());
+      size_t bytes = 0;
+      SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, regionSize_.data(), regionEnd_.data(), clusters,
+                                                   cudaStream_t(0)),
+                     "sizing the cluster offset scan");
+      grow(scanTemp_, bytes, "allocating the cluster offset scan");
+      SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scanTemp_.data(), bytes, regionSize_.data(), regionEnd_.data(),
+                                                   clusters, cudaStream_t(0)),
+                     "scanning cluster entry counts (VL-Build step 3)");
+      SPH_CUDA_CHECK(cudaMemcpyAsync(&regionEndHostLast_, regionEnd_.data() + clusters - 1, sizeof(uint64_t),
+                                     cudaMemcpyDeviceToHost, 0),
+                     "reading the cluster list size");
+      SPH_CUDA_CHECK(cudaMemcpyAsync(&sums, clusterSums_.data(), sizeof(sums), cudaMemcpyDeviceToHost, 0),
+                     "reading the cluster list size");
+      SPH_CUDA_CHECK(cudaStreamSynchronize(0), "reading the cluster list size");
+      total = regionEndHostLast_;
+    }
+    res.entries = total;
+    res.members = sums.members;
+    res.bytes = total * (sizeof(uint32_t) + sizeof(uint64_t)) + size_t(clusters) * sizeof(uint64_t);
+    // The count pass overwrote the old lists' offsets: whatever happens now, they are gone.
+    n_ = 0;
+    lastGoodTotal_ = 0;
+    if (sums.overflow) return res;  // a cluster reaches more j-clusters than a table holds
+    if (!reserveEntries(clusterWords(total), size_t(clusters) * sizeof(uint64_t), r.memoryCap)) return res;
+    if (n > 0)
+      SPH_LAUNCH("writing cluster lists (VL-Build step 4)", size_t(clusters) * kWarp, kClusterBuildBlock, 0,
+                 (periodic ? &clusterFillKernel<T, Source, true> : &clusterFillKernel<T, Source, false>), l, pos, n,
+                 p.nBound, rc2, regionEnd_.data(), entries_,
+                 reinterpret_cast<unsigned long long*>(entries_ + clusterMaskOffset(total)));
+    finishBuild(p, l, r, ref, total);
+    res.built = true;
     return res;
   }
 
@@ -614,8 +739,15 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
     if (layout_ == ListLayout::Bitmask)
       launchForces(masks<T>(), p, c, out);
+    else if (layout_ == ListLayout::Clusters)
+      launchForces(clusters(), p, c, out);
     else
       launchForces(indexLists(), p, c, out);
+  }
+  ClusterLists clusters() const {
+    if (!entries_) return {nullptr, nullptr, reinterpret_cast<const uint64_t*>(regionEnd_.data()), n_};
+    return {entries_, reinterpret_cast<const uint64_t*>(entries_ + clusterMaskOffset(lastGoodTotal_)),
+            reinterpret_cast<const uint64_t*>(regionEnd_.data()), n_};
   }
   ListsView indexLists() const {
     return {entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
@@ -637,6 +769,8 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
         using V = decltype(v);
         if constexpr (std::is_same_v<Lists, MaskLists<T>>)
           return &maskForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, Lanes::value, T>;
+        else if constexpr (std::is_same_v<Lists, ClusterLists>)
+          return &clusterForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, Lanes::value>;
         else
           return &listForcesKernel<T, V::K, V::Periodic, V::Coded, V::Shift, V::Sps, Lanes::value, Lists>;
       });
@@ -645,6 +779,8 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     };
     if constexpr (std::is_same_v<Lists, MaskLists<T>>)
       withLanes<kMaskLanes2D, kMaskLanes3D>(lanes_, each);
+    else if constexpr (std::is_same_v<Lists, ClusterLists>)
+      each(std::integral_constant<uint32_t, kClusterLanes>{});
     else
       withLanes<kLanes2D, kLanes3D>(lanes_, each);
   }
@@ -658,8 +794,12 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     SPH_CUDA_CHECK(cudaMemset(sums.data(), 0, sizeof(StatsCounters)), "clearing the list statistics' sums");
     const uint32_t warps = (n_ + kWarp / lanes_ - 1) / (kWarp / lanes_);
     if (layout_ == ListLayout::Bitmask)
-      SPH_LAUNCH("summing the mask statistics", size_t(warps) * 32, kBlock, 0, (maskStatsKernel<T, T>), masks<T>(),
-                 p.pos, lanes_, support * support, box_, sums.data());
+      SPH_LAUNCH("summing the mask statistics", size_t(warps) * 32, kBlock, 0, (rankedStatsKernel<T, MaskMembers<T>>),
+                 MaskMembers<T>{masks<T>()}, n_, p.pos, lanes_, support * support, box_, sums.data());
+    else if (layout_ == ListLayout::Clusters)
+      SPH_LAUNCH("summing the cluster list statistics", size_t(warps) * 32, kBlock, 0,
+                 (rankedStatsKernel<T, ClusterMembers>), ClusterMembers{clusters()}, n_, p.pos, lanes_,
+                 support * support, box_, sums.data());
     else
       SPH_LAUNCH("summing the list statistics", size_t(warps) * 32, kBlock, 0, listStatsKernel<T>, indexLists(),
                  p.pos, lanes_, support * support, box_, sums.data());
@@ -676,19 +816,21 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   // recorded step stays valid while this stays the same (launchGeneration).
   struct LaunchSignature {
     const void *entries = nullptr, *length = nullptr, *regionEnd = nullptr, *refF = nullptr, *refD = nullptr;
+    const void* clusterMask = nullptr;  // moves with the entry count within the same allocation
     uint32_t n = 0, lanes = 0;
     ListLayout layout = ListLayout::Indices;
     PeriodicBox<double> box;
     cell::CellLookup cells;  // a mask's rows: the tables and grid of its build
     bool sameAs(const LaunchSignature& o) const {
       return entries == o.entries && length == o.length && regionEnd == o.regionEnd && refF == o.refF &&
-             refD == o.refD && n == o.n && lanes == o.lanes && layout == o.layout &&
+             refD == o.refD && clusterMask == o.clusterMask && n == o.n && lanes == o.lanes && layout == o.layout &&
              std::memcmp(&box, &o.box, sizeof(box)) == 0 &&
              (layout != ListLayout::Bitmask || std::memcmp(&cells, &o.cells, sizeof(cells)) == 0);
     }
   };
 
   DeviceBuffer<Scalars> scalars_;
+  DeviceBuffer<ClusterBuildSums> clusterSums_;
   Scalars* host_ = nullptr;
   // Max reductions: one accumulator (they run one after another on stream 0) and two result
   // slots in mapped pinned memory, so that a synchronous one does not overwrite a queued check.

@@ -140,7 +140,8 @@ std::vector<ListCase> allListCases() {
     for (Precision p : {Precision::Single, Precision::Double})
       for (int dim : {3, 2})
         for (SetKind k : {SetKind::Random, SetKind::Lattice, SetKind::HotSpot})
-          for (auto layout : {sph::verlet::ListLayout::Indices, sph::verlet::ListLayout::Bitmask})
+          for (auto layout : {sph::verlet::ListLayout::Indices, sph::verlet::ListLayout::Bitmask,
+                              sph::verlet::ListLayout::Clusters})
             out.push_back({d, p, dim, k, layout});
   return out;
 }

@@ -45,7 +45,7 @@ struct SimParameters {
   }
   std::string neighbourSearch;  // XML parameter NeighbourSearch ("" when absent)
   std::string verletListSteps;  // XML parameter VerletListSteps, passed to the strategy ("" when absent)
-  std::string verletLayout;     // XML parameter VerletLayout: auto, indices or bitmask ("" when absent)
+  std::string verletLayout;     // XML parameter VerletLayout: auto, indices, bitmask or clusters ("" when absent)
   // Floating bodies: RigidAlgorithm 1 (SPH forces only) or 2 (DEM contacts between solids), and
   // FtPause, the time (s) they are held still at the start.
   int rigidAlgorithm = 1;
