@@ -75,11 +75,12 @@ constexpr bool validLanes(uint32_t l) { return l > 0 && kWarp % l == 0 && (l & (
 static_assert(validLanes(kLanes2D) && validLanes(kLanes3D) && validLanes(kCountLanes2D) && validLanes(kCountLanes3D) &&
                   validLanes(kMaskLanes2D) && validLanes(kMaskLanes3D),
               "lanes per particle: a power of 2 dividing 32");
-// Lanes per particle in the interaction over cluster lists (verlet_clusters.h): 4 puts one
-// i-cluster of 8 particles in each warp, so the warp's particles read the same entries
-// (SPH_VERLET_CLUSTER_LANES overrides, for experiments).
+// Lanes per particle in the interaction over cluster lists (verlet_clusters.h): with 8 a warp
+// holds half an i-cluster, whose particles read the same entries. The force pass of DamBreak
+// (H200) took 5.04 s with 8 lanes and 5.59 s with 4 (SPH_VERLET_CLUSTER_LANES overrides, for
+// experiments).
 #ifndef SPH_VERLET_CLUSTER_LANES
-#define SPH_VERLET_CLUSTER_LANES 4
+#define SPH_VERLET_CLUSTER_LANES 8
 #endif
 inline constexpr uint32_t kClusterLanes = SPH_VERLET_CLUSTER_LANES;
 static_assert(validLanes(kClusterLanes), "lanes per particle: a power of 2 dividing 32");

@@ -44,12 +44,11 @@ double maxListRadius(const StrategyContext& ctx, int* axis) {
   return rc;
 }
 
-// The layouts a build tries, in order: the one asked for (VerletLayout), else the default, then
-// the smaller one when the lists do not fit.
+// The layouts a build tries, in order: the one asked for (VerletLayout), else kAutoLayouts.
 std::vector<ListLayout> layoutOrder(const StrategyContext& ctx) {
   const auto it = ctx.options.find("VerletLayout");
   if (it == ctx.options.end() || it->second.empty() || it->second == "auto")
-    return {kDefaultLayout, kDefaultLayout == ListLayout::Bitmask ? ListLayout::Indices : ListLayout::Bitmask};
+    return {std::begin(kAutoLayouts), std::end(kAutoLayouts)};
   const std::optional<ListLayout> l = parseLayout(it->second);
   if (!l)
     throw InputError(fmt::format("verlet neighbour search: VerletLayout must be auto, indices, bitmask or clusters, not '{}'",
@@ -85,7 +84,8 @@ void VerletStrategy::configure(const StrategyContext& ctx) {
   if (!backend_ || ctx_.device != ctx.device)
     backend_ = ctx.device == Device::Gpu ? makeVerletGpuBackend() : makeVerletCpuBackend(ctx.threads);
   ctx_ = ctx;
-  built_ = pendingBuild_ = fallback_ = preferredFailed_ = false;
+  built_ = pendingBuild_ = fallback_ = false;
+  firstLayout_ = 0;
   buildsSinceRetry_ = 0;
   dh_ = rule_.minFraction * ctx.support;
   rc_ = ctx.support + dh_;
@@ -206,9 +206,9 @@ void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
     ScopedPhase phase(ctx_.timer, "VL-Build", PhaseGroup::List);
     BuildRequest req{rc_, memoryCap_, lanesPerParticle(ctx_.dim), countLanesPerParticle(ctx_.dim), layouts_.front()};
     // After the preferred layout did not fit, the next builds start with the one that did (a
-    // failed attempt costs a count pass), trying the preferred one again every kRetryBuilds.
-    const bool skipPreferred = preferredFailed_ && buildsSinceRetry_ < kRetryBuilds;
-    for (size_t i = skipPreferred ? 1 : 0; i < layouts_.size(); ++i) {
+    // failed attempt costs a count pass), trying from the preferred one again every kRetryBuilds.
+    const bool retry = buildsSinceRetry_ >= kRetryBuilds;
+    for (size_t i = retry ? 0 : firstLayout_; i < layouts_.size(); ++i) {
       const ListLayout layout = layouts_[i];
       req.layout = layout;
       req.lanes = layout == ListLayout::Bitmask    ? maskLanesPerParticle(ctx_.dim)
@@ -217,13 +217,9 @@ void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
       r = backend_->build(p, cell_.lookup(), req);
       if (r.built) {
         ++layoutBuilds_[size_t(layout)];
-        if (i == 0) {
-          preferredFailed_ = false;
-        } else {
-          ++layoutFallbacks_;
-          buildsSinceRetry_ = skipPreferred ? buildsSinceRetry_ + 1 : 0;
-          preferredFailed_ = true;
-        }
+        if (i > 0) ++layoutFallbacks_;
+        buildsSinceRetry_ = (i == 0 || retry) ? 0 : buildsSinceRetry_ + 1;
+        firstLayout_ = i;
         break;
       }
     }

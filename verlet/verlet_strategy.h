@@ -9,7 +9,7 @@
 //
 // Options (StrategyContext::options): VerletListSteps (C of eq. 2, default defaultListSteps(dim)),
 // VerletMemoryLimit (bytes the lists may take; default: what the device has), VerletLayout
-// (auto, indices or bitmask: verlet_layout.h; auto tries kDefaultLayout, then the other).
+// (auto, indices, bitmask or clusters: verlet_layout.h; auto tries kAutoLayouts in order).
 #pragma once
 
 #include <memory>
@@ -33,10 +33,13 @@ namespace sph::verlet {
 inline constexpr double kDefaultListSteps3D = 8, kDefaultListSteps2D = 20;
 inline double defaultListSteps(int dim) { return dim == 2 ? kDefaultListSteps2D : kDefaultListSteps3D; }
 
-// The layout of VerletLayout=auto: tried first, the other when the lists do not fit. Index lists
-// are the faster (a bitmask list's rows are walked again at every force pass), bitmask lists the
-// smaller (about a tenth of the memory); tools/bench/RESULTS.md measures both.
-inline constexpr ListLayout kDefaultLayout = ListLayout::Indices;
+// The layouts of VerletLayout=auto, fastest first, each tried when the one before does not fit:
+// index lists are the fastest; cluster lists take about a ninth of their memory and run
+// slower (their members are decoded and staged at every force pass); bitmask lists are about
+// as small and slower still (a list's cell rows are walked again at every force pass), and
+// they hold lists of any length, where a cluster's j-clusters must fit a shared-memory table on
+// the GPU. tools/bench/RESULTS.md measures them.
+inline constexpr ListLayout kAutoLayouts[] = {ListLayout::Indices, ListLayout::Clusters, ListLayout::Bitmask};
 
 // StrategyFor (neighbour_strategy.h) turns the member templates prepareT, interactT,
 // correctBoundariesT and endStepT into the interface's float and double overloads.
@@ -95,7 +98,7 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   uint64_t layoutBuilds_[kLayouts] = {};                  // builds per layout (ListLayout's values)
   uint64_t layoutFallbacks_ = 0;                          // builds in a layout after the first
   static constexpr uint32_t kRetryBuilds = 32;
-  bool preferredFailed_ = false;  // the last build was not in the preferred layout
+  size_t firstLayout_ = 0;  // the layout (index in layouts_) the next build tries first: the last that fitted
   uint32_t buildsSinceRetry_ = 0;
   size_t memoryCap_ = 0;
   std::unique_ptr<VerletBackend> backend_;

@@ -36,7 +36,7 @@ def table(runs):
     device = ""
     for case in cases:
         cell = runs.get((case, "cell"))
-        for config in ["cell", "verlet-indices", "verlet-bitmask"]:
+        for config in ["cell", "verlet-indices", "verlet-bitmask", "verlet-clusters"]:
             rs = runs.get((case, config))
             if not rs:
                 continue

@@ -1,6 +1,7 @@
 // The GPU's build of cluster lists (verlet_clusters.h): one warp per i-cluster, 4 lanes per
-// particle over its candidates (forEachListMember). Each member's j-cluster goes into a hash
-// table in the warp's shared memory (open addressing, keyed by j-cluster, the mask bits ORed in).
+// particle over its candidates (the cell rows of forEachCandidateRow, the members of
+// listMember). The j-clusters of the members go into a hash table in the warp's shared memory
+// (open addressing, keyed by j-cluster, the mask bits ORed in).
 // The count pass keeps only the keys and stores how many there are; the fill pass builds the
 // table again with its masks and writes the entries in ascending j-cluster order (each entry's
 // place is its rank among the keys), so a build is deterministic.
@@ -41,34 +42,63 @@ struct ClusterTable {
     __syncwarp();
   }
 
-  // Adds member bit `bit` of j-cluster jc (linear probing from a multiplicative hash).
-  __device__ void insert(uint32_t jc, unsigned long long bit) {
+  // Adds the member bits `bits` of j-cluster jc (linear probing from a multiplicative hash; a
+  // slot is claimed by compare-and-swap only when it reads empty).
+  __device__ void insert(uint32_t jc, unsigned long long bits) {
     uint32_t s = (jc * 2654435761u) >> (32u - kClusterTableBits);
     for (uint32_t probe = 0; probe < kClusterTable; ++probe, s = (s + 1u) & (kClusterTable - 1u)) {
-      const uint32_t k = atomicCAS(&key[s], kNoKey, jc);
-      if (k == kNoKey) atomicAdd(&used, 1u);
+      uint32_t k = static_cast<volatile uint32_t*>(key)[s];
+      if (k == kNoKey) {
+        k = atomicCAS(&key[s], kNoKey, jc);
+        if (k == kNoKey) atomicAdd(&used, 1u);
+      }
       if (k == kNoKey || k == jc) {
-        if constexpr (Masks) atomicOr(&mask[s], bit);
+        if constexpr (Masks) atomicOr(&mask[s], bits);
         return;
       }
     }
     full = 1;
   }
 
-  // Adds the members of every particle of `cluster` (this lane's part of them); returns how
-  // many this lane found. Every lane of the warp calls it.
+  // Adds the members of every particle of `cluster`; returns how many this lane found. Every
+  // lane of the warp calls it. The 4 lanes of a particle test a window of up to 32 candidates
+  // of a range together (lane `part` the candidates part (mod 4)), OR their bits by shuffles,
+  // and then insert each j-cluster of the window once (lane `part` the j-clusters part (mod
+  // 4)): a j-cluster holds ~3 members of a particle, and one insert per member made the
+  // table's atomics the build's largest cost.
   template <bool Periodic, typename T, typename Source>
   __device__ uint32_t fill(uint32_t cluster, uint32_t lane, const cell::CellLookup& l, const Source& pos, uint32_t n,
                            uint32_t nBound, T rc2) {
     clear(lane);
-    const uint32_t a = cluster * kClusterSize + lane / kClusterBuildLanes;
+    constexpr uint32_t P = kClusterBuildLanes;
+    const uint32_t r = lane / P, part = lane % P;
+    const uint32_t a = cluster * kClusterSize + r;
     uint32_t members = 0;
-    if (a < n)
-      forEachListMember<Periodic, kClusterBuildLanes>(a, lane % kClusterBuildLanes, l, pos, nBound, rc2,
-                                                      [&](uint32_t j) {
-                                                        ++members;
-                                                        insert(j / kClusterSize, memberBit(a, j));
-                                                      });
+    if (a < n) {
+      const unsigned group = ((1u << P) - 1u) << (lane - part);  // the particle's lanes
+      const Real4<T> posA = pos(a);
+      const PeriodicBox<T> box = l.image<T>();
+      auto range = [&](uint32_t begin, uint32_t end) {
+        for (uint32_t w = begin; w < end; w += 32u) {
+          const uint32_t stop = min(end, w + 32u);
+          uint32_t bits = 0;
+          for (uint32_t j = w + part; j < stop; j += P)
+            if (listMember<Periodic>(a, j, posA, pos(j), box, rc2)) bits |= 1u << (j - w);
+          members += __popc(bits);
+          for (uint32_t o = 1; o < P; o <<= 1) bits |= __shfl_xor_sync(group, bits, o, P);
+          for (uint32_t c = w / kClusterSize + part; c * kClusterSize < stop; c += P) {
+            const int shift = int(c * kClusterSize) - int(w);  // bit of the j-cluster's first particle
+            const uint32_t byte = (shift >= 0 ? bits >> shift : bits << -shift) & 0xFFu;
+            if (byte) insert(c, static_cast<unsigned long long>(byte) << (8u * r));
+          }
+        }
+      };
+      cell::forEachCandidateRow<Periodic>(l, loadReadOnly(l.keys + a), posA, a < nBound,
+                                          [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
+                                            range(fBegin, fEnd);
+                                            range(bBegin, bEnd);
+                                          });
+    }
     __syncwarp();
     return members;
   }

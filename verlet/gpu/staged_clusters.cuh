@@ -2,14 +2,16 @@
 // memory by rank.
 //
 // In each round the P lanes of a particle read P consecutive entries of its cluster, one each
-// (the particles of a cluster read the same entries: with 4 lanes the warp is one cluster), and
+// (the particles of a cluster read the same entries: with 8 lanes a warp is half a cluster), and
 // place the members of their byte of the mask in the particle's stage at their ranks (a prefix
 // sum over the P lanes by shuffles). Read directly, a lane would run the pair physics for
 // the members of its own entry, 0 to 8 of them, and the warp would wait for its busiest lane;
 // from the stage, lane `part` takes ranks part, part + P, ... and the lanes run the pair
-// physics in step. A round adds at most 8 P members, so the stage (16 P entries, a ring) is
-// flushed when more than 8 P wait. Ranks part (mod P) in ascending order: the CPU's
-// forEachClusterMember gives each lane the same members in the same order.
+// physics in step. A round adds at most 8 P members, so the stage (a ring of kClusterStage
+// entries) is flushed when the next round could overflow some particle's; each flush takes the
+// same number of ranks from every particle where it can (the particles of a warp differ in their
+// members by entry). Ranks part (mod P) in ascending order: the CPU's forEachClusterMember gives
+// each lane the same members in the same order.
 #pragma once
 
 #include <cstdint>
@@ -18,9 +20,14 @@
 
 namespace sph::verlet {
 
-// Entries of a particle's stage: 2 KiB a warp whatever P.
+// Entries of a particle's stage, in rounds of 8 P (SPH_VERLET_CLUSTER_STAGE_ROUNDS overrides, for
+// experiments): 4 rounds take 4 KiB a warp whatever P. On DamBreak (H200) the force pass took
+// 5.04 s with 2 rounds, 4.84 s with 4 and 6.11 s with 8 (shared memory then limits occupancy).
+#ifndef SPH_VERLET_CLUSTER_STAGE_ROUNDS
+#define SPH_VERLET_CLUSTER_STAGE_ROUNDS 4
+#endif
 template <uint32_t P>
-inline constexpr uint32_t kClusterStage = 16 * P;
+inline constexpr uint32_t kClusterStage = SPH_VERLET_CLUSTER_STAGE_ROUNDS * kClusterSize * P;
 
 // Calls pair(j) for the members of a's list whose rank is part (mod P). Every lane of the warp
 // must call this (a lane without a particle with active = false and any valid a). stage: the
@@ -35,9 +42,10 @@ __device__ SPH_FORCEINLINE void stagedClusterMembers(const ClusterLists& l, uint
   const uint32_t rounds = __reduce_max_sync(kAll, uint32_t((last - begin + P - 1) / P));
   const uint32_t shift = 8u * (a % kClusterSize);
   uint32_t total = 0, done = 0;  // ranks staged so far; ranks taken by the pair loop
-  auto flush = [&] {
-    for (uint32_t k = done + ((part - done) & (P - 1u)); k < total; k += P) pair(stage[k & (Q - 1u)]);
-    done = total;
+  // The pair loop over ranks [done, done + take) of this particle.
+  auto flush = [&](uint32_t take) {
+    for (uint32_t k = done + ((part - done) & (P - 1u)); k < done + take; k += P) pair(stage[k & (Q - 1u)]);
+    done += take;
   };
   for (uint32_t r = 0; r < rounds; ++r) {
     const uint64_t e = begin + uint64_t(r) * P + part;
@@ -55,14 +63,21 @@ __device__ SPH_FORCEINLINE void stagedClusterMembers(const ClusterLists& l, uint
     const uint32_t roundTotal = __shfl_sync(kAll, upTo, P - 1u, P);
     for (uint32_t slot = total + upTo - count; m; m &= m - 1u) stage[slot++ & (Q - 1u)] = base + lowestBit(m);
     total += roundTotal;
-    if (__any_sync(kAll, total - done > Q - kMostPerRound)) {
+    // When some stage could overflow in the next round, every particle of the warp takes as
+    // many ranks as the one with fewest has waiting (so that the lanes run the pair loop in step),
+    // or more where needed to make room, but never more than it has.
+    const uint32_t waiting = total - done;
+    const uint32_t most = __reduce_max_sync(kAll, waiting);
+    if (most > Q - kMostPerRound) {
+      const uint32_t fewest = __reduce_min_sync(kAll, active ? waiting : ~0u);
+      const uint32_t take = max(fewest, most - (Q - kMostPerRound));
       __syncwarp();
-      flush();
+      flush(min(take, waiting));
       __syncwarp();
     }
   }
   __syncwarp();
-  flush();
+  flush(total - done);
 }
 
 }  // namespace sph::verlet

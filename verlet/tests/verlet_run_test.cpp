@@ -113,29 +113,37 @@ TEST_P(VerletMemoryCap, RunCompletesOnTheCellSearch) {
 INSTANTIATE_TEST_SUITE_P(Verlet, VerletMemoryCap, ::testing::Values(Device::Cpu, Device::Gpu),
                          [](const auto& info) { return std::string(deviceName(info.param)); });
 
-// A cap of three quarters of what the index lists took at their largest: the default layout
-// (index lists) does not fit at least then, so bitmask lists (a tenth of the size; the GPU counts
-// its build positions too) are built instead, the run uses lists throughout (no cell fallback),
-// the later builds start with bitmask lists, and the physics agrees with the uncapped run.
+// A cap of three quarters of what the index lists took at their largest: the first layout of
+// auto (index lists) does not fit at least then, so cluster lists (about a ninth of the size) are
+// built instead, the run uses lists throughout (no cell fallback), the later builds start with
+// cluster lists, and the physics agrees with the uncapped run. Three quarters of what those took
+// leaves the bitmask lists, the last layout.
 class VerletLayoutFallback : public ::testing::TestWithParam<Device> {};
 
-TEST_P(VerletLayoutFallback, ListsThatDoNotFitAreBuiltAsBitmasks) {
+TEST_P(VerletLayoutFallback, ListsThatDoNotFitAreBuiltInTheNextLayout) {
   const Device d = GetParam();
   if (d == Device::Gpu && !gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   const CaseDefinition c = damBreak2D();
   const Outcome free = runCase(c, "verlet", d, Precision::Double, 200);
-  EXPECT_EQ(free.report.strategyStats.at("builds_bitmask_layout"), 0.0);
-  const double cap = 0.75 * free.report.strategyStats.at("list_bytes_peak");
-  const Outcome capped = runCase(c, "verlet", d, Precision::Double, 200, {{"VerletMemoryLimit", fmt::format("{:.0f}", cap)}});
-  const StrategyStats& st = capped.report.strategyStats;
-  EXPECT_EQ(capped.report.status, "completed");
-  EXPECT_EQ(st.at("fallback_passes"), 0.0);
-  EXPECT_GE(st.at("builds_bitmask_layout"), 1.0);
-  EXPECT_EQ(st.at("layout_fallbacks"), st.at("builds_bitmask_layout"));
-  EXPECT_EQ(st.at("rebuilds"), st.at("builds_bitmask_layout") + st.at("builds_indices_layout"));
-  // Same lists, another summation order (the lanes take the members by bit index).
-  const test::StateDifferences diff = test::compareById(capped.state, free.state);
-  EXPECT_LT(diff.pos, 1e-9);
+  EXPECT_EQ(free.report.strategyStats.at("builds_indices_layout"), free.report.strategyStats.at("rebuilds"));
+  auto cappedRun = [&](double cap, const char* layout) {
+    const Outcome capped =
+        runCase(c, "verlet", d, Precision::Double, 200, {{"VerletMemoryLimit", fmt::format("{:.0f}", cap)}});
+    const StrategyStats& st = capped.report.strategyStats;
+    EXPECT_EQ(capped.report.status, "completed");
+    EXPECT_EQ(st.at("fallback_passes"), 0.0);
+    const double builds = st.at(fmt::format("builds_{}_layout", layout));
+    EXPECT_GE(builds, 1.0) << layout;
+    EXPECT_EQ(st.at("layout_fallbacks"), st.at("rebuilds") - st.at("builds_indices_layout"));
+    EXPECT_EQ(st.at("rebuilds"),
+              st.at("builds_bitmask_layout") + st.at("builds_indices_layout") + st.at("builds_clusters_layout"));
+    // Same lists, another summation order (the lanes take the members by rank).
+    const test::StateDifferences diff = test::compareById(capped.state, free.state);
+    EXPECT_LT(diff.pos, 1e-9) << layout;
+    return st.at("list_bytes_peak");
+  };
+  const double clusterPeak = cappedRun(0.75 * free.report.strategyStats.at("list_bytes_peak"), "clusters");
+  cappedRun(0.75 * clusterPeak, "bitmask");
 }
 
 INSTANTIATE_TEST_SUITE_P(Verlet, VerletLayoutFallback, ::testing::Values(Device::Cpu, Device::Gpu),
