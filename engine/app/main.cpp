@@ -50,10 +50,11 @@ run options (default in brackets):
   --verlet-steps C      verlet plugin: steps a list should last at the current
                         top speed (skin dh = 2 Vmax C dt)
                         [XML VerletListSteps, else 8 in 3D, 20 in 2D]
-  --verlet-layout auto|indices|bitmask  verlet plugin: how lists are stored: a
-                        32-bit index per neighbour (indices, Takada et al.; the faster)
-                        or a bit per candidate (bitmask, about a tenth of the memory);
-                        auto takes indices, bitmask when they do not fit
+  --verlet-layout auto|indices|clusters|bitmask  verlet plugin: how lists are
+                        stored: a 32-bit index per neighbour (indices, Takada et al.;
+                        the fastest), lists shared by clusters of 8 particles (clusters,
+                        about a ninth of the memory) or a bit per candidate (bitmask);
+                        auto takes indices, then clusters, then bitmask, as they fit
                         [XML VerletLayout, else auto]
   --dp DP               override the particle spacing    [XML definition dp]
   --no-vtk              skip the VTK files (run.json and the table are still written)
@@ -294,11 +295,13 @@ int cmdInfo(const Args& a) {
   for (const sph::Precision precision : {sph::Precision::Single, sph::Precision::Double}) {
     const sph::DeviceMemoryEstimate e = sph::estimateDeviceMemory(p, c.positions.size(), precision);
     fmt::print("memory      {} precision on the device: cell about {} ({} engine arrays + {} cell search), "
-               "verlet about {} with bitmask lists (+ {}, {:.0f} candidates a particle) or {} with index lists "
-               "(+ {}, {:.0f} entries a particle at rest), allpairs about {}\n",
+               "verlet about {} with index lists (+ {}, {:.0f} entries a particle at rest), {} with cluster lists "
+               "(+ {}, {:.1f} entries a particle) or {} with bitmask lists (+ {}, {:.0f} candidates a particle), "
+               "allpairs about {}\n",
                sph::precisionName(precision), bytesText(e.cell()), bytesText(e.engine), bytesText(e.cellSearch),
-               bytesText(e.verletBitmask()), bytesText(e.verletMasks), e.maskCandidatesPerParticle,
-               bytesText(e.verlet()), bytesText(e.verletLists), e.listEntriesPerParticle, bytesText(e.engine));
+               bytesText(e.verlet()), bytesText(e.verletLists), e.listEntriesPerParticle, bytesText(e.verletClustered()),
+               bytesText(e.verletClusters), e.clusterEntriesPerParticle, bytesText(e.verletBitmask()),
+               bytesText(e.verletMasks), e.maskCandidatesPerParticle, bytesText(e.engine));
   }
   return 0;
 }

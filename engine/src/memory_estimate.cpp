@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -59,6 +61,62 @@ double latticeCandidates(double listRadius, int dim) {
   return sum / samples;
 }
 
+// Entries a particle of the cluster layout (verlet/verlet_clusters.h) takes on a lattice: a
+// block of nodes sorted as a build sorts them (cells of Rc/2, x fastest; within a cell, in
+// lattice order), cut into clusters of 8 consecutive nodes; each cluster of the block's interior
+// has an entry per cluster holding a node within Rc of one of its nodes. Their mean over 8.
+double latticeClusterEntries(double listRadius, int dim) {
+  constexpr int kCluster = 8;
+  const int reach = int(std::ceil(listRadius));
+  const int side = 2 * reach + 4 * kCluster, ny = dim == 3 ? side : 1;
+  const double cell = listRadius / 2;
+  const int nc = int(std::floor((side - 1) / cell)) + 1;
+  struct Node {
+    int64_t key;
+    int x, y, z;
+  };
+  std::vector<Node> nodes;
+  nodes.reserve(size_t(side) * ny * side);
+  for (int z = 0; z < side; ++z)
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < side; ++x) {
+        const int64_t cx = int64_t(x / cell), cy = int64_t(y / cell), cz = int64_t(z / cell);
+        nodes.push_back({cx + nc * (cy + int64_t(nc) * cz), x, y, z});
+      }
+  std::stable_sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.key < b.key; });
+  std::vector<int> rank(nodes.size());
+  auto index = [&](int x, int y, int z) { return (size_t(z) * ny + y) * side + x; };
+  for (size_t r = 0; r < nodes.size(); ++r) rank[index(nodes[r].x, nodes[r].y, nodes[r].z)] = int(r);
+  std::vector<int> offsets;  // (dx, dy, dz) within Rc, packed
+  for (int dz = -reach; dz <= reach; ++dz)
+    for (int dy = dim == 3 ? -reach : 0; dy <= (dim == 3 ? reach : 0); ++dy)
+      for (int dx = -reach; dx <= reach; ++dx)
+        if ((dx || dy || dz) && double(dx * dx + dy * dy + dz * dz) < listRadius * listRadius) {
+          offsets.push_back(dx);
+          offsets.push_back(dy);
+          offsets.push_back(dz);
+        }
+  auto inside = [&](const Node& n) {
+    auto in = [&](int v) { return v >= reach && v < side - reach; };
+    return in(n.x) && in(n.z) && (dim == 2 || in(n.y));
+  };
+  double entries = 0;
+  long clusters = 0;
+  std::vector<int> js;
+  for (size_t first = 0; first + kCluster <= nodes.size(); first += kCluster) {
+    if (!std::all_of(nodes.begin() + first, nodes.begin() + first + kCluster, inside)) continue;
+    js.clear();
+    for (size_t r = first; r < first + kCluster; ++r)
+      for (size_t o = 0; o < offsets.size(); o += 3)
+        js.push_back(rank[index(nodes[r].x + offsets[o], nodes[r].y + offsets[o + 1], nodes[r].z + offsets[o + 2])] /
+                     kCluster);
+    std::sort(js.begin(), js.end());
+    entries += double(std::unique(js.begin(), js.end()) - js.begin());
+    ++clusters;
+  }
+  return clusters ? entries / clusters / kCluster : 0.0;
+}
+
 }  // namespace
 
 DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t particles, Precision precision) {
@@ -83,6 +141,9 @@ DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t parti
   // Words of 32 candidates (half a word of rounding and a word of warp padding on average).
   e.maskCandidatesPerParticle = latticeCandidates((1 + kSkinShare) * p.support / p.dp, p.dim);
   e.verletMasks = n * (4 * (e.maskCandidatesPerParticle / 32 + 1.5) + 4 + 8.0 / 32 + real4);
+  // An entry: a 32-bit j-cluster and a 64-bit mask; per cluster of 8, its entry count and offset.
+  e.clusterEntriesPerParticle = latticeClusterEntries((1 + kSkinShare) * p.support / p.dp, p.dim);
+  e.verletClusters = n * (12 * e.clusterEntriesPerParticle + 16.0 / 8 + real4);
   return e;
 }
 

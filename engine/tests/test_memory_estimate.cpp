@@ -63,6 +63,24 @@ TEST(MemoryEstimate, BitmaskListsCountTheCandidatesOfTheTrimmedRows) {
   EXPECT_LT(estimateDeviceMemory(p, 10, Precision::Single).maskCandidatesPerParticle, 25 * std::pow(1.82, 2));
 }
 
+TEST(MemoryEstimate, ClusterListsCountTheJClustersOfALatticeBlock) {
+  // DamBreak (coefh 1, Rc = 2.1h = 3.64 dp): the 8 nodes of a cluster reach about 83 clusters of
+  // 8 (entries of 12 bytes shared by the 8), against 202 neighbours a node: ~125 bytes a particle,
+  // a sixth of the index lists' 808. (Measured on DamBreak: 79 bytes, fewer neighbours at the
+  // walls and the surface.)
+  const DeviceMemoryEstimate e = estimateDeviceMemory(damBreakLike(1), 1000, Precision::Single);
+  EXPECT_NEAR(e.clusterEntriesPerParticle, 10.355, 0.001);
+  EXPECT_DOUBLE_EQ(e.verletClusters, 1000 * (12 * e.clusterEntriesPerParticle + 2 + 16));
+  EXPECT_LT(e.verletClusters * 5, e.verletLists);
+  EXPECT_DOUBLE_EQ(e.verletClustered(), e.engine + e.cellSearch + e.verletClusters);
+  // Fewer in 2D, where the clusters' 8 nodes are a row along x.
+  SimParameters p = damBreakLike(1);
+  p.dim = 2;
+  const DeviceMemoryEstimate e2 = estimateDeviceMemory(p, 10, Precision::Single);
+  EXPECT_GT(e2.clusterEntriesPerParticle, 1.0);
+  EXPECT_LT(e2.clusterEntriesPerParticle * 8, e2.listEntriesPerParticle);
+}
+
 TEST(MemoryEstimate, ACaseTooLargeForTheDeviceNamesTheDpThatFits) {
   const SimParameters p = damBreakLike(1);
   const DeviceMemoryEstimate e = estimateDeviceMemory(p, 100000000, Precision::Single);

@@ -17,12 +17,15 @@ struct DeviceMemoryEstimate {
   double verletLists = 0;  // Verlet lists of a lattice at rest: 4 bytes per neighbour within 2h
                            // plus a twentieth of it (the skin), and the build's saved positions
   double verletMasks = 0;  // the same lists in the bitmask layout: a bit per build candidate
+  double verletClusters = 0;  // the same lists in the cluster layout: entries shared by 8 particles
   double listEntriesPerParticle = 0;
-  double maskCandidatesPerParticle = 0;  // lattice nodes in the cells a build scans
+  double maskCandidatesPerParticle = 0;   // lattice nodes in the cells a build scans
+  double clusterEntriesPerParticle = 0;  // a cluster's entries (j-clusters with a member) / 8
 
   double cell() const { return engine + cellSearch; }
   double verlet() const { return engine + cellSearch + verletLists; }
   double verletBitmask() const { return engine + cellSearch + verletMasks; }
+  double verletClustered() const { return engine + cellSearch + verletClusters; }
 };
 
 DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t particles, Precision precision);
