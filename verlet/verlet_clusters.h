@@ -5,8 +5,9 @@
 // grouping). The list of an i-cluster is its entries: the j-clusters that hold a member of any of
 // its particles, in ascending order, each with a 64-bit mask whose byte r says which of the
 // j-cluster's 8 particles are members of particle 8 I + r's list (bit b: particle 8 jc + b).
-// Entry e of every cluster is stored at clusterBegin(end, I) + e of two arrays (the j-clusters
-// and the masks); end[] is the inclusive prefix sum of the clusters' entry counts.
+// The entries of cluster I are count[I] consecutive elements from begin[I] of two arrays (the
+// j-clusters and the masks). The clusters' entries need not lie in cluster order: the GPU's
+// one-pass build places each cluster where an atomic cursor puts it.
 //
 // Why: the particles of a cluster lie within a cell or two of each other (the cells of Rc/2
 // run x fastest, so 8 consecutive particles are a short run along x), and their lists mostly
@@ -35,13 +36,10 @@ SPH_HD SPH_FORCEINLINE uint32_t clusterCount(uint32_t n) { return (n + kClusterS
 struct ClusterLists {
   const uint32_t* jcluster = nullptr;  // per entry: its j-cluster
   const uint64_t* mask = nullptr;      // per entry: byte r for particle 8 I + r
-  const uint64_t* end = nullptr;       // per i-cluster: inclusive prefix sum of entry counts
+  const uint64_t* begin = nullptr;     // per i-cluster: its first entry
+  const uint64_t* count = nullptr;     // per i-cluster: its entries
   uint32_t n = 0;                      // particles
 };
-
-SPH_HD SPH_FORCEINLINE uint64_t clusterBegin(const uint64_t* end, uint32_t cluster) {
-  return cluster == 0 ? 0 : end[cluster - 1];
-}
 
 // The byte of particle a in an entry's mask.
 SPH_HD SPH_FORCEINLINE uint32_t memberByte(uint64_t mask, uint32_t a) {
@@ -59,9 +57,9 @@ template <typename Fn>
 SPH_HD SPH_FORCEINLINE void forEachClusterMember(const ClusterLists& l, uint32_t a, uint32_t part, uint32_t P,
                                                  Fn&& fn) {
   const uint32_t cluster = a / kClusterSize;
-  const uint64_t last = loadReadOnly(l.end + cluster);
+  const uint64_t first = loadReadOnly(l.begin + cluster), last = first + loadReadOnly(l.count + cluster);
   uint32_t rank = 0;
-  for (uint64_t e = clusterBegin(l.end, cluster); e < last; ++e) {
+  for (uint64_t e = first; e < last; ++e) {
     uint32_t m = memberByte(loadReadOnly(l.mask + e), a);
     if (m == 0) continue;
     const uint32_t base = loadReadOnly(l.jcluster + e) * kClusterSize;

@@ -108,7 +108,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   BuildResult buildClustersT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r) {
     const uint32_t n = p.n, clusters = clusterCount(n);
     const T rc2 = T(r.listRadius) * T(r.listRadius);
-    std::vector<uint64_t> end(clusters);
+    std::vector<uint64_t> begin(clusters), count(clusters);
     uint64_t members = 0;
 #pragma omp parallel num_threads(threads_) reduction(+ : members)
     {
@@ -116,11 +116,14 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
 #pragma omp for schedule(dynamic, 64)
       for (int64_t c = 0; c < int64_t(clusters); ++c) {
         members += collectCluster(uint32_t(c), p, l, rc2, scratch);
-        end[c] = scratch.size();
+        count[c] = scratch.size();
       }
     }
     uint64_t total = 0;
-    for (uint64_t& e : end) e = total += e;
+    for (uint32_t c = 0; c < clusters; ++c) {
+      begin[c] = total;
+      total += count[c];
+    }
     BuildResult res;
     res.entries = total;
     res.members = members;
@@ -138,14 +141,15 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
 #pragma omp for schedule(dynamic, 64)
       for (int64_t c = 0; c < int64_t(clusters); ++c) {
         collectCluster(uint32_t(c), p, l, rc2, scratch);
-        uint64_t e = clusterBegin(end.data(), uint32_t(c));
+        uint64_t e = begin[c];
         for (const auto& [j, m] : scratch) {
           clusterJ_[e] = j;
           clusterMask_[e++] = m;
         }
       }
     }
-    clusterEnd_ = std::move(end);
+    clusterBegin_ = std::move(begin);
+    clusterCount_ = std::move(count);
     finishBuild(p, l, r);
     res.built = true;
     return res;
@@ -249,7 +253,9 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   MaskLists<double> masks() const {
     return {{entries_.data(), regionEnd_.data(), length_.data(), n_}, lookup_, ref_.data(), nBound_};
   }
-  ClusterLists clusters() const { return {clusterJ_.data(), clusterMask_.data(), clusterEnd_.data(), n_}; }
+  ClusterLists clusters() const {
+    return {clusterJ_.data(), clusterMask_.data(), clusterBegin_.data(), clusterCount_.data(), n_};
+  }
 
   int threads_;
   double queued_ = 0;
@@ -260,7 +266,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   std::vector<uint32_t> entries_, length_;
   std::vector<uint64_t> regionEnd_;
   std::vector<uint32_t> clusterJ_;  // the cluster layout's entries (verlet_clusters.h)
-  std::vector<uint64_t> clusterMask_, clusterEnd_;
+  std::vector<uint64_t> clusterMask_, clusterBegin_, clusterCount_;
   std::vector<Real4<double>> ref_;
   PeriodicBox<double> box_;  // the periodic axes of the last build
 };

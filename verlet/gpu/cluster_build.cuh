@@ -2,9 +2,14 @@
 // particle over its candidates (the cell rows of forEachCandidateRow, the members of
 // listMember). The j-clusters of the members go into a hash table in the warp's shared memory
 // (open addressing, keyed by j-cluster, the mask bits ORed in).
-// The count pass keeps only the keys and stores how many there are; the fill pass builds the
-// table again with its masks and writes the entries in ascending j-cluster order (each entry's
-// place is its rank among the keys), so a build is deterministic.
+// A cluster's entries are written in ascending j-cluster order (each entry's place is its rank
+// among the keys), so the lists of a build are deterministic.
+//
+// Two passes size the storage: the count pass keeps only the keys and stores how many there
+// are, a scan gives each cluster its place, and the fill pass builds the table again with its
+// masks and writes the entries. Once there is storage from a cluster build, later builds take
+// one pass (clusterBuildKernel): each warp claims its cluster's room with an atomic cursor, so a
+// build walks the candidates once; only when the storage is too small do the two passes run.
 //
 // A table has kClusterTable slots: a cluster whose particles reach more j-clusters (over ~1,500
 // members a particle in 3D) reports an overflow and the build fails, as when the lists do not
@@ -104,13 +109,14 @@ struct ClusterTable {
   }
 };
 
-// What both passes add up over all clusters.
+// What a build adds up over all clusters.
 struct ClusterBuildSums {
   unsigned long long members = 0;
-  unsigned int overflow = 0;  // some cluster's table was full
+  unsigned long long cursor = 0;  // the one-pass build's next free entry
+  unsigned int overflow = 0;      // some cluster's table was full, or (one pass) the storage
 };
 
-// Count pass: each cluster's entries into count[cluster].
+// Count pass (of two): each cluster's entries into count[cluster].
 template <typename T, typename Source, bool Periodic>
 __global__ void __launch_bounds__(kClusterBuildBlock)
     clusterCountKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
@@ -128,43 +134,91 @@ __global__ void __launch_bounds__(kClusterBuildBlock)
   atomicAdd(&sums->members, sum);
 }
 
-// Fill pass: each cluster's entries at clusterBegin(end, cluster), ascending j-clusters.
+// The entries of a warp's table, written from `first` in ascending j-cluster order: the used
+// slots packed in slot order, then each placed by its key's rank. Returns their number.
+template <uint32_t kWarps>
+struct ClusterWriter {
+  ClusterTable<true> tables[kWarps];
+  uint32_t denseKey[kWarps][kClusterTable];
+  uint16_t denseSlot[kWarps][kClusterTable];
+
+  __device__ uint32_t pack(uint32_t warp, uint32_t lane) {
+    const ClusterTable<true>& table = tables[warp];
+    uint32_t used = 0;
+    for (uint32_t s0 = 0; s0 < kClusterTable; s0 += kWarp) {
+      const uint32_t s = s0 + lane;
+      const uint32_t key = table.key[s];
+      const unsigned taken = __ballot_sync(sph::gpu::kFullWarp, key != kNoKey);
+      if (key != kNoKey) {
+        const uint32_t d = used + __popc(taken & ((1u << lane) - 1u));
+        denseKey[warp][d] = key;
+        denseSlot[warp][d] = uint16_t(s);
+      }
+      used += __popc(taken);
+    }
+    __syncwarp();
+    return used;
+  }
+  __device__ void write(uint32_t warp, uint32_t lane, uint32_t used, uint64_t first, uint32_t* jcluster,
+                        unsigned long long* mask) const {
+    for (uint32_t d = lane; d < used; d += kWarp) {
+      const uint32_t key = denseKey[warp][d];
+      uint32_t rank = 0;
+      for (uint32_t t = 0; t < used; ++t) rank += denseKey[warp][t] < key;
+      jcluster[first + rank] = key;
+      mask[first + rank] = tables[warp].mask[denseSlot[warp][d]];
+    }
+  }
+};
+
+// Fill pass (of two): each cluster's entries where the inclusive scan of the counts puts them;
+// the scan's end of each cluster is replaced by its begin.
 template <typename T, typename Source, bool Periodic>
 __global__ void __launch_bounds__(kClusterBuildBlock)
     clusterFillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
-                      const unsigned long long* __restrict__ end, uint32_t* __restrict__ jcluster,
-                      unsigned long long* __restrict__ mask) {
+                      unsigned long long* __restrict__ endToBegin, const unsigned long long* __restrict__ count,
+                      uint32_t* __restrict__ jcluster, unsigned long long* __restrict__ mask) {
   constexpr uint32_t kWarps = kClusterBuildBlock / kWarp;
-  __shared__ ClusterTable<true> tables[kWarps];
-  __shared__ uint32_t denseKey[kWarps][kClusterTable];
-  __shared__ uint16_t denseSlot[kWarps][kClusterTable];
+  __shared__ ClusterWriter<kWarps> w;
   const uint32_t lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  ClusterTable<true>& table = tables[warp];
   const uint32_t cluster = (blockIdx.x * blockDim.x + threadIdx.x) / kWarp;
   if (cluster >= clusterCount(n)) return;  // the whole warp
-  table.fill<Periodic>(cluster, lane, l, pos, n, nBound, rc2);
-  // The used slots packed in slot order, then each placed by its key's rank.
-  uint32_t used = 0;
-  for (uint32_t s0 = 0; s0 < kClusterTable; s0 += kWarp) {
-    const uint32_t s = s0 + lane;
-    const uint32_t key = table.key[s];
-    const unsigned taken = __ballot_sync(sph::gpu::kFullWarp, key != kNoKey);
-    if (key != kNoKey) {
-      const uint32_t d = used + __popc(taken & ((1u << lane) - 1u));
-      denseKey[warp][d] = key;
-      denseSlot[warp][d] = uint16_t(s);
-    }
-    used += __popc(taken);
-  }
+  w.tables[warp].template fill<Periodic>(cluster, lane, l, pos, n, nBound, rc2);
+  const uint32_t used = w.pack(warp, lane);
+  const uint64_t first = endToBegin[cluster] - count[cluster];
+  w.write(warp, lane, used, first, jcluster, mask);
   __syncwarp();
-  const uint64_t begin = clusterBegin(reinterpret_cast<const uint64_t*>(end), cluster);
-  for (uint32_t d = lane; d < used; d += kWarp) {
-    const uint32_t key = denseKey[warp][d];
-    uint32_t rank = 0;
-    for (uint32_t t = 0; t < used; ++t) rank += denseKey[warp][t] < key;
-    jcluster[begin + rank] = key;
-    mask[begin + rank] = table.mask[denseSlot[warp][d]];
-  }
+  if (lane == 0) endToBegin[cluster] = first;
+}
+
+// The one-pass build, over the storage of the last cluster build (`capacity` entries): each
+// warp takes room for its cluster from an atomic cursor and writes its entries there. A cluster
+// that finds no room writes nothing and reports an overflow; the two-pass build then sizes the
+// storage again. The clusters' places depend on the warps' order, their entries do not.
+template <typename T, typename Source, bool Periodic>
+__global__ void __launch_bounds__(kClusterBuildBlock)
+    clusterBuildKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, uint64_t capacity,
+                       unsigned long long* __restrict__ begin, unsigned long long* __restrict__ count,
+                       uint32_t* __restrict__ jcluster, unsigned long long* __restrict__ mask,
+                       ClusterBuildSums* __restrict__ sums) {
+  constexpr uint32_t kWarps = kClusterBuildBlock / kWarp;
+  __shared__ ClusterWriter<kWarps> w;
+  const uint32_t lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  const uint32_t cluster = (blockIdx.x * blockDim.x + threadIdx.x) / kWarp;
+  if (cluster >= clusterCount(n)) return;  // the whole warp
+  const uint32_t members = w.tables[warp].template fill<Periodic>(cluster, lane, l, pos, n, nBound, rc2);
+  const unsigned long long sum = sph::gpu::groupSum(static_cast<unsigned long long>(members));
+  const uint32_t used = w.pack(warp, lane);
+  unsigned long long first = 0;
+  if (lane == 0) first = atomicAdd(&sums->cursor, static_cast<unsigned long long>(used));
+  first = __shfl_sync(sph::gpu::kFullWarp, first, 0);
+  const bool fits = first + used <= capacity && !w.tables[warp].full;
+  if (fits) w.write(warp, lane, used, first, jcluster, mask);
+  if (lane != 0) return;
+  begin[cluster] = first;
+  count[cluster] = used;
+  if (!fits) atomicOr(&sums->overflow, 1u);
+  atomicAdd(&sums->members, sum);
 }
 
 }  // namespace sph::verlet

@@ -38,7 +38,7 @@ __device__ SPH_FORCEINLINE void stagedClusterMembers(const ClusterLists& l, uint
   constexpr unsigned kAll = 0xffffffffu;
   constexpr uint32_t Q = kClusterStage<P>, kMostPerRound = kClusterSize * P;
   const uint32_t cluster = a / kClusterSize;
-  const uint64_t begin = cluster == 0 ? 0 : loadReadOnly(l.end + cluster - 1), last = loadReadOnly(l.end + cluster);
+  const uint64_t begin = loadReadOnly(l.begin + cluster), last = begin + loadReadOnly(l.count + cluster);
   const uint32_t rounds = __reduce_max_sync(kAll, uint32_t((last - begin + P - 1) / P));
   const uint32_t shift = 8u * (a % kClusterSize);
   uint32_t total = 0, done = 0;  // ranks staged so far; ranks taken by the pair loop

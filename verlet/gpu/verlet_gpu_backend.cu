@@ -481,13 +481,14 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     const ClusterLists d = clusters();
     const uint32_t count = clusterCount(n_);
     std::vector<uint32_t> jcluster(lastGoodTotal_);
-    std::vector<uint64_t> mask(lastGoodTotal_), end(count);
+    std::vector<uint64_t> mask(lastGoodTotal_), begin(count), entries(count);
     if (n_ > 0) {
       copy(jcluster.data(), d.jcluster, jcluster.size() * sizeof(uint32_t), "downloading the cluster lists");
       copy(mask.data(), d.mask, mask.size() * sizeof(uint64_t), "downloading the cluster masks");
-      copy(end.data(), d.end, end.size() * sizeof(uint64_t), "downloading the cluster offsets");
+      copy(begin.data(), d.begin, begin.size() * sizeof(uint64_t), "downloading the cluster offsets");
+      copy(entries.data(), d.count, entries.size() * sizeof(uint64_t), "downloading the cluster entry counts");
     }
-    return decodeClusters(ClusterLists{jcluster.data(), mask.data(), end.data(), n_}, lanes_);
+    return decodeClusters(ClusterLists{jcluster.data(), mask.data(), begin.data(), entries.data(), n_}, lanes_);
   }
 
   size_t deviceBytes() const override {
@@ -567,6 +568,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   BuildResult buildT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r, const Source& pos,
                      DeviceBuffer<Real4<T>>& ref) {
     if (r.layout == ListLayout::Clusters) return buildClustersT(p, l, r, pos, ref);
+    clusterStorage_ = false;  // the entries are overwritten
     const uint32_t n = p.n, groups = warpCount(n);
     const bool periodic = l.periodic(0) || l.periodic(1) || l.periodic(2);
     BuildResult res;
@@ -655,24 +657,59 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     peak_ = std::max(peak_, deviceBytes());
   }
 
-  // The 32-bit words the cluster layout's `total` entries take in entries_: the j-clusters,
-  // then (8-byte aligned) the masks.
-  static uint64_t clusterMaskOffset(uint64_t total) { return total + (total & 1u); }
-  static uint64_t clusterWords(uint64_t total) { return clusterMaskOffset(total) + 2 * total; }
+  // The cluster layout in entries_ (W 32-bit words): room for clusterCapacity(W) entries, an
+  // even number C, the j-clusters in words [0, C) and the 64-bit masks from word C.
+  static uint64_t clusterCapacity(uint64_t words) { return words < 2 ? 0 : ((words - 2) / 3) & ~uint64_t(1); }
+  static uint64_t clusterWords(uint64_t entries) { return 3 * (entries + (entries & 1u)) + 2; }
+  unsigned long long* clusterMasks() const {
+    return reinterpret_cast<unsigned long long*>(entries_ + clusterCapacity(entriesCapacity_));
+  }
 
-  // The cluster layout's build (cluster_build.cuh): count each cluster's entries, scan, fill.
+  // The cluster layout's build (cluster_build.cuh): in one pass into the storage of the last
+  // cluster build when there is one and it is not far too large, else (or when that storage
+  // turned out too small) count each cluster's entries, scan, fill.
   template <typename T, typename Source>
   BuildResult buildClustersT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r,
                              const Source& pos, DeviceBuffer<Real4<T>>& ref) {
     const uint32_t n = p.n, clusters = clusterCount(n);
     const bool periodic = l.periodic(0) || l.periodic(1) || l.periodic(2);
     const T rc2 = T(r.listRadius) * T(r.listRadius);
+    const size_t perCluster = 2 * sizeof(uint64_t);  // begin and count
     BuildResult res;
     grow(regionSize_, clusters, "allocating cluster entry counts");
     grow(regionEnd_, clusters, "allocating cluster offsets");
-    SPH_CUDA_CHECK(cudaMemsetAsync(clusterSums_.data(), 0, sizeof(ClusterBuildSums), 0), "clearing the cluster sums");
-    uint64_t total = 0;
+    // Whatever happens now, the old lists are gone (their offsets or entries are overwritten).
+    n_ = 0;
+    lastGoodTotal_ = 0;
     ClusterBuildSums sums;
+    auto readSums = [&](const char* what) {
+      SPH_CUDA_CHECK(cudaMemcpyAsync(&sums, clusterSums_.data(), sizeof(sums), cudaMemcpyDeviceToHost, 0), what);
+      SPH_CUDA_CHECK(cudaStreamSynchronize(0), what);
+    };
+    auto clearSums = [&] {
+      SPH_CUDA_CHECK(cudaMemsetAsync(clusterSums_.data(), 0, sizeof(ClusterBuildSums), 0), "clearing the cluster sums");
+    };
+    const uint64_t capacity = clusterCapacity(entriesCapacity_);
+    if (n > 0 && clusterStorage_ && capacity <= 2 * lastClusterTotal_ + 4096 &&
+        (r.memoryCap == 0 || capacity * 12 + size_t(clusters) * perCluster <= r.memoryCap)) {
+      clearSums();
+      SPH_LAUNCH("writing cluster lists in one pass (VL-Build)", size_t(clusters) * kWarp, kClusterBuildBlock, 0,
+                 (periodic ? &clusterBuildKernel<T, Source, true> : &clusterBuildKernel<T, Source, false>), l, pos,
+                 n, p.nBound, rc2, capacity, regionEnd_.data(), regionSize_.data(), entries_, clusterMasks(),
+                 clusterSums_.data());
+      readSums("reading the cluster list size");
+      if (!sums.overflow) {
+        res.entries = sums.cursor;
+        res.members = sums.members;
+        res.bytes = sums.cursor * 12 + size_t(clusters) * perCluster;
+        finishClusterBuild(p, l, r, ref, sums.cursor);
+        res.built = true;
+        return res;
+      }
+    }
+    clusterStorage_ = false;
+    clearSums();
+    uint64_t total = 0;
     if (n > 0) {
       SPH_LAUNCH("counting cluster entries (VL-Build step 1)", size_t(clusters) * kWarp, kClusterBuildBlock, 0,
                  (periodic ? &clusterCountKernel<T, Source, true> : &clusterCountKernel<T, Source, false>), l, pos,
@@ -688,27 +725,28 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
       SPH_CUDA_CHECK(cudaMemcpyAsync(&regionEndHostLast_, regionEnd_.data() + clusters - 1, sizeof(uint64_t),
                                      cudaMemcpyDeviceToHost, 0),
                      "reading the cluster list size");
-      SPH_CUDA_CHECK(cudaMemcpyAsync(&sums, clusterSums_.data(), sizeof(sums), cudaMemcpyDeviceToHost, 0),
-                     "reading the cluster list size");
-      SPH_CUDA_CHECK(cudaStreamSynchronize(0), "reading the cluster list size");
+      readSums("reading the cluster list size");
       total = regionEndHostLast_;
     }
     res.entries = total;
     res.members = sums.members;
-    res.bytes = total * (sizeof(uint32_t) + sizeof(uint64_t)) + size_t(clusters) * sizeof(uint64_t);
-    // The count pass overwrote the old lists' offsets: whatever happens now, they are gone.
-    n_ = 0;
-    lastGoodTotal_ = 0;
+    res.bytes = total * 12 + size_t(clusters) * perCluster;
     if (sums.overflow) return res;  // a cluster reaches more j-clusters than a table holds
-    if (!reserveEntries(clusterWords(total), size_t(clusters) * sizeof(uint64_t), r.memoryCap)) return res;
+    if (!reserveEntries(clusterWords(total), size_t(clusters) * perCluster, r.memoryCap)) return res;
     if (n > 0)
       SPH_LAUNCH("writing cluster lists (VL-Build step 4)", size_t(clusters) * kWarp, kClusterBuildBlock, 0,
                  (periodic ? &clusterFillKernel<T, Source, true> : &clusterFillKernel<T, Source, false>), l, pos, n,
-                 p.nBound, rc2, regionEnd_.data(), entries_,
-                 reinterpret_cast<unsigned long long*>(entries_ + clusterMaskOffset(total)));
-    finishBuild(p, l, r, ref, total);
+                 p.nBound, rc2, regionEnd_.data(), regionSize_.data(), entries_, clusterMasks());
+    finishClusterBuild(p, l, r, ref, total);
     res.built = true;
     return res;
+  }
+  template <typename T>
+  void finishClusterBuild(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r,
+                          DeviceBuffer<Real4<T>>& ref, uint64_t total) {
+    finishBuild(p, l, r, ref, total);
+    clusterStorage_ = true;
+    lastClusterTotal_ = total;
   }
 
   // Room for `total` entries, with `others` more bytes of list data (lengths, offsets), within
@@ -745,9 +783,9 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
       launchForces(indexLists(), p, c, out);
   }
   ClusterLists clusters() const {
-    if (!entries_) return {nullptr, nullptr, reinterpret_cast<const uint64_t*>(regionEnd_.data()), n_};
-    return {entries_, reinterpret_cast<const uint64_t*>(entries_ + clusterMaskOffset(lastGoodTotal_)),
-            reinterpret_cast<const uint64_t*>(regionEnd_.data()), n_};
+    return {entries_, entries_ ? reinterpret_cast<const uint64_t*>(clusterMasks()) : nullptr,
+            reinterpret_cast<const uint64_t*>(regionEnd_.data()), reinterpret_cast<const uint64_t*>(regionSize_.data()),
+            n_};
   }
   ListsView indexLists() const {
     return {entries_, reinterpret_cast<const uint64_t*>(regionEnd_.data()), length_.data(), n_};
@@ -850,6 +888,8 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   DeviceBuffer<double> xy_, z_;
   uint32_t* entries_ = nullptr;
   size_t entriesCapacity_ = 0;
+  bool clusterStorage_ = false;     // entries_ holds the last build's cluster lists (one-pass builds may reuse it)
+  uint64_t lastClusterTotal_ = 0;   // their entries
   uint64_t regionEndHostLast_ = 0, lastGoodTotal_ = 0;
   uint32_t n_ = 0, nBound_ = 0;
   uint32_t lanes_ = kLanes3D;  // of the last build

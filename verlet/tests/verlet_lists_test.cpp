@@ -116,6 +116,15 @@ void checkLists(const ListCase& lc) {
   EXPECT_LT(st.at("idle_ratio_last_lists"), 1.0);
   EXPECT_LT(host.inSupportRatio, 1.0);
   EXPECT_EQ(st.at(fmt::format("builds_{}_layout", sph::verlet::layoutName(lc.layout))), 1.0);
+  // A second build of the same particles gives the same lists (for cluster lists on the GPU, the
+  // one-pass build into the first build's storage, clusters placed by an atomic cursor).
+  const uint64_t builds = v.rebuilds();
+  v.prepare(run.view(), sph::PrepareReason::ParticlesChanged);
+  v.buildPendingLists(run.view());
+  ASSERT_EQ(v.rebuilds(), builds + 1);
+  const HostLists again = v.lists();
+  EXPECT_EQ(again.length, l.length);
+  EXPECT_EQ(again.entries, l.entries);
   if (lc.kind == SetKind::HotSpot) {
     uint32_t longest = 0, shortest = ~0u;
     for (uint32_t x : l.length) longest = std::max(longest, x), shortest = std::min(shortest, x);
