@@ -21,12 +21,17 @@ class LayoutsScript(unittest.TestCase):
     def test_dry_run_names_each_case_once_per_configuration(self):
         out = subprocess.run(["bash", str(BENCH / "verlet_layouts.sh")], env={**os.environ, "DRY_RUN": "1"},
                              check=True, capture_output=True, text=True).stdout.splitlines()
-        self.assertEqual(len(out), 4 * 3)
+        self.assertEqual(len(out), 4 * 4)  # cell and three layouts
         self.assertIn("--cell-mode half", next(l for l in out if l.startswith("DamBreak-cell-r1:")))
         self.assertIn("--cell-mode full", next(l for l in out if l.startswith("DamBreak2D-cell-r1:")))
         wave = [l for l in out if l.startswith("WaveMake-")]
         self.assertTrue(all("--time-max 1" in l for l in wave))
         self.assertIn("--verlet-layout bitmask", next(l for l in out if l.startswith("Solids-verlet-bitmask-r1:")))
+        self.assertIn("--verlet-layout clusters", next(l for l in out if l.startswith("Solids-verlet-clusters-r1:")))
+        chosen = subprocess.run(["bash", str(BENCH / "verlet_layouts.sh")],
+                                env={**os.environ, "DRY_RUN": "1", "LAYOUTS": "clusters", "CASES": "DamBreak"},
+                                check=True, capture_output=True, text=True).stdout.splitlines()
+        self.assertEqual([l.split(":")[0] for l in chosen], ["DamBreak-cell-r1", "DamBreak-verlet-clusters-r1"])
 
 
 class LayoutsTable(unittest.TestCase):
