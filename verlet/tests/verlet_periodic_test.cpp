@@ -1,9 +1,9 @@
-// Periodic boundaries in the Verlet plugin: lists equal brute force under the minimum image in
-// the interleaved layout (random particles crowding the periodic faces and lattices continuing
-// across them, 2D and 3D, one and two periodic axes, both precisions, CPU and GPU); a period too
-// short for the usual skin caps Rc and the lists stay exact; a shear flow across the periodic
-// faces keeps every pair within the support listed between rebuilds while particles wrap; a period
-// too short for any list radius is an InputError. (Forces: plugins/tests/conformance_test.cpp.)
+// Periodic boundaries in the Verlet plugin: lists equal brute force under the minimum image
+// (random particles crowding the periodic faces and lattices continuing across them, 2D and 3D,
+// one and two periodic axes, both precisions, CPU and GPU, each list layout); a period too short
+// for the usual skin caps Rc and the lists stay exact; a shear flow across the periodic faces
+// keeps every pair within the support listed between rebuilds while particles wrap; a period too
+// short for any list radius is an InputError. (Forces: plugins/tests/conformance_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 
 #include "cell_test_support.h"
 #include "sph/errors.h"
+#include "verlet_layout.h"
 #include "verlet_strategy.h"
 #include "verlet_test_lists.h"
 
@@ -32,6 +33,7 @@ struct PeriodicListCase {
   unsigned mask;  // bit d: axis d is periodic
   int narrow;     // the shortest periodic axis
   bool capped;    // that axis is short enough to cap Rc below its usual 1.2 x support
+  sph::verlet::ListLayout layout;
 };
 
 std::string maskName(unsigned mask) {
@@ -77,6 +79,7 @@ void checkPeriodicLists(const PeriodicListCase& lc) {
   VerletStrategy v;
   sph::StrategyContext ctx = makeContext(lc.device, lc.precision, lc.dim, support, domain, CellMode::Half, run.reorderer());
   setPeriodic(ctx, lc.mask);
+  ctx.options["VerletLayout"] = sph::verlet::layoutName(lc.layout);
   v.configure(ctx);
   double vmax = 0;
   for (const auto& q : particles.velrho) vmax = std::max(vmax, std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z));
@@ -125,17 +128,20 @@ std::vector<PeriodicListCase> periodicListCases() {
   std::vector<PeriodicListCase> out;
   for (Device d : {Device::Cpu, Device::Gpu})
     for (Precision p : {Precision::Single, Precision::Double})
-      for (bool lattice : {false, true}) {
-        for (const Axes& a : axes) out.push_back({d, p, a.dim, lattice, a.mask, a.narrow, false});
-        out.push_back({d, p, 3, lattice, 0b011, 1, true});
-      }
+      for (bool lattice : {false, true})
+        for (auto layout : {sph::verlet::ListLayout::Indices, sph::verlet::ListLayout::Clusters,
+                            sph::verlet::ListLayout::Bitmask}) {
+          for (const Axes& a : axes) out.push_back({d, p, a.dim, lattice, a.mask, a.narrow, false, layout});
+          out.push_back({d, p, 3, lattice, 0b011, 1, true, layout});
+        }
   return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Verlet, VerletPeriodicLists, ::testing::ValuesIn(periodicListCases()), [](const auto& info) {
   const PeriodicListCase& c = info.param;
-  return fmt::format("{}_{}_{}D_{}_periodic_{}{}", sph::deviceName(c.device), sph::precisionName(c.precision), c.dim,
-                     c.lattice ? "lattice" : "random", maskName(c.mask), c.capped ? "_capped" : "");
+  return fmt::format("{}_{}_{}D_{}_periodic_{}{}_{}", sph::deviceName(c.device), sph::precisionName(c.precision), c.dim,
+                     c.lattice ? "lattice" : "random", maskName(c.mask), c.capped ? "_capped" : "",
+                     sph::verlet::layoutName(c.layout));
 });
 
 // A shear flow along the periodic x and y axes, moved and wrapped by hand: the lists are
