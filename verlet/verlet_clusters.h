@@ -12,7 +12,7 @@
 // Why: the particles of a cluster lie within a cell or two of each other (the cells of Rc/2
 // run x fastest, so 8 consecutive particles are a short run along x), and their lists mostly
 // share j-clusters. An entry costs 12 bytes shared by 8 particles, 1.5 bytes a particle, and a
-// particle's members come 2.5-4 to an entry: DamBreak's lists take ~70 bytes a particle (~4.5
+// particle's members come 2.5-4 to an entry: DamBreak's lists take ~80 bytes a particle (~4
 // bits a member) against ~650 for index lists. Unlike the bitmask layout (verlet_bitmask.h) the
 // force pass walks no cell rows: an entry gives its members directly.
 //

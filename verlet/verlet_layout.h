@@ -76,8 +76,8 @@ static_assert(validLanes(kLanes2D) && validLanes(kLanes3D) && validLanes(kCountL
                   validLanes(kMaskLanes2D) && validLanes(kMaskLanes3D),
               "lanes per particle: a power of 2 dividing 32");
 // Lanes per particle in the interaction over cluster lists (verlet_clusters.h): with 8 a warp
-// holds half an i-cluster, whose particles read the same entries. The force pass of DamBreak
-// (H200) took 5.04 s with 8 lanes and 5.59 s with 4 (SPH_VERLET_CLUSTER_LANES overrides, for
+// holds half an i-cluster, whose particles read the same entries; 8 lanes ran DamBreak's force
+// pass faster than 4 (tools/bench/RESULTS.md; SPH_VERLET_CLUSTER_LANES overrides, for
 // experiments).
 #ifndef SPH_VERLET_CLUSTER_LANES
 #define SPH_VERLET_CLUSTER_LANES 8

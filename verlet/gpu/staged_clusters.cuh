@@ -21,8 +21,8 @@
 namespace sph::verlet {
 
 // Entries of a particle's stage, in rounds of 8 P (SPH_VERLET_CLUSTER_STAGE_ROUNDS overrides, for
-// experiments): 4 rounds take 4 KiB a warp whatever P. On DamBreak (H200) the force pass took
-// 5.04 s with 2 rounds, 4.84 s with 4 and 6.11 s with 8 (shared memory then limits occupancy).
+// experiments): 4 rounds take 4 KiB a warp whatever P. 4 ran DamBreak's force pass faster than 2
+// (more flushes) and than 8 (shared memory then limits occupancy; tools/bench/RESULTS.md).
 #ifndef SPH_VERLET_CLUSTER_STAGE_ROUNDS
 #define SPH_VERLET_CLUSTER_STAGE_ROUNDS 4
 #endif
@@ -44,7 +44,7 @@ __device__ SPH_FORCEINLINE void stagedClusterMembers(const ClusterLists& l, uint
   uint32_t total = 0, done = 0;  // ranks staged so far; ranks taken by the pair loop
   // One loop stages a round (while there are rounds) and then, when some stage could overflow in
   // the next round or the rounds are over, runs the pair loop: the pair physics is inlined once
-  // (with a second pair loop for the end, Solids' force pass took 2% longer).
+  // (a second pair loop for the end made the pass slower).
   for (uint32_t r = 0;; ++r) {
     const bool more = r < rounds;  // the same in every lane
     if (more) {

@@ -593,21 +593,10 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
       }
       SPH_LAUNCH("finding the longest list per warp (VL-Build step 2)", n, kBlock, 0, regionSizeKernel,
                  length_.data(), n, regionSize_.data());
-      size_t bytes = 0;
-      SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, regionSize_.data(), regionEnd_.data(), groups, cudaStream_t(0)),
-                     "sizing the list offset scan");
-      grow(scanTemp_, bytes, "allocating the list offset scan");
-      SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scanTemp_.data(), bytes, regionSize_.data(), regionEnd_.data(), groups,
-                                                   cudaStream_t(0)),
-                     "scanning list region sizes (VL-Build step 3)");
+      scanSizes(groups, "scanning list region sizes (VL-Build step 3)");
     }
-    uint64_t total = 0;
-    if (n > 0)
-      SPH_CUDA_CHECK(cudaMemcpyAsync(&regionEndHostLast_, regionEnd_.data() + groups - 1, sizeof(uint64_t),
-                                     cudaMemcpyDeviceToHost, 0),
-                     "reading the list size");
     const Scalars s = readScalars("reading the list size");
-    if (n > 0) total = regionEndHostLast_;
+    const uint64_t total = n > 0 ? regionEndHostLast_ : 0;
     res.entries = total;
     res.members = s.members;
     res.bytes = total * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
@@ -630,6 +619,22 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     finishBuild(p, l, r, ref, total);
     res.built = true;
     return res;
+  }
+
+  // Step 3 of a build: regionEnd_ = the inclusive sum of the first `count` regionSize_, its last
+  // element queued for regionEndHostLast_ (valid after the next synchronisation).
+  void scanSizes(uint32_t count, const char* what) {
+    size_t bytes = 0;
+    SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, regionSize_.data(), regionEnd_.data(), count,
+                                                 cudaStream_t(0)),
+                   what);
+    grow(scanTemp_, bytes, "allocating the list offset scan");
+    SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scanTemp_.data(), bytes, regionSize_.data(), regionEnd_.data(), count,
+                                                 cudaStream_t(0)),
+                   what);
+    SPH_CUDA_CHECK(cudaMemcpyAsync(&regionEndHostLast_, regionEnd_.data() + count - 1, sizeof(uint64_t),
+                                   cudaMemcpyDeviceToHost, 0),
+                   what);
   }
 
   // What every build does last: save the positions, remember what the lists were built with.
@@ -714,17 +719,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
       SPH_LAUNCH("counting cluster entries (VL-Build step 1)", size_t(clusters) * kWarp, kClusterBuildBlock, 0,
                  (periodic ? &clusterCountKernel<T, Source, true> : &clusterCountKernel<T, Source, false>), l, pos,
                  n, p.nBound, rc2, regionSize_.data(), clusterSums_.data());
-      size_t bytes = 0;
-      SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, regionSize_.data(), regionEnd_.data(), clusters,
-                                                   cudaStream_t(0)),
-                     "sizing the cluster offset scan");
-      grow(scanTemp_, bytes, "allocating the cluster offset scan");
-      SPH_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scanTemp_.data(), bytes, regionSize_.data(), regionEnd_.data(),
-                                                   clusters, cudaStream_t(0)),
-                     "scanning cluster entry counts (VL-Build step 3)");
-      SPH_CUDA_CHECK(cudaMemcpyAsync(&regionEndHostLast_, regionEnd_.data() + clusters - 1, sizeof(uint64_t),
-                                     cudaMemcpyDeviceToHost, 0),
-                     "reading the cluster list size");
+      scanSizes(clusters, "scanning cluster entry counts (VL-Build step 3)");
       readSums("reading the cluster list size");
       total = regionEndHostLast_;
     }
