@@ -157,6 +157,41 @@ std::vector<ListCase> allListCases() {
 
 INSTANTIATE_TEST_SUITE_P(Verlet, VerletLists, ::testing::ValuesIn(allListCases()), listCaseName);
 
+// A blob of 6,000 particles all within Rc of each other gives each of its clusters ~750
+// j-clusters, more than a GPU build's table holds (gpu/cluster_build.cuh). Under a cap that the
+// index lists exceed, auto's next layout, cluster lists, is built on the CPU (no table there); on
+// the GPU the cluster build fails on the table and the bitmask lists after it are built.
+class VerletClusterTable : public ::testing::TestWithParam<Device> {};
+
+TEST_P(VerletClusterTable, AClusterReachingMoreJClustersThanATableHoldsMovesOnToBitmasks) {
+  const Device d = GetParam();
+  CELLTEST_SKIP_WITHOUT(d);
+  Domain domain;
+  HostParticles<double> base = randomParticles(3, 200, 50, domain, 7);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-0.02, 0.02);
+  for (int i = 0; i < 6000; ++i) base.add(0.5 + u(rng), 0.5 + u(rng), 0.5 + u(rng), false);
+  for (auto& q : base.velrho) q = {0.1, 0.0, 0.0, 1000.0};
+  HostParticles<float> particles = base.as<float>();
+  Harness<float> run(d, particles);
+  VerletStrategy v;
+  sph::StrategyContext ctx = makeContext(d, Precision::Single, 3, 0.1, domain, CellMode::Half, run.reorderer());
+  ctx.options["VerletMemoryLimit"] = "50000000";  // index lists: 6,000^2 members of 4 bytes
+  v.configure(ctx);
+  v.beginStep(1e-3);
+  v.prepare(run.view(), sph::PrepareReason::Step);
+  v.buildPendingLists(run.view());
+  ASSERT_TRUE(v.listsInUse());
+  const auto st = v.stats();
+  EXPECT_EQ(st.at("builds_indices_layout"), 0.0);
+  EXPECT_EQ(st.at("builds_clusters_layout"), d == Device::Cpu ? 1.0 : 0.0);
+  EXPECT_EQ(st.at("builds_bitmask_layout"), d == Device::Gpu ? 1.0 : 0.0);
+  EXPECT_GT(st.at("mean_list_length_last"), 5000.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Verlet, VerletClusterTable, ::testing::Values(Device::Cpu, Device::Gpu),
+                         [](const auto& info) { return std::string(sph::deviceName(info.param)); });
+
 // A shear flow moved by hand: the lists are rebuilt exactly on the step where the largest
 // displacement since the last build first exceeds dh/2, and every pair within the support is
 // in the lists at every step in between.
