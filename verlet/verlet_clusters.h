@@ -71,26 +71,17 @@ SPH_HD SPH_FORCEINLINE void forEachClusterMember(const ClusterLists& l, uint32_t
   }
 }
 
-// The cluster counterpart of listForces(): the members of a's list taken by lane `part` of P.
-template <KernelKind K, bool Periodic = true, bool Coded = false, bool Shift = false, bool Sps = false,
-          uint32_t P = 1, typename T>
-SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> clusterForces(uint32_t a, uint32_t part, const ClusterLists& l,
-                                                              const Real4<T>* pos, const Real4<T>* velrho,
-                                                              const uint32_t* code, const SymTensor<T>* tau,
-                                                              const Real4<T>* tangent, uint32_t nBound,
-                                                              const PhysicsConstants<T>& c) {
-  return forcesOver<K, Periodic, Coded, Shift, Sps>(a, pos, velrho, code, tau, tangent, nBound, c, [&](auto&& pair) {
-    forEachClusterMember(l, a, part, P, pair);
-  });
-}
-
+// The cluster counterpart of listForces(): the members of a's list taken by lane `part` of P
+// (the CPU loop calls this; the GPU kernel stages the same members, gpu/staged_clusters.cuh).
 template <KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t P, typename T>
 SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> partForces(const ClusterLists& lists, uint32_t a, uint32_t part,
                                                            const Real4<T>* pos, const Real4<T>* velrho,
                                                            const uint32_t* code, const SymTensor<T>* tau,
                                                            const Real4<T>* tangent, uint32_t nBound,
                                                            const PhysicsConstants<T>& c) {
-  return clusterForces<K, Periodic, Coded, Shift, Sps, P>(a, part, lists, pos, velrho, code, tau, tangent, nBound, c);
+  return forcesOver<K, Periodic, Coded, Shift, Sps>(a, pos, velrho, code, tau, tangent, nBound, c, [&](auto&& pair) {
+    forEachClusterMember(lists, a, part, P, pair);
+  });
 }
 
 // Every cluster list decoded into index lists, members in ascending order (decodeLists).
