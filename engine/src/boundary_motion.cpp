@@ -3,6 +3,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -44,12 +46,36 @@ BoundaryMotion<T>::BoundaryMotion(const CaseDefinition& c, const SimParameters& 
   }
   for (size_t k = 0; k < anchor_.size(); ++k)
     for (double& a : anchor_[k]) a /= std::max(count[k], 1u);
+  // Absorbing pistons: the face at rest is the largest x of their particles.
+  awas_.resize(c.motions.size());
+  paddleExtra_.assign(c.motions.size(), 0.0);
+  for (size_t k = 0; k < c.motions.size(); ++k) {
+    const std::optional<WavePaddle>& paddle = c.motions[k].paddle;
+    if (!paddle || !paddle->awas) continue;
+    double face = -std::numeric_limits<double>::infinity();
+    for (uint32_t i = 0; i < c.nBound; ++i)
+      if (slots[c.mkIndex[i]] == int16_t(k)) face = std::max(face, c.positions[i].x);
+    if (!std::isfinite(face))
+      throw InputError(fmt::format("{}:{}: <awas_zsurf>: the piston (mkbound {}) has no particles", c.path,
+                                   paddle->awas->line, paddle->mkbound));
+    awas_[k].emplace(*paddle, face, p);
+    awasObjects_.push_back(k);
+  }
 }
 
 template <typename T>
-void BoundaryMotion<T>::apply(double t, double dt, const ParticleView<T>& p) {
+std::vector<typename BoundaryMotion<T>::Absorber> BoundaryMotion<T>::absorbers() const {
+  std::vector<Absorber> out;
+  for (size_t k : awasObjects_) out.push_back({&*kinematics_.objects()[k].paddle, &*awas_[k]});
+  return out;
+}
+
+template <typename T>
+void BoundaryMotion<T>::apply(double t, double dt, const ParticleView<T>& p, GaugeSource* gauges) {
   if (!(dt > 0)) return;
-  const std::vector<ObjectStep> steps = kinematics_.advance(t, dt);
+  if (absorbs() && !gauges) throw RunError("an absorbing piston (<awas_zsurf>) moved without its gauge");
+  for (size_t k : awasObjects_) paddleExtra_[k] = awas_[k]->step(t, dt, *gauges);
+  const std::vector<ObjectStep> steps = kinematics_.advance(t, dt, absorbs() ? &paddleExtra_ : nullptr);
   const bool moved = std::any_of(steps.begin(), steps.end(), [](const ObjectStep& s) { return s.moved; });
   // Nothing moves now and every velocity was already cleared: no pass.
   if (!moved && !movedLastStep_) return;
@@ -80,6 +106,7 @@ void BoundaryMotion<T>::save(CheckpointWriter& w) const {
   kinematics_.save(w);
   w.putVector("motion.anchors", anchor_);
   w.putValue("motion.moved_last_step", uint8_t(movedLastStep_));
+  for (size_t k : awasObjects_) awas_[k]->save(w, fmt::format("motion.awas.{}", k));
 }
 
 template <typename T>
@@ -91,6 +118,7 @@ void BoundaryMotion<T>::restore(const CheckpointReader& r) {
                                  anchors.size(), anchor_.size()));
   anchor_ = std::move(anchors);
   movedLastStep_ = r.value<uint8_t>("motion.moved_last_step") != 0;
+  for (size_t k : awasObjects_) awas_[k]->restore(r, fmt::format("motion.awas.{}", k));
 }
 
 template class BoundaryMotion<float>;

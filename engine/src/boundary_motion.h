@@ -5,11 +5,14 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "boundary_motion_ops.h"
 #include "device_array.h"
+#include "gauge_sampler.h"
 #include "motion_kinematics.h"
+#include "paddle_awas.h"
 #include "sph/case_model.h"
 #include "sph/sim_parameters.h"
 
@@ -22,8 +25,18 @@ class BoundaryMotion {
 
   // Moves every moving object's particles by its motion over [t, t + dt] and sets their
   // velocity to the displacement over dt (zero for an object at rest: once it stops, its
-  // velocity is cleared on the next step and then left alone).
-  void apply(double t, double dt, const ParticleView<T>& p);
+  // velocity is cleared on the next step and then left alone). Pistons with active absorption
+  // measure the surface with `gauges` first (required when absorbs()).
+  void apply(double t, double dt, const ParticleView<T>& p, GaugeSource* gauges = nullptr);
+
+  // Whether a paddle absorbs (paddle_awas.h): apply() then needs the gauges every step.
+  bool absorbs() const { return !awasObjects_.empty(); }
+  // The absorbing pistons: their objects' paddles and what their last step did.
+  struct Absorber {
+    const WavePaddle* paddle;
+    const PaddleAwasControl* control;
+  };
+  std::vector<Absorber> absorbers() const;
 
   // Checkpoints: the kinematics' chains, the objects' anchors and whether they moved last step.
   void save(CheckpointWriter& w) const;
@@ -31,6 +44,9 @@ class BoundaryMotion {
 
  private:
   MotionKinematics kinematics_;
+  std::vector<std::optional<PaddleAwasControl>> awas_;  // per object
+  std::vector<size_t> awasObjects_;                     // the objects that absorb
+  std::vector<double> paddleExtra_;                     // per object, this step
   Device device_;
   int threads_;
   uint32_t nMk_ = 0;

@@ -44,13 +44,13 @@ class PaddleReader {
     const bool flap = std::string_view(e->Name()) == "flap";
     if (flap)
       x_.onlyChildren(e, {"mkbound", "waveorder", "start", "duration", "depth", "variabledraft", "flapaxis0",
-                          "flapaxis1", "waveheight", "waveperiod", "phase", "ramp", "gainstroke", "savemotion"});
+                          "flapaxis1", "waveheight", "waveperiod", "phase", "ramp", "gainstroke", "savemotion",
+                          "awas_zsurf"});
     else
       x_.onlyChildren(e, {"mkbound", "waveorder", "start", "duration", "depth", "pistondir", "waveheight",
                           "waveperiod", "phase", "ramp", "gainstroke", "savemotion", "awas_zsurf", "fixeddepth"});
-    if (const XMLElement* a = active(e, "awas_zsurf"))
-      x_.fail(a, "active wave absorption (AWAS) is not supported by this engine; rename it to <_awas_zsurf> to "
-                 "generate the waves without it");
+    if (const XMLElement* a = active(e, "awas_zsurf"); a && flap)
+      x_.fail(a, "active wave absorption (AWAS) is for pistons (as in DualSPHysics)");
     if (const XMLElement* f = active(e, "fixeddepth"))
       x_.fail(f, "a depth at the paddle different from the flume's is not supported by this engine");
     WavePaddle p;
@@ -91,6 +91,7 @@ class PaddleReader {
       p.direction = unit(d);
     }
     if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
+    if (const XMLElement* a = active(e, "awas_zsurf")) p.awas = readAwas(a, p);
     return p;
   }
 
@@ -165,6 +166,56 @@ class PaddleReader {
     const XMLElement* c = e->FirstChildElement(name);
     if (!c) x_.fail(e, fmt::format("<{}>: {}", name, why));
     x_.fail(c, fmt::format("value=\"{}\" {}", c->Attribute("value") ? c->Attribute("value") : "", why));
+  }
+
+  // <awas_zsurf> with DualSPHysics' defaults; its drift <correction> is refused.
+  PaddleAwas readAwas(const XMLElement* a, const WavePaddle& p) const {
+    x_.onlyChildren(a, {"startawas", "swl", "elevation", "gaugex", "gaugey", "gaugezmin", "gaugezmax", "gaugedp",
+                        "coefmasslimit", "savedata", "limitace", "correction"});
+    if (const XMLElement* c = active(a, "correction"))
+      x_.fail(c, "the drift correction of AWAS is not supported by this engine; rename it to <_correction> to "
+                 "absorb without it");
+    // The gauge stands in front of the piston along x, as in DualSPHysics.
+    if (p.direction.x != 1 || p.direction.y != 0 || p.direction.z != 0)
+      x_.fail(a, "active wave absorption needs a piston moving along x (<pistondir x=\"1\" y=\"0\" z=\"0\">)");
+    PaddleAwas w;
+    w.line = a->GetLineNum();
+    const double rampEnd = p.rampPeriods * p.period;
+    w.start = optional(a, "startawas", rampEnd);
+    // DualSPHysics refuses the same: the ramp's target elevation is not the theory's.
+    if (w.start < rampEnd)
+      failValue(a, "startawas", fmt::format("must not be before the end of the ramp ({:g} s): AWAS begins after the "
+                                            "initial ramp of the waves, as in DualSPHysics", rampEnd));
+    w.swl = required(a, "swl");
+    w.elevationOrder = int(optional(a, "elevation", 2));
+    if (w.elevationOrder != 1 && w.elevationOrder != 2) failValue(a, "elevation", "must be 1 or 2");
+    if (const XMLElement* g = active(a, "gaugex")) w.gaugeX = length(g);
+    if (!(w.gaugeX.value > 0)) x_.fail(x_.child(a, "gaugex"), "must be positive: the gauge is in front of the piston");
+    w.gaugeY = optional(a, "gaugey", 0);
+    if (const XMLElement* z = active(a, "gaugezmin")) w.gaugeZMin = x_.real(z, "value");
+    if (const XMLElement* z = active(a, "gaugezmax")) w.gaugeZMax = x_.real(z, "value");
+    if (w.gaugeZMin && w.gaugeZMax && !(*w.gaugeZMin < *w.gaugeZMax))
+      failValue(a, "gaugezmax", fmt::format("must be above gaugezmin ({:g})", *w.gaugeZMin));
+    w.gaugeDp = optional(a, "gaugedp", 0.1);
+    if (!(w.gaugeDp > 0)) failValue(a, "gaugedp", "must be positive");
+    if (const XMLElement* c = active(a, "coefmasslimit")) {
+      w.massLimitCoef = x_.real(c, "value");
+      if (!(*w.massLimitCoef > 0 && *w.massLimitCoef < 1)) failValue(a, "coefmasslimit", "must be between 0 and 1");
+    }
+    w.saveData = int(optional(a, "savedata", 0));
+    if (w.saveData < 0 || w.saveData > 3) failValue(a, "savedata", "must be 0, 1, 2 or 3");
+    w.limitAce = optional(a, "limitace", 2);
+    if (w.limitAce < 0) failValue(a, "limitace", "must not be negative (0: no limit)");
+    return w;
+  }
+
+  // value="metres", valueh="multiples of h" or valuedp="multiples of dp".
+  CaseLength length(const XMLElement* e) const {
+    const int given = (e->Attribute("value") ? 1 : 0) + (e->Attribute("valueh") ? 1 : 0) + (e->Attribute("valuedp") ? 1 : 0);
+    if (given != 1) x_.fail(e, "give exactly one of value (metres), valueh (times h) and valuedp (times dp)");
+    if (e->Attribute("valueh")) return {CaseLength::Unit::H, x_.real(e, "valueh")};
+    if (e->Attribute("valuedp")) return {CaseLength::Unit::Dp, x_.real(e, "valuedp")};
+    return {CaseLength::Unit::Metres, x_.real(e, "value")};
   }
 
   // Either time="T" timedt="DT" or periods="N" periodsteps="M" (DualSPHysics; regular waves

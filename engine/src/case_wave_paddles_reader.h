@@ -1,7 +1,7 @@
 // Reader of <special><wavepaddles> (sph/case_wave_paddles.h): regular waves from a <piston> or a
-// <flap>, solitary waves from a <piston_solitary>. The other paddles of DualSPHysics
-// (<piston_spectrum>, <flap_spectrum>, <flap_solitary>, ...) and active absorption (<awas_zsurf>)
-// are refused by name. Every error names the file, the line and the element.
+// <flap>, with active absorption (<awas_zsurf>) for pistons, solitary waves from a
+// <piston_solitary>. The other paddles of DualSPHysics (<piston_spectrum>, <flap_spectrum>,
+// <flap_solitary>, ...) are refused by name. Every error names the file, the line and the element.
 #pragma once
 
 #include <vector>

@@ -16,12 +16,6 @@ namespace sph {
 namespace fs = std::filesystem;
 namespace {
 
-// DualSPHysics JGaugeSystem: the swl mass limit is this fraction of a fluid particle's mass when
-// <masslimit> is not given. In 3D half the mass marks the surface; in 2D the kernel sum
-// overestimates the mass near the surface and 0.4 matched experiments (DualSPHysics forum,
-// "Regarding free surface elevation post-processing").
-constexpr double kMassLimitCoef3D = 0.5;
-constexpr double kMassLimitCoef2D = 0.4;
 
 // Times within this fraction of dt of a multiple of dt count as that multiple, so rounding in
 // the accumulated simulation time never skips or repeats a sample.
@@ -51,7 +45,7 @@ ResolvedGauge resolveGauge(const GaugeSpec& g, const SimParameters& p) {
   r.outputStart = t.outputStart.value_or(0);
   r.outputEnd = t.outputEnd.value_or(open);
   r.pointDp = g.pointDpIsCoef ? g.pointDp * p.dp : g.pointDp;
-  const double coef = g.massLimitCoef.value_or(p.dim == 2 ? kMassLimitCoef2D : kMassLimitCoef3D);
+  const double coef = g.massLimitCoef.value_or(defaultSwlMassLimitCoef(p.dim));
   r.massLimit = g.massLimit.value_or(coef * p.massFluid);
   return r;
 }

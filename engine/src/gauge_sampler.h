@@ -98,6 +98,12 @@ class SnapshotGaugeSource final : public GaugeSource {
   FluidGrid grid_;  // storage kept between samples
 };
 
+// DualSPHysics JGaugeSystem: the swl mass limit is this fraction of a fluid particle's mass when
+// <masslimit> is not given. In 3D half the mass marks the surface; in 2D the kernel sum
+// overestimates the mass near the surface and 0.4 matched experiments (DualSPHysics forum,
+// "Regarding free surface elevation post-processing").
+inline double defaultSwlMassLimitCoef(int dim) { return dim == 2 ? 0.4 : 0.5; }
+
 // The swl gauge (DualSPHysics JGaugeSwl) walks the line from point0 to point2 in equal steps of
 // about `pointDp`: the line is cut into swlSegments(length, pointDp) pieces (round(length /
 // pointDp), a remainder under a tenth of pointDp dropped), whose ends are swlPoints().

@@ -190,8 +190,9 @@ RigidTransform MotionKinematics::piece(const Movement& m, const Chain& c, double
   return RigidTransform{};
 }
 
-RigidTransform MotionKinematics::paddleStep(const WavePaddle& p, const PaddleLaw& law, double ta, double tb) {
-  const double step = law.at(tb) - law.at(ta);
+RigidTransform MotionKinematics::paddleStep(const WavePaddle& p, const PaddleLaw& law, double ta, double tb,
+                                            double extra) {
+  const double step = law.at(tb) - law.at(ta) + extra;
   if (p.type == PaddleType::Flap) return RigidTransform::rotation(step, p.axis0, p.axis1);
   return RigidTransform::translation(p.direction.x * step, p.direction.y * step, p.direction.z * step);
 }
@@ -209,7 +210,7 @@ void MotionKinematics::restore(const CheckpointReader& r) {
   refs_ = std::move(refs);
 }
 
-std::vector<ObjectStep> MotionKinematics::advance(double t, double dt) {
+std::vector<ObjectStep> MotionKinematics::advance(double t, double dt, const std::vector<double>* paddleExtra) {
   std::vector<ObjectStep> out(objects_.size());
   for (size_t o = 0; o < objects_.size(); ++o) out[o].mkIndex = objects_[o].mkIndex;
   const double t1 = t + dt;
@@ -244,7 +245,8 @@ std::vector<ObjectStep> MotionKinematics::advance(double t, double dt) {
     if (!paddles_[o]) continue;
     const WavePaddle& p = *objects_[o].paddle;
     if (t1 <= p.start || t >= paddles_[o]->end()) continue;  // at rest before its start and after its end
-    out[o].transform = out[o].transform.then(paddleStep(p, *paddles_[o], t, t1));
+    const double extra = paddleExtra ? (*paddleExtra)[o] : 0.0;
+    out[o].transform = out[o].transform.then(paddleStep(p, *paddles_[o], t, t1, extra));
     out[o].moved = true;
   }
   return out;

@@ -110,8 +110,10 @@ class MotionKinematics {
 
   // The motion of every object (in the order given) over [t, t + dt]. Successive calls must
   // cover successive steps: t of a call is t + dt of the one before (the first may start at
-  // any t >= 0; a chain's movements before it are taken as run).
-  std::vector<ObjectStep> advance(double t, double dt);
+  // any t >= 0; a chain's movements before it are taken as run). `paddleExtra`, when given, holds
+  // per object a displacement added to its paddle's over the step (active absorption,
+  // paddle_awas.h).
+  std::vector<ObjectStep> advance(double t, double dt, const std::vector<double>* paddleExtra = nullptr);
 
   const std::vector<MotionObject>& objects() const { return objects_; }
 
@@ -153,8 +155,8 @@ class MotionKinematics {
   // refs_ index of movement `mov` of the chain's object.
   size_t refIndex(const Chain& c, int mov) const { return refBase_[c.object] + size_t(mov); }
 
-  // The transform a paddle's law makes over [ta, tb].
-  static RigidTransform paddleStep(const WavePaddle& p, const PaddleLaw& law, double ta, double tb);
+  // The transform a paddle's law makes over [ta, tb], plus `extra` along a piston's direction.
+  static RigidTransform paddleStep(const WavePaddle& p, const PaddleLaw& law, double ta, double tb, double extra);
 
   std::vector<MotionObject> objects_;
   std::vector<Chain> chains_;

@@ -68,6 +68,19 @@ void appendFloatingRows(std::string& rows, double time, const std::vector<Floati
                         b.omega[2]);
 }
 
+// OUT/awas.csv: the absorbing pistons' steps (paddle_awas.h), in the quantities of DualSPHysics'
+// AWASData.csv.
+constexpr const char* kAwasCsvHeader =
+    "time [s];mkbound;dt [s];x(t) [m];gauge x [m];eta measured [m];eta target [m];u target [m/s];"
+    "u correction [m/s];u [m/s];ace [m/s^2];capped\n";
+
+void appendAwasRow(std::string& rows, const AwasState& a) {
+  const PaddleAwasControl::Record& r = a.last;
+  rows += fmt::format("{:.9f};{};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{}\n", r.t, a.mkbound,
+                      r.dt, r.displacement, r.gaugeX, r.measured, r.target, r.uTarget, r.uCorrection, r.u,
+                      r.acceleration, r.capped ? 1 : 0);
+}
+
 }  // namespace
 
 void saveExclusionLog(CheckpointWriter& w, const std::vector<ExcludedParticle>& log) {
@@ -116,7 +129,9 @@ void RunOutput::atTime(double t, OutputSource& source) {
     return;
   }
   sampleGauges(t, source);
-  if (t >= nextOut_ - 1e-12 * timeOut_) {
+  const bool outputTime = t >= nextOut_ - 1e-12 * timeOut_;
+  recordAwas(source, outputTime);
+  if (outputTime) {
     save(t, source);
     gauges_.flush();
     // The next multiple of TimeOut after t, counted rather than summed: adding a TimeOut that t
@@ -154,6 +169,19 @@ void RunOutput::saveFloating(double t, OutputSource& source) {
   writeTextFileAtomic((out_ / "floating.csv").string(), kFloatingCsvHeader + floatingRows_);
 }
 
+void RunOutput::recordAwas(OutputSource& source, bool outputTime) {
+  if (!write_) return;
+  const std::vector<AwasState> pistons = source.awasStates();
+  bool any = false;
+  for (const AwasState& a : pistons) {
+    if (a.saveData == 3 || (a.saveData > 0 && outputTime)) {
+      appendAwasRow(awasRows_, a);
+      any = true;
+    }
+  }
+  if (any && outputTime) writeTextFileAtomic((out_ / "awas.csv").string(), kAwasCsvHeader + awasRows_);
+}
+
 std::filesystem::path RunOutput::saveNow(double t, OutputSource& source) {
   if (!write_ || !writeVtk_) return {};
   save(t, source);
@@ -162,6 +190,7 @@ std::filesystem::path RunOutput::saveNow(double t, OutputSource& source) {
 
 void RunOutput::finish(const std::vector<ExcludedParticle>& excluded) {
   gauges_.finish();
+  if (write_ && !awasRows_.empty()) writeTextFileAtomic((out_ / "awas.csv").string(), kAwasCsvHeader + awasRows_);
   if (write_ && !excluded.empty()) writeExcludedCsv(out_ / "excluded.csv", excluded);
 }
 
@@ -181,6 +210,11 @@ void RunOutput::checkpoint(const OutputSource& source) {
   CheckpointWriter w(checkpointPath(out_), source.checkpointHeader());
   source.saveState(w);
   w.putValue("output", OutputCheckpoint{nextOut_, part_, floatingRows_.size()});
+  if (!awasRows_.empty()) {
+    // On disk first, so that a resumption finds every row the checkpoint counts.
+    writeTextFileAtomic((out_ / "awas.csv").string(), kAwasCsvHeader + awasRows_);
+    w.putValue("output.awas_row_bytes", uint64_t(awasRows_.size()));
+  }
   gauges_.save(w);
   w.commit();
   ++checkpoints_;
@@ -205,6 +239,19 @@ void RunOutput::resume(const CheckpointReader& r, const std::vector<ExcludedPart
                                    csv.string(), o.floatingRowBytes, r.path().string()));
     floatingRows_ = text.substr(header, o.floatingRowBytes);
     writeTextFileAtomic(csv.string(), kFloatingCsvHeader + floatingRows_);
+  }
+  if (r.has("output.awas_row_bytes")) {
+    const uint64_t bytes = r.value<uint64_t>("output.awas_row_bytes");
+    const fs::path csv = out_ / "awas.csv";
+    std::ifstream f(csv, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const size_t header = std::strlen(kAwasCsvHeader);
+    if (text.compare(0, header, kAwasCsvHeader) != 0 || text.size() < header + bytes)
+      throw InputError(fmt::format("{}: missing, or shorter than the {} bytes of rows it had at the checkpoint ({}); "
+                                   "the run cannot be resumed into this folder",
+                                   csv.string(), bytes, r.path().string()));
+    awasRows_ = text.substr(header, bytes);
+    writeTextFileAtomic(csv.string(), kAwasCsvHeader + awasRows_);
   }
   for (const auto& e : fs::directory_iterator(out_ / "vtk", ec))
     if (partNumber(e.path().filename().string()) >= part_) fs::remove(e.path(), ec);

@@ -1,5 +1,7 @@
 // The output schedule of a run: what is written when, into OUT (README, "Output"):
 //   - vtk/Part_NNNN.vtk and floating.csv at the start and at every TimeOut;
+//   - awas.csv (absorbing pistons with <savedata>), rows of every step or of output times,
+//     written at every TimeOut;
 //   - the gauges at their own times (gauge_recorder.h), their files flushed at every TimeOut;
 //   - excluded.csv at the end;
 //   - checkpoint/checkpoint.bin when the run loop asks (checkpoint.h), and the resumption of all
@@ -19,6 +21,7 @@
 #include "floating_bodies.h"
 #include "gauge_recorder.h"
 #include "output_folder.h"
+#include "paddle_awas.h"
 #include "sph/case_model.h"
 #include "sph/output.h"
 #include "sph/phase_timer.h"
@@ -48,6 +51,8 @@ class OutputSource {
   // buffers (no allocation once the sizes have been reached).
   virtual void snapshotInto(ParticleSnapshot& into) const = 0;
   virtual std::vector<FloatingBodyState> floatingStates() const = 0;  // empty without floating bodies
+  // The absorbing pistons' last steps (paddle_awas.h); empty without them.
+  virtual std::vector<AwasState> awasStates() const { return {}; }
   // Where the gauges take their samples of the current state (gauge_sampler.h).
   virtual GaugeSource& gaugeSource() = 0;
   // Checkpoints: everything the next step depends on, and what the checkpoint must match.
@@ -89,6 +94,9 @@ class RunOutput {
  private:
   void save(double t, OutputSource& source);
   void saveFloating(double t, OutputSource& source);
+  // awas.csv: rows of the pistons whose <savedata> asks for this step (every step, or output
+  // times), the file rewritten at output times.
+  void recordAwas(OutputSource& source, bool outputTime);
   void sampleGauges(double t, OutputSource& source);
 
   std::filesystem::path out_;
@@ -99,6 +107,7 @@ class RunOutput {
   GaugeRecorder gauges_;
   ParticleSnapshot frame_;    // reused by every VTK part
   std::string floatingRows_;  // floating.csv is rewritten whole (atomically) at every output
+  std::string awasRows_;      // awas.csv likewise
   bool started_ = false;
   int part_ = 0;
   int checkpoints_ = 0;

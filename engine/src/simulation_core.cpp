@@ -324,6 +324,14 @@ class SimulationCore final : public Simulation::Impl {
     floatingIndexedAt_ = ~uint64_t(0);
   }
 
+  std::vector<AwasState> awasStates() const override {
+    std::vector<AwasState> out;
+    if (!motion_) return out;
+    for (const auto& a : motion_->absorbers())
+      out.push_back({a.paddle->mkbound, a.paddle->awas->saveData, a.control->last()});
+    return out;
+  }
+
   std::vector<FloatingBodyState> floatingStates() const override {
     return floating_ ? floating_->states() : std::vector<FloatingBodyState>{};
   }
@@ -529,7 +537,7 @@ class SimulationCore final : public Simulation::Impl {
     if (!motion_) return;
     const double stepDt = ops_->stepDt();
     ScopedPhase ph(timer.get(), "SU-Motion", PhaseGroup::Other);
-    motion_->apply(t, stepDt, state_->view());
+    motion_->apply(t, stepDt, state_->view(), motion_->absorbs() ? &gaugeSource() : nullptr);
   }
 
   // The particles excluded by this step: logged (only they travel to the host), then parked

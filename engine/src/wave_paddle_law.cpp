@@ -40,6 +40,9 @@ RegularPaddleLaw::RegularPaddleLaw(const WavePaddle& p)
   const double l = flap ? p.draft : 0.0;
   const double heightOverStroke = flap ? 4 * sh * (sh - (ch - std::cosh(k * l)) / (k * (d - l))) / den
                                        : 2 * (std::cosh(2 * kd) - 1) / den;
+  height_ = p.height;
+  k_ = k;
+  elevation2_ = p.height * p.height * k * ch * (2 + std::cosh(2 * kd)) / (16 * sh * sh * sh);
   stroke_ = p.gainStroke * p.height / heightOverStroke;
   amplitude_ = flap ? std::atan(stroke_ / (2 * (d - l))) : stroke_ / 2;
   if (p.order == 2) {
@@ -48,13 +51,22 @@ RegularPaddleLaw::RegularPaddleLaw(const WavePaddle& p)
   }
 }
 
+double RegularPaddleLaw::rampAt(double tau) const { return rampTime_ > 0 ? ramp(tau / rampTime_) : 1.0; }
+
 double RegularPaddleLaw::at(double t) const {
   double tau = t - start_;
   if (tau <= 0) return 0.0;
   if (duration_ > 0) tau = std::min(tau, duration_);
-  const double r = rampTime_ > 0 ? ramp(tau / rampTime_) : 1.0;
   const double a = omega_ * tau + phase_;
-  return r * (amplitude_ * std::sin(a) + second_ * std::sin(2 * a));
+  return rampAt(tau) * (amplitude_ * std::sin(a) + second_ * std::sin(2 * a));
+}
+
+double RegularPaddleLaw::elevation(double x, double t, int order) const {
+  const double tau = t - start_;
+  if (tau <= 0 || (duration_ > 0 && tau > duration_)) return 0.0;
+  const double a = omega_ * tau + phase_ - k_ * x;
+  const double second = order == 2 ? elevation2_ * std::cos(2 * a) : 0.0;
+  return rampAt(tau) * (height_ / 2 * std::cos(a) + second);
 }
 
 }  // namespace sph

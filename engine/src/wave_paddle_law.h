@@ -48,9 +48,19 @@ class RegularPaddleLaw {
   double amplitude() const { return amplitude_; }     // of the first harmonic: m (piston), rad (flap)
   double secondOrder() const { return second_; }      // of the second harmonic; 0 at first order
 
+  // The theory's free-surface elevation (m, from the still-water level) at the distance x in
+  // front of the paddle's rest position at the time t, of first or second order, ramped as the
+  // paddle is: eta = H/2 cos(a) + H^2 k cosh(kd) (2 + cosh 2kd) / (16 sinh^3 kd) cos(2a),
+  // a = w tau + phase - k x (Stokes' second order; a crest in front of the paddle when it moves
+  // forward fastest). The target of active absorption (paddle_awas.h).
+  double elevation(double x, double t, int order) const;
+
  private:
+  double rampAt(double tau) const;
+
   double start_, duration_, omega_, phase_, rampTime_;
   double waveLength_ = 0, stroke_ = 0, amplitude_ = 0, second_ = 0;
+  double height_ = 0, k_ = 0, elevation2_ = 0;  // H, k and the second-order elevation's amplitude
 };
 
 }  // namespace sph

@@ -317,8 +317,6 @@ TEST(WavePaddleReader, RefusesBadPaddlesNamingLineAndElement) {
        "<waveheight", "waveheight", "must be positive"},
       {"ZeroDir", piston(kWave + "\n<pistondir x=\"0\" y=\"0\" z=\"0\" />"), "<pistondir", "pistondir",
        "direction is zero"},
-      {"Awas", piston(kWave + "\n<awas_zsurf><startawas value=\"6\" /></awas_zsurf>"), "<awas_zsurf", "awas_zsurf",
-       "AWAS"},
       {"Unknown", piston(kWave + "\n<wavelength value=\"3\" />"), "<wavelength", "wavelength", "unknown"},
       {"Spectrum", "<wavepaddles>\n<piston_spectrum><mkbound value=\"1\" /></piston_spectrum></wavepaddles>",
        "<piston_spectrum", "piston_spectrum", "not supported"},

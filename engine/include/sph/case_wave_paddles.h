@@ -7,6 +7,7 @@
 // is usually a lone <mvnull>); the paddle's law is added to whatever that object's chain does.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "sph/vec3d.h"
@@ -28,6 +29,33 @@ struct SolitaryWave {
   double height = 0;        // H
   double durationCoef = 1;  // multiplies the generation time of the theory
   double startCoef = 1;     // this wave starts startCoef generation times of the previous wave after it
+};
+
+// Where a length of the case file is measured from: metres (value=), or multiples of h
+// (valueh=) or of dp (valuedp=), which DualSPHysics resolves once h and dp are known.
+struct CaseLength {
+  enum class Unit { Metres, H, Dp } unit = Unit::Metres;
+  double value = 0;
+  double metres(double h, double dp) const { return unit == Unit::H ? value * h : unit == Unit::Dp ? value * dp : value; }
+};
+
+// Active wave absorption of a piston (<awas_zsurf>, DualSPHysics' AWAS-Zsurf; Altomare et al.
+// 2017): the free surface is measured every step just in front of the piston, and the piston's
+// velocity gets sqrt(g/d) times the difference between the target elevation there (the theory of
+// the waves the piston makes) and the measured one, so that waves coming back to the piston are
+// absorbed instead of reflected.
+struct PaddleAwas {
+  int line = 0;                 // of <awas_zsurf>
+  double start = -1;            // <startawas>; < 0: after the ramp (ramp periods x period)
+  double swl = 0;               // still-water level (z of the free surface at rest)
+  int elevationOrder = 2;       // <elevation>: the order of the target elevation
+  CaseLength gaugeX{CaseLength::Unit::Dp, 5};  // from the piston's front, along its direction
+  double gaugeY = 0;
+  std::optional<double> gaugeZMin, gaugeZMax;  // default: the domain's z limits
+  double gaugeDp = 0.1;         // the gauge's points are gaugeDp x dp apart
+  std::optional<double> massLimitCoef;         // default 0.5 (3D), 0.4 (2D) of a fluid particle's mass
+  double limitAce = 2;          // the piston's acceleration is capped at limitAce x the theory's peak; 0: no cap
+  int saveData = 0;             // <savedata>: 0 none, 1 a row per output part, 2 more, 3 a row per step
 };
 
 struct WavePaddle {
@@ -55,6 +83,8 @@ struct WavePaddle {
   // <savemotion>: the paddle's law sampled every `saveDt` seconds up to `saveTime` is written to
   // the output folder (WavePaddle_mkbNNNN.csv); saveTime = 0: not asked for.
   double saveTime = 0, saveDt = 0;
+  // Pistons of regular waves only: active absorption.
+  std::optional<PaddleAwas> awas;
 };
 
 }  // namespace sph
