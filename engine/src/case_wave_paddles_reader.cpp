@@ -16,8 +16,11 @@ namespace sph {
 namespace {
 
 // DualSPHysics paddles this engine does not make yet: refused by name.
-constexpr std::string_view kUnsupportedPaddles[] = {"piston_spectrum", "flap_spectrum", "flap_solitary",
-                                                    "piston_focused", "flap_focused"};
+constexpr std::string_view kUnsupportedPaddles[] = {"flap_solitary", "piston_focused", "flap_focused"};
+
+// A bound on <waves> of a spectrum: DualSPHysics' examples take 1024; the paddle's law sums every
+// wave twice a step.
+constexpr int kMaxSpectrumWaves = 100000;
 
 // A bound on <waves>, so that a typing slip cannot ask for a billion waves.
 constexpr int kMaxSolitaryWaves = 1000;
@@ -92,6 +95,106 @@ class PaddleReader {
     }
     if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
     if (const XMLElement* a = active(e, "awas_zsurf")) p.awas = readAwas(a, p);
+    return p;
+  }
+
+  // <piston_spectrum> and <flap_spectrum>: irregular waves of a JONSWAP or Pierson-Moskowitz
+  // spectrum, with DualSPHysics' defaults (stretched bands, 50 waves, gamma 3.3, seed 0).
+  WavePaddle readSpectrum(const XMLElement* e) {
+    const bool flap = std::string_view(e->Name()) == "flap_spectrum";
+    if (flap)
+      x_.onlyChildren(e, {"mkbound", "start", "duration", "depth", "variabledraft", "flapaxis0", "flapaxis1",
+                          "spectrum", "discretization", "waveorder", "waveheight", "waveperiod", "gainstroke",
+                          "peakcoef", "waves", "randomseed", "serieini", "ramptime", "savemotion", "saveserie",
+                          "saveseriewaves", "calcserielength", "awas_zsurf"});
+    else
+      x_.onlyChildren(e, {"mkbound", "start", "duration", "depth", "pistondir", "spectrum", "discretization",
+                          "waveorder", "waveheight", "waveperiod", "gainstroke", "peakcoef", "waves", "randomseed",
+                          "serieini", "ramptime", "savemotion", "saveserie", "saveseriewaves", "calcserielength",
+                          "awas_zsurf"});
+    for (const char* name : {"saveseriewaves", "calcserielength"})
+      if (const XMLElement* c = active(e, name))
+        x_.fail(c, fmt::format("this output of DualSPHysics is not written by this engine; rename it to <_{}>", name));
+    if (const XMLElement* a = active(e, "awas_zsurf"))
+      x_.fail(a, "active wave absorption (AWAS) with irregular waves is not supported by this engine (it is with "
+                 "regular waves of a <piston>); rename it to <_awas_zsurf> to generate the waves without it");
+    WavePaddle p;
+    p.type = flap ? PaddleType::Flap : PaddleType::Piston;
+    p.waves = PaddleWaves::Irregular;
+    p.line = e->GetLineNum();
+    p.mkbound = x_.integer(x_.child(e, "mkbound"), "value");
+    p.order = int(optional(e, "waveorder", 1));
+    if (p.order != 1 && p.order != 2) failValue(e, "waveorder", "must be 1 or 2");
+    if (p.order == 2)
+      failValue(e, "waveorder", "2: second-order irregular waves are not supported by this engine yet (waveorder 1)");
+    p.start = optional(e, "start", 0);
+    if (p.start < 0) failValue(e, "start", "must not be negative");
+    p.duration = optional(e, "duration", 0);
+    if (p.duration < 0) failValue(e, "duration", "must not be negative (0: to the end of the run)");
+    p.depth = required(e, "depth");
+    if (!(p.depth > 0)) failValue(e, "depth", "must be positive: the still-water depth at the paddle");
+    p.height = required(e, "waveheight");
+    if (!(p.height > 0)) failValue(e, "waveheight", "must be positive: the significant wave height");
+    p.period = required(e, "waveperiod");
+    if (!(p.period > 0)) failValue(e, "waveperiod", "must be positive: the peak period");
+    p.gainStroke = optional(e, "gainstroke", 1);
+    if (!(p.gainStroke > 0)) failValue(e, "gainstroke", "must be positive");
+    IrregularWaves& w = p.irregular;
+    if (const XMLElement* s = active(e, "spectrum")) {
+      const std::string_view v = x_.attr(s, "value");
+      if (v == "jonswap") w.spectrum = IrregularWaves::Spectrum::Jonswap;
+      else if (v == "pierson-moskowitz") w.spectrum = IrregularWaves::Spectrum::PiersonMoskowitz;
+      else x_.fail(s, fmt::format("value=\"{}\" is not a spectrum: jonswap or pierson-moskowitz", v));
+    }
+    if (const XMLElement* s = active(e, "discretization")) {
+      const std::string_view v = x_.attr(s, "value");
+      using D = IrregularWaves::Discretization;
+      if (v == "regular") w.discretization = D::Regular;
+      else if (v == "random") w.discretization = D::Random;
+      else if (v == "stretched") w.discretization = D::Stretched;
+      else if (v == "cosstretched") w.discretization = D::CosStretched;
+      else x_.fail(s, fmt::format("value=\"{}\" is not a discretization: regular, random, stretched or cosstretched", v));
+    }
+    w.peakCoef = optional(e, "peakcoef", 3.3);
+    if (!(w.peakCoef >= 1)) failValue(e, "peakcoef", "must be at least 1 (1: Pierson-Moskowitz's shape)");
+    const double waves = optional(e, "waves", 50);
+    if (!(waves >= 1 && waves <= kMaxSpectrumWaves) || waves != std::floor(waves))
+      failValue(e, "waves", fmt::format("must be a whole number between 1 and {}", kMaxSpectrumWaves));
+    w.waves = int(waves);
+    const double seed = optional(e, "randomseed", 0);
+    if (!(seed >= 0 && seed <= 4294967295.0) || seed != std::floor(seed))
+      failValue(e, "randomseed", "must be a whole number between 0 and 4294967295");
+    w.seed = uint32_t(seed);
+    if (const XMLElement* s = active(e, "serieini")) {
+      w.serieIni = x_.real(s, "value");
+      w.autofit = x_.boolean(s, "autofit", false);
+    }
+    w.rampTime = optional(e, "ramptime", 0);
+    if (w.rampTime < 0) failValue(e, "ramptime", "must not be negative");
+    if (flap) {
+      p.axis0 = x_.vec(x_.child(e, "flapaxis0"));
+      p.axis1 = x_.vec(x_.child(e, "flapaxis1"));
+      const Vec3d u{p.axis1.x - p.axis0.x, p.axis1.y - p.axis0.y, p.axis1.z - p.axis0.z};
+      if (!(u.x * u.x + u.y * u.y + u.z * u.z > 0))
+        x_.fail(x_.child(e, "flapaxis1"), "flapaxis0 and flapaxis1 are the same point: no hinge axis");
+      p.draft = optional(e, "variabledraft", 0);
+      if (!(p.draft < p.depth))
+        failValue(e, "variabledraft", fmt::format("must be below the depth ({}): the hinge must be under water", p.depth));
+    } else if (const XMLElement* d = e->FirstChildElement("pistondir")) {
+      p.direction = unit(d);
+    }
+    if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
+    if (const XMLElement* s = active(e, "saveserie")) {
+      x_.onlyChildren(s, {});
+      w.serieTimeMin = x_.real(s, "timemin", 0);
+      w.serieTimeMax = x_.real(s, "timemax");
+      w.serieTimeDt = x_.real(s, "timedt");
+      w.serieX = x_.real(s, "xpos", 0);
+      if (!(w.serieTimeDt > 0) || !(w.serieTimeMax > w.serieTimeMin) || w.serieTimeMin < 0)
+        x_.fail(s, "timedt must be positive and timemax above timemin (>= 0)");
+      if ((w.serieTimeMax - w.serieTimeMin) / w.serieTimeDt > 1e7)
+        x_.fail(s, "more than ten million samples: raise timedt or narrow timemin-timemax");
+    }
     return p;
   }
 
@@ -223,8 +326,8 @@ class PaddleReader {
   // are not written here.
   void readSaveMotion(const XMLElement* s, WavePaddle& p) const {
     x_.onlyChildren(s, {});
-    if ((s->Attribute("periods") || s->Attribute("periodsteps")) && p.waves == PaddleWaves::Solitary)
-      x_.fail(s, "a solitary wave has no period: give time and timedt");
+    if ((s->Attribute("periods") || s->Attribute("periodsteps")) && p.waves != PaddleWaves::Regular)
+      x_.fail(s, "periods are for regular waves: give time and timedt");
     if (s->Attribute("periods") || s->Attribute("periodsteps")) {
       const double periods = x_.real(s, "periods"), steps = x_.real(s, "periodsteps");
       if (!(periods > 0) || !(steps >= 1)) x_.fail(s, "periods must be positive and periodsteps at least 1");
@@ -252,11 +355,13 @@ void readWavePaddles(const XmlReader& xml, const XMLElement* wavepaddles, std::v
       out.push_back(reader.read(e));
     } else if (name == "piston_solitary") {
       out.push_back(reader.readSolitary(e));
+    } else if (name == "piston_spectrum" || name == "flap_spectrum") {
+      out.push_back(reader.readSpectrum(e));
     } else if (std::find(std::begin(kUnsupportedPaddles), std::end(kUnsupportedPaddles), name) !=
                std::end(kUnsupportedPaddles)) {
       xml.fail(e,
                "this wave paddle is not supported by this engine (supported: <piston> and <flap>, regular waves, "
-               "and <piston_solitary>)");
+               "<piston_spectrum> and <flap_spectrum>, irregular waves, and <piston_solitary>)");
     } else {
       xml.unknown(e, wavepaddles);
     }
@@ -267,9 +372,11 @@ void attachWavePaddles(const std::string& path, const std::vector<WavePaddle>& p
   const Vec3d& g = c.constants.gravity;
   const double gravity = std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
   for (const WavePaddle& p : paddles) {
-    const char* element = p.waves == PaddleWaves::Solitary ? "piston_solitary"
-                          : p.type == PaddleType::Flap     ? "flap"
-                                                           : "piston";
+    const bool flap = p.type == PaddleType::Flap;
+    const char* element = p.waves == PaddleWaves::Solitary    ? "piston_solitary"
+                          : p.waves == PaddleWaves::Irregular ? (flap ? "flap_spectrum" : "piston_spectrum")
+                          : flap                              ? "flap"
+                                                              : "piston";
     MotionObject* object = nullptr;
     for (MotionObject& o : c.motions)
       if (o.ref == p.mkbound) object = &o;

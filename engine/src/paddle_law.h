@@ -1,11 +1,13 @@
-// The law of any wave paddle (sph/case_wave_paddles.h): regular waves (wave_paddle_law.h) or
-// solitary waves (solitary_wave_law.h), chosen by the paddle's `waves`. A value type, so that the
+// The law of any wave paddle (sph/case_wave_paddles.h): regular waves (wave_paddle_law.h),
+// solitary waves (solitary_wave_law.h) or irregular waves (irregular_wave_law.h), chosen by the
+// paddle's `waves`. A value type, so that the
 // motion kinematics can copy it.
 #pragma once
 
 #include <limits>
 #include <variant>
 
+#include "irregular_wave_law.h"
 #include "solitary_wave_law.h"
 #include "wave_paddle_law.h"
 
@@ -26,11 +28,13 @@ class PaddleLaw {
 
   const RegularPaddleLaw* regular() const { return std::get_if<RegularPaddleLaw>(&law_); }
   const SolitaryPaddleLaw* solitary() const { return std::get_if<SolitaryPaddleLaw>(&law_); }
+  const IrregularPaddleLaw* irregular() const { return std::get_if<IrregularPaddleLaw>(&law_); }
 
  private:
-  using Law = std::variant<RegularPaddleLaw, SolitaryPaddleLaw>;
+  using Law = std::variant<RegularPaddleLaw, SolitaryPaddleLaw, IrregularPaddleLaw>;
   static Law make(const WavePaddle& p) {
     if (p.waves == PaddleWaves::Solitary) return SolitaryPaddleLaw(p);
+    if (p.waves == PaddleWaves::Irregular) return IrregularPaddleLaw(p);
     return RegularPaddleLaw(p);
   }
 

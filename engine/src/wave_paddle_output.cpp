@@ -54,14 +54,53 @@ std::string solitaryHeader(const WavePaddle& p, const SolitaryPaddleLaw& law) {
          "\nTime [s];Position [m]\n";
 }
 
+constexpr const char* kSpectrumNames[] = {"JONSWAP", "Pierson-Moskowitz"};
+constexpr const char* kDiscretizationNames[] = {"Regular", "Random", "Energy Stretched", "Cosine Stretched"};
+
+// As DualSPHysics' header, with the serie's start after autofit.
+std::string irregularHeader(const WavePaddle& p, const IrregularPaddleLaw& law) {
+  const IrregularWaves& w = p.irregular;
+  return fmt::format(
+      "Type of paddle: {} - Spectrum\nStart time: {} [s]\nDepth: {} [m]\nInitialRamp: {} [s]\nSpectrum: {}\n"
+      "Discretization: {}\nNumber of basic waves: {}\nWave order generation: 1st\nWaveHeight-significant: {} [m]\n"
+      "WavePeriod-peak: {} [s]\nGainStroke: {}\nPeak coefficient: {}\nRandom seed: {}\n"
+      "Serie initial time: {:.6g} [s]\nFrequency range: {:.6g} - {:.6g} [Hz]\n\nTime [s];{}\n",
+      p.type == PaddleType::Flap ? "Flap" : "Piston", p.start, p.depth, w.rampTime, kSpectrumNames[int(w.spectrum)],
+      kDiscretizationNames[int(w.discretization)], w.waves, p.height, p.period, p.gainStroke, w.peakCoef, w.seed,
+      law.serieStart(), law.fmin(), law.fmax(), p.type == PaddleType::Flap ? "Angle [rad]" : "Position [m]");
+}
+
+// WavePaddle_mkbNNNN_Serie.csv: the series from serie time timemin to timemax (the paddle's
+// motion without ramp, and the first-order elevation at xpos in front of it).
+void writeSerie(const std::filesystem::path& out, const WavePaddle& p, const IrregularPaddleLaw& law) {
+  const IrregularWaves& w = p.irregular;
+  std::string text = fmt::format(
+      "Irregular wave serie of the paddle of mkbound {}\nSpectrum: {}\nDiscretization: {}\nNumber of basic waves: {}\n"
+      "Random seed: {}\nFrequency range: {:.6g} - {:.6g} [Hz]\nSaveSerie: [tmin:{} [s]  tmax:{} [s]  dt:{} [s]  "
+      "xpos:{} [m]]\n\nTime [s];elevation_o1 [m];{}\n",
+      p.mkbound, kSpectrumNames[int(w.spectrum)], kDiscretizationNames[int(w.discretization)], w.waves, w.seed,
+      law.fmin(), law.fmax(), w.serieTimeMin, w.serieTimeMax, w.serieTimeDt, w.serieX,
+      p.type == PaddleType::Flap ? "flapangle [rad]" : "pistonpos [m]");
+  const long samples = std::lround((w.serieTimeMax - w.serieTimeMin) / w.serieTimeDt);
+  for (long i = 0; i <= samples; ++i) {
+    const double s = w.serieTimeMin + double(i) * w.serieTimeDt;
+    text += fmt::format("{:.6f};{:.12g};{:.12g}\n", s, law.serieElevation(w.serieX, s), law.serieMotion(s));
+  }
+  writeTextFileAtomic((out / fmt::format("WavePaddle_mkb{:04d}_Serie.csv", p.mkbound)).string(), text);
+}
+
 }  // namespace
 
 void writeWavePaddleMotions(const std::filesystem::path& out, const std::vector<WavePaddle>& paddles) {
   for (const WavePaddle& p : paddles) {
-    if (!(p.saveTime > 0)) continue;
+    const bool serie = p.waves == PaddleWaves::Irregular && p.irregular.serieTimeDt > 0;
+    if (!(p.saveTime > 0) && !serie) continue;
     const PaddleLaw law(p);
-    std::string text =
-        p.waves == PaddleWaves::Solitary ? solitaryHeader(p, *law.solitary()) : regularHeader(p, *law.regular());
+    if (serie) writeSerie(out, p, *law.irregular());
+    if (!(p.saveTime > 0)) continue;
+    std::string text = p.waves == PaddleWaves::Solitary    ? solitaryHeader(p, *law.solitary())
+                       : p.waves == PaddleWaves::Irregular ? irregularHeader(p, *law.irregular())
+                                                           : regularHeader(p, *law.regular());
     // Counted, not summed, so that the last sample lands on saveTime.
     const long samples = std::lround(p.saveTime / p.saveDt);
     for (long i = 0; i <= samples; ++i) {

@@ -336,7 +336,7 @@ TEST(SolitaryPaddleReader, RefusesBadPaddlesNamingLineAndElement) {
        "waveheight3", "is for wave 3, but <waves> is 2"},
       {"Unknown", solitary(kWave + "\n<waveperiod value=\"2\" />"), "<waveperiod", "waveperiod", "unknown"},
       {"Periods", solitary(kWave + "\n<savemotion periods=\"2\" periodsteps=\"20\" />"), "<savemotion",
-       "savemotion", "no period"},
+       "savemotion", "periods are for regular waves"},
       {"ThreeOverlap", solitary(kWave + "\n<waves value=\"3\" />\n<startcoef2 value=\"0.5\" />\n"
                                         "<startcoef3 value=\"0.4\" />"),
        "<piston_solitary>", "piston_solitary", "three waves may not overlap"},

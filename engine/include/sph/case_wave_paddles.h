@@ -7,6 +7,7 @@
 // is usually a lone <mvnull>); the paddle's law is added to whatever that object's chain does.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -16,9 +17,29 @@ namespace sph {
 
 enum class PaddleType { Piston, Flap };
 
-// What the paddle makes: regular waves (<piston>, <flap>) or solitary waves (<piston_solitary>,
-// always a piston).
-enum class PaddleWaves { Regular, Solitary };
+// What the paddle makes: regular waves (<piston>, <flap>), solitary waves (<piston_solitary>,
+// always a piston) or irregular waves of a spectrum (<piston_spectrum>, <flap_spectrum>).
+enum class PaddleWaves { Regular, Solitary, Irregular };
+
+// The sea state of an irregular-wave paddle (DualSPHysics' <piston_spectrum>/<flap_spectrum>):
+// the paddle's WavePaddle::height is the significant wave height Hs and its period the peak
+// period Tp.
+struct IrregularWaves {
+  enum class Spectrum { Jonswap, PiersonMoskowitz } spectrum = Spectrum::Jonswap;
+  // How the spectrum's frequency range is cut into the waves' bands (DualSPHysics' names):
+  // equal bands (regular), bands of random widths (random), bands of about equal energy
+  // (stretched) or frequencies clustered at the peak by a cosine (cosstretched).
+  enum class Discretization { Regular, Random, Stretched, CosStretched } discretization = Discretization::Stretched;
+  double peakCoef = 3.3;   // JONSWAP's peak enhancement gamma
+  int waves = 50;          // number of component waves
+  uint32_t seed = 0;       // <randomseed>: the phases (and random bands)
+  double serieIni = 0;     // the time of the wave series the paddle starts from
+  bool autofit = false;    // move serieIni on to where the paddle's position crosses zero
+  double rampTime = 0;     // seconds over which the motion grows from zero
+  // <saveserie>: the series (elevation at xpos, paddle position) from timeMin to timeMax every
+  // timeDt, written to WavePaddle_mkbNNNN_Serie.csv; timeDt = 0: not asked for.
+  double serieTimeMin = 0, serieTimeMax = 0, serieTimeDt = 0, serieX = 0;
+};
 
 // The theory whose solitary wave the piston makes (<theory>; DualSPHysics' numbering).
 enum class SolitaryTheory { Rayleigh = 1, Boussinesq = 2, KdV = 3 };
@@ -85,6 +106,8 @@ struct WavePaddle {
   double saveTime = 0, saveDt = 0;
   // Pistons of regular waves only: active absorption.
   std::optional<PaddleAwas> awas;
+  // Irregular waves (waves == Irregular): the spectrum and its discretization.
+  IrregularWaves irregular;
 };
 
 }  // namespace sph

@@ -1,0 +1,85 @@
+// The motion of an irregular-wave paddle (<piston_spectrum>, <flap_spectrum>;
+// sph/case_wave_paddles.h) as a function of time, in double precision on the host, as DualSPHysics
+// 5.4 computes it. Its wave generator is closed source; every rule below was found from the files
+// it writes (WavePaddle_mkbNNNN.csv, _Serie.csv, _Energy.csv) and is checked against them by
+// engine/tests/test_irregular_paddles.cpp:
+//
+//  * spectra of significant height Hs and peak period Tp (fp = 1/Tp), S in m^2 s:
+//      JONSWAP             S = beta Hs^2 Tp^-4 f^-5 exp(-1.25 (Tp f)^-4) gamma^exp(-(Tp f - 1)^2 / (2 s^2)),
+//                          beta = 0.0624 / (0.230 + 0.0336 gamma - 0.185 / (1.9 + gamma)) (Goda's,
+//                          without his correction factor), s = 0.07 below fp and 0.09 above;
+//      Pierson-Moskowitz  S = 5/16 Hs^2 Tp^-4 f^-5 exp(-1.25 (Tp f)^-4);
+//  * the frequency range: of the multiples of 0.005 Hz up to 5 Hz, fmin is the last below fp
+//    where S is at most 1% of S(fp), fmax the last at or above fp where it is at least 1%;
+//  * N bands of the range (df = (fmax - fmin) / N), wave i at f_i with amplitude
+//    a_i = sqrt(2 S(f_i) df_i):
+//      regular       equal bands, f_i at their centres;
+//      random        inner edges fmin + (k - 1/2 + u_k) df, f_i at the band centres;
+//      cosstretched  nl = int(N (fp - fmin) / (fmax - fmin)) waves from fmin to fp and the rest
+//                    above, clustered at fp by a cosine; bands between the midpoints;
+//      stretched     bands of about equal energy on a grid of 100 N cells, none wider than 2 df,
+//                    taken from both ends of the range (stretchedBands in the .cpp);
+//  * the random numbers: std::mt19937 seeded with <randomseed>, 37 outputs discarded, then
+//    u = output / 2^32; wave i's phase is -2 pi u_i (i = 0..N-1, increasing frequency), and the
+//    random bands take the next N - 1;
+//  * the series: elevation eta(x, s) = sum a_i cos(w_i s - k_i x + phi_i) at the series time s,
+//    the paddle X(s) = sum A_i sin(w_i s + phi_i) with A_i = a_i / TF_i, Biesel's transfer
+//    functions of wave_paddle_law.h (the flap's hinge l = <variabledraft> above the bottom), and
+//    for the flap the angle A_i = atan(a_i / TF_i / (d - l)) wave by wave;
+//  * at the simulation time t the paddle stands at X(s0 + t - start) r(t - start), the ramp
+//    r(x) = x^2 (6 - 8x + 3x^2), x = (t - start) / ramptime (1 without ramp), measured from the
+//    particles' places in the case: X(s0) is not subtracted;
+//  * s0 = <serieini>, or with autofit="true" the first zero of X after it: X is sampled every
+//    Tp/4 from serieini, the first interval whose ends differ in sign is bisected, and the zero
+//    is rounded to 6 significant digits;
+//  * <gainstroke> multiplies the paddle's motion; after <duration> the paddle stays.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "sph/case_wave_paddles.h"
+
+namespace sph {
+
+// The spectrum's density S(f) (m^2 s) for the paddle's Hs (height) and Tp (period).
+double spectrumDensity(const WavePaddle& p, double f);
+// [fmin, fmax] as DualSPHysics cuts the spectrum.
+std::pair<double, double> spectrumRange(const WavePaddle& p);
+
+class IrregularPaddleLaw {
+ public:
+  struct Wave {
+    double f = 0, df = 0;      // frequency (Hz) and band (Hz)
+    double amplitude = 0;      // of the elevation (m)
+    double phase = 0;          // rad
+    double omega = 0, k = 0;   // rad/s, rad/m
+    double paddle = 0;         // the paddle's amplitude: m (piston) or rad (flap)
+  };
+
+  explicit IrregularPaddleLaw(const WavePaddle& p);
+
+  // The piston's displacement along its direction (m) or the flap's angle (rad) at the absolute
+  // time t.
+  double at(double t) const;
+  double end() const {
+    return duration_ > 0 ? start_ + duration_ : std::numeric_limits<double>::infinity();
+  }
+
+  const std::vector<Wave>& waves() const { return waves_; }
+  double fmin() const { return fmin_; }
+  double fmax() const { return fmax_; }
+  double serieStart() const { return serie0_; }  // s0, after autofit
+  // The series at the series time s: the paddle's motion (without ramp) and the elevation at x.
+  double serieMotion(double s) const;
+  double serieElevation(double x, double s) const;
+
+ private:
+  std::vector<Wave> waves_;
+  double fmin_ = 0, fmax_ = 0, serie0_ = 0;
+  double start_, duration_, rampTime_, gain_;
+};
+
+}  // namespace sph
