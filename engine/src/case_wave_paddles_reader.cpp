@@ -125,8 +125,6 @@ class PaddleReader {
     p.mkbound = x_.integer(x_.child(e, "mkbound"), "value");
     p.order = int(optional(e, "waveorder", 1));
     if (p.order != 1 && p.order != 2) failValue(e, "waveorder", "must be 1 or 2");
-    if (p.order == 2)
-      failValue(e, "waveorder", "2: second-order irregular waves are not supported by this engine yet (waveorder 1)");
     p.start = optional(e, "start", 0);
     if (p.start < 0) failValue(e, "start", "must not be negative");
     p.duration = optional(e, "duration", 0);
@@ -180,6 +178,10 @@ class PaddleReader {
       p.draft = optional(e, "variabledraft", 0);
       if (!(p.draft < p.depth))
         failValue(e, "variabledraft", fmt::format("must be below the depth ({}): the hinge must be under water", p.depth));
+      if (p.order == 2 && p.draft < 0)
+        failValue(e, "variabledraft",
+                  "below 0 with waveorder 2: DualSPHysics' second order of such a flap is not reproduced by this "
+                  "engine (variabledraft >= 0, or waveorder 1)");
     } else if (const XMLElement* d = e->FirstChildElement("pistondir")) {
       p.direction = unit(d);
     }

@@ -209,6 +209,21 @@ IrregularPaddleLaw::IrregularPaddleLaw(const WavePaddle& p)
     v.paddle = flap ? std::atan(halfStroke / (d - l)) : halfStroke;
     waves_.push_back(v);
   }
+  if (p.order == 2) {
+    SubharmonicInput in;
+    for (const Wave& v : waves_) {
+      in.f.push_back(v.f);
+      in.a.push_back(v.amplitude);
+      in.phase.push_back(v.phase);
+      in.k.push_back(v.k);
+    }
+    in.depth = d;
+    in.gravity = p.gravity;
+    in.flap = flap;
+    in.draft = l;
+    pairs_ = std::make_shared<const std::vector<SubharmonicPair>>(subharmonicPairs(in));
+    table_ = std::make_shared<SubharmonicTable>(pairs_);
+  }
   serie0_ = w.serieIni;
   if (w.autofit) {
     // The first sign change of X sampled every Tp/4 from serieini, bisected.
@@ -219,7 +234,7 @@ IrregularPaddleLaw::IrregularPaddleLaw(const WavePaddle& p)
       const double b = a + step, xb = serieMotion(b);
       if ((xa < 0) != (xb < 0)) {
         double lo = a, hi = b, xl = xa;
-        for (int it = 0; it < 100; ++it) {
+        for (int it = 0; it < 64; ++it) {
           const double mid = 0.5 * (lo + hi), xm = serieMotion(mid);
           if ((xm < 0) == (xl < 0))
             lo = mid, xl = xm;
@@ -235,9 +250,20 @@ IrregularPaddleLaw::IrregularPaddleLaw(const WavePaddle& p)
   }
 }
 
-double IrregularPaddleLaw::serieMotion(double s) const {
+double IrregularPaddleLaw::firstOrder(double s) const {
   double x = 0;
   for (const Wave& v : waves_) x += v.paddle * std::sin(v.omega * s + v.phase);
+  return x;
+}
+
+double IrregularPaddleLaw::serieMotion(double s) const {
+  return firstOrder(s) + (pairs_ ? subharmonicSum(*pairs_, s) : 0.0);
+}
+
+std::vector<double> IrregularPaddleLaw::serieMotionGrid(double s0, double h, int count) const {
+  std::vector<double> x(size_t(std::max(count, 0)), 0.0);
+  if (pairs_) subharmonicGrid(*pairs_, s0, h, count, x.data());
+  for (int q = 0; q < count; ++q) x[size_t(q)] += firstOrder(s0 + q * h);
   return x;
 }
 
@@ -253,8 +279,12 @@ double IrregularPaddleLaw::at(double t) const {
   double tau = t - start_;
   if (tau <= 0) return 0.0;
   if (duration_ > 0) tau = std::min(tau, duration_);
+  if (t == cachedT_) return cachedX_;
   const double r = rampTime_ > 0 ? ramp(tau / rampTime_) : 1.0;
-  return r * serieMotion(serie0_ + tau);
+  const double s = serie0_ + tau;
+  cachedT_ = t;
+  cachedX_ = r * (firstOrder(s) + (table_ ? table_->at(s) : 0.0));
+  return cachedX_;
 }
 
 }  // namespace sph

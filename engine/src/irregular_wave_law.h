@@ -32,14 +32,18 @@
 //  * s0 = <serieini>, or with autofit="true" the first zero of X after it: X is sampled every
 //    Tp/4 from serieini, the first interval whose ends differ in sign is bisected, and the zero
 //    is rounded to 6 significant digits;
-//  * <gainstroke> multiplies the paddle's motion; after <duration> the paddle stays.
+//  * <gainstroke> multiplies the paddle's motion; after <duration> the paddle stays;
+//  * at <waveorder> 2 the difference-frequency terms of irregular_second_order.h are added to the
+//    series (autofit then looks for the zero of the whole motion).
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "irregular_second_order.h"
 #include "sph/case_wave_paddles.h"
 
 namespace sph {
@@ -72,14 +76,26 @@ class IrregularPaddleLaw {
   double fmin() const { return fmin_; }
   double fmax() const { return fmax_; }
   double serieStart() const { return serie0_; }  // s0, after autofit
-  // The series at the series time s: the paddle's motion (without ramp) and the elevation at x.
+  // The series at the series time s: the paddle's motion (without ramp; with the second order
+  // at <waveorder> 2) and the first-order elevation at x.
   double serieMotion(double s) const;
   double serieElevation(double x, double s) const;
+  // serieMotion at s0, s0 + h, ... (count values): the output's samples, the second order summed
+  // exactly however many waves.
+  std::vector<double> serieMotionGrid(double s0, double h, int count) const;
+  // The second order's pairs (empty at first order).
+  size_t pairs() const { return pairs_ ? pairs_->size() : 0; }
 
  private:
+  double firstOrder(double s) const;
+
   std::vector<Wave> waves_;
   double fmin_ = 0, fmax_ = 0, serie0_ = 0;
   double start_, duration_, rampTime_, gain_;
+  std::shared_ptr<const std::vector<SubharmonicPair>> pairs_;  // <waveorder> 2
+  std::shared_ptr<SubharmonicTable> table_;                     // the second order a run reads
+  // The last at(): a step asks for its start, which the step before asked for as its end.
+  mutable double cachedT_ = std::numeric_limits<double>::quiet_NaN(), cachedX_ = 0;
 };
 
 }  // namespace sph

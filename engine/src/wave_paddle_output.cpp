@@ -62,11 +62,12 @@ std::string irregularHeader(const WavePaddle& p, const IrregularPaddleLaw& law) 
   const IrregularWaves& w = p.irregular;
   return fmt::format(
       "Type of paddle: {} - Spectrum\nStart time: {} [s]\nDepth: {} [m]\nInitialRamp: {} [s]\nSpectrum: {}\n"
-      "Discretization: {}\nNumber of basic waves: {}\nWave order generation: 1st\nWaveHeight-significant: {} [m]\n"
+      "Discretization: {}\nNumber of basic waves: {}\nWave order generation: {}\nWaveHeight-significant: {} [m]\n"
       "WavePeriod-peak: {} [s]\nGainStroke: {}\nPeak coefficient: {}\nRandom seed: {}\n"
       "Serie initial time: {:.6g} [s]\nFrequency range: {:.6g} - {:.6g} [Hz]\n\nTime [s];{}\n",
       p.type == PaddleType::Flap ? "Flap" : "Piston", p.start, p.depth, w.rampTime, kSpectrumNames[int(w.spectrum)],
-      kDiscretizationNames[int(w.discretization)], w.waves, p.height, p.period, p.gainStroke, w.peakCoef, w.seed,
+      kDiscretizationNames[int(w.discretization)], w.waves, p.order == 2 ? "2nd" : "1st", p.height, p.period,
+      p.gainStroke, w.peakCoef, w.seed,
       law.serieStart(), law.fmin(), law.fmax(), p.type == PaddleType::Flap ? "Angle [rad]" : "Position [m]");
 }
 
@@ -82,9 +83,10 @@ void writeSerie(const std::filesystem::path& out, const WavePaddle& p, const Irr
       law.fmin(), law.fmax(), w.serieTimeMin, w.serieTimeMax, w.serieTimeDt, w.serieX,
       p.type == PaddleType::Flap ? "flapangle [rad]" : "pistonpos [m]");
   const long samples = std::lround((w.serieTimeMax - w.serieTimeMin) / w.serieTimeDt);
+  const std::vector<double> motion = law.serieMotionGrid(w.serieTimeMin, w.serieTimeDt, int(samples + 1));
   for (long i = 0; i <= samples; ++i) {
     const double s = w.serieTimeMin + double(i) * w.serieTimeDt;
-    text += fmt::format("{:.6f};{:.12g};{:.12g}\n", s, law.serieElevation(w.serieX, s), law.serieMotion(s));
+    text += fmt::format("{:.6f};{:.12g};{:.12g}\n", s, law.serieElevation(w.serieX, s), motion[size_t(i)]);
   }
   writeTextFileAtomic((out / fmt::format("WavePaddle_mkb{:04d}_Serie.csv", p.mkbound)).string(), text);
 }

@@ -1,7 +1,8 @@
 // Irregular-wave paddles (<piston_spectrum>, <flap_spectrum>, irregular_wave_law.h): the motion
 // against what DualSPHysics 5.4 writes for the same parameters (WavePaddle_mkb0010.csv, made by
 // tools/dualsphysics/irregular_paddle_fixtures.py) for both spectra, the four discretizations,
-// autofit, ramp, start, duration, gain and a flap's hinge; the spectrum's energy; the reader and
+// autofit, ramp, start, duration, gain, a flap's hinge and the second order (the example's 1024
+// waves, a shallow piston, a flap with its hinge up); the spectrum's energy; the reader and
 // its errors; the files <savemotion> and <saveserie> write; a run whose piston follows the law.
 #include <gtest/gtest.h>
 
@@ -102,6 +103,27 @@ std::vector<Variant> variants() {
   draft.irregular.autofit = false;
   draft.irregular.rampTime = 1.5;
   v.push_back({"irregular_flap_draft", draft, 0});
+  WavePaddle order2 = examplePiston();
+  order2.order = 2;
+  v.push_back({"irregular_piston_order2", order2, 560.075});
+  WavePaddle shallow = examplePiston();
+  shallow.order = 2;
+  shallow.irregular.discretization = Discretization::Random;
+  shallow.irregular.waves = 30;
+  shallow.depth = 0.3;
+  shallow.period = 3;
+  shallow.height = 0.06;
+  shallow.irregular.seed = 21;
+  shallow.irregular.serieIni = 100;
+  v.push_back({"irregular_piston_order2_shallow", shallow, 100.555});
+  WavePaddle flap2 = exampleFlap();
+  flap2.order = 2;
+  flap2.irregular.discretization = Discretization::CosStretched;
+  flap2.irregular.waves = 40;
+  flap2.draft = 0.1;
+  flap2.irregular.seed = 3;
+  flap2.irregular.serieIni = 50;
+  v.push_back({"irregular_flap_order2_draft", flap2, 50.2629});
   return v;
 }
 
@@ -273,6 +295,7 @@ TEST(IrregularPaddleReader, RefusesBadSpectrumPaddlesNamingLineAndElement) {
       {"SerieWaves", sea + "\n<saveseriewaves timemin=\"0\" timemax=\"10\" xpos=\"0\" />", "<saveseriewaves",
        "saveseriewaves", "not written"},
       {"Awas", sea + "\n<awas_zsurf><swl value=\"0.2\" /></awas_zsurf>", "<awas_zsurf", "awas_zsurf", "irregular"},
+      {"Order3", sea + "\n<waveorder value=\"3\" />", "<waveorder", "waveorder", "must be 1 or 2"},
       {"Serie", sea + "\n<saveserie timemin=\"5\" timemax=\"1\" timedt=\"0.1\" />", "<saveserie", "saveserie",
        "timemax above timemin"},
       {"Periods", sea + "\n<savemotion periods=\"3\" periodsteps=\"20\" />", "<savemotion", "savemotion",
@@ -288,6 +311,21 @@ TEST(IrregularPaddleReader, RefusesBadSpectrumPaddlesNamingLineAndElement) {
     const std::string path = test::writeFile(test::tempDir("irregular_paddles") / (std::string(b.name) + "_Def.xml"), xml);
     test::expectInputErrorAt(path, xml, b.marker, b.element, b.what);
   }
+}
+
+// DualSPHysics' second order of a flap hinged above the bottom (variabledraft < 0) is not
+// reproduced: refused rather than run differently.
+TEST(IrregularPaddleReader, RefusesASecondOrderFlapHingedAboveTheBottom) {
+  test::PistonTank t;
+  t.motion = kNullMotion;
+  t.special = R"(<wavepaddles><flap_spectrum>
+<mkbound value="1" /><waveorder value="2" /><depth value="0.2" /><waveheight value="0.03" /><waveperiod value="1.1" />
+<variabledraft value="-0.05" />
+<flapaxis0 x="0" y="-1" z="0" /><flapaxis1 x="0" y="1" z="0" />
+</flap_spectrum></wavepaddles>)";
+  const std::string xml = test::pistonTankXml(t);
+  const std::string path = test::writeFile(test::tempDir("irregular_paddles") / "FlapDraft_Def.xml", xml);
+  test::expectInputErrorAt(path, xml, "<variabledraft", "variabledraft", "not reproduced");
 }
 
 // <savemotion> writes the law at its sample times, <saveserie> the series (motion and the

@@ -2,8 +2,8 @@
 """Makes the irregular-wave paddle fixtures of engine/tests/test_irregular_paddles.cpp from DualSPHysics.
 
 For each variant below, a copy of DualSPHysics' example CasePistonBeach_IRREG (piston) or
-CaseFlapBeach_IRREG (flap) gets the variant's <piston_spectrum>/<flap_spectrum> parameters, first
-order, no <saveserie>, and a <savemotion> of 12 s every 0.02 s (a series that does not start at a
+CaseFlapBeach_IRREG (flap) gets the variant's <piston_spectrum>/<flap_spectrum> parameters (first
+order unless the variant says), no <saveserie>, and a <savemotion> of 12 s every 0.02 s (a series that does not start at a
 zero of the paddle's motion has a ramp: DualSPHysics stops when the paddle jumps at the start); GenCase and DualSPHysics 5.4 run it
 for a moment (-tmax:0.001), which is enough: DualSPHysics writes the paddle's whole motion
 (WavePaddle_mkb0010.csv) when it starts. The fixture keeps the time and the position (m) or angle
@@ -40,6 +40,13 @@ VARIANTS = {
                                                    "serieini": (10, "false")}),
     # the example as it is (50 stretched waves, autofit from 140 s)
     "irregular_flap_stretched_autofit": ("flap", {}),
+    # second order: the example itself (1024 waves), a shallow piston, a flap with its hinge up
+    "irregular_piston_order2": ("piston", {"waveorder": 2}),
+    "irregular_piston_order2_shallow": ("piston", {"waveorder": 2, "discretization": "random", "waves": 30,
+                                                   "depth": 0.3, "waveperiod": 3, "waveheight": 0.06,
+                                                   "randomseed": 21, "serieini": (100, "true")}),
+    "irregular_flap_order2_draft": ("flap", {"waveorder": 2, "discretization": "cosstretched", "waves": 40,
+                                             "variabledraft": 0.1, "randomseed": 3, "serieini": (50, "true")}),
     "irregular_flap_draft": ("flap", {"discretization": "regular", "waves": 30, "peakcoef": 2.5,
                                       "variabledraft": 0.1, "randomseed": 11, "serieini": (0, "false"),
                                       "ramptime": 1.5}),
