@@ -13,6 +13,7 @@
 
 #include "gauge_recorder.h"
 #include "gauge_sampler.h"
+#include "sph/gpu_runtime.h"
 #include "sph/simulation.h"
 #include "sph/sph_kernels.h"
 #include "test_support.h"
@@ -309,8 +310,8 @@ TEST(GaugeRecorder, ForceGaugeWithoutItsParticlesIsAnError) {
 // walls are pushed down by a part of the water's weight: at the start the boundary particles have
 // the density rho0 (no pressure of their own), so p_a + p_b is about half of what it is at
 // equilibrium and the force 0.37 rho0 g H A, growing as the boundary's pressure builds up (0.58
-// after 10 steps).
-TEST(GaugeRun, TankWritesMaxZAndForceFiles) {
+// after 10 steps). On `device`: GPU runs take both gauges on the device (device_gauges.h).
+void expectTankMaxZAndForceFiles(Device device) {
   const double dp = 0.02, depth = 0.3;
   const std::string commands = R"(<setmkfluid mk="0" />
 <drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="0.4" y="2" z=")" +
@@ -329,8 +330,16 @@ TEST(GaugeRun, TankWritesMaxZAndForceFiles) {
 </gauges></special>
 )";
   xml.insert(xml.find("<execution>\n") + 12, special);
-  const auto dir = test::tempDir("gauges_maxz_force_run");
-  const RunReport r = test::runCpuCase(dir, xml, "cell");
+  const auto dir = test::tempDir(device == Device::Gpu ? "gauges_maxz_force_run_gpu" : "gauges_maxz_force_run");
+  const CaseDefinition c = loadCase(test::writeFile(dir / "Tank_Def.xml", xml));
+  RunOptions o;
+  o.device = device;
+  o.outDir = (dir / "out").string();
+  o.writeVtk = false;
+  o.progress = false;
+  o.threads = 2;
+  Simulation sim(c, o);
+  const RunReport r = sim.run();
   ASSERT_EQ(r.status, "completed") << r.status;
 
   const auto surface = lines(dir / "out" / "gauges" / "Surface.csv");
@@ -350,6 +359,13 @@ TEST(GaugeRun, TankWritesMaxZAndForceFiles) {
     // Left and right walls push back equally.
     EXPECT_NEAR(fx, 0.0, 1e-3 * weight) << tank[k];
   }
+}
+
+TEST(GaugeRun, TankWritesMaxZAndForceFiles) { expectTankMaxZAndForceFiles(Device::Cpu); }
+
+TEST(GaugeRun, TankWritesMaxZAndForceFilesOnTheGpu) {
+  if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
+  expectTankMaxZAndForceFiles(Device::Gpu);
 }
 
 }  // namespace
