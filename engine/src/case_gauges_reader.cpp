@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include "sph/errors.h"
+
 namespace sph {
 namespace {
 
@@ -26,7 +28,7 @@ constexpr std::string_view kUnsupportedSpecial[] = {
     "forcepoints", "initialize", "inout",   "mlayerpistons", "moorings", "outputparts",
     "relaxationzones", "savedt", "shifting", "timeout", "vres"};
 // DualSPHysics gauge kinds that this engine does not implement.
-constexpr std::string_view kUnsupportedGauges[] = {"maxz", "force", "mesh"};
+constexpr std::string_view kUnsupportedGauges[] = {"mesh"};
 
 template <size_t N>
 bool listed(const std::string_view (&list)[N], std::string_view name) {
@@ -52,13 +54,15 @@ class GaugesReader {
     for (const XMLElement* e = gauges->FirstChildElement(); e; e = e->NextSiblingElement()) {
       const std::string_view kind = e->Name();
       if (skipped(e) || kind == "default") continue;
-      const bool known = kind == "swl" || kind == "velocity" || kind == "pressure";
+      const bool known = kind == "swl" || kind == "velocity" || kind == "pressure" || kind == "maxz" || kind == "force";
       if (!known && !listed(kUnsupportedGauges, kind)) x_.unknown(e, gauges);
       if (!x_.boolean(e, "active", true)) continue;
       if (kind == "swl") readSwl(e, defaults);
       else if (kind == "velocity") readPoint(e, defaults, GaugeKind::Velocity);
       else if (kind == "pressure") readPoint(e, defaults, GaugeKind::Pressure);
-      else x_.fail(e, "this DualSPHysics gauge is not supported (supported gauges: swl, velocity, pressure)");
+      else if (kind == "maxz") readMaxZ(e, defaults);
+      else if (kind == "force") readForce(e, defaults);
+      else x_.fail(e, "this DualSPHysics gauge is not supported (supported gauges: swl, velocity, pressure, maxz, force)");
     }
   }
 
@@ -164,6 +168,47 @@ class GaugesReader {
     out_.items.push_back(std::move(g));
   }
 
+  void readMaxZ(const XMLElement* e, const GaugeTiming& defaults) {
+    x_.onlyChildren(e, {"savevtkpart", "computedt", "computetime", "output", "outputdt", "outputtime", "point0",
+                        "height", "distlimit"});
+    GaugeSpec g = begin(e, defaults, GaugeKind::MaxZ);
+    g.point0 = point(e, "point0");
+    const XMLElement* height = optionalChild(e, "height");
+    if (!height) x_.fail(e, "missing element <height> (value in m)");
+    g.height = nonNegative(height, "value");
+
+    // DualSPHysics reads one of value (m), coefdp (x dp) or coefh (x h), and has no default.
+    const XMLElement* dist = optionalChild(e, "distlimit");
+    if (!dist) x_.fail(e, "missing element <distlimit> (value in m, coefdp times dp or coefh times h)");
+    const char* given = nullptr;
+    for (const char* a : {"value", "coefdp", "coefh"}) {
+      if (!dist->Attribute(a)) continue;
+      if (given) x_.fail(dist, fmt::format("give one of value, coefdp and coefh, not {} and {}", given, a));
+      given = a;
+    }
+    if (!given) x_.fail(dist, "needs attribute value (m), coefdp or coefh");
+    g.distLimit = x_.real(dist, given);
+    g.distLimitUnit = std::string_view(given) == "value"    ? GaugeSpec::DistUnit::Metre
+                      : std::string_view(given) == "coefdp" ? GaugeSpec::DistUnit::Dp
+                                                            : GaugeSpec::DistUnit::H;
+    if (!(g.distLimit > 0) || !std::isfinite(g.distLimit))
+      x_.fail(dist, fmt::format("{} must be positive (got {})", given, g.distLimit));
+    out_.items.push_back(std::move(g));
+  }
+
+  void readForce(const XMLElement* e, const GaugeTiming& defaults) {
+    x_.onlyChildren(e, {"savevtkpart", "computedt", "computetime", "output", "outputdt", "outputtime", "target"});
+    GaugeSpec g = begin(e, defaults, GaugeKind::Force);
+    const XMLElement* target = optionalChild(e, "target");
+    if (!target) x_.fail(e, "missing element <target mkbound=\"...\"> (the boundary particles to measure)");
+    if (target->Attribute("mkfluid") || target->Attribute("mk"))
+      x_.fail(target, "the force gauge measures boundary particles: give mkbound (DualSPHysics has no other target)");
+    g.mkBound = x_.integer(target, "mkbound");
+    if (g.mkBound < 0) x_.fail(target, fmt::format("mkbound must be >= 0 (got {})", g.mkBound));
+    g.targetLine = target->GetLineNum();
+    out_.items.push_back(std::move(g));
+  }
+
   const XmlReader& x_;
   CaseGauges& out_;
 };
@@ -193,6 +238,26 @@ void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& ou
     }
   }
   if (gauges && xml.boolean(gauges, "active", true)) GaugesReader(xml, out).read(gauges);
+}
+
+void attachGauges(const std::string& path, CaseDefinition& c) {
+  for (GaugeSpec& g : c.gauges.items) {
+    if (g.kind != GaugeKind::Force) continue;
+    const std::string where = fmt::format("{}:{}: <target> of force gauge '{}'", path, g.targetLine, g.name);
+    size_t k = 0;
+    while (k < c.mks.size() && !(c.mks[k].bound && c.mks[k].local == g.mkBound)) ++k;
+    if (k == c.mks.size() || c.mks[k].count == 0)
+      throw InputError(fmt::format("{}: mkbound {} has no particles in this case", where, g.mkBound));
+    // DualSPHysics measures fixed and moving boundaries only; a floating body's force is in
+    // OUT/floating.csv.
+    for (const FloatingDef& f : c.floatings)
+      if (std::find(f.mkBound.begin(), f.mkBound.end(), g.mkBound) != f.mkBound.end())
+        throw InputError(fmt::format("{}: mkbound {} is a floating body (line {}); the force gauge measures fixed or "
+                                     "moving boundaries, as in DualSPHysics",
+                                     where, g.mkBound, f.line));
+    g.mkIndex = int(k);
+    g.mk = c.mks[k].mk;
+  }
 }
 
 }  // namespace sph

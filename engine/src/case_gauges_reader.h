@@ -5,6 +5,7 @@
 // silently ignored.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "sph/case_acc_inputs.h"
@@ -19,5 +20,10 @@ namespace sph {
 // InputError (file, line, element).
 void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& gauges, std::vector<WavePaddle>& paddles,
                  std::vector<DampingZone>& damping, std::vector<AccInput>& accInputs);
+
+// Finds the particles of each force gauge's <target mkbound> in the generated case (its mks in
+// their final order). InputError (file, line of <target>) for an mkbound without particles or a
+// floating one.
+void attachGauges(const std::string& path, CaseDefinition& c);
 
 }  // namespace sph

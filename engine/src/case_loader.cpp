@@ -253,6 +253,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   if (!genParticles_) orderAsGenCase(c_);
   if (initials) readInitials(initials);  // on GenCase's order, which sets the particles' slots
   attachAccInputs(path_, c_);  // mk indices of the final order
+  attachGauges(path_, c_);     // the same
   for (const MotionObject& m : c_.motions) {
     for (const FloatingDef& f : c_.floatings) {
       if (std::find(f.mkBound.begin(), f.mkBound.end(), m.ref) != f.mkBound.end()) {

@@ -8,6 +8,12 @@
 // of it. Both neighbour strategies keep the particles sorted by cell, so a chunk is compact and a
 // point visits a handful of chunks; the sums do not depend on the order, only the cost does.
 // The sums (sph/gauge_physics.h) are in double, in a fixed order: runs repeat exactly.
+//
+// The same boxes serve the other gauges: a maxz line, one warp, visits the chunks whose box
+// meets the cylinder's bounding box; a force gauge cuts the boundary particles [0, nBound) into
+// chunks too, and each chunk holding particles of the target mk, one warp, visits the fluid
+// chunks within 2h of the box of those particles. The chunks' partial forces are summed by one
+// warp in a fixed order, so these repeat exactly as well.
 #pragma once
 
 #include <cstdint>
@@ -30,11 +36,32 @@ struct GaugeChunkBox {
 // The five sums per point: sum V W, sum V W v (3), sum V W p.
 inline constexpr uint32_t kGaugeSumsPerPoint = 5;
 
-// GPU kernels (gpu/device_gauges.cu): the boxes of the chunks of [p.nBound, p.n), then the sums
-// at the nPoints points (x, y, z each) into sums (kGaugeSumsPerPoint per point). Device pointers.
+// GPU kernels (gpu/device_gauges.cu), all pointers on the device:
+// the boxes of the chunks of [p.nBound, p.n) (gaugeChunkCount(p) of them);
 template <typename T>
-void gaugeSumsGpu(const ParticleView<T>& p, const GaugeSumParams& k, const double* points, uint32_t nPoints,
-                  GaugeChunkBox* boxes, double* sums);
+void gaugeBoxesGpu(const ParticleView<T>& p, int dim, GaugeChunkBox* boxes);
+// the sums at the nPoints points (x, y, z each) into sums (kGaugeSumsPerPoint per point);
+template <typename T>
+void gaugeSumsGpu(const ParticleView<T>& p, const GaugeSumParams& k, const GaugeChunkBox* boxes, const double* points,
+                  uint32_t nPoints, double* sums);
+// the highest fluid particle near each of the nLines maxz lines into out (kNoMaxZ when none);
+template <typename T>
+void gaugeMaxZGpu(const ParticleView<T>& p, int dim, const GaugeChunkBox* boxes, const MaxZLine* lines,
+                  uint32_t nLines, double* out);
+// the force gauge's summed acceleration of the boundary particles of mk index `mkIndex` into
+// out[0..2], with partial (3 per chunk of [0, p.nBound)) as scratch.
+template <typename T>
+void gaugeWallAceGpu(const ParticleView<T>& p, const GaugeSumParams& k, const GaugeChunkBox* boxes, uint32_t mkIndex,
+                     double* partial, double* out);
+
+template <typename T>
+uint32_t gaugeChunkCount(const ParticleView<T>& p) {
+  return (p.n - p.nBound + kGaugeChunk - 1) / kGaugeChunk;
+}
+template <typename T>
+uint32_t gaugeBoundChunkCount(const ParticleView<T>& p) {
+  return (p.nBound + kGaugeChunk - 1) / kGaugeChunk;
+}
 
 template <typename T>
 class DeviceGaugeSource final : public GaugeSource {
@@ -43,16 +70,26 @@ class DeviceGaugeSource final : public GaugeSource {
   DeviceGaugeSource(std::function<ParticleView<T>()> view, const GaugeSumParams& k)
       : view_(std::move(view)), k_(k) {}
   void samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) override;
-  size_t deviceBytes() const { return points_.bytes() + boxes_.bytes() + sums_.bytes(); }
+  void sample(const GaugeRequest& req, GaugeResults& out) override;
+  size_t deviceBytes() const {
+    return points_.bytes() + boxes_.bytes() + sums_.bytes() + lines_.bytes() + maxZ_.bytes() + partial_.bytes() +
+           ace_.bytes();
+  }
 
  private:
+  // The boxes of the particles as they are now.
+  void bound(const ParticleView<T>& p);
+  // The point sums on p, whose boxes are made.
+  void pointsOn(const ParticleView<T>& p, const std::vector<GaugePoint>& points, std::vector<PointSample>& out);
+
   std::function<ParticleView<T>()> view_;
   GaugeSumParams k_;
   // Device buffers, grown when needed and kept between samples.
-  DeviceArray<double> points_, sums_;
+  DeviceArray<double> points_, sums_, maxZ_, partial_, ace_;
   DeviceArray<GaugeChunkBox> boxes_;
+  DeviceArray<MaxZLine> lines_;
   std::vector<GaugePoint> uploaded_;  // what points_ holds: gauges due at different times differ
-  std::vector<double> hostPoints_, hostSums_;
+  std::vector<double> hostPoints_, hostSums_, hostAce_;
 };
 
 }  // namespace sph

@@ -47,8 +47,20 @@ ResolvedGauge resolveGauge(const GaugeSpec& g, const SimParameters& p) {
   r.pointDp = g.pointDpIsCoef ? g.pointDp * p.dp : g.pointDp;
   const double coef = g.massLimitCoef.value_or(defaultSwlMassLimitCoef(p.dim));
   r.massLimit = g.massLimit.value_or(coef * p.massFluid);
+  r.massFluid = p.massFluid;
+  using Unit = GaugeSpec::DistUnit;
+  r.distLimit = g.distLimit * (g.distLimitUnit == Unit::Dp ? p.dp : g.distLimitUnit == Unit::H ? p.h : 1.0);
+  r.floorZ = p.domainMin.z;
+  r.massBound = p.massBound;
+  if (g.kind == GaugeKind::Force && g.mkIndex < 0)
+    throw InputError(fmt::format("gauge '{}' (line {}): the particles of its mkbound {} were not looked up in the case",
+                                 g.name, g.line, g.mkBound));
   return r;
 }
+
+MaxZLine gaugeMaxZLine(const ResolvedGauge& g) { return {g.spec.point0, g.spec.height, g.distLimit}; }
+
+ForceTarget gaugeForceTarget(const ResolvedGauge& g) { return {g.spec.mk, uint32_t(g.spec.mkIndex)}; }
 
 std::string gaugeCsvHeader(GaugeKind kind) {
   switch (kind) {
@@ -56,6 +68,10 @@ std::string gaugeCsvHeader(GaugeKind kind) {
       return "time [s];swlx [m];swly [m];swlz [m];pos0x [m];pos0y [m];pos0z [m];pos2x [m];pos2y [m];pos2z [m]\n";
     case GaugeKind::Velocity:
       return "time [s];velx [m/s];vely [m/s];velz [m/s];posx [m];posy [m];posz [m];shepard [-]\n";
+    case GaugeKind::MaxZ:
+      return "time [s];zmax [m];posx [m];posy [m];posz [m]\n";
+    case GaugeKind::Force:
+      return "time [s];force [N];forcex [N];forcey [N];forcez [N]\n";
     default:
       return "time [s];press [Pa];posx [m];posy [m];posz [m];shepard [-]\n";
   }
@@ -63,6 +79,7 @@ std::string gaugeCsvHeader(GaugeKind kind) {
 
 size_t gaugePointCount(const ResolvedGauge& g) {
   const GaugeSpec& s = g.spec;
+  if (s.kind == GaugeKind::MaxZ || s.kind == GaugeKind::Force) return 0;
   if (s.kind != GaugeKind::Swl) return 1;
   const int pieces = swlPieces(s.point0, s.point2, g.pointDp);
   // Every point of the line is evaluated at each sample (on the GPU, all at once).
@@ -77,17 +94,31 @@ size_t gaugePointCount(const ResolvedGauge& g) {
 std::vector<GaugePoint> gaugePoints(const ResolvedGauge& g) {
   gaugePointCount(g);  // refuses a line of too many points
   const GaugeSpec& s = g.spec;
+  if (s.kind == GaugeKind::MaxZ || s.kind == GaugeKind::Force) return {};
   if (s.kind != GaugeKind::Swl) return {s.point};
   return swlPoints(s.point0, s.point2, g.pointDp);
 }
 
-std::string gaugeCsvRow(const ResolvedGauge& g, const PointSample* samples, double massFluid, double time) {
+std::string gaugeCsvRow(const ResolvedGauge& g, const GaugeResults& r, size_t first, double time) {
   const GaugeSpec& s = g.spec;
+  if (s.kind == GaugeKind::MaxZ) {
+    // DualSPHysics' CPU gauge writes the domain's floor when no fluid is near (its GPU gauge
+    // writes -FLT_MAX); the floor also keeps a column of finite numbers.
+    const double z = std::max(r.maxZ[first], g.floorZ);
+    return fmt::format("{:.9g};{:.7g};{:.7g};{:.7g};{:.7g}\n", time, z, s.point0.x, s.point0.y, s.point0.z);
+  }
+  if (s.kind == GaugeKind::Force) {
+    const std::array<double, 3>& a = r.ace[first];
+    const double f[3] = {g.massBound * a[0], g.massBound * a[1], g.massBound * a[2]};
+    return fmt::format("{:.9g};{:.7g};{:.7g};{:.7g};{:.7g}\n", time, std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]),
+                       f[0], f[1], f[2]);
+  }
+  const PointSample* samples = r.points.data() + first;
   if (s.kind == GaugeKind::Swl) {
     const int pieces = swlPieces(s.point0, s.point2, g.pointDp);
     // kernelMass = the Shepard sum times m (gauge_sampler.h).
     const GaugePoint w = swlCrossing(s.point0, s.point2, pieces, g.massLimit,
-                                     [&](int k) { return samples[k].shepard * massFluid; });
+                                     [&](int k) { return samples[k].shepard * g.massFluid; });
     return fmt::format("{:.9g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g}\n", time, w.x, w.y, w.z,
                        s.point0.x, s.point0.y, s.point0.z, s.point2.x, s.point2.y, s.point2.z);
   }
@@ -141,7 +172,9 @@ void GaugeRecorder::sample(double t, GaugeSource& source) {
     size_t first;
   };
   std::vector<Due> due;
-  points_.clear();
+  request_.points.clear();
+  request_.lines.clear();
+  request_.targets.clear();
   for (Item& it : items_) {
     if (!computeDue(it, t)) continue;
     const ResolvedGauge& g = it.g;
@@ -150,12 +183,20 @@ void GaugeRecorder::sample(double t, GaugeSource& source) {
                        inWindow(t, g.outputStart, g.outputEnd);
     if (!write) continue;
     it.nextOutput = g.outputDt > 0 ? nextMultiple(t, g.outputDt) : t;
-    due.push_back({&it, points_.size()});
-    points_.insert(points_.end(), it.points.begin(), it.points.end());
+    if (g.spec.kind == GaugeKind::MaxZ) {
+      due.push_back({&it, request_.lines.size()});
+      request_.lines.push_back(gaugeMaxZLine(g));
+    } else if (g.spec.kind == GaugeKind::Force) {
+      due.push_back({&it, request_.targets.size()});
+      request_.targets.push_back(gaugeForceTarget(g));
+    } else {
+      due.push_back({&it, request_.points.size()});
+      request_.points.insert(request_.points.end(), it.points.begin(), it.points.end());
+    }
   }
   if (due.empty()) return;
-  source.samplePoints(points_, samples_);
-  for (const Due& d : due) d.item->rows += gaugeCsvRow(d.item->g, samples_.data() + d.first, kernel_.massFluid, t);
+  source.sample(request_, results_);
+  for (const Due& d : due) d.item->rows += gaugeCsvRow(d.item->g, results_, d.first, t);
 }
 
 void GaugeRecorder::sample(const ParticleSnapshot& s) {

@@ -25,24 +25,36 @@ struct ResolvedGauge {
   double outputDt = 0, outputStart = 0, outputEnd = 0;
   double pointDp = 0;    // swl, m
   double massLimit = 0;  // swl, kg
+  double massFluid = 0;  // swl: its kernel-summed mass is the Shepard sum times this
+  double distLimit = 0;  // maxz, m
+  // maxz: what it writes when no fluid is near its line, the domain's lowest z (DualSPHysics
+  // writes its DomPosMin.z).
+  double floorZ = 0;
+  double massBound = 0;  // force: the gauge writes this times the summed acceleration
 };
 
 // DualSPHysics' defaults: compute and output every TimeOut from 0 to the end of the run, output
 // off; swl
 // mass limit 0.4 m (2D) or 0.5 m (3D) of a fluid particle's mass m (DualSPHysics
-// _FmtXML_Gauges.xml: "default=0.5 on 3D and 0.4 on 2D").
+// _FmtXML_Gauges.xml: "default=0.5 on 3D and 0.4 on 2D"). A force gauge must have been attached
+// to its mk (attachGauges, case_gauges_reader.h): InputError naming the gauge otherwise.
 ResolvedGauge resolveGauge(const GaugeSpec& g, const SimParameters& p);
 
 // The points a gauge is evaluated at: one for velocity and pressure, the swlPoints() of its
-// line for swl; and how many there are. Both throw RunError (naming the gauge and its line) for
-// a line of over a million pieces. A recorder refuses gauges of over ten million points in all.
+// line for swl, none for maxz and force; and how many there are. Both throw RunError (naming the
+// gauge and its line) for a line of over a million pieces. A recorder refuses gauges of over ten
+// million points in all.
 std::vector<GaugePoint> gaugePoints(const ResolvedGauge& g);
 size_t gaugePointCount(const ResolvedGauge& g);
+// What a maxz gauge asks of a GaugeSource (its sizes in metres), and a force gauge.
+MaxZLine gaugeMaxZLine(const ResolvedGauge& g);
+ForceTarget gaugeForceTarget(const ResolvedGauge& g);
 
 // The header line (with units) and one data row of a gauge's CSV file (';'-separated, as
-// DualSPHysics writes them), from the samples at gaugePoints(g).
+// DualSPHysics writes them), from results whose part for this gauge starts at `first`: its first
+// point in r.points (gaugePoints(g)), its line in r.maxZ or its target in r.ace.
 std::string gaugeCsvHeader(GaugeKind kind);
-std::string gaugeCsvRow(const ResolvedGauge& g, const PointSample* samples, double massFluid, double time);
+std::string gaugeCsvRow(const ResolvedGauge& g, const GaugeResults& r, size_t first, double time);
 
 class GaugeRecorder {
  public:
@@ -53,7 +65,7 @@ class GaugeRecorder {
 
   bool empty() const { return items_.empty(); }
   bool due(double t) const;  // some gauge is to be evaluated at time t
-  // Evaluates the gauges due at time t: the points of all of them in one call of `source`.
+  // Evaluates the gauges due at time t: all of them in one call of `source`.
   void sample(double t, GaugeSource& source);
   void sample(const ParticleSnapshot& s);  // the same from a host snapshot taken at s.time
   void flush();                            // appends the buffered rows to the .part files
@@ -78,8 +90,8 @@ class GaugeRecorder {
   bool computeDue(const Item& it, double t) const;
 
   GaugeKernel kernel_;
-  std::vector<GaugePoint> points_;    // of the gauges due, storage kept between samples
-  std::vector<PointSample> samples_;  // at points_
+  GaugeRequest request_;  // of the gauges due, storage kept between samples
+  GaugeResults results_;
   std::filesystem::path dir_;
   std::vector<Item> items_;
   bool finished_ = false;

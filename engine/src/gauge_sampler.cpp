@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sph/errors.h"
 #include "sph/sph_kernels.h"
 
 namespace sph {
@@ -87,6 +88,59 @@ void SnapshotGaugeSource::samplePoints(const std::vector<GaugePoint>& points, st
   if (points.empty()) return;
   grid_.rebuild(take_(), k_);
   for (size_t k = 0; k < points.size(); ++k) out[k] = samplePoint(grid_, points[k]);
+}
+
+void GaugeSource::sample(const GaugeRequest& req, GaugeResults& out) {
+  if (!req.lines.empty() || !req.targets.empty())
+    throw RunError("this gauge source interpolates at points only: it cannot run maxz or force gauges");
+  samplePoints(req.points, out.points);
+  out.maxZ.clear();
+  out.ace.clear();
+}
+
+void SnapshotGaugeSource::sample(const GaugeRequest& req, GaugeResults& out) {
+  out.points.resize(req.points.size());
+  out.maxZ.resize(req.lines.size());
+  out.ace.resize(req.targets.size());
+  if (req.empty()) return;
+  const ParticleSnapshot& s = take_();
+  if (!req.points.empty() || !req.targets.empty()) grid_.rebuild(s, k_);
+  for (size_t k = 0; k < req.points.size(); ++k) out.points[k] = samplePoint(grid_, req.points[k]);
+  maxZOverFluid(s, k_.dim, req.lines, out.maxZ.data());
+  for (size_t k = 0; k < req.targets.size(); ++k) out.ace[k] = wallPressureAce(grid_, req.targets[k].mk);
+}
+
+void maxZOverFluid(const ParticleSnapshot& s, int dim, const std::vector<MaxZLine>& lines, double* out) {
+  std::fill(out, out + lines.size(), kNoMaxZ);
+  if (lines.empty()) return;
+  for (size_t i = 0; i < s.count(); ++i) {
+    if (s.type[i] != 1) continue;
+    const double* x = &s.pos[3 * i];
+    for (size_t k = 0; k < lines.size(); ++k) {
+      const MaxZLine& l = lines[k];
+      const double x0[3] = {l.point0.x, l.point0.y, l.point0.z};
+      if (x[2] > out[k] && nearMaxZLine(x0, l.height, l.distLimit * l.distLimit, x[0], x[1], x[2], dim)) out[k] = x[2];
+    }
+  }
+}
+
+std::array<double, 3> wallPressureAce(const FluidGrid& g, int mk) {
+  const ParticleSnapshot& s = g.snapshot();
+  const int dim = g.kernel().dim;
+  std::array<double, 3> sum = {0, 0, 0};
+  for (size_t a = 0; a < s.count(); ++a) {
+    if (s.type[a] != 0 || s.mk[a] != mk) continue;
+    const double* xa = &s.pos[3 * a];
+    const double pa = s.press[a], rhoa = s.rho[a];
+    double ace[3] = {0, 0, 0};
+    g.forEachFluidWithin({xa[0], xa[1], xa[2]}, [&](uint32_t b, double r2) {
+      const double* xb = &s.pos[3 * size_t(b)];
+      const double dr[3] = {xa[0] - xb[0], dim == 2 ? 0.0 : xa[1] - xb[1], xa[2] - xb[2]};
+      addWallPressureAce(dr, r2, pa, rhoa, double(s.press[b]), double(s.rho[b]), g.sums(), ace);
+    });
+    for (int c = 0; c < 3; ++c) sum[size_t(c)] += ace[c];
+  }
+  return sum;
 }
 
 double kernelMass(const FluidGrid& g, const GaugePoint& x) {

@@ -4,20 +4,26 @@
 //   shepard(x) = sum_j V_j W(x - x_j)                       (1 inside the fluid, 0 in air)
 //   f(x)       = sum_j V_j W(x - x_j) f_j / shepard(x)      velocity and pressure (Shepard-normalised)
 //   mass(x)    = sum_j V_j W(x - x_j) m                     the swl gauge's kernel-summed mass
-// In 2D the y coordinate is ignored (the particles lie in one plane).
+// In 2D the y coordinate is ignored (the particles lie in one plane). The maxz and force gauges
+// are not interpolations: the highest fluid particle near a line, and the pressure force of the
+// fluid on the particles of one boundary mk (sph/gauge_physics.h says how both are defined).
 //
 // The sums themselves are in sph/gauge_physics.h, shared with the GPU gauges (device_gauges.h).
 //
 // Cost per sample time on the host: the run copies the particles to the host (O(N)) and the
 // grid bins the fluid particles in O(N) (two passes); each point then visits the 3x3(x3) cells
 // around it, O(neighbours), so a swl line of P points costs O(P x neighbours), never O(P x N).
+// A force gauge visits the cells around each particle of its mk the same way; the maxz gauges
+// take one pass over the particles, O(N x lines).
 // Only the sample times pay: steps between them do nothing for the gauges. GPU runs evaluate the
 // points on the device instead and copy back only the sums.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "sph/case_gauges.h"
@@ -46,9 +52,13 @@ class FluidGrid {
   // Calls f(particle index j, V_j W(x - x_j)) for every fluid particle within 2h of x.
   template <typename F>
   void forEachNeighbour(const GaugePoint& x, F&& f) const;
+  // Calls f(particle index j, squared distance r2) for every fluid particle with r2 < (2h)^2.
+  template <typename F>
+  void forEachFluidWithin(const GaugePoint& x, F&& f) const;
 
   const ParticleSnapshot& snapshot() const { return *s_; }
   const GaugeKernel& kernel() const { return k_; }
+  const GaugeSumParams& sums() const { return sums_; }
 
  private:
   const ParticleSnapshot* s_ = nullptr;
@@ -75,6 +85,36 @@ double kernelMass(const FluidGrid& g, const GaugePoint& x);
 // Shepard-normalised, 0 where no fluid is near.
 PointSample pointSampleFromSums(double shepard, const double velSum[3], double pressSum);
 
+// A maxz gauge's line with its sizes in metres.
+struct MaxZLine {
+  GaugePoint point0;
+  double height = 0, distLimit = 0;
+};
+
+// A force gauge's target: the boundary particles of one mk, by its global number (the snapshot's
+// mk) and by its index in the case's mks (the particles' code on the device).
+struct ForceTarget {
+  int mk = -1;
+  uint32_t mkIndex = 0;
+};
+
+// Everything the gauges due at one time ask for, taken from one state of the particles.
+struct GaugeRequest {
+  std::vector<GaugePoint> points;
+  std::vector<MaxZLine> lines;
+  std::vector<ForceTarget> targets;
+  bool empty() const { return points.empty() && lines.empty() && targets.empty(); }
+};
+
+// No fluid particle near a maxz line: the lowest double (the recorder writes the domain's floor).
+inline constexpr double kNoMaxZ = std::numeric_limits<double>::lowest();
+
+struct GaugeResults {
+  std::vector<PointSample> points;          // at request.points
+  std::vector<double> maxZ;                 // per line: the z of its highest fluid particle, or kNoMaxZ
+  std::vector<std::array<double, 3>> ace;   // per target: sum over its particles of a_a (m/s^2)
+};
+
 // Where a gauge sample's values come from: the SPH sums above at a set of points, for the state
 // at one time. The host bins a snapshot (SnapshotGaugeSource); GPU runs evaluate the points on
 // the device (device_gauges.h).
@@ -83,6 +123,9 @@ class GaugeSource {
   virtual ~GaugeSource() = default;
   // out[k] = the sample at points[k] (out is resized to points.size()).
   virtual void samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) = 0;
+  // Every part of `req` from the same state (out's vectors are resized to req's). A source that
+  // only interpolates at points (a test's stand-in) answers points and refuses the rest.
+  virtual void sample(const GaugeRequest& req, GaugeResults& out);
 };
 
 // The host's source: bins the snapshot `take` returns (taken when needed), once per call.
@@ -91,12 +134,20 @@ class SnapshotGaugeSource final : public GaugeSource {
   SnapshotGaugeSource(std::function<const ParticleSnapshot&()> take, const GaugeKernel& k)
       : take_(std::move(take)), k_(k) {}
   void samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) override;
+  void sample(const GaugeRequest& req, GaugeResults& out) override;
 
  private:
   std::function<const ParticleSnapshot&()> take_;
   GaugeKernel k_;
   FluidGrid grid_;  // storage kept between samples
 };
+
+// The maxz gauge for each line over the fluid particles of s, in one pass: out[k] for lines[k].
+void maxZOverFluid(const ParticleSnapshot& s, int dim, const std::vector<MaxZLine>& lines, double* out);
+
+// The force gauge's sum over the boundary particles of global mk `mk` of their acceleration a_a
+// (sph/gauge_physics.h), their fluid neighbours from g, the pressures those of the snapshot.
+std::array<double, 3> wallPressureAce(const FluidGrid& g, int mk);
 
 // DualSPHysics JGaugeSystem: the swl mass limit is this fraction of a fluid particle's mass when
 // <masslimit> is not given. In 3D half the mass marks the surface; in 2D the kernel sum
@@ -136,6 +187,13 @@ GaugePoint surfaceAlongLine(const FluidGrid& g, const GaugePoint& p0, const Gaug
 
 template <typename F>
 void FluidGrid::forEachNeighbour(const GaugePoint& x, F&& f) const {
+  forEachFluidWithin(x, [&](uint32_t j, double r2) {
+    f(j, gaugeVolumeWeightValue(std::sqrt(r2), double(s_->rho[j]), sums_));
+  });
+}
+
+template <typename F>
+void FluidGrid::forEachFluidWithin(const GaugePoint& x, F&& f) const {
   if (order_.empty()) return;
   const double p[3] = {x.x, k_.dim == 2 ? 0.0 : x.y, x.z};
   int64_t c0[3], c1[3];
@@ -154,7 +212,7 @@ void FluidGrid::forEachNeighbour(const GaugePoint& x, F&& f) const {
           const uint32_t j = order_[q];
           const double r2 = gaugeDistance2(p, s_->pos[3 * j], s_->pos[3 * j + 1], s_->pos[3 * j + 2], k_.dim);
           if (r2 >= sums_.support2) continue;
-          f(j, gaugeVolumeWeightValue(std::sqrt(r2), double(s_->rho[j]), sums_));
+          f(j, r2);
         }
       }
 }

@@ -231,8 +231,6 @@ TEST(GaugesReaderErrors, UnsupportedAndUnknownElements) {
   expectError(caseWithSpecial("<special>\n<inout />\n</special>\n"), "<inout", "<inout>", "not supported");
   expectError(caseWithSpecial("<special>\n<chrono />\n</special>\n"), "<chrono", "<chrono>", "not supported");
   expectError(caseWithSpecial("<special>\n<gaugez />\n</special>\n"), "<gaugez", "<gaugez>", "unknown element");
-  expectError(caseWithSpecial(gauges("<maxz name=\"M\" />\n")), "<maxz", "<maxz>", "not supported");
-  expectError(caseWithSpecial(gauges("<force name=\"F\" />\n")), "<force", "<force>", "not supported");
   expectError(caseWithSpecial(gauges("<mesh name=\"F\" />\n")), "<mesh", "<mesh>", "not supported");
   expectError(caseWithSpecial(gauges("<density name=\"D\" />\n")), "<density", "<density>", "unknown element");
   expectError(caseWithSpecial(gauges("<velocity name=\"V\">\n<point x=\"0\" y=\"0\" z=\"0\" />\n<point0 />\n"
@@ -287,6 +285,134 @@ TEST(GaugesReaderErrors, BadGaugeDefinitions) {
               "<computedt value=\"2\"", "<computedt>", "appears twice");
   expectError(caseWithSpecial("<special>\n<gauges />\n<gauges />\n</special>\n"), "<gauges />\n</special>",
               "<gauges>", "appears twice");
+}
+
+// The fluid box of caseWithSpecial plus boundaries: a floor (mkbound 3) and a wall (mkbound 5),
+// and (with `floating`) a block of mkbound 7 that is a floating body.
+std::string caseWithBounds(const std::string& special, bool floating = false) {
+  std::string xml = caseWithSpecial(special);
+  const std::string bounds = std::string(R"(
+<setmkbound mk="3" />
+<drawbox><boxfill>solid</boxfill><point x="-0.3" y="0" z="-0.3" /><size x="1.6" y="0" z="0.2" /></drawbox>
+<setmkbound mk="5" />
+<drawbox><boxfill>solid</boxfill><point x="1.2" y="0" z="0" /><size x="0.2" y="0" z="1" /></drawbox>)") +
+                             (floating ? R"(
+<setmkbound mk="7" />
+<drawbox><boxfill>solid</boxfill><point x="1.6" y="0" z="1" /><size x="0.2" y="0" z="0.2" /></drawbox>)"
+                                       : "") +
+                             "\n";
+  const std::string at = "</mainlist>";
+  xml.insert(xml.find(at), bounds);
+  if (floating) {
+    const std::string end = "</casedef>";
+    xml.insert(xml.find(end), "<floatings>\n<floating mkbound=\"7\" relativeweight=\"0.5\" />\n</floatings>\n");
+  }
+  return xml;
+}
+
+TEST(GaugesReader, MaxZAndForce) {
+  const CaseDefinition c = load(caseWithBounds(gauges(R"(<default><output value="true" /></default>
+<maxz name="MaxValue">
+  <point0 x="0.9" y="0" z="0" />
+  <height value="2.1" />
+  <distlimit value="0.04" />
+</maxz>
+<maxz name="MaxDp">
+  <computedt value="0.01" />
+  <point0 x="0.5" y="0" z="-0.1" />
+  <height value="1.5" />
+  <distlimit coefdp="2" />
+</maxz>
+<maxz name="MaxH">
+  <point0 x="0.5" y="0" z="0.2" />
+  <height value="0" />
+  <distlimit coefh="0.5" />
+</maxz>
+<force name="Floor">
+  <target mkbound="3" />
+</force>
+<force name="Wall">
+  <outputdt value="0.02" />
+  <target mkbound="5" />
+</force>
+)")));
+  ASSERT_EQ(c.gauges.items.size(), 5u);
+  const GaugeSpec& mv = byName(c, "MaxValue");
+  EXPECT_EQ(mv.kind, GaugeKind::MaxZ);
+  EXPECT_EQ(mv.point0.x, 0.9);
+  EXPECT_EQ(mv.point0.z, 0.0);
+  EXPECT_EQ(mv.height, 2.1);
+  EXPECT_EQ(mv.distLimit, 0.04);
+  EXPECT_EQ(mv.distLimitUnit, GaugeSpec::DistUnit::Metre);
+  EXPECT_EQ(mv.timing.output, true);
+  const GaugeSpec& md = byName(c, "MaxDp");
+  EXPECT_EQ(md.distLimitUnit, GaugeSpec::DistUnit::Dp);
+  EXPECT_EQ(md.timing.computeDt, 0.01);
+  EXPECT_EQ(byName(c, "MaxH").distLimitUnit, GaugeSpec::DistUnit::H);
+
+  // The targets are looked up among the case's mks: global mk = mkbound + fluidcount + 1.
+  const GaugeSpec& floor = byName(c, "Floor");
+  EXPECT_EQ(floor.kind, GaugeKind::Force);
+  EXPECT_EQ(floor.mkBound, 3);
+  ASSERT_GE(floor.mkIndex, 0);
+  EXPECT_TRUE(c.mks[size_t(floor.mkIndex)].bound);
+  EXPECT_EQ(c.mks[size_t(floor.mkIndex)].local, 3);
+  EXPECT_EQ(floor.mk, 3 + 9 + 1);
+  const GaugeSpec& wall = byName(c, "Wall");
+  EXPECT_EQ(c.mks[size_t(wall.mkIndex)].local, 5);
+  EXPECT_EQ(wall.timing.outputDt, 0.02);
+
+  // Run-time values: coefdp x dp, coefh x h, value as given; a force gauge is scaled by the
+  // boundary particles' mass.
+  const SimParameters p = deriveParameters(c);
+  EXPECT_DOUBLE_EQ(resolveGauge(mv, p).distLimit, 0.04);
+  EXPECT_DOUBLE_EQ(resolveGauge(md, p).distLimit, 2 * 0.1);
+  EXPECT_DOUBLE_EQ(resolveGauge(byName(c, "MaxH"), p).distLimit, 0.5 * p.h);
+  EXPECT_DOUBLE_EQ(resolveGauge(mv, p).floorZ, p.domainMin.z);
+  EXPECT_DOUBLE_EQ(resolveGauge(floor, p).massBound, p.massBound);
+  EXPECT_TRUE(gaugePoints(resolveGauge(mv, p)).empty()) << "maxz and force gauges have no interpolation points";
+  EXPECT_TRUE(gaugePoints(resolveGauge(floor, p)).empty());
+}
+
+TEST(GaugesReaderErrors, BadMaxZAndForceDefinitions) {
+  const std::string p0 = "<point0 x=\"0.5\" y=\"0\" z=\"0\" />\n";
+  const std::string h = "<height value=\"1\" />\n";
+  const std::string d = "<distlimit value=\"0.05\" />\n";
+  expectError(caseWithSpecial(gauges("<maxz name=\"M\">\n" + h + d + "</maxz>\n")), "<maxz", "<maxz>",
+              "missing element <point0>");
+  expectError(caseWithSpecial(gauges("<maxz name=\"M\">\n" + p0 + d + "</maxz>\n")), "<maxz", "<maxz>",
+              "missing element <height>");
+  expectError(caseWithSpecial(gauges("<maxz name=\"M\">\n" + p0 + h + "</maxz>\n")), "<maxz", "<maxz>",
+              "missing element <distlimit>");
+  expectError(caseWithSpecial(gauges("<maxz name=\"M\">\n" + p0 + h + "<distlimit value=\"-0.05\" />\n</maxz>\n")),
+              "<distlimit", "<distlimit>", "must be positive");
+  expectError(caseWithSpecial(gauges("<maxz name=\"M\">\n" + p0 + h + "<distlimit coefdp=\"0\" />\n</maxz>\n")),
+              "<distlimit", "<distlimit>", "must be positive");
+  expectError(caseWithSpecial(gauges("<maxz name=\"M\">\n" + p0 + h + "<distlimit value=\"1\" coefh=\"1\" />\n</maxz>\n")),
+              "<distlimit", "<distlimit>", "not value and coefh");
+  expectError(caseWithSpecial(gauges("<maxz name=\"M\">\n" + p0 + h + "<distlimit coef=\"1\" />\n</maxz>\n")),
+              "<distlimit", "<distlimit>", "needs attribute value");
+  expectError(caseWithSpecial(gauges("<maxz name=\"M\">\n" + p0 + "<height value=\"-1\" />\n" + d + "</maxz>\n")),
+              "<height", "<height>", ">= 0");
+  expectError(caseWithSpecial(gauges("<maxz name=\"M\">\n" + p0 + h + d + "<point x=\"0.123\" y=\"0\" z=\"0\" />\n</maxz>\n")),
+              "<point x=\"0.123\"", "<point>", "unknown element");
+
+  expectError(caseWithBounds(gauges("<force name=\"F\">\n</force>\n")), "<force", "<force>",
+              "missing element <target");
+  expectError(caseWithBounds(gauges("<force name=\"F\">\n<target />\n</force>\n")), "<target", "<target>",
+              "missing attribute mkbound");
+  expectError(caseWithBounds(gauges("<force name=\"F\">\n<target mkfluid=\"0\" />\n</force>\n")), "<target",
+              "<target>", "boundary particles");
+  expectError(caseWithBounds(gauges("<force name=\"F\">\n<target mkbound=\"-1\" />\n</force>\n")), "<target",
+              "<target>", ">= 0");
+  // Looked up once the particles are made: the line of <target>, naming the gauge.
+  expectError(caseWithBounds(gauges("<force name=\"F\">\n<target mkbound=\"4\" />\n</force>\n")), "<target",
+              "<target> of force gauge 'F'", "mkbound 4 has no particles");
+  // mkbound 0 is the fluid's mk number, not a boundary's: the case has no boundary mk 0.
+  expectError(caseWithBounds(gauges("<force name=\"F\">\n<target mkbound=\"0\" />\n</force>\n")), "<target",
+              "<target> of force gauge 'F'", "mkbound 0 has no particles");
+  expectError(caseWithBounds(gauges("<force name=\"F\">\n<target mkbound=\"7\" />\n</force>\n"), true), "<target",
+              "<target> of force gauge 'F'", "floating body");
 }
 
 }  // namespace

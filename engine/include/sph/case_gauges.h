@@ -1,8 +1,9 @@
 // The gauges of a case (<execution><special><gauges>), as read from the XML: DualSPHysics'
-// `swl` (free-surface position along a line) and `velocity` (one point), plus a `pressure` point
-// gauge of this engine. Values that DualSPHysics derives from the run (TimeOut, TimeMax, dp, the
-// particle mass) stay unresolved here: they are fixed when the run starts (gauge_recorder.h), so
-// --dp and --time-out apply to the gauges too.
+// `swl` (free-surface position along a line), `velocity` (one point), `maxz` (the highest fluid
+// near a vertical line) and `force` (the fluid's force on one boundary mk), plus a `pressure`
+// point gauge of this engine. Values that DualSPHysics derives from the run (TimeOut, TimeMax, dp,
+// h, the particle mass) stay unresolved here: they are fixed when the run starts
+// (gauge_recorder.h), so --dp and --time-out apply to the gauges too.
 #pragma once
 
 #include <optional>
@@ -11,7 +12,7 @@
 
 namespace sph {
 
-enum class GaugeKind { Swl, Velocity, Pressure };
+enum class GaugeKind { Swl, Velocity, Pressure, MaxZ, Force };
 
 struct GaugePoint {
   double x = 0, y = 0, z = 0;
@@ -42,6 +43,20 @@ struct GaugeSpec {
   // DualSPHysics default coefficient (0.4 in 2D, 0.5 in 3D).
   std::optional<double> massLimit;
   std::optional<double> massLimitCoef;
+  // maxz: the line goes up from point0 by `height` (m); fluid within `distLimit` of it
+  // horizontally counts, <distlimit value> (m), <distlimit coefdp> (x dp) or <distlimit coefh>
+  // (x h).
+  double height = 0;
+  enum class DistUnit { Metre, Dp, H };
+  double distLimit = 0;
+  DistUnit distLimitUnit = DistUnit::Metre;
+  // force: <target mkbound>, and where the loader found it (attachGauges, after the particles are
+  // made): its index in CaseDefinition::mks (the mk index of the particles' code) and its
+  // global mk (the snapshot's).
+  int mkBound = 0;
+  int targetLine = 0;  // of <target>, for messages
+  int mkIndex = -1;
+  int mk = -1;
 };
 
 struct CaseGauges {

@@ -2,6 +2,14 @@
 // double whatever the run's precision, for the host sampler and the GPU gauge kernel alike:
 //   V_j W(|x - x_j|), V_j = m / rho_j     the Shepard sum; times v_j or p_j for the others
 //   p_j = B ((rho_j / rho0)^gamma - 1)      Tait, from the particle's density
+// and for the maxz and force gauges (DualSPHysics JGaugeMaxZ, JGaugeForce):
+//   maxz   the highest fluid particle whose horizontal distance to a vertical line is at most
+//          distlimit, between the line's bottom and top
+//   force  on boundary particle a, the pressure term of the momentum equation from its fluid
+//          neighbours b only (no viscosity, no other boundary):
+//            a_a = -sum_b m_f (p_a + p_b) / (rho_a rho_b) grad_a W_ab
+//          with the Wendland kernel whatever the case's kernel (DualSPHysics' gauges have no
+//          other); the gauge writes m_bound sum_a a_a.
 // In 2D the y coordinate is ignored (the particles lie in one plane).
 #pragma once
 
@@ -20,11 +28,14 @@ struct GaugeSumParams {
   double support2 = 0;   // (2h)^2
   double massFluid = 0;  // m of one fluid particle
   double rho0 = 1000, cteB = 0, gamma = 7;
+  double aWendland = 0;  // the Wendland kernel's normalisation, for the force gauge
 };
 
 inline GaugeSumParams makeGaugeSumParams(KernelKind kernel, int dim, double h, double massFluid, double rho0 = 1000,
                                          double cteB = 0, double gamma = 7) {
-  return {kernel, dim, h, kernelNormalisation(kernel, dim, h), 4 * h * h, massFluid, rho0, cteB, gamma};
+  GaugeSumParams k{kernel, dim, h, kernelNormalisation(kernel, dim, h), 4 * h * h, massFluid, rho0, cteB, gamma};
+  k.aWendland = kernelNormalisation(KernelKind::Wendland, dim, h);
+  return k;
 }
 
 // Tait's pressure in double from a stored density; gamma 7 (water) by multiplications, as in the
@@ -53,6 +64,25 @@ inline double gaugeVolumeWeightValue(double r, double rho, const GaugeSumParams&
 SPH_HD SPH_FORCEINLINE double gaugeDistance2(const double x[3], double px, double py, double pz, int dim) {
   const double dx = x[0] - px, dy = dim == 2 ? 0.0 : x[1] - py, dz = x[2] - pz;
   return dx * dx + dy * dy + dz * dz;
+}
+
+// Whether a fluid particle at (px, py, pz) is near the maxz line going up from x0 by `height`:
+// horizontal distance squared at most distLimit2, z in [x0[2], x0[2] + height]. In 2D only x
+// counts horizontally.
+SPH_HD SPH_FORCEINLINE bool nearMaxZLine(const double x0[3], double height, double distLimit2, double px, double py,
+                                         double pz, int dim) {
+  const double dx = x0[0] - px, dy = dim == 2 ? 0.0 : x0[1] - py;
+  return dx * dx + dy * dy <= distLimit2 && pz >= x0[2] && pz <= x0[2] + height;
+}
+
+// The force gauge's term of fluid particle b on boundary particle a, added to ace: dr = x_a - x_b
+// (y zeroed in 2D), r2 = |dr|^2 < (2h)^2, pa, pb their Tait pressures. A coincident pair adds
+// nothing (dr = 0; the Wendland gradient factor is finite there).
+SPH_HD SPH_FORCEINLINE void addWallPressureAce(const double dr[3], double r2, double pa, double rhoa, double pb,
+                                               double rhob, const GaugeSumParams& k, double ace[3]) {
+  const double f = kernelGradFactor<KernelKind::Wendland>(sqrt(r2), k.h, k.aWendland);
+  const double c = -k.massFluid * (pa + pb) / (rhoa * rhob) * f;
+  for (int a = 0; a < 3; ++a) ace[a] += c * dr[a];
 }
 
 }  // namespace sph
