@@ -56,42 +56,15 @@ class PaddleReader {
       x_.fail(a, "active wave absorption (AWAS) is for pistons (as in DualSPHysics)");
     if (const XMLElement* f = active(e, "fixeddepth"))
       x_.fail(f, "a depth at the paddle different from the flume's is not supported by this engine");
-    WavePaddle p;
-    p.type = flap ? PaddleType::Flap : PaddleType::Piston;
-    p.line = e->GetLineNum();
-    p.mkbound = x_.integer(x_.child(e, "mkbound"), "value");
-    p.order = int(optional(e, "waveorder", 1));
-    if (p.order != 1 && p.order != 2) failValue(e, "waveorder", "must be 1 or 2");
-    p.start = optional(e, "start", 0);
-    if (p.start < 0) failValue(e, "start", "must not be negative");
-    p.duration = optional(e, "duration", 0);
-    if (p.duration < 0) failValue(e, "duration", "must not be negative (0: to the end of the run)");
-    p.depth = required(e, "depth");
-    if (!(p.depth > 0)) failValue(e, "depth", "must be positive: the still-water depth at the paddle");
-    p.height = required(e, "waveheight");
-    if (!(p.height > 0)) failValue(e, "waveheight", "must be positive");
-    p.period = required(e, "waveperiod");
-    if (!(p.period > 0)) failValue(e, "waveperiod", "must be positive");
+    WavePaddle p = readCommon(e, flap, PaddleWaves::Regular, "must be positive", "must be positive");
     p.phase = optional(e, "phase", 0) * std::numbers::pi;
     p.rampPeriods = optional(e, "ramp", 0);
     if (p.rampPeriods < 0) failValue(e, "ramp", "must not be negative");
-    p.gainStroke = optional(e, "gainstroke", 1);
-    if (!(p.gainStroke > 0)) failValue(e, "gainstroke", "must be positive");
     if (flap) {
-      p.axis0 = x_.vec(x_.child(e, "flapaxis0"));
-      p.axis1 = x_.vec(x_.child(e, "flapaxis1"));
-      const Vec3d u{p.axis1.x - p.axis0.x, p.axis1.y - p.axis0.y, p.axis1.z - p.axis0.z};
-      if (!(u.x * u.x + u.y * u.y + u.z * u.z > 0))
-        x_.fail(x_.child(e, "flapaxis1"), "flapaxis0 and flapaxis1 are the same point: no hinge axis");
-      p.draft = optional(e, "variabledraft", 0);
-      if (!(p.draft < p.depth))
-        failValue(e, "variabledraft", fmt::format("must be below the depth ({}): the hinge must be under water", p.depth));
       if (p.order == 2 && p.draft != 0)
         failValue(e, "variabledraft",
                   "second-order generation (waveorder 2) of a flap whose hinge is off the bottom is not supported by "
                   "this engine (variabledraft 0, or waveorder 1)");
-    } else if (const XMLElement* d = e->FirstChildElement("pistondir")) {
-      p.direction = unit(d);
     }
     if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
     if (const XMLElement* a = active(e, "awas_zsurf")) p.awas = readAwas(a, p);
@@ -118,25 +91,8 @@ class PaddleReader {
     if (const XMLElement* a = active(e, "awas_zsurf"))
       x_.fail(a, "active wave absorption (AWAS) with irregular waves is not supported by this engine (it is with "
                  "regular waves of a <piston>); rename it to <_awas_zsurf> to generate the waves without it");
-    WavePaddle p;
-    p.type = flap ? PaddleType::Flap : PaddleType::Piston;
-    p.waves = PaddleWaves::Irregular;
-    p.line = e->GetLineNum();
-    p.mkbound = x_.integer(x_.child(e, "mkbound"), "value");
-    p.order = int(optional(e, "waveorder", 1));
-    if (p.order != 1 && p.order != 2) failValue(e, "waveorder", "must be 1 or 2");
-    p.start = optional(e, "start", 0);
-    if (p.start < 0) failValue(e, "start", "must not be negative");
-    p.duration = optional(e, "duration", 0);
-    if (p.duration < 0) failValue(e, "duration", "must not be negative (0: to the end of the run)");
-    p.depth = required(e, "depth");
-    if (!(p.depth > 0)) failValue(e, "depth", "must be positive: the still-water depth at the paddle");
-    p.height = required(e, "waveheight");
-    if (!(p.height > 0)) failValue(e, "waveheight", "must be positive: the significant wave height");
-    p.period = required(e, "waveperiod");
-    if (!(p.period > 0)) failValue(e, "waveperiod", "must be positive: the peak period");
-    p.gainStroke = optional(e, "gainstroke", 1);
-    if (!(p.gainStroke > 0)) failValue(e, "gainstroke", "must be positive");
+    WavePaddle p = readCommon(e, flap, PaddleWaves::Irregular, "must be positive: the significant wave height",
+                              "must be positive: the peak period");
     IrregularWaves& w = p.irregular;
     if (const XMLElement* s = active(e, "spectrum")) {
       const std::string_view v = x_.attr(s, "value");
@@ -169,22 +125,10 @@ class PaddleReader {
     }
     w.rampTime = optional(e, "ramptime", 0);
     if (w.rampTime < 0) failValue(e, "ramptime", "must not be negative");
-    if (flap) {
-      p.axis0 = x_.vec(x_.child(e, "flapaxis0"));
-      p.axis1 = x_.vec(x_.child(e, "flapaxis1"));
-      const Vec3d u{p.axis1.x - p.axis0.x, p.axis1.y - p.axis0.y, p.axis1.z - p.axis0.z};
-      if (!(u.x * u.x + u.y * u.y + u.z * u.z > 0))
-        x_.fail(x_.child(e, "flapaxis1"), "flapaxis0 and flapaxis1 are the same point: no hinge axis");
-      p.draft = optional(e, "variabledraft", 0);
-      if (!(p.draft < p.depth))
-        failValue(e, "variabledraft", fmt::format("must be below the depth ({}): the hinge must be under water", p.depth));
-      if (p.order == 2 && p.draft < 0)
-        failValue(e, "variabledraft",
-                  "below 0 with waveorder 2: DualSPHysics' second order of such a flap is not reproduced by this "
-                  "engine (variabledraft >= 0, or waveorder 1)");
-    } else if (const XMLElement* d = e->FirstChildElement("pistondir")) {
-      p.direction = unit(d);
-    }
+    if (flap && p.order == 2 && p.draft < 0)
+      failValue(e, "variabledraft",
+                "below 0 with waveorder 2: DualSPHysics' second order of such a flap is not reproduced by this "
+                "engine (variabledraft >= 0, or waveorder 1)");
     if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
     if (const XMLElement* s = active(e, "saveserie")) {
       x_.onlyChildren(s, {});
@@ -271,6 +215,45 @@ class PaddleReader {
     const XMLElement* c = e->FirstChildElement(name);
     if (!c) x_.fail(e, fmt::format("<{}>: {}", name, why));
     x_.fail(c, fmt::format("value=\"{}\" {}", c->Attribute("value") ? c->Attribute("value") : "", why));
+  }
+
+  // What regular and irregular paddles share: mkbound, waveorder, start, duration, depth, the wave
+  // height and period (whose messages say what they are), gainstroke, and the flap's hinge axis
+  // and variabledraft or the piston's direction.
+  WavePaddle readCommon(const XMLElement* e, bool flap, PaddleWaves waves, const char* heightRule,
+                        const char* periodRule) const {
+    WavePaddle p;
+    p.type = flap ? PaddleType::Flap : PaddleType::Piston;
+    p.waves = waves;
+    p.line = e->GetLineNum();
+    p.mkbound = x_.integer(x_.child(e, "mkbound"), "value");
+    p.order = int(optional(e, "waveorder", 1));
+    if (p.order != 1 && p.order != 2) failValue(e, "waveorder", "must be 1 or 2");
+    p.start = optional(e, "start", 0);
+    if (p.start < 0) failValue(e, "start", "must not be negative");
+    p.duration = optional(e, "duration", 0);
+    if (p.duration < 0) failValue(e, "duration", "must not be negative (0: to the end of the run)");
+    p.depth = required(e, "depth");
+    if (!(p.depth > 0)) failValue(e, "depth", "must be positive: the still-water depth at the paddle");
+    p.height = required(e, "waveheight");
+    if (!(p.height > 0)) failValue(e, "waveheight", heightRule);
+    p.period = required(e, "waveperiod");
+    if (!(p.period > 0)) failValue(e, "waveperiod", periodRule);
+    p.gainStroke = optional(e, "gainstroke", 1);
+    if (!(p.gainStroke > 0)) failValue(e, "gainstroke", "must be positive");
+    if (flap) {
+      p.axis0 = x_.vec(x_.child(e, "flapaxis0"));
+      p.axis1 = x_.vec(x_.child(e, "flapaxis1"));
+      const Vec3d u{p.axis1.x - p.axis0.x, p.axis1.y - p.axis0.y, p.axis1.z - p.axis0.z};
+      if (!(u.x * u.x + u.y * u.y + u.z * u.z > 0))
+        x_.fail(x_.child(e, "flapaxis1"), "flapaxis0 and flapaxis1 are the same point: no hinge axis");
+      p.draft = optional(e, "variabledraft", 0);
+      if (!(p.draft < p.depth))
+        failValue(e, "variabledraft", fmt::format("must be below the depth ({}): the hinge must be under water", p.depth));
+    } else if (const XMLElement* d = e->FirstChildElement("pistondir")) {
+      p.direction = unit(d);
+    }
+    return p;
   }
 
   // <awas_zsurf> with DualSPHysics' defaults; its drift <correction> is refused.
