@@ -18,9 +18,11 @@ namespace {
 // DualSPHysics paddles this engine does not make yet: refused by name.
 constexpr std::string_view kUnsupportedPaddles[] = {"flap_solitary", "piston_focused", "flap_focused"};
 
-// A bound on <waves> of a spectrum: DualSPHysics' examples take 1024; the paddle's law sums every
-// wave twice a step.
+// Bounds on <waves> of a spectrum: DualSPHysics' examples take 1024; the paddle's law sums every
+// wave each step, and at second order keeps a term per pair of waves (24 bytes each: 200 MB at
+// 4096 waves).
 constexpr int kMaxSpectrumWaves = 100000;
+constexpr int kMaxSecondOrderWaves = 4096;
 
 // A bound on <waves>, so that a typing slip cannot ask for a billion waves.
 constexpr int kMaxSolitaryWaves = 1000;
@@ -115,6 +117,9 @@ class PaddleReader {
     if (!(waves >= 1 && waves <= kMaxSpectrumWaves) || waves != std::floor(waves))
       failValue(e, "waves", fmt::format("must be a whole number between 1 and {}", kMaxSpectrumWaves));
     w.waves = int(waves);
+    if (p.order == 2 && w.waves > kMaxSecondOrderWaves)
+      failValue(e, "waves", fmt::format("must be at most {} with waveorder 2: the second order sums every pair of "
+                                        "waves", kMaxSecondOrderWaves));
     const double seed = optional(e, "randomseed", 0);
     if (!(seed >= 0 && seed <= 4294967295.0) || seed != std::floor(seed))
       failValue(e, "randomseed", "must be a whole number between 0 and 4294967295");

@@ -296,6 +296,8 @@ TEST(IrregularPaddleReader, RefusesBadSpectrumPaddlesNamingLineAndElement) {
        "saveseriewaves", "not written"},
       {"Awas", sea + "\n<awas_zsurf><swl value=\"0.2\" /></awas_zsurf>", "<awas_zsurf", "awas_zsurf", "irregular"},
       {"Order3", sea + "\n<waveorder value=\"3\" />", "<waveorder", "waveorder", "must be 1 or 2"},
+      {"Pairs", sea + "\n<waveorder value=\"2\" />\n<waves value=\"5000\" />", "<waves", "waves",
+       "every pair"},
       {"Serie", sea + "\n<saveserie timemin=\"5\" timemax=\"1\" timedt=\"0.1\" />", "<saveserie", "saveserie",
        "timemax above timemin"},
       {"Periods", sea + "\n<savemotion periods=\"3\" periodsteps=\"20\" />", "<savemotion", "savemotion",
