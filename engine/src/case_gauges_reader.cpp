@@ -25,7 +25,7 @@ namespace {
 // does not implement.
 constexpr std::string_view kUnsupportedSpecial[] = {
     "boundcorr", "boundextrap", "chrono", "flexstrucs",
-    "forcepoints", "initialize", "inout",   "mlayerpistons", "moorings", "outputparts",
+    "forcepoints", "inout",   "mlayerpistons", "moorings", "outputparts",
     "relaxationzones", "savedt", "shifting", "timeout", "vres"};
 // DualSPHysics gauge kinds that this engine does not implement.
 constexpr std::string_view kUnsupportedGauges[] = {"mesh"};
@@ -230,9 +230,11 @@ void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& ou
       if (xml.boolean(e, "active", true)) readDamping(xml, e, damping);
     } else if (name == "accinputs") {
       if (xml.boolean(e, "active", true)) readAccInputs(xml, e, accInputs);
+    } else if (name == "initialize") {
+      continue;  // read by the case loader once the particles exist (case_loader.cpp)
     } else if (listed(kUnsupportedSpecial, name)) {
       xml.fail(e, "this DualSPHysics <special> feature is not supported by this engine "
-                  "(only <gauges>, <wavepaddles>, <damping> and <accinputs> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
+                  "(only <gauges>, <wavepaddles>, <damping>, <accinputs> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
     } else {
       xml.unknown(e, special);
     }

@@ -98,6 +98,8 @@ class CaseReader : public XmlReader {
   void runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists);
   void readNormals(const XMLElement* e);
   void readInitials(const XMLElement* e);
+  void readInitialize(const XMLElement* e);
+  void applyFluidVelocity(const XMLElement* e);
   void readExecution(const XMLElement* exec);
   void readParameters(const XMLElement* params);
   void readDomain(const XMLElement* dom);
@@ -118,6 +120,7 @@ class CaseReader : public XmlReader {
   const XMLElement* genConstants_ = nullptr;
   const XMLElement* genMotion_ = nullptr;
   std::vector<WavePaddle> paddles_;  // <special><wavepaddles>, given to their motion objects after <motion>
+  const XMLElement* initialize_ = nullptr;  // <special><initialize>, applied to the particles once they exist
   std::map<std::string, std::vector<NormalFace>> shapeFiles_;  // <shapeout> files, by GenCase's name
 };
 
@@ -252,6 +255,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   attachWavePaddles(path_, paddles_, c_);
   if (!genParticles_) orderAsGenCase(c_);
   if (initials) readInitials(initials);  // on GenCase's order, which sets the particles' slots
+  if (initialize_) readInitialize(initialize_);  // DualSPHysics applies it when the run starts, after GenCase's
   attachAccInputs(path_, c_);  // mk indices of the final order
   attachGauges(path_, c_);     // the same
   for (const MotionObject& m : c_.motions) {
@@ -496,12 +500,91 @@ void CaseReader::readInitials(const XMLElement* e) {
   }
 }
 
+// <special><initialize>: DualSPHysics' operations on the particles when a run starts. Its
+// <fluidvelocity> is supported; the mDBC normal operations (boundnormal_*) are refused.
+void CaseReader::readInitialize(const XMLElement* e) {
+  onlyChildren(e, {"fluidvelocity", "boundnormal_set", "boundnormal_plane", "boundnormal_sphere",
+                   "boundnormal_cylinder"});
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (skipped(c)) continue;
+    if (std::string_view(c->Name()) != "fluidvelocity")
+      fail(c, "mDBC normals from <initialize> are not supported by this engine: give them with the particles "
+              "(GenCase 5.4 writes them; tools/dualsphysics/gencase_normals.py adds them to GenCase 5.0's output)");
+    applyFluidVelocity(c);
+  }
+}
+
+// <fluidvelocity mkfluid="...">: the velocity v(z) along <direction> for the fluid particles of
+// those mkfluid (all without the attribute) inside <onlypos> (posmin, posmax; everywhere without
+// it): <velocity v> constant, <velocity2 v v2 z z2> linear through (z, v) and (z2, v2), or
+// <velocity3 v v2 v3 z z2 z3> the parabola through three points. In single precision at the
+// particle's z, as DualSPHysics evaluates it.
+void CaseReader::applyFluidVelocity(const XMLElement* e) {
+  onlyChildren(e, {"onlypos", "direction", "velocity", "velocity2", "velocity3"});
+  std::vector<int> mks;
+  if (e->Attribute("mkfluid")) mks = parseMkList(*this, e, "mkfluid");
+  const Vec3d d = vec(child(e, "direction"));
+  const double length = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+  if (!(length > 0)) fail(child(e, "direction"), "the direction is zero");
+  const float dir[3] = {float(d.x / length), float(d.y / length), float(d.z / length)};
+  const XMLElement* profiles[3] = {e->FirstChildElement("velocity"), e->FirstChildElement("velocity2"),
+                                   e->FirstChildElement("velocity3")};
+  const int given = (profiles[0] ? 1 : 0) + (profiles[1] ? 1 : 0) + (profiles[2] ? 1 : 0);
+  if (given != 1) fail(e, "needs exactly one of <velocity>, <velocity2> and <velocity3>");
+  // v(z) = a z^2 + b z + c.
+  double a = 0, b = 0, cst = 0;
+  if (profiles[0]) {
+    cst = real(profiles[0], "v");
+  } else if (profiles[1]) {
+    const XMLElement* p = profiles[1];
+    const double v1 = real(p, "v"), v2 = real(p, "v2"), z1 = real(p, "z"), z2 = real(p, "z2");
+    if (z1 == z2) fail(p, "z and z2 must differ");
+    b = (v2 - v1) / (z2 - z1);
+    cst = v1 - b * z1;
+  } else {
+    const XMLElement* p = profiles[2];
+    const double v[3] = {real(p, "v"), real(p, "v2"), real(p, "v3")};
+    const double z[3] = {real(p, "z"), real(p, "z2"), real(p, "z3")};
+    if (z[0] == z[1] || z[1] == z[2] || z[0] == z[2]) fail(p, "z, z2 and z3 must differ");
+    // Lagrange's parabola through the three points, expanded.
+    for (int i = 0; i < 3; ++i) {
+      const double zj = z[(i + 1) % 3], zk = z[(i + 2) % 3], w = v[i] / ((z[i] - zj) * (z[i] - zk));
+      a += w;
+      b -= w * (zj + zk);
+      cst += w * zj * zk;
+    }
+  }
+  Vec3d lo{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, hi{HUGE_VAL, HUGE_VAL, HUGE_VAL};
+  if (const XMLElement* only = e->FirstChildElement("onlypos"); only && !skipped(only)) {
+    onlyChildren(only, {"posmin", "posmax"});
+    if (const XMLElement* m = only->FirstChildElement("posmin")) lo = vec(m, -HUGE_VAL);
+    if (const XMLElement* m = only->FirstChildElement("posmax")) hi = vec(m, HUGE_VAL);
+  }
+  const float fa = float(a), fb = float(b), fc = float(cst);
+  if (c_.velocities.empty()) c_.velocities.assign(c_.positions.size(), Vec3f{});
+  for (size_t i = 0; i < c_.positions.size(); ++i) {
+    const MkEntry& mk = c_.mks[c_.mkIndex[i]];
+    if (mk.bound || (!mks.empty() && std::find(mks.begin(), mks.end(), mk.local) == mks.end())) continue;
+    const Vec3d& x = c_.positions[i];
+    if (x.x < lo.x || x.y < lo.y || x.z < lo.z || x.x > hi.x || x.y > hi.y || x.z > hi.z) continue;
+    const float z = float(x.z), v = fa * z * z + fb * z + fc;
+    c_.velocities[i] = Vec3f{dir[0] * v, dir[1] * v, dir[2] * v};
+  }
+}
+
 void CaseReader::readExecution(const XMLElement* exec) {
   for (const XMLElement* e = exec->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
     if (skipped(e)) continue;
     if (name == "parameters") readParameters(e);
-    else if (name == "special") readSpecial(*this, e, c_.gauges, paddles_, c_.damping, c_.accInputs);
+    else if (name == "special") {
+      readSpecial(*this, e, c_.gauges, paddles_, c_.damping, c_.accInputs);
+      for (const XMLElement* i = e->FirstChildElement("initialize"); i; i = i->NextSiblingElement("initialize")) {
+        if (skipped(i)) continue;
+        if (initialize_) fail(i, fmt::format("appears twice (first at line {})", initialize_->GetLineNum()));
+        initialize_ = i;
+      }
+    }
     else if (name == "particles") genParticles_ = e;
     else if (name == "constants") genConstants_ = e;
     else if (name == "motion") genMotion_ = e;

@@ -226,7 +226,7 @@ TEST(GaugesReader, DualSphysicsReferenceCase) {
 TEST(GaugesReaderErrors, UnsupportedAndUnknownElements) {
   expectError(caseWithSpecial("<special>\n<relaxationzones>\n<rzwaves_regular />\n</relaxationzones>\n</special>\n"),
               "<relaxationzones>", "<relaxationzones>", "not supported");
-  expectError(caseWithSpecial("<special>\n<initialize />\n</special>\n"), "<initialize", "<initialize>",
+  expectError(caseWithSpecial("<special>\n<forcepoints />\n</special>\n"), "<forcepoints", "<forcepoints>",
               "not supported");
   expectError(caseWithSpecial("<special>\n<inout />\n</special>\n"), "<inout", "<inout>", "not supported");
   expectError(caseWithSpecial("<special>\n<chrono />\n</special>\n"), "<chrono", "<chrono>", "not supported");
