@@ -157,9 +157,10 @@ class PaddleReader {
     p.type = PaddleType::Piston;
     p.waves = PaddleWaves::Solitary;
     p.line = e->GetLineNum();
-    const int count = int(optional(e, "waves", 1));
-    if (count < 1 || count > kMaxSolitaryWaves)
-      failValue(e, "waves", fmt::format("must be between 1 and {}", kMaxSolitaryWaves));
+    const double waves = optional(e, "waves", 1);
+    if (!(waves >= 1 && waves <= kMaxSolitaryWaves) || waves != std::floor(waves))
+      failValue(e, "waves", fmt::format("must be a whole number between 1 and {}", kMaxSolitaryWaves));
+    const int count = int(waves);
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       if (skipped(c)) continue;
       const std::string_view name = c->Name();
@@ -232,8 +233,10 @@ class PaddleReader {
     p.waves = waves;
     p.line = e->GetLineNum();
     p.mkbound = x_.integer(x_.child(e, "mkbound"), "value");
-    p.order = int(optional(e, "waveorder", 1));
-    if (p.order != 1 && p.order != 2) failValue(e, "waveorder", "must be 1 or 2");
+    // Checked as read, before any conversion to an integer.
+    const double order = optional(e, "waveorder", 1);
+    if (order != 1 && order != 2) failValue(e, "waveorder", "must be 1 or 2");
+    p.order = int(order);
     p.start = optional(e, "start", 0);
     if (p.start < 0) failValue(e, "start", "must not be negative");
     p.duration = optional(e, "duration", 0);
@@ -280,8 +283,9 @@ class PaddleReader {
       failValue(a, "startawas", fmt::format("must not be before the end of the ramp ({:g} s): AWAS begins after the "
                                             "initial ramp of the waves, as in DualSPHysics", rampEnd));
     w.swl = required(a, "swl");
-    w.elevationOrder = int(optional(a, "elevation", 2));
-    if (w.elevationOrder != 1 && w.elevationOrder != 2) failValue(a, "elevation", "must be 1 or 2");
+    const double elevation = optional(a, "elevation", 2);
+    if (elevation != 1 && elevation != 2) failValue(a, "elevation", "must be 1 or 2");
+    w.elevationOrder = int(elevation);
     if (const XMLElement* g = active(a, "gaugex")) w.gaugeX = length(g);
     if (!(w.gaugeX.value > 0)) x_.fail(x_.child(a, "gaugex"), "must be positive: the gauge is in front of the piston");
     w.gaugeY = optional(a, "gaugey", 0);
@@ -295,8 +299,10 @@ class PaddleReader {
       w.massLimitCoef = x_.real(c, "value");
       if (!(*w.massLimitCoef > 0 && *w.massLimitCoef < 1)) failValue(a, "coefmasslimit", "must be between 0 and 1");
     }
-    w.saveData = int(optional(a, "savedata", 0));
-    if (w.saveData < 0 || w.saveData > 3) failValue(a, "savedata", "must be 0, 1, 2 or 3");
+    const double saveData = optional(a, "savedata", 0);
+    if (saveData != 0 && saveData != 1 && saveData != 2 && saveData != 3)
+      failValue(a, "savedata", "must be 0, 1, 2 or 3");
+    w.saveData = int(saveData);
     w.limitAce = optional(a, "limitace", 2);
     if (w.limitAce < 0) failValue(a, "limitace", "must not be negative (0: no limit)");
     return w;

@@ -325,7 +325,7 @@ TEST(SolitaryPaddleReader, RefusesBadPaddlesNamingLineAndElement) {
       {"NoHeight", solitary("<depth value=\"0.2\" />"), "<piston_solitary>", "piston_solitary",
        "missing element <waveheight>"},
       {"Theory", solitary(kWave + "\n<theory value=\"4\" />"), "<theory", "theory", "must be 1 (Rayleigh)"},
-      {"Waves", solitary(kWave + "\n<waves value=\"0\" />"), "<waves", "waves", "must be between 1 and"},
+      {"Waves", solitary(kWave + "\n<waves value=\"0\" />"), "<waves", "waves", "whole number between 1 and"},
       {"Height2", solitary(kWave + "\n<waves value=\"2\" />\n<waveheight2 value=\"-0.1\" />"), "<waveheight2",
        "waveheight2", "must be positive"},
       {"Duration", solitary(kWave + "\n<durationcoef value=\"0\" />"), "<durationcoef", "durationcoef",
