@@ -21,7 +21,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wave_paddle_fixtures import paddle_csv  # noqa: E402  (the same runs)
+from wave_paddle_fixtures import motion_rows, paddle_csv, write_fixture  # noqa: E402  (the same runs and files)
 
 EXAMPLES = {"piston": "09_WavesPiston/CasePistonBeach_IRREG_Def.xml", "flap": "08_WavesFlap/CaseFlapBeach_IRREG_Def.xml"}
 
@@ -78,12 +78,8 @@ def make(examples, out, name, kind, values):
     text = paddle_csv(xml)
     serie = re.search(r"Serie initial time: ([0-9.eE+-]+)", text).group(1)
     start = float(re.search(r"Start time: ([0-9.eE+-]+)", text).group(1))
-    rows = [line.split(";")[:2] for line in text.splitlines() if line[:1].isdigit()]
-    rows = [r for r in rows if "." in r[0] and float(r[0]) >= start]
-    with open(os.path.join(out, name + ".csv"), "w") as f:
-        f.write("# DualSPHysics 5.4, %s %s; serie initial time %s s\n" % (kind, values, serie))
-        for t, x in rows:
-            f.write("%s;%s\n" % (t, x))
+    rows = [r for r in motion_rows(text) if "." in r[0] and float(r[0]) >= start]
+    write_fixture(out, name, "DualSPHysics 5.4, %s %s; serie initial time %s s" % (kind, values, serie), rows)
 
 
 def main():

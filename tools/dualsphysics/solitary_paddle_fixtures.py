@@ -20,7 +20,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wave_paddle_fixtures import paddle_csv, set_value  # noqa: E402  (the same runs and edits)
+from wave_paddle_fixtures import motion_rows, paddle_csv, set_value, write_fixture  # noqa: E402  (the same runs, edits and files)
 
 EXAMPLES = {"single": "16_SolitaryWaves/CaseSolitaryWave_Boussinesq_Def.xml",
             "multi": "16_SolitaryWaves/CaseTripleSolitaryWave_Def.xml"}
@@ -56,15 +56,12 @@ def make(examples, out, name, kind, time, values):
     xml = re.sub(r"<savemotion [^>]*/>", '<savemotion time="%g" timedt="0.02" />' % time, xml, count=1)
     text = paddle_csv(xml)
     start = values.get("start", 0)
-    rows = [line.split(";")[:2] for line in text.splitlines() if line[:1].isdigit()]
+    rows = motion_rows(text)
     # Before a positive start DualSPHysics writes one row "0;0;0"; the law's rows follow.
     rows = [r for r in rows if float(r[0]) >= start and "." in r[0]]
-    with open(os.path.join(out, name + ".csv"), "w") as f:
-        f.write("# DualSPHysics 5.4, piston_solitary %s; wave length %s m; generation time %s s; stroke %s m\n"
-                % (values, header_values(text, "WaveLength"), header_values(text, "GenerationTime"),
-                   header_values(text, "Stroke")))
-        for t, x in rows:
-            f.write("%s;%s\n" % (t, x))
+    write_fixture(out, name, "DualSPHysics 5.4, piston_solitary %s; wave length %s m; generation time %s s; stroke %s m"
+                  % (values, header_values(text, "WaveLength"), header_values(text, "GenerationTime"),
+                     header_values(text, "Stroke")), rows)
 
 
 def main():

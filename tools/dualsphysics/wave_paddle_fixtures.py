@@ -60,6 +60,19 @@ def paddle_csv(xml):
         return open(os.path.join(tmp, "run", "WavePaddle_mkb0010.csv")).read()
 
 
+def motion_rows(text):
+    """The (time, position) text pairs of a WavePaddle_mkb*.csv's rows."""
+    return [line.split(";")[:2] for line in text.splitlines() if line[:1].isdigit()]
+
+
+def write_fixture(out, name, comment, rows):
+    """OUT/NAME.csv: a comment line, then time;position rows as DualSPHysics printed them."""
+    with open(os.path.join(out, name + ".csv"), "w") as f:
+        f.write("# %s\n" % comment)
+        for t, x in rows:
+            f.write("%s;%s\n" % (t, x))
+
+
 def make(examples, out, name, kind, values):
     xml = open(os.path.join(examples, EXAMPLES[kind])).read()
     for element, value in values.items():
@@ -67,11 +80,7 @@ def make(examples, out, name, kind, values):
     xml = re.sub(r"<savemotion [^>]*/>", '<savemotion periods="3" periodsteps="40" />', xml, count=1)
     text = paddle_csv(xml)
     length = re.search(r"WaveLength: ([0-9.eE+-]+)", text).group(1)
-    rows = [line.split(";")[:2] for line in text.splitlines() if line[:1].isdigit()]
-    with open(os.path.join(out, name + ".csv"), "w") as f:
-        f.write("# DualSPHysics 5.4, %s %s; wave length %s m\n" % (kind, values, length))
-        for t, x in rows:
-            f.write("%s;%s\n" % (t, x))
+    write_fixture(out, name, "DualSPHysics 5.4, %s %s; wave length %s m" % (kind, values, length), motion_rows(text))
 
 
 def main():
