@@ -508,13 +508,16 @@ def impact_events(ts, ps, level=1500.0, gap=0.5):
 
 
 def impact_metrics(ts, ps, t0, onset_level=500.0, before=0.1, after=0.35):
-    """Over [t0 - before, t0 + after]: the onset (first time above onset_level Pa), the peak and
-    the impulse (the integral of the pressure, trapezoids)."""
+    """Over [t0 - before, t0 + after]: the onset (first time above onset_level Pa), the peak, the
+    impulse (the integral of the pressure, trapezoids) and the standing pressure (the mean over
+    the last 0.1 s; the experiment's rows are its record's minima and maxima, whose mean is the
+    signal's to within its noise)."""
     w = [(t, p) for t, p in zip(ts, ps) if t0 - before <= t <= t0 + after]
     onset = next((t for t, p in w if p > onset_level), float("nan"))
     peak = max(p for _, p in w)
     impulse = sum(0.5 * (w[k][1] + w[k - 1][1]) * (w[k][0] - w[k - 1][0]) for k in range(1, len(w)))
-    return dict(onset=onset, peak=peak, impulse=impulse)
+    tail = [p for t, p in w if t >= t0 + after - 0.1]
+    return dict(onset=onset, peak=peak, impulse=impulse, standing=sum(tail) / len(tail))
 
 
 def evaluate(name, spec, folder, rd):
@@ -586,10 +589,13 @@ def evaluate(name, spec, folder, rd):
         # standing pressure of ~650 Pa after the impact) within 0.05 s (3% of the 1.63 s between
         # impacts, the time the run-up front takes over 1-2 cm of the wall); the impulse (the
         # pressure's integral from 0.1 s before the experiment's onset to 0.35 s after, mostly
-        # the standing pressure of the water thrown up the wall) within 25%; the peak shown
-        # against a factor of 2. The peak is a ~1 ms spike: in repetitions of the experiment it
-        # scatters by tens of percent, and in weakly compressible SPH it depends on the speed of
-        # sound (here about 10 times the flow's, not water's) and on the sampling.
+        # the standing pressure of the water thrown up the wall) and that standing pressure (the
+        # mean over the window's last 0.1 s) within 25% (a fifth of the water's height on the
+        # wall, as the run-up of a 2D model of the 62 mm wide tank, without its side walls'
+        # friction, can differ); the peak shown against a factor of 2. The peak is a ~1 ms
+        # spike: in repetitions of the experiment it scatters by tens of percent, and in weakly
+        # compressible SPH it depends on the speed of sound (here about 10 times the flow's, not
+        # water's) and on the sampling.
         et, ep = sloshing_experiment(folder)
         ot, op = pressure_series(rd, "P1")
         for k, t0 in enumerate(impact_events(et, ep)):
@@ -602,6 +608,8 @@ def evaluate(name, spec, folder, rd):
                         abs(lag) <= 0.05))
             res.append((f"impact {k + 1} impulse", dict(harmonic=f"{o['impulse'] / e['impulse']:.3f} ({o['impulse']:.0f} against {e['impulse']:.0f} Pa s)"),
                         abs(o["impulse"] / e["impulse"] - 1) <= 0.25))
+            res.append((f"impact {k + 1} standing pressure", dict(harmonic=f"{o['standing'] / e['standing']:.3f} ({o['standing']:.0f} against {e['standing']:.0f} Pa)"),
+                        abs(o["standing"] / e["standing"] - 1) <= 0.25))
             res.append((f"impact {k + 1} peak", dict(harmonic=f"{o['peak'] / e['peak']:.3f} ({o['peak']:.0f} against {e['peak']:.0f} Pa)"),
                         0.5 <= o["peak"] / e["peak"] <= 2.0))
     elif name == "floatingsphere2d":
