@@ -31,7 +31,9 @@ piston (AWAS) before a wall, once the reflection has come back (16-40 s), the fi
 5 m steady within 10% from one 4 s window to the next (absorbed: no build-up; without AWAS it
 varies by tens of percent), its level reported against the linear standing wave of the incident
 wave and the wall's reflection alone, without a bound (both waves lose height on their 5 and 13 m
-of travel, as the regular waves above do).
+of travel, as the regular waves above do); for the sloshing tank (SPHERIC 10), per impact on the
+sensor's wall, the onset within 0.05 s, the impulse and the standing pressure after it within 25%
+and the peak within a factor of 2 (reasons in `evaluate`).
 """
 import argparse
 import bisect
