@@ -4,7 +4,7 @@
 // the surface where the experiment's gauges stood (x = 1.38, 2.83 and 4.12 m; the piston's face
 // at about 1.03 m).
 //
-// Case (data/validation/Ciemito_*, made by tools/validation/ciemito_fixture.py): the example
+// Case (data/validation/Ciemito_*, made by tools/validation/fixtures.py): the example
 // unchanged except dp 0.02 (four times its own: 3,587 particles, 16 across the 0.31 m depth;
 // ~16,000 steps, about a minute of a core), 4 s, and the gauges. The Verlet plugin only: the
 // plugins' agreement is tested elsewhere, and one run is what CI can afford here.
@@ -24,7 +24,6 @@
 // of the ~1.5 s period or changes the amplitude by far more.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -34,62 +33,10 @@
 #include "dualsphysics_fixture.h"
 #include "sph/simulation.h"
 #include "test_support.h"
+#include "validation_metrics.h"
 
 namespace sph {
 namespace {
-
-std::string validationData(const std::string& file) {
-  return std::string(SPH_SOURCE_DIR) + "/engine/tests/data/validation/" + file;
-}
-
-// Linear interpolation of (ts, vs) at t, the end values outside.
-double interp(const std::vector<double>& ts, const std::vector<double>& vs, double t) {
-  const auto it = std::lower_bound(ts.begin(), ts.end(), t);
-  if (it == ts.begin()) return vs.front();
-  if (it == ts.end()) return vs.back();
-  const size_t k = size_t(it - ts.begin());
-  const double span = ts[k] - ts[k - 1];
-  return span > 0 ? vs[k - 1] + (vs[k] - vs[k - 1]) * (t - ts[k - 1]) / span : vs[k - 1];
-}
-
-double mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return s / double(v.size());
-}
-
-double deviation(const std::vector<double>& v) {
-  const double m = mean(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return std::sqrt(s / double(v.size()));
-}
-
-struct Agreement {
-  double amplitude, lag;
-};
-
-Agreement compare(const std::vector<double>& ot, const std::vector<double>& ov, const std::vector<double>& rt,
-                  const std::vector<double>& rv, double lo, double hi) {
-  constexpr double dt = 0.005, maxLag = 0.5;
-  const int n = int((hi - lo) / dt);
-  std::vector<double> ref, ours;
-  for (int k = 0; k <= n; ++k) {
-    ref.push_back(interp(rt, rv, lo + k * dt));
-    ours.push_back(interp(ot, ov, lo + k * dt));
-  }
-  const double refMean = mean(ref);
-  double best = -1e300, lag = 0;
-  for (int s = -int(maxLag / dt); s <= int(maxLag / dt); ++s) {
-    std::vector<double> shifted;
-    for (int k = 0; k <= n; ++k) shifted.push_back(interp(ot, ov, lo + k * dt + s * dt));
-    const double m = mean(shifted);
-    double c = 0;
-    for (int k = 0; k <= n; ++k) c += (shifted[k] - m) * (ref[k] - refMean);
-    if (c > best) best = c, lag = s * dt;
-  }
-  return {deviation(ours) / deviation(ref), lag};
-}
 
 TEST(CiemitoValidation, WaveGaugesFollowTheExperiment) {
   RunOptions o;
@@ -98,9 +45,9 @@ TEST(CiemitoValidation, WaveGaugesFollowTheExperiment) {
   o.progress = false;
   o.writeVtk = false;
   o.outDir = test::tempDir("ciemito").string();
-  Simulation sim(loadCase(validationData("Ciemito_Def.xml")), o);
+  Simulation sim(loadCase(test::validationData("Ciemito_Def.xml")), o);
   sim.run();
-  const auto exp = test::readFixtureRows(validationData("Ciemito_experiment.csv"), 4);
+  const auto exp = test::readFixtureRows(test::validationData("Ciemito_experiment.csv"), 4);
   std::vector<double> et;
   for (const auto& r : exp) et.push_back(r[0]);
   const double amplitudeTol[3] = {0.15, 0.30, 0.30}, lagTol[3] = {0.1, 0.15, 0.15};
@@ -113,7 +60,7 @@ TEST(CiemitoValidation, WaveGaugesFollowTheExperiment) {
     std::vector<double> ot, ov, ev;
     for (const auto& r : rows) ot.push_back(r[0]), ov.push_back(r[3] - rows.front()[3]);
     for (const auto& r : exp) ev.push_back(r[1 + g]);
-    const Agreement a = compare(ot, ov, et, ev, 2.0, 4.0);
+    const test::Agreement a = test::compareSeries(ot, ov, et, ev, 2.0, 4.0, 0.5);
     std::printf("%s: amplitude %.3f, lag %+.3f s\n", name.c_str(), a.amplitude, a.lag);
     EXPECT_NEAR(a.amplitude, 1.0, amplitudeTol[g]) << name;
     EXPECT_LE(std::abs(a.lag), lagTol[g]) << name;

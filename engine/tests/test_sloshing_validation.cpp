@@ -2,7 +2,7 @@
 // DualSPHysics' example CaseSloshingAcc at coarse resolution, against the experiment's pressure
 // at the wall sensor: the first impact.
 //
-// Case (data/validation/Spheric10_*, made by tools/validation/sloshing_fixture.py): the example
+// Case (data/validation/Spheric10_*, made by tools/validation/fixtures.py): the example
 // unchanged except dp 0.008 (four times its own: 1,221 fluid particles, 12 across the depth;
 // ~36,000 steps, 15-25 s of a core per plugin), 2.75 s, and the engine's pressure gauge at the
 // example's sensor point (-0.4461, 0, 0.093), every 0.2 ms. The tank stands still and gravity
@@ -36,13 +36,10 @@
 #include "dualsphysics_fixture.h"
 #include "sph/simulation.h"
 #include "test_support.h"
+#include "validation_metrics.h"
 
 namespace sph {
 namespace {
-
-std::string validationData(const std::string& file) {
-  return std::string(SPH_SOURCE_DIR) + "/engine/tests/data/validation/" + file;
-}
 
 struct Impact {
   double onset = NAN, peak = -1e300, impulse = 0;
@@ -75,7 +72,7 @@ double meanOver(const std::vector<std::vector<double>>& rows, double lo, double 
 class Spheric10 : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(Spheric10, FirstImpactOnTheWallSensor) {
-  const auto experiment = test::readFixtureRows(validationData("Spheric10_experiment.csv"), 2);
+  const auto experiment = test::readFixtureRows(test::validationData("Spheric10_experiment.csv"), 2);
   const auto first = std::find_if(experiment.begin(), experiment.end(), [](const auto& r) { return r[1] > 1500; });
   ASSERT_NE(first, experiment.end());
   const double t0 = (*first)[0];
@@ -87,7 +84,7 @@ TEST_P(Spheric10, FirstImpactOnTheWallSensor) {
   o.progress = false;
   o.writeVtk = false;
   o.outDir = (test::tempDir("spheric10") / GetParam()).string();
-  Simulation sim(loadCase(validationData("Spheric10_Def.xml")), o);
+  Simulation sim(loadCase(test::validationData("Spheric10_Def.xml")), o);
   sim.run();
   const auto ours = test::readFixtureRows((std::filesystem::path(o.outDir) / "gauges" / "P1.csv").string(), 6);
   ASSERT_GT(ours.size(), 10000u);
