@@ -4,13 +4,16 @@ ship with DualSPHysics' examples: runs this engine on the examples (both neighbo
 writes an error table and plots beside the measurements.
 
     python3 tools/validation/waves.py run --examples DIR --sph build/bin/sph --out OUT [--cases a,b]
-                                          [--neighbours cell,verlet] [--device gpu] [--dp-factor F]
+                                          [--neighbours cell,verlet[,dualsphysics]] [--device gpu]
+                                          [--dp-factor F] [--dualsphysics BINDIR]
     python3 tools/validation/waves.py report OUT        # OUT/report.md, OUT/<case>.png (with matplotlib)
 
 DIR is DualSPHysics' examples folder (the one holding 07_WavemakerFile, 09_WavesPiston, ...).
 `run` copies each example's folder to OUT/cases/<case>/, adds the gauges the comparison needs to
 the case file (the examples measure with DualSPHysics' post-processing tools instead) and runs
-`sph run` once per plugin into OUT/runs/<case>-<plugin>/. `report` needs only Python 3; the plots
+`sph run` once per plugin into OUT/runs/<case>-<plugin>/; `dualsphysics` in --neighbours runs
+GenCase and DualSPHysics 5.4 (from BINDIR) on the same case file, to put its error beside ours
+(swl-gauge cases). `report` needs only Python 3; the plots
 need matplotlib. The metrics, per compared signal over the window given below:
 
   * amplitude ratio: standard deviation of ours over that of the reference (1 is right);
@@ -137,6 +140,9 @@ def write_sloshing_acc(work, spec):
             f.write(";".join("%.9g" % v for v in r) + "\n")
 
 
+# The CIEMito flume at twice the example's dp, where DualSPHysics' CPU run fits in minutes on a
+# 16-core machine (--neighbours cell,verlet,dualsphysics).
+CASES["wavemaker2d_dp010"] = dict(CASES["wavemaker2d"], dp_factor=2)
 # The sloshing tank at twice the example's dp, where DualSPHysics' own run fits on a CPU: its
 # pressure at the sensor (tools/dualsphysics/point_pressure.py on its parts) goes in
 # OUT/runs/sloshing_dp004-dualsphysics/gauges/P1.csv to be reported beside ours.
@@ -181,11 +187,14 @@ def run(args):
             text = patch_case(f.read(), spec["gauges"], spec["time_max"])
         with open(def_path, "w") as f:
             f.write(text)
+        factor = args.dp_factor or spec.get("dp_factor")
         for plugin in args.neighbours.split(","):
             out = os.path.join(args.out, "runs", f"{name}-{plugin}")
+            if plugin == "dualsphysics":
+                run_dualsphysics(args, name, spec, work, text, factor, out)
+                continue
             cmd = [args.sph, "run", def_path, "--neighbours", plugin, "--device", args.device, "--out", out,
                    "--overwrite", "--no-vtk", "--quiet"]
-            factor = args.dp_factor or spec.get("dp_factor")
             if factor:
                 dp = float(re.search(r'<definition dp="([^"]+)"', text).group(1))
                 cmd += ["--dp", "%g" % (dp * factor)]
@@ -199,6 +208,45 @@ def run(args):
             print(f"{name} {plugin}: exit {r.returncode} in {time.time() - t0:.0f} s", flush=True)
             if r.returncode != 0:
                 print((r.stdout + r.stderr)[-2000:], file=sys.stderr)
+
+
+def run_dualsphysics(args, name, spec, work, text, factor, out):
+    """The same case with DualSPHysics 5.4 (GenCase, then its CPU build on every core) into OUT:
+    its swl gauges (GaugesSWL_NAME.csv, the columns of ours) copied to OUT/gauges/NAME.csv, where
+    `report` reads ours. For the cases measured with swl gauges only (DualSPHysics has no
+    pressure gauge, and its floating bodies' output is not read here)."""
+    if not args.dualsphysics:
+        raise SystemExit("the dualsphysics runs need --dualsphysics DIR (GenCase_linux64, DualSPHysics5.4CPU_linux64)")
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    gc = os.path.join(out, "gc")
+    shutil.copytree(work, gc)  # the data files (motions, STL) beside GenCase's output, where DualSPHysics reads them
+    if factor:
+        dp = float(re.search(r'<definition dp="([^"]+)"', text).group(1))
+        text = re.sub(r'<definition dp="[^"]+"', '<definition dp="%g"' % (dp * factor), text, count=1)
+    with open(os.path.join(gc, spec["case"] + "_Def.xml"), "w") as f:
+        f.write(text)
+    t0 = time.time()
+    log = []
+    bindir = os.path.abspath(args.dualsphysics)
+    # Both resolve the case's data files from the working directory.
+    for cmd in ([os.path.join(bindir, "GenCase_linux64"), spec["case"] + "_Def", spec["case"]],
+                [os.path.join(bindir, "DualSPHysics5.4CPU_linux64"), spec["case"], os.path.abspath(os.path.join(out, "run")),
+                 "-cpu", "-ompthreads:%d" % (os.cpu_count() or 1), "-sv:none", "-svres"]):
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=gc)
+        log.append(" ".join(cmd) + "\n" + r.stdout[-5000:] + r.stderr[-5000:])
+        if r.returncode != 0:
+            break
+    with open(out + ".log", "w") as f:
+        f.write("\n".join(log))
+    os.makedirs(os.path.join(out, "gauges"), exist_ok=True)
+    for g in os.listdir(os.path.join(out, "run")) if os.path.isdir(os.path.join(out, "run")) else []:
+        if g.startswith("GaugesSWL_") and g.endswith(".csv"):
+            shutil.copy(os.path.join(out, "run", g), os.path.join(out, "gauges", g[len("GaugesSWL_"):]))
+    shutil.rmtree(gc)
+    print(f"{name} dualsphysics: exit {r.returncode} in {time.time() - t0:.0f} s", flush=True)
+    if r.returncode != 0:
+        print(log[-1][-2000:], file=sys.stderr)
 
 
 # --------------------------------------------------------------------------------------------
@@ -525,7 +573,7 @@ def impact_metrics(ts, ps, t0, onset_level=500.0, before=0.1, after=0.35):
 def evaluate(name, spec, folder, rd):
     w = spec["window"]
     res = []
-    if name == "wavemaker2d":
+    if name.startswith("wavemaker2d"):
         exp = exp_columns(os.path.join(folder, "EXP_CaseWavemaker2D_CIEMito.txt"), [(0, 2), (0, 3), (0, 4)])
         for k in range(3):
             t, z = gauge_series(rd, f"WG{k + 1}")
@@ -642,6 +690,8 @@ def main():
     r.add_argument("--neighbours", default="cell,verlet")
     r.add_argument("--device", default="gpu")
     r.add_argument("--dp-factor", type=float, default=None)
+    r.add_argument("--dualsphysics", default="", help="folder of GenCase_linux64 and DualSPHysics5.4CPU_linux64, "
+                   "for the plugin name 'dualsphysics' in --neighbours")
     p = sub.add_parser("report")
     p.add_argument("out")
     p.add_argument("--examples", required=True)
