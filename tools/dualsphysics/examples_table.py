@@ -201,9 +201,8 @@ def main():
          f"gives GenCase's per-mk counts in {sum(compare(r) == 'yes' for r in rows)} and refuses {len(refused)}; "
          f"from GenCase's output it runs {sum(r.get('gc_run', '').startswith('ok') for r in rows)}.", ""]
     physics = sum(is_physics(r["refusal"]) for r in refused)
-    L += [f"Of the refusals, {physics} name a physics feature this engine does not have (motion from files, "
-          f"wave paddles, external accelerations, damping zones, shifted periodicity, ...) and "
-          f"{len(refused) - physics} something else (a geometry command or a case element).", ""]
+    L += [f"Of the refusals, {physics} name a physics feature this engine does not have and "
+          f"{len(refused) - physics} something else (a case element, a data file, a geometry command).", ""]
     if groups:
         L += ["Refusals by the element named:", ""]
         L += [f"- `{md(k)}`: {n}" for k, n in sorted(groups.items(), key=lambda kv: (-kv[1], kv[0]))] + [""]
