@@ -6,7 +6,7 @@
 //
 // Case (data/validation/Ciemito_*, made by tools/validation/fixtures.py): the example
 // unchanged except dp 0.02 (four times its own: 3,587 particles, 16 across the 0.31 m depth;
-// ~16,000 steps, about a minute of a core), 4 s, and the gauges. The Verlet plugin only: the
+// ~16,000 steps, 100 s of one of two busy cores), 4 s, and the gauges. The Verlet plugin only: the
 // plugins' agreement is tested elsewhere, and one run is what CI can afford here.
 //
 // Metrics, as tools/validation/waves.py computes them at the example's own resolution, over

@@ -4,9 +4,10 @@
 // Greenhow (2000), which differ from each other by up to 30% late in the fall.
 //
 // Case (data/validation/Cylinder_*, made by tools/validation/fixtures.py): the example unchanged
-// except dp 0.2 (eight times its own: 5 particles per radius, 3,588 particles; ~2,900 steps, 15-30 s
-// of a core per plugin), up to 2.28 s (the 1 s the body is held, FtPause, then T = t sqrt(g/r) = 4
-// of the fall: about half of what the references cover, the body 1.6 m down).
+// except dp 0.2 (eight times its own: 5 particles per radius, 3,588 particles; ~2,900 steps, 20-30 s
+// of one of two busy cores per plugin), up to 2.28 s (the 1 s the body is held, FtPause, then
+// T = t sqrt(g/r) = 4 of the fall: about half of what the references cover, where Fekken's body is
+// 1.6 m down).
 //
 // Metric, as tools/validation/waves.py computes it at the example's own resolution: the NRMSE of
 // the body centre's displacement against each reference over T = 0-4, sampled every 0.005 in T
@@ -17,8 +18,7 @@
 // body falls about a quarter slower than the references (measured 0.15 and 0.19: the gap of about
 // one smoothing length between the fluid and the body's particles is several percent of the
 // body's size, so the fluid it displaces weighs more; 0.064 and 0.117 at dp 0.1). A body that
-// does not sink gives about 0.45 against either; one falling without the water's resistance is
-// 5 m down at T = 4.
+// does not sink gives 0.53 against Fekken; one in free fall is 8 m down at T = 4.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -4,7 +4,7 @@
 //
 // Case (data/validation/Spheric10_*, made by tools/validation/fixtures.py): the example
 // unchanged except dp 0.008 (four times its own: 1,221 fluid particles, 12 across the depth;
-// ~36,000 steps, 15-25 s of a core per plugin), 2.75 s, and the engine's pressure gauge at the
+// ~36,000 steps, 40-50 s of one of two busy cores per plugin), 2.75 s, and the engine's pressure gauge at the
 // example's sensor point (-0.4461, 0, 0.093), every 0.2 ms. The tank stands still and gravity
 // turns with the measured roll through <accinputs> (globalgravity 0), from an acceleration file
 // made from the example's roll angle as its FromMotionToAcc.txt says.
