@@ -32,7 +32,6 @@
 #include <vector>
 
 #include "dualsphysics_fixture.h"
-#include "sph/simulation.h"
 #include "test_support.h"
 #include "validation_metrics.h"
 
@@ -40,14 +39,7 @@ namespace sph {
 namespace {
 
 TEST(CiemitoValidation, WaveGaugesFollowTheExperiment) {
-  RunOptions o;
-  o.device = Device::Cpu;
-  o.neighbours = "verlet";
-  o.progress = false;
-  o.writeVtk = false;
-  o.outDir = test::tempDir("ciemito").string();
-  Simulation sim(loadCase(test::validationData("Ciemito_Def.xml")), o);
-  sim.run();
+  const auto out = test::runValidationCase("Ciemito_Def.xml", "verlet", "ciemito");
   const auto exp = test::readFixtureRows(test::validationData("Ciemito_experiment.csv"), 4);
   std::vector<double> et;
   for (const auto& r : exp) et.push_back(r[0]);
@@ -55,7 +47,7 @@ TEST(CiemitoValidation, WaveGaugesFollowTheExperiment) {
   for (int g = 0; g < 3; ++g) {
     const std::string name = "WG" + std::to_string(g + 1);
     // time; swlx; swly; swlz; pos0 x y z; pos2 x y z: the elevation is swlz from its first value.
-    const auto rows = test::readFixtureRows((std::filesystem::path(o.outDir) / "gauges" / (name + ".csv")).string(), 10);
+    const auto rows = test::readFixtureRows((out / "gauges" / (name + ".csv")).string(), 10);
     ASSERT_GT(rows.size(), 100u) << name;
     ASSERT_GE(rows.back()[0], 4.0 - 0.03) << name;
     std::vector<double> ot, ov, ev;

@@ -28,7 +28,6 @@
 #include <vector>
 
 #include "dualsphysics_fixture.h"
-#include "sph/simulation.h"
 #include "test_support.h"
 #include "validation_metrics.h"
 
@@ -42,16 +41,9 @@ constexpr double kGravity = 9.81;
 class CylinderValidation : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CylinderValidation, FallFollowsTheReferences) {
-  RunOptions o;
-  o.device = Device::Cpu;
-  o.neighbours = GetParam();
-  o.progress = false;
-  o.writeVtk = false;
-  o.outDir = (test::tempDir("cylinder_validation") / GetParam()).string();
-  Simulation sim(loadCase(test::validationData("Cylinder_Def.xml")), o);
-  sim.run();
+  const auto out = test::runValidationCase("Cylinder_Def.xml", GetParam(), "cylinder_validation");
   // time; mkbound; center x y z; vel x y z; omega x y z
-  const auto rows = test::readFixtureRows((std::filesystem::path(o.outDir) / "floating.csv").string(), 11);
+  const auto rows = test::readFixtureRows((out / "floating.csv").string(), 11);
   ASSERT_GT(rows.size(), 100u);
   const double timeScale = std::sqrt(kGravity / kRadius);  // T = t sqrt(g / r)
   std::vector<double> T, displacement;

@@ -37,7 +37,6 @@
 #include <vector>
 
 #include "dualsphysics_fixture.h"
-#include "sph/simulation.h"
 #include "test_support.h"
 #include "validation_metrics.h"
 
@@ -81,15 +80,8 @@ TEST_P(Spheric10, FirstImpactOnTheWallSensor) {
   const double t0 = (*first)[0];
   ASSERT_NEAR(t0, 2.3749, 1e-9);
 
-  RunOptions o;
-  o.device = Device::Cpu;
-  o.neighbours = GetParam();
-  o.progress = false;
-  o.writeVtk = false;
-  o.outDir = (test::tempDir("spheric10") / GetParam()).string();
-  Simulation sim(loadCase(test::validationData("Spheric10_Def.xml")), o);
-  sim.run();
-  const auto ours = test::readFixtureRows((std::filesystem::path(o.outDir) / "gauges" / "P1.csv").string(), 6);
+  const auto out = test::runValidationCase("Spheric10_Def.xml", GetParam(), "spheric10");
+  const auto ours = test::readFixtureRows((out / "gauges" / "P1.csv").string(), 6);
   ASSERT_GT(ours.size(), 10000u);
   ASSERT_GE(ours.back()[0], t0 + 0.35 - 1e-3);
 

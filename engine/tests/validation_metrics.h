@@ -5,13 +5,32 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include "sph/simulation.h"
+#include "test_support.h"
 
 namespace sph::test {
 
 inline std::string validationData(const std::string& file) {
   return std::string(SPH_SOURCE_DIR) + "/engine/tests/data/validation/" + file;
+}
+
+// Runs data/validation/CASE on the CPU with `neighbours` into tempDir(folder)/neighbours, with its
+// output files (gauges, floating.csv) but no VTK parts; returns that folder.
+inline std::filesystem::path runValidationCase(const std::string& file, const std::string& neighbours,
+                                               const std::string& folder) {
+  RunOptions o;
+  o.device = Device::Cpu;
+  o.neighbours = neighbours;
+  o.progress = false;
+  o.writeVtk = false;
+  o.outDir = (tempDir(folder) / neighbours).string();
+  Simulation sim(loadCase(validationData(file)), o);
+  sim.run();
+  return o.outDir;
 }
 
 // Linear interpolation of (ts, vs) at t, the end values outside.

@@ -92,3 +92,15 @@ def particles(path):
             return root["values"], it["values"], it["arrays"]
         stack.extend(it["items"])
     raise ValueError(f"{path}: no PART item")
+
+
+def run_parts(run):
+    """Every saved part of a DualSPHysics run (RUNDIR/data/Part_*.bi4) in order, as (values of the
+    root item, values of the PART item, positions, densities, ids, number of boundary particles):
+    the particles with ids from that number on are the fluid."""
+    import glob
+    import os
+    for path in sorted(glob.glob(os.path.join(run, "data", "Part_*.bi4"))):
+        head, part, a = particles(path)
+        pos = a["Posd"] if "Posd" in a else a["Pos"]
+        yield head, part, pos, a["Rhop"], a["Idp"], head["CaseNp"] - head["CaseNfluid"]

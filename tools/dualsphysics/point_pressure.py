@@ -9,9 +9,7 @@ parts); this puts its pressure beside ours with the same interpolation.
 Writes `time [s];press [Pa];shepard [-]` (the pressure is 0 where no fluid particle is within 2h,
 as the gauge writes it). Needs only Python 3.
 """
-import glob
 import math
-import os
 import sys
 
 import jbinary
@@ -19,11 +17,7 @@ import jbinary
 
 def main(run, point):
     print("time [s];press [Pa];shepard [-]")
-    for path in sorted(glob.glob(os.path.join(run, "data", "Part_*.bi4"))):
-        head, part, a = jbinary.particles(path)
-        pos = a["Posd"] if "Posd" in a else a["Pos"]
-        rho, idp = a["Rhop"], a["Idp"]
-        nbound = head["CaseNp"] - head["CaseNfluid"]
+    for head, part, pos, rho, idp, nbound in jbinary.run_parts(run):
         b, rho0, gamma, h, mass = head["B"], head["Rhop0"], head["Gamma"], head["H"], head["MassFluid"]
         two_d = head["Data2d"] != 0
         alpha = 7.0 / (4.0 * math.pi * h * h) if two_d else 21.0 / (16.0 * math.pi * h ** 3)

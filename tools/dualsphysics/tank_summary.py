@@ -7,8 +7,6 @@ above the floor (in dp) and the mean Tait pressure of the floor particles in the
 (0.1 < x < 0.3, 0.05 < y < 0.15; in rho0 |g| H with H = 0.2 m), the quantities test_still_tank.cpp
 compares.
 """
-import glob
-import os
 import sys
 
 import jbinary
@@ -16,11 +14,7 @@ import jbinary
 
 def main(run, dp):
     print("time [s];fluid;lowest fluid [dp];floor pressure [rho g H]")
-    for path in sorted(glob.glob(os.path.join(run, "data", "Part_*.bi4"))):
-        head, part, a = jbinary.particles(path)
-        pos = a["Posd"] if "Posd" in a else a["Pos"]
-        rho, idp = a["Rhop"], a["Idp"]
-        nbound = head["CaseNp"] - head["CaseNfluid"]
+    for head, part, pos, rho, idp, nbound in jbinary.run_parts(run):
         b, rho0, gamma = head["B"], head["Rhop0"], head["Gamma"]
         fluid = [k for k in range(len(idp)) if idp[k] >= nbound]
         lowest = min(pos[k][2] for k in fluid)

@@ -485,22 +485,23 @@ def plot_sloshing(out, plt, examples):
                   if d.startswith(name + "-") and os.path.isfile(os.path.join(runs, d, "gauges", "P1.csv"))]
         if not series:
             continue
+        series = [(label, pressure_series(rd, "P1")) for label, rd in series]
         fig = plt.figure(figsize=(11, 6))
         top = fig.add_subplot(2, 1, 1)
         top.plot(et, ep, "k-", lw=0.5, label="experiment")
-        for label, rd in series:
-            t, p = pressure_series(rd, "P1")
+        for label, (t, p) in series:
             top.plot(t, p, lw=0.5, label=label)
         top.set_xlabel("t [s]")
         top.set_ylabel("pressure [Pa]")
         top.legend(loc="upper left", fontsize=7)
         for k, t0 in enumerate(starts):
             ax = fig.add_subplot(2, len(starts), len(starts) + k + 1)
-            lo, hi = t0 - 0.1, t0 + 0.35
-            ax.plot([t for t in et if lo <= t <= hi], [p for t, p in zip(et, ep) if lo <= t <= hi], "k-", lw=0.6)
-            for label, rd in series:
-                t, p = pressure_series(rd, "P1")
-                ax.plot([v for v in t if lo <= v <= hi], [q for v, q in zip(t, p) if lo <= v <= hi], lw=0.6)
+            def inside(ts, vs):
+                keep = [k for k, t in enumerate(ts) if t0 - 0.1 <= t <= t0 + 0.35]
+                return [ts[k] for k in keep], [vs[k] for k in keep]
+            ax.plot(*inside(et, ep), "k-", lw=0.6)
+            for label, (t, p) in series:
+                ax.plot(*inside(t, p), lw=0.6)
             ax.set_title(f"impact {k + 1}", fontsize=8)
             ax.set_xlabel("t [s]")
             ax.tick_params(labelsize=7)
