@@ -90,9 +90,8 @@ class PaddleReader {
     for (const char* name : {"saveseriewaves", "calcserielength"})
       if (const XMLElement* c = active(e, name))
         x_.fail(c, fmt::format("this output of DualSPHysics is not written by this engine; rename it to <_{}>", name));
-    if (const XMLElement* a = active(e, "awas_zsurf"))
-      x_.fail(a, "active wave absorption (AWAS) with irregular waves is not supported by this engine (it is with "
-                 "regular waves of a <piston>); rename it to <_awas_zsurf> to generate the waves without it");
+    if (const XMLElement* a = active(e, "awas_zsurf"); a && flap)
+      x_.fail(a, "active wave absorption (AWAS) is for pistons (as in DualSPHysics)");
     WavePaddle p = readCommon(e, flap, PaddleWaves::Irregular, "must be positive: the significant wave height",
                               "must be positive: the peak period");
     IrregularWaves& w = p.irregular;
@@ -145,6 +144,13 @@ class PaddleReader {
         x_.fail(s, "timedt must be positive and timemax above timemin (>= 0)");
       if ((w.serieTimeMax - w.serieTimeMin) / w.serieTimeDt > 1e7)
         x_.fail(s, "more than ten million samples: raise timedt or narrow timemin-timemax");
+    }
+    if (const XMLElement* a = active(e, "awas_zsurf")) {
+      p.awas = readAwas(a, p);
+      // The second-order target sums every pair of waves each step, as the second-order motion does.
+      if (p.awas->elevationOrder == 2 && w.waves > kMaxSecondOrderWaves)
+        failValue(e, "waves", fmt::format("must be at most {} with a second-order absorption target (<elevation "
+                                          "value=\"2\">, the default): it sums every pair of waves", kMaxSecondOrderWaves));
     }
     return p;
   }
@@ -276,7 +282,8 @@ class PaddleReader {
       x_.fail(a, "active wave absorption needs a piston moving along x (<pistondir x=\"1\" y=\"0\" z=\"0\">)");
     PaddleAwas w;
     w.line = a->GetLineNum();
-    const double rampEnd = p.rampPeriods * p.period;
+    const double rampEnd =
+        p.start + (p.waves == PaddleWaves::Irregular ? p.irregular.rampTime : p.rampPeriods * p.period);
     w.start = optional(a, "startawas", rampEnd);
     // DualSPHysics refuses the same: the ramp's target elevation is not the theory's.
     if (w.start < rampEnd)

@@ -68,6 +68,34 @@ std::vector<SubharmonicPair> subharmonicPairs(const SubharmonicInput& in) {
   return pairs;
 }
 
+std::vector<double> boundElevationCoefficients(const SubharmonicInput& in) {
+  const size_t n = in.f.size();
+  std::vector<double> coefficients(n * (n - 1) / 2);
+  for (size_t j = 1; j < n; ++j) {
+    const double wn = 2 * std::numbers::pi * in.f[j];
+    for (size_t i = 0; i < j; ++i)
+      coefficients[j * (j - 1) / 2 + i] =
+          in.a[i] * in.a[j] * boundElevation(wn, 2 * std::numbers::pi * in.f[i], in.k[j], in.k[i], in.depth, in.gravity);
+  }
+  return coefficients;
+}
+
+double boundElevationSum(const std::vector<double>& coefficients, const std::vector<std::complex<double>>& phasors) {
+  double eta = 0;
+  const int64_t n = int64_t(phasors.size());
+#pragma omp parallel for reduction(+ : eta) schedule(dynamic, 16) if (n > 256)
+  for (int64_t j = 1; j < n; ++j) {
+    const double* c = coefficients.data() + j * (j - 1) / 2;
+    double re = 0, im = 0;  // sum over i < j of c_ij conj(z_i)
+    for (int64_t i = 0; i < j; ++i) {
+      re += c[i] * phasors[size_t(i)].real();
+      im -= c[i] * phasors[size_t(i)].imag();
+    }
+    eta += phasors[size_t(j)].real() * re - phasors[size_t(j)].imag() * im;
+  }
+  return eta;
+}
+
 double subharmonicSum(const std::vector<SubharmonicPair>& pairs, double s) {
   double x = 0;
 #pragma omp parallel for reduction(+ : x) schedule(static)

@@ -34,6 +34,7 @@
 // differences are below fmax - fmin (about 1 Hz), which a cubic on 0.01 s follows to 1e-7 of X2.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -62,6 +63,18 @@ std::vector<SubharmonicPair> subharmonicPairs(const SubharmonicInput& in);
 double subharmonicSum(const std::vector<SubharmonicPair>& pairs, double s);
 // X2 at s0, s0 + h, ..., count values into out, each pair's phasor turned by w h from one to the next.
 void subharmonicGrid(const std::vector<SubharmonicPair>& pairs, double s0, double h, int count, double* out);
+
+// The bound difference-frequency elevation of the waves' pairs (the G of the bound elevation
+// above, per a_i a_j), the second-order part of the theory's elevation that active absorption
+// (paddle_awas.h) aims at with <elevation> 2, as DualSPHysics writes it (Elevation_o2 of
+// WavePaddle_mkbNNNN.csv, matched to its 6 decimals):
+//     eta2(x, s) = sum over i < j of a_i a_j G_ij cos((w_j - w_i) s - (k_j - k_i) x + phi_j - phi_i),
+// no sum frequencies. Stored as the coefficients a_i a_j G_ij, pair (i, j) at j (j - 1) / 2 + i.
+std::vector<double> boundElevationCoefficients(const SubharmonicInput& in);
+// eta2 from those coefficients and each wave's phasor exp(i (w s - k x + phi)): the cosine of a
+// pair is Re(z_j conj(z_i)), so a step costs N sines and N^2 / 2 multiply-adds instead of N^2 / 2
+// cosines.
+double boundElevationSum(const std::vector<double>& coefficients, const std::vector<std::complex<double>>& phasors);
 
 inline constexpr double kSubharmonicSpacing = 0.01;  // s
 inline constexpr int kSubharmonicBlock = 1024;        // samples computed at once

@@ -86,14 +86,31 @@ class IrregularPaddleLaw {
   // The second order's pairs (empty at first order).
   size_t pairs() const { return pairs_ ? pairs_->size() : 0; }
 
+  // The theory's elevation (m from the still-water level) at the distance x in front of the
+  // paddle's rest position at the absolute time t, as DualSPHysics computes the target of active
+  // absorption (paddle_awas.h) and the Elevation_o1/o2 columns of WavePaddle_mkbNNNN.csv:
+  // serieElevation at s = s0 + t - start, at order 2 plus the bound difference-frequency waves
+  // (boundElevationCoefficients), times the ramp; without <gainstroke>; 0 before the start and
+  // after the end of the motion. Order 2 needs the law made with awas->elevationOrder 2.
+  double elevation(double x, double t, int order) const;
+  // The largest |d^2 X / dt^2| of the paddle's motion (the series with <gainstroke>, without the
+  // ramp) from the start to tEnd or the end of the motion: the "peak theoretical" acceleration
+  // that caps active absorption. Sampled every 1/(100 fmax), at most 5e-4 of it below the true
+  // maximum (DualSPHysics' own value lies up to 3e-4 below the true maximum, its sampling
+  // unknown).
+  double peakAcceleration(double tEnd) const;
+
  private:
   double firstOrder(double s) const;
+  SubharmonicInput subharmonicInput(const WavePaddle& p) const;  // the waves, for the second order
 
   std::vector<Wave> waves_;
   double fmin_ = 0, fmax_ = 0, serie0_ = 0;
   double start_, duration_, rampTime_, gain_;
   std::shared_ptr<const std::vector<SubharmonicPair>> pairs_;  // <waveorder> 2
   std::shared_ptr<SubharmonicTable> table_;                     // the second order a run reads
+  // boundElevationCoefficients, made when the paddle's absorption aims at the second order.
+  std::shared_ptr<const std::vector<double>> bound_;
   // The last at(): a step asks for its start, which the step before asked for as its end.
   mutable double cachedT_ = std::numeric_limits<double>::quiet_NaN(), cachedX_ = 0;
 };

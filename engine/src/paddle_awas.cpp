@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
 
 namespace sph {
 
@@ -15,9 +16,16 @@ PaddleAwasControl::PaddleAwasControl(const WavePaddle& p, double face, const Sim
   massFluid_ = sp.massFluid;
   massLimit_ = awas_.massLimitCoef.value_or(defaultSwlMassLimitCoef(sp.dim)) * sp.massFluid;
   coefU_ = std::sqrt(p.gravity / p.depth);
-  const double omega = 2 * std::numbers::pi / p.period;
-  // The first harmonic's peak acceleration, as DualSPHysics states it ("peak theoretical").
-  aceLimit_ = awas_.limitAce * law_.amplitude() * omega * omega;
+  // The theory's peak acceleration, as DualSPHysics states it ("peak theoretical"): the first
+  // harmonic's for regular waves, the motion's largest over the run for irregular ones.
+  if (const RegularPaddleLaw* regular = law_.regular()) {
+    const double omega = 2 * std::numbers::pi / p.period;
+    aceLimit_ = awas_.limitAce * regular->amplitude() * omega * omega;
+  } else if (const IrregularPaddleLaw* irregular = law_.irregular()) {
+    aceLimit_ = awas_.limitAce * irregular->peakAcceleration(sp.timeMax);
+  } else {
+    throw std::logic_error("PaddleAwasControl: active absorption is for regular or irregular waves");
+  }
   last_.measured = std::numeric_limits<double>::quiet_NaN();
 }
 
@@ -29,6 +37,11 @@ double PaddleAwasControl::measureSurface(double x, GaugeSource& gauges) {
   return swlCrossing(p0, p2, pieces, massLimit_, [&](int k) { return samples_[size_t(k)].shepard * massFluid_; }).z;
 }
 
+double PaddleAwasControl::targetElevation(double x, double t) const {
+  if (const RegularPaddleLaw* regular = law_.regular()) return regular->elevation(x, t, awas_.elevationOrder);
+  return law_.irregular()->elevation(x, t, awas_.elevationOrder);
+}
+
 double PaddleAwasControl::step(double t, double dt, GaugeSource& gauges) {
   const double x0 = law_.at(t), x1 = law_.at(t + dt);
   Record r;
@@ -38,10 +51,16 @@ double PaddleAwasControl::step(double t, double dt, GaugeSource& gauges) {
   r.uTarget = (x1 - x0) / dt;
   r.u = r.uTarget;
   r.measured = std::numeric_limits<double>::quiet_NaN();
+  // Once the motion has ended the piston stays where absorption left it, as in DualSPHysics.
+  if (t >= law_.end()) {
+    last_ = r;
+    uLast_ = 0;
+    return 0.0;
+  }
   if (t >= awas_.start) {
     r.gaugeX = face_ + r.displacement + gaugeOffset_;
     r.measured = measureSurface(r.gaugeX, gauges) - awas_.swl;
-    r.target = law_.elevation(r.gaugeX - face_, t, awas_.elevationOrder);
+    r.target = targetElevation(r.gaugeX - face_, t);
     r.uCorrection = coefU_ * (r.target - r.measured);
     r.u = r.uTarget + r.uCorrection;
   }

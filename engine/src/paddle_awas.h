@@ -7,11 +7,15 @@
 //    gaugedp dp, the surface where the kernel-summed mass drops below coefmasslimit m;
 //  * each step [t, t + dt] from startawas on, after the fluid has moved, the piston's velocity is
 //      u = (X(t + dt) - X(t)) / dt + sqrt(g / d) (eta_T - eta_M),
-//    X the law of the regular waves (wave_paddle_law.h), eta_T the theory's elevation at the
-//    gauge at t (first or second order by <elevation>), eta_M the measured surface less swl;
+//    X the law of the regular or irregular waves (wave_paddle_law.h, irregular_wave_law.h),
+//    eta_T the theory's elevation at the gauge at t (first or second order by <elevation>; for
+//    irregular waves the bound difference-frequency waves are the second order), eta_M the
+//    measured surface less swl;
 //  * from startawas on, u changes by at most limitace times the theory's peak acceleration
-//    (S/2 w^2) times dt from the step before (before, u is the law's own velocity);
-//  * the piston moves by u dt: the law's displacement plus (u - (X(t + dt) - X(t)) / dt) dt.
+//    from the step before (before, u is the law's own velocity): S/2 w^2 for regular waves, the
+//    largest acceleration of the motion up to the end of the run for irregular ones;
+//  * the piston moves by u dt: the law's displacement plus (u - (X(t + dt) - X(t)) / dt) dt;
+//  * once the paddle's motion ends (<duration>) the piston stops absorbing and stays.
 // The host runs it in double precision, one gauge line a step (a GPU run sums it on the device).
 #pragma once
 
@@ -22,7 +26,7 @@
 #include "gauge_sampler.h"
 #include "sph/case_wave_paddles.h"
 #include "sph/sim_parameters.h"
-#include "wave_paddle_law.h"
+#include "paddle_law.h"
 
 namespace sph {
 
@@ -55,9 +59,11 @@ class PaddleAwasControl {
  private:
   // The measured surface (z) on the gauge line at x.
   double measureSurface(double x, GaugeSource& gauges);
+  // The theory's elevation at the distance x in front of the piston's rest position.
+  double targetElevation(double x, double t) const;
 
   WavePaddle paddle_;
-  RegularPaddleLaw law_;
+  PaddleLaw law_;
   PaddleAwas awas_;
   double face_, gaugeOffset_, zMin_, zMax_, pointDp_, massLimit_, massFluid_, coefU_, aceLimit_;
   double absorbed_ = 0;  // the absorption's displacement so far

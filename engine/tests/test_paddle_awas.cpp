@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "dualsphysics_fixture.h"
+#include "irregular_wave_law.h"
 #include "paddle_awas.h"
 #include "sph/simulation.h"
 #include "test_motion_cases.h"
@@ -87,6 +90,23 @@ TEST(PaddleAwasReader, DefaultsAreDualSPHysics) {
   EXPECT_EQ(a.saveData, 0);
 }
 
+// The default start is the ramp's end counted from the paddle's <start>: start + ramp periods x
+// period for regular waves, start + ramptime for irregular ones (DualSPHysics prints StartAWAS
+// 0.3 s for both with start 0.1 s and a 0.2 s ramp).
+TEST(PaddleAwasReader, StartsAfterTheRampFromThePaddlesStart) {
+  const CaseDefinition regular = loadAwasCase(
+      "RegularStart", awasPiston(R"(<awas_zsurf><swl value="0.2" /></awas_zsurf>)", "<start value=\"0.3\" />\n"));
+  EXPECT_DOUBLE_EQ(regular.motions.at(0).paddle->awas->start, 1.1);
+  const CaseDefinition irregular = loadAwasCase("IrregularStart", R"(<wavepaddles><piston_spectrum>
+<mkbound value="1" /><start value="0.1" /><depth value="0.2" /><waveheight value="0.03" /><waveperiod value="1.1" />
+<ramptime value="0.2" />
+<awas_zsurf><swl value="0.2" /><elevation value="1" /></awas_zsurf>
+</piston_spectrum></wavepaddles>)");
+  const PaddleAwas& a = *irregular.motions.at(0).paddle->awas;
+  EXPECT_DOUBLE_EQ(a.start, 0.3);
+  EXPECT_EQ(a.elevationOrder, 1);
+}
+
 TEST(PaddleAwasReader, RefusesBadAbsorptionNamingLineAndElement) {
   struct Bad {
     const char* name;
@@ -101,6 +121,12 @@ TEST(PaddleAwasReader, RefusesBadAbsorptionNamingLineAndElement) {
 <flapaxis0 x="0" y="-1" z="0" /><flapaxis1 x="0" y="1" z="0" />
 <awas_zsurf><swl value="0.2" /></awas_zsurf>
 </flap></wavepaddles>)";
+  const std::string flapSpectrum = R"(<wavepaddles><flap_spectrum>
+<mkbound value="1" />
+<depth value="0.2" /><waveheight value="0.02" /><waveperiod value="0.8" />
+<flapaxis0 x="0" y="-1" z="0" /><flapaxis1 x="0" y="1" z="0" />
+<awas_zsurf><swl value="0.2" /></awas_zsurf>
+</flap_spectrum></wavepaddles>)";
   const std::vector<Bad> bad = {
       {"BeforeRamp", awasPiston("<awas_zsurf>\n<startawas value=\"0.5\" />\n<swl value=\"0.2\" /></awas_zsurf>"),
        "<startawas", "startawas", "end of the ramp"},
@@ -121,6 +147,7 @@ TEST(PaddleAwasReader, RefusesBadAbsorptionNamingLineAndElement) {
       {"Direction", awasPiston("<awas_zsurf><swl value=\"0.2\" /></awas_zsurf>", "<pistondir x=\"1\" y=\"1\" z=\"0\" />\n"),
        "<awas_zsurf", "awas_zsurf", "along x"},
       {"Flap", flap, "<awas_zsurf", "awas_zsurf", "for pistons"},
+      {"FlapSpectrum", flapSpectrum, "<awas_zsurf", "awas_zsurf", "for pistons"},
   };
   for (const Bad& b : bad) {
     SCOPED_TRACE(b.name);
@@ -259,6 +286,54 @@ TEST(PaddleAwasControl, CapsTheAccelerationAtLimitaceTimesThePeak) {
     EXPECT_NEAR(c.last().u, uBefore - cap * dt, 1e-12);
     uBefore = c.last().u;
   }
+}
+
+// DualSPHysics stops absorbing (and writing AWASData.csv) when the paddle's <duration> ends: the
+// piston then stays where the law and the absorption left it.
+TEST(PaddleAwasControl, StopsWithTheMotion) {
+  Flume f = flume();
+  f.paddle.duration = 1.6;
+  PaddleAwasControl c(f.paddle, f.face, f.sp);
+  FlatSurface s([](double) { return 0.56; });  // 6 cm above still water: a correction every step
+  const double dt = 1e-3;
+  for (int k = 0; k < 100; ++k) EXPECT_NE(c.step(1.5 + k * dt, dt, s), 0.0);
+  const int calls = s.calls;
+  const double absorbed = c.absorbed();
+  for (int k = 100; k < 200; ++k) EXPECT_EQ(c.step(1.5 + k * dt, dt, s), 0.0);
+  EXPECT_EQ(s.calls, calls);
+  EXPECT_EQ(c.absorbed(), absorbed);
+}
+
+// The irregular target and cap against DualSPHysics 5.4 (AwasIrregular2D, made by
+// tools/dualsphysics/awas_fixture.py: 50 JONSWAP waves of Hs 0.15 m, Tp 2 s, second order,
+// starting at 0.05 s with a 0.15 s ramp): the theory's elevation 1 m in front of the piston, of
+// first and second order (the bound difference-frequency waves, up to 4 mm here), within its
+// six printed decimals, and the peak acceleration it printed within 3e-4 (see
+// IrregularPaddleLaw::peakAcceleration).
+TEST(IrregularPaddleLaw, TargetElevationAndPeakMatchDualSPHysics) {
+  const CaseDefinition c = loadCase(test::dualsphysicsData("AwasIrregular2D_Def.xml"));
+  const WavePaddle* paddle = nullptr;
+  for (const auto& m : c.motions)
+    if (m.paddle) paddle = &*m.paddle;
+  ASSERT_NE(paddle, nullptr);
+  const IrregularPaddleLaw law(*paddle);
+  const auto rows = test::readFixtureRows(test::dualsphysicsData("AwasIrregular2D_elevation.csv"), 3);
+  ASSERT_GT(rows.size(), 50u);
+  double worst1 = 0, worst2 = 0, largest2 = 0;
+  const double timeMax = parameterDouble(c, "TimeMax", 1);
+  for (const auto& r : rows) {
+    if (r[0] >= timeMax) break;  // DualSPHysics writes zeros once its run (the motion's end) is over
+    worst1 = std::max(worst1, std::abs(law.elevation(1.0, r[0], 1) - r[1]));
+    worst2 = std::max(worst2, std::abs(law.elevation(1.0, r[0], 2) - r[2]));
+    largest2 = std::max(largest2, std::abs(r[2] - r[1]));
+  }
+  std::printf("first order within %.2g m, second within %.2g m (the second order's part: up to %.2g m)\n", worst1,
+              worst2, largest2);
+  EXPECT_LT(worst1, 1e-6);
+  EXPECT_LT(worst2, 1e-6);
+  EXPECT_GT(largest2, 2e-4);  // the check can tell the orders apart
+  constexpr double kPrinted = 0.914363;  // m/s^2, in the fixture's header
+  EXPECT_NEAR(law.peakAcceleration(timeMax) / kPrinted, 1.0, 3e-4);
 }
 
 TEST(PaddleAwasControl, ResumesFromACheckpoint) {

@@ -67,7 +67,7 @@ struct CaseLength {
 // absorbed instead of reflected.
 struct PaddleAwas {
   int line = 0;                 // of <awas_zsurf>
-  double start = -1;            // <startawas>; < 0: after the ramp (ramp periods x period)
+  double start = -1;            // <startawas>; the reader's default: the end of the ramp
   double swl = 0;               // still-water level (z of the free surface at rest)
   int elevationOrder = 2;       // <elevation>: the order of the target elevation
   CaseLength gaugeX{CaseLength::Unit::Dp, 5};  // from the piston's front, along its direction
@@ -104,7 +104,7 @@ struct WavePaddle {
   // <savemotion>: the paddle's law sampled every `saveDt` seconds up to `saveTime` is written to
   // the output folder (WavePaddle_mkbNNNN.csv); saveTime = 0: not asked for.
   double saveTime = 0, saveDt = 0;
-  // Pistons of regular waves only: active absorption.
+  // Pistons of regular or irregular waves only: active absorption.
   std::optional<PaddleAwas> awas;
   // Irregular waves (waves == Irregular): the spectrum and its discretization.
   IrregularWaves irregular;
