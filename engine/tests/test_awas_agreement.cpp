@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,8 @@ struct AwasCase {
   double start;           // when the absorption starts, s
   bool hasTarget;         // the fixture has DualSPHysics' target elevation (column 3)
 };
+
+void PrintTo(const AwasCase& c, std::ostream* os) { *os << c.fixture << " with " << c.neighbours; }
 
 class AwasAgreement : public ::testing::TestWithParam<AwasCase> {};
 

@@ -71,9 +71,9 @@ double meanOver(const std::vector<std::vector<double>>& rows, double lo, double 
   return n ? sum / n : NAN;
 }
 
-class Spheric10 : public ::testing::TestWithParam<const char*> {};
+class Spheric10Validation : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(Spheric10, FirstImpactOnTheWallSensor) {
+TEST_P(Spheric10Validation, FirstImpactOnTheWallSensor) {
   const auto experiment = test::readFixtureRows(test::validationData("Spheric10_experiment.csv"), 2);
   const auto first = std::find_if(experiment.begin(), experiment.end(), [](const auto& r) { return r[1] > 1500; });
   ASSERT_NE(first, experiment.end());
@@ -98,7 +98,7 @@ TEST_P(Spheric10, FirstImpactOnTheWallSensor) {
   EXPECT_NEAR(after / afterExperiment, 1.0, 0.25);
 }
 
-INSTANTIATE_TEST_SUITE_P(Plugins, Spheric10, ::testing::Values("cell", "verlet"),
+INSTANTIATE_TEST_SUITE_P(Plugins, Spheric10Validation, ::testing::Values("cell", "verlet"),
                          [](const auto& info) { return std::string(info.param); });
 
 }  // namespace

@@ -1,5 +1,5 @@
 // A wave flume in miniature on the GPU and on the CPU: a piston wave paddle (second order, with
-// ramp, absorbing or not) at one end and a damping zone at the other give the same particles
+// ramp, regular or irregular waves, absorbing or not) at one end and a damping zone at the other give the same particles
 // after 300 steps, for both neighbour plugins (matched by id). Skips without a usable GPU.
 #include <gtest/gtest.h>
 
@@ -17,7 +17,8 @@ namespace {
 struct FlumeSetup {
   const char* neighbours;
   Precision precision;
-  bool absorbs = false;  // active absorption (<awas_zsurf>) from after the ramp
+  bool absorbs = false;    // active absorption (<awas_zsurf>) from after the ramp
+  bool irregular = false;  // a <piston_spectrum> of 20 waves instead of regular waves
 };
 
 class WaveFlumeGpuVsCpu : public ::testing::TestWithParam<FlumeSetup> {};
@@ -30,8 +31,13 @@ TEST_P(WaveFlumeGpuVsCpu, SameStateAfter300Steps) {
   const std::string awas = s.absorbs ? R"(<awas_zsurf><startawas value="0.045" /><swl value="0.2" />
 <gaugex valueh="3" /><gaugezmin value="0.05" /><gaugezmax value="0.35" /></awas_zsurf>)"
                                      : "";
-  t.special = R"(<wavepaddles><piston><mkbound value="1" /><waveorder value="2" /><depth value="0.2" />
-<waveheight value="0.03" /><waveperiod value="0.4" /><ramp value="0.1" />)" + awas + R"(</piston></wavepaddles>
+  const std::string paddle =
+      s.irregular ? R"(<piston_spectrum><mkbound value="1" /><waveorder value="2" /><depth value="0.2" />
+<waveheight value="0.03" /><waveperiod value="0.4" /><waves value="20" /><randomseed value="5" />
+<ramptime value="0.04" />)" + awas + "</piston_spectrum>"
+                  : R"(<piston><mkbound value="1" /><waveorder value="2" /><depth value="0.2" />
+<waveheight value="0.03" /><waveperiod value="0.4" /><ramp value="0.1" />)" + awas + "</piston>";
+  t.special = "<wavepaddles>" + paddle + R"(</wavepaddles>
 <damping><dampingzone><limitmin x="0.35" y="0" z="0" /><limitmax x="0.55" y="0" z="0" />
 <overlimit value="0.1" /><redumax value="200" /></dampingzone></damping>)";
   const CaseDefinition c = loadCase(test::writeFile(test::tempDir("waves_gpu") / "Flume_Def.xml", test::pistonTankXml(t)));
@@ -42,17 +48,20 @@ TEST_P(WaveFlumeGpuVsCpu, SameStateAfter300Steps) {
   // an absorbing piston's gauge sums in another order on each (device_gauges.h), a difference
   // that sqrt(g/d) dt turns into round-off of the piston's position.
   test::expectGpuMatchesCpu(c, o, 300,
-                            std::string(s.neighbours) + " " + precisionName(s.precision) + (s.absorbs ? " awas" : ""));
+                            std::string(s.neighbours) + " " + precisionName(s.precision) + (s.absorbs ? " awas" : "") +
+                                (s.irregular ? " irregular" : ""));
 }
 
 INSTANTIATE_TEST_SUITE_P(Waves, WaveFlumeGpuVsCpu,
                          ::testing::Values(FlumeSetup{"cell", Precision::Double}, FlumeSetup{"cell", Precision::Single},
                                            FlumeSetup{"verlet", Precision::Double}, FlumeSetup{"verlet", Precision::Single},
                                            FlumeSetup{"cell", Precision::Single, true},
-                                           FlumeSetup{"verlet", Precision::Double, true}),
+                                           FlumeSetup{"verlet", Precision::Double, true},
+                                           FlumeSetup{"cell", Precision::Double, true, true},
+                                           FlumeSetup{"verlet", Precision::Single, true, true}),
                          [](const auto& info) {
                            return std::string(info.param.neighbours) + "_" + precisionName(info.param.precision) +
-                                  (info.param.absorbs ? "_awas" : "");
+                                  (info.param.absorbs ? "_awas" : "") + (info.param.irregular ? "_irregular" : "");
                          });
 
 }  // namespace

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Makes the fixtures of the coarse validation tests in engine/tests (test_sloshing_validation,
-test_ciemito_validation, test_cylinder_validation) from DualSPHysics' examples:
+test_ciemito_validation, test_cylinder_validation, test_floatingbox_validation) from DualSPHysics'
+examples:
 
     python3 tools/validation/fixtures.py EXAMPLES engine/tests/data/validation [CASE ...]
 
-EXAMPLES is DualSPHysics' examples folder; CASE is spheric10, ciemito or cylinder (default: all).
+EXAMPLES is DualSPHysics' examples folder; CASE is spheric10, ciemito, cylinder or floatingbox
+(default: all).
 Each case file is the example's own with a coarser dp, a shorter TimeMax, sparse parts, its data
 files renamed after the fixture and the gauges of tools/validation/waves.py added; beside it go its
 data files and the experiment's record over the time the test compares:
@@ -19,6 +21,10 @@ data files and the experiment's record over the time the test compares:
   * cylinder (11_Floating/CaseFloatingSphereVal2D): dp 0.2 (eight times), up to 2.28 s (the 1 s
     FtPause and T = t sqrt(g/r) = 4 of the fall), the body's motion every 0.01 s; both references'
     displacements up to T = 4.5.
+  * floatingbox (12_FloatingWaves/CaseFloatingWavesVal): dp 0.016 (eight times), up to 8.2 s (the
+    experiment's record of the box ends at 8.14 s), the two wave probes and the box's motion every
+    0.01 s, the flap's angles up to 8.3 s; FloatingBox_experiment.csv holds the record of the
+    probes and of the box's heave, roll and sway up to 8.2 s as rows of (signal 0-4, time, value).
 """
 import os
 import re
@@ -99,7 +105,25 @@ def cylinder(examples, out):
                    [(t, d) for t, d in zip(*e) if t <= 4.5])
 
 
-CASES = {"spheric10": spheric10, "ciemito": ciemito, "cylinder": cylinder}
+def floatingbox(examples, out):
+    t_end = 8.2
+    folder = write_case(examples, out, "floatingwaves", "FloatingBox", 0.016, t_end, 0.01,
+                        waves.CASES["floatingwaves"]["gauges"],
+                        [("CaseFloatingWavesVal_Flap.dat", "FloatingBox_Flap.dat")])
+    with open(os.path.join(folder, "CaseFloatingWavesVal_Flap.dat")) as src, \
+            open(os.path.join(out, "FloatingBox_Flap.dat"), "w") as dst:
+        for line in src:
+            if float(line.split()[0]) > t_end + 0.1:
+                break
+            dst.write(line)
+    exp = waves.exp_columns(os.path.join(folder, "EXP_FloatingWavesVal_Hadzic_et_al_2005.txt"),
+                            [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)])
+    write_rows(os.path.join(out, "FloatingBox_experiment.csv"),
+               "signal (0 N1 [m], 1 N2 [m], 2 heave [m], 3 roll [deg], 4 sway [m]);time [s];value",
+               [(k, t, v) for k, (ts, vs) in enumerate(exp) for t, v in zip(ts, vs) if t <= t_end], "%.9g")
+
+
+CASES = {"spheric10": spheric10, "ciemito": ciemito, "cylinder": cylinder, "floatingbox": floatingbox}
 
 if __name__ == "__main__":
     if len(sys.argv) < 3 or any(c not in CASES for c in sys.argv[3:]):
