@@ -87,9 +87,6 @@ class PaddleReader {
                           "waveorder", "waveheight", "waveperiod", "gainstroke", "peakcoef", "waves", "randomseed",
                           "serieini", "ramptime", "savemotion", "saveserie", "saveseriewaves", "calcserielength",
                           "awas_zsurf"});
-    for (const char* name : {"saveseriewaves", "calcserielength"})
-      if (const XMLElement* c = active(e, name))
-        x_.fail(c, fmt::format("this output of DualSPHysics is not written by this engine; rename it to <_{}>", name));
     if (const XMLElement* a = active(e, "awas_zsurf"); a && flap)
       x_.fail(a, "active wave absorption (AWAS) is for pistons (as in DualSPHysics)");
     WavePaddle p = readCommon(e, flap, PaddleWaves::Irregular, "must be positive: the significant wave height",
@@ -144,6 +141,23 @@ class PaddleReader {
         x_.fail(s, "timedt must be positive and timemax above timemin (>= 0)");
       if ((w.serieTimeMax - w.serieTimeMin) / w.serieTimeDt > 1e7)
         x_.fail(s, "more than ten million samples: raise timedt or narrow timemin-timemax");
+    }
+    // Both analyse the series sampled every Tp/1000 (irregular_serie_waves.h).
+    if (const XMLElement* s = active(e, "saveseriewaves")) {
+      x_.onlyChildren(s, {});
+      w.wavesTimeMin = x_.real(s, "timemin", 0);
+      w.wavesTimeMax = x_.real(s, "timemax");
+      w.wavesX = x_.real(s, "xpos", 0);
+      if (!(w.wavesTimeMax > w.wavesTimeMin) || w.wavesTimeMin < 0) x_.fail(s, "timemax must be above timemin (>= 0)");
+      if ((w.wavesTimeMax - w.wavesTimeMin) / (p.period / 1000) > 1e8)
+        x_.fail(s, "more than 100 million samples of the series (one every waveperiod/1000): narrow timemin-timemax");
+    }
+    if (const XMLElement* s = active(e, "calcserielength")) {
+      x_.onlyChildren(s, {});
+      w.lengthTime = x_.real(s, "timemax");
+      if (!(w.lengthTime > 0)) x_.fail(s, "timemax must be positive");
+      if (w.lengthTime / (p.period / 1000) > 1e8)
+        x_.fail(s, "more than 100 million samples of the series (one every waveperiod/1000): lower timemax");
     }
     if (const XMLElement* a = active(e, "awas_zsurf")) {
       p.awas = readAwas(a, p);

@@ -85,6 +85,8 @@ class IrregularPaddleLaw {
   std::vector<double> serieMotionGrid(double s0, double h, int count) const;
   // The second order's pairs (empty at first order).
   size_t pairs() const { return pairs_ ? pairs_->size() : 0; }
+  // The waves as the second order's sums take them (irregular_second_order.h).
+  SubharmonicInput subharmonicInput(const WavePaddle& p) const;
 
   // The theory's elevation (m from the still-water level) at the distance x in front of the
   // paddle's rest position at the absolute time t, as DualSPHysics computes the target of active
@@ -102,7 +104,6 @@ class IrregularPaddleLaw {
 
  private:
   double firstOrder(double s) const;
-  SubharmonicInput subharmonicInput(const WavePaddle& p) const;  // the waves, for the second order
 
   std::vector<Wave> waves_;
   double fmin_ = 0, fmax_ = 0, serie0_ = 0;

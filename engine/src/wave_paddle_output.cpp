@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "irregular_serie_waves.h"
 #include "paddle_law.h"
 #include "sph/output.h"
 
@@ -91,14 +92,42 @@ void writeSerie(const std::filesystem::path& out, const WavePaddle& p, const Irr
   writeTextFileAtomic((out / fmt::format("WavePaddle_mkb{:04d}_Serie.csv", p.mkbound)).string(), text);
 }
 
+// WavePaddle_mkbNNNN_SerieWaves_o1.csv and _o2.csv: the series' waves at xpos (irregular_serie_waves.h),
+// with DualSPHysics' header and number format.
+void writeSerieWaves(const std::filesystem::path& out, const WavePaddle& p, const IrregularPaddleLaw& law) {
+  const IrregularWaves& w = p.irregular;
+  for (int order : {1, 2}) {
+    std::string text = fmt::format(
+        "Type of paddle: {} - Spectrum\nSpectrum: {}\nDiscretization: {}\nNumber of basic waves: {}\n"
+        "WaveHeight-significant: {} [m]\nWavePeriod-peak: {} [s]\nPeak coefficient: {}\nRandom seed: {}\n"
+        "Frequency range: {:.6g} - {:.6g} [Hz]\nGravity: {} [m/s^2]\nDepth: {} [m]\n"
+        "SaveSerieWaves: [tmin:{} [s]  tmax:{} [s]  xpos:{} [m]  order:{}]\n\nwave;timeini [s];height [m];period [s]\n",
+        p.type == PaddleType::Flap ? "Flap" : "Piston", kSpectrumNames[int(w.spectrum)],
+        kDiscretizationNames[int(w.discretization)], w.waves, p.height, p.period, w.peakCoef, w.seed, law.fmin(),
+        law.fmax(), p.gravity, p.depth, w.wavesTimeMin, w.wavesTimeMax, w.wavesX, order);
+    const std::vector<SerieWave> waves = serieWaves(law, p, w.wavesX, w.wavesTimeMin, w.wavesTimeMax, order);
+    for (size_t i = 0; i < waves.size(); ++i)
+      text += fmt::format("{};{:20.12E};{:20.12E};{:20.12E}\n", i + 1, waves[i].start, waves[i].height, waves[i].period);
+    writeTextFileAtomic((out / fmt::format("WavePaddle_mkb{:04d}_SerieWaves_o{}.csv", p.mkbound, order)).string(), text);
+  }
+}
+
 }  // namespace
 
 void writeWavePaddleMotions(const std::filesystem::path& out, const std::vector<WavePaddle>& paddles) {
   for (const WavePaddle& p : paddles) {
-    const bool serie = p.waves == PaddleWaves::Irregular && p.irregular.serieTimeDt > 0;
-    if (!(p.saveTime > 0) && !serie) continue;
+    const bool irregular = p.waves == PaddleWaves::Irregular;
+    const bool serie = irregular && p.irregular.serieTimeDt > 0;
+    const bool serieWaves = irregular && p.irregular.wavesTimeMax > 0;
+    const bool serieLength = irregular && p.irregular.lengthTime > 0;
+    if (!(p.saveTime > 0) && !serie && !serieWaves && !serieLength) continue;
     const PaddleLaw law(p);
     if (serie) writeSerie(out, p, *law.irregular());
+    if (serieWaves) writeSerieWaves(out, p, *law.irregular());
+    // DualSPHysics prints it in its log; so does this engine, when the run starts.
+    if (serieLength)
+      fmt::print("Paddle of mkbound {}: serie length {} seconds  {} waves (minimum)\n", p.mkbound, p.irregular.lengthTime,
+                 serieLengthWaves(*law.irregular(), p, p.irregular.lengthTime));
     if (!(p.saveTime > 0)) continue;
     std::string text = p.waves == PaddleWaves::Solitary    ? solitaryHeader(p, *law.solitary())
                        : p.waves == PaddleWaves::Irregular ? irregularHeader(p, *law.irregular())

@@ -11,9 +11,12 @@
 #include <fstream>
 #include <limits>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "dualsphysics_fixture.h"
+#include "irregular_serie_waves.h"
 #include "irregular_wave_law.h"
 #include "sph/simulation.h"
 #include "test_motion_cases.h"
@@ -231,7 +234,8 @@ TEST(IrregularPaddleReader, ReadsASpectrumPaddle) {
 <gainstroke value="0.9" />
 <savemotion time="3" timedt="0.05" />
 <saveserie timemin="1" timemax="11" timedt="0.5" xpos="0.3" />
-<_saveseriewaves timemin="0" timemax="1000" xpos="0" />
+<saveseriewaves timemin="2" timemax="1000" xpos="0.4" />
+<calcserielength timemax="600" />
 </piston_spectrum></wavepaddles>)");
   const WavePaddle& p = *c.motions.at(0).paddle;
   EXPECT_EQ(p.waves, PaddleWaves::Irregular);
@@ -255,6 +259,10 @@ TEST(IrregularPaddleReader, ReadsASpectrumPaddle) {
   EXPECT_DOUBLE_EQ(w.serieTimeMax, 11);
   EXPECT_DOUBLE_EQ(w.serieTimeDt, 0.5);
   EXPECT_DOUBLE_EQ(w.serieX, 0.3);
+  EXPECT_DOUBLE_EQ(w.wavesTimeMin, 2);
+  EXPECT_DOUBLE_EQ(w.wavesTimeMax, 1000);
+  EXPECT_DOUBLE_EQ(w.wavesX, 0.4);
+  EXPECT_DOUBLE_EQ(w.lengthTime, 600);
 }
 
 TEST(IrregularPaddleReader, DefaultsAreDualSPHysics) {
@@ -273,6 +281,8 @@ TEST(IrregularPaddleReader, DefaultsAreDualSPHysics) {
   EXPECT_EQ(w.seed, 0u);
   EXPECT_FALSE(w.autofit);
   EXPECT_DOUBLE_EQ(w.serieTimeDt, 0);
+  EXPECT_DOUBLE_EQ(w.wavesTimeMax, 0);
+  EXPECT_DOUBLE_EQ(w.lengthTime, 0);
 }
 
 TEST(IrregularPaddleReader, RefusesBadSpectrumPaddlesNamingLineAndElement) {
@@ -292,8 +302,12 @@ TEST(IrregularPaddleReader, RefusesBadSpectrumPaddlesNamingLineAndElement) {
       {"HalfWave", sea + "\n<waves value=\"2.5\" />", "<waves", "waves", "whole number"},
       {"Seed", sea + "\n<randomseed value=\"-1\" />", "<randomseed", "randomseed", "whole number"},
       {"Gamma", sea + "\n<peakcoef value=\"0.5\" />", "<peakcoef", "peakcoef", "at least 1"},
-      {"SerieWaves", sea + "\n<saveseriewaves timemin=\"0\" timemax=\"10\" xpos=\"0\" />", "<saveseriewaves",
-       "saveseriewaves", "not written"},
+      {"SerieWaves", sea + "\n<saveseriewaves timemin=\"10\" timemax=\"10\" xpos=\"0\" />", "<saveseriewaves",
+       "saveseriewaves", "timemax must be above timemin"},
+      {"SerieWavesSamples", sea + "\n<saveseriewaves timemax=\"1e9\" />", "<saveseriewaves", "saveseriewaves",
+       "100 million samples"},
+      {"SerieLength", sea + "\n<calcserielength timemax=\"-1\" />", "<calcserielength", "calcserielength",
+       "must be positive"},
       {"AwasBeforeRamp", sea + "\n<ramptime value=\"2\" />\n<awas_zsurf><swl value=\"0.2\" />\n<startawas value=\"1\" /></awas_zsurf>",
        "<startawas", "startawas", "end of the ramp (2 s)"},
       {"AwasPairs", sea + "\n<waves value=\"5000\" />\n<awas_zsurf><swl value=\"0.2\" /></awas_zsurf>", "<waves", "waves",
@@ -371,6 +385,89 @@ TEST(IrregularPaddleOutput, WritesTheMotionAndTheSerie) {
   for (const auto& r : serie) {
     EXPECT_NEAR(r[1], law.serieElevation(1.5, r[0]), 1e-11);
     EXPECT_NEAR(r[2], law.serieMotion(r[0]), 1e-11);
+  }
+}
+
+// <saveseriewaves> writes the series' waves of both orders, as serieWaves gives them, to
+// WavePaddle_mkbNNNN_SerieWaves_o1.csv and _o2.csv in DualSPHysics' format.
+TEST(IrregularPaddleOutput, WritesTheSeriesWaves) {
+  WavePaddle p = examplePiston();
+  p.mkbound = 3;
+  p.irregular.waves = 40;
+  p.irregular.wavesTimeMin = 5;
+  p.irregular.wavesTimeMax = 25;
+  p.irregular.wavesX = 0.5;
+  const std::filesystem::path dir = test::tempDir("irregular_paddles") / "serie_waves";
+  std::filesystem::create_directories(dir);
+  writeWavePaddleMotions(dir, {p});
+  const IrregularPaddleLaw law(p);
+  for (int order : {1, 2}) {
+    const std::vector<SerieWave> expected = serieWaves(law, p, 0.5, 5, 25, order);
+    ASSERT_GT(expected.size(), 5u);
+    std::ifstream in(dir / ("WavePaddle_mkb0003_SerieWaves_o" + std::to_string(order) + ".csv"));
+    ASSERT_TRUE(in) << order;
+    std::string line;
+    while (std::getline(in, line) && line != "wave;timeini [s];height [m];period [s]") {
+    }
+    size_t n = 0;
+    for (; std::getline(in, line); ++n) {
+      ASSERT_LT(n, expected.size());
+      std::vector<double> v;
+      std::stringstream ss(line);
+      for (std::string cell; std::getline(ss, cell, ';');) v.push_back(std::stod(cell));
+      ASSERT_EQ(v.size(), 4u) << line;
+      EXPECT_EQ(v[0], double(n + 1));
+      EXPECT_NEAR(v[1], expected[n].start, 1e-11 * expected[n].start);
+      EXPECT_NEAR(v[2], expected[n].height, 1e-11 * expected[n].height);
+      EXPECT_NEAR(v[3], expected[n].period, 1e-11 * expected[n].period);
+    }
+    EXPECT_EQ(n, expected.size());
+  }
+}
+
+// The series' waves and length against DualSPHysics 5.4 (tools/dualsphysics/serie_waves_fixtures.py):
+// a first-order piston of 50 waves analysed at x = 0 over 0-100 s, and a second-order one of 30
+// random-band waves of Tp 1.5 s at x = 1 m over 10-60 s. DualSPHysics prints 13 digits; ours
+// differ by a few 1e-10 s (its sample times are accumulated, ours multiplied) and, at second
+// order, by up to 2e-9 m in height (the bound waves interpolated between 0.01 s samples): 1e-8 s
+// and 5e-9 m. A sampling other than Tp/1000 moves the crossings by 1e-7 s or more, the
+// first-order elevation in place of the second moves the heights by millimetres.
+TEST(IrregularPaddleLaw, SeriesWavesAndLengthMatchDualSPHysics) {
+  struct Case {
+    const char* fixture;
+    WavePaddle paddle;
+    double x, timeMin, timeMax, lengthTime;
+    long length;  // the waves DualSPHysics printed
+  };
+  WavePaddle first = examplePiston();
+  first.irregular.waves = 50;
+  WavePaddle second = examplePiston();
+  second.order = 2;
+  second.irregular.waves = 30;
+  second.irregular.discretization = Discretization::Random;
+  second.irregular.seed = 7;
+  second.period = 1.5;
+  const Case cases[] = {{"serie_waves_first", first, 0, 0, 100, 1000, 597},
+                        {"serie_waves_second", second, 1, 10, 60, 300, 240}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.fixture);
+    const IrregularPaddleLaw law(c.paddle);
+    const auto rows = test::readFixtureRows(test::dualsphysicsData(std::string("wave_paddles/") + c.fixture + ".csv"), 5);
+    for (int order : {1, 2}) {
+      const std::vector<SerieWave> ours = serieWaves(law, c.paddle, c.x, c.timeMin, c.timeMax, order);
+      size_t n = 0;
+      for (const auto& r : rows) {
+        if (int(r[0]) != order) continue;
+        ASSERT_LT(n, ours.size()) << "order " << order;
+        EXPECT_NEAR(ours[n].start, r[2], 1e-8) << "order " << order << " wave " << r[1];
+        EXPECT_NEAR(ours[n].height, r[3], 5e-9) << "order " << order << " wave " << r[1];
+        EXPECT_NEAR(ours[n].period, r[4], 1e-8) << "order " << order << " wave " << r[1];
+        ++n;
+      }
+      EXPECT_EQ(n, ours.size()) << "order " << order;
+      EXPECT_GT(n, 30u);
+    }
+    EXPECT_EQ(serieLengthWaves(law, c.paddle, c.lengthTime), c.length);
   }
 }
 

@@ -48,16 +48,21 @@ def set_value(xml, element, value):
     return re.sub(r"(<mkbound value=\"10\"[^>]*/>)", r'\1<%s value="%g" />' % (element, value), xml, count=1)
 
 
-def paddle_csv(xml):
-    """The WavePaddle_mkb0010.csv DualSPHysics writes for the case file text `xml` (GenCase, then
-    DualSPHysics for a moment: it writes the paddle's law when it starts)."""
+def run_files(xml, names):
+    """The files `names` of the run folder (and Run.out) of GenCase and DualSPHysics on the case file
+    text `xml`, run for a moment: DualSPHysics writes the paddles' laws and series when it starts."""
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "Case_Def.xml"), "w") as f:
             f.write(xml)
         subprocess.run([GENCASE, "Case_Def", "gc/Case"], cwd=tmp, check=True, capture_output=True)
         subprocess.run([DSPH, "gc/Case", "run", "-cpu", "-ompthreads:2", "-tmax:0.001", "-sv:none"], cwd=tmp,
                        check=True, capture_output=True)
-        return open(os.path.join(tmp, "run", "WavePaddle_mkb0010.csv")).read()
+        return {n: open(os.path.join(tmp, "run", n)).read() for n in list(names) + ["Run.out"]}
+
+
+def paddle_csv(xml):
+    """The WavePaddle_mkb0010.csv DualSPHysics writes for the case file text `xml`."""
+    return run_files(xml, ["WavePaddle_mkb0010.csv"])["WavePaddle_mkb0010.csv"]
 
 
 def motion_rows(text):

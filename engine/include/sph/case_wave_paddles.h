@@ -39,6 +39,12 @@ struct IrregularWaves {
   // <saveserie>: the series (elevation at xpos, paddle position) from timeMin to timeMax every
   // timeDt, written to WavePaddle_mkbNNNN_Serie.csv; timeDt = 0: not asked for.
   double serieTimeMin = 0, serieTimeMax = 0, serieTimeDt = 0, serieX = 0;
+  // <saveseriewaves>: the series' individual waves (zero up-crossing) at wavesX from wavesTimeMin
+  // to wavesTimeMax, written to WavePaddle_mkbNNNN_SerieWaves_o1.csv and _o2.csv; wavesTimeMax = 0:
+  // not asked for.
+  double wavesTimeMin = 0, wavesTimeMax = 0, wavesX = 0;
+  // <calcserielength>: how many waves the series holds from 0 to lengthTime; 0: not asked for.
+  double lengthTime = 0;
 };
 
 // The theory whose solitary wave the piston makes (<theory>; DualSPHysics' numbering).
