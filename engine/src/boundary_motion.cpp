@@ -58,7 +58,7 @@ BoundaryMotion<T>::BoundaryMotion(const CaseDefinition& c, const SimParameters& 
     if (!std::isfinite(face))
       throw InputError(fmt::format("{}:{}: <awas_zsurf>: the piston (mkbound {}) has no particles", c.path,
                                    paddle->awas->line, paddle->mkbound));
-    awas_[k].emplace(*paddle, face, p);
+    awas_[k].emplace(*paddle, *kinematics_.paddleLaw(k), face, p);
     awasObjects_.push_back(k);
   }
 }

@@ -116,6 +116,9 @@ class MotionKinematics {
   std::vector<ObjectStep> advance(double t, double dt, const std::vector<double>* paddleExtra = nullptr);
 
   const std::vector<MotionObject>& objects() const { return objects_; }
+  // The law of object k's wave paddle (null when it has none). Copies share the second order's
+  // samples of irregular waves, so a copy costs no second computation of them.
+  const PaddleLaw* paddleLaw(size_t k) const { return paddles_[k] ? &*paddles_[k] : nullptr; }
 
   // Checkpoints: the running movement of every chain and the circular movements' reference
   // points, as advance() left them.

@@ -4,11 +4,12 @@
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
 
 namespace sph {
 
-PaddleAwasControl::PaddleAwasControl(const WavePaddle& p, double face, const SimParameters& sp)
-    : paddle_(p), law_(p), awas_(*p.awas), face_(face) {
+PaddleAwasControl::PaddleAwasControl(const WavePaddle& p, PaddleLaw law, double face, const SimParameters& sp)
+    : paddle_(p), law_(std::move(law)), awas_(*p.awas), face_(face) {
   gaugeOffset_ = awas_.gaugeX.metres(sp.h, sp.dp);
   zMin_ = awas_.gaugeZMin.value_or(sp.domainMin.z);
   zMax_ = awas_.gaugeZMax.value_or(sp.domainMax.z);

@@ -32,8 +32,11 @@ namespace sph {
 
 class PaddleAwasControl {
  public:
-  // `face`: the piston's face at rest along +x (the largest x of its particles).
-  PaddleAwasControl(const WavePaddle& p, double face, const SimParameters& sp);
+  // `face`: the piston's face at rest along +x (the largest x of its particles); `law`: the
+  // paddle's law, a copy of the one that moves it (sharing its second-order samples).
+  PaddleAwasControl(const WavePaddle& p, PaddleLaw law, double face, const SimParameters& sp);
+  PaddleAwasControl(const WavePaddle& p, double face, const SimParameters& sp)
+      : PaddleAwasControl(p, PaddleLaw(p), face, sp) {}
 
   // The extra displacement (m, along the piston's direction) of the step [t, t + dt], on top of
   // the law's: measures the surface with `gauges` from startawas on.
