@@ -54,6 +54,7 @@ double PaddleAwasControl::step(double t, double dt, GaugeSource& gauges) {
   r.measured = std::numeric_limits<double>::quiet_NaN();
   // Once the motion has ended the piston stays where absorption left it, as in DualSPHysics.
   if (t >= law_.end()) {
+    r.ended = true;
     last_ = r;
     uLast_ = 0;
     return 0.0;

@@ -52,6 +52,7 @@ class PaddleAwasControl {
     double uTarget = 0, uCorrection = 0, u = 0;
     double acceleration = 0;      // (u - u of the step before) / dt before the cap
     bool capped = false;
+    bool ended = false;           // after the motion's end: nothing measured or done (no row written)
   };
   const Record& last() const { return last_; }
   double absorbed() const { return absorbed_; }  // the displacement absorption added so far

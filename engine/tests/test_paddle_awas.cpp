@@ -299,7 +299,9 @@ TEST(PaddleAwasControl, StopsWithTheMotion) {
   for (int k = 0; k < 100; ++k) EXPECT_NE(c.step(1.5 + k * dt, dt, s), 0.0);
   const int calls = s.calls;
   const double absorbed = c.absorbed();
+  EXPECT_FALSE(c.last().ended);
   for (int k = 100; k < 200; ++k) EXPECT_EQ(c.step(1.5 + k * dt, dt, s), 0.0);
+  EXPECT_TRUE(c.last().ended);  // awas.csv gets no row for it
   EXPECT_EQ(s.calls, calls);
   EXPECT_EQ(c.absorbed(), absorbed);
 }
@@ -417,6 +419,33 @@ TEST(PaddleAwasRun, WritesARowPerStepAndMovesThePiston) {
     ++checked;
   }
   EXPECT_GT(checked, 0);
+}
+
+// A paddle whose motion ends (<duration>) writes no awas.csv rows after it, as DualSPHysics'
+// AWASData.csv stops there, and its piston stays put.
+TEST(PaddleAwasRun, WritesNoRowsAfterTheMotionEnds) {
+  const CaseDefinition c = loadAwasCase("RunEnds", R"(<wavepaddles><piston>
+<mkbound value="1" />
+<depth value="0.2" />
+<waveheight value="0.02" />
+<waveperiod value="0.8" />
+<duration value="0.02" />
+<awas_zsurf><swl value="0.2" /><gaugex valueh="3" /><gaugezmin value="0.05" /><gaugezmax value="0.35" />
+<savedata value="3" /></awas_zsurf>
+</piston></wavepaddles>)");
+  RunOptions o;
+  o.device = Device::Cpu;
+  o.progress = false;
+  o.writeVtk = false;
+  o.maxSteps = 400;
+  o.outDir = (test::tempDir("paddle_awas") / "run_ends").string();
+  Simulation sim(c, o);
+  sim.run();
+  ASSERT_GT(sim.time(), 0.03);  // the run goes on past the motion's end
+  const auto rows = test::readFixtureRows((std::filesystem::path(o.outDir) / "awas.csv").string(), 12);
+  ASSERT_GT(rows.size(), 10u);
+  EXPECT_LT(rows.size(), 400u);
+  for (const auto& r : rows) EXPECT_LT(r[0], 0.02) << "a row at t = " << r[0];
 }
 
 }  // namespace
