@@ -347,6 +347,22 @@ TEST(IrregularPaddleReader, RefusesASecondOrderFlapHingedAboveTheBottom) {
   test::expectInputErrorAt(path, xml, "<variabledraft", "variabledraft", "not reproduced");
 }
 
+// The rows of a paddle output file that start with a digit (its header lines do not), split at ';'.
+std::vector<std::vector<double>> numericRows(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<std::vector<double>> out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;
+    std::vector<double> v;
+    size_t at = 0;
+    for (size_t semi; (semi = line.find(';', at)) != std::string::npos; at = semi + 1)
+      v.push_back(std::stod(line.substr(at, semi - at)));
+    v.push_back(std::stod(line.substr(at)));
+    out.push_back(v);
+  }
+  return out;
+}
+
 // <savemotion> writes the law at its sample times, <saveserie> the series (motion and the
 // first-order elevation at xpos) at serie times.
 TEST(IrregularPaddleOutput, WritesTheMotionAndTheSerie) {
@@ -362,24 +378,10 @@ TEST(IrregularPaddleOutput, WritesTheMotionAndTheSerie) {
   std::filesystem::create_directories(dir);
   writeWavePaddleMotions(dir, {p});
   const IrregularPaddleLaw law(p);
-  const auto rows = [](const std::filesystem::path& file) {
-    std::ifstream in(file);
-    std::vector<std::vector<double>> out;
-    for (std::string line; std::getline(in, line);) {
-      if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;
-      std::vector<double> v;
-      size_t at = 0;
-      for (size_t semi; (semi = line.find(';', at)) != std::string::npos; at = semi + 1)
-        v.push_back(std::stod(line.substr(at, semi - at)));
-      v.push_back(std::stod(line.substr(at)));
-      out.push_back(v);
-    }
-    return out;
-  };
-  const auto motion = rows(dir / "WavePaddle_mkb0007.csv");
+  const auto motion = numericRows(dir / "WavePaddle_mkb0007.csv");
   ASSERT_EQ(motion.size(), 9u);
   for (const auto& r : motion) EXPECT_NEAR(r[1], law.at(r[0]), 1e-9);
-  const auto serie = rows(dir / "WavePaddle_mkb0007_Serie.csv");
+  const auto serie = numericRows(dir / "WavePaddle_mkb0007_Serie.csv");
   ASSERT_EQ(serie.size(), 9u);
   EXPECT_DOUBLE_EQ(serie.front()[0], 100);
   for (const auto& r : serie) {
@@ -404,18 +406,12 @@ TEST(IrregularPaddleOutput, WritesTheSeriesWaves) {
   for (int order : {1, 2}) {
     const std::vector<SerieWave> expected = serieWaves(law, p, 0.5, 5, 25, order);
     ASSERT_GT(expected.size(), 5u);
-    std::ifstream in(dir / ("WavePaddle_mkb0003_SerieWaves_o" + std::to_string(order) + ".csv"));
-    ASSERT_TRUE(in) << order;
-    std::string line;
-    while (std::getline(in, line) && line != "wave;timeini [s];height [m];period [s]") {
-    }
+    const auto rows = numericRows(dir / ("WavePaddle_mkb0003_SerieWaves_o" + std::to_string(order) + ".csv"));
     size_t n = 0;
-    for (; std::getline(in, line); ++n) {
+    for (; n < rows.size(); ++n) {
       ASSERT_LT(n, expected.size());
-      std::vector<double> v;
-      std::stringstream ss(line);
-      for (std::string cell; std::getline(ss, cell, ';');) v.push_back(std::stod(cell));
-      ASSERT_EQ(v.size(), 4u) << line;
+      const std::vector<double>& v = rows[n];
+      ASSERT_EQ(v.size(), 4u);
       EXPECT_EQ(v[0], double(n + 1));
       EXPECT_NEAR(v[1], expected[n].start, 1e-11 * expected[n].start);
       EXPECT_NEAR(v[2], expected[n].height, 1e-11 * expected[n].height);

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -358,27 +359,42 @@ TEST(PaddleAwasControl, ResumesFromACheckpoint) {
   EXPECT_EQ(a.absorbed(), b.absorbed());
 }
 
-// A CPU run of the piston tank absorbing from its start, with savedata 3: awas.csv has a row per
-// step, whose velocities obey the law (u = u target + u correction, or the cap), and the piston's
-// particles sit where the law and the absorption put them.
-TEST(PaddleAwasRun, WritesARowPerStepAndMovesThePiston) {
-  const CaseDefinition c = loadAwasCase("Run", R"(<wavepaddles><piston>
+// A CPU run of 400 steps of the piston tank absorbing from its start with savedata 3 (awas.csv
+// a row per step); `more` adds elements to the <piston>.
+struct AwasRun {
+  std::unique_ptr<CaseDefinition> c;  // on the heap: the simulation may keep references into it
+  std::unique_ptr<Simulation> sim;
+  std::filesystem::path out;
+};
+
+AwasRun runAbsorbingTank(const std::string& name, const std::string& more = "") {
+  AwasRun r;
+  r.c = std::make_unique<CaseDefinition>(loadAwasCase(name, R"(<wavepaddles><piston>
 <mkbound value="1" />
 <depth value="0.2" />
 <waveheight value="0.02" />
 <waveperiod value="0.8" />
-<awas_zsurf><swl value="0.2" /><gaugex valueh="3" /><gaugezmin value="0.05" /><gaugezmax value="0.35" />
+)" + more + R"(<awas_zsurf><swl value="0.2" /><gaugex valueh="3" /><gaugezmin value="0.05" /><gaugezmax value="0.35" />
 <savedata value="3" /></awas_zsurf>
-</piston></wavepaddles>)");
+</piston></wavepaddles>)"));
   RunOptions o;
   o.device = Device::Cpu;
   o.progress = false;
   o.writeVtk = false;
   o.maxSteps = 400;
-  o.outDir = (test::tempDir("paddle_awas") / "run").string();
-  Simulation sim(c, o);
-  sim.run();
-  std::ifstream f(std::filesystem::path(o.outDir) / "awas.csv");
+  r.out = test::tempDir("paddle_awas") / name;
+  o.outDir = r.out.string();
+  r.sim = std::make_unique<Simulation>(*r.c, o);
+  r.sim->run();
+  return r;
+}
+
+// The run's awas.csv rows obey the law (u = u target + u correction, or the cap), and the
+// piston's particles sit where the law and the absorption put them.
+TEST(PaddleAwasRun, WritesARowPerStepAndMovesThePiston) {
+  const AwasRun run = runAbsorbingTank("run");
+  const CaseDefinition& c = *run.c;
+  std::ifstream f(run.out / "awas.csv");
   ASSERT_TRUE(f) << "no awas.csv";
   std::string line;
   std::getline(f, line);
@@ -409,7 +425,7 @@ TEST(PaddleAwasRun, WritesARowPerStepAndMovesThePiston) {
   EXPECT_GT(capped, 0);
   EXPECT_LT(capped, rows);
   // The piston's particles moved by x(t) of the last row plus its step.
-  const ParticleSnapshot p = sim.snapshot();
+  const ParticleSnapshot p = run.sim->snapshot();
   const double moved = lastX + lastU * lastDt;
   EXPECT_GT(std::abs(moved), 1e-5);
   int checked = 0;
@@ -422,27 +438,11 @@ TEST(PaddleAwasRun, WritesARowPerStepAndMovesThePiston) {
 }
 
 // A paddle whose motion ends (<duration>) writes no awas.csv rows after it, as DualSPHysics'
-// AWASData.csv stops there, and its piston stays put.
+// AWASData.csv stops there.
 TEST(PaddleAwasRun, WritesNoRowsAfterTheMotionEnds) {
-  const CaseDefinition c = loadAwasCase("RunEnds", R"(<wavepaddles><piston>
-<mkbound value="1" />
-<depth value="0.2" />
-<waveheight value="0.02" />
-<waveperiod value="0.8" />
-<duration value="0.02" />
-<awas_zsurf><swl value="0.2" /><gaugex valueh="3" /><gaugezmin value="0.05" /><gaugezmax value="0.35" />
-<savedata value="3" /></awas_zsurf>
-</piston></wavepaddles>)");
-  RunOptions o;
-  o.device = Device::Cpu;
-  o.progress = false;
-  o.writeVtk = false;
-  o.maxSteps = 400;
-  o.outDir = (test::tempDir("paddle_awas") / "run_ends").string();
-  Simulation sim(c, o);
-  sim.run();
-  ASSERT_GT(sim.time(), 0.03);  // the run goes on past the motion's end
-  const auto rows = test::readFixtureRows((std::filesystem::path(o.outDir) / "awas.csv").string(), 12);
+  const AwasRun run = runAbsorbingTank("run_ends", "<duration value=\"0.02\" />\n");
+  ASSERT_GT(run.sim->time(), 0.03);  // the run goes on past the motion's end
+  const auto rows = test::readFixtureRows((run.out / "awas.csv").string(), 12);
   ASSERT_GT(rows.size(), 10u);
   EXPECT_LT(rows.size(), 400u);
   for (const auto& r : rows) EXPECT_LT(r[0], 0.02) << "a row at t = " << r[0];
