@@ -284,13 +284,10 @@ class PaddleReader {
     return p;
   }
 
-  // <awas_zsurf> with DualSPHysics' defaults; its drift <correction> is refused.
+  // <awas_zsurf> with DualSPHysics' defaults.
   PaddleAwas readAwas(const XMLElement* a, const WavePaddle& p) const {
     x_.onlyChildren(a, {"startawas", "swl", "elevation", "gaugex", "gaugey", "gaugezmin", "gaugezmax", "gaugedp",
                         "coefmasslimit", "savedata", "limitace", "correction"});
-    if (const XMLElement* c = active(a, "correction"))
-      x_.fail(c, "the drift correction of AWAS is not supported by this engine; rename it to <_correction> to "
-                 "absorb without it");
     // The gauge stands in front of the piston along x, as in DualSPHysics.
     if (p.direction.x != 1 || p.direction.y != 0 || p.direction.z != 0)
       x_.fail(a, "active wave absorption needs a piston moving along x (<pistondir x=\"1\" y=\"0\" z=\"0\">)");
@@ -326,7 +323,26 @@ class PaddleReader {
     w.saveData = int(saveData);
     w.limitAce = optional(a, "limitace", 2);
     if (w.limitAce < 0) failValue(a, "limitace", "must not be negative (0: no limit)");
+    if (const XMLElement* c = active(a, "correction")) w.correction = readDriftCorrection(c);
     return w;
+  }
+
+  // <correction coefstroke coefperiod powerfunc>, with DualSPHysics' defaults and limits. As in
+  // DualSPHysics, the element is off when it gives neither coefstroke nor coefperiod.
+  std::optional<PaddleAwas::DriftCorrection> readDriftCorrection(const XMLElement* c) const {
+    if (!c->Attribute("coefstroke") && !c->Attribute("coefperiod")) return std::nullopt;
+    PaddleAwas::DriftCorrection d;
+    d.coefStroke = x_.real(c, "coefstroke", 0);
+    d.coefPeriod = x_.real(c, "coefperiod", 0);
+    d.powerFunc = x_.real(c, "powerfunc", 1);
+    if (!(d.coefStroke >= 1))
+      x_.fail(c, fmt::format("coefstroke=\"{:g}\" must be at least 1: the piston is corrected only beyond its "
+                             "stroke's half (coefstroke x S/2 from rest)", d.coefStroke));
+    if (!(d.coefPeriod > 0))
+      x_.fail(c, fmt::format("coefperiod=\"{:g}\" must be positive: the correction lasts coefperiod wave periods",
+                             d.coefPeriod));
+    if (!(d.powerFunc >= 1)) x_.fail(c, fmt::format("powerfunc=\"{:g}\" must be at least 1", d.powerFunc));
+    return d;
   }
 
   // value="metres", valueh="multiples of h" or valuedp="multiples of dp".

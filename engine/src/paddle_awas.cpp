@@ -27,7 +27,35 @@ PaddleAwasControl::PaddleAwasControl(const WavePaddle& p, PaddleLaw law, double 
   } else {
     throw std::logic_error("PaddleAwasControl: active absorption is for regular or irregular waves");
   }
+  if (awas_.correction) {
+    // DualSPHysics' stroke and period of the correction: the paddle's own for regular waves; for
+    // irregular ones those of a regular wave of height Hs and period Tp (gain included).
+    double amplitude = 0;
+    if (const RegularPaddleLaw* regular = law_.regular()) {
+      amplitude = regular->amplitude();
+    } else {
+      WavePaddle r = p;
+      r.waves = PaddleWaves::Regular;
+      r.order = 1;
+      amplitude = RegularPaddleLaw(r).amplitude();
+    }
+    driftLimit_ = awas_.correction->coefStroke * amplitude;
+    driftDuration_ = awas_.correction->coefPeriod * p.period;
+    driftPower_ = awas_.correction->powerFunc;
+  }
   last_.measured = std::numeric_limits<double>::quiet_NaN();
+}
+
+double PaddleAwasControl::driftVelocity(double t, double xNext) {
+  if (!awas_.correction) return 0.0;
+  if (driftSign_ != 0 && t - driftStart_ >= driftDuration_) driftSign_ = 0;
+  if (driftSign_ == 0 && std::abs(xNext) > driftLimit_) {
+    driftStart_ = t;
+    driftSign_ = xNext > 0 ? -1.0 : 1.0;
+  }
+  if (driftSign_ == 0) return 0.0;
+  const double s = (t - driftStart_) / driftDuration_;
+  return driftSign_ * driftLimit_ * driftPower_ / driftDuration_ * std::pow(1 - s, driftPower_ - 1);
 }
 
 double PaddleAwasControl::measureSurface(double x, GaugeSource& gauges) {
@@ -65,6 +93,9 @@ double PaddleAwasControl::step(double t, double dt, GaugeSource& gauges) {
     r.target = targetElevation(r.gaugeX - face_, t);
     r.uCorrection = coefU_ * (r.target - r.measured);
     r.u = r.uTarget + r.uCorrection;
+    // The correction starts from where the step would take the piston, before the cap.
+    r.uDrift = driftVelocity(t, r.displacement + r.u * dt);
+    r.u += r.uDrift;
   }
   r.acceleration = (r.u - uLast_) / dt;
   // The cap holds the absorption's kicks, never the law itself before startawas.
@@ -82,11 +113,17 @@ double PaddleAwasControl::step(double t, double dt, GaugeSource& gauges) {
 void PaddleAwasControl::save(CheckpointWriter& w, const std::string& key) const {
   w.putValue(key + ".absorbed", absorbed_);
   w.putValue(key + ".u", uLast_);
+  if (!awas_.correction) return;
+  w.putValue(key + ".drift.start", driftStart_);
+  w.putValue(key + ".drift.sign", driftSign_);
 }
 
 void PaddleAwasControl::restore(const CheckpointReader& r, const std::string& key) {
   absorbed_ = r.value<double>(key + ".absorbed");
   uLast_ = r.value<double>(key + ".u");
+  if (!awas_.correction) return;
+  driftStart_ = r.value<double>(key + ".drift.start");
+  driftSign_ = r.value<double>(key + ".drift.sign");
 }
 
 }  // namespace sph

@@ -15,6 +15,10 @@
 //    from the step before (before, u is the law's own velocity): S/2 w^2 for regular waves, the
 //    largest acceleration of the motion up to the end of the run for irregular ones;
 //  * the piston moves by u dt: the law's displacement plus (u - (X(t + dt) - X(t)) / dt) dt;
+//  * with a drift <correction>, when the step would take the piston past the limit L =
+//    coefstroke S/2 from its rest position while no correction runs, a correction starts: for
+//    Tc = coefperiod T from that step, u gets -sign(x) L p/Tc (1 - s/Tc)^(p - 1) (s the time since
+//    it started, p powerfunc) before the cap, which brings the piston back by L over Tc;
 //  * once the paddle's motion ends (<duration>) the piston stops absorbing and stays.
 // The host runs it in double precision, one gauge line a step (a GPU run sums it on the device).
 #pragma once
@@ -50,12 +54,14 @@ class PaddleAwasControl {
     double measured = 0;          // eta_M (m from swl); NaN before startawas
     double target = 0;            // eta_T
     double uTarget = 0, uCorrection = 0, u = 0;
+    double uDrift = 0;            // the drift correction's velocity (in u)
     double acceleration = 0;      // (u - u of the step before) / dt before the cap
     bool capped = false;
     bool ended = false;           // after the motion's end: nothing measured or done (no row written)
   };
   const Record& last() const { return last_; }
   double absorbed() const { return absorbed_; }  // the displacement absorption added so far
+  double driftLimit() const { return driftLimit_; }  // m from rest; 0 without a drift correction
 
   void save(CheckpointWriter& w, const std::string& key) const;
   void restore(const CheckpointReader& r, const std::string& key);
@@ -65,11 +71,18 @@ class PaddleAwasControl {
   double measureSurface(double x, GaugeSource& gauges);
   // The theory's elevation at the distance x in front of the piston's rest position.
   double targetElevation(double x, double t) const;
+  // The drift correction's velocity for the step [t, t + dt] that would end at xNext; starts a
+  // correction when xNext is past the limit and none runs.
+  double driftVelocity(double t, double xNext);
 
   WavePaddle paddle_;
   PaddleLaw law_;
   PaddleAwas awas_;
   double face_, gaugeOffset_, zMin_, zMax_, pointDp_, massLimit_, massFluid_, coefU_, aceLimit_;
+  // The drift correction (none without <correction>): its limit (m) and duration Tc (s), and the
+  // running correction's start and sign (0: none runs).
+  double driftLimit_ = 0, driftDuration_ = 0, driftPower_ = 1;
+  double driftStart_ = 0, driftSign_ = 0;
   double absorbed_ = 0;  // the absorption's displacement so far
   double uLast_ = 0;     // the piston's velocity over the last step
   Record last_;

@@ -72,15 +72,15 @@ void appendFloatingRows(std::string& rows, double time, const std::vector<Floati
 // AWASData.csv.
 constexpr const char* kAwasCsvHeader =
     "time [s];mkbound;dt [s];x(t) [m];gauge x [m];eta measured [m];eta target [m];u target [m/s];"
-    "u correction [m/s];u [m/s];ace [m/s^2];capped\n";
+    "u correction [m/s];u [m/s];ace [m/s^2];capped;u drift [m/s]\n";
 
 // No row once the motion has ended, as DualSPHysics' AWASData.csv stops there.
 void appendAwasRow(std::string& rows, const AwasState& a) {
   const PaddleAwasControl::Record& r = a.last;
   if (r.ended) return;
-  rows += fmt::format("{:.9f};{};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{}\n", r.t, a.mkbound,
-                      r.dt, r.displacement, r.gaugeX, r.measured, r.target, r.uTarget, r.uCorrection, r.u,
-                      r.acceleration, r.capped ? 1 : 0);
+  rows += fmt::format("{:.9f};{};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{:.9g};{};{:.9g}\n", r.t,
+                      a.mkbound, r.dt, r.displacement, r.gaugeX, r.measured, r.target, r.uTarget, r.uCorrection, r.u,
+                      r.acceleration, r.capped ? 1 : 0, r.uDrift);
 }
 
 }  // namespace

@@ -75,6 +75,27 @@ TEST(PaddleAwasReader, ReadsTheExamplesAbsorption) {
   EXPECT_DOUBLE_EQ(*a.massLimitCoef, 0.45);
   EXPECT_EQ(a.saveData, 3);
   EXPECT_DOUBLE_EQ(a.limitAce, 1.5);
+  EXPECT_FALSE(a.correction.has_value());  // <_correction> is commented out
+}
+
+// <correction>: its three numbers, powerfunc 1 by default; without coefstroke and coefperiod it is
+// off, as DualSPHysics prints "Correction: disabled" for it.
+TEST(PaddleAwasReader, ReadsTheDriftCorrection) {
+  const auto read = [](const std::string& name, const std::string& correction) {
+    return loadAwasCase(name, awasPiston("<awas_zsurf><swl value=\"0.2\" />" + correction + "</awas_zsurf>"))
+        .motions.at(0)
+        .paddle->awas->correction;
+  };
+  const auto full = read("Correction", R"(<correction coefstroke="1.8" coefperiod="1" powerfunc="3" />)");
+  ASSERT_TRUE(full.has_value());
+  EXPECT_DOUBLE_EQ(full->coefStroke, 1.8);
+  EXPECT_DOUBLE_EQ(full->coefPeriod, 1);
+  EXPECT_DOUBLE_EQ(full->powerFunc, 3);
+  const auto linear = read("CorrectionLinear", R"(<correction coefstroke="1" coefperiod="0.5" />)");
+  ASSERT_TRUE(linear.has_value());
+  EXPECT_DOUBLE_EQ(linear->coefStroke, 1);
+  EXPECT_DOUBLE_EQ(linear->powerFunc, 1);
+  EXPECT_FALSE(read("CorrectionOff", R"(<correction powerfunc="2" />)").has_value());
 }
 
 TEST(PaddleAwasReader, DefaultsAreDualSPHysics) {
@@ -131,10 +152,15 @@ TEST(PaddleAwasReader, RefusesBadAbsorptionNamingLineAndElement) {
   const std::vector<Bad> bad = {
       {"BeforeRamp", awasPiston("<awas_zsurf>\n<startawas value=\"0.5\" />\n<swl value=\"0.2\" /></awas_zsurf>"),
        "<startawas", "startawas", "end of the ramp"},
-      {"Correction",
-       awasPiston("<awas_zsurf><swl value=\"0.2\" />\n<correction coefstroke=\"1.8\" coefperiod=\"1\" powerfunc=\"3\" "
-                  "/></awas_zsurf>"),
-       "<correction", "correction", "drift correction"},
+      {"CoefStroke",
+       awasPiston("<awas_zsurf><swl value=\"0.2\" />\n<correction coefstroke=\"0.9\" coefperiod=\"1\" /></awas_zsurf>"),
+       "<correction", "correction", "coefstroke=\"0.9\" must be at least 1"},
+      {"CoefPeriod", awasPiston("<awas_zsurf><swl value=\"0.2\" />\n<correction coefstroke=\"1.8\" /></awas_zsurf>"),
+       "<correction", "correction", "coefperiod=\"0\" must be positive"},
+      {"PowerFunc",
+       awasPiston("<awas_zsurf><swl value=\"0.2\" />\n<correction coefstroke=\"1.8\" coefperiod=\"1\" "
+                  "powerfunc=\"0.5\" /></awas_zsurf>"),
+       "<correction", "correction", "powerfunc=\"0.5\" must be at least 1"},
       {"TwoUnits", awasPiston("<awas_zsurf><swl value=\"0.2\" />\n<gaugex value=\"0.1\" valueh=\"4\" /></awas_zsurf>"),
        "<gaugex", "gaugex", "exactly one of"},
       {"NoSwl", awasPiston("<awas_zsurf>\n<gaugedp value=\"0.2\" /></awas_zsurf>"), "<awas_zsurf", "awas_zsurf",
@@ -289,6 +315,65 @@ TEST(PaddleAwasControl, CapsTheAccelerationAtLimitaceTimesThePeak) {
   }
 }
 
+// The drift correction's limit, coefstroke x S/2, against the values DualSPHysics 5.4 printed
+// ("Correction: enabled (coefstroke:1.8 (L [m]) ..."), depth 0.66 m: 0.149248 m for regular waves
+// of H 0.15 m and T 2 s, and 0.105353 m for irregular ones of Hs 0.1 m and Tp 1.5 s with
+// gainstroke 1.5 (S/2 of the regular wave of Hs and Tp, with the gain).
+TEST(PaddleAwasControl, DriftLimitIsCoefStrokeTimesTheHalfStroke) {
+  Flume f = flume();
+  f.paddle.depth = 0.66;
+  f.paddle.height = 0.15;
+  f.paddle.period = 2;
+  f.paddle.awas->correction = PaddleAwas::DriftCorrection{1.8, 1, 3};
+  EXPECT_NEAR(PaddleAwasControl(f.paddle, f.face, f.sp).driftLimit(), 0.149248, 5e-7);
+  WavePaddle irregular = f.paddle;
+  irregular.waves = PaddleWaves::Irregular;
+  irregular.height = 0.1;
+  irregular.period = 1.5;
+  irregular.gainStroke = 1.5;
+  irregular.irregular.waves = 50;
+  irregular.irregular.rampTime = 0.2;
+  EXPECT_NEAR(PaddleAwasControl(irregular, f.face, f.sp).driftLimit(), 0.105353, 5e-7);
+}
+
+// With the surface held 4 mm above the target the absorption drives the piston back steadily,
+// until the step would take it past the limit L = S/2: from that step on, for Tc = 0.5 s, u gets
+// L p/Tc (1 - s/Tc)^(p - 1) towards the rest position (p = 3), which adds up to L; then the
+// piston drifts again and the next correction starts when it passes the limit again.
+TEST(PaddleAwasControl, DriftCorrectionBringsThePistonBackByTheLimit) {
+  Flume f = flume();
+  f.paddle.awas->limitAce = 0;  // no cap: the correction's velocity shows whole
+  f.paddle.awas->correction = PaddleAwas::DriftCorrection{1, 1.0 / 2.4, 3};
+  const RegularPaddleLaw law(f.paddle);
+  PaddleAwasControl c(f.paddle, f.face, f.sp);
+  const double limit = law.amplitude(), tc = (1.0 / 2.4) * 1.2, p = 3;
+  EXPECT_DOUBLE_EQ(c.driftLimit(), limit);
+  double now = 0;
+  FlatSurface s([&](double x) { return 0.5 + law.elevation(x - f.face, now, 2) + 0.004; });
+  const double dt = 1e-3;
+  double start = -1, sign = 0, moved = 0;
+  int corrections = 0;
+  for (int k = 0; k < 8000; ++k) {
+    now = 1.5 + k * dt;
+    c.step(now, dt, s);
+    const auto& r = c.last();
+    if (sign != 0 && now - start >= tc) {
+      EXPECT_NEAR(moved, sign * limit, 0.01 * limit) << "correction from " << start << " s";
+      sign = 0;
+    }
+    const double next = r.displacement + (r.uTarget + r.uCorrection) * dt;
+    if (sign == 0 && std::abs(next) > limit) {
+      start = now, sign = next > 0 ? -1 : 1, moved = 0;
+      ++corrections;
+    }
+    const double expected = sign == 0 ? 0 : sign * limit * p / tc * std::pow(1 - (now - start) / tc, p - 1);
+    ASSERT_NEAR(r.uDrift, expected, 1e-12) << "t = " << now;
+    EXPECT_NEAR(r.u, r.uTarget + r.uCorrection + r.uDrift, 1e-12);
+    moved += r.uDrift * dt;
+  }
+  EXPECT_GE(corrections, 2);
+}
+
 // DualSPHysics stops absorbing (and writing AWASData.csv) when the paddle's <duration> ends: the
 // piston then stays where the law and the absorption left it.
 TEST(PaddleAwasControl, StopsWithTheMotion) {
@@ -407,9 +492,10 @@ TEST(PaddleAwasRun, WritesARowPerStepAndMovesThePiston) {
     std::vector<double> v;
     std::stringstream ss(line);
     for (std::string cell; std::getline(ss, cell, ';');) v.push_back(std::stod(cell));
-    ASSERT_EQ(v.size(), 12u) << line;
+    ASSERT_EQ(v.size(), 13u) << line;
     EXPECT_EQ(v[1], 1);
     // u = u target + u correction, or within the cap of the step before's.
+    EXPECT_EQ(v[12], 0) << line;  // no drift correction
     if (v[11] == 0)
       EXPECT_NEAR(v[9], v[7] + v[8], 1e-8) << line;
     else
@@ -442,7 +528,7 @@ TEST(PaddleAwasRun, WritesARowPerStepAndMovesThePiston) {
 TEST(PaddleAwasRun, WritesNoRowsAfterTheMotionEnds) {
   const AwasRun run = runAbsorbingTank("run_ends", "<duration value=\"0.02\" />\n");
   ASSERT_GT(run.sim->time(), 0.03);  // the run goes on past the motion's end
-  const auto rows = test::readFixtureRows((run.out / "awas.csv").string(), 12);
+  const auto rows = test::readFixtureRows((run.out / "awas.csv").string(), 13);
   ASSERT_GT(rows.size(), 10u);
   EXPECT_LT(rows.size(), 400u);
   for (const auto& r : rows) EXPECT_LT(r[0], 0.02) << "a row at t = " << r[0];

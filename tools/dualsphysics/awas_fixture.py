@@ -14,7 +14,11 @@ every part (AWASData.csv, <savedata> 3). Two fixtures:
     0.05 s with a 0.15 s ramp, absorbing from the ramp's end, the default); AwasIrregular2D_awas.csv
     holds time, x, z, target, and AwasIrregular2D_elevation.csv the theory's elevation 1 m in front
     of the piston (WavePaddle_mkb0010.csv: time, first order, second order); the peak acceleration
-    DualSPHysics printed goes into that file's header.
+    DualSPHysics printed goes into that file's header;
+  * AwasDrift2D: AwasTank2D with DualSPHysics' drift correction on (<correction coefstroke="1.01"
+    coefperiod="0.25" powerfunc="2">) and run to 1.9 s, so that the piston, drifting under the
+    absorption, passes 1.01 S/2 at about 1.27 s and is brought back over the next 0.5 s;
+    AwasDrift2D_awas.csv holds time, x, z as AwasTank2D's.
 
     python3 tools/dualsphysics/awas_fixture.py EXAMPLES_DIR OUT_DIR
 
@@ -107,6 +111,25 @@ def main(argv):
     with open(os.path.join(out, "AwasTank2D_awas.csv"), "w") as f:
         f.write("# DualSPHysics 5.4.355 (CPU), AWASData.csv of AwasTank2D_Def.xml: the piston's displacement and the\n")
         f.write("# elevation its gauge measured (-swl before startawas), at every part\n")
+        f.write("time [s];x [m];z [m]\n")
+        for r in files["AWASData.csv"].splitlines()[1:]:
+            v = r.split(";")
+            f.write(f"{v[0]};{v[2]};{v[4]}\n")
+
+    drift = text
+    for old, new in (('<_correction coefstroke="1.8" coefperiod="1" powerfunc="3"',
+                      '<correction coefstroke="1.01" coefperiod="0.25" powerfunc="2"'),
+                     ('key="TimeMax" value="0.6"', 'key="TimeMax" value="1.9"')):
+        if drift.count(old) != 1:
+            sys.exit(f"the example does not hold {old!r} exactly once")
+        drift = drift.replace(old, new)
+    files = run(out, "AwasDrift2D", drift)
+    with open(os.path.join(out, "AwasDrift2D_awas.csv"), "w") as f:
+        f.write("# DualSPHysics 5.4.355 (CPU), AWASData.csv of AwasDrift2D_Def.xml: the piston's displacement and the\n")
+        f.write("# elevation its gauge measured (-swl before startawas), at every part; its drift corrections:\n")
+        for line in files["Run.out"].splitlines():
+            if line.startswith("**Drift Correction>"):
+                f.write(f"# {line}\n")
         f.write("time [s];x [m];z [m]\n")
         for r in files["AWASData.csv"].splitlines()[1:]:
             v = r.split(";")

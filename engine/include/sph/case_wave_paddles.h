@@ -83,6 +83,16 @@ struct PaddleAwas {
   std::optional<double> massLimitCoef;         // default 0.5 (3D), 0.4 (2D) of a fluid particle's mass
   double limitAce = 2;          // the piston's acceleration is capped at limitAce x the theory's peak; 0: no cap
   int saveData = 0;             // <savedata>: 0 none, 1 a row per output part, 2 more, 3 a row per step
+  // <correction>: DualSPHysics' drift correction. When the piston would pass coefStroke x the
+  // first harmonic's amplitude S/2 from its rest position (for irregular waves, S/2 of a regular
+  // wave of height Hs and period Tp), it is brought back by that distance over coefPeriod wave
+  // periods, D(s) = limit (1 - (1 - s/Tc)^powerFunc).
+  struct DriftCorrection {
+    double coefStroke = 0;  // >= 1
+    double coefPeriod = 0;  // > 0
+    double powerFunc = 1;   // >= 1
+  };
+  std::optional<DriftCorrection> correction;  // none: no drift correction
 };
 
 struct WavePaddle {
