@@ -28,7 +28,11 @@ experiments are accurate to about 1 mm on 3-10 cm waves); for the piston against
 second-order theory, the first harmonic within 10% of H/2, the second within 30% of Stokes' (it is
 ~20 times smaller, so a few tenths of a millimetre), and the wavelength from the phase between
 gauges within 3%; for floating bodies, amplitude within 20% and lag within 0.15 s (the experiments'
-bodies are few particles across at these resolutions); for the falling cylinder, an NRMSE of 15%
+bodies are few particles across at these resolutions); for the run-up on the block-armoured slope
+of 17_WaveRunup, amplitude within 25% and lag within 0.15 s (its wave gauges as the flume's: the
+run-up is the tip of a tongue a few particles thick on the slope, which the swl gauge's mass
+threshold places to within a particle or two along the 1:1.9 slope, 0.4-0.8 cm in height against
+a 3 cm run-up at twice the example's dp); for the falling cylinder, an NRMSE of 15%
 against each of its two references, which differ from each other by up to 30%; for the absorbing
 piston (AWAS) before a wall, once the reflection has come back (16-40 s), the first harmonic at
 5 m steady within 10% from one 4 s window to the next (absorbed: no build-up; without AWAS it
@@ -98,6 +102,13 @@ CASES = {
         folder="12_FloatingWaves", case="CaseFloatingWavesVal",
         gauges=[swl_gauge(f"N{k + 1}", x, 0, 0.2, 0.5, 0.01) for k, x in enumerate([1.16, 2.66])],
         time_max=12, window=(6.3, 12.0), dp_factor=4, time_out=0.01),
+    # Run-up on a 1:1.9 slope armoured with blocks (CIEMito, 3D): piston from a file, four wave
+    # gauges in front of the slope (the example's wg1234.txt) and the run-up, the mean of the
+    # example's seven swl lines up the slope across the flume.
+    "waverunup": dict(
+        folder="17_WaveRunup", case="CaseWaveRunup",
+        gauges=[swl_gauge(f"WG{k + 1}", x, 0.18, 0.075, 0.475, 0.02) for k, x in enumerate([3.10, 3.20, 3.34, 3.63])],
+        time_max=20, window=(3.0, 20.0)),
     # A heavy cylinder dropped through the free surface (Fekken 2004; Moyo & Greenhow 2000).
     "floatingsphere2d": dict(
         folder="11_Floating", case="CaseFloatingSphereVal2D", gauges=[], time_max=8.5, window=None,
@@ -156,7 +167,9 @@ XLABEL = {"floatingsphere2d": "T = t sqrt(g/r) after the release; displacement [
 def patch_case(text, gauges, time_max):
     if gauges:
         block = "<gauges>\n" + "\n".join(gauges) + "\n</gauges>\n"
-        if "<special>" in text:
+        if "</gauges>" in text:  # the example's own gauges stay
+            text = text.replace("</gauges>", "\n".join(gauges) + "\n</gauges>", 1)
+        elif "<special>" in text:
             text = text.replace("<special>", "<special>\n" + block, 1)
         else:
             text = text.replace("<parameters>", "<special>\n" + block + "</special>\n<parameters>", 1)
@@ -580,6 +593,21 @@ def evaluate(name, spec, folder, rd):
             t, z = gauge_series(rd, f"WG{k + 1}")
             m = compare(t, z, exp[k][0], exp[k][1], w)
             res.append((f"WG{k + 1} elevation", m, abs(m["amplitude"] - 1) <= 0.15 and abs(m["lag"]) <= 0.1))
+    elif name.startswith("waverunup"):
+        path = os.path.join(folder, "EXP_CaseWaveRunup_CIEMito.txt")
+        exp = exp_columns(path, [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5)])
+        for k in range(4):
+            t, z = gauge_series(rd, f"WG{k + 1}")
+            m = compare(t, z, exp[k][0], exp[k][1], w)
+            res.append((f"WG{k + 1} elevation", m, abs(m["amplitude"] - 1) <= 0.15 and abs(m["lag"]) <= 0.1))
+        # The run-up: where the surface meets the slope, as the height above its level at rest, the
+        # mean of the seven lines up the slope across the flume (the blocks on the slope make it
+        # vary across); the experiment's record is its height, 0.25 m at rest.
+        lines = [gauge_series(rd, f"Run-up{j}") for j in range(1, 8)]
+        t = lines[0][0]
+        runup = [sum(z[i] for _, z in lines) / len(lines) for i in range(len(t))]
+        m = compare(t, runup, exp[4][0], [v - exp[4][1][0] for v in exp[4][1]], (4.5, w[1]))
+        res.append(("run-up", m, abs(m["amplitude"] - 1) <= 0.25 and abs(m["lag"]) <= 0.15))
     elif name == "piston_reg":
         H, T, d = 0.15, 2.0, 0.66
         k, omega = wave_number(T, d), 2 * math.pi / T
