@@ -62,12 +62,11 @@ class PaddleReader {
     p.phase = optional(e, "phase", 0) * std::numbers::pi;
     p.rampPeriods = optional(e, "ramp", 0);
     if (p.rampPeriods < 0) failValue(e, "ramp", "must not be negative");
-    if (flap) {
-      if (p.order == 2 && p.draft != 0)
-        failValue(e, "variabledraft",
-                  "second-order generation (waveorder 2) of a flap whose hinge is off the bottom is not supported by "
-                  "this engine (variabledraft 0, or waveorder 1)");
-    }
+    // DualSPHysics' second harmonic of a flap divides by d + 2 variabledraft.
+    if (flap && p.order == 2 && std::abs(p.depth + 2 * p.draft) <= 1e-9 * p.depth)
+      failValue(e, "variabledraft",
+                fmt::format("-{:g} (half the depth) leaves the second order (waveorder 2) of the flap undefined",
+                            p.depth / 2));
     if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
     if (const XMLElement* a = active(e, "awas_zsurf")) p.awas = readAwas(a, p);
     return p;

@@ -91,6 +91,12 @@ std::vector<Variant> variants() {
   p = exampleFlap();
   p.draft = -0.1;
   v.push_back({"flap_order1_draft_down", p});
+  p = exampleFlap();
+  p.order = 2, p.draft = 0.2;
+  v.push_back({"flap_order2_draft_up", p});
+  p = exampleFlap();
+  p.order = 2, p.draft = -0.2;
+  v.push_back({"flap_order2_draft_down", p});
   return v;
 }
 
@@ -328,9 +334,9 @@ TEST(WavePaddleReader, RefusesBadPaddlesNamingLineAndElement) {
        "<flapaxis1", "flapaxis1", "same point"},
       {"FlapDraftOrder2",
        "<wavepaddles><flap>\n<mkbound value=\"1\" />\n" + kWave +
-           "\n<waveorder value=\"2\" />\n<variabledraft value=\"0.1\" />\n<flapaxis0 x=\"0\" y=\"-1\" z=\"0\" />\n"
+           "\n<waveorder value=\"2\" />\n<variabledraft value=\"-0.1\" />\n<flapaxis0 x=\"0\" y=\"-1\" z=\"0\" />\n"
            "<flapaxis1 x=\"0\" y=\"1\" z=\"0\" />\n</flap></wavepaddles>",
-       "<variabledraft", "variabledraft", "not supported"},
+       "<variabledraft", "variabledraft", "undefined"},
       {"NoMotion", piston(kWave), "<piston>", "piston", "no <motion> object", ""},
       {"Twice", "<wavepaddles><piston>\n<mkbound value=\"1\" />\n" + kWave + "\n</piston>\n<piston>\n" +
                     "<mkbound value=\"1\" /><depth value=\"0.2\" /><waveheight value=\"0.01\" /><waveperiod value=\"1\" />"

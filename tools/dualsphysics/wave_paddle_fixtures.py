@@ -36,6 +36,8 @@ VARIANTS = {
     "flap_order2_deep": ("flap", {"waveorder": 2, "ramp": 0, "waveheight": 0.2, "waveperiod": 2.5, "depth": 1.0}),
     "flap_order1_draft_up": ("flap", {"waveorder": 1, "ramp": 0, "variabledraft": 0.2}),
     "flap_order1_draft_down": ("flap", {"waveorder": 1, "ramp": 0, "variabledraft": -0.1}),
+    "flap_order2_draft_up": ("flap", {"waveorder": 2, "ramp": 0, "variabledraft": 0.2}),
+    "flap_order2_draft_down": ("flap", {"waveorder": 2, "ramp": 0, "variabledraft": -0.2}),
 }
 EXAMPLES = {"piston": "09_WavesPiston/CasePistonBeach_REG_Def.xml", "flap": "08_WavesFlap/CaseFlapBeach_REG_Def.xml"}
 
