@@ -444,6 +444,34 @@ TEST(PaddleAwasControl, ResumesFromACheckpoint) {
   EXPECT_EQ(a.absorbed(), b.absorbed());
 }
 
+// A drift correction under way survives a checkpoint: its start and direction are restored.
+TEST(PaddleAwasControl, ResumesADriftCorrectionFromACheckpoint) {
+  Flume f = flume();
+  f.paddle.awas->limitAce = 0;
+  f.paddle.awas->correction = PaddleAwas::DriftCorrection{1, 1, 2};
+  const RegularPaddleLaw law(f.paddle);
+  double now = 0;
+  FlatSurface s([&](double x) { return 0.5 + law.elevation(x - f.face, now, 2) + 0.004; });
+  PaddleAwasControl a(f.paddle, f.face, f.sp), b(f.paddle, f.face, f.sp);
+  const double dt = 1e-3;
+  int k = 0;
+  for (; k < 5000 && a.last().uDrift == 0; ++k) a.step(now = 1.5 + k * dt, dt, s);
+  ASSERT_NE(a.last().uDrift, 0) << "no correction started";
+  for (int j = 0; j < 100; ++j, ++k) a.step(now = 1.5 + k * dt, dt, s);
+  const std::filesystem::path file = test::tempDir("paddle_awas") / "drift.ckpt";
+  {
+    CheckpointWriter w(file, CheckpointHeader{});
+    a.save(w, "awas");
+    w.commit();
+  }
+  b.restore(CheckpointReader(file), "awas");
+  now = 1.5 + k * dt;
+  const double ea = a.step(now, dt, s), eb = b.step(now, dt, s);
+  EXPECT_NE(b.last().uDrift, 0);
+  EXPECT_EQ(a.last().uDrift, b.last().uDrift);
+  EXPECT_EQ(ea, eb);
+}
+
 // A CPU run of 400 steps of the piston tank absorbing from its start with savedata 3 (awas.csv
 // a row per step); `more` adds elements to the <piston>.
 struct AwasRun {
