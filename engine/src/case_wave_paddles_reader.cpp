@@ -125,10 +125,12 @@ class PaddleReader {
     }
     w.rampTime = optional(e, "ramptime", 0);
     if (w.rampTime < 0) failValue(e, "ramptime", "must not be negative");
-    if (flap && p.order == 2 && p.draft < 0)
+    // The second order's lever is depth + variabledraft (irregular_second_order.h).
+    if (flap && p.order == 2 && !(p.draft > -p.depth))
       failValue(e, "variabledraft",
-                "below 0 with waveorder 2: DualSPHysics' second order of such a flap is not reproduced by this "
-                "engine (variabledraft >= 0, or waveorder 1)");
+                fmt::format("must be above minus the depth (-{:g}) with waveorder 2: the second order's lever is "
+                            "depth + variabledraft",
+                            p.depth));
     if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
     if (const XMLElement* s = active(e, "saveserie")) {
       x_.onlyChildren(s, {});

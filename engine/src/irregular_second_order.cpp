@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <numbers>
@@ -27,13 +28,13 @@ double boundElevation(double wn, double wm, double kn, double km, double h, doub
 
 std::vector<SubharmonicPair> subharmonicPairs(const SubharmonicInput& in) {
   const double h = in.depth, g = in.gravity, lever = h + in.draft;
+  const double hinge = std::max(0.0, -in.draft);  // b: the hinge's height above the bottom
   const size_t n = in.f.size();
   std::vector<double> w(n), c(n);
   for (size_t i = 0; i < n; ++i) {
     w[i] = 2 * std::numbers::pi * in.f[i];
-    const double kh = in.k[i] * h;
-    c[i] = in.flap ? ((w[i] * w[i] * h / g - h / lever) + (h / lever) / std::cosh(kh)) /
-                         ((kh / 2) * (kh / (std::sinh(kh) * std::cosh(kh)) + 1))
+    const double k = in.k[i], kh = k * h, sh = std::sinh(kh);
+    c[i] = in.flap ? 4 * sh * (sh - (std::cosh(kh) - std::cosh(k * hinge)) / (k * lever)) / (std::sinh(2 * kh) + 2 * kh)
                    : 2 * (std::cosh(2 * kh) - 1) / (std::sinh(2 * kh) + 2 * kh);
   }
   std::vector<SubharmonicPair> pairs(n * (n - 1) / 2);
@@ -53,12 +54,18 @@ std::vector<SubharmonicPair> subharmonicPairs(const SubharmonicInput& in) {
         const double e = big * big / (c[j] * c[i] * dw * dw * dw);
         f2 = e * (spurious(wn, kn, c[j], 0) + spurious(wm, km, c[i], 0)) + xb;
       } else {
-        const double m1 = g / (lever * dw * dw) * (1 / std::cosh(big * h) - 1);
+        const double chK = std::cosh(big * h);
+        const double m1 = g / (lever * dw * dw) * (std::cosh(big * hinge) / chK - 1);
         const double e = big * big / (c[j] * c[i] * dw * dw * dw * (1 + m1));
         const auto m2 = [&](double wv, double k) {
-          return -(g / lever) * (big / k) / (k * k - big * big) *
-                 (2 * k * big * (1 - 1 / (std::cosh(k * h) * std::cosh(big * h))) -
-                  (k * k + big * big) * wv * wv * dw * dw / (g * g * k * big));
+          const double chk = std::cosh(k * h);
+          const double full = -(g / lever) * (big / k) / (k * k - big * big) *
+                              (2 * k * big * (1 - 1 / (chk * chK)) - (k * k + big * big) * wv * wv * dw * dw / (g * g * k * big));
+          if (hinge == 0) return full;
+          return full + g / (lever * chk * chK) *
+                            ((k * k + big * big) * (std::cosh(k * hinge) * std::cosh(big * hinge) - 1) -
+                             2 * k * big * std::sinh(k * hinge) * std::sinh(big * hinge)) /
+                            (k * k - big * big);
         };
         f2 = e * (spurious(wn, kn, c[j], m2(wn, kn)) + spurious(wm, km, c[i], m2(wm, km))) + xb / (1 + m1);
       }

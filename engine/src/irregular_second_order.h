@@ -16,17 +16,23 @@
 //                    S = E c k^2/(k^2 - K^2) (w^2 - dw^2) g / (2w) for n and for m,
 //                    F2 = S_n + S_m + XB;
 //   flap             lever L = h + l (l = <variabledraft>, hinge l below the bottom in these
-//                    terms, while the first order takes it above: DualSPHysics' own disagreement),
-//                    c = [(w^2 h/g - h/L) + (h/L) / cosh kh] / [(kh/2)(kh / (sinh kh cosh kh) + 1)],
-//                    M1 = g / (L dw^2) (1 / cosh Kh - 1), E = K^2 / (c_n c_m dw^3 (1 + M1)),
-//                    M2 = -(g/L) (K/k) / (k^2 - K^2) [2kK (1 - 1/(cosh kh cosh Kh)) - (k^2 + K^2) w^2 dw^2 / (g^2 k K)],
+//                    terms, while the first order takes it above: DualSPHysics' own disagreement);
+//                    for l < 0 the hinge stands b = -l above the bottom and the paddle's profile is
+//                    zero below it (b = 0 for l >= 0):
+//                    c = 4 sinh kh [sinh kh - (cosh kh - cosh kb) / (kL)] / (sinh 2kh + 2kh),
+//                    M1 = g / (L dw^2) (cosh Kb / cosh Kh - 1), E = K^2 / (c_n c_m dw^3 (1 + M1)),
+//                    M2 = -(g/L) (K/k) / (k^2 - K^2) [2kK (1 - 1/(cosh kh cosh Kh)) - (k^2 + K^2) w^2 dw^2 / (g^2 k K)]
+//                         + g / (L cosh kh cosh Kh) [(k^2 + K^2)(cosh kb cosh Kb - 1) - 2kK sinh kb sinh Kb] / (k^2 - K^2),
 //                    S = E c k^2/(k^2 - K^2) (w^2 - dw^2 + M2) g / (2w), F2 = S_n + S_m + XB / (1 + M1),
 //                    the stroke at the still-water level, which DualSPHysics adds to the flap's angle
-//                    in radians as it is (no lever, no atan).
+//                    in radians as it is (no lever, no atan). With b > 0 the profile is cut at the
+//                    hinge in c, M1 and M2's terms of the profile itself, while M2's term of its
+//                    slope keeps the whole depth (the profile's slope 1/L from the bottom), as
+//                    DualSPHysics has it.
 // These were found from DualSPHysics' series (each pair's coefficient to 1e-7 of it over depths of
-// 0.01-50 m) and reproduce its motion files to their 6 decimals (engine/tests/
-// test_irregular_paddles.cpp); a flap with its hinge above the bottom in the second order's terms
-// (variabledraft < 0) is not reproduced, and refused.
+// 0.01-50 m; for l < 0, its coefficients pair by pair from a least-squares fit of its series, to
+// 3e-5 of them) and reproduce its motion files to their 6 decimals (engine/tests/
+// test_irregular_paddles.cpp).
 //
 // A run evaluates X2 at every step; with N waves a direct sum is N^2/2 terms (half a million for
 // DualSPHysics' 1024), so the law samples it every kSubharmonicSpacing seconds in blocks (each
@@ -54,7 +60,7 @@ struct SubharmonicInput {
   std::vector<double> f, a, phase, k;
   double depth = 0, gravity = 9.81;
   bool flap = false;
-  double draft = 0;  // flap: <variabledraft> (>= 0)
+  double draft = 0;  // flap: <variabledraft> (> -depth)
 };
 
 std::vector<SubharmonicPair> subharmonicPairs(const SubharmonicInput& in);

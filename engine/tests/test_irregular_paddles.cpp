@@ -127,6 +127,10 @@ std::vector<Variant> variants() {
   flap2.irregular.seed = 3;
   flap2.irregular.serieIni = 50;
   v.push_back({"irregular_flap_order2_draft", flap2, 50.2629});
+  // The hinge 0.2 m above the bottom in the second order's terms: its motion drifts enough that
+  // autofit finds its first zero 35 s after serieini.
+  flap2.draft = -0.2;
+  v.push_back({"irregular_flap_order2_draft_down", flap2, 85.3479});
   return v;
 }
 
@@ -332,19 +336,19 @@ TEST(IrregularPaddleReader, RefusesBadSpectrumPaddlesNamingLineAndElement) {
   }
 }
 
-// DualSPHysics' second order of a flap hinged above the bottom (variabledraft < 0) is not
-// reproduced: refused rather than run differently.
-TEST(IrregularPaddleReader, RefusesASecondOrderFlapHingedAboveTheBottom) {
+// The second order's lever is depth + variabledraft: a hinge at or above the surface in its
+// terms is refused.
+TEST(IrregularPaddleReader, RefusesASecondOrderFlapWithoutLever) {
   test::PistonTank t;
   t.motion = kNullMotion;
   t.special = R"(<wavepaddles><flap_spectrum>
 <mkbound value="1" /><waveorder value="2" /><depth value="0.2" /><waveheight value="0.03" /><waveperiod value="1.1" />
-<variabledraft value="-0.05" />
+<variabledraft value="-0.2" />
 <flapaxis0 x="0" y="-1" z="0" /><flapaxis1 x="0" y="1" z="0" />
 </flap_spectrum></wavepaddles>)";
   const std::string xml = test::pistonTankXml(t);
   const std::string path = test::writeFile(test::tempDir("irregular_paddles") / "FlapDraft_Def.xml", xml);
-  test::expectInputErrorAt(path, xml, "<variabledraft", "variabledraft", "not reproduced");
+  test::expectInputErrorAt(path, xml, "<variabledraft", "variabledraft", "above minus the depth");
 }
 
 // The rows of a paddle output file that start with a digit (its header lines do not), split at ';'.

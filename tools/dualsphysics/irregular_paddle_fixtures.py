@@ -40,13 +40,16 @@ VARIANTS = {
                                                    "serieini": (10, "false")}),
     # the example as it is (50 stretched waves, autofit from 140 s)
     "irregular_flap_stretched_autofit": ("flap", {}),
-    # second order: the example itself (1024 waves), a shallow piston, a flap with its hinge up
+    # second order: the example itself (1024 waves), a shallow piston, a flap with its hinge up and one
+    # with it down
     "irregular_piston_order2": ("piston", {"waveorder": 2}),
     "irregular_piston_order2_shallow": ("piston", {"waveorder": 2, "discretization": "random", "waves": 30,
                                                    "depth": 0.3, "waveperiod": 3, "waveheight": 0.06,
                                                    "randomseed": 21, "serieini": (100, "true")}),
     "irregular_flap_order2_draft": ("flap", {"waveorder": 2, "discretization": "cosstretched", "waves": 40,
                                              "variabledraft": 0.1, "randomseed": 3, "serieini": (50, "true")}),
+    "irregular_flap_order2_draft_down": ("flap", {"waveorder": 2, "discretization": "cosstretched", "waves": 40,
+                                                  "variabledraft": -0.2, "randomseed": 3, "serieini": (50, "true")}),
     "irregular_flap_draft": ("flap", {"discretization": "regular", "waves": 30, "peakcoef": 2.5,
                                       "variabledraft": 0.1, "randomseed": 11, "serieini": (0, "false"),
                                       "ramptime": 1.5}),
