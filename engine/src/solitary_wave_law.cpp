@@ -23,6 +23,44 @@ double goringPhase(double b, double eps) {
   return th;
 }
 
+// DualSPHysics' Rayleigh phase relation k c tau = theta + F(tanh theta) (solitary_wave_law.h):
+// F(y) = ln(1 + 2 eps y^2) / (2y) - (2/3) eps^3 y^3 (1 - y^2) / (1 + 2 eps y^2)^(5/2), odd in y,
+// with its derivative dF/dy.
+double rayleighF(double y, double eps) {
+  const double q = 1 + 2 * eps * y * y;
+  // ln(1 + x)/(2y) loses digits for tiny x: its series there.
+  const double x = 2 * eps * y * y;
+  const double log = std::abs(x) < 1e-4 ? eps * y * (1 - x / 2 + x * x / 3) : std::log1p(x) / (2 * y);
+  return log - 2.0 / 3.0 * eps * eps * eps * y * y * y * (1 - y * y) / std::pow(q, 2.5);
+}
+
+double rayleighDF(double y, double eps) {
+  const double q = 1 + 2 * eps * y * y, x = 2 * eps * y * y;
+  const double dlog = std::abs(x) < 1e-4 ? eps * (1 - 3 * x / 2 + 5 * x * x / 3)
+                                         : 2 * eps / q - std::log1p(x) / (2 * y * y);
+  const double e3 = 2.0 / 3.0 * eps * eps * eps;
+  const double dcorr = e3 * ((3 * y * y - 5 * y * y * y * y) / std::pow(q, 2.5) -
+                             y * y * y * (1 - y * y) * 10 * eps * y / std::pow(q, 3.5));
+  return dlog - dcorr;
+}
+
+// theta + F(tanh theta) = b: the left side rises (slope 1 + F'(y)(1 - y^2) > 0 for the heights of
+// solitary waves), so Newton's method from Goring's start converges; bisection guards it.
+double rayleighPhase(double b, double eps) {
+  double lo = b - 1, hi = b + 1;  // |F| <= ln(1 + 2 eps)/2 < 1
+  double th = b - rayleighF(std::tanh(b), eps);
+  for (int i = 0; i < 100; ++i) {
+    const double y = std::tanh(th), f = th + rayleighF(y, eps) - b;
+    if (f > 0) hi = th; else lo = th;
+    double next = th - f / (1 + rayleighDF(y, eps) * (1 - y * y));
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    const bool done = std::abs(next - th) <= 1e-15 * std::max(1.0, std::abs(th));
+    th = next;
+    if (done) break;
+  }
+  return th;
+}
+
 }  // namespace
 
 SolitaryPaddleLaw::SolitaryPaddleLaw(const WavePaddle& p)
@@ -60,6 +98,7 @@ double SolitaryPaddleLaw::centred(size_t i, double tau) const {
   const Wave& w = waves_[i];
   const double k = w.waveNumber, eps = w.height / depth_, half = w.height / (k * depth_);
   if (theory_ == SolitaryTheory::KdV) return half * std::tanh(k * std::sqrt(gravity_ * depth_) * (1 + eps / 2) * tau);
+  if (theory_ == SolitaryTheory::Rayleigh) return half * std::tanh(rayleighPhase(k * w.celerity * tau, eps));
   return half * std::tanh(goringPhase(k * w.celerity * tau, eps));
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
@@ -136,13 +137,14 @@ TEST(SolitaryPaddleLaw, MatchesDualSPHysicsForBoussinesqAndKdV) {
   }
 }
 
-// DualSPHysics' Rayleigh motion has Goring's stroke, duration, symmetry and velocity at the crest
-// but a shape of its own (closed source; not reproduced here): Goring's law for Rayleigh's wave
-// differs from it by 3.7e-3 m (0.65% of the stroke) at H/d = 0.3, 6.8e-4 m (0.3%) at H/d = 0.17
-// and 1.9e-2 m (2% of the third wave's stroke) in the triple case, whose third wave has
-// H/d = 0.6. These bounds hold the difference where it was measured, so that a change shows.
-TEST(SolitaryPaddleLaw, RayleighIsGoringsLawForRayleighsWave) {
-  const double bound[] = {3.8e-3, 7e-4, 1.9e-2};
+// DualSPHysics' Rayleigh law is closed; ours (solitary_wave_law.h) has its measured structure and
+// the first three orders in H/d of its phase relation, with a fitted remainder: it is within
+// 9.1e-6 m of DualSPHysics' at H/d = 0.3 (1.6e-5 of the stroke), 1.2e-6 m at H/d = 0.17 and
+// 7.7e-5 m in the triple case, whose third wave has H/d = 0.6 (Goring's law for Rayleigh's wave was
+// 3.7e-3, 6.8e-4 and 1.9e-2 m off). The bounds hold these differences with a third to spare, so
+// that a change of the law shows.
+TEST(SolitaryPaddleLaw, RayleighFollowsDualSPHysicsMeasuredShape) {
+  const double bound[] = {1.2e-5, 1.6e-6, 1.0e-4};
   const std::vector<Variant> variants = rayleighVariants();
   for (size_t i = 0; i < variants.size(); ++i) {
     const Variant& v = variants[i];
@@ -151,14 +153,15 @@ TEST(SolitaryPaddleLaw, RayleighIsGoringsLawForRayleighsWave) {
     expectConstants(f, law, v.fixture);
     double worst = 0;
     for (const Sample& s : f.rows) worst = std::max(worst, std::abs(law.at(s.t) - s.value));
+    std::printf("%s: worst %.3g m\n", v.fixture, worst);
     EXPECT_LT(worst, bound[i]) << v.fixture;
   }
 }
 
 TEST(SolitaryPaddleLaw, GoringsPistonMovesAtTheDepthAveragedVelocity) {
   // u = c eta / (d + eta) with eta = H sech^2(k (c t - X)) at the piston: checked by central
-  // differences (error ~ h^2 X'''/6, below 1e-7).
-  for (SolitaryTheory theory : {SolitaryTheory::Boussinesq, SolitaryTheory::Rayleigh}) {
+  // differences (error ~ h^2 X'''/6, below 1e-7). Rayleigh's piston shares it at the crest only.
+  for (SolitaryTheory theory : {SolitaryTheory::Boussinesq}) {
     WavePaddle p = solitaryPiston(theory);
     const SolitaryPaddleLaw law(p);
     const SolitaryPaddleLaw::Wave& w = law.waves()[0];
@@ -172,6 +175,16 @@ TEST(SolitaryPaddleLaw, GoringsPistonMovesAtTheDepthAveragedVelocity) {
       EXPECT_NEAR(u, c * eta / (d + eta), 1e-6) << "tau " << tau;
     }
   }
+}
+
+// Rayleigh's piston moves at Goring's velocity c H / (d + H) at the crest and is odd about it.
+TEST(SolitaryPaddleLaw, RayleighPistonHasGoringsCrestVelocityAndIsOdd) {
+  const WavePaddle p = solitaryPiston(SolitaryTheory::Rayleigh);
+  const SolitaryPaddleLaw law(p);
+  const SolitaryPaddleLaw::Wave& w = law.waves()[0];
+  const double half = w.duration / 2, h = 1e-4, middle = law.at(half);
+  EXPECT_NEAR((law.at(half + h) - law.at(half - h)) / (2 * h), w.celerity * w.height / (p.depth + w.height), 1e-6);
+  for (double tau : {0.2, 0.7, 1.3}) EXPECT_NEAR(law.at(half + tau) - middle, middle - law.at(half - tau), 1e-12);
 }
 
 // The kinematics apply the law step by step: the steps' sum telescopes to the law (the piston
