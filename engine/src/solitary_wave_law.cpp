@@ -27,15 +27,14 @@ double goringPhase(double b, double eps) {
 // F(y) = ln(1 + 2 eps y^2) / (2y) - (2/3) eps^3 y^3 (1 - y^2) / (1 + 2 eps y^2)^(5/2), odd in y,
 // with its derivative dF/dy.
 double rayleighF(double y, double eps) {
-  const double q = 1 + 2 * eps * y * y;
+  const double x = 2 * eps * y * y, q = 1 + x;
   // ln(1 + x)/(2y) loses digits for tiny x: its series there.
-  const double x = 2 * eps * y * y;
-  const double log = std::abs(x) < 1e-4 ? eps * y * (1 - x / 2 + x * x / 3) : std::log1p(x) / (2 * y);
-  return log - 2.0 / 3.0 * eps * eps * eps * y * y * y * (1 - y * y) / std::pow(q, 2.5);
+  const double logTerm = std::abs(x) < 1e-4 ? eps * y * (1 - x / 2 + x * x / 3) : std::log1p(x) / (2 * y);
+  return logTerm - 2.0 / 3.0 * eps * eps * eps * y * y * y * (1 - y * y) / std::pow(q, 2.5);
 }
 
 double rayleighDF(double y, double eps) {
-  const double q = 1 + 2 * eps * y * y, x = 2 * eps * y * y;
+  const double x = 2 * eps * y * y, q = 1 + x;
   const double dlog = std::abs(x) < 1e-4 ? eps * (1 - 3 * x / 2 + 5 * x * x / 3)
                                          : 2 * eps / q - std::log1p(x) / (2 * y * y);
   const double e3 = 2.0 / 3.0 * eps * eps * eps;
