@@ -41,7 +41,6 @@ PaddleAwasControl::PaddleAwasControl(const WavePaddle& p, PaddleLaw law, double 
     }
     driftLimit_ = awas_.correction->coefStroke * amplitude;
     driftDuration_ = awas_.correction->coefPeriod * p.period;
-    driftPower_ = awas_.correction->powerFunc;
   }
   last_.measured = std::numeric_limits<double>::quiet_NaN();
 }
@@ -54,8 +53,8 @@ double PaddleAwasControl::driftVelocity(double t, double xNext) {
     driftSign_ = xNext > 0 ? -1.0 : 1.0;
   }
   if (driftSign_ == 0) return 0.0;
-  const double s = (t - driftStart_) / driftDuration_;
-  return driftSign_ * driftLimit_ * driftPower_ / driftDuration_ * std::pow(1 - s, driftPower_ - 1);
+  const double s = (t - driftStart_) / driftDuration_, power = awas_.correction->powerFunc;
+  return driftSign_ * driftLimit_ * power / driftDuration_ * std::pow(1 - s, power - 1);
 }
 
 double PaddleAwasControl::measureSurface(double x, GaugeSource& gauges) {

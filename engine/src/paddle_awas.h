@@ -81,7 +81,7 @@ class PaddleAwasControl {
   double face_, gaugeOffset_, zMin_, zMax_, pointDp_, massLimit_, massFluid_, coefU_, aceLimit_;
   // The drift correction (none without <correction>): its limit (m) and duration Tc (s), and the
   // running correction's start and sign (0: none runs).
-  double driftLimit_ = 0, driftDuration_ = 0, driftPower_ = 1;
+  double driftLimit_ = 0, driftDuration_ = 0;
   double driftStart_ = 0, driftSign_ = 0;
   double absorbed_ = 0;  // the absorption's displacement so far
   double uLast_ = 0;     // the piston's velocity over the last step
