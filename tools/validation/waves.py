@@ -6,6 +6,7 @@ writes an error table and plots beside the measurements.
     python3 tools/validation/waves.py run --examples DIR --sph build/bin/sph --out OUT [--cases a,b]
                                           [--neighbours cell,verlet[,dualsphysics]] [--device gpu]
                                           [--dp-factor F] [--dualsphysics BINDIR]
+                                          [--wall-limit S] [--resume]
     python3 tools/validation/waves.py report OUT        # OUT/report.md, OUT/<case>.png (with matplotlib)
 
 DIR is DualSPHysics' examples folder (the one holding 07_WavemakerFile, 09_WavesPiston, ...).
@@ -13,7 +14,11 @@ DIR is DualSPHysics' examples folder (the one holding 07_WavemakerFile, 09_Waves
 the case file (the examples measure with DualSPHysics' post-processing tools instead) and runs
 `sph run` once per plugin into OUT/runs/<case>-<plugin>/; `dualsphysics` in --neighbours runs
 GenCase and DualSPHysics 5.4 (from BINDIR) on the same case file, to put its error beside ours
-(swl-gauge cases). `report` needs only Python 3; the plots
+(swl-gauge cases). A run longer than the machine can be held for is split: `--wall-limit S`
+stops the sph run still going after S seconds of this command with SIGINT (it writes its
+checkpoint) and starts no other; `run --resume` with the same arguments then continues each
+interrupted run from its checkpoint (`sph run --resume`), skips the completed ones and starts the
+others. `report` needs only Python 3; the plots
 need matplotlib. The metrics, per compared signal over the window given below:
 
   * amplitude ratio: standard deviation of ours over that of the reference (1 is right);
@@ -45,10 +50,12 @@ and the peak within a factor of 2 (reasons in `evaluate`).
 import argparse
 import bisect
 import csv
+import json
 import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -180,34 +187,63 @@ def patch_case(text, gauges, time_max):
     return text
 
 
+def run_state(out):
+    """'completed', 'interrupted' (a checkpoint to resume from), or None (no run to keep) for the
+    sph run folder OUT, from its run.json."""
+    try:
+        with open(os.path.join(out, "run.json")) as f:
+            status = json.load(f).get("status")
+    except (OSError, ValueError):
+        return None
+    if status == "interrupted" and os.path.isfile(os.path.join(out, "checkpoint", "checkpoint.bin")):
+        return status
+    return "completed" if status == "completed" else None
+
+
 def run(args):
     names = args.cases.split(",") if args.cases else list(CASES)
+    deadline = time.time() + args.wall_limit if args.wall_limit else None
     for name in names:
         spec = CASES[name]
         src = os.path.join(args.examples, spec["folder"])
         work = os.path.join(args.out, "cases", name)
-        if os.path.isdir(work):
-            shutil.rmtree(work)
-        shutil.copytree(src, work)
-        os.chmod(work, 0o755)
-        for root, dirs, files in os.walk(work):  # the examples may be a read-only copy
-            for entry in dirs + files:
-                os.chmod(os.path.join(root, entry), 0o755 if entry in dirs else 0o644)
-        if "acc_file" in spec:
-            write_sloshing_acc(work, spec)
         def_path = os.path.join(work, spec["case"] + "_Def.xml")
-        with open(def_path) as f:
-            text = patch_case(f.read(), spec["gauges"], spec["time_max"])
-        with open(def_path, "w") as f:
-            f.write(text)
+        plugins = args.neighbours.split(",")
+        outs = {p: os.path.join(args.out, "runs", f"{name}-{p}") for p in plugins}
+        # Resuming keeps the case folder as it is: the checkpoints carry a hash of its case file.
+        keep = args.resume and os.path.isfile(def_path) and any(run_state(o) for o in outs.values())
+        if not keep:
+            if os.path.isdir(work):
+                shutil.rmtree(work)
+            shutil.copytree(src, work)
+            os.chmod(work, 0o755)
+            for root, dirs, files in os.walk(work):  # the examples may be a read-only copy
+                for entry in dirs + files:
+                    os.chmod(os.path.join(root, entry), 0o755 if entry in dirs else 0o644)
+            if "acc_file" in spec:
+                write_sloshing_acc(work, spec)
+            with open(def_path) as f:
+                text = patch_case(f.read(), spec["gauges"], spec["time_max"])
+            with open(def_path, "w") as f:
+                f.write(text)
+        else:
+            with open(def_path) as f:
+                text = f.read()
         factor = args.dp_factor or spec.get("dp_factor")
-        for plugin in args.neighbours.split(","):
-            out = os.path.join(args.out, "runs", f"{name}-{plugin}")
+        for plugin in plugins:
+            out = outs[plugin]
+            state = run_state(out) if keep else None
+            if state == "completed":
+                print(f"{name} {plugin}: completed before, kept", flush=True)
+                continue
             if plugin == "dualsphysics":
                 run_dualsphysics(args, name, spec, work, text, factor, out)
                 continue
-            cmd = [args.sph, "run", def_path, "--neighbours", plugin, "--device", args.device, "--out", out,
-                   "--overwrite", "--no-vtk", "--quiet"]
+            if deadline is not None and time.time() >= deadline:
+                print(f"{name} {plugin}: not started (--wall-limit reached)", flush=True)
+                continue
+            cmd = [args.sph, "run", def_path, "--neighbours", plugin, "--device", args.device, "--no-vtk", "--quiet"]
+            cmd += ["--resume", out] if state == "interrupted" else ["--out", out, "--overwrite"]
             if factor:
                 dp = float(re.search(r'<definition dp="([^"]+)"', text).group(1))
                 cmd += ["--dp", "%g" % (dp * factor)]
@@ -215,12 +251,22 @@ def run(args):
                 cmd += ["--time-out", str(spec["time_out"])]
             os.makedirs(os.path.dirname(out), exist_ok=True)
             t0 = time.time()
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            with open(out + ".log", "w") as f:
-                f.write(" ".join(cmd) + "\n" + r.stdout + r.stderr)
-            print(f"{name} {plugin}: exit {r.returncode} in {time.time() - t0:.0f} s", flush=True)
-            if r.returncode != 0:
-                print((r.stdout + r.stderr)[-2000:], file=sys.stderr)
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            try:
+                log, _ = proc.communicate(timeout=None if deadline is None else max(1.0, deadline - t0))
+            except subprocess.TimeoutExpired:
+                # SIGINT: sph finishes its step and writes a checkpoint; its run.json says how to go on.
+                proc.send_signal(signal.SIGINT)
+                log, _ = proc.communicate()
+            with open(out + ".log", "a" if state == "interrupted" else "w") as f:
+                f.write(" ".join(cmd) + "\n" + log)
+            verb = "resumed, " if state == "interrupted" else ""
+            print(f"{name} {plugin}: {verb}exit {proc.returncode} in {time.time() - t0:.0f} s", flush=True)
+            if proc.returncode == 130:
+                print(f"{name} {plugin}: stopped at --wall-limit with a checkpoint; go on with `run --resume`",
+                      flush=True)
+            elif proc.returncode != 0:
+                print(log[-2000:], file=sys.stderr)
 
 
 def run_dualsphysics(args, name, spec, work, text, factor, out):
@@ -721,6 +767,10 @@ def main():
     r.add_argument("--dp-factor", type=float, default=None)
     r.add_argument("--dualsphysics", default="", help="folder of GenCase_linux64 and DualSPHysics5.4CPU_linux64, "
                    "for the plugin name 'dualsphysics' in --neighbours")
+    r.add_argument("--wall-limit", type=float, default=None,
+                   help="seconds after which the sph run still going is stopped with a checkpoint, and no other starts")
+    r.add_argument("--resume", action="store_true",
+                   help="continue the interrupted runs in OUT from their checkpoints, keep the completed ones")
     p = sub.add_parser("report")
     p.add_argument("out")
     p.add_argument("--examples", required=True)
