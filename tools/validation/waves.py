@@ -537,13 +537,16 @@ def plot_sloshing(out, plt, examples):
     runs = os.path.join(out, "runs")
     if not os.path.isdir(runs):
         return
-    et, ep = sloshing_experiment(os.path.join(examples, CASES["sloshing"]["folder"]))
-    starts = impact_events(et, ep)
+    experiment = None  # read when a sloshing run is there: a report of other cases needs no 05_SloshingTank
     for name in [n for n in CASES if n.startswith("sloshing")]:
         series = [(d[len(name) + 1:], os.path.join(runs, d)) for d in sorted(os.listdir(runs))
                   if d.startswith(name + "-") and os.path.isfile(os.path.join(runs, d, "gauges", "P1.csv"))]
         if not series:
             continue
+        if experiment is None:
+            experiment = sloshing_experiment(os.path.join(examples, CASES["sloshing"]["folder"]))
+        et, ep = experiment
+        starts = impact_events(et, ep)
         series = [(label, pressure_series(rd, "P1")) for label, rd in series]
         fig = plt.figure(figsize=(11, 6))
         top = fig.add_subplot(2, 1, 1)
