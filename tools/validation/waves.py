@@ -5,7 +5,7 @@ writes an error table and plots beside the measurements.
 
     python3 tools/validation/waves.py run --examples DIR --sph build/bin/sph --out OUT [--cases a,b]
                                           [--neighbours cell,verlet[,dualsphysics]] [--device gpu]
-                                          [--dp-factor F] [--dualsphysics BINDIR]
+                                          [--dp-factor F] [--precision single|double] [--dualsphysics BINDIR]
                                           [--wall-limit S] [--resume]
     python3 tools/validation/waves.py report OUT        # OUT/report.md, OUT/<case>.png (with matplotlib)
 
@@ -242,7 +242,8 @@ def run(args):
             if deadline is not None and time.time() >= deadline:
                 print(f"{name} {plugin}: not started (--wall-limit reached)", flush=True)
                 continue
-            cmd = [args.sph, "run", def_path, "--neighbours", plugin, "--device", args.device, "--no-vtk", "--quiet"]
+            cmd = [args.sph, "run", def_path, "--neighbours", plugin, "--device", args.device,
+                   "--precision", args.precision, "--no-vtk", "--quiet"]
             cmd += ["--resume", out] if state == "interrupted" else ["--out", out, "--overwrite"]
             if factor:
                 dp = float(re.search(r'<definition dp="([^"]+)"', text).group(1))
@@ -768,6 +769,7 @@ def main():
     r.add_argument("--neighbours", default="cell,verlet")
     r.add_argument("--device", default="gpu")
     r.add_argument("--dp-factor", type=float, default=None)
+    r.add_argument("--precision", default="single", choices=("single", "double"))
     r.add_argument("--dualsphysics", default="", help="folder of GenCase_linux64 and DualSPHysics5.4CPU_linux64, "
                    "for the plugin name 'dualsphysics' in --neighbours")
     r.add_argument("--wall-limit", type=float, default=None,
