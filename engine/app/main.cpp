@@ -15,6 +15,7 @@
 
 #include "sph/case_model.h"
 #include "sph/errors.h"
+#include "sph/float_positions.h"
 #include "sph/gpu_runtime.h"
 #include "sph/memory_estimate.h"
 #include "sph/output.h"
@@ -280,6 +281,12 @@ int cmdInfo(const Args& a) {
              p.domainMin.z, p.domainMax.x, p.domainMax.y, p.domainMax.z);
   for (int a = 0; a < 3; ++a)
     if (p.periodic[a]) fmt::print("periodic    {}, period {:.6g} m\n", "xyz"[a], p.period(a));
+  {
+    const sph::FloatPositionLimit l = sph::floatPositionLimit(p);
+    fmt::print("positions   single precision keeps them in floats: at |x| = {:.4g} m a step of {:.3g} s loses moves "
+               "slower than {:.3g} m/s ({:.2f}% of sqrt(g hswl); warned above {:.2f}%)\n",
+               l.farthest, l.stepDt, l.lostSpeed, 100 * l.ratio(), 100 * sph::kFloatPositionWarnRatio);
+  }
   for (const double cell : {p.support, p.h}) {
     // A periodic axis has the most cells of at least `cell` that divide the period.
     auto cells = [&](double lo, double hi, bool periodic) {

@@ -12,6 +12,7 @@
 #include "host_staging.h"
 #include "periodic_parameters.h"
 #include "sph/errors.h"
+#include "sph/float_positions.h"
 #include "sph/gpu_runtime.h"
 #include "sph/particle_code.h"
 #include "step_graphs.h"
@@ -643,6 +644,7 @@ SimParameters runParameters(const CaseDefinition& c, const RunOptions& o) {
     p.timeOut = *o.timeOut;
     p.setFromCommandLine("TimeOut", fmt::format("{}", p.timeOut));
   }
+  if (auto w = floatPositionWarning(p, o.precision)) p.warnings.push_back(std::move(*w));
   return p;
 }
 
