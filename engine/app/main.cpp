@@ -283,9 +283,9 @@ int cmdInfo(const Args& a) {
     if (p.periodic[a]) fmt::print("periodic    {}, period {:.6g} m\n", "xyz"[a], p.period(a));
   {
     const sph::FloatPositionLimit l = sph::floatPositionLimit(p);
-    fmt::print("positions   single precision keeps them in floats: at |x| = {:.4g} m a step of {:.3g} s loses moves "
-               "slower than {:.3g} m/s ({:.2f}% of sqrt(g hswl); warned above {:.2f}%)\n",
-               l.farthest, l.stepDt, l.lostSpeed, 100 * l.ratio(), 100 * sph::kFloatPositionWarnRatio);
+    fmt::print("positions   single precision moves them in double (a float and its remainder); the pair kernels "
+               "read the float, {:.3g} m apart at |x| = {:.4g} m ({:.3g}% of dp; warned above {:.3g}%)\n",
+               l.spacing, l.farthest, 100 * l.ratio(), 100 * sph::kFloatPositionWarnRatio);
   }
   for (const double cell : {p.support, p.h}) {
     // A periodic axis has the most cells of at least `cell` that divide the period.

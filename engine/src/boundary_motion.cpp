@@ -17,7 +17,8 @@ template <typename T>
 void moveBoundariesCpu(const ParticleView<T>& p, const MotionTableView& m, int threads) {
   const int nt = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel for num_threads(nt) schedule(static)
-  for (int64_t i = 0; i < int64_t(p.nBound); ++i) moveBoundaryParticle(uint32_t(i), p.pos, p.velrho, p.code, m, p.normal, p.motionAce);
+  for (int64_t i = 0; i < int64_t(p.nBound); ++i)
+    moveBoundaryParticle(uint32_t(i), p.pos, p.velrho, p.code, m, p.normal, p.motionAce, p.posLo);
 }
 
 template <typename T>

@@ -41,9 +41,9 @@ class CpuOps final : public EngineOps<T> {
     for (int64_t i = nBound; i < int64_t(n); ++i) accInputParticle(uint32_t(i), pos, velrho, code, ace, table);
   }
 
-  void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {
+  void wrapPeriodic(Real4<T>* pos, Real4<T>* posLo, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t i = nBound; i < int64_t(n); ++i) wrapPeriodicParticle(uint32_t(i), pos, box);
+    for (int64_t i = nBound; i < int64_t(n); ++i) wrapPeriodicParticle(uint32_t(i), pos, posLo, box);
   }
 
   void computeDt(const Real4<T>* ace, const T* viscdt, const Real4<T>* velrho, uint32_t nBound, uint32_t n,
@@ -126,7 +126,7 @@ class CpuOps final : public EngineOps<T> {
 
   void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,
             const ParkingLot& lot) override {
-    for (uint32_t k = 0; k < count; ++k) parkParticle(which[k], first + k, a.pos, a.velrho, a.velrhoPre, a.code, lot);
+    for (uint32_t k = 0; k < count; ++k) parkParticle(which[k], first + k, a.pos, a.posLo, a.velrho, a.velrhoPre, a.code, lot);
   }
 
   void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,

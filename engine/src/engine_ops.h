@@ -29,6 +29,7 @@ struct ReorderArrays {
   Real4<T>* normal = nullptr;      // mDBC's boundary normals (runs with Boundary 2), else null
   Real4<T>* tangent = nullptr;     // mDBC2's wall tangential velocities (SlipMode 2, 3), else null
   Real4<T>* motionAce = nullptr;   // mDBC2's moving walls' accelerations, else null
+  Real4<T>* posLo = nullptr;       // single precision's position remainders (position_split.h), else null
 };
 
 // One particle of a reorder, shared by the CPU loop and the CUDA kernel.
@@ -46,6 +47,7 @@ SPH_HD SPH_FORCEINLINE void gatherParticle(uint32_t i, const ReorderArrays<T>& s
   if (s.normal) d.normal[i] = s.normal[k];
   if (s.tangent) d.tangent[i] = s.tangent[k];
   if (s.motionAce) d.motionAce[i] = s.motionAce[k];
+  if (s.posLo) d.posLo[i] = s.posLo[k];
 }
 
 struct ExclusionCounts {
@@ -89,8 +91,10 @@ class EngineOps {
   virtual void addAccInputs(const Real4<T>* pos, const Real4<T>* velrho, const uint32_t* code, Real4<T>* ace,
                             uint32_t nBound, uint32_t n, const AccInputTable& table) = 0;
   // The periodic pass after every integrator call of a run with periodic axes:
-  // wrapPeriodicParticle() over the fluid index range [nBound, n).
-  virtual void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) = 0;
+  // wrapPeriodicParticle() over the fluid index range [nBound, n); posLo null after the
+  // symplectic predictor.
+  virtual void wrapPeriodic(Real4<T>* pos, Real4<T>* posLo, uint32_t nBound, uint32_t n,
+                            const PeriodicBox<T>& box) = 0;
   // perm = the particles of [0, n) without any bit of `flags` in their code, in their order, then
   // the flagged ones (in any order); returns how many are kept. Runs where the particles are.
   virtual uint32_t partitionFlagged(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t flags) = 0;
@@ -115,7 +119,7 @@ class EngineOps {
   // Where the dt of the last computeDt() lives (device memory in GPU runs), for passes that read
   // it without the host waiting (floating bodies).
   virtual const double* dtLocation() const = 0;
-  // dst[i] = src[perm[i]] for every array; posPre is skipped when null.
+  // dst[i] = src[perm[i]] for every array; those null in src are skipped.
   virtual void gather(const ReorderArrays<T>& src, const ReorderArrays<T>& dst, const uint32_t* perm,
                       uint32_t n) = 0;
 };

@@ -15,10 +15,7 @@ FloatPositionLimit floatPositionLimit(const SimParameters& p) {
   // The spacing above the farthest coordinate: the coarser of the two around it.
   const float f = float(l.farthest);
   l.spacing = double(std::nextafter(f, std::numeric_limits<float>::infinity())) - double(f);
-  l.stepDt = p.dtFixed > 0 ? p.dtFixed : p.c0 > 0 ? p.cfl * p.h / p.c0 : 0;
-  l.lostSpeed = l.stepDt > 0 ? l.spacing / (2 * l.stepDt) : 0;
-  const double g = std::sqrt(p.gravity.x * p.gravity.x + p.gravity.y * p.gravity.y + p.gravity.z * p.gravity.z);
-  l.waveSpeed = p.hswl > 0 ? std::sqrt(g * p.hswl) : 0;
+  l.dp = p.dp;
   return l;
 }
 
@@ -27,10 +24,9 @@ std::optional<std::string> floatPositionWarning(const SimParameters& p, Precisio
   const FloatPositionLimit l = floatPositionLimit(p);
   if (l.ratio() <= kFloatPositionWarnRatio) return std::nullopt;
   return fmt::format(
-      "single precision keeps positions in floats: at |x| = {:.4g} m a step of {:.3g} s loses moves slower than "
-      "{:.3g} m/s, {:.2f}% of sqrt(g hswl); still water far from the origin may drift (12_FloatingWaves did at "
-      "1.05%, not at 0.53%): consider --precision double",
-      l.farthest, l.stepDt, l.lostSpeed, 100 * l.ratio());
+      "single precision: the pair kernels read positions as floats, {:.3g} m apart at |x| = {:.4g} m, {:.2f}% of dp; "
+      "consider --precision double or a domain nearer the origin",
+      l.spacing, l.farthest, 100 * l.ratio());
 }
 
 }  // namespace sph

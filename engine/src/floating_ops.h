@@ -79,15 +79,20 @@ SPH_HD inline void finishBody(uint32_t b, const BodySums& s, const FloatingPass<
   f.bodyContacts[b] = s.contacts;
 }
 
+// Single precision (position_split.h): src + posLo is the start of the step in every kind (the
+// symplectic predictor leaves posLo alone), and the new remainder is written except by the
+// predictor.
 template <typename T>
 SPH_HD inline void moveBodyParticle(uint32_t slot, const ParticleView<T>& p, const Real4<T>* src,
-                                    const Real4<T>* srcVel, const FloatingPass<T>& f) {
+                                    const Real4<T>* srcVel, const FloatingPass<T>& f, BodyStep kind) {
   const uint32_t i = f.slotIndex[slot];
   const int32_t b = f.solids[code::mkIndex(p.code[i])].body;
+  const Real4<T>* srcLo = positionLo(static_cast<const Real4<T>*>(p.posLo), i);
+  Real4<T>* lo = kind == BodyStep::Predictor ? nullptr : positionLo(p.posLo, i);
   if (f.motion == FloatingMotion::DualSPHysics)
-    moveFloatingParticleLinear(src[i], srcVel[i], f.motions[b], f.box, p.pos[i], p.velrho[i]);
+    moveFloatingParticleLinear(src[i], srcVel[i], f.motions[b], f.box, p.pos[i], p.velrho[i], srcLo, lo);
   else
-    moveFloatingParticle(src[i], f.motions[b], f.box, p.pos[i], p.velrho[i]);
+    moveFloatingParticle(src[i], f.motions[b], f.box, p.pos[i], p.velrho[i], srcLo, lo);
 }
 
 }  // namespace sph

@@ -29,7 +29,7 @@ void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Rea
   }
   const int64_t nf = f.nFloating;
 #pragma omp parallel for num_threads(threads > 0 ? threads : omp_get_max_threads())
-  for (int64_t k = 0; k < nf; ++k) moveBodyParticle(uint32_t(k), p, src, srcVel, f);
+  for (int64_t k = 0; k < nf; ++k) moveBodyParticle(uint32_t(k), p, src, srcVel, f, kind);
 }
 
 template void indexFloatingCpu(const ParticleView<float>&, const FloatingPass<float>&, int);

@@ -128,6 +128,7 @@ DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t parti
   if (p.viscosity == Viscosity::LaminarSps) perSet += 6 * real;  // the SPS stress
   if (p.mdbc()) perSet += real4;                                 // mDBC's normals
   if (p.mdbc2()) perSet += real4;                                // mDBC2's tangential velocities
+  if (precision == Precision::Single) perSet += real4;           // positions' remainders (position_split.h)
   double outputs = real4 + real + 4;  // acceleration, viscous dt, permutation
   if (p.shifting != Shifting::None) outputs += real4;
   if (p.viscosity == Viscosity::LaminarSps) outputs += 6 * real;  // the SPS strain rate

@@ -23,6 +23,7 @@ struct ParticleArrayNeeds {
   bool normals = false; // mDBC
   bool tangents = false; // mDBC2
   bool motionAce = false; // mDBC2 with moving walls
+  bool posLo = false;     // single precision: the positions' rounding remainders (position_split.h)
 };
 
 template <typename T>
@@ -33,6 +34,7 @@ struct ParticleArraySet {
   DeviceArray<Real4<T>> normal;      // runs with mDBC only
   DeviceArray<Real4<T>> tangent;     // runs with mDBC2 only (reordered: the corrector's pass reads the predictor's)
   DeviceArray<Real4<T>> motionAce;   // runs with mDBC2 and moving walls only
+  DeviceArray<Real4<T>> posLo;       // single-precision runs only (position_split.h)
 
   void allocate(Device d, uint32_t capacity, const ParticleArrayNeeds& needs) {
     pos.allocate(d, capacity, "particle positions");
@@ -45,14 +47,15 @@ struct ParticleArraySet {
     if (needs.normals) normal.allocate(d, capacity, "boundary normals");
     if (needs.tangents) tangent.allocate(d, capacity, "mDBC2 wall tangential velocities");
     if (needs.motionAce) motionAce.allocate(d, capacity, "mDBC2 moving walls' accelerations");
+    if (needs.posLo) posLo.allocate(d, capacity, "particle positions' rounding remainders");
   }
   size_t bytes() const {
     return pos.bytes() + velrho.bytes() + velrhoPre.bytes() + posPre.bytes() + code.bytes() + id.bytes() +
-           spsTau.bytes() + normal.bytes() + tangent.bytes() + motionAce.bytes();
+           spsTau.bytes() + normal.bytes() + tangent.bytes() + motionAce.bytes() + posLo.bytes();
   }
   ReorderArrays<T> reorderArrays() {
     return {pos.data(), velrho.data(), velrhoPre.data(), posPre.data(), code.data(), id.data(), spsTau.data(),
-            normal.data(), tangent.data(), motionAce.data()};
+            normal.data(), tangent.data(), motionAce.data(), posLo.data()};
   }
   void swap(ParticleArraySet& o) {
     pos.swap(o.pos);
@@ -65,6 +68,7 @@ struct ParticleArraySet {
     normal.swap(o.normal);
     tangent.swap(o.tangent);
     motionAce.swap(o.motionAce);
+    posLo.swap(o.posLo);
   }
 };
 
@@ -89,12 +93,12 @@ class ParticleState final : public ParticleReorderer {
 
   ParticleView<T> view() {
     return {cur.pos.data(), cur.velrho.data(), cur.code.data(), cur.id.data(), n, nBound, cur.spsTau.data(),
-            cur.normal.data(), cur.tangent.data(), cur.motionAce.data()};
+            cur.normal.data(), cur.tangent.data(), cur.motionAce.data(), cur.posLo.data()};
   }
   // shifted: the integrator step applies the shifting sums of the last force pass.
   IntegratorArrays<T> integratorArrays(bool shifted = false) {
     return {cur.pos.data(), cur.velrho.data(), cur.velrhoPre.data(), cur.posPre.data(), ace.data(), n, nBound,
-            cur.code.data(), shifted ? shift.data() : nullptr};
+            cur.code.data(), shifted ? shift.data() : nullptr, cur.posLo.data()};
   }
   // Checkpoints: the particles [0, n) of every array a step reads before writing it. The force
   // passes' outputs (ace, viscdt, shift, spsStrain) are not among them.
@@ -142,6 +146,7 @@ class ParticleState final : public ParticleReorderer {
     f("particles.normal", s.cur.normal);
     f("particles.tangent", s.cur.tangent);
     f("particles.motion_ace", s.cur.motionAce);
+    f("particles.pos_lo", s.cur.posLo);
   }
 
   EngineOps<T>* ops_;

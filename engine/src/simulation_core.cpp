@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,7 @@
 #include "sph/float_positions.h"
 #include "sph/gpu_runtime.h"
 #include "sph/particle_code.h"
+#include "sph/position_split.h"
 #include "step_graphs.h"
 
 namespace sph {
@@ -67,6 +69,7 @@ class SimulationCore final : public Simulation::Impl {
     needs.normals = p.mdbc();
     needs.tangents = p.mdbc2();
     needs.motionAce = p.mdbc2() && !c.motions.empty();
+    needs.posLo = std::is_same_v<T, float>;
     state_ = std::make_unique<ParticleState<T>>(d, count, needs, ops_.get());
     setupLap("device arrays");
     const ParticleOrder order = planParticleOrder(c);
@@ -148,7 +151,7 @@ class SimulationCore final : public Simulation::Impl {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
         ops_->symplecticPredict(state_->integratorArrays(), consts_);
       }
-      wrapPeriodic();
+      wrapPeriodic(false);
       moveFloatings(state_->cur.pos.data(), state_->cur.velrho.data(), BodyStep::Predictor);
       // The corrector applies the shift (shifting_physics.h), the predictor none. DualSPHysics'
       // mDBC corrects the walls before the predictor's pass only, its mDBC2 (SlipMode 2, 3) before
@@ -235,6 +238,8 @@ class SimulationCore final : public Simulation::Impl {
     Staging& h = staging_;
     const char* what = "staging a snapshot";
     state_->cur.pos.downloadTo(h.pos.reserve(device, all, what), all, "downloading positions");
+    const bool split = state_->cur.posLo.size() > 0;  // positions to double accuracy (position_split.h)
+    if (split) state_->cur.posLo.downloadTo(h.posLo.reserve(device, all, what), all, "downloading positions");
     state_->cur.velrho.downloadTo(h.velrho.reserve(device, all, what), all, "downloading velocities");
     state_->cur.code.downloadTo(h.code.reserve(device, all, what), all, "downloading particle codes");
     state_->cur.id.downloadTo(h.id.reserve(device, all, what), all, "downloading particle ids");
@@ -257,9 +262,7 @@ class SimulationCore final : public Simulation::Impl {
       const Real4<T>& vr = h.velrho[i];
       const uint32_t c = h.code[i];
       s.id[r] = h.id[i];
-      s.pos[3 * r] = pos.x;
-      s.pos[3 * r + 1] = pos.y;
-      s.pos[3 * r + 2] = pos.z;
+      loadPosition(pos, split ? &h.posLo[i] : nullptr, &s.pos[3 * r]);
       s.vel[3 * r] = float(vr.x);
       s.vel[3 * r + 1] = float(vr.y);
       s.vel[3 * r + 2] = float(vr.z);
@@ -340,7 +343,7 @@ class SimulationCore final : public Simulation::Impl {
  private:
   // Host copies of the device arrays a snapshot reads, kept between snapshots.
   struct Staging {
-    HostStaging<Real4<T>> pos, velrho;
+    HostStaging<Real4<T>> pos, posLo, velrho;
     HostStaging<uint32_t> code, id;
     std::vector<uint32_t> rows;
   };
@@ -361,14 +364,18 @@ class SimulationCore final : public Simulation::Impl {
     std::vector<bool> movingMk(c.mks.size(), false);
     for (const MotionObject& m : c.motions) movingMk.at(m.mkIndex) = true;
     // Engine particles [first, first + count) into the arrays' elements 0 .. count - 1, each
-    // particle on its own: the set-up of a case of hundreds of millions uses every core.
-    auto fill = [&](uint32_t first, uint32_t count, Real4<T>* pos, Real4<T>* vr, uint32_t* code, uint32_t* id) {
+    // particle on its own: the set-up of a case of hundreds of millions uses every core. lo:
+    // the positions' rounding remainders (single precision; else null).
+    auto fill = [&](uint32_t first, uint32_t count, Real4<T>* pos, Real4<T>* lo, Real4<T>* vr, uint32_t* code,
+                    uint32_t* id) {
 #pragma omp parallel for schedule(static)
       for (int64_t e = 0; e < int64_t(count); ++e) {
         const uint32_t i = first + uint32_t(e);
         const uint32_t k = order.caseOf(i);
         const Vec3d& v = c.positions[k];
-        pos[e] = {T(v.x), T(v.y), T(v.z), T(0)};
+        const double x[3] = {v.x, v.y, v.z};
+        pos[e] = {T(0), T(0), T(0), T(0)};
+        storePosition(pos[e], positionLo(lo, uint32_t(e)), x);
         const Vec3f v0 = c.velocities.empty() ? Vec3f{} : c.velocities[k];
         vr[e] = {T(v0.x), T(v0.y), T(v0.z), T(rho(k))};
         code[e] = order.floating(i) ? code::makeFloating(c.mkIndex[k]) : code::make(k < c.nBound, c.mkIndex[k]);
@@ -400,22 +407,24 @@ class SimulationCore final : public Simulation::Impl {
     };
     auto& s = state_->cur;
     if (device == Device::Cpu) {
-      fill(0, n, s.pos.data(), s.velrho.data(), s.code.data(), s.id.data());
+      fill(0, n, s.pos.data(), s.posLo.data(), s.velrho.data(), s.code.data(), s.id.data());
       s.velrhoPre.copyFrom(s.velrho, n, "copying velocities and densities");
     } else {
       // Through page-locked buffers a chunk at a time: no host copy of the whole arrays to
       // fault in, and the copies go by DMA at full speed.
       const uint32_t chunk = std::min<uint32_t>(n, kUploadChunk);
-      HostStaging<Real4<T>> posBuf, vrBuf;
+      HostStaging<Real4<T>> posBuf, loBuf, vrBuf;
       HostStaging<uint32_t> codeBuf, idBuf;
       Real4<T>* pos = posBuf.reserve(device, chunk, "staging positions");
+      Real4<T>* lo = s.posLo.size() > 0 ? loBuf.reserve(device, chunk, "staging position remainders") : nullptr;
       Real4<T>* vr = vrBuf.reserve(device, chunk, "staging velocities and densities");
       uint32_t* code = codeBuf.reserve(device, chunk, "staging particle codes");
       uint32_t* id = idBuf.reserve(device, chunk, "staging particle ids");
       for (uint32_t first = 0; first < n; first += std::min(chunk, n - first)) {
         const uint32_t count = std::min(chunk, n - first);
-        fill(first, count, pos, vr, code, id);
+        fill(first, count, pos, lo, vr, code, id);
         s.pos.upload(pos, count, "uploading positions", first);
+        if (lo) s.posLo.upload(lo, count, "uploading position remainders", first);
         s.velrho.upload(vr, count, "uploading velocities and densities", first);
         s.code.upload(code, count, "uploading particle codes", first);
         s.id.upload(id, count, "uploading particle ids", first);
@@ -510,10 +519,13 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   // Periodic runs: fluid particles that left through one side come back through the other.
-  void wrapPeriodic() {
+  // stepEnd: after a step's last integrator call (pos + posLo wraps), not after the symplectic
+  // predictor (pos alone: posLo stays the step start's, position_split.h).
+  void wrapPeriodic(bool stepEnd = true) {
     if (!consts_.periodic.any()) return;
     ScopedPhase ph(timer.get(), "SU-Periodic", PhaseGroup::Other);
-    ops_->wrapPeriodic(state_->cur.pos.data(), state_->nBound, state_->n, consts_.periodic);
+    ops_->wrapPeriodic(state_->cur.pos.data(), stepEnd ? state_->cur.posLo.data() : nullptr, state_->nBound, state_->n,
+                       consts_.periodic);
   }
 
   void computeDt(DtPass pass) {

@@ -7,7 +7,9 @@
 // v = b/dt directly. The density and the pressure (velrho.w, pos.w) are left to the integrator.
 // mDBC's normal (when `normal` is given) turns with the object: n' = R n. mDBC2's wall
 // acceleration (when `motionAce` is given) is the velocity's change over the step, (v' - v)/dt, as
-// DualSPHysics' CopyMotionVelAce computes it.
+// DualSPHysics' CopyMotionVelAce computes it. Single-precision runs move pos + posLo (when
+// `posLo` is given; position_split.h): a slow paddle far from the origin moves by less than half
+// a float spacing in a step, and the float pos alone would not follow.
 //
 // Periodic axes (periodic.h): a particle that leaves [min, min + L) comes back in through the
 // other side, as DualSPHysics' motion kernels do, so the strategies' contract holds. A rotation
@@ -22,6 +24,7 @@
 #include "sph/hd.h"
 #include "sph/particle_code.h"
 #include "sph/periodic.h"
+#include "sph/position_split.h"
 #include "sph/real4.h"
 
 namespace sph {
@@ -44,7 +47,7 @@ struct MotionTableView {
 template <typename T>
 SPH_HD SPH_FORCEINLINE void moveBoundaryParticle(uint32_t i, Real4<T>* pos, Real4<T>* velrho, const uint32_t* code,
                                                  const MotionTableView& m, Real4<T>* normal = nullptr,
-                                                 Real4<T>* motionAce = nullptr) {
+                                                 Real4<T>* motionAce = nullptr, Real4<T>* posLo = nullptr) {
   const uint32_t c = code[i];
   if (!code::isBound(c)) return;
   const uint32_t mk = code::mkIndex(c);
@@ -54,7 +57,9 @@ SPH_HD SPH_FORCEINLINE void moveBoundaryParticle(uint32_t i, Real4<T>* pos, Real
   const MotionTransform& t = m.transforms[slot];
   Real4<T> p = pos[i];
   Real4<T> v = velrho[i];
-  double x[3] = {double(p.x), double(p.y), double(p.z)}, moved[3];
+  Real4<T>* lo = positionLo(posLo, i);
+  double x[3], moved[3];
+  loadPosition(p, lo, x);
   if (t.linear) {
     for (int k = 0; k < 3; ++k) moved[k] = x[k] + t.b[k];
     v.x = T(t.b[0] * t.invDt);
@@ -78,9 +83,7 @@ SPH_HD SPH_FORCEINLINE void moveBoundaryParticle(uint32_t i, Real4<T>* pos, Real
     const double L = m.box.length[k];
     if (L > 0) moved[k] -= L * floor((moved[k] - m.box.min[k]) / L);
   }
-  p.x = T(moved[0]);
-  p.y = T(moved[1]);
-  p.z = T(moved[2]);
+  storePosition(p, lo, moved);
   if (motionAce) {
     const Real4<T> old = velrho[i];
     motionAce[i] = {T((double(v.x) - double(old.x)) * t.invDt), T((double(v.y) - double(old.y)) * t.invDt),

@@ -41,6 +41,7 @@
 
 #include "sph/hd.h"
 #include "sph/periodic.h"
+#include "sph/position_split.h"
 #include "sph/real4.h"
 
 namespace sph {
@@ -110,14 +111,17 @@ SPH_HD inline void mergeBodySums(BodySums& s, const BodySums& o) {
 
 // r - c along the periodic axes' minimum image, in double.
 template <typename T>
-SPH_HD inline void offsetFromCenter(const Real4<T>& r, const double c[3], const PeriodicBox<T>& box, double d[3]) {
-  d[0] = double(r.x) - c[0];
-  d[1] = double(r.y) - c[1];
-  d[2] = double(r.z) - c[2];
+SPH_HD inline void offsetFromCenter(const double r[3], const double c[3], const PeriodicBox<T>& box, double d[3]) {
   for (int k = 0; k < 3; ++k) {
+    d[k] = r[k] - c[k];
     const double L = double(box.length[k]);
     if (L > 0) d[k] -= L * floor(d[k] / L + 0.5);
   }
+}
+template <typename T>
+SPH_HD inline void offsetFromCenter(const Real4<T>& r, const double c[3], const PeriodicBox<T>& box, double d[3]) {
+  const double x[3] = {double(r.x), double(r.y), double(r.z)};
+  offsetFromCenter(x, c, box, d);
 }
 
 // Rodrigues: rotation by |w| dt about w.
@@ -288,39 +292,46 @@ SPH_HD inline BodyMotion advanceBodyDualSPHysics(FloatingBody& b, const BodySums
 
 // FloatingMotion::DualSPHysics: particle i of a body from its place src and velocity srcVel at
 // the start of the step: r' = src + dt v_src, v' = v_body + omega x (r' - c'). Pressure and
-// density stay (the integrator's).
+// density stay (the integrator's). Single precision (position_split.h): srcLo is the remainder
+// of src, and the new one goes to lo (null: the symplectic predictor, which writes pos alone).
 template <typename T>
 SPH_HD inline void moveFloatingParticleLinear(const Real4<T>& src, const Real4<T>& srcVel, const BodyMotion& m,
-                                              const PeriodicBox<T>& box, Real4<T>& pos, Real4<T>& velrho) {
+                                              const PeriodicBox<T>& box, Real4<T>& pos, Real4<T>& velrho,
+                                              const Real4<T>* srcLo = nullptr, Real4<T>* lo = nullptr) {
   if (!(m.dt > 0)) {  // held
     pos = Real4<T>{src.x, src.y, src.z, pos.w};
+    if (lo && srcLo) *lo = *srcLo;
     velrho = Real4<T>{srcVel.x, srcVel.y, srcVel.z, velrho.w};
     return;
   }
-  double x[3] = {double(src.x) + m.dt * double(srcVel.x), double(src.y) + m.dt * double(srcVel.y),
-                 double(src.z) + m.dt * double(srcVel.z)};
+  double x[3];
+  loadPosition(src, srcLo, x);
+  for (int k = 0; k < 3; ++k) x[k] += m.dt * double(k == 0 ? srcVel.x : k == 1 ? srcVel.y : srcVel.z);
   double d[3];
   for (int k = 0; k < 3; ++k) {
     d[k] = x[k] - m.to[k];
-    const double L = double(box.length[k]), lo = double(box.min[k]);
+    const double L = double(box.length[k]), start = double(box.min[k]);
     if (L > 0) {
       d[k] -= L * floor(d[k] / L + 0.5);
-      x[k] -= L * floor((x[k] - lo) / L);
+      x[k] -= L * floor((x[k] - start) / L);
     }
   }
-  pos = Real4<T>{T(x[0]), T(x[1]), T(x[2]), pos.w};
+  storePosition(pos, lo, x);
   velrho.x = T(m.vel[0] + m.omega[1] * d[2] - m.omega[2] * d[1]);
   velrho.y = T(m.vel[1] + m.omega[2] * d[0] - m.omega[0] * d[2]);
   velrho.z = T(m.vel[2] + m.omega[0] * d[1] - m.omega[1] * d[0]);
 }
 
 // Particle i of a body: from source position src (about m.from) to its new place and velocity.
-// The pressure (pos.w) and density (velrho.w) are the integrator's and stay.
+// The pressure (pos.w) and density (velrho.w) are the integrator's and stay. srcLo and lo as in
+// moveFloatingParticleLinear.
 template <typename T>
 SPH_HD inline void moveFloatingParticle(const Real4<T>& src, const BodyMotion& m, const PeriodicBox<T>& box,
-                                        Real4<T>& pos, Real4<T>& velrho) {
-  double d[3];
-  offsetFromCenter(src, m.from, box, d);
+                                        Real4<T>& pos, Real4<T>& velrho, const Real4<T>* srcLo = nullptr,
+                                        Real4<T>* lo = nullptr) {
+  double xs[3], d[3];
+  loadPosition(src, srcLo, xs);
+  offsetFromCenter(xs, m.from, box, d);
   const double rd[3] = {m.rot[0] * d[0] + m.rot[1] * d[1] + m.rot[2] * d[2],
                         m.rot[3] * d[0] + m.rot[4] * d[1] + m.rot[5] * d[2],
                         m.rot[6] * d[0] + m.rot[7] * d[1] + m.rot[8] * d[2]};
@@ -329,10 +340,10 @@ SPH_HD inline void moveFloatingParticle(const Real4<T>& src, const BodyMotion& m
   double x[3];
   for (int k = 0; k < 3; ++k) {
     x[k] = m.to[k] + rd[k];
-    const double L = double(box.length[k]), lo = double(box.min[k]);
-    if (L > 0) x[k] -= L * floor((x[k] - lo) / L);
+    const double L = double(box.length[k]), start = double(box.min[k]);
+    if (L > 0) x[k] -= L * floor((x[k] - start) / L);
   }
-  pos = Real4<T>{T(x[0]), T(x[1]), T(x[2]), pos.w};
+  storePosition(pos, lo, x);
   velrho.x = T(m.vel[0] + m.omega[1] * rd[2] - m.omega[2] * rd[1]);
   velrho.y = T(m.vel[1] + m.omega[2] * rd[0] - m.omega[0] * rd[2]);
   velrho.z = T(m.vel[2] + m.omega[0] * rd[1] - m.omega[1] * rd[0]);

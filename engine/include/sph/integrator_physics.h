@@ -12,6 +12,10 @@
 // walls keep the density of their correction. Particles
 // of floating bodies are treated the same way here; the rigid-body step moves them afterwards
 // (floating_body_physics.h).
+// Single-precision runs keep each position's rounding remainder in posLo (position_split.h):
+// the steps that end a step (Verlet, corrector) move pos + posLo in double and write both; the
+// symplectic predictor writes its half-step position to pos alone, so that posLo stays the
+// start's for the corrector, which starts again from posPre + posLo.
 // Every step also leaves in pos.w the Tait pressure of the new density, which the next force
 // pass reads (no separate pressure pass; the engine computes it once at the start).
 // Periodic axes: the integrators leave positions unwrapped; the engine's periodic pass
@@ -27,6 +31,7 @@
 #include "sph/particle_code.h"
 #include "sph/periodic.h"
 #include "sph/physics_constants.h"
+#include "sph/position_split.h"
 #include "sph/real4.h"
 #include "sph/shifting_physics.h"
 
@@ -45,6 +50,8 @@ struct IntegratorArrays {
   // Shifting sums of the force pass (shifting_physics.h), in the passes that shift: the Verlet
   // steps and the symplectic corrector. Null: no shift.
   const Real4<T>* shift = nullptr;
+  // Rounding remainders of pos (position_split.h): single-precision runs; null in double.
+  Real4<T>* posLo = nullptr;
 };
 
 // Particles whose position the integrator leaves alone: DBC boundaries, floating bodies, and
@@ -89,16 +96,20 @@ SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArray
   }
   const T ax = f.x + c.gx, ay = f.y + c.gy, az = f.z + c.gz;
   Real4<T> p = a.pos[i];
+  Real4<T>* lo = positionLo(a.posLo, i);
+  double x[3];
+  loadPosition(p, lo, x);
   const T half = T(0.5) * dt * dt;
-  p.x += cur.x * dt + ax * half;
-  p.y += cur.y * dt + ay * half;
-  p.z += cur.z * dt + az * half;
+  x[0] += double(cur.x * dt + ax * half);
+  x[1] += double(cur.y * dt + ay * half);
+  x[2] += double(cur.z * dt + az * half);
   if (a.shift) {
     const ShiftDisplacement d = shiftDisplacement(a.shift[i], cur.x, cur.y, cur.z, double(dt), c);
-    p.x += T(d.x);
-    p.y += T(d.y);
-    p.z += T(d.z);
+    x[0] += d.x;
+    x[1] += d.y;
+    x[2] += d.z;
   }
+  storePosition(p, lo, x);
   const T rho = base.w + f.w * dtRate;
   p.w = taitPressure(rho, c);
   a.pos[i] = p;
@@ -122,10 +133,13 @@ SPH_HD SPH_FORCEINLINE void symplecticPredictParticle(uint32_t i, const Integrat
     return;
   }
   Real4<T> p = a.pos[i];
+  double x[3];
+  loadPosition(p, positionLo(static_cast<const Real4<T>*>(a.posLo), i), x);
   const T rho = vr.w + dt05 * f.w;
-  p.x += dt05 * vr.x;
-  p.y += dt05 * vr.y;
-  p.z += dt05 * vr.z;
+  x[0] += double(dt05 * vr.x);
+  x[1] += double(dt05 * vr.y);
+  x[2] += double(dt05 * vr.z);
+  storePosition(p, static_cast<Real4<T>*>(nullptr), x);  // posLo stays the start's
   p.w = taitPressure(rho, c);
   a.pos[i] = p;
   a.velrho[i] = Real4<T>{vr.x + dt05 * (f.x + c.gx), vr.y + dt05 * (f.y + c.gy),
@@ -157,19 +171,35 @@ SPH_HD SPH_FORCEINLINE void symplecticCorrectParticle(uint32_t i, const Integrat
     sy = T(d.y);
     sz = T(d.z);
   }
-  Real4<T> p{p0.x + (T(0.5) * dt * (pre.x + vx) + sx), p0.y + (T(0.5) * dt * (pre.y + vy) + sy),
-             p0.z + (T(0.5) * dt * (pre.z + vz) + sz), taitPressure(rho, c)};
+  Real4<T>* lo = positionLo(a.posLo, i);  // r^n's, which the predictor left
+  double x[3];
+  loadPosition(p0, lo, x);
+  x[0] += double(T(0.5) * dt * (pre.x + vx) + sx);
+  x[1] += double(T(0.5) * dt * (pre.y + vy) + sy);
+  x[2] += double(T(0.5) * dt * (pre.z + vz) + sz);
+  Real4<T> p{T(0), T(0), T(0), taitPressure(rho, c)};
+  storePosition(p, lo, x);
   a.pos[i] = p;
   a.velrho[i] = Real4<T>{vx, vy, vz, rho};
 }
 
 // The periodic pass: particle i back into [min, min + L) along every periodic axis (a step moves
 // a particle by far less than a period). Boundary and floating particles are moved (and
-// wrapped) by their own passes; wrapping them again changes nothing.
+// wrapped) by their own passes; wrapping them again changes nothing. posLo: given after the
+// steps that end a step (pos + posLo moves by the period), null after the symplectic predictor
+// (its positions are pos alone; posLo stays the start's).
 template <typename T>
-SPH_HD SPH_FORCEINLINE void wrapPeriodicParticle(uint32_t i, Real4<T>* pos, const PeriodicBox<T>& box) {
+SPH_HD SPH_FORCEINLINE void wrapPeriodicParticle(uint32_t i, Real4<T>* pos, Real4<T>* posLo,
+                                                 const PeriodicBox<T>& box) {
   Real4<T> p = pos[i];
-  wrapPosition(p, box);
+  if (!posLo) {
+    wrapPosition(p, box);
+  } else {
+    double x[3];
+    loadPosition(p, posLo + i, x);
+    for (int k = 0; k < 3; ++k) x[k] = wrapCoordinate(x[k], double(box.min[k]), double(box.length[k]));
+    storePosition(p, posLo + i, x);
+  }
   pos[i] = p;
 }
 
@@ -207,12 +237,15 @@ struct ParkingLot {
 // Parks particle i in slot k: position moved along the lot's axis, velocity zero (also the
 // Verlet integrator's previous velocity), kExcludedBit replaced by kParkedBit; the integrators
 // then hold it (heldByIntegrator).
+// posLo: the rounding remainders of single-precision runs (null in double).
 template <typename T>
-SPH_HD SPH_FORCEINLINE void parkParticle(uint32_t i, uint32_t k, Real4<T>* pos, Real4<T>* velrho, Real4<T>* velrhoPre,
-                                         uint32_t* code, const ParkingLot& lot) {
-  const T at = T(lot.start + lot.spacing * (double(k) + 1.0));
+SPH_HD SPH_FORCEINLINE void parkParticle(uint32_t i, uint32_t k, Real4<T>* pos, Real4<T>* posLo, Real4<T>* velrho,
+                                         Real4<T>* velrhoPre, uint32_t* code, const ParkingLot& lot) {
   Real4<T> p = pos[i];
-  (lot.axis == 0 ? p.x : lot.axis == 1 ? p.y : p.z) = at;
+  double x[3];
+  loadPosition(p, positionLo(posLo, i), x);
+  x[lot.axis == 0 ? 0 : lot.axis == 1 ? 1 : 2] = lot.start + lot.spacing * (double(k) + 1.0);
+  storePosition(p, positionLo(posLo, i), x);
   pos[i] = p;
   velrho[i] = Real4<T>{T(0), T(0), T(0), velrho[i].w};
   velrhoPre[i] = Real4<T>{T(0), T(0), T(0), velrhoPre[i].w};

@@ -31,6 +31,11 @@ struct ParticleView {
   // last step (its velocity change over dt; boundary_motion_physics.h), which enters its cloned
   // pressure; null otherwise.
   Real4<T>* motionAce = nullptr;
+  // Single-precision runs: what rounding left of each position, pos + posLo being the position
+  // to double accuracy (position_split.h); null in double precision. The engine's passes that
+  // move particles keep it; a strategy only reads pos, and reorders it with the rest (the
+  // engine's ParticleReorderer does).
+  Real4<T>* posLo = nullptr;
 };
 
 // Outputs of one force pass, written (not accumulated) for every particle in [0, n).

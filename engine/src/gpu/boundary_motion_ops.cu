@@ -11,7 +11,7 @@ constexpr unsigned kBlock = 256;
 template <typename T>
 __global__ void moveBoundariesKernel(ParticleView<T> p, MotionTableView m) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < p.nBound) moveBoundaryParticle(i, p.pos, p.velrho, p.code, m, p.normal, p.motionAce);
+  if (i < p.nBound) moveBoundaryParticle(i, p.pos, p.velrho, p.code, m, p.normal, p.motionAce, p.posLo);
 }
 
 }  // namespace

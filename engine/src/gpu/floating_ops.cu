@@ -46,9 +46,10 @@ __global__ void __launch_bounds__(kBodyBlock)
 }
 
 template <typename T>
-__global__ void moveKernel(ParticleView<T> p, const Real4<T>* src, const Real4<T>* srcVel, FloatingPass<T> f) {
+__global__ void moveKernel(ParticleView<T> p, const Real4<T>* src, const Real4<T>* srcVel, FloatingPass<T> f,
+                           BodyStep kind) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < f.nFloating) moveBodyParticle(k, p, src, srcVel, f);
+  if (k < f.nFloating) moveBodyParticle(k, p, src, srcVel, f, kind);
 }
 
 }  // namespace
@@ -63,7 +64,7 @@ void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Rea
                         const FloatingPass<T>& f, const double* dt, BodyStep kind, bool paused) {
   bodyKernel<T><<<f.nBodies, kBodyBlock>>>(p, ace, src, f, dt, kind, paused);
   SPH_CUDA_CHECK(cudaGetLastError(), "summing the forces on floating bodies and advancing them");
-  SPH_LAUNCH("moving the particles of floating bodies", f.nFloating, kBlock, 0, moveKernel<T>, p, src, srcVel, f);
+  SPH_LAUNCH("moving the particles of floating bodies", f.nFloating, kBlock, 0, moveKernel<T>, p, src, srcVel, f, kind);
 }
 
 template void indexFloatingGpu(const ParticleView<float>&, const FloatingPass<float>&);

@@ -104,9 +104,10 @@ __global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__
 }
 
 template <typename T>
-__global__ void wrapKernel(Real4<T>* __restrict__ pos, uint32_t nBound, uint32_t n, PeriodicBox<T> box) {
+__global__ void wrapKernel(Real4<T>* __restrict__ pos, Real4<T>* __restrict__ posLo, uint32_t nBound, uint32_t n,
+                           PeriodicBox<T> box) {
   const uint32_t i = nBound + blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) wrapPeriodicParticle(i, pos, box);
+  if (i < n) wrapPeriodicParticle(i, pos, posLo, box);
 }
 
 template <typename T>
@@ -166,7 +167,7 @@ template <typename T>
 __global__ void parkKernel(ReorderArrays<T> a, const uint32_t* __restrict__ which, uint32_t count, uint32_t first,
                            ParkingLot lot) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < count) parkParticle(which[k], first + k, a.pos, a.velrho, a.velrhoPre, a.code, lot);
+  if (k < count) parkParticle(which[k], first + k, a.pos, a.posLo, a.velrho, a.velrhoPre, a.code, lot);
 }
 
 template <typename T>
@@ -221,10 +222,10 @@ class GpuOps final : public EngineOps<T> {
                  accInputKernel<T>, pos, velrho, code, ace, nBound, n, table);
   }
 
-  void wrapPeriodic(Real4<T>* pos, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {
+  void wrapPeriodic(Real4<T>* pos, Real4<T>* posLo, uint32_t nBound, uint32_t n, const PeriodicBox<T>& box) override {
     if (n > nBound)
       SPH_LAUNCH("wrapping particles across periodic boundaries (SU-Periodic)", n - nBound, kBlock, 0, wrapKernel<T>,
-                 pos, nBound, n, box);
+                 pos, posLo, nBound, n, box);
   }
 
   void computeDt(const Real4<T>* ace, const T* viscdt, const Real4<T>* velrho, uint32_t nBound, uint32_t n,
