@@ -125,8 +125,8 @@ void expectDeviceSumsMatchTheHost(const GaugeCase& gc, Precision precision) {
   }
 }
 
-// maxz: both sides compare the same positions (the snapshot holds the run's values, widened to
-// double) with the same test, so they agree exactly. force: the host takes density and pressure
+// maxz: both sides compare the same positions (the run's to double accuracy: pos + posLo in
+// single precision) with the same test, so they agree exactly. force: the host takes density and pressure
 // from the snapshot's floats, the device the run's values, and they sum in other orders: float
 // round-off of each term, ~1e-7 of the force; 1e-5 of the force's size is allowed.
 void expectDeviceMaxZAndForceMatchTheHost(const GaugeCase& gc, Precision precision) {

@@ -1,11 +1,15 @@
 // CUDA kernels of the GPU gauges (device_gauges.h): one warp per chunk for the boxes, one warp
 // per point for the sums, one warp per maxz line, one warp per boundary chunk for a force gauge.
+// The boxes and maxz read positions to double accuracy (pos + posLo in single precision,
+// position_split.h), as the host's snapshots hold them; the kernel sums read the float pos, as
+// the force passes do.
 #include <cfloat>
 
 #include "../device_gauges.h"
 #include "sph/gpu/cuda_check.cuh"
 #include "sph/gpu/warp_reduce.cuh"
 #include "sph/particle_code.h"
+#include "sph/position_split.h"
 
 namespace sph {
 namespace {
@@ -28,8 +32,9 @@ __global__ void __launch_bounds__(kBlock) boxKernel(ParticleView<T> p, int dim, 
   for (unsigned k = lane; k < kGaugeChunk; k += kWarp) {
     const uint32_t i = p.nBound + chunk * kGaugeChunk + k;
     if (i >= p.n || !gaugeParticle(p.code[i])) continue;
-    const Real4<T> x = p.pos[i];
-    const double v[3] = {double(x.x), dim == 2 ? 0.0 : double(x.y), double(x.z)};
+    double v[3];
+    loadPosition(p.pos[i], positionLo(static_cast<const Real4<T>*>(p.posLo), i), v);
+    if (dim == 2) v[1] = 0.0;
     for (int a = 0; a < 3; ++a) {
       lo[a] = fmin(lo[a], v[a]);
       hi[a] = fmax(hi[a], v[a]);
@@ -88,9 +93,9 @@ __global__ void __launch_bounds__(kBlock)
       for (unsigned q = lane; q < kGaugeChunk; q += kWarp) {
         const uint32_t i = p.nBound + chunk * kGaugeChunk + q;
         if (i >= p.n || !gaugeParticle(p.code[i])) continue;
-        const Real4<T> x = p.pos[i];
-        const double z = double(x.z);
-        if (z > zmax && nearMaxZLine(x0, l.height, d2, double(x.x), double(x.y), z, dim)) zmax = z;
+        double x[3];
+        loadPosition(p.pos[i], positionLo(static_cast<const Real4<T>*>(p.posLo), i), x);
+        if (x[2] > zmax && nearMaxZLine(x0, l.height, d2, x[0], x[1], x[2], dim)) zmax = x[2];
       }
     }
   }
