@@ -77,6 +77,32 @@ def pressure_gauge(name, x, y, z, dt):
             f'<output value="true" /><outputdt value="{dt}" /></pressure>')
 
 
+# The SPHERIC 10 pressure sensor in the tank's frame (x, z; the tank's roll axis is the y axis
+# through the origin, at the middle of its floor).
+SENSOR = (-0.4461, 0.093)
+# CaseSloshingMotion rolls the tank itself, sensor and all, by up to 4.05 degrees. Gauges stand
+# still, so the sensor's pressure comes from a fan of gauges on the arc it sweeps, every
+# ARC_STEP degrees (2 mm, the example's dp, along the 0.456 m radius), read at the tank's angle.
+ARC_STEP = 0.25
+ARC_ANGLES = [ARC_STEP * k for k in range(-17, 18)]
+
+
+def rolled(point, degrees):
+    """(x, z) turned right-handed about +y by `degrees`, as mvrotfile turns the tank (its axis
+    runs from (0, -1, 0) to (0, 1, 0))."""
+    a = math.radians(degrees)
+    x, z = point
+    return x * math.cos(a) + z * math.sin(a), -x * math.sin(a) + z * math.cos(a)
+
+
+def arc_gauges(dt):
+    out = []
+    for k, a in enumerate(ARC_ANGLES):
+        x, z = rolled(SENSOR, a)
+        out.append(pressure_gauge(f"S{k:02d}", round(x, 7), 0, round(z, 7), dt))
+    return out
+
+
 CASES = {
     # SPHERIC benchmark 10 (Souto-Iglesias et al.), lateral water impact at a low filling (93 mm):
     # the tank stands still and the gravity turns with the measured roll (CaseSloshingAcc); the
@@ -86,6 +112,11 @@ CASES = {
         folder="05_SloshingTank", case="CaseSloshingAcc", acc_file="CaseSloshingAccData.csv",
         motion_file="CaseSloshingMotionData.dat",
         gauges=[pressure_gauge("P1", -0.4461, 0, 0.093, 0.0001)], time_max=8.35, window=(0.0, 8.35)),
+    # The same experiment as it was run: the tank rolls (mvrotfile of the measured angle) and the
+    # sensor with it (SENSOR, ARC_ANGLES).
+    "sloshing_motion": dict(
+        folder="05_SloshingTank", case="CaseSloshingMotion", motion_file="CaseSloshingMotionData.dat",
+        gauges=arc_gauges(0.0001), arc=True, time_max=8.35, window=(0.0, 8.35)),
     # CIEMito wave flume (Altomare et al. 2017): piston from a file, three wave gauges.
     "wavemaker2d": dict(
         folder="07_WavemakerFile", case="CaseWavemaker2D",
@@ -540,15 +571,18 @@ def plot_sloshing(out, plt, examples):
         return
     experiment = None  # read when a sloshing run is there: a report of other cases needs no 05_SloshingTank
     for name in [n for n in CASES if n.startswith("sloshing")]:
+        spec = CASES[name]
+        first = "S00" if spec.get("arc") else "P1"
         series = [(d[len(name) + 1:], os.path.join(runs, d)) for d in sorted(os.listdir(runs))
-                  if d.startswith(name + "-") and os.path.isfile(os.path.join(runs, d, "gauges", "P1.csv"))]
+                  if d.startswith(name + "-") and os.path.isfile(os.path.join(runs, d, "gauges", first + ".csv"))]
         if not series:
             continue
+        folder = os.path.join(examples, spec["folder"])
         if experiment is None:
-            experiment = sloshing_experiment(os.path.join(examples, CASES["sloshing"]["folder"]))
+            experiment = sloshing_experiment(folder)
         et, ep = experiment
         starts = impact_events(et, ep)
-        series = [(label, pressure_series(rd, "P1")) for label, rd in series]
+        series = [(label, sensor_series(spec, rd, folder)) for label, rd in series]
         fig = plt.figure(figsize=(11, 6))
         top = fig.add_subplot(2, 1, 1)
         top.plot(et, ep, "k-", lw=0.5, label="experiment")
@@ -607,6 +641,30 @@ def sloshing_experiment(folder):
 def pressure_series(run_dir, name):
     rows = read_rows(os.path.join(run_dir, "gauges", name + ".csv"))
     return [r[0] for r in rows], [r[1] for r in rows]
+
+
+def sensor_series(spec, run_dir, folder):
+    """The pressure at the SPHERIC 10 sensor: gauge P1, or for a rolling tank (spec "arc") the
+    fan of gauges on the sensor's arc, read at the tank's angle at each time (the motion file's
+    angle, linear between its rows; the pressure linear between the two gauges around it)."""
+    if not spec.get("arc"):
+        return pressure_series(run_dir, "P1")
+    motion = read_rows(os.path.join(folder, spec["motion_file"]))
+    mt, ma = [m[0] for m in motion], [m[1] for m in motion]
+    fan = [pressure_series(run_dir, f"S{k:02d}") for k in range(len(ARC_ANGLES))]
+    ts = fan[0][0]
+    if any(len(g[0]) != len(ts) for g in fan):
+        raise SystemExit(f"{run_dir}: the arc gauges have different numbers of rows")
+    out = []
+    for j, t in enumerate(ts):
+        i = min(max(bisect.bisect_right(mt, t), 1), len(mt) - 1)
+        w = (t - mt[i - 1]) / (mt[i] - mt[i - 1])
+        angle = ma[i - 1] + w * (ma[i] - ma[i - 1])
+        f = (angle - ARC_ANGLES[0]) / ARC_STEP
+        k = min(max(int(math.floor(f)), 0), len(ARC_ANGLES) - 2)
+        u = min(max(f - k, 0.0), 1.0)
+        out.append((1 - u) * fan[k][1][j] + u * fan[k + 1][1][j])
+    return ts, out
 
 
 def impact_events(ts, ps, level=1500.0, gap=0.5):
@@ -726,7 +784,7 @@ def evaluate(name, spec, folder, rd):
         # compressible SPH it depends on the speed of sound (here about 10 times the flow's, not
         # water's) and on the sampling.
         et, ep = sloshing_experiment(folder)
-        ot, op = pressure_series(rd, "P1")
+        ot, op = sensor_series(spec, rd, folder)
         for k, t0 in enumerate(impact_events(et, ep)):
             if t0 > ot[-1]:
                 break
