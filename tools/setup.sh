@@ -12,6 +12,9 @@ SPH_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SPH_BUILD_DIR="${SPH_BUILD_DIR:-$SPH_REPO/build}"
 SPH_PACKAGES=(cmake g++ libtinyxml2-dev libfmt-dev libgtest-dev pkg-config python3-matplotlib)
 
+# shellcheck source=tools/jobs.sh
+source "$SPH_REPO/tools/jobs.sh"
+
 # Sets SPH_NVCC to the CUDA compiler, or to "" when there is none.
 sph_find_nvcc() {
   SPH_NVCC="$(command -v nvcc || true)"
@@ -67,7 +70,7 @@ sph_configure_and_build() {
     echo "setup: CMake configuration failed (build directory $SPH_BUILD_DIR)" >&2
     exit 1
   }
-  cmake --build "$SPH_BUILD_DIR" -j "$(nproc)" || {
+  cmake --build "$SPH_BUILD_DIR" -j "$(sph_job_count)" || {
     echo "setup: build failed" >&2
     exit 1
   }

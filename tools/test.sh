@@ -9,7 +9,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh" --build
 # that each start an OpenMP team on every core wait on each other's spinning threads (on 2 cores
 # the suite took 37 min that way, 8 min with one thread per test).
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
-ctest --test-dir "$SPH_BUILD_DIR" --output-on-failure --no-tests=error -j"$(nproc)"
+jobs="$(sph_job_count)"
+echo "test: ${jobs} jobs (one OpenMP thread each: OMP_NUM_THREADS=${OMP_NUM_THREADS})"
+ctest --test-dir "$SPH_BUILD_DIR" --output-on-failure --no-tests=error -j"$jobs"
 
 # The host code again under AddressSanitizer and UndefinedBehaviorSanitizer, in a CPU-only tree
 # (SPH_BUILD_DIR-asan): the fuzz targets of the case loader and GenCase's particle reader, and a
@@ -18,7 +20,7 @@ if [[ "${SPH_SANITIZE_STAGE:-1}" != 0 ]]; then
   asan="${SPH_BUILD_DIR}-asan"
   cmake -S "$SPH_REPO" -B "$asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPH_CUDA=OFF -DSPH_SANITIZE=ON \
     -DSPH_FUZZ_SECONDS="${SPH_FUZZ_SECONDS:-60}"
-  cmake --build "$asan" -j"$(nproc)" --target sph sph_cell sph_fuzz_case_loader sph_fuzz_gencase_output
+  cmake --build "$asan" -j"$jobs" --target sph sph_cell sph_fuzz_case_loader sph_fuzz_gencase_output
   ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}" \
-    ctest --test-dir "$asan" -L fuzz --output-on-failure --no-tests=error -j"$(nproc)"
+    ctest --test-dir "$asan" -L fuzz --output-on-failure --no-tests=error -j"$jobs"
 fi
