@@ -145,9 +145,34 @@ void VerletStrategy::sortForRebuild(const ParticleView<T>& p, PrepareReason why)
   c.support = rc_;
   c.options["CellMode"] = "half";
   c.options["CellRows"] = "reachable";
-  cell_.configure(c);
-  cell_.prepare(p, why);
-  pendingBuild_ = true;
+  try {
+    cell_.configure(c);
+    cell_.prepare(p, why);
+    pendingBuild_ = true;
+  } catch (const DeviceOutOfMemory&) {
+    // The build's grid (cells of Rc/2: eight times the cells of 2h) does not fit either: the
+    // cell search as the cell plugin runs it, whose memory the run was checked for.
+    cell_.configure(ctx_);
+    cell_.prepare(p, why);
+    enterFallback(0);
+  }
+}
+
+void VerletStrategy::enterFallback(size_t listBytes) {
+  fallback_ = true;
+  built_ = false;
+  pendingBuild_ = false;
+  stepsInFallback_ = 0;
+  ++fallbackEvents_;
+  if (!warned_) {
+    warned_ = true;
+    const std::string need = listBytes > 0 ? fmt::format("the lists need {:.1f} MiB", double(listBytes) / (1024.0 * 1024.0))
+                                           : std::string("the list build's buffers do not fit");
+    std::fprintf(stderr,
+                 "\nverlet neighbour search: %s, more than the device (or VerletMemoryLimit) allows in any "
+                 "layout; using the cell search until the next rebuild (counted in run.json, said once)\n",
+                 need.c_str());
+  }
 }
 
 template <typename T>
@@ -232,18 +257,7 @@ void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
     listBytes_ = r.bytes;
     peakListBytes_ = std::max(peakListBytes_, r.bytes);
   } else {
-    fallback_ = true;
-    built_ = false;
-    stepsInFallback_ = 0;
-    ++fallbackEvents_;
-    if (!warned_) {
-      warned_ = true;
-      std::fprintf(stderr,
-                   "\nverlet neighbour search: the lists need %.1f MiB, more than the device (or "
-                   "VerletMemoryLimit) allows; using the cell search until the next rebuild (counted in "
-                   "run.json, said once)\n",
-                   double(r.bytes) / (1024.0 * 1024.0));
-    }
+    enterFallback(r.bytes);
   }
 }
 

@@ -90,6 +90,8 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   void buildPendingT(const ParticleView<T>& p);
   template <typename T>
   void sortForRebuild(const ParticleView<T>& p, PrepareReason why);
+  // No lists until the next rebuild; the cell search (cell_, as configured) instead.
+  void enterFallback(size_t listBytes);
   void requireConfigured(const char* what) const;
 
   StrategyContext ctx_;

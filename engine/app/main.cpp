@@ -5,6 +5,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,7 +32,7 @@ constexpr const char* kUsage = R"(usage:
   sph run CASE.xml [options]   run a DualSPHysics case: a _Def.xml, or GenCase's output
                                (CASE.xml with CASE.bi4 beside it)
   sph info CASE.xml [--dp DP]  particle counts, dp, h, c0, dt, domain, cell grid, memory estimate
-  sph plugins                  list the neighbour-search strategies found, with their paths
+  sph plugins [--plugin-path DIR]  list the neighbour-search strategies found, with their paths
   sph --help                   this text
 
 run options (default in brackets):
@@ -80,10 +82,12 @@ run options (default in brackets):
 
 Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,
 OUT/excluded.csv when particles were excluded, OUT/checkpoint/checkpoint.bin to resume from.
-Plugins are searched in the --plugin-path directories, then <bin>/../lib/sph/plugins and the
-build tree's plugin directory (the built-in plugins), then $SPH_PLUGIN_PATH (colon-separated); a
-run loads only its plugin's library (libsph_NAME.so) when there is one; a plugin built from other
-engine headers is refused (`sph plugins` says why). Exit code 0 only on success.
+Plugins are searched in the --plugin-path directories (which must exist), then <bin>/../lib/sph/plugins
+(the built-in plugins, in the build tree and in an install alike), then $SPH_PLUGIN_PATH
+(colon-separated). A run loads only the first libsph_NAME.so found for its plugin, and stops with the
+reason when that file cannot be used (built from other engine headers, not a library, writable by
+every user); `sph plugins` lists every libsph_*.so found and says why any is skipped.
+Exit code 0 only on success; 2 for bad input, 1 when the run failed (OUT/run.json says why).
 )";
 
 struct Args {
@@ -105,6 +109,8 @@ std::string printable(std::string_view text) {
   }
   return out;
 }
+
+constexpr double kMostSteps = 9007199254740992.0;
 
 [[noreturn]] void usageError(const std::string& msg) {
   throw sph::InputError(msg + "\n(see sph --help)");
@@ -129,6 +135,7 @@ Args parseArgs(int argc, char** argv) {
   size_t i = 1;
   auto value = [&](const std::string& opt) -> std::string {
     if (i + 1 >= v.size()) usageError(fmt::format("{} needs a value", opt));
+    if (v[i + 1].empty()) usageError(fmt::format("{}: the value is empty", opt));
     return v[++i];
   };
   for (; i < v.size(); ++i) {
@@ -170,6 +177,8 @@ Args parseArgs(int argc, char** argv) {
     } else if (o == "--steps") {
       const double n = parseNumber(o, value(o));
       if (!(n >= 1) || n != std::floor(n)) usageError("--steps must be a positive integer");
+      // Past 2^53 a double no longer holds every integer (and past 2^64 no step count fits).
+      if (n > kMostSteps) usageError(fmt::format("--steps {} is more than {} (2^53)", v[i], kMostSteps));
       a.run.maxSteps = uint64_t(n);
     } else if (o == "--threads") {
       const double n = parseNumber(o, value(o));
@@ -223,14 +232,14 @@ Args parseArgs(int argc, char** argv) {
   return a;
 }
 
-int cmdPlugins() {
+int cmdPlugins(const Args& a) {
   std::vector<std::string> problems;
-  const auto plugins = sph::discoverPlugins(&problems);
+  const auto plugins = sph::discoverPlugins(&problems, a.run.pluginDirs);
   fmt::print("neighbour-search plugins:\n");
   for (const auto& p : plugins) fmt::print("  {:<8} {}\n           {}\n", p.name, p.description, p.path);
   if (plugins.empty()) fmt::print("  none\n");
   fmt::print("searched:\n");
-  for (const auto& d : sph::pluginSearchDirs()) fmt::print("  {}\n", d);
+  for (const auto& d : sph::pluginSearchDirs(a.run.pluginDirs)) fmt::print("  {}\n", d);
   for (const auto& w : problems) fmt::print("skipped: {}\n", w);
   fmt::print("plugin ABI tag of this sph: {}\n", sph::pluginAbiTag());
   return plugins.empty() ? 1 : 0;
@@ -309,7 +318,15 @@ int cmdInfo(const Args& a) {
                bytesText(e.verlet()), bytesText(e.verletLists), e.listEntriesPerParticle, bytesText(e.verletClustered()),
                bytesText(e.verletClusters), e.clusterEntriesPerParticle, bytesText(e.verletBitmask()),
                bytesText(e.verletMasks), e.maskCandidatesPerParticle, bytesText(e.engine));
+    const sph::HostMemoryEstimate cpu = sph::estimateHostMemory(c, p, sph::Device::Cpu, precision);
+    const sph::HostMemoryEstimate gpu = sph::estimateHostMemory(c, p, sph::Device::Gpu, precision);
+    fmt::print("host        {} precision: a run needs about {} of host memory on the CPU, {} with the GPU (the "
+               "case {}, the particle generator's peak {}); {} available to it\n",
+               sph::precisionName(precision), bytesText(cpu.peak()), bytesText(gpu.peak()), bytesText(cpu.caseData),
+               bytesText(cpu.generatorPeak), bytesText(sph::availableHostBytes() + cpu.caseData));
   }
+  fmt::print("checked     before a run: the host memory above, and on the device the cell figure with 6% for what "
+             "the estimate leaves out (every plugin's need: verlet falls back to the cell search)\n");
   return 0;
 }
 
@@ -324,9 +341,30 @@ int cmdRun(const Args& a) {
   std::signal(SIGINT, onStopSignal);
   std::signal(SIGTERM, onStopSignal);
   const auto t0 = std::chrono::steady_clock::now();
-  const sph::CaseDefinition c = sph::loadCase(a.casePath, a.load);
-  const auto t1 = std::chrono::steady_clock::now();
-  sph::Simulation sim(c, a.run);
+  // The generator's memory check then counts the run's share too (memory_estimate.h).
+  sph::LoadOptions loadOptions = a.load;
+  loadOptions.runHostBytesPerParticle =
+      sph::runHostBytesPerParticle(a.run.device.value_or(sph::defaultDevice()), a.run.precision);
+  std::optional<sph::CaseDefinition> loaded;
+  std::unique_ptr<sph::Simulation> simulation;
+  auto t1 = t0;
+  try {
+    loaded.emplace(sph::loadCase(a.casePath, loadOptions));
+    t1 = std::chrono::steady_clock::now();
+    simulation = std::make_unique<sph::Simulation>(*loaded, a.run);
+  } catch (const sph::InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    // Out of memory or a device error before the first step: the run failed, and its folder says so.
+    const std::string what = dynamic_cast<const std::bad_alloc*>(&e)
+                                 ? fmt::format("out of host memory ({}) while {} the case", e.what(),
+                                               loaded ? "setting up" : "loading")
+                                 : std::string(e.what());
+    const std::string report = sph::reportFailedSetup(a.casePath, a.run, what);
+    throw sph::RunError(report.empty() ? what : fmt::format("{} (reported in {})", what, report));
+  }
+  const sph::CaseDefinition& c = *loaded;
+  sph::Simulation& sim = *simulation;
   const auto t2 = std::chrono::steady_clock::now();
   const auto& p = sim.parameters();
   for (const std::string& w : p.warnings) fmt::print(stderr, "sph: warning: {}\n", printable(w));
@@ -360,7 +398,7 @@ int main(int argc, char** argv) {
     }
   try {
     const Args a = parseArgs(argc, argv);
-    if (a.command == "plugins") return cmdPlugins();
+    if (a.command == "plugins") return cmdPlugins(a);
     if (a.command != "run" && a.command != "info") usageError(fmt::format("unknown command '{}'", a.command));
     if (a.casePath.empty()) usageError(fmt::format("sph {}: no case file given", a.command));
     return a.command == "info" ? cmdInfo(a) : cmdRun(a);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "case_generator.h"
+#include "input_file.h"
 #include "install_paths.h"
 #include "sph/errors.h"
 
@@ -97,7 +98,8 @@ void readPropertyFile(const XmlReader& x, const XMLElement* e, PropertiesDef& ou
   const fs::path found = findPropertyFile(x, e, file, sub);
   tinyxml2::XMLDocument doc;
   const XmlReader fx(found.string());
-  if (doc.LoadFile(found.string().c_str()) != tinyxml2::XML_SUCCESS) {
+  const std::string text = readInputFile(found.string(), "property file");
+  if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
     throw InputError(fmt::format("{}:{}: malformed XML: {} (property file named at {}:{})", found.string(),
                                  doc.ErrorLineNum(), doc.ErrorStr(), x.path(), e->GetLineNum()));
   }

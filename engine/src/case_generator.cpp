@@ -334,6 +334,9 @@ class NodeGrid {
 
 }  // namespace
 
+// Host bytes of a generated particle: its position and mk index.
+constexpr double kParticleBytes = sizeof(Vec3d) + sizeof(uint16_t);
+
 GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirst) const {
   GeneratedParticles out;
   // Only drawing shapes widen the array; erasing outside it has nothing to erase.
@@ -356,8 +359,12 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
     if (spec_.maxNodes && nodes > double(spec_.maxNodes))
       throw InputError(fmt::format("the shapes span {:.3g} lattice nodes, more than the {} allowed here", nodes,
                                    spec_.maxNodes));
+    // Refused when the lattice alone cannot be had; the dp then suggested leaves room for the
+    // particles it may hold (every node at most) and their share of the run to come: an upper
+    // bound, as how many nodes the shapes fill is not known yet.
     requireHostMemory(nodes * sizeof(uint16_t), fmt::format("the lattice of {:.3g} nodes", nodes), spec_.dp,
-                      spec_.twoD ? 2 : 3);
+                      spec_.twoD ? 2 : 3, nodes * (sizeof(uint16_t) + kParticleBytes + spec_.runBytesPerParticle));
+    out.peakBytes = nodes * sizeof(uint16_t);
   }
   NodeGrid grid(span);
   for (const Op& op : ops_) {
@@ -529,8 +536,12 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
   out.nBound = uint32_t(nBound);
   out.nFluid = uint32_t(nFluid);
   // The positions and mk of every particle (the node grid's pages are taken already).
-  requireHostMemory(double(nBound + nFluid) * (sizeof(Vec3d) + sizeof(uint16_t)),
-                    fmt::format("{} particles", nBound + nFluid), spec_.dp, spec_.twoD ? 2 : 3);
+  out.peakBytes += double(nBound + nFluid) * kParticleBytes;
+  // Refused when the lattice and the positions cannot be had together; the dp then suggested
+  // leaves room for the run of these particles too (the run checks its own need exactly).
+  requireHostMemory(out.peakBytes, fmt::format("the lattice and its {} particles", nBound + nFluid), spec_.dp,
+                    spec_.twoD ? 2 : 3, double(nBound + nFluid) * (kParticleBytes + spec_.runBytesPerParticle),
+                    double(nBound) / double(std::max<uint64_t>(1, nBound + nFluid)));
   out.positions.resize(nBound + nFluid);
   out.mkIndex.resize(nBound + nFluid);
 

@@ -88,6 +88,7 @@ struct LatticeSpec {
   // Two particles per node for boundary / fluid families (GenCase's lattice 2; see above).
   bool boundPairs = false, fluidPairs = false;
   uint64_t maxNodes = 0;  // the most nodes the drawn shapes may span (0: memory decides)
+  double runBytesPerParticle = 0;  // host bytes a particle of the run will take besides its own
 };
 
 // GenCase's <setdpctes> distances, in dp: how near a node must be to a shape's surface.
@@ -116,6 +117,7 @@ struct GeneratedParticles {
   std::vector<MkEntry> mks;       // used families: boundary by mk, then fluid by mk
   uint32_t nBound = 0;
   uint32_t nFluid = 0;
+  double peakBytes = 0;  // the lattice and the positions, held together at the end
 };
 
 class ParticleGenerator {

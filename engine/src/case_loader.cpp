@@ -17,6 +17,7 @@
 #include "case_acc_inputs_reader.h"
 #include "case_commands.h"
 #include "case_floating_reader.h"
+#include "input_file.h"
 #include "case_gauges_reader.h"
 #include "case_generator.h"
 #include "case_motion_reader.h"
@@ -93,6 +94,8 @@ class CaseReader : public XmlReader {
  private:
   void readCaseDef(const XMLElement* casedef);
   void readConstants(const XMLElement* list);
+  double smoothingLength() const;
+  void checkSmoothingLength(const XMLElement* root);
   void readMkConfig(const XMLElement* e);
   void readDefinition(const XMLElement* def);
   void runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists);
@@ -113,6 +116,8 @@ class CaseReader : public XmlReader {
   int boundCount_ = kDefaultBoundCount;
   int fluidCount_ = kDefaultFluidCount;
   const XMLElement* domainElement_ = nullptr;
+  const XMLElement* smoothingElement_ = nullptr;
+  double definitionDp_ = 0;  // <definition dp>, before any --dp  // <coefh>, <hdp> or <h auto="false">, for its errors
   // GenCase's output (gencase_output.h): its particle blocks and constants. Its <execution>
   // <motion> is the <casedef> one with each ref renumbered to the moving block's refmotion; the
   // <casedef> one, by mkbound, is read instead.
@@ -126,25 +131,20 @@ class CaseReader : public XmlReader {
 
 CaseDefinition CaseReader::load() {
   tinyxml2::XMLDocument doc;
-  const tinyxml2::XMLError err = doc.LoadFile(path_.c_str());
-  if (err == tinyxml2::XML_ERROR_FILE_NOT_FOUND ||
-      err == tinyxml2::XML_ERROR_FILE_COULD_NOT_BE_OPENED ||
-      err == tinyxml2::XML_ERROR_FILE_READ_ERROR) {
-    throw InputError(fmt::format("{}: cannot read the case file", path_));
-  }
+  const std::string text = readInputFile(path_, "case file");
+  const tinyxml2::XMLError err = doc.Parse(text.data(), text.size());
   if (err != tinyxml2::XML_SUCCESS) {
     throw InputError(fmt::format("{}:{}: malformed XML: {}", path_, doc.ErrorLineNum(),
                                  doc.ErrorStr()));
   }
   c_.path = path_;
-  c_.name = std::filesystem::path(path_).stem().string();
-  if (c_.name.size() > 4 && c_.name.compare(c_.name.size() - 4, 4, "_Def") == 0) {
-    c_.name.resize(c_.name.size() - 4);
-  }
+  c_.name = caseNameOf(path_);
 
   const XMLElement* root = doc.RootElement();
   if (!root) throw InputError(fmt::format("{}: no root element: the file holds no <case>", path_));
   if (std::string_view(root->Name()) != "case") fail(root, "the root element must be <case>");
+  if (const XMLElement* more = root->NextSiblingElement())
+    fail(more, fmt::format("<{}> after </case>: a case file holds one root element, <case>", more->Name()));
   const XMLElement *casedef = nullptr, *execution = nullptr;
   for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
@@ -163,6 +163,7 @@ CaseDefinition CaseReader::load() {
       if (e) fail(e, "belongs in <casedef> (in <execution> only in GenCase's output, beside <particles>)");
   }
   readCaseDef(casedef);
+  checkSmoothingLength(root);
 
   const int badAxis = gen::resolveDomain(c_);
   if (badAxis >= 0) {
@@ -231,9 +232,9 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
     // The particles GenCase made from these commands are in its particle file; mDBC's normals
     // too, when it wrote them.
     if (opts_.dpOverride)
-      throw InputError(fmt::format("{}: GenCase's output holds the particles of dp {}; --dp cannot change them "
-                                   "(run GenCase again, or give the _Def.xml case)",
-                                   path_, c_.dp));
+      throw InputError(fmt::format("{}: GenCase's output holds the particles of dp {}; --dp {} cannot change "
+                                   "them (run GenCase again, or give the _Def.xml case)",
+                                   path_, definitionDp_, *opts_.dpOverride));
     readGenCaseOutput(*this, genParticles_, genConstants_, c_);
     if (normals && c_.normals.empty())
       fail(normals, fmt::format("{} has no mDBC normals (array BoundNor): GenCase 5.4 writes them; for GenCase 5.0's "
@@ -293,16 +294,23 @@ void CaseReader::readConstants(const XMLElement* list) {
       k.b = autoValue(e);
       if (!k.b.isAuto && !(k.b.value > 0)) fail(e, "value must be positive when auto is false");
     }
-    else if (name == "coefh") k.coefH = real(e, "value");
+    else if (name == "coefh") {
+      k.coefH = real(e, "value");
+      if (!k.hdp && !k.h) smoothingElement_ = e;
+    }
     else if (name == "h" || name == "massbound" || name == "massfluid") {
       // GenCase computes these unless auto is false (DualSPHysics' CaseTemplate lists them).
       const AutoValue v = autoValue(e);
       if (!v.isAuto) {
         if (!(v.value > 0)) fail(e, "value must be positive when auto is false");
         (name == "h" ? k.h : name == "massbound" ? k.massBound : k.massFluid) = v.value;
+        if (name == "h") smoothingElement_ = e;
       }
     }
-    else if (name == "hdp") k.hdp = real(e, "value");
+    else if (name == "hdp") {
+      k.hdp = real(e, "value");
+      if (!k.h) smoothingElement_ = e;
+    }
     else if (name == "cflnumber") {
       k.cflNumber = real(e, "value");
       // The Courant number multiplies the stable step; above 1 the step is no longer stable.
@@ -323,6 +331,34 @@ void CaseReader::readConstants(const XMLElement* list) {
   if (k.rhop0 <= 0) fail(list, "rhop0 must be positive");
   if (k.hdp && *k.hdp <= 0) fail(list, "hdp must be positive");
   if (!k.hdp && k.coefH <= 0) fail(list, "coefh must be positive");
+}
+
+// The smoothing length: h when given (auto="false"), else hdp dp, else coefh sqrt(dim dp^2).
+double CaseReader::smoothingLength() const {
+  const CaseConstants& k = c_.constants;
+  const int dim = c_.twoD ? 2 : 3;
+  return k.h ? *k.h : (k.hdp ? *k.hdp * c_.dp : k.coefH * std::sqrt(double(dim) * c_.dp * c_.dp));
+}
+
+// DualSPHysics checks no range; its cases use h/dp from 1.06 to 2.6 (coefh 0.75-1.5, hdp 2). Below
+// half a spacing the support 2h holds no neighbour; past 8 spacings a 3D particle has over 17,000
+// of them (a typo such as coefh 1000 would make every particle see the whole case). Between the
+// bounds, far from the usual values, a warning says why the run may disappoint.
+void CaseReader::checkSmoothingLength(const XMLElement* root) {
+  constexpr double kLeast = 0.5, kMost = 8, kUsualLeast = 0.9, kUsualMost = 4;
+  const double ratio = smoothingLength() / c_.dp;
+  const XMLElement* e = smoothingElement_ ? smoothingElement_ : root;
+  const std::string what = fmt::format("h = {:.4g} m is {:.3g} times dp = {:.4g} m", smoothingLength(), ratio, c_.dp);
+  if (!(ratio >= kLeast && ratio <= kMost))
+    fail(e, fmt::format("{}: h must be {} to {} dp (DualSPHysics' cases use 1 to 2.6: coefh 0.75-1.5, hdp 2); {}",
+                        what, kLeast, kMost,
+                        ratio < kLeast ? "the kernel's support 2h would hold no neighbour"
+                                       : "every particle would interact with thousands of others"));
+  if (ratio < kUsualLeast || ratio > kUsualMost)
+    c_.warnings.push_back(fmt::format("{}:{}: <{}>: {}, outside the usual 1-2.6 (coefh 0.75-1.5, hdp 2): {}", path_,
+                                      e->GetLineNum(), e->Name(), what,
+                                      ratio < kUsualLeast ? "few neighbours, a noisy kernel sum"
+                                                          : "many neighbours, a slow and diffusive run"));
 }
 
 void CaseReader::readMkConfig(const XMLElement* e) {
@@ -348,6 +384,7 @@ void CaseReader::readMkConfig(const XMLElement* e) {
 
 void CaseReader::readDefinition(const XMLElement* def) {
   c_.dp = real(def, "dp");
+  definitionDp_ = c_.dp;
   if (opts_.dpOverride) {
     if (!(*opts_.dpOverride > 0) || !std::isfinite(*opts_.dpOverride)) {
       throw InputError(fmt::format("{}: the dp override {} must be a positive number", path_,
@@ -392,7 +429,7 @@ void CaseReader::readDefinition(const XMLElement* def) {
   defineVariable(def, "Data2D", c_.twoD ? 1 : 0);
   defineVariable(def, "Data2DPosy", c_.twoD ? c_.pointMin.y : 0);
   const int dim = c_.twoD ? 2 : 3;
-  defineVariable(def, "H", k.h ? *k.h : (k.hdp ? *k.hdp * c_.dp : k.coefH * std::sqrt(double(dim) * c_.dp * c_.dp)));
+  defineVariable(def, "H", smoothingLength());
   const double mass = k.rhop0 * std::pow(c_.dp, dim);
   defineVariable(def, "MassBound", k.massBound.value_or(mass / k.latticeBound));
   defineVariable(def, "MassFluid", k.massFluid.value_or(mass / k.latticeFluid));
@@ -422,6 +459,7 @@ void CaseReader::runMainList(const XMLElement* list, const std::map<std::string,
   spec.pointMax = c_.pointMax;
   spec.twoD = c_.twoD;
   spec.maxNodes = opts_.maxLatticeNodes;
+  spec.runBytesPerParticle = opts_.runHostBytesPerParticle;
   spec.boundPairs = c_.constants.latticeBound == 2;
   spec.fluidPairs = c_.constants.latticeFluid == 2;
   gen::ParticleGenerator generator(spec);
@@ -440,6 +478,7 @@ void CaseReader::runMainList(const XMLElement* list, const std::map<std::string,
   c_.mks = std::move(parts.mks);
   c_.nBound = parts.nBound;
   c_.nFluid = parts.nFluid;
+  c_.generatorPeakBytes = parts.peakBytes;
 }
 
 // <normals>: GenCase's normals of the boundary particles from the surface in <geometryfile>,
@@ -463,11 +502,7 @@ void CaseReader::readNormals(const XMLElement* e) {
                         "<drawbox>, <shapeout file=\"...\">); external geometry files are not read{}",
                         file, known.empty() ? "" : fmt::format(" (it writes {})", known)));
   }
-  // The smoothing length as sim_parameters.cpp derives it.
-  const int dim = c_.twoD ? 2 : 3;
-  const CaseConstants& k = c_.constants;
-  const double h = k.h ? *k.h : (k.hdp ? *k.hdp * c_.dp : k.coefH * std::sqrt(double(dim) * c_.dp * c_.dp));
-  c_.normals = ghostNormals(c_.positions, c_.nBound, it->second, distanceH * h, c_.dp);
+  c_.normals = ghostNormals(c_.positions, c_.nBound, it->second, distanceH * smoothingLength(), c_.dp);
 }
 
 // <initials>: GenCase 5.0 knows one initial condition, <velocity mkfluid="N" x y z/>: the fluid
@@ -636,6 +671,12 @@ void CaseReader::readDomain(const XMLElement* dom) {
 }
 
 }  // namespace
+
+std::string caseNameOf(const std::string& path) {
+  std::string name = std::filesystem::path(path).stem().string();
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, "_Def") == 0) name.resize(name.size() - 4);
+  return name;
+}
 
 CaseDefinition loadCase(const std::string& path, const LoadOptions& opts) {
   return CaseReader(path, opts).load();

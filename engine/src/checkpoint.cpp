@@ -4,8 +4,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -67,15 +71,32 @@ void CheckpointHash::word(const unsigned char* w) {
 
 std::string checkpointEngineVersion() { return fmt::format("{} (engine headers {})", SPH_VERSION, pluginAbiTag()); }
 
-uint64_t caseFingerprint(const CaseDefinition& c, const SimParameters& p) {
-  std::string all = fileBytes(c.path);
-  if (!c.particleFile.empty()) all += fileBytes(c.particleFile);
-  // The motion and acceleration data files decide the run as much as the case file does.
+namespace {
+// The data files besides the case file that decide the run: GenCase's particles and the motion
+// and acceleration data files, in a fixed order.
+std::vector<std::string> dataFilesOf(const CaseDefinition& c) {
+  std::vector<std::string> files;
+  if (!c.particleFile.empty()) files.push_back(c.particleFile);
   for (const MotionObject& o : c.motions)
     for (const Movement& m : o.movements)
-      if (m.table) all += fileBytes(m.table->path);
+      if (m.table) files.push_back(m.table->path);
   for (const AccInput& a : c.accInputs)
-    if (!a.file.empty()) all += fileBytes(a.file);
+    if (!a.file.empty()) files.push_back(a.file);
+  return files;
+}
+
+std::string parameterLines(const SimParameters& p) {
+  std::string lines;
+  for (const SimParameters::Provenance& e : p.provenance)
+    if (e.name != "TimeMax") lines += fmt::format("{}={}\n", e.name, e.value);
+  return lines;
+}
+}  // namespace
+
+uint64_t caseFingerprint(const CaseDefinition& c, const SimParameters& p) {
+  // The motion and acceleration data files decide the run as much as the case file does.
+  std::string all = fileBytes(c.path);
+  for (const std::string& f : dataFilesOf(c)) all += fileBytes(f);
   for (const SimParameters::Provenance& e : p.provenance)
     if (e.name != "TimeMax") all += fmt::format("\n{}={}", e.name, e.value);
   all += fmt::format("\nparticles={}", c.positions.size());
@@ -89,6 +110,9 @@ CheckpointHeader checkpointHeaderFor(const CaseDefinition& c, const SimParameter
   h.precision = precision;
   h.particles = c.positions.size();
   h.caseName = c.name;
+  h.parameters = parameterLines(p);
+  h.caseText = fileBytes(c.path);
+  for (const std::string& f : dataFilesOf(c)) h.dataFiles += fmt::format("{:016x} {}\n", hashOf(fileBytes(f)), f);
   return h;
 }
 
@@ -111,6 +135,9 @@ CheckpointWriter::CheckpointWriter(fs::path path, const CheckpointHeader& h) : p
   putValue("header.precision", uint8_t(h.precision == Precision::Double ? 8 : 4));
   putValue("header.particles", h.particles);
   putString("header.case", h.caseName);
+  putString("header.parameters", h.parameters);
+  putString("header.case_text", h.caseText);
+  putString("header.data_files", h.dataFiles);
 }
 
 CheckpointWriter::~CheckpointWriter() {
@@ -216,7 +243,83 @@ CheckpointReader::CheckpointReader(fs::path path) : path_(std::move(path)) {
   header_.precision = value<uint8_t>("header.precision") == 8 ? Precision::Double : Precision::Single;
   header_.particles = value<uint64_t>("header.particles");
   header_.caseName = string("header.case");
+  if (has("header.parameters")) header_.parameters = string("header.parameters");
+  if (has("header.case_text")) header_.caseText = string("header.case_text");
+  if (has("header.data_files")) header_.dataFiles = string("header.data_files");
 }
+
+namespace {
+
+std::vector<std::string_view> linesOf(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    lines.push_back(text.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return lines;
+}
+
+// A line of a file for a message: its start, without the indentation.
+std::string quoted(std::string_view line) {
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  constexpr size_t kMost = 80;
+  return line.size() > kMost ? fmt::format("\"{}...\"", line.substr(0, kMost)) : fmt::format("\"{}\"", line);
+}
+
+// "name=value" lines as a map.
+std::map<std::string, std::string, std::less<>> keyValues(std::string_view text) {
+  std::map<std::string, std::string, std::less<>> m;
+  for (const std::string_view line : linesOf(text)) {
+    const size_t eq = line.find('=');
+    if (eq != std::string_view::npos) m[std::string(line.substr(0, eq))] = std::string(line.substr(eq + 1));
+  }
+  return m;
+}
+
+// What differs between the run a checkpoint was written by (`was`) and this one (`now`), one
+// clause each, "; "-separated: the parameters by name, the case file by its first differing line,
+// the data files by name. "" when the checkpoint predates these records.
+std::string differences(const CheckpointHeader& was, const CheckpointHeader& now) {
+  if (was.parameters.empty() && was.caseText.empty()) return {};
+  std::vector<std::string> found;
+  const auto oldParams = keyValues(was.parameters), newParams = keyValues(now.parameters);
+  for (const auto& [name, value] : oldParams) {
+    const auto it = newParams.find(name);
+    if (it == newParams.end()) found.push_back(fmt::format("parameter {} was {}, this run has none", name, value));
+    else if (it->second != value) found.push_back(fmt::format("parameter {} was {}, is now {}", name, value, it->second));
+  }
+  for (const auto& [name, value] : newParams)
+    if (!oldParams.count(name)) found.push_back(fmt::format("parameter {} is new ({})", name, value));
+  if (was.caseText != now.caseText) {
+    const auto a = linesOf(was.caseText), b = linesOf(now.caseText);
+    size_t k = 0;
+    while (k < a.size() && k < b.size() && a[k] == b[k]) ++k;
+    found.push_back(k < a.size() && k < b.size()
+                        ? fmt::format("the case file changed at line {}: was {}, is now {}", k + 1, quoted(a[k]), quoted(b[k]))
+                        : fmt::format("the case file changed at line {}: {}", k + 1,
+                                      k < a.size() ? "lines were removed there" : "lines were added there"));
+  }
+  const auto oldFiles = linesOf(was.dataFiles), newFiles = linesOf(now.dataFiles);
+  for (const std::string_view line : oldFiles) {
+    const std::string_view path = line.substr(std::min<size_t>(17, line.size()));
+    bool same = false, named = false;
+    for (const std::string_view other : newFiles) {
+      named |= other.substr(std::min<size_t>(17, other.size())) == path;
+      same |= other == line;
+    }
+    if (!same) found.push_back(fmt::format("the data file {} {}", path, named ? "changed" : "is no longer used"));
+  }
+  if (was.particles != now.particles)
+    found.push_back(fmt::format("{} particles, this run has {}", was.particles, now.particles));
+  std::string text;
+  for (const std::string& f : found) text += (text.empty() ? "" : "; ") + f;
+  return text;
+}
+
+}  // namespace
 
 void CheckpointReader::requireMatch(const CheckpointHeader& e) const {
   const CheckpointHeader& h = header_;
@@ -229,12 +332,15 @@ void CheckpointReader::requireMatch(const CheckpointHeader& e) const {
                                  "--precision {}",
                                  path_.string(), precisionName(h.precision), precisionName(e.precision),
                                  precisionName(h.precision)));
-  if (h.caseHash != e.caseHash || h.particles != e.particles)
-    throw InputError(fmt::format("{}: the checkpoint is of another case or other parameters (case '{}', {} "
-                                 "particles, hash {:016x}; this run: case '{}', {} particles, hash {:016x}); resume "
-                                 "with the case file and options the run started with (only --time-max may change)",
-                                 path_.string(), h.caseName, h.particles, h.caseHash, e.caseName, e.particles,
-                                 e.caseHash));
+  if (h.caseHash != e.caseHash || h.particles != e.particles) {
+    std::string what = differences(h, e);
+    if (what.empty())
+      what = fmt::format("case '{}', {} particles, hash {:016x}; this run: case '{}', {} particles, hash {:016x}",
+                         h.caseName, h.particles, h.caseHash, e.caseName, e.particles, e.caseHash);
+    throw InputError(fmt::format("{}: the checkpoint is of another case or other parameters ({}); resume with the "
+                                 "case file and options the run started with (only --time-max and --steps may grow)",
+                                 path_.string(), what));
+  }
 }
 
 std::vector<std::string> CheckpointReader::names() const {

@@ -36,6 +36,11 @@ struct CheckpointHeader {
   Precision precision = Precision::Single;
   uint64_t particles = 0;     // the case's particle count at the start
   std::string caseName;
+  // What the fingerprint was made of, so that a refusal can say what differs (absent from
+  // checkpoints of older sph versions): the parameters as "name=value" lines, the case file's
+  // text, and the data files as "hash path" lines (GenCase's particles, motion and acceleration
+  // tables).
+  std::string parameters, caseText, dataFiles;
 };
 
 // sph's version and the tag of its engine headers (the plugin ABI tag, plugin_loader.h).

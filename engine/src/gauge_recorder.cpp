@@ -239,7 +239,24 @@ void GaugeRecorder::save(CheckpointWriter& w) {
   }
 }
 
+void GaugeRecorder::checkResumable(const CheckpointReader& r) const {
+  for (const Item& it : items_) {
+    const auto g = r.value<GaugeCheckpoint>("gauge." + it.g.spec.name);
+    if (g.started == 0) continue;
+    // A .part is newer than a .csv beside it: the .csv was ended by an earlier stop.
+    const fs::path part = dir_ / (it.g.spec.name + ".csv.part"), done = dir_ / (it.g.spec.name + ".csv");
+    std::error_code ec;
+    const fs::path& file = fs::exists(part, ec) || !fs::exists(done, ec) ? part : done;
+    const uint64_t have = fs::is_regular_file(file, ec) ? uint64_t(fs::file_size(file, ec)) : 0;
+    if (have < g.fileBytes)
+      throw InputError(fmt::format("{}: the gauge's file holds {} bytes, fewer than the {} it had at the checkpoint "
+                                   "({}); the run cannot be resumed into this folder",
+                                   file.string(), have, g.fileBytes, r.path().string()));
+  }
+}
+
 void GaugeRecorder::resume(const CheckpointReader& r) {
+  checkResumable(r);
   for (Item& it : items_) {
     const auto g = r.value<GaugeCheckpoint>("gauge." + it.g.spec.name);
     it.nextCompute = g.nextCompute;
@@ -247,7 +264,6 @@ void GaugeRecorder::resume(const CheckpointReader& r) {
     it.started = g.started != 0;
     const fs::path part = dir_ / (it.g.spec.name + ".csv.part"), done = dir_ / (it.g.spec.name + ".csv");
     std::error_code ec;
-    // A .part is newer than a .csv beside it: the .csv was ended by an earlier stop.
     if (it.started && !fs::exists(part, ec) && fs::exists(done, ec)) fs::rename(done, part, ec);
     if (ec) throw RunError(fmt::format("cannot rename '{}': {}", done.string(), ec.message()));
     fs::remove(done, ec);
@@ -255,11 +271,6 @@ void GaugeRecorder::resume(const CheckpointReader& r) {
       fs::remove(part, ec);  // begun after the checkpoint
       continue;
     }
-    const uint64_t have = fs::exists(part, ec) ? uint64_t(fs::file_size(part, ec)) : 0;
-    if (have < g.fileBytes)
-      throw InputError(fmt::format("{}: the gauge's file holds {} bytes, fewer than the {} it had at the checkpoint "
-                                   "({}); the run cannot be resumed into this folder",
-                                   part.string(), have, g.fileBytes, r.path().string()));
     fs::resize_file(part, g.fileBytes, ec);  // rows written after the checkpoint go
     if (ec) throw RunError(fmt::format("cannot shorten '{}': {}", part.string(), ec.message()));
   }

@@ -76,8 +76,11 @@ class GaugeRecorder {
   void save(CheckpointWriter& w);
   // A resumed run: the schedules, and each file (.part, or .csv when the run that stopped ended
   // it) cut back to its length at the checkpoint and reopened as .part. InputError naming the
-  // file when it is missing or shorter.
+  // file when it is missing or shorter, thrown before any file is touched (checkResumable).
   void resume(const CheckpointReader& r);
+  // The checks of resume() alone: every gauge's file is there and at least as long as at the
+  // checkpoint. Changes nothing.
+  void checkResumable(const CheckpointReader& r) const;
 
  private:
   struct Item {

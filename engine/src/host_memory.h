@@ -4,14 +4,17 @@
 
 #include <string>
 
+#include "sph/memory_estimate.h"
+
 namespace sph {
 
-// Bytes of memory the system says are available now (MemAvailable of /proc/meminfo, else the
-// physical memory); 0 when unknown.
-double availableHostBytes();
+// availableHostBytes() and dpThatFits() are declared in sph/memory_estimate.h.
 
 // Throws InputError when `bytes` (for `what`) exceed the available memory. The message gives the
 // dp that would fit, scaling `dp` by (bytes / available)^(1 / dim): memory grows as dp^-dim.
-void requireHostMemory(double bytes, const std::string& what, double dp, int dim);
+// `suggestFrom` (when larger than `bytes`) is the need the dp that fits is scaled from: what must
+// fit with it besides `bytes`.
+void requireHostMemory(double bytes, const std::string& what, double dp, int dim, double suggestFrom = 0,
+                       double boundShare = 0);
 
 }  // namespace sph

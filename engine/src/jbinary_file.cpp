@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "input_file.h"
 #include "sph/errors.h"
 
 namespace sph::jbd {
@@ -97,7 +98,7 @@ class TreeParser {
     if (depth > kMaxDepth) f_.fail(fmt::format("items nested more than {} deep at byte {}", kMaxDepth, pos_));
     u32("the size of an item");
     if (text("an item's tag") != "\nITEM\n") f_.fail(fmt::format("no item at byte {}", pos_));
-    it.name = text("an item's name");
+    it.name = name("an item");
     const std::string where = fmt::format("item {}", it.name);
     u32(where);  // hide
     u32(where);  // hide values
@@ -122,7 +123,7 @@ class TreeParser {
     if (text(where).compare(0, 7, "\nVALUES") != 0) f_.fail(fmt::format("no values block at byte {}", pos_));
     const uint32_t count = u32(where);
     for (uint32_t v = 0; v < count; ++v) {
-      const std::string name = text(where);
+      const std::string name = this->name(fmt::format("a value of item {}", it.name));
       Value val;
       val.type = DataType(u32(where));
       const std::string what = fmt::format("value {} of item {}", name, it.name);
@@ -147,7 +148,7 @@ class TreeParser {
     u32(where);
     if (text(where) != "\nARRAY") f_.fail(fmt::format("no array at byte {} in item {}", pos_, it.name));
     ArrayInfo a;
-    a.name = text(where);
+    a.name = name(where);
     const std::string what = fmt::format("array {} of item {}", a.name, it.name);
     u32(what);  // hide
     a.type = DataType(u32(what));
@@ -213,11 +214,27 @@ class TreeParser {
     return s;
   }
 
+  // A name (of an item, a value, an array): GenCase writes printable ASCII. Anything else means
+  // the bytes are not GenCase's, and saying so beats quoting the garbled name as if it were one.
+  std::string name(const std::string& what) {
+    const uint64_t at = pos_;
+    std::string s = text(what);
+    for (size_t k = 0; k < s.size(); ++k) {
+      const unsigned char ch = static_cast<unsigned char>(s[k]);
+      if (ch < 0x20 || ch >= 0x7f)
+        f_.fail(fmt::format("damaged at byte {}: the name of {} holds byte 0x{:02x} (GenCase writes printable "
+                            "names); the file is not as GenCase wrote it",
+                            at + 4 + k, what, unsigned(ch)));
+    }
+    return s;
+  }
+
   File& f_;
   uint64_t pos_;
 };
 
 File::File(std::string path) : path_(std::move(path)) {
+  requireRegularFile(path_, "particle file");
   in_.open(path_, std::ios::binary);
   if (!in_) throw InputError(fmt::format("{}: cannot open the particle file", path_));
   in_.seekg(0, std::ios::end);

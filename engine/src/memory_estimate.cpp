@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "host_memory.h"
 #include "sph/errors.h"
 
 namespace sph {
@@ -148,15 +149,64 @@ DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t parti
   return e;
 }
 
-void requireDeviceMemory(const DeviceMemoryEstimate& e, double deviceBytes, const SimParameters& p,
-                         const std::string& deviceName) {
-  const double need = e.cell() * kUnestimated;
-  if (deviceBytes <= 0 || need <= deviceBytes) return;
-  const double fits = p.dp * std::pow(need / deviceBytes, 1.0 / double(p.dim));
-  throw InputError(fmt::format("dp {}: the particles need about {:.1f} GiB on the device (engine arrays and cell "
-                               "search), more than the {:.1f} GiB of {}; a dp of about {:.3g} or larger fits",
-                               p.dp, need / (1024.0 * 1024 * 1024), deviceBytes / (1024.0 * 1024 * 1024),
-                               deviceName, fits));
+namespace {
+// The snapshot (output.h: position 24, velocity 12, density, pressure, mk and id 4 each, type 1)
+// and the VTK writer's buffer of about as much.
+constexpr double kSnapshotBytes = 2 * (24 + 12 + 4 + 4 + 4 + 4 + 1);
+}  // namespace
+
+double runHostBytesPerParticle(Device device, Precision precision) {
+  if (device == Device::Gpu) return kSnapshotBytes;
+  SimParameters usual;
+  usual.stepAlgorithm = 2;
+  usual.dim = 3;
+  usual.dp = 1;
+  usual.support = 2;
+  return estimateDeviceMemory(usual, 1, precision).cell() * kUnestimated + kSnapshotBytes;
+}
+
+HostMemoryEstimate estimateHostMemory(const CaseDefinition& c, const SimParameters& p, Device device,
+                                      Precision precision) {
+  HostMemoryEstimate h;
+  const double n = double(c.positions.size());
+  h.caseData = double(c.positions.capacity()) * sizeof(Vec3d) + double(c.mkIndex.capacity()) * sizeof(uint16_t) +
+               double(c.normals.capacity()) * sizeof(Vec3d) + double(c.velocities.capacity()) * sizeof(Vec3f) +
+               double(c.densities.capacity()) * sizeof(float);
+  h.generatorPeak = c.generatorPeakBytes;
+  if (device == Device::Gpu) {
+    h.run = n * kSnapshotBytes;
+  } else {
+    const DeviceMemoryEstimate e = estimateDeviceMemory(p, c.positions.size(), precision);
+    h.run = e.cell() * kUnestimated + n * kSnapshotBytes;
+  }
+  return h;
+}
+
+void requireRunMemory(const HostMemoryEstimate& host, double hostBytes, const DeviceMemoryEstimate* device,
+                      double deviceBytes, const SimParameters& p, const std::string& deviceName,
+                      double boundShare) {
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  const double hostNeed = host.peak();
+  const double deviceNeed = device ? device->cell() * kUnestimated : 0;
+  const bool hostShort = hostBytes > 0 && hostNeed > hostBytes;
+  const bool deviceShort = device && deviceBytes > 0 && deviceNeed > deviceBytes;
+  if (!hostShort && !deviceShort) return;
+  double fits = p.dp;
+  if (hostBytes > 0) fits = std::max(fits, dpThatFits(p.dp, hostNeed, hostBytes, p.dim, boundShare));
+  if (device && deviceBytes > 0) fits = std::max(fits, dpThatFits(p.dp, deviceNeed, deviceBytes, p.dim, boundShare));
+  auto size = [&](double b) {
+    return b >= kGiB ? fmt::format("{:.2f} GiB", b / kGiB) : fmt::format("{:.0f} MiB", b / (1024.0 * 1024));
+  };
+  std::string what;
+  if (hostShort)
+    what = fmt::format("the run needs about {} of host memory (the case {}, the run's arrays {}, the particle "
+                       "generator at its peak {}), more than the {} available",
+                       size(hostNeed), size(host.caseData), size(host.run), size(host.generatorPeak), size(hostBytes));
+  if (deviceShort)
+    what += fmt::format("{}the particles need about {} on the device (engine arrays and cell search), more than the "
+                        "{} free on {}",
+                        what.empty() ? "" : "; ", size(deviceNeed), size(deviceBytes), deviceName);
+  throw InputError(fmt::format("dp {}: {}; a dp of about {:.3g} or larger fits", p.dp, what, fits));
 }
 
 }  // namespace sph

@@ -10,19 +10,17 @@
 
 #include <fmt/format.h>
 
+#include "input_file.h"
+#include "sph/errors.h"
+
 namespace sph::gen {
 
 std::string readWholeFile(const std::string& path) {
-  // A device or a pipe (/dev/zero) would be read for ever.
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
-    throw MeshFileError(fmt::format("mesh file {} is not a regular file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw MeshFileError(fmt::format("mesh file {} cannot be opened (missing?)", path));
-  std::ostringstream data;
-  data << in.rdbuf();
-  if (in.bad()) throw MeshFileError(fmt::format("mesh file {} cannot be read", path));
-  return data.str();
+  try {
+    return readInputFile(path, "mesh file");
+  } catch (const InputError& e) {
+    throw MeshFileError(e.what());
+  }
 }
 
 void ByteCursor::fail(const std::string& what) const {

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "input_file.h"
 #include "sph/errors.h"
 
 namespace sph {
@@ -49,8 +50,7 @@ bool parseNumber(std::string_view text, double& v) {
 
 std::vector<std::vector<double>> readDataRows(const std::string& path, int fields, int timeColumn,
                                               const DataFileUse& use) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open the {}", path, use.file));
+  std::istringstream in(readInputFile(path, use.file));
   std::vector<std::vector<double>> rows;
   std::string line;
   for (int lineNo = 1; std::getline(in, line); ++lineNo) {

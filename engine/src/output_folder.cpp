@@ -1,7 +1,8 @@
 #include "output_folder.h"
 
 #include <fcntl.h>
-#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,20 +24,66 @@ bool endsWith(const std::string& s, const char* tail) {
   return s.size() >= n && s.compare(s.size() - n, n, tail) == 0;
 }
 
-// The process holding the lock, or 0 when the file names none that is alive (a run that was
-// killed leaves its lock behind).
-long lockHolder(const fs::path& lock) {
+// The lock is an flock(2) on OUT/.sph-run.lock, held for as long as the run writes there. The
+// kernel drops it when the process ends however it ends (SIGKILL, the OOM killer), so a lock file
+// that nobody holds is one a killed run left behind, and a lock that is held is a live run whatever
+// the file says: a run that has created the file but not yet written its process id into it
+// already holds the lock.
+
+// True when a live process holds the lock at `lock` (false when there is no such file).
+bool lockIsHeld(const fs::path& lock) {
+  const int fd = ::open(lock.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  return held;
+}
+
+// The process id written in the lock file, or 0 when it holds none yet.
+long lockHolderPid(const fs::path& lock) {
   std::ifstream f(lock);
   long pid = 0;
   if (!(f >> pid) || pid <= 0) return 0;
-  if (::kill(pid_t(pid), 0) == 0 || errno == EPERM) return pid;
-  return 0;
+  return pid;
 }
 
-[[noreturn]] void lockedByAnother(const fs::path& out, long pid) {
-  throw InputError(fmt::format("{}: another run (process {}) is writing its results there; wait for it to end or "
-                               "give --out another folder",
-                               out.string(), pid));
+[[noreturn]] void lockedByAnother(const fs::path& out) {
+  const long pid = lockHolderPid(out / kLockName);
+  throw InputError(fmt::format("{}: another run{} is writing its results there; wait for it to end or give --out "
+                               "another folder",
+                               out.string(), pid != 0 ? fmt::format(" (process {})", pid) : std::string()));
+}
+
+// Takes the lock at `lock` and writes this process's id into it; returns the descriptor that holds
+// it. Throws InputError when another run holds it.
+int takeLock(const fs::path& out, const fs::path& lock) {
+  for (;;) {
+    const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+      throw InputError(fmt::format("cannot create {} in the output folder: {}", lock.string(), std::strerror(errno)));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd);
+      if (err == EWOULDBLOCK) lockedByAnother(out);
+      throw InputError(fmt::format("cannot lock {}: {}", lock.string(), std::strerror(err)));
+    }
+    // The run that held the lock removes its file as it ends: if that happened between our open and
+    // our flock, we hold a lock on a file no one else can see; take the one at the path instead.
+    struct stat held {}, atPath {};
+    if (::fstat(fd, &held) != 0 || ::stat(lock.c_str(), &atPath) != 0 || held.st_ino != atPath.st_ino ||
+        held.st_dev != atPath.st_dev) {
+      ::close(fd);
+      continue;
+    }
+    const std::string pid = fmt::format("{}\n", long(::getpid()));
+    const bool ok = ::ftruncate(fd, 0) == 0 && ::write(fd, pid.data(), pid.size()) == ssize_t(pid.size());
+    if (!ok) {
+      const int err = errno;
+      ::close(fd);
+      throw InputError(fmt::format("cannot write {}: {}", lock.string(), std::strerror(err)));
+    }
+    return fd;
+  }
 }
 
 }  // namespace
@@ -66,7 +113,7 @@ void checkOutputFolder(const fs::path& out, FolderUse use, const std::vector<std
     throw InputError(fmt::format("{}: --resume: there is no such output folder to resume", out.string()));
   }
   if (!fs::is_directory(out, ec)) throw InputError(fmt::format("{}: the output folder is a file", out.string()));
-  if (const long pid = lockHolder(out / kLockName); pid != 0 && pid != long(::getpid())) lockedByAnother(out, pid);
+  if (lockIsHeld(out / kLockName)) lockedByAnother(out);
   if (use != FolderUse::New) return;
   const std::vector<fs::path> files = previousRunFiles(out, gaugeNames);
   if (files.empty()) return;
@@ -82,30 +129,17 @@ OutputFolder::OutputFolder(fs::path out, FolderUse use, std::vector<std::string>
   fs::create_directories(out_ / "vtk", ec);
   if (ec) throw InputError(fmt::format("cannot create output folder {}: {}", (out_ / "vtk").string(), ec.message()));
   const fs::path lock = out_ / kLockName;
-  // O_EXCL: of two runs starting at once, one gets the lock.
-  for (int attempt = 0;; ++attempt) {
-    const int fd = ::open(lock.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd >= 0) {
-      const std::string pid = fmt::format("{}\n", long(::getpid()));
-      const bool ok = ::write(fd, pid.data(), pid.size()) == ssize_t(pid.size());
-      ::close(fd);
-      if (!ok) throw InputError(fmt::format("cannot write {}: {}", lock.string(), std::strerror(errno)));
-      break;
-    }
-    if (errno != EEXIST)
-      throw InputError(fmt::format("cannot create {} in the output folder: {}", lock.string(), std::strerror(errno)));
-    const long pid = lockHolder(lock);
-    if (pid != 0 || attempt > 0) lockedByAnother(out_, pid);
-    fs::remove(lock, ec);  // left by a run that no longer exists
-  }
+  lockFd_ = takeLock(out_, lock);
   lock_ = lock;
   if (use == FolderUse::Resume) return;
   for (const fs::path& p : previousRunFiles(out_, gaugeNames)) previous_.push_back({p, fs::last_write_time(p, ec)});
 }
 
 OutputFolder::~OutputFolder() {
+  // Removed while still held, so that no other run can take the lock on a file that is going.
   std::error_code ec;
   if (!lock_.empty()) fs::remove(lock_, ec);
+  if (lockFd_ >= 0) ::close(lockFd_);
 }
 
 void OutputFolder::dropPrevious() {

@@ -8,8 +8,9 @@
 // fails in its set-up leaves the old results whole), and then only those the new run has not
 // rewritten go. A resumed run (FolderUse::Resume, sph run --resume) continues the results of the
 // run it resumes and removes nothing here (RunOutput cuts what was written after the checkpoint).
-// Nothing else in the folder is ever removed. The lock is OUT/.sph-run.lock holding the process
-// id; a lock whose process is gone is taken over.
+// Nothing else in the folder is ever removed. The lock is an flock on OUT/.sph-run.lock, which
+// also holds the process id for messages; the kernel releases it when the process ends however it
+// ends, so a lock file nobody holds (left by a killed run) is taken over.
 #pragma once
 
 #include <filesystem>
@@ -48,6 +49,7 @@ class OutputFolder {
   };
   std::filesystem::path out_;
   std::filesystem::path lock_;
+  int lockFd_ = -1;  // holds the flock
   std::vector<OldFile> previous_;
 };
 

@@ -1,6 +1,8 @@
 #include "sph/plugin_loader.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -56,6 +58,27 @@ const SphPluginDescriptor* openPlugin(const std::string& path, std::string* why)
   return d;
 }
 
+// A library that any user could have written is not loaded: loading runs its code. "" when `lib`
+// may be loaded, else why not. (Group-writable is left alone: with user-private groups, the usual
+// umask 002 makes every file so.)
+std::string untrustedLibrary(const fs::path& lib) {
+  struct stat st {};
+  if (::stat(lib.c_str(), &st) != 0) return fmt::format("{}: cannot be read", lib.string());
+  if (st.st_mode & S_IWOTH)
+    return fmt::format("{}: writable by every user (mode {:03o}); not loaded", lib.string(), st.st_mode & 0777);
+  return {};
+}
+
+// The directories the user named (--plugin-path) must exist: a typo would otherwise quietly run
+// the built-in plugin.
+void requireNamedDirs(const std::vector<std::string>& explicitDirs) {
+  for (const std::string& d : explicitDirs) {
+    std::error_code ec;
+    if (d.empty()) throw InputError("--plugin-path: an empty directory name");
+    if (!fs::is_directory(d, ec)) throw InputError(fmt::format("--plugin-path {}: no such directory", d));
+  }
+}
+
 std::map<std::string, const SphPluginDescriptor*>& loadedDescriptors() {
   static std::map<std::string, const SphPluginDescriptor*> m;
   return m;
@@ -68,9 +91,6 @@ std::string pluginAbiTag() { return abiTag(SPH_PLUGIN_HEADERS_HASH, abi::kLayout
 std::vector<std::string> pluginSearchDirs(const std::vector<std::string>& explicitDirs) {
   std::vector<std::string> dirs = explicitDirs;
   if (const std::string installed = besideExecutable("lib/sph/plugins"); !installed.empty()) dirs.push_back(installed);
-#ifdef SPH_PLUGIN_BUILD_DIR
-  dirs.push_back(SPH_PLUGIN_BUILD_DIR);
-#endif
   if (const char* env = std::getenv("SPH_PLUGIN_PATH")) {
     std::string s = env;
     size_t start = 0;
@@ -82,7 +102,7 @@ std::vector<std::string> pluginSearchDirs(const std::vector<std::string>& explic
       start = colon + 1;
     }
   }
-  // The binary's own plugin directory is often the build tree's: list each directory once.
+  // A directory named twice (--plugin-path and SPH_PLUGIN_PATH) is searched once.
   std::vector<std::string> unique;
   for (const std::string& d : dirs)
     if (std::find(unique.begin(), unique.end(), d) == unique.end()) unique.push_back(d);
@@ -90,21 +110,24 @@ std::vector<std::string> pluginSearchDirs(const std::vector<std::string>& explic
 }
 
 std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems, const std::vector<std::string>& explicitDirs) {
+  requireNamedDirs(explicitDirs);
   std::vector<PluginInfo> found;
   std::map<std::string, bool> seenPath;
   for (const std::string& dir : pluginSearchDirs(explicitDirs)) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) continue;
     std::vector<fs::path> libs;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ".so") libs.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string file = e.path().filename().string();
+      if (file.rfind("libsph_", 0) == 0 && e.path().extension() == ".so") libs.push_back(e.path());
+    }
     std::sort(libs.begin(), libs.end());
     for (const fs::path& lib : libs) {
       const std::string canon = fs::weakly_canonical(lib, ec).string();
       if (seenPath[canon]) continue;
       seenPath[canon] = true;
-      std::string why;
-      const SphPluginDescriptor* d = openPlugin(canon, &why);
+      std::string why = untrustedLibrary(canon);
+      const SphPluginDescriptor* d = why.empty() ? openPlugin(canon, &why) : nullptr;
       if (!d) {
         if (problems) problems->push_back(why);
         continue;
@@ -120,6 +143,8 @@ std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems, cons
 }
 
 StrategyPtr createStrategy(const std::string& name, PluginInfo* info, const std::vector<std::string>& explicitDirs) {
+  requireNamedDirs(explicitDirs);
+  if (name.empty()) throw InputError("no neighbour-search plugin named: the name is empty");
   std::vector<std::string> problems;
   auto create = [&](const SphPluginDescriptor* d, const std::string& path) {
     if (info) *info = {d->name, d->description ? d->description : "", path};
@@ -132,13 +157,16 @@ StrategyPtr createStrategy(const std::string& name, PluginInfo* info, const std:
     const fs::path lib = fs::path(dir) / ("libsph_" + name + ".so");
     if (!fs::is_regular_file(lib, ec)) continue;
     const std::string canon = fs::weakly_canonical(lib, ec).string();
-    std::string why;
-    const SphPluginDescriptor* d = openPlugin(canon, &why);
+    std::string why = untrustedLibrary(canon);
+    const SphPluginDescriptor* d = why.empty() ? openPlugin(canon, &why) : nullptr;
     if (d && name == d->name) {
       loadedDescriptors()[d->name] = d;
       return create(d, canon);
     }
-    problems.push_back(d ? fmt::format("{}: declares plugin '{}', not '{}'", canon, d->name, name) : why);
+    // The first file of the plugin's name is the one asked for: running another plugin of that
+    // name from a later directory instead would run something else than the user chose.
+    throw InputError(fmt::format("neighbour-search plugin '{}': {}", name,
+                                 d ? fmt::format("{}: declares plugin '{}', not '{}'", canon, d->name, name) : why));
   }
   std::vector<std::string> discovery;
   const std::vector<PluginInfo> plugins = discoverPlugins(&discovery, explicitDirs);

@@ -62,6 +62,7 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
   r.extra["step_algorithm"] = s.params().stepAlgorithm == 2 ? "symplectic" : "verlet";
   r.extra["setup_seconds"] = fmt::format("{:.3f}", s.setupSeconds());
   r.extra["setup_phases"] = setupPhaseSummary(s.setupPhases());
+  if (s.deviceFreeAtStart > 0) r.extra["device_free_bytes_at_start"] = fmt::format("{:.0f}", s.deviceFreeAtStart);
   r.extra["kernel"] = s.params().kernel == KernelKind::Cubic ? "cubic" : "wendland";
 }
 

@@ -222,39 +222,47 @@ void RunOutput::checkpoint(const OutputSource& source) {
   ++checkpoints_;
 }
 
+namespace {
+// The rows of a table the run appends to (floating.csv, awas.csv) as they were at the checkpoint:
+// its first `rowBytes` bytes after the header. InputError when the file is missing or shorter.
+std::string rowsAtCheckpoint(const fs::path& csv, const char* header, uint64_t rowBytes, const CheckpointReader& r) {
+  std::ifstream f(csv, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const size_t headerBytes = std::strlen(header);
+  if (text.compare(0, headerBytes, header) != 0 || text.size() < headerBytes + rowBytes)
+    throw InputError(fmt::format("{}: missing, or shorter than the {} bytes of rows it had at the checkpoint ({}); "
+                                 "the run cannot be resumed into this folder",
+                                 csv.string(), rowBytes, r.path().string()));
+  return text.substr(headerBytes, rowBytes);
+}
+}  // namespace
+
 void RunOutput::resume(const CheckpointReader& r, const std::vector<ExcludedParticle>& excluded) {
   started_ = true;
   if (!write_) return;
+  // Every check before the first change: a refused resumption leaves the folder as it was.
   const auto o = r.value<OutputCheckpoint>("output");
+  const std::string floatingRows =
+      o.floatingRowBytes > 0 ? rowsAtCheckpoint(out_ / "floating.csv", kFloatingCsvHeader, o.floatingRowBytes, r)
+                             : std::string();
+  const std::string awasRows =
+      r.has("output.awas_row_bytes")
+          ? rowsAtCheckpoint(out_ / "awas.csv", kAwasCsvHeader, r.value<uint64_t>("output.awas_row_bytes"), r)
+          : std::string();
+  gauges_.checkResumable(r);
+
   nextOut_ = o.nextOut;
   part_ = int(o.part);
   gauges_.resume(r);
+  if (!floatingRows.empty()) {
+    floatingRows_ = floatingRows;
+    writeTextFileAtomic((out_ / "floating.csv").string(), kFloatingCsvHeader + floatingRows_);
+  }
+  if (!awasRows.empty()) {
+    awasRows_ = awasRows;
+    writeTextFileAtomic((out_ / "awas.csv").string(), kAwasCsvHeader + awasRows_);
+  }
   std::error_code ec;
-  if (o.floatingRowBytes > 0) {
-    const fs::path csv = out_ / "floating.csv";
-    std::ifstream f(csv, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    const size_t header = std::strlen(kFloatingCsvHeader);
-    if (text.compare(0, header, kFloatingCsvHeader) != 0 || text.size() < header + o.floatingRowBytes)
-      throw InputError(fmt::format("{}: missing, or shorter than the {} bytes of rows it had at the checkpoint ({}); "
-                                   "the run cannot be resumed into this folder",
-                                   csv.string(), o.floatingRowBytes, r.path().string()));
-    floatingRows_ = text.substr(header, o.floatingRowBytes);
-    writeTextFileAtomic(csv.string(), kFloatingCsvHeader + floatingRows_);
-  }
-  if (r.has("output.awas_row_bytes")) {
-    const uint64_t bytes = r.value<uint64_t>("output.awas_row_bytes");
-    const fs::path csv = out_ / "awas.csv";
-    std::ifstream f(csv, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    const size_t header = std::strlen(kAwasCsvHeader);
-    if (text.compare(0, header, kAwasCsvHeader) != 0 || text.size() < header + bytes)
-      throw InputError(fmt::format("{}: missing, or shorter than the {} bytes of rows it had at the checkpoint ({}); "
-                                   "the run cannot be resumed into this folder",
-                                   csv.string(), bytes, r.path().string()));
-    awasRows_ = text.substr(header, bytes);
-    writeTextFileAtomic(csv.string(), kAwasCsvHeader + awasRows_);
-  }
   for (const auto& e : fs::directory_iterator(out_ / "vtk", ec))
     if (partNumber(e.path().filename().string()) >= part_) fs::remove(e.path(), ec);
   if (!excluded.empty()) writeExcludedCsv(out_ / "excluded.csv", excluded);

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "host_memory.h"
 #include "output_folder.h"
 #include "report_builder.h"
 #include "run_output.h"
@@ -70,6 +71,31 @@ FolderUse folderUse(const RunOptions& o) {
 
 }  // namespace
 
+std::string reportFailedSetup(const std::string& casePath, const RunOptions& o, const std::string& error) {
+  if (!o.writeOutput) return {};
+  const std::string name = caseNameOf(casePath);
+  const fs::path out = outputDir(o, name);
+  try {
+    // Only where the run itself would have written: not into another live run's folder, nor over
+    // an earlier run's results without --overwrite.
+    checkOutputFolder(out, folderUse(o), {});
+    RunReport r;
+    r.caseName = name;
+    r.casePath = casePath;
+    r.strategy = o.neighbours;
+    r.precision = precisionName(o.precision);
+    r.device = o.device ? deviceName(*o.device) : "";
+    r.status = "failed";
+    r.error = error;
+    r.extra["failed_in"] = "set-up";
+    const fs::path report = out / "run.json";
+    writeRunReport(report.string(), r);
+    return report.string();
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 Device defaultDevice() { return gpu::available() ? Device::Gpu : Device::Cpu; }
 
 Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
@@ -91,15 +117,37 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
   if (d == Device::Gpu && !gpu::available())
     throw InputError(gpu::builtWithCuda() ? "--device gpu: no usable CUDA device was found"
                                           : "--device gpu: this build of sph has no CUDA support");
-  if (d == Device::Gpu) {
+  double deviceFree = 0;
+  {
+    // Before anything of the run is allocated: a case that cannot fit is refused with the dp that does.
     const SimParameters p = deriveParameters(c);
-    requireDeviceMemory(estimateDeviceMemory(p, c.positions.size(), o.precision), double(gpu::totalMemoryBytes()), p,
-                        gpu::deviceDescription());
+    const HostMemoryEstimate host = estimateHostMemory(c, p, d, o.precision);
+    // The case is in memory already: what the run may use is what is left and what the case holds.
+    const double hostBudget = availableHostBytes() + host.caseData;
+    const double boundShare = c.positions.empty() ? 0 : double(c.nBound) / double(c.positions.size());
+    if (d == Device::Gpu) {
+      const DeviceMemoryEstimate device = estimateDeviceMemory(p, c.positions.size(), o.precision);
+      // What is free now: the device less the CUDA context (and anything else holding it).
+      deviceFree = double(gpu::freeMemoryBytes());
+      requireRunMemory(host, hostBudget, &device, deviceFree, p, gpu::deviceDescription(), boundShare);
+    } else {
+      requireRunMemory(host, hostBudget, nullptr, 0, p, "", boundShare);
+    }
   }
   const auto start = std::chrono::steady_clock::now();
   impl_ = makeSimulationCore(c, o, d);
+  impl_->deviceFreeAtStart = deviceFree;
   if (resume) {
     impl_->restoreState(*resume);
+    // A resumption that would run no step is not what was asked for.
+    if (o.maxSteps && impl_->stepsDone() >= *o.maxSteps)
+      throw InputError(fmt::format("{}: the checkpoint is at step {} (t={:.6g} s): --steps {} would run no step; "
+                                   "give more steps (--steps counts from the start of the run)",
+                                   resume->path().string(), impl_->stepsDone(), impl_->now(), *o.maxSteps));
+    if (impl_->now() >= impl_->endTime())
+      throw InputError(fmt::format("{}: the checkpoint is at t={:.6g} s, at or past the end time {:.6g} s: the run "
+                                   "is complete; give a larger --time-max to go further",
+                                   resume->path().string(), impl_->now(), impl_->endTime()));
     impl_->resumedFrom = std::move(resume);
   }
   impl_->setSetupSeconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -159,6 +207,15 @@ RunReport Simulation::run() {
     if (!resumed) {
       output.atTime(s.now(), s);  // a resumed run's outputs of this time are done
       if (output.writes()) writeWavePaddleMotions(output.dir(), s.wavePaddles());
+    }
+    // A run killed from here on (SIGKILL, the OOM killer) leaves this report saying "running" with
+    // its process id, its lock file (no longer held) and its last checkpoint, which --resume
+    // continues from.
+    if (output.writes()) {
+      RunReport running = r;
+      completeReport(running, s, output, "running", "", secondsSince(t0));
+      running.extra["process_id"] = fmt::format("{}", long(::getpid()));
+      writeRunReport((output.dir() / "run.json").string(), running);
     }
     while (!finished()) {
       step();

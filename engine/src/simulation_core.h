@@ -41,6 +41,9 @@ class Simulation::Impl : public OutputSource {
   // The checkpoint a resumed run started from, kept from the set-up (Simulation's constructor)
   // until the run loop has resumed its output from it.
   std::unique_ptr<CheckpointReader> resumedFrom;
+  // Device memory free before the run allocated anything (GPU runs; 0 on the CPU): what the
+  // memory check compared the estimate with.
+  double deviceFreeAtStart = 0;
   // The step a resumed run started at (0 otherwise) and the particle-steps done by then, for the
   // report.
   uint64_t firstStep() const { return firstStep_; }

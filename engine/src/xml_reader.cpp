@@ -1,6 +1,8 @@
 #include "xml_reader.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <cmath>
 #include <stdexcept>
 
@@ -26,6 +28,22 @@ std::vector<std::string> splitTokens(std::string_view text) {
   flush();
   return out;
 }
+
+namespace {
+// Why a value's text is no number gen::parseReal accepts: the end of "attribute X=\"...\" ...".
+std::string whyNotANumber(const char* text) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text, &end);
+  while (end && *end && std::isspace(static_cast<unsigned char>(*end))) ++end;
+  if (end == text || (end && *end)) return "is not a number";
+  if (!std::isfinite(v)) return "is not a finite number";
+  if (errno == ERANGE)
+    return v == 0 || std::fabs(v) < 1 ? "is too small for a double (below about 2.2e-308 in size)"
+                                      : "is too large for a double (above about 1.8e308)";
+  return "is not a number";
+}
+}  // namespace
 
 void XmlReader::fail(const XMLElement* e, std::string_view msg) const {
   throw InputError(fmt::format("{}:{}: <{}>: {}", path_, e->GetLineNum(), e->Name(), msg));
@@ -69,7 +87,7 @@ double XmlReader::real(const XMLElement* e, const char* name) const {
     }
   }
   const auto v = gen::parseReal(text);
-  if (!v) fail(e, fmt::format("attribute {}=\"{}\" is not a number", name, text));
+  if (!v) fail(e, fmt::format("attribute {}=\"{}\" {}", name, text, whyNotANumber(text)));
   return *v;
 }
 
@@ -78,10 +96,11 @@ double XmlReader::real(const XMLElement* e, const char* name, double fallback) c
 }
 
 int XmlReader::integer(const XMLElement* e, const char* name) const {
+  constexpr double kMost = 1e9;  // well inside an int, and above any count a case file gives
   const double v = real(e, name);
-  if (v != std::floor(v) || std::fabs(v) > 1e9) {
-    fail(e, fmt::format("attribute {}=\"{}\" is not an integer", name, attr(e, name)));
-  }
+  if (v != std::floor(v)) fail(e, fmt::format("attribute {}=\"{}\" is not an integer", name, attr(e, name)));
+  if (std::fabs(v) > kMost)
+    fail(e, fmt::format("attribute {}=\"{}\" is out of range (at most {:.0f} in size)", name, attr(e, name), kMost));
   return int(v);
 }
 

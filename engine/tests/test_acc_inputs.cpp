@@ -5,6 +5,8 @@
 // the input says.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -343,6 +345,26 @@ TEST(AccInputReader, RefusesBadInputsNamingLineAndElement) {
     if (b.file) test::writeFile(dir / "acc.csv", b.file);
     const std::string xml = accCase(b.special);
     test::expectInputErrorAt(test::writeFile(dir / "bad_Def.xml", xml), xml, b.marker, b.element, b.what);
+  }
+}
+
+// A FIFO would block the loader for ever and /dev/zero would be read without end: both are
+// refused at once (through the binary, with a time limit, so that a wait fails the test).
+TEST(AccInputReader, AFifoOrADeviceAsTheDataFileIsRefused) {
+  for (const bool fifo : {true, false}) {
+    const auto dir = test::tempDir(fifo ? "accinputs_fifo" : "accinputs_zero");
+    if (fifo) ASSERT_EQ(::mkfifo((dir / "acc.csv").c_str(), 0644), 0);
+    else std::filesystem::create_symlink("/dev/zero", dir / "acc.csv");
+    const std::string path = test::writeFile(dir / "Fifo_Def.xml", accCase(R"(<accinputs><accinput mkfluid="0">
+<acccentre x="0" y="0" z="0" /><globalgravity value="1" /><acctimesfile value="acc.csv" /></accinput></accinputs>)"));
+    const test::CommandResult r = test::runSphWithin(30, "info " + path);
+    EXPECT_NE(r.exitCode, 124) << "sph was still reading after 30 s";
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find(fifo ? "the acceleration data file is not a regular file (a FIFO)"
+                                  : "the acceleration data file is not a regular file (a character device)"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("<acctimesfile>"), std::string::npos) << r.output;
   }
 }
 

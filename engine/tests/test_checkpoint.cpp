@@ -11,6 +11,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+
+#include <fmt/format.h>
 
 #include "checkpoint.h"
 #include "sph/errors.h"
@@ -193,11 +196,14 @@ TEST(CheckpointRefusal, MismatchesAreInputErrorsNamingTheFile) {
   o = s.o;
   o.timeOut = 0.123;  // another output schedule: another run
   expectRefused(s, o, "another case or other parameters");
+  expectRefused(s, o, "parameter TimeOut was ");
+  expectRefused(s, o, ", is now 0.123");
   LoadOptions finer;
   finer.dpOverride = 0.04;
   SmallRun other = s;
   other.c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak2D.xml", finer);
   expectRefused(other, s.o, "another case or other parameters");
+  expectRefused(other, s.o, fmt::format("{} particles, this run has {}", s.c.positions.size(), other.c.positions.size()));
   o = s.o;
   o.timeMax = 5;  // going further is allowed
   EXPECT_NO_THROW(Simulation(s.c, o));
@@ -226,6 +232,34 @@ TEST(CheckpointRefusal, AChangedMotionDataFileIsRefused) {
   test::writeFile(dir / "piston.dat", "0 0\n1 0.02\n");
   s.c = loadCase(path);
   expectRefused(s, s.o, "another case or other parameters");
+  expectRefused(s, s.o, "the data file " + (dir / "piston.dat").string() + " changed");
+}
+
+// An edited case file is named with the first line that differs.
+TEST(CheckpointRefusal, AChangedCaseFileNamesTheLine) {
+  const fs::path dir = test::tempDir("checkpoint_case_line");
+  std::string xml = test::fileText(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak2D.xml");
+  const std::string path = test::writeFile(dir / "Edited_Def.xml", xml);
+  SmallRun s;
+  LoadOptions lo;
+  lo.dpOverride = 0.05;
+  s.c = loadCase(path, lo);
+  s.o = cpuOptions();
+  s.o.writeVtk = false;
+  s.out = dir / "out";
+  s.o.outDir = s.out.string();
+  s.o.maxSteps = 5;
+  Simulation(s.c, s.o).run();
+  s.checkpoint = checkpointPath(s.out);
+  s.o.resume = true;
+  s.o.maxSteps = 8;
+  // A comment added on line 2 moves nothing else; the message names that line.
+  const size_t nl = xml.find('\n');
+  xml.insert(nl + 1, "<!-- edited -->\n");
+  test::writeFile(path, xml);
+  s.c = loadCase(path, lo);
+  expectRefused(s, s.o, "the case file changed at line 2: was ");
+  expectRefused(s, s.o, "is now \"<!-- edited -->\"");
 }
 
 TEST(CheckpointRefusal, AnotherVersionIsRefused) {
@@ -290,6 +324,62 @@ TEST(CheckpointAtomicity, AnUnfinishedWriteLeavesThePreviousCheckpoint) {
   EXPECT_EQ(sim.steps(), 5u);
   EXPECT_EQ(sim.run().status, "completed");
   EXPECT_EQ(sim.steps(), 8u);
+}
+
+// Every regular file under `dir` with its bytes.
+std::map<std::string, std::string> folderBytes(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) files[fs::relative(e.path(), dir).string()] = test::fileText(e.path());
+  return files;
+}
+
+// A resumption refused for a damaged result file changes no file of the folder: not the gauge
+// files checked before the damaged one, not the ended .csv files a resumption reopens as .part.
+TEST(CheckpointRefusal, ARefusedResumptionLeavesEveryFileAsItWas) {
+  SmallRun s = smallRunWithCheckpoint("checkpoint_refused_files");
+  {
+    // On past the checkpoint without checkpoints: the gauge files now hold rows it must cut off.
+    RunOptions further = s.o;
+    further.maxSteps = 12;
+    further.checkpointEvery = 0;
+    Simulation(s.c, further).run();
+  }
+  ASSERT_GE(s.c.gauges.items.size(), 2u);
+  const fs::path last = s.out / "gauges" / (s.c.gauges.items.back().name + ".csv");
+  ASSERT_TRUE(fs::exists(last));
+  fs::resize_file(last, 10);
+  const auto before = folderBytes(s.out);
+  try {
+    Simulation sim(s.c, s.o);
+    sim.run();
+    FAIL() << "resumed into a folder whose gauge file is shorter than at the checkpoint";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(last.string()), std::string::npos) << e.what();
+  }
+  const auto after = folderBytes(s.out);
+  EXPECT_EQ(before.size(), after.size());
+  for (const auto& [name, bytes] : before) {
+    const auto it = after.find(name);
+    ASSERT_NE(it, after.end()) << name << " is gone";
+    EXPECT_TRUE(it->second == bytes) << name << " changed (" << bytes.size() << " -> " << it->second.size()
+                                     << " bytes)";
+  }
+  for (const auto& [name, bytes] : after) EXPECT_TRUE(before.count(name)) << name << " appeared";
+}
+
+// A resumption that would run no step is refused, not a success that did nothing.
+TEST(CheckpointRefusal, AResumptionThatWouldRunNoStepIsRefused) {
+  const SmallRun s = smallRunWithCheckpoint("checkpoint_no_step");
+  RunOptions o = s.o;
+  o.maxSteps = 5;  // the checkpoint's step
+  expectRefused(s, o, "would run no step");
+  o.maxSteps = 3;
+  expectRefused(s, o, "would run no step");
+  o = s.o;
+  o.maxSteps.reset();
+  o.timeMax = 1e-6;  // before the checkpoint's time
+  expectRefused(s, o, "the run is complete");
 }
 
 TEST(CheckpointOutput, ResumeNeedsAFolderAndKeepsTheLockRules) {

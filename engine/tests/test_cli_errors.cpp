@@ -2,6 +2,8 @@
 // plugin directories searched), exits non-zero, and leaves no output that looks complete.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +11,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+
+#include <fmt/format.h>
 
 #include "test_resume_runs.h"
 #include "test_support.h"
@@ -120,6 +124,114 @@ TEST(CliErrors, AbsurdThreadCountIsAUsageError) {
   const auto r = test::runSph("run " + path + " --device cpu --quiet --threads 100000 --out " + (dir / "out").string());
   EXPECT_EQ(r.exitCode, 2) << r.output;
   EXPECT_NE(r.output.find("--threads 100000"), std::string::npos) << r.output;
+}
+
+TEST(CliErrors, ASecondRootElementIsRefused) {
+  const std::string xml = test::caseXml(kDefinition, kTank, kParams) + "<case><casedef /></case>\n";
+  expectRejected({"tworoots", xml, {"<case> after </case>", "one root element"}});
+}
+
+TEST(CliErrors, ASmoothingLengthFarOutsideDualSPHysicsRangeIsRefused) {
+  // coefh 1000 would make every particle of the case a neighbour of every other.
+  expectRejected({"coefh1000", test::caseXml(kDefinition, kTank, kParams, "<coefh value=\"1000\" />"),
+                  {"<coefh>", "times dp", "thousands"}});
+  expectRejected({"hdp01", test::caseXml(kDefinition, kTank, kParams, "<hdp value=\"0.1\" />"),
+                  {"<hdp>", "no neighbour"}});
+  // Inside the bounds but far from the usual values: a warning, and the run goes on.
+  const auto dir = test::tempDir("cli_coefh_warning");
+  const std::string path = test::writeFile(dir / "Wide_Def.xml", test::caseXml(kDefinition, kTank, kParams,
+                                                                                 "<coefh value=\"2.5\" />"));
+  const auto r = test::runSph("info " + path);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("warning: " + path), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("outside the usual"), std::string::npos) << r.output;
+}
+
+// Options whose value would silently do something else than asked.
+TEST(CliErrors, OptionValuesThatWouldBeIgnoredAreErrors) {
+  const auto dir = test::tempDir("cli_option_values");
+  const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
+  const std::string run = "run " + path + " --device cpu --quiet --out " + (dir / "out").string();
+  struct Bad {
+    std::string args, words;
+  };
+  for (const Bad& b : std::vector<Bad>{
+           {run + " --steps 1e20", "--steps 1e20 is more than"},
+           {run + " --steps 18446744073709551616", "is more than"},
+           {"run " + path + " --device cpu --quiet --out ''", "--out: the value is empty"},
+           {run + " --neighbours ''", "--neighbours: the value is empty"},
+           {run + " --plugin-path /nonexistent/plugins", "--plugin-path /nonexistent/plugins: no such directory"},
+           {"plugins --plugin-path /nonexistent/plugins", "--plugin-path /nonexistent/plugins: no such directory"},
+       }) {
+    const auto r = test::runSph(b.args);
+    EXPECT_EQ(r.exitCode, 2) << b.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(b.words), std::string::npos) << b.args << "\n" << r.output;
+    EXPECT_FALSE(fs::exists(dir / "out" / "run.json")) << b.args;
+  }
+}
+
+// A libsph_cell.so in a --plugin-path directory is the cell plugin the user asked for: when it
+// cannot be used the run stops and says why, instead of running the built-in one.
+TEST(CliErrors, ABrokenPluginOnThePluginPathIsNotPassedOver) {
+  const auto dir = test::tempDir("cli_broken_plugin");
+  const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
+  const fs::path plugins = dir / "plugins";
+  fs::create_directories(plugins);
+  const fs::path lib = plugins / "libsph_cell.so";
+  const std::string run =
+      "run " + path + " --device cpu --quiet --neighbours cell --plugin-path " + plugins.string() + " --out ";
+  struct Broken {
+    std::string name, words;
+  };
+  for (const Broken& b : std::vector<Broken>{{"empty", "cannot load"},
+                                             {"text", "cannot load"},
+                                             {"stale", "ABI tag"},
+                                             {"world-writable", "writable by every user"}}) {
+    fs::remove(lib);
+    if (b.name == "empty") test::writeFile(lib, "");
+    if (b.name == "text") test::writeFile(lib, "not an ELF file\n");
+    if (b.name == "stale") fs::copy_file(std::string(SPH_TEST_PLUGIN_DIR) + "/libsph_stale.so", lib);
+    if (b.name == "world-writable") {
+      fs::copy_file(std::string(SPH_PLUGIN_BUILD_DIR) + "/libsph_cell.so", lib);
+      fs::permissions(lib, fs::perms::others_write, fs::perm_options::add);
+    }
+    const auto r = test::runSph(run + (dir / ("out_" + b.name)).string());
+    EXPECT_EQ(r.exitCode, 2) << b.name << "\n" << r.output;
+    EXPECT_NE(r.output.find(lib.string()), std::string::npos) << b.name << "\n" << r.output;
+    EXPECT_NE(r.output.find(b.words), std::string::npos) << b.name << "\n" << r.output;
+    EXPECT_FALSE(fs::exists(dir / ("out_" + b.name) / "run.json")) << b.name;
+  }
+}
+
+// Messages say what is wrong with the value, not something else.
+TEST(CliErrors, MessagesNameWhatIsWrong) {
+  const auto dir = test::tempDir("cli_messages");
+  // A number too small for a double is not "not a number"; a count past an int is not "not an
+  // integer".
+  expectRejected({"denormal_dp",
+                  test::caseXml(R"(<definition dp="1e-320"><pointmin x="-0.2" y="-0.2" z="-0.2" /><pointmax x="1" y="1" z="1" /></definition>)",
+                                kTank, kParams),
+                  {"dp=\"1e-320\" is too small for a double"}});
+  expectRejected({"huge_lattice",
+                  test::caseXml(kDefinition, kTank, kParams, R"(<lattice bound="2000000000" fluid="1" />)"),
+                  {"bound=\"2000000000\" is out of range"}});
+  // GenCase's output with another --dp: the message names the dp its particles have.
+  const fs::path data = fs::path(SPH_SOURCE_DIR) / "engine/tests/data/gencase";
+  const auto other = test::runSph("info " + (data / "DamBreak2D.xml").string() + " --dp 0.1");
+  EXPECT_EQ(other.exitCode, 2) << other.output;
+  EXPECT_NE(other.output.find("holds the particles of dp 0.04; --dp 0.1 cannot change them"), std::string::npos)
+      << other.output;
+  // A damaged .bi4 whose name lengths no longer fit its names: "damaged", not a garbled name.
+  fs::copy_file(data / "DamBreak2D.xml", dir / "DamBreak2D.xml");
+  std::string bytes = test::fileText(data / "DamBreak2D.bi4");
+  const size_t date = bytes.find(std::string("\x04\0\0\0Date", 8));
+  ASSERT_NE(date, std::string::npos);
+  bytes[date] = '\x05';
+  test::writeFile(dir / "DamBreak2D.bi4", bytes);
+  const auto damaged = test::runSph("info " + (dir / "DamBreak2D.xml").string());
+  EXPECT_EQ(damaged.exitCode, 2) << damaged.output;
+  EXPECT_NE(damaged.output.find("damaged at byte"), std::string::npos) << damaged.output;
+  EXPECT_NE(damaged.output.find("not as GenCase wrote it"), std::string::npos) << damaged.output;
 }
 
 TEST(CliErrors, ControlBytesOfTheInputAreEscaped) {
@@ -267,16 +379,65 @@ TEST(CliRun, ALiveRunsLockKeepsOthersOut) {
   const auto dir = test::tempDir("cli_lock");
   const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
   const auto out = dir / "out";
-  // This test's own process stands for a run in progress.
+  const std::string run = "run " + path + " --device cpu --quiet --out " + out.string();
   fs::create_directories(out);
-  test::writeFile(out / ".sph-run.lock", std::to_string(getpid()) + "\n");
-  const auto r = test::runSph("run " + path + " --device cpu --quiet --out " + out.string());
-  EXPECT_EQ(r.exitCode, 2) << r.output;
-  EXPECT_NE(r.output.find("another run"), std::string::npos) << r.output;
-  // A lock left by a process that is gone is taken over.
-  test::writeFile(out / ".sph-run.lock", "2147483646\n");
-  const auto ok = test::runSph("run " + path + " --device cpu --quiet --out " + out.string());
+  const fs::path lock = out / ".sph-run.lock";
+  // This test's process stands for a run in progress that has created its lock file and taken the
+  // lock but not yet written its process id: the moment two simultaneous launches meet.
+  const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  const auto early = test::runSph(run);
+  EXPECT_EQ(early.exitCode, 2) << early.output;
+  EXPECT_NE(early.output.find("another run is writing"), std::string::npos) << early.output;
+  EXPECT_FALSE(fs::exists(out / "run.json")) << "the refused run wrote into the held folder";
+  // Once the holder has written its id, the message names it.
+  test::writeFile(lock, std::to_string(getpid()) + "\n");
+  const auto named = test::runSph(run);
+  EXPECT_EQ(named.exitCode, 2) << named.output;
+  EXPECT_NE(named.output.find(fmt::format("another run (process {})", getpid())), std::string::npos) << named.output;
+  ::close(fd);
+  // A lock file nobody holds was left by a run that was killed: taken over, whatever process id it
+  // names (even a live one: ids are reused).
+  const auto ok = test::runSph(run);
   EXPECT_EQ(ok.exitCode, 0) << ok.output;
+  EXPECT_FALSE(fs::exists(lock)) << "the lock outlived the run";
+  test::writeFile(lock, "2147483646\n");
+  const auto again = test::runSph(run + " --overwrite");
+  EXPECT_EQ(again.exitCode, 0) << again.output;
+}
+
+// Two runs started together into one folder: exactly one writes there, whichever the scheduler
+// lets through first; the other is refused before it writes anything.
+TEST(CliRun, TwoSimultaneousRunsOneFolderOneWins) {
+  const auto dir = test::tempDir("cli_lock_race");
+  const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
+  for (int round = 0; round < 4; ++round) {
+    const auto out = dir / fmt::format("out{}", round);
+    std::vector<pid_t> children;
+    for (int k = 0; k < 2; ++k) {
+      const pid_t child = fork();
+      ASSERT_GE(child, 0);
+      if (child == 0) {
+        std::freopen("/dev/null", "w", stdout);
+        std::freopen("/dev/null", "w", stderr);
+        execl(SPH_BINARY_PATH, SPH_BINARY_PATH, "run", path.c_str(), "--device", "cpu", "--quiet", "--threads", "1",
+              "--out", out.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+      }
+      children.push_back(child);
+    }
+    int succeeded = 0, refused = 0;
+    for (const pid_t child : children) {
+      int status = 0;
+      ASSERT_EQ(waitpid(child, &status, 0), child);
+      ASSERT_TRUE(WIFEXITED(status));
+      succeeded += WEXITSTATUS(status) == 0;
+      refused += WEXITSTATUS(status) == 2;
+    }
+    EXPECT_EQ(succeeded, 1) << "round " << round;
+    EXPECT_EQ(refused, 1) << "round " << round;
+  }
 }
 
 // Starts `sph run CASE --device cpu --quiet --threads 1 --out OUT`, waits until it has written
@@ -338,6 +499,77 @@ TEST(CliRun, SigtermThenResumeGivesTheResultsOfARunWithoutStop) {
   const std::string json = test::fileText(out / "run.json");
   EXPECT_NE(json.find("\"status\": \"completed\""), std::string::npos) << json;
   EXPECT_NE(json.find("resumed_at_step"), std::string::npos) << json;
+}
+
+// A run killed outright (SIGKILL, as the OOM killer does) cannot write anything more: its folder
+// still tells what happened (run.json "running" with its process id, its lock file held by no
+// one, its last checkpoint), and --resume continues it to the results of a run without a stop.
+TEST(CliRun, AKilledRunIsRecognisableAndResumes) {
+  const auto dir = test::tempDir("cli_sigkill_resume");
+  const std::string params = R"(<parameter key="TimeMax" value="10" /><parameter key="TimeOut" value="0.1" />)";
+  const std::string path = test::writeFile(dir / "Long_Def.xml", test::caseXml(kDefinition, kTank, params));
+  const auto out = dir / "out", straight = dir / "straight";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    execl(SPH_BINARY_PATH, SPH_BINARY_PATH, "run", path.c_str(), "--device", "cpu", "--quiet", "--threads", "1",
+          "--checkpoint-every", "0.2", "--out", out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const fs::path checkpoint = out / "checkpoint" / "checkpoint.bin";
+  for (int i = 0; i < 600 && !(fs::exists(checkpoint) && fs::exists(out / "vtk" / "Part_0005.vtk")); ++i)
+    usleep(100000);
+  ASSERT_TRUE(fs::exists(checkpoint)) << "the run wrote no checkpoint";
+  kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  const std::string json = test::fileText(out / "run.json");
+  EXPECT_NE(json.find("\"status\": \"running\""), std::string::npos) << json;
+  EXPECT_NE(json.find(fmt::format("\"process_id\": \"{}\"", child)), std::string::npos) << json;
+  const fs::path lock = out / ".sph-run.lock";
+  ASSERT_TRUE(fs::exists(lock)) << "a killed run leaves its lock file";
+  const int fd = ::open(lock.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0) << "nobody may hold the lock of a killed run";
+  ::close(fd);
+
+  const auto resumed = test::runSph("run " + path + " --device cpu --quiet --threads 1 --resume " + out.string());
+  ASSERT_EQ(resumed.exitCode, 0) << resumed.output;
+  const auto once = test::runSph("run " + path + " --device cpu --quiet --threads 1 --out " + straight.string());
+  ASSERT_EQ(once.exitCode, 0) << once.output;
+  test::expectSameResultFiles(straight, out);
+  EXPECT_NE(test::fileText(out / "run.json").find("\"status\": \"completed\""), std::string::npos);
+  EXPECT_FALSE(fs::exists(lock));
+}
+
+// A failure before the first step that is not the input's (out of memory, a device error) still
+// leaves a run.json saying "failed" and why, where the run would have written it.
+TEST(CliRun, AFailedSetUpLeavesAFailedReport) {
+  const auto dir = test::tempDir("cli_failed_setup");
+  const std::string path = test::writeFile(dir / "Small_Def.xml", test::caseXml(kDefinition, kTank, kParams));
+  RunOptions o;
+  o.outDir = (dir / "out").string();
+  o.neighbours = "verlet";
+  o.overwrite = false;  // as sph run without --overwrite
+  const std::string report = reportFailedSetup(path, o, "out of host memory (std::bad_alloc) while setting up the case");
+  EXPECT_EQ(report, (dir / "out" / "run.json").string());
+  const std::string json = test::fileText(dir / "out" / "run.json");
+  EXPECT_NE(json.find("\"status\": \"failed\""), std::string::npos) << json;
+  EXPECT_NE(json.find("std::bad_alloc"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"case\": \"Small\""), std::string::npos) << json;
+  // Not over the results of an earlier run without --overwrite (the folder now holds one), and
+  // not with --no-output.
+  EXPECT_EQ(reportFailedSetup(path, o, "again"), "");
+  EXPECT_EQ(test::fileText(dir / "out" / "run.json"), json);
+  o.overwrite = true;
+  EXPECT_NE(reportFailedSetup(path, o, "again"), "");
+  o.writeOutput = false;
+  o.outDir = (dir / "none").string();
+  EXPECT_EQ(reportFailedSetup(path, o, "again"), "");
+  EXPECT_FALSE(fs::exists(dir / "none"));
 }
 
 TEST(CliErrors, ResumeWithoutACheckpointOrWithContradictingOptions) {

@@ -231,7 +231,8 @@ TEST(GenCaseOutputErrors, DpOverrideRefused) {
   sph::LoadOptions o;
   o.dpOverride = 0.02;
   const std::string msg = loadError(fixture("DamBreak2D.xml"), o);
-  EXPECT_NE(msg.find("--dp cannot change them"), std::string::npos) << msg;
+  // The dp its particles have, and the one asked for.
+  EXPECT_NE(msg.find("holds the particles of dp 0.04; --dp 0.02 cannot change them"), std::string::npos) << msg;
 }
 
 TEST(GenCaseOutputErrors, MissingParticleFile) {

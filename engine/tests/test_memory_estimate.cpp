@@ -1,6 +1,7 @@
 // The device memory a run is estimated to need before anything is allocated (memory_estimate.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -86,17 +87,53 @@ TEST(MemoryEstimate, ACaseTooLargeForTheDeviceNamesTheDpThatFits) {
   const SimParameters p = damBreakLike(1);
   const DeviceMemoryEstimate e = estimateDeviceMemory(p, 100000000, Precision::Single);
   const double gib = 1024.0 * 1024 * 1024;
-  EXPECT_NO_THROW(requireDeviceMemory(e, 80 * gib, p, "a large GPU"));
+  const HostMemoryEstimate host;  // nothing on the host
+  EXPECT_NO_THROW(requireRunMemory(host, 100 * gib, &e, 80 * gib, p, "a large GPU"));
   try {
-    requireDeviceMemory(e, 1 * gib, p, "a small GPU");
+    requireRunMemory(host, 100 * gib, &e, 1 * gib, p, "a small GPU");
     FAIL() << "no error";
   } catch (const InputError& err) {
     const std::string what = err.what();
     EXPECT_NE(what.find("a small GPU"), std::string::npos) << what;
-    // 16.0 GB (and 6% the estimate leaves out) for 1 GiB: dp grows by the cube root of the ratio.
-    const double fits = p.dp * std::cbrt(1.06 * e.cell() / gib);
+    EXPECT_EQ(what.find("host memory"), std::string::npos) << what;
+    // 16.0 GB (and 6% the estimate leaves out) for 1 GiB: dp grows by the cube root of the ratio
+    // (and 2% to spare).
+    const double fits = p.dp * std::cbrt(1.02 * 1.06 * e.cell() / gib);
     EXPECT_NE(what.find(fmt::format("a dp of about {:.3g}", fits)), std::string::npos) << what;
   }
+}
+
+// The host's need is the larger of the generator's peak and the case with the run's arrays; the
+// dp suggested makes both the host and the device fit.
+TEST(MemoryEstimate, TheHostAndTheDeviceBothFitAtTheDpSuggested) {
+  const SimParameters p = damBreakLike(1);
+  const double gib = 1024.0 * 1024 * 1024;
+  HostMemoryEstimate host;
+  host.caseData = 3 * gib;
+  host.run = 5 * gib;
+  host.generatorPeak = 6 * gib;
+  EXPECT_DOUBLE_EQ(host.peak(), 8 * gib);
+  host.generatorPeak = 9 * gib;
+  EXPECT_DOUBLE_EQ(host.peak(), 9 * gib);
+  const DeviceMemoryEstimate e = estimateDeviceMemory(p, 10000000, Precision::Single);  // 1.6 GB
+  for (const double deviceGiB : {0.5, 100.0}) {
+    try {
+      requireRunMemory(host, 2 * gib, &e, deviceGiB * gib, p, "a GPU");
+      FAIL() << "no error";
+    } catch (const InputError& err) {
+      const std::string what = err.what();
+      EXPECT_NE(what.find("9.00 GiB of host memory"), std::string::npos) << what;
+      EXPECT_EQ(what.find("on the device") != std::string::npos, deviceGiB < 1) << what;
+      // The larger of the two dps.
+      const double hostFits = p.dp * std::cbrt(1.02 * 9 / 2.0);
+      const double deviceFits = p.dp * std::cbrt(1.02 * 1.06 * e.cell() / (deviceGiB * gib));
+      EXPECT_NE(what.find(fmt::format("a dp of about {:.3g}", std::max({p.dp, hostFits, deviceFits}))),
+                std::string::npos)
+          << what;
+    }
+  }
+  // On the CPU (no device estimate) only the host counts.
+  EXPECT_NO_THROW(requireRunMemory(host, 10 * gib, nullptr, 0, p, "none"));
 }
 
 }  // namespace

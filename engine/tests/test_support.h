@@ -128,6 +128,12 @@ inline RunReport runCpuCase(const std::filesystem::path& dir, const std::string&
 
 inline CommandResult runSph(const std::string& args) { return runCommand(std::string(SPH_BINARY_PATH) + " " + args); }
 
+// runSph stopped after `seconds` (exit code 124 then, as timeout(1) gives): for inputs that could
+// make the binary wait for ever, so that a test fails instead of hanging.
+inline CommandResult runSphWithin(int seconds, const std::string& args) {
+  return runCommand("timeout " + std::to_string(seconds) + " " + std::string(SPH_BINARY_PATH) + " " + args);
+}
+
 // A DualSPHysics case with the given mainlist commands and parameters (2D when y0 == y1).
 inline std::string caseXml(const std::string& definition, const std::string& commands, const std::string& parameters,
                            const std::string& constants = "") {

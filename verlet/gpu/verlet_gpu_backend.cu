@@ -438,15 +438,17 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     queuedEventRecorded_ = false;
   }
   BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) override {
-    return buildT(p, l, r, Real4Source<float>{p.pos}, refF_);
+    return withinDeviceMemory([&] { return buildT(p, l, r, Real4Source<float>{p.pos}, refF_); });
   }
   BuildResult build(const ParticleView<double>& p, const cell::CellLookup& l, const BuildRequest& r) override {
-    // The paper's double layout (3.4): (x, y) as 16-byte double2 plus a separate z array.
-    grow(xy_, 2 * size_t(p.n), "allocating the double2 build positions");
-    grow(z_, p.n, "allocating the build z array");
-    SPH_LAUNCH("splitting positions for the list build", p.n, kBlock, 0, splitXyZKernel, p.pos, p.n,
-               reinterpret_cast<double2*>(xy_.data()), z_.data());
-    return buildT(p, l, r, XyZSource{xy_.data(), z_.data()}, refD_);
+    return withinDeviceMemory([&] {
+      // The paper's double layout (3.4): (x, y) as 16-byte double2 plus a separate z array.
+      grow(xy_, 2 * size_t(p.n), "allocating the double2 build positions");
+      grow(z_, p.n, "allocating the build z array");
+      SPH_LAUNCH("splitting positions for the list build", p.n, kBlock, 0, splitXyZKernel, p.pos, p.n,
+                 reinterpret_cast<double2*>(xy_.data()), z_.data());
+      return buildT(p, l, r, XyZSource{xy_.data(), z_.data()}, refD_);
+    });
   }
 
   HostLists download() const override {
@@ -498,6 +500,37 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   size_t peakDeviceBytes() const override { return peak_; }
 
  private:
+  // A build whose buffers the device cannot hold (any of them, not only the entries) is a build
+  // that did not fit: every list buffer is given back, so that the cell search the plugin falls
+  // back to (or the next, smaller layout) has the room.
+  template <typename Build>
+  BuildResult withinDeviceMemory(Build&& build) {
+    try {
+      return build();
+    } catch (const DeviceOutOfMemory&) {
+      releaseLists();
+      BuildResult none;
+      none.bytes = lastAttemptBytes_;
+      return none;
+    }
+  }
+  void releaseLists() {
+    if (entries_) cudaFree(entries_);
+    entries_ = nullptr;
+    entriesCapacity_ = 0;
+    length_.release();
+    regionSize_.release();
+    regionEnd_.release();
+    scanTemp_.release();
+    refF_.release();
+    refD_.release();
+    xy_.release();
+    z_.release();
+    n_ = 0;
+    lastGoodTotal_ = 0;
+    clusterStorage_ = false;
+  }
+
   template <typename R>
   std::vector<Real4<R>> downloadBuilt(const DeviceBuffer<Real4<R>>& ref) const {
     std::vector<Real4<R>> h(n_);
@@ -570,6 +603,9 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     if (r.layout == ListLayout::Clusters) return buildClustersT(p, l, r, pos, ref);
     clusterStorage_ = false;  // the entries are overwritten
     const uint32_t n = p.n, groups = warpCount(n);
+    lastAttemptBytes_ = 0;
+    // The saved positions first: the entries are then the last large allocation of a build.
+    grow(ref, p.n, "allocating build positions");
     const bool periodic = l.periodic(0) || l.periodic(1) || l.periodic(2);
     BuildResult res;
     const T rc2 = T(r.listRadius) * T(r.listRadius);
@@ -600,6 +636,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     res.entries = total;
     res.members = s.members;
     res.bytes = total * sizeof(uint32_t) + size_t(n) * sizeof(uint32_t) + size_t(groups) * sizeof(uint64_t);
+    lastAttemptBytes_ = res.bytes;
     if (!reserveEntries(total, res.bytes - total * sizeof(uint32_t), r.memoryCap)) {
       n_ = 0;  // the count pass overwrote the old lists' lengths and offsets: no lists now
       lastGoodTotal_ = 0;
@@ -681,6 +718,8 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     const T rc2 = T(r.listRadius) * T(r.listRadius);
     const size_t perCluster = 2 * sizeof(uint64_t);  // begin and count
     BuildResult res;
+    lastAttemptBytes_ = 0;
+    grow(ref, p.n, "allocating build positions");
     grow(regionSize_, clusters, "allocating cluster entry counts");
     grow(regionEnd_, clusters, "allocating cluster offsets");
     // Whatever happens now, the old lists are gone (their offsets or entries are overwritten).
@@ -726,6 +765,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     res.entries = total;
     res.members = sums.members;
     res.bytes = total * 12 + size_t(clusters) * perCluster;
+    lastAttemptBytes_ = res.bytes;
     if (sums.overflow) return res;  // a cluster reaches more j-clusters than a table holds
     if (!reserveEntries(clusterWords(total), size_t(clusters) * perCluster, r.memoryCap)) return res;
     if (n > 0)
@@ -759,8 +799,13 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     size_t got = want;
     if (cap > 0 && want * sizeof(uint32_t) + fixed > cap) got = total;  // no headroom past the cap
     if (cudaMalloc(&p, got * sizeof(uint32_t)) != cudaSuccess) {
-      (void)cudaGetLastError();  // an out-of-memory error is not sticky: clear it and fall back
-      return false;
+      (void)cudaGetLastError();  // an out-of-memory error is not sticky: clear it
+      // Without the headroom it may still fit (the next build that grows then reallocates).
+      if (got == total || cudaMalloc(&p, total * sizeof(uint32_t)) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+      }
+      got = total;
     }
     entries_ = static_cast<uint32_t*>(p);
     entriesCapacity_ = got;
@@ -882,6 +927,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   DeviceBuffer<Real4<double>> refD_;
   DeviceBuffer<double> xy_, z_;
   uint32_t* entries_ = nullptr;
+  size_t lastAttemptBytes_ = 0;  // what the current build's lists need, once counted
   size_t entriesCapacity_ = 0;
   bool clusterStorage_ = false;     // entries_ holds the last build's cluster lists (one-pass builds may reuse it)
   uint64_t lastClusterTotal_ = 0;   // their entries

@@ -79,6 +79,9 @@ struct CaseDefinition {
 
   // Generated particles, boundary first: indices [0, nBound) are boundary, the rest fluid.
   std::vector<Vec3d> positions;
+  // Host memory the particle generator held at its peak (its lattice and the positions); 0 for
+  // GenCase's output. The memory estimate counts it (memory_estimate.h).
+  double generatorPeakBytes = 0;
   std::vector<uint16_t> mkIndex;  // index into `mks` per particle
   std::vector<MkEntry> mks;
   uint32_t nBound = 0;
@@ -123,7 +126,13 @@ struct LoadOptions {
   // The most lattice nodes the geometry may span (0: as many as memory allows): an input error
   // beyond, so that tools feeding arbitrary files (the fuzz targets) stay small and fast.
   uint64_t maxLatticeNodes = 0;
+  // Host bytes a particle of the run to come will take beyond the case's own (memory_estimate.h,
+  // runHostBytesPerParticle): the generator's refusals then name a dp at which the run fits too.
+  double runHostBytesPerParticle = 0;
 };
+
+// The case's name: the file's stem without DualSPHysics' "_Def" suffix (out/<name> by default).
+std::string caseNameOf(const std::string& path);
 
 // Parses the XML, generates particles and resolves the domain. Throws InputError naming the
 // file, line and element on any problem.

@@ -19,6 +19,13 @@ class RunError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The device had no room for an allocation (cudaErrorMemoryAllocation): a RunError that code with
+// a smaller alternative (the Verlet plugin's next list layout, the cell search) catches.
+class DeviceOutOfMemory : public RunError {
+ public:
+  using RunError::RunError;
+};
+
 // The simulation diverged: non-finite or supersonic particles. A RunError whose run leaves a
 // last snapshot for inspection.
 class DivergenceError : public RunError {

@@ -11,7 +11,12 @@ namespace sph::gpu {
 bool builtWithCuda();
 bool available();               // built with CUDA and at least one usable device
 std::string deviceDescription(); // e.g. "NVIDIA H200 (sm_90, 139 GiB)"
+// The device's memory, less what SPH_DEVICE_MEMORY_LIMIT holds back: with that variable set to L,
+// the process holds back all but L bytes of the memory free when it first asks (for its whole
+// life), so that it runs as it would with L bytes free.
 size_t totalMemoryBytes();
+// What is free on the device now (of the limited device, with the CUDA context's own taken).
+size_t freeMemoryBytes();
 
 void* allocBytes(size_t bytes, const char* what);
 void freeBytes(void* p) noexcept;

@@ -25,8 +25,10 @@ std::vector<std::string> pluginSearchDirs(const std::vector<std::string>& explic
 // when its tag is the same.
 std::string pluginAbiTag();
 
-// Every loadable plugin found (first one wins per name). Libraries that fail to load or have
-// another ABI tag are reported in `problems` (one line each) when given.
+// Every loadable plugin found in the libsph_*.so files of the search directories (first one wins
+// per name). Libraries that fail to load, have another ABI tag or are writable by every user are
+// reported in `problems` (one line each) when given. InputError when a directory of
+// `explicitDirs` does not exist.
 std::vector<PluginInfo> discoverPlugins(std::vector<std::string>* problems = nullptr,
                                         const std::vector<std::string>& explicitDirs = {});
 
@@ -38,11 +40,13 @@ struct StrategyDeleter {
 };
 using StrategyPtr = std::unique_ptr<NeighbourStrategy, StrategyDeleter>;
 
-// Creates the strategy named `name`. Only its own library, libsph_<name>.so, is loaded (the first
-// in search order that loads), so a broken library beside it cannot break the run; a plugin in a
-// file named otherwise is found by loading every library, as discoverPlugins does. Throws
-// InputError naming the directories searched, the plugins found and the libraries skipped (and
-// why) when there is none of that name.
+// Creates the strategy named `name`. Only its own library, libsph_<name>.so, is loaded: the first
+// in search order, so a broken library beside it cannot break the run, and a broken one of that
+// name is an InputError saying why (never passed over for another of the same name further on).
+// A plugin in a file named otherwise is found by loading every libsph_*.so, as discoverPlugins
+// does. Throws InputError naming the directories searched, the plugins found and the libraries
+// skipped (and why) when there is none of that name, and when a directory of `explicitDirs` does
+// not exist.
 StrategyPtr createStrategy(const std::string& name, PluginInfo* info = nullptr,
                            const std::vector<std::string>& explicitDirs = {});
 

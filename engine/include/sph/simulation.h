@@ -93,4 +93,10 @@ class Simulation {
 // Picks the device a run would use when none is requested (GPU if usable).
 Device defaultDevice();
 
+// After a failure before the run began (loading the case or setting it up: out of memory, a CUDA
+// error), writes OUT/run.json with status "failed" and `error`, where the run would have written:
+// not with --no-output, not into another live run's folder, not over an earlier run's results
+// without --overwrite. Returns the report's path, or "" when none was written.
+std::string reportFailedSetup(const std::string& casePath, const RunOptions& o, const std::string& error);
+
 }  // namespace sph

@@ -20,6 +20,7 @@ bool builtWithCuda() { return false; }
 bool available() { return false; }
 std::string deviceDescription() { return "none (built without CUDA)"; }
 size_t totalMemoryBytes() { return 0; }
+size_t freeMemoryBytes() { return 0; }
 void* allocBytes(size_t, const char*) { noCuda("allocate device memory"); }
 void freeBytes(void*) noexcept {}
 void* allocPinned(size_t, const char*) { noCuda("allocate pinned host memory"); }

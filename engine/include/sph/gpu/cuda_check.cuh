@@ -12,9 +12,14 @@
 namespace sph::gpu {
 
 inline void check(cudaError_t e, const char* what, const char* file, int line) {
-  if (e != cudaSuccess)
-    throw RunError(std::string("CUDA error while ") + what + ": " + cudaGetErrorString(e) + " (" +
-                   cudaGetErrorName(e) + " at " + file + ":" + std::to_string(line) + ")");
+  if (e == cudaSuccess) return;
+  const std::string msg = std::string("CUDA error while ") + what + ": " + cudaGetErrorString(e) + " (" +
+                          cudaGetErrorName(e) + " at " + file + ":" + std::to_string(line) + ")";
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();  // not sticky: clear it, so that a smaller alternative can go on
+    throw DeviceOutOfMemory(msg);
+  }
+  throw RunError(msg);
 }
 
 // Launches `kernel` on a 1-D grid covering `n` items and checks the launch. Define

@@ -1,0 +1,45 @@
+// Fuzz target: any bytes as a motion data file (<mvfile>, <mvrotfile>) and as an acceleration
+// data file (<acctimesfile>), read as the case loader reads them. They must load or be refused
+// with an InputError naming the file; a crash, a hang or any other exception is a bug.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "fuzz_target.h"
+#include "motion_data_file.h"
+#include "sph/errors.h"
+
+namespace fs = std::filesystem;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const fs::path file = [] {
+    const fs::path d = fs::temp_directory_path() / ("sph_fuzz_data_" + std::to_string(getpid()));
+    fs::create_directories(d);
+    return d / "data.csv";
+  }();
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  // The first byte picks the reader's columns, so that every shape of row gets its inputs.
+  const int pick = size > 0 ? data[0] % 4 : 0;
+  try {
+    if (pick == 0) {
+      sph::MotionFileColumns position;
+      position.fields = 4;
+      position.x = 1;
+      position.z = 3;
+      (void)sph::readMotionTable(file.string(), position);
+    } else if (pick == 1) {
+      sph::MotionFileColumns rotation;
+      rotation.angle = 1;
+      rotation.angleFactor = 0.017453292519943295;
+      (void)sph::readMotionTable(file.string(), rotation);
+    } else {
+      const sph::DataFileUse use{"acceleration data file", "the acceleration input", "an acceleration input"};
+      (void)sph::readDataRows(file.string(), pick == 2 ? 7 : 3, pick == 2 ? 0 : 2, use);
+    }
+  } catch (const sph::InputError&) {
+  }
+  return 0;
+}
