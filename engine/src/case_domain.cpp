@@ -124,10 +124,9 @@ int parameterInt(const CaseDefinition& c, const std::string& key, int fallback) 
   const CaseParameter* p = findParameter(c, key);
   if (!p) return fallback;
   const auto v = gen::parseReal(p->value);
-  if (!v || *v != std::floor(*v) || *v < double(std::numeric_limits<int>::min()) ||
-      *v > double(std::numeric_limits<int>::max())) {
-    badValue(c, key, *p, "an integer");
-  }
+  if (!v || *v != std::floor(*v)) badValue(c, key, *p, "an integer");
+  if (*v < double(std::numeric_limits<int>::min()) || *v > double(std::numeric_limits<int>::max()))
+    badValue(c, key, *p, fmt::format("an integer of at most {} in size", std::numeric_limits<int>::max()).c_str());
   return int(*v);
 }
 

@@ -22,6 +22,10 @@ constexpr double kSkinShare = 0.05;
 // What the estimate leaves out (cell tables, the radix sort's scratch, the CUDA context), as a
 // share of it: about 4% with the cell plugin on DamBreak (tools/bench/RESULTS.md).
 constexpr double kUnestimated = 1.06;
+// And what does not grow with the particles: the cell tables, CUB's scratch, recorded steps and
+// the 2 MiB rounding of each of some twenty device arrays. On an H200, DamBreak at 459,000
+// particles (80.5 MiB estimated) needed 105-110 MiB free to run.
+constexpr double kDeviceFixedBytes = 48.0 * 1024 * 1024;
 
 // Lattice neighbours within `radius` (in dp) of a node, the node itself left out.
 double latticeNeighbours(double radius, int dim) {
@@ -187,13 +191,17 @@ void requireRunMemory(const HostMemoryEstimate& host, double hostBytes, const De
                       double boundShare) {
   constexpr double kGiB = 1024.0 * 1024 * 1024;
   const double hostNeed = host.peak();
-  const double deviceNeed = device ? device->cell() * kUnestimated : 0;
+  const double deviceNeed = device ? device->cell() * kUnestimated + kDeviceFixedBytes : 0;
   const bool hostShort = hostBytes > 0 && hostNeed > hostBytes;
   const bool deviceShort = device && deviceBytes > 0 && deviceNeed > deviceBytes;
   if (!hostShort && !deviceShort) return;
   double fits = p.dp;
   if (hostBytes > 0) fits = std::max(fits, dpThatFits(p.dp, hostNeed, hostBytes, p.dim, boundShare));
-  if (device && deviceBytes > 0) fits = std::max(fits, dpThatFits(p.dp, deviceNeed, deviceBytes, p.dim, boundShare));
+  // The fixed part stays whatever the dp.
+  const bool noDpFits = device && deviceBytes > 0 && deviceBytes <= kDeviceFixedBytes * 1.02;
+  if (device && deviceBytes > 0 && !noDpFits)
+    fits = std::max(fits, dpThatFits(p.dp, deviceNeed - kDeviceFixedBytes, deviceBytes - kDeviceFixedBytes, p.dim,
+                                     boundShare));
   auto size = [&](double b) {
     return b >= kGiB ? fmt::format("{:.2f} GiB", b / kGiB) : fmt::format("{:.0f} MiB", b / (1024.0 * 1024));
   };
@@ -206,6 +214,9 @@ void requireRunMemory(const HostMemoryEstimate& host, double hostBytes, const De
     what += fmt::format("{}the particles need about {} on the device (engine arrays and cell search), more than the "
                         "{} free on {}",
                         what.empty() ? "" : "; ", size(deviceNeed), size(deviceBytes), deviceName);
+  if (noDpFits)
+    throw InputError(fmt::format("dp {}: {}; no dp fits: a run needs {} on the device whatever its size", p.dp, what,
+                                 size(kDeviceFixedBytes)));
   throw InputError(fmt::format("dp {}: {}; a dp of about {:.3g} or larger fits", p.dp, what, fits));
 }
 

@@ -215,6 +215,9 @@ TEST(CliErrors, MessagesNameWhatIsWrong) {
   expectRejected({"huge_lattice",
                   test::caseXml(kDefinition, kTank, kParams, R"(<lattice bound="2000000000" fluid="1" />)"),
                   {"bound=\"2000000000\" is out of range"}});
+  expectRejected({"huge_parameter",
+                  test::caseXml(kDefinition, kTank, std::string(kParams) + R"(<parameter key="VerletSteps" value="1e12" />)"),
+                  {"VerletSteps", "an integer of at most 2147483647 in size"}});
   // GenCase's output with another --dp: the message names the dp its particles have.
   const fs::path data = fs::path(SPH_SOURCE_DIR) / "engine/tests/data/gencase";
   const auto other = test::runSph("info " + (data / "DamBreak2D.xml").string() + " --dp 0.1");

@@ -64,8 +64,8 @@ HostMemoryEstimate estimateHostMemory(const CaseDefinition& c, const SimParamete
 
 // Throws InputError when the host's peak exceeds `hostBytes` or, for a GPU run (`device` given),
 // the engine arrays and the cell search (every plugin's need: the Verlet plugin falls back to the
-// cell search when no list layout fits), with 6% for what the estimate leaves out, exceed
-// `deviceBytes`. The message names what does not fit and the dp at which both fit, each need
+// cell search when no list layout fits), with 6% and 48 MiB for what the estimate leaves out,
+// exceed `deviceBytes`. The message names what does not fit and the dp at which both fit, each need
 // scaled as dp^-dim.
 void requireRunMemory(const HostMemoryEstimate& host, double hostBytes, const DeviceMemoryEstimate* device,
                       double deviceBytes, const SimParameters& p, const std::string& deviceName,
