@@ -159,14 +159,13 @@ struct SmallRun {
   fs::path out, checkpoint;
 };
 
-SmallRun smallRunWithCheckpoint(const std::string& name) {
+// `c` run to step 5 (a checkpoint, no VTK) into `out`; resumed, it would go on to step 8.
+SmallRun smallRunFrom(const CaseDefinition& c, const fs::path& out) {
   SmallRun s;
-  LoadOptions lo;
-  lo.dpOverride = 0.05;
-  s.c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak2D.xml", lo);
+  s.c = c;
   s.o = cpuOptions();
   s.o.writeVtk = false;
-  s.out = test::tempDir(name) / "out";
+  s.out = out;
   s.o.outDir = s.out.string();
   s.o.maxSteps = 5;
   Simulation(s.c, s.o).run();
@@ -174,6 +173,13 @@ SmallRun smallRunWithCheckpoint(const std::string& name) {
   s.o.resume = true;
   s.o.maxSteps = 8;
   return s;
+}
+
+SmallRun smallRunWithCheckpoint(const std::string& name) {
+  LoadOptions lo;
+  lo.dpOverride = 0.05;
+  return smallRunFrom(loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak2D.xml", lo),
+                      test::tempDir(name) / "out");
 }
 
 // Constructing the resumed simulation throws an InputError naming the checkpoint and `what`.
@@ -217,17 +223,7 @@ TEST(CheckpointRefusal, AChangedMotionDataFileIsRefused) {
   const fs::path dir = test::tempDir("checkpoint_motion_file");
   test::writeFile(dir / "piston.dat", "0 0\n1 0.01\n");
   const std::string path = test::writeFile(dir / "File_Def.xml", test::pistonTankXml(t));
-  SmallRun s;
-  s.c = loadCase(path);
-  s.o = cpuOptions();
-  s.o.writeVtk = false;
-  s.out = dir / "out";
-  s.o.outDir = s.out.string();
-  s.o.maxSteps = 5;
-  Simulation(s.c, s.o).run();
-  s.checkpoint = checkpointPath(s.out);
-  s.o.resume = true;
-  s.o.maxSteps = 8;
+  SmallRun s = smallRunFrom(loadCase(path), dir / "out");
   EXPECT_NO_THROW(Simulation(s.c, s.o));
   test::writeFile(dir / "piston.dat", "0 0\n1 0.02\n");
   s.c = loadCase(path);
@@ -240,19 +236,9 @@ TEST(CheckpointRefusal, AChangedCaseFileNamesTheLine) {
   const fs::path dir = test::tempDir("checkpoint_case_line");
   std::string xml = test::fileText(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak2D.xml");
   const std::string path = test::writeFile(dir / "Edited_Def.xml", xml);
-  SmallRun s;
   LoadOptions lo;
   lo.dpOverride = 0.05;
-  s.c = loadCase(path, lo);
-  s.o = cpuOptions();
-  s.o.writeVtk = false;
-  s.out = dir / "out";
-  s.o.outDir = s.out.string();
-  s.o.maxSteps = 5;
-  Simulation(s.c, s.o).run();
-  s.checkpoint = checkpointPath(s.out);
-  s.o.resume = true;
-  s.o.maxSteps = 8;
+  SmallRun s = smallRunFrom(loadCase(path, lo), dir / "out");
   // A comment added on line 2 moves nothing else; the message names that line.
   const size_t nl = xml.find('\n');
   xml.insert(nl + 1, "<!-- edited -->\n");

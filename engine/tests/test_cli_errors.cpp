@@ -410,6 +410,25 @@ TEST(CliRun, ALiveRunsLockKeepsOthersOut) {
   EXPECT_EQ(again.exitCode, 0) << again.output;
 }
 
+// Starts `sph run CASE --device cpu --quiet --threads 1 [extra...] --out OUT` in a child process,
+// its output discarded; returns the child's process id.
+pid_t startRun(const std::string& path, const fs::path& out, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args = {SPH_BINARY_PATH, "run", path, "--device", "cpu", "--quiet", "--threads", "1"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.insert(args.end(), {"--out", out.string()});
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t child = fork();
+  if (child == 0) {
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    execv(SPH_BINARY_PATH, argv.data());
+    _exit(127);
+  }
+  return child;
+}
+
 // Two runs started together into one folder: exactly one writes there, whichever the scheduler
 // lets through first; the other is refused before it writes anything.
 TEST(CliRun, TwoSimultaneousRunsOneFolderOneWins) {
@@ -419,16 +438,8 @@ TEST(CliRun, TwoSimultaneousRunsOneFolderOneWins) {
     const auto out = dir / fmt::format("out{}", round);
     std::vector<pid_t> children;
     for (int k = 0; k < 2; ++k) {
-      const pid_t child = fork();
-      ASSERT_GE(child, 0);
-      if (child == 0) {
-        std::freopen("/dev/null", "w", stdout);
-        std::freopen("/dev/null", "w", stderr);
-        execl(SPH_BINARY_PATH, SPH_BINARY_PATH, "run", path.c_str(), "--device", "cpu", "--quiet", "--threads", "1",
-              "--out", out.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
-      }
-      children.push_back(child);
+      children.push_back(startRun(path, out));
+      ASSERT_GE(children.back(), 0);
     }
     int succeeded = 0, refused = 0;
     for (const pid_t child : children) {
@@ -447,15 +458,8 @@ TEST(CliRun, TwoSimultaneousRunsOneFolderOneWins) {
 // vtk/Part_0003.vtk (it is stepping), then sends `signal`; the run must stop by itself with
 // 128 + signal, its run.json saying "interrupted" with the signal's name.
 void interruptRun(const std::string& path, const fs::path& out, int signal, const char* signalName) {
-  const pid_t child = fork();
+  const pid_t child = startRun(path, out);
   ASSERT_GE(child, 0);
-  if (child == 0) {
-    std::freopen("/dev/null", "w", stdout);
-    std::freopen("/dev/null", "w", stderr);
-    execl(SPH_BINARY_PATH, SPH_BINARY_PATH, "run", path.c_str(), "--device", "cpu", "--quiet", "--threads", "1",
-          "--out", out.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
   for (int i = 0; i < 600 && !fs::exists(out / "vtk" / "Part_0003.vtk"); ++i) usleep(100000);
   ASSERT_TRUE(fs::exists(out / "vtk" / "Part_0003.vtk")) << "the run did not start";
   kill(child, signal);
@@ -512,15 +516,8 @@ TEST(CliRun, AKilledRunIsRecognisableAndResumes) {
   const std::string params = R"(<parameter key="TimeMax" value="10" /><parameter key="TimeOut" value="0.1" />)";
   const std::string path = test::writeFile(dir / "Long_Def.xml", test::caseXml(kDefinition, kTank, params));
   const auto out = dir / "out", straight = dir / "straight";
-  const pid_t child = fork();
+  const pid_t child = startRun(path, out, {"--checkpoint-every", "0.2"});
   ASSERT_GE(child, 0);
-  if (child == 0) {
-    std::freopen("/dev/null", "w", stdout);
-    std::freopen("/dev/null", "w", stderr);
-    execl(SPH_BINARY_PATH, SPH_BINARY_PATH, "run", path.c_str(), "--device", "cpu", "--quiet", "--threads", "1",
-          "--checkpoint-every", "0.2", "--out", out.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
   const fs::path checkpoint = out / "checkpoint" / "checkpoint.bin";
   for (int i = 0; i < 600 && !(fs::exists(checkpoint) && fs::exists(out / "vtk" / "Part_0005.vtk")); ++i)
     usleep(100000);
