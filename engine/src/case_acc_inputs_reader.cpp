@@ -118,15 +118,11 @@ void attachAccInputs(const std::string& path, CaseDefinition& c) {
     const char* kind = in.bound ? "mkbound" : "mkfluid";
     in.mkIndex.clear();
     for (int mk : in.mks) {
-      size_t k = 0;
-      while (k < c.mks.size() && !(c.mks[k].bound == in.bound && c.mks[k].local == mk)) ++k;
+      const size_t k = mkIndexOf(c, in.bound, mk);
       if (k == c.mks.size() || c.mks[k].count == 0)
         throw InputError(fmt::format("{}:{}: <accinput>: {} {} has no particles in this case", path, in.line, kind, mk));
       if (in.bound) {
-        const bool floating = std::any_of(c.floatings.begin(), c.floatings.end(), [&](const FloatingDef& f) {
-          return std::find(f.mkBound.begin(), f.mkBound.end(), mk) != f.mkBound.end();
-        });
-        if (!floating)
+        if (!floatingOf(c, mk))
           throw InputError(fmt::format("{}:{}: <accinput>: mkbound {} is not a floating body: an acceleration input "
                                        "moves fluid (mkfluid) or floating bodies (<floatings>), as in DualSPHysics",
                                        path, in.line, mk));

@@ -246,17 +246,15 @@ void attachGauges(const std::string& path, CaseDefinition& c) {
   for (GaugeSpec& g : c.gauges.items) {
     if (g.kind != GaugeKind::Force) continue;
     const std::string where = fmt::format("{}:{}: <target> of force gauge '{}'", path, g.targetLine, g.name);
-    size_t k = 0;
-    while (k < c.mks.size() && !(c.mks[k].bound && c.mks[k].local == g.mkBound)) ++k;
+    const size_t k = mkIndexOf(c, true, g.mkBound);
     if (k == c.mks.size() || c.mks[k].count == 0)
       throw InputError(fmt::format("{}: mkbound {} has no particles in this case", where, g.mkBound));
     // DualSPHysics measures fixed and moving boundaries only; a floating body's force is in
     // OUT/floating.csv.
-    for (const FloatingDef& f : c.floatings)
-      if (std::find(f.mkBound.begin(), f.mkBound.end(), g.mkBound) != f.mkBound.end())
-        throw InputError(fmt::format("{}: mkbound {} is a floating body (line {}); the force gauge measures fixed or "
-                                     "moving boundaries, as in DualSPHysics",
-                                     where, g.mkBound, f.line));
+    if (const FloatingDef* f = floatingOf(c, g.mkBound))
+      throw InputError(fmt::format("{}: mkbound {} is a floating body (line {}); the force gauge measures fixed or "
+                                   "moving boundaries, as in DualSPHysics",
+                                   where, g.mkBound, f->line));
     g.mkIndex = int(k);
     g.mk = c.mks[k].mk;
   }

@@ -51,8 +51,7 @@ void orderAsGenCase(CaseDefinition& c) {
   std::vector<int> kind(nMk, 0);  // 0 fixed, 1 moving, 2 floating, 3 fluid
   for (size_t k = 0; k < nMk; ++k) {
     if (!c.mks[k].bound) kind[k] = 3;
-    for (const FloatingDef& f : c.floatings)
-      if (c.mks[k].bound && std::find(f.mkBound.begin(), f.mkBound.end(), c.mks[k].local) != f.mkBound.end()) kind[k] = 2;
+    if (c.mks[k].bound && floatingOf(c, c.mks[k].local)) kind[k] = 2;
   }
   for (const MotionObject& m : c.motions) kind[m.mkIndex] = 1;
   std::vector<uint16_t> order(nMk);
@@ -260,12 +259,9 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   attachAccInputs(path_, c_);  // mk indices of the final order
   attachGauges(path_, c_);     // the same
   for (const MotionObject& m : c_.motions) {
-    for (const FloatingDef& f : c_.floatings) {
-      if (std::find(f.mkBound.begin(), f.mkBound.end(), m.ref) != f.mkBound.end()) {
-        throw InputError(fmt::format("{}:{}: <objreal>: mkbound {} is a floating body (line {}): it cannot "
-                                     "also have an imposed motion", path_, m.line, m.ref, f.line));
-      }
-    }
+    if (const FloatingDef* f = floatingOf(c_, m.ref))
+      throw InputError(fmt::format("{}:{}: <objreal>: mkbound {} is a floating body (line {}): it cannot "
+                                   "also have an imposed motion", path_, m.line, m.ref, f->line));
   }
 }
 
@@ -517,15 +513,15 @@ void CaseReader::readInitials(const XMLElement* e) {
     const int mk = integer(v, "mkfluid");
     const Vec3d vel = vec(v);
     if (genParticles_) continue;
-    const auto k = std::find_if(c_.mks.begin(), c_.mks.end(), [&](const MkEntry& m) { return !m.bound && m.local == mk; });
-    if (k == c_.mks.end()) {
+    const size_t k = mkIndexOf(c_, false, mk);
+    if (k == c_.mks.size()) {
       // GenCase sets nothing then, without a word.
       c_.warnings.push_back(fmt::format("{}:{}: <velocity mkfluid=\"{}\">: no fluid particle has mkfluid {}; the "
                                         "velocity sets nothing",
                                         path_, v->GetLineNum(), mk, mk));
       continue;
     }
-    const uint16_t index = uint16_t(k - c_.mks.begin());
+    const uint16_t index = uint16_t(k);
     if (c_.velocities.empty()) c_.velocities.assign(c_.positions.size(), Vec3f{});
     const Vec3f value{float(vel.x), float(vel.y), float(vel.z)};
     const int64_t n = int64_t(c_.positions.size());

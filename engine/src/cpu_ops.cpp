@@ -51,16 +51,10 @@ class CpuOps final : public EngineOps<T> {
     double maxA = 0, maxV = 0, maxU = 0;
 #pragma omp parallel for num_threads(threads_) reduction(max : maxA, maxV, maxU) schedule(static)
     for (int64_t i = 0; i < int64_t(n); ++i) {
-      maxV = std::max(maxV, double(viscdt[i]));
-      const bool fluid = i >= int64_t(nBound);
-      if (fluid) {
-        const double ax = ace[i].x, ay = ace[i].y, az = ace[i].z;
-        maxA = std::max(maxA, ax * ax + ay * ay + az * az);
-      }
-      if (fluid || rule.velocityOfAll) {
-        const double vx = velrho[i].x, vy = velrho[i].y, vz = velrho[i].z;
-        maxU = std::max(maxU, vx * vx + vy * vy + vz * vz);
-      }
+      const DtTerms t = particleDtTerms(uint32_t(i), nBound, ace, viscdt, velrho, rule.velocityOfAll);
+      maxA = std::max(maxA, t.ace2);
+      maxV = std::max(maxV, t.viscdt);
+      maxU = std::max(maxU, t.vel2);
     }
     if (pass != DtPass::Corrector) {  // a new step: its exclusion counts start at zero
       s_.excludedOutOfDomain = 0;

@@ -173,11 +173,10 @@ FloatingBodies<T>::FloatingBodies(const CaseDefinition& c, const SimParameters& 
     // Walls: every boundary mk that is not floating needs a material through <links>.
     for (const PropertiesDef::Link& l : c.properties.links)
       for (int mkLocal : l.mkBound)
-        for (size_t k = 0; k < c.mks.size(); ++k)
-          if (c.mks[k].bound && c.mks[k].local == mkLocal && solids[k].body < 0) {
-            solids[k].material = demMaterial<T>(c, l.property, fmt::format("{}:{}: <link>: ", c.path, l.line));
-            solids[k].hasMaterial = 1;
-          }
+        if (const size_t k = mkIndexOf(c, true, mkLocal); k < c.mks.size() && solids[k].body < 0) {
+          solids[k].material = demMaterial<T>(c, l.property, fmt::format("{}:{}: <link>: ", c.path, l.line));
+          solids[k].hasMaterial = 1;
+        }
     for (size_t k = 0; k < c.mks.size(); ++k)
       if (c.mks[k].bound && c.mks[k].count > 0 && !solids[k].hasMaterial)
         throw InputError(fmt::format("{}: <properties>: RigidAlgorithm=2 (DEM) needs a material for every boundary, "

@@ -131,6 +131,13 @@ struct LoadOptions {
   double runHostBytesPerParticle = 0;
 };
 
+// The index in c.mks of the boundary (`bound`) or fluid mk numbered `local` (mkbound or mkfluid);
+// c.mks.size() when the case has no such mk.
+size_t mkIndexOf(const CaseDefinition& c, bool bound, int local);
+
+// The floating body that mkbound `local` belongs to, or nullptr when it is not floating.
+const FloatingDef* floatingOf(const CaseDefinition& c, int mkBound);
+
 // The case's name: the file's stem without DualSPHysics' "_Def" suffix (out/<name> by default).
 std::string caseNameOf(const std::string& path);
 

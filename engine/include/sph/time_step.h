@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "sph/hd.h"
+#include "sph/real4.h"
 
 namespace sph {
 
@@ -51,6 +52,31 @@ struct StepScalars {
   uint32_t excludedDensity = 0;
   uint32_t dtBlocksDone = 0;            // GPU: blocks of the dt reduction done (the last computes dt)
 };
+
+// One particle's terms of the step's maxima, which the CPU loop and the GPU reduction take the
+// largest of: |f|^2 without gravity (fluid only), its v_ab.r_ab/(r^2+eta^2) (every particle), and
+// |v|^2 (fluid, and boundary particles too with DtAllParticles = 1). Particles below nBound are
+// the boundary's.
+struct DtTerms {
+  double ace2 = 0, viscdt = 0, vel2 = 0;
+};
+
+template <typename T>
+SPH_HD inline DtTerms particleDtTerms(uint32_t i, uint32_t nBound, const Real4<T>* ace, const T* viscdt,
+                                      const Real4<T>* velrho, bool velocityOfAll) {
+  DtTerms t;
+  t.viscdt = fmax(0.0, double(viscdt[i]));
+  const bool fluid = i >= nBound;
+  if (fluid) {
+    const Real4<T> f = ace[i];
+    t.ace2 = double(f.x) * f.x + double(f.y) * f.y + double(f.z) * f.z;
+  }
+  if (fluid || velocityOfAll) {
+    const Real4<T> v = velrho[i];
+    t.vel2 = double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z;
+  }
+  return t;
+}
 
 // The time step from the reduced terms (all non-negative).
 SPH_HD inline double variableDt(double maxAce2, double maxViscdt, double maxVel2, const DtRule& r,

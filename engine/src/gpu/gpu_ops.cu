@@ -42,15 +42,10 @@ __global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double a2 = 0, v = 0, u2 = 0;
   if (i < n) {
-    v = fmax(0.0, double(viscdt[i]));
-    if (i >= nBound) {
-      const Real4<T> f = ace[i];
-      a2 = double(f.x) * f.x + double(f.y) * f.y + double(f.z) * f.z;
-    }
-    if (i >= nBound || rule.velocityOfAll) {
-      const Real4<T> vr = velrho[i];
-      u2 = double(vr.x) * vr.x + double(vr.y) * vr.y + double(vr.z) * vr.z;
-    }
+    const DtTerms t = particleDtTerms(i, nBound, ace, viscdt, velrho, rule.velocityOfAll);
+    a2 = t.ace2;
+    v = t.viscdt;
+    u2 = t.vel2;
   }
   a2 = groupMax(a2);
   v = groupMax(v);
