@@ -4,7 +4,7 @@
 set -euo pipefail
 
 if (($# < 1)) || [[ "$1" == -h || "$1" == --help ]]; then
-  echo "usage: tools/run.sh CASE.xml [sph run options...]   (see README.md or 'sph --help')" >&2
+  echo "usage: tools/run.sh CASE.xml [sph run options...]   (see docs/usage.md or 'sph --help')" >&2
   exit 2
 fi
 case_file="$1"

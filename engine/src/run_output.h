@@ -1,4 +1,4 @@
-// The output schedule of a run: what is written when, into OUT (README, "Output"):
+// The output schedule of a run: what is written when, into OUT (docs/usage.md, "Output"):
 //   - vtk/Part_NNNN.vtk and floating.csv at the start and at every TimeOut;
 //   - awas.csv (absorbing pistons with <savedata>), rows of every step or of output times,
 //     written at every TimeOut;

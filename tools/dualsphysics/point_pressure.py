@@ -1,5 +1,5 @@
 """The pressure at a point in every saved part of a DualSPHysics run, computed as this engine's
-`pressure` gauge computes it (README, Gauges): sum_j V_j W_ij p_j / sum_j V_j W_ij over the fluid
+`pressure` gauge computes it (docs/case-format.md, Gauges): sum_j V_j W_ij p_j / sum_j V_j W_ij over the fluid
 particles j, with V_j = m_j / rho_j, Wendland's kernel and p_j the Tait pressure
 B ((rho_j / rho0)^gamma - 1). DualSPHysics has no such gauge (its examples use MeasureTool on the
 parts); this puts its pressure beside ours with the same interpolation.
