@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "neighbours/cell_iteration.h"
-#include "sph/particle_view.h"
-#include "sph/physics_constants.h"
+#include "sph/plugin/particle_view.h"
+#include "sph/plugin/physics_constants.h"
 #include "verlet_layout.h"
 
 namespace sph::verlet {

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string_view>
 
-#include "sph/hd.h"
+#include "sph/plugin/hd.h"
 
 namespace sph::verlet {
 

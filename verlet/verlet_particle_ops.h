@@ -13,8 +13,8 @@
 
 #include "neighbours/cell_iteration.h"
 #include "neighbours/cell_particle_ops.h"
-#include "sph/floating_pair_physics.h"
-#include "sph/pair_physics.h"
+#include "sph/plugin/floating_pair_physics.h"
+#include "sph/plugin/pair_physics.h"
 #include "verlet_layout.h"
 
 namespace sph::verlet {

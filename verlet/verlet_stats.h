@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "sph/periodic.h"
-#include "sph/real4.h"
+#include "sph/plugin/periodic.h"
+#include "sph/plugin/real4.h"
 #include "verlet_backend.h"  // HostLists
 
 namespace sph::verlet {

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph::verlet {
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "neighbours/cell_search.h"
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 #include "verlet_backend.h"
 #include "verlet_skin.h"
 #include "verlet_stats.h"

@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/float_positions.h"
 #include "sph/gpu_runtime.h"
 #include "sph/memory_estimate.h"

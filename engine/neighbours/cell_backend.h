@@ -12,8 +12,8 @@
 
 #include "cell_grid.h"
 #include "cell_iteration.h"
-#include "sph/particle_view.h"
-#include "sph/physics_constants.h"
+#include "sph/plugin/particle_view.h"
+#include "sph/plugin/physics_constants.h"
 
 namespace sph::cell {
 

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "sph/errors.h"
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/errors.h"
+#include "sph/plugin/neighbour_strategy.h"
 
 namespace sph::cell {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "cell_mode.h"
-#include "sph/hd.h"
+#include "sph/plugin/hd.h"
 
 namespace sph {
 struct StrategyContext;

@@ -27,10 +27,10 @@
 #include <cstdint>
 
 #include "cell_grid.h"
-#include "sph/hd.h"
-#include "sph/periodic.h"
-#include "sph/real4.h"
-#include "sph/sym_tensor.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/periodic.h"
+#include "sph/plugin/real4.h"
+#include "sph/plugin/sym_tensor.h"
 
 namespace sph::cell {
 

@@ -9,13 +9,13 @@
 #include <cstdint>
 
 #include "cell_iteration.h"
-#include "sph/floating_pair_physics.h"
-#include "sph/mdbc_physics.h"
-#include "sph/pair_physics.h"
-#include "sph/particle_code.h"
-#include "sph/particle_view.h"
-#include "sph/physics_constants.h"
-#include "sph/real4.h"
+#include "sph/plugin/floating_pair_physics.h"
+#include "sph/plugin/mdbc_physics.h"
+#include "sph/plugin/pair_physics.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/particle_view.h"
+#include "sph/plugin/physics_constants.h"
+#include "sph/plugin/real4.h"
 
 namespace sph::cell {
 

@@ -12,7 +12,7 @@
 #include "cell_backend.h"
 #include "cell_grid.h"
 #include "cell_mode.h"
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 
 namespace sph::cell {
 

@@ -17,8 +17,8 @@
 
 #include <type_traits>
 
-#include "sph/particle_view.h"
-#include "sph/physics_constants.h"
+#include "sph/plugin/particle_view.h"
+#include "sph/plugin/physics_constants.h"
 
 namespace sph::neighbours {
 

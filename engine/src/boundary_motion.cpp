@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "periodic_parameters.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 

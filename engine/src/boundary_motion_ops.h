@@ -4,7 +4,7 @@
 #pragma once
 
 #include "sph/boundary_motion_physics.h"
-#include "sph/particle_view.h"
+#include "sph/plugin/particle_view.h"
 
 namespace sph {
 

@@ -10,7 +10,7 @@
 #include "acc_inputs.h"
 #include "case_floating_reader.h"
 #include "motion_data_file.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {

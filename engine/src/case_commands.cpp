@@ -11,7 +11,7 @@
 #include "extrude_shape.h"
 #include "mesh_placement.h"
 #include "prism_shape.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {

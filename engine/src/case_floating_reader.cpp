@@ -12,7 +12,7 @@
 #include "case_generator.h"
 #include "input_file.h"
 #include "install_paths.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace fs = std::filesystem;

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "host_memory.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "triangle_nodes.h"
 
 namespace sph::gen {

@@ -25,7 +25,7 @@
 #include "gencase_output.h"
 #include "xml_reader.h"
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {

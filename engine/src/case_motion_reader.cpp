@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "motion_data_file.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {

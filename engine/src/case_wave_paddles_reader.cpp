@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "solitary_wave_law.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {

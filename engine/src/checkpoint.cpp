@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/plugin_loader.h"
 
 namespace sph {

@@ -24,7 +24,7 @@
 
 #include "device_array.h"
 #include "sph/case_model.h"
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 #include "sph/sim_parameters.h"
 
 namespace sph {

@@ -5,8 +5,8 @@
 #include <bit>
 
 #include "engine_ops.h"
-#include "sph/pair_physics.h"
-#include "sph/particle_code.h"
+#include "sph/plugin/pair_physics.h"
+#include "sph/plugin/particle_code.h"
 
 namespace sph {
 namespace {

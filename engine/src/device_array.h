@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sph/gpu_runtime.h"
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 
 namespace sph {
 

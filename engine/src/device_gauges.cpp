@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 

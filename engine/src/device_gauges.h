@@ -23,7 +23,7 @@
 #include "device_array.h"
 #include "gauge_sampler.h"
 #include "sph/gauge_physics.h"
-#include "sph/particle_view.h"
+#include "sph/plugin/particle_view.h"
 
 namespace sph {
 

@@ -9,9 +9,9 @@
 #include "sph/acc_input_physics.h"
 #include "sph/damping_physics.h"
 #include "sph/integrator_physics.h"
-#include "sph/physics_constants.h"
-#include "sph/real4.h"
-#include "sph/sps_physics.h"
+#include "sph/plugin/physics_constants.h"
+#include "sph/plugin/real4.h"
+#include "sph/plugin/sps_physics.h"
 #include "sph/time_step.h"
 
 namespace sph {

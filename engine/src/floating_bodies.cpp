@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {

@@ -6,10 +6,10 @@
 #include <cstdint>
 
 #include "sph/floating_body_physics.h"
-#include "sph/floating_table.h"
-#include "sph/particle_code.h"
-#include "sph/particle_view.h"
-#include "sph/periodic.h"
+#include "sph/plugin/floating_table.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/particle_view.h"
+#include "sph/plugin/periodic.h"
 
 namespace sph {
 

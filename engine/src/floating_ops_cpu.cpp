@@ -2,7 +2,7 @@
 #include <omp.h>
 
 #include "floating_ops.h"
-#include "sph/particle_code.h"
+#include "sph/plugin/particle_code.h"
 
 namespace sph {
 

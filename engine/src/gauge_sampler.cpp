@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "sph/errors.h"
-#include "sph/sph_kernels.h"
+#include "sph/plugin/errors.h"
+#include "sph/plugin/sph_kernels.h"
 
 namespace sph {
 

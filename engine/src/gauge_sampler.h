@@ -29,7 +29,7 @@
 #include "sph/case_gauges.h"
 #include "sph/gauge_physics.h"
 #include "sph/output.h"
-#include "sph/physics_constants.h"
+#include "sph/plugin/physics_constants.h"
 
 namespace sph {
 

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "sph/gpu_runtime.h"
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 
 namespace sph {
 

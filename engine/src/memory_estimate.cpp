@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "host_memory.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "input_file.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {

@@ -9,9 +9,9 @@
 #include "checkpoint.h"
 #include "device_array.h"
 #include "engine_ops.h"
-#include "sph/errors.h"
-#include "sph/neighbour_strategy.h"
-#include "sph/particle_view.h"
+#include "sph/plugin/errors.h"
+#include "sph/plugin/neighbour_strategy.h"
+#include "sph/plugin/particle_view.h"
 
 namespace sph {
 

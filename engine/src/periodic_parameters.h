@@ -8,7 +8,7 @@
 
 #include "sph/case_model.h"
 #include "sph/integrator_physics.h"
-#include "sph/periodic.h"
+#include "sph/plugin/periodic.h"
 #include "sph/sim_parameters.h"
 
 namespace sph {

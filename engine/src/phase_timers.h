@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sph/phase_timer.h"
+#include "sph/plugin/phase_timer.h"
 
 namespace sph {
 

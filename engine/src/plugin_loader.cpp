@@ -12,8 +12,8 @@
 #include <fmt/format.h>
 
 #include "install_paths.h"
-#include "sph/errors.h"
-#include "sph/plugin_abi.h"
+#include "sph/plugin/errors.h"
+#include "sph/plugin/plugin_abi.h"
 
 namespace sph {
 namespace fs = std::filesystem;

@@ -24,7 +24,7 @@
 #include "paddle_awas.h"
 #include "sph/case_model.h"
 #include "sph/output.h"
-#include "sph/phase_timer.h"
+#include "sph/plugin/phase_timer.h"
 #include "sph/sim_parameters.h"
 
 namespace sph {

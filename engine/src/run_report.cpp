@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/output.h"
 
 namespace sph {

@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 
 #include "periodic_parameters.h"
-#include "sph/errors.h"
-#include "sph/pair_physics.h"
-#include "sph/sph_kernels.h"
+#include "sph/plugin/errors.h"
+#include "sph/plugin/pair_physics.h"
+#include "sph/plugin/sph_kernels.h"
 
 namespace sph {
 namespace {

@@ -17,7 +17,7 @@
 #include "run_output.h"
 #include "simulation_core.h"
 #include "wave_paddle_output.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/gpu_runtime.h"
 #include "sph/memory_estimate.h"
 #include "sph/stop_request.h"

@@ -12,10 +12,10 @@
 #include "floating_bodies.h"
 #include "host_staging.h"
 #include "periodic_parameters.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/float_positions.h"
 #include "sph/gpu_runtime.h"
-#include "sph/particle_code.h"
+#include "sph/plugin/particle_code.h"
 #include "sph/position_split.h"
 #include "step_graphs.h"
 

@@ -14,7 +14,7 @@
 
 #include "dualsphysics_fixture.h"
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/sim_parameters.h"
 #include "test_support.h"
 

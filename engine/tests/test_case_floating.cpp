@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/simulation.h"
 #include "test_support.h"
 

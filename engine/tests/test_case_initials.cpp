@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/sim_parameters.h"
 
 namespace {

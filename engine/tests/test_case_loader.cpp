@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "test_support.h"
 
 namespace {

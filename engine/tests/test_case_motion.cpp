@@ -9,7 +9,7 @@
 
 #include "case_motion_reader.h"
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "test_motion_cases.h"
 #include "test_support.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "test_motion_cases.h"
 #include "test_support.h"
 

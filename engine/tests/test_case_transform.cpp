@@ -12,7 +12,7 @@
 
 #include "draw_transform.h"
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "test_support.h"
 
 namespace {

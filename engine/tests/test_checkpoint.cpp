@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "checkpoint.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/simulation.h"
 #include "test_motion_cases.h"
 #include "test_resume_runs.h"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sph/dem_physics.h"
+#include "sph/plugin/dem_physics.h"
 
 namespace sph {
 namespace {

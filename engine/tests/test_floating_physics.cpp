@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sph/floating_body_physics.h"
-#include "sph/floating_pair_physics.h"
+#include "sph/plugin/floating_pair_physics.h"
 #include "sph/sim_parameters.h"
 
 namespace sph {

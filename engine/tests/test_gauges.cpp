@@ -13,7 +13,7 @@
 #include "gauge_recorder.h"
 #include "gauge_sampler.h"
 #include "sph/simulation.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/gpu_runtime.h"
 #include "test_support.h"
 

@@ -15,7 +15,7 @@
 #include "gauge_sampler.h"
 #include "sph/gpu_runtime.h"
 #include "sph/simulation.h"
-#include "sph/sph_kernels.h"
+#include "sph/plugin/sph_kernels.h"
 #include "test_support.h"
 
 namespace sph {

@@ -9,7 +9,7 @@
 
 #include "gauge_recorder.h"
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/sim_parameters.h"
 #include "test_support.h"
 

@@ -17,7 +17,7 @@
 
 #include "jbinary_file.h"
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/sim_parameters.h"
 #include "sph/simulation.h"
 #include "test_snapshot_compare.h"

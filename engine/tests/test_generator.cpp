@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "case_generator.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "input_file.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "test_motion_cases.h"
 #include "test_support.h"
 

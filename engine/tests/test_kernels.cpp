@@ -6,7 +6,7 @@
 #include <cmath>
 #include <functional>
 
-#include "sph/sph_kernels.h"
+#include "sph/plugin/sph_kernels.h"
 
 namespace sph {
 namespace {

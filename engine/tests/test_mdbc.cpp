@@ -5,11 +5,11 @@
 #include <cmath>
 #include <random>
 
-#include "sph/floating_pair_physics.h"
+#include "sph/plugin/floating_pair_physics.h"
 #include "sph/integrator_physics.h"
-#include "sph/mdbc_physics.h"
-#include "sph/physics_constants.h"
-#include "sph/sph_kernels.h"
+#include "sph/plugin/mdbc_physics.h"
+#include "sph/plugin/physics_constants.h"
+#include "sph/plugin/sph_kernels.h"
 
 namespace sph {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/memory_estimate.h"
 
 namespace sph {

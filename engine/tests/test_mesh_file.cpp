@@ -12,7 +12,7 @@
 #include "case_generator.h"
 #include "mesh_file.h"
 #include "mesh_placement.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "test_support.h"
 
 namespace {

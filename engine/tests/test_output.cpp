@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/output.h"
 
 namespace fs = std::filesystem;

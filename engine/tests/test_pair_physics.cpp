@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sph/pair_physics.h"
-#include "sph/sph_kernels.h"
+#include "sph/plugin/pair_physics.h"
+#include "sph/plugin/sph_kernels.h"
 
 namespace sph {
 namespace {

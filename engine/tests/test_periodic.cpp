@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/simulation.h"
 #include "test_support.h"
 

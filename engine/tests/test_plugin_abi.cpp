@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "sph/errors.h"
-#include "sph/plugin_abi.h"
+#include "sph/plugin/errors.h"
+#include "sph/plugin/plugin_abi.h"
 #include "sph/plugin_loader.h"
 
 namespace {

@@ -10,7 +10,7 @@
 #include "sph/boundary_motion_physics.h"
 #include "sph/floating_body_physics.h"
 #include "sph/integrator_physics.h"
-#include "sph/particle_code.h"
+#include "sph/plugin/particle_code.h"
 #include "sph/position_split.h"
 
 namespace sph {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "dualsphysics_fixture.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/sim_parameters.h"
 #include "test_support.h"
 

@@ -6,12 +6,12 @@
 
 #include <cmath>
 
-#include "sph/floating_pair_physics.h"
+#include "sph/plugin/floating_pair_physics.h"
 #include "sph/integrator_physics.h"
-#include "sph/pair_physics.h"
-#include "sph/particle_code.h"
+#include "sph/plugin/pair_physics.h"
+#include "sph/plugin/particle_code.h"
 #include "sph/shifting_physics.h"
-#include "sph/sph_kernels.h"
+#include "sph/plugin/sph_kernels.h"
 
 namespace sph {
 namespace {

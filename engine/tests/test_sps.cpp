@@ -4,11 +4,11 @@
 
 #include <cmath>
 
-#include "sph/floating_pair_physics.h"
-#include "sph/pair_physics.h"
-#include "sph/particle_code.h"
-#include "sph/sps_physics.h"
-#include "sph/sph_kernels.h"
+#include "sph/plugin/floating_pair_physics.h"
+#include "sph/plugin/pair_physics.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/sps_physics.h"
+#include "sph/plugin/sph_kernels.h"
 
 namespace sph {
 namespace {

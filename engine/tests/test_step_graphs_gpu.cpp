@@ -18,7 +18,7 @@
 #include "engine_ops.h"
 #include "phase_timers.h"
 #include "sph/gpu_runtime.h"
-#include "sph/pair_physics.h"
+#include "sph/plugin/pair_physics.h"
 #include "sph/simulation.h"
 #include "step_graphs.h"
 #include "test_snapshot_compare.h"

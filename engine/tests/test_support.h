@@ -15,7 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/simulation.h"
 
 namespace sph::test {

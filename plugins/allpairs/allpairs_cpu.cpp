@@ -3,7 +3,7 @@
 
 #include "allpairs_particle_ops.h"
 #include "neighbours/interaction_variant.h"
-#include "sph/mdbc_physics.h"
+#include "sph/plugin/mdbc_physics.h"
 
 namespace sph::allpairs {
 

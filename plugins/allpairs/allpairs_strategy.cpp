@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "allpairs_particle_ops.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph::allpairs {
 

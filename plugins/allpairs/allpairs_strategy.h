@@ -6,7 +6,7 @@
 // cases: 20,000 particles take ~4e8 pair tests per pass.
 #pragma once
 
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 
 namespace sph::allpairs {
 

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "neighbours/cell_search.h"
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 
 namespace sph::cell {
 

@@ -11,7 +11,7 @@
 
 #include "cell/cell_strategy.h"
 #include "cell_test_support.h"
-#include "sph/particle_code.h"
+#include "sph/plugin/particle_code.h"
 
 namespace celltest {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "cell/cell_strategy.h"
 #include "cell_test_support.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace celltest {
 namespace {

@@ -7,9 +7,9 @@
 
 #include "cell/cell_strategy.h"
 #include "cell_test_support.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/gpu_runtime.h"
-#include "sph/plugin_abi.h"
+#include "sph/plugin/plugin_abi.h"
 
 namespace celltest {
 namespace {

@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "cell_test_support.h"
-#include "sph/mdbc_physics.h"
-#include "sph/particle_code.h"
-#include "sph/periodic.h"
+#include "sph/plugin/mdbc_physics.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/periodic.h"
 
 namespace celltest {
 

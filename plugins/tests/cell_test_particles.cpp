@@ -4,7 +4,7 @@
 #include <random>
 
 #include "cell_test_support.h"
-#include "sph/particle_code.h"
+#include "sph/plugin/particle_code.h"
 
 namespace celltest {
 

@@ -12,8 +12,8 @@
 
 #include "neighbours/cell_particle_ops.h"
 #include "cell_test_support.h"
-#include "sph/particle_code.h"
-#include "sph/sph_kernels.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/sph_kernels.h"
 
 namespace celltest {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "neighbours/cell_search.h"
-#include "sph/neighbour_strategy.h"
-#include "sph/pair_physics.h"
+#include "sph/plugin/neighbour_strategy.h"
+#include "sph/plugin/pair_physics.h"
 
 namespace celltest {
 

@@ -22,9 +22,9 @@
 #include <fmt/ranges.h>
 
 #include "cell_test_support.h"
-#include "sph/floating_pair_physics.h"
+#include "sph/plugin/floating_pair_physics.h"
 #include "sph/gpu_runtime.h"
-#include "sph/particle_code.h"
+#include "sph/plugin/particle_code.h"
 #include "sph/plugin_loader.h"
 
 namespace celltest {

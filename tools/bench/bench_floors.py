@@ -1,8 +1,8 @@
 """Lower bounds on the time of the interaction (arithmetic) and of the sort and list build
 (memory traffic), from the counts in run.json and the rates sph_calibrate measured.
 
-Flops per pair are counted by hand from engine/include/sph/pair_physics.h and
-engine/include/sph/sph_kernels.h (FLOP_TERMS below). Counting rule:
+Flops per pair are counted by hand from engine/include/sph/plugin/pair_physics.h and
+engine/include/sph/plugin/sph_kernels.h (FLOP_TERMS below). Counting rule:
   - each floating-point add, subtract and multiply counts 1, so an FMA counts 2, as the
     calibration counts it;
   - each division, reciprocal and square root counts 1 (on the GPU they are slower, multi-

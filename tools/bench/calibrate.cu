@@ -13,8 +13,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "sph/errors.h"
-#include "sph/gpu/cuda_check.cuh"
+#include "sph/plugin/errors.h"
+#include "sph/plugin/gpu/cuda_check.cuh"
 
 namespace {
 

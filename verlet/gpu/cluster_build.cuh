@@ -19,7 +19,7 @@
 #include <cstdint>
 
 #include "../verlet_clusters.h"
-#include "sph/gpu/warp_reduce.cuh"
+#include "sph/plugin/gpu/warp_reduce.cuh"
 
 namespace sph::verlet {
 

@@ -26,9 +26,9 @@
 #include "staged_clusters.cuh"
 #include "staged_fill.cuh"
 #include "staged_members.cuh"
-#include "sph/gpu/cuda_check.cuh"
-#include "sph/gpu/device_buffer.cuh"
-#include "sph/gpu/warp_reduce.cuh"
+#include "sph/plugin/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/device_buffer.cuh"
+#include "sph/plugin/gpu/warp_reduce.cuh"
 
 namespace sph::verlet {
 namespace {

@@ -1,6 +1,6 @@
 // CPU-only builds: the GPU backend does not exist.
 #include "../verlet_backend.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph::verlet {
 

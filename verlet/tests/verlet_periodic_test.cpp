@@ -15,7 +15,7 @@
 #include <fmt/ranges.h>
 
 #include "cell_test_support.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "verlet_layout.h"
 #include "verlet_strategy.h"
 #include "verlet_test_lists.h"

@@ -15,9 +15,9 @@
 
 #include <cstdint>
 
-#include "sph/hd.h"
-#include "sph/particle_code.h"
-#include "sph/real4.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/real4.h"
 
 namespace sph {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 #include "sph/sim_parameters.h"
 
 namespace sph {

@@ -39,10 +39,10 @@
 #include <cmath>
 #include <cstdint>
 
-#include "sph/hd.h"
-#include "sph/periodic.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/periodic.h"
 #include "sph/position_split.h"
-#include "sph/real4.h"
+#include "sph/plugin/real4.h"
 
 namespace sph {
 

@@ -15,9 +15,9 @@
 
 #include <cmath>
 
-#include "sph/hd.h"
-#include "sph/physics_constants.h"
-#include "sph/sph_kernels.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/physics_constants.h"
+#include "sph/plugin/sph_kernels.h"
 
 namespace sph {
 

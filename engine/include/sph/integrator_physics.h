@@ -26,13 +26,13 @@
 
 #include <cstdint>
 
-#include "sph/hd.h"
-#include "sph/pair_physics.h"  // taitPressure
-#include "sph/particle_code.h"
-#include "sph/periodic.h"
-#include "sph/physics_constants.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/pair_physics.h"  // taitPressure
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/periodic.h"
+#include "sph/plugin/physics_constants.h"
 #include "sph/position_split.h"
-#include "sph/real4.h"
+#include "sph/plugin/real4.h"
 #include "sph/shifting_physics.h"
 
 namespace sph {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sph/case_model.h"
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 #include "sph/sim_parameters.h"
 
 namespace sph {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 
 namespace sph {
 

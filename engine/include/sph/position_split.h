@@ -17,8 +17,8 @@
 
 #include <cstdint>
 
-#include "sph/hd.h"
-#include "sph/real4.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/real4.h"
 
 namespace sph {
 

@@ -22,9 +22,9 @@
 
 #include <cmath>
 
-#include "sph/hd.h"
-#include "sph/physics_constants.h"
-#include "sph/real4.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/physics_constants.h"
+#include "sph/plugin/real4.h"
 
 namespace sph {
 

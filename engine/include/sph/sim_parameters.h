@@ -8,7 +8,7 @@
 
 #include "sph/case_model.h"
 #include "sph/floating_body_physics.h"
-#include "sph/physics_constants.h"
+#include "sph/plugin/physics_constants.h"
 
 namespace sph {
 

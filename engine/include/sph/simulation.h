@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sph/case_model.h"
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 #include "sph/output.h"
 #include "sph/sim_parameters.h"
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "cell_gpu_launch.h"
-#include "sph/gpu/device_buffer.cuh"
+#include "sph/plugin/gpu/device_buffer.cuh"
 
 namespace sph::cell {
 

@@ -1,8 +1,8 @@
 // Counting and pair-enumeration kernels for stats() and the tests. They are never part of a
 // timed pass: stats() runs the tally on demand.
 #include "cell_gpu_launch.h"
-#include "sph/gpu/cuda_check.cuh"
-#include "sph/gpu/warp_reduce.cuh"
+#include "sph/plugin/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/warp_reduce.cuh"
 
 namespace sph::cell::gpu {
 

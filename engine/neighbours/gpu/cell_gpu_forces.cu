@@ -10,7 +10,7 @@
 // too); neighbouring lanes already agree on most in-range decisions. Block size: see kForceBlock.
 #include "../interaction_variant.h"
 #include "cell_gpu_launch.h"
-#include "sph/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/cuda_check.cuh"
 
 namespace sph::cell::gpu {
 

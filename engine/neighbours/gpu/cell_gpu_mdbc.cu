@@ -5,9 +5,9 @@
 // too few threads to hide the latency (tools/bench/RESULTS.md, mDBC).
 #include "../interaction_variant.h"
 #include "cell_gpu_launch.h"
-#include "sph/gpu/warp_reduce.cuh"
-#include "sph/errors.h"
-#include "sph/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/warp_reduce.cuh"
+#include "sph/plugin/errors.h"
+#include "sph/plugin/gpu/cuda_check.cuh"
 
 #include <cstdint>
 

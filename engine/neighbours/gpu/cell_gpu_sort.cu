@@ -3,7 +3,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "cell_gpu_launch.h"
-#include "sph/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/cuda_check.cuh"
 
 namespace sph::cell::gpu {
 

@@ -1,6 +1,6 @@
 // CPU-only build: the GPU backend does not exist.
 #include "../cell_backend.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph::cell {
 

@@ -1,7 +1,7 @@
 // CUDA pass of the imposed boundary motion (boundary_motion.h): one thread per boundary
 // particle around the shared moveBoundaryParticle().
 #include "../boundary_motion_ops.h"
-#include "sph/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/cuda_check.cuh"
 
 namespace sph {
 namespace {

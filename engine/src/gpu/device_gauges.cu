@@ -6,9 +6,9 @@
 #include <cfloat>
 
 #include "../device_gauges.h"
-#include "sph/gpu/cuda_check.cuh"
-#include "sph/gpu/warp_reduce.cuh"
-#include "sph/particle_code.h"
+#include "sph/plugin/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/warp_reduce.cuh"
+#include "sph/plugin/particle_code.h"
 #include "sph/position_split.h"
 
 namespace sph {

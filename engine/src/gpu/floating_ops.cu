@@ -2,8 +2,8 @@
 // every reorder, one block per body for its sums and its advance (a fixed summation order, so
 // runs repeat exactly), and one thread per floating particle to move it.
 #include "../floating_ops.h"
-#include "sph/gpu/cuda_check.cuh"
-#include "sph/particle_code.h"
+#include "sph/plugin/gpu/cuda_check.cuh"
+#include "sph/plugin/particle_code.h"
 
 namespace sph {
 namespace {

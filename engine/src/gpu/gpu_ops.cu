@@ -5,11 +5,11 @@
 #include <cub/device/device_partition.cuh>
 
 #include "../engine_ops.h"
-#include "sph/gpu/cuda_check.cuh"
-#include "sph/gpu/device_buffer.cuh"
-#include "sph/gpu/warp_reduce.cuh"
-#include "sph/pair_physics.h"
-#include "sph/particle_code.h"
+#include "sph/plugin/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/device_buffer.cuh"
+#include "sph/plugin/gpu/warp_reduce.cuh"
+#include "sph/plugin/pair_physics.h"
+#include "sph/plugin/particle_code.h"
 
 namespace sph {
 namespace {

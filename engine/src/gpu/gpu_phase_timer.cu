@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "../phase_timers.h"
-#include "sph/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/cuda_check.cuh"
 
 namespace sph {
 namespace {

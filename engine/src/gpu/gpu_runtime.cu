@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "sph/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/cuda_check.cuh"
 #include "sph/gpu_runtime.h"
 
 namespace sph::gpu {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "../step_graphs.h"
-#include "sph/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/cuda_check.cuh"
 
 namespace sph {
 namespace {

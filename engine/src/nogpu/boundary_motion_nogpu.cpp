@@ -1,6 +1,6 @@
 // CPU-only build: the GPU pass of the imposed boundary motion exists so the engine links.
 #include "../boundary_motion_ops.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 

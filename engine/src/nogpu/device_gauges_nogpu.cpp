@@ -1,6 +1,6 @@
 // CPU-only build: the GPU gauge kernels exist so the engine links.
 #include "../device_gauges.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {

@@ -1,6 +1,6 @@
 // CPU-only build: the GPU passes of floating bodies exist so the engine links.
 #include "../floating_ops.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 

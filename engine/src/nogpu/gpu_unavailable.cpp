@@ -4,7 +4,7 @@
 #include "../engine_ops.h"
 #include "../phase_timers.h"
 #include "../step_graphs.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/gpu_runtime.h"
 
 namespace sph {

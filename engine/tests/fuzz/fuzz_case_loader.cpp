@@ -9,7 +9,7 @@
 
 #include "fuzz_target.h"
 #include "sph/case_model.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 #include "sph/sim_parameters.h"
 
 namespace fs = std::filesystem;

@@ -10,7 +10,7 @@
 
 #include "checkpoint.h"
 #include "fuzz_target.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace fs = std::filesystem;
 

@@ -9,7 +9,7 @@
 
 #include "fuzz_target.h"
 #include "motion_data_file.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace fs = std::filesystem;
 

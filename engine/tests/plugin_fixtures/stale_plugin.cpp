@@ -3,7 +3,7 @@
 // it before any of its code runs (test_plugin_abi.cpp). Every call throws, should one ever run.
 #include <stdexcept>
 
-#include "sph/plugin_abi.h"
+#include "sph/plugin/plugin_abi.h"
 
 namespace {
 

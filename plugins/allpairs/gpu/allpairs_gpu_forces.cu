@@ -3,7 +3,7 @@
 // a GPU run of this plugin is the reference for theirs.
 #include "../allpairs_particle_ops.h"
 #include "neighbours/interaction_variant.h"
-#include "sph/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/cuda_check.cuh"
 
 namespace sph::allpairs {
 

@@ -3,8 +3,8 @@
 // pressure it stores must be the Tait pressure of the density it stores.
 #include "../allpairs_particle_ops.h"
 #include "neighbours/interaction_variant.h"
-#include "sph/gpu/cuda_check.cuh"
-#include "sph/mdbc_physics.h"
+#include "sph/plugin/gpu/cuda_check.cuh"
+#include "sph/plugin/mdbc_physics.h"
 
 namespace sph::allpairs {
 

@@ -1,6 +1,6 @@
 // Builds without CUDA: the GPU passes do not exist, and the strategy refuses a GPU context.
 #include "../allpairs_particle_ops.h"
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph::allpairs {
 

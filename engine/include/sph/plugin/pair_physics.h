@@ -31,13 +31,13 @@
 
 #include <cmath>
 
-#include "sph/hd.h"
-#include "sph/particle_view.h"
-#include "sph/periodic.h"
-#include "sph/physics_constants.h"
-#include "sph/real4.h"
-#include "sph/sph_kernels.h"
-#include "sph/sps_physics.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/particle_view.h"
+#include "sph/plugin/periodic.h"
+#include "sph/plugin/physics_constants.h"
+#include "sph/plugin/real4.h"
+#include "sph/plugin/sph_kernels.h"
+#include "sph/plugin/sps_physics.h"
 
 namespace sph {
 

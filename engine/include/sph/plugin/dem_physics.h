@@ -33,7 +33,7 @@
 
 #include <cmath>
 
-#include "sph/hd.h"
+#include "sph/plugin/hd.h"
 
 namespace sph {
 

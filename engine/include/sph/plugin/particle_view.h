@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "sph/real4.h"
-#include "sph/sym_tensor.h"
+#include "sph/plugin/real4.h"
+#include "sph/plugin/sym_tensor.h"
 
 namespace sph {
 

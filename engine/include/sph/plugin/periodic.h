@@ -9,7 +9,7 @@
 // image. Every interaction radius used with it must be below L/2, where the image is unique.
 #pragma once
 
-#include "sph/hd.h"
+#include "sph/plugin/hd.h"
 
 namespace sph {
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "sph/errors.h"
+#include "sph/plugin/errors.h"
 
 namespace sph::gpu {
 

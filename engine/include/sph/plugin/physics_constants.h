@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "sph/floating_table.h"
-#include "sph/periodic.h"
+#include "sph/plugin/floating_table.h"
+#include "sph/plugin/periodic.h"
 
 namespace sph {
 

@@ -17,11 +17,11 @@
 
 #include <cmath>
 
-#include "sph/hd.h"
-#include "sph/particle_code.h"
-#include "sph/physics_constants.h"
-#include "sph/real4.h"
-#include "sph/sym_tensor.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/physics_constants.h"
+#include "sph/plugin/real4.h"
+#include "sph/plugin/sym_tensor.h"
 
 namespace sph {
 

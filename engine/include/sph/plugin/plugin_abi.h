@@ -12,8 +12,9 @@
 //
 // So the engine accepts a plugin only when both halves of its ABI tag equal the engine's own:
 //  - SPH_PLUGIN_HEADERS_HASH, generated at build time (cmake/plugin_abi_tag.cmake) from the
-//    contents of every header under engine/include and engine/neighbours: any edit of a header
-//    a plugin compiles against changes it;
+//    contents of every header of the plugin surface, engine/include/sph/plugin and
+//    engine/neighbours: any edit of a header a plugin compiles against changes it, and no other
+//    (these headers include nothing of the engine outside them);
 //  - sph::abi::kLayoutHash, computed by the compiler from the sizes, alignments and member offsets
 //    of the types above: it catches the same headers compiled with other flags or another
 //    standard library.
@@ -28,7 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sph/neighbour_strategy.h"
+#include "sph/plugin/neighbour_strategy.h"
 #include "sph/plugin_abi_tag.h"  // generated: SPH_PLUGIN_HEADERS_HASH
 
 // The layout of SphPluginDescriptor below; change it only together with that layout.

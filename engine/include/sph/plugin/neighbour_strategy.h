@@ -8,9 +8,9 @@
 #include <map>
 #include <string>
 
-#include "sph/particle_view.h"
-#include "sph/phase_timer.h"
-#include "sph/physics_constants.h"
+#include "sph/plugin/particle_view.h"
+#include "sph/plugin/phase_timer.h"
+#include "sph/plugin/physics_constants.h"
 
 namespace sph {
 

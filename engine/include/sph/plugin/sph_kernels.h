@@ -9,8 +9,8 @@
 //   W = aD (1 - q/2)^4 (2q + 1),  aD = 21/(16 pi h^3) in 3D, 7/(4 pi h^2) in 2D.
 #pragma once
 
-#include "sph/hd.h"
-#include "sph/physics_constants.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/physics_constants.h"
 
 namespace sph {
 

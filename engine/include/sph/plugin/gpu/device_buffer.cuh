@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "sph/gpu/cuda_check.cuh"
+#include "sph/plugin/gpu/cuda_check.cuh"
 
 namespace sph::gpu {
 

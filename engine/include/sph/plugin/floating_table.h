@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "sph/dem_physics.h"
+#include "sph/plugin/dem_physics.h"
 
 namespace sph {
 

@@ -23,9 +23,9 @@
 // Hertz law of the rigid ones), and walls gather nothing from floating particles.
 #pragma once
 
-#include "sph/dem_physics.h"
-#include "sph/pair_physics.h"
-#include "sph/particle_code.h"
+#include "sph/plugin/dem_physics.h"
+#include "sph/plugin/pair_physics.h"
+#include "sph/plugin/particle_code.h"
 
 namespace sph {
 

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "sph/hd.h"
+#include "sph/plugin/hd.h"
 
 namespace sph::code {
 

@@ -25,12 +25,12 @@
 
 #include <cmath>
 
-#include "sph/hd.h"
-#include "sph/pair_physics.h"
-#include "sph/particle_code.h"
-#include "sph/physics_constants.h"
-#include "sph/real4.h"
-#include "sph/sph_kernels.h"
+#include "sph/plugin/hd.h"
+#include "sph/plugin/pair_physics.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/physics_constants.h"
+#include "sph/plugin/real4.h"
+#include "sph/plugin/sph_kernels.h"
 
 namespace sph {
 
