@@ -147,22 +147,9 @@ class ParameterReader {
   SimParameters& p_;
 };
 
-}  // namespace
-
-void SimParameters::setFromCommandLine(const std::string& name, const std::string& value) {
-  for (auto& u : provenance) {
-    if (u.name == name) {
-      u.value = value;
-      u.source = "command line";
-      return;
-    }
-  }
-  provenance.push_back({name, value, "command line"});
-}
-
-SimParameters deriveParameters(const CaseDefinition& c) {
-  SimParameters p;
-  ParameterReader P(c, p);
+// The constants of <constantsdef> (or GenCase's output): dimension, h, rho0, gravity, hswl, the
+// speed of sound, Tait's B and the particle masses.
+void deriveConstants(const CaseDefinition& c, SimParameters& p) {
   const CaseConstants& k = c.constants;
   p.dim = c.twoD ? 2 : 3;
   p.dp = c.dp;
@@ -196,7 +183,10 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   p.massFluid = k.massFluid.value_or(nodeMass / k.latticeFluid);
   p.massBound = k.massBound.value_or(k.massFluid ? p.massFluid : nodeMass / k.latticeBound);
   p.cfl = k.cflNumber;
+}
 
+// The kernel, the integrator, the viscosity, density diffusion and shifting.
+void readPhysicsOptions(const CaseDefinition& c, ParameterReader& P, SimParameters& p) {
   const int kernel = P.integer("Kernel", 2);
   if (kernel != 1 && kernel != 2) badParameter(c, "Kernel", "must be 1 (cubic spline) or 2 (Wendland)");
   p.kernel = static_cast<KernelKind>(kernel);
@@ -236,6 +226,10 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   } else {
     for (const char* key : {"ShiftCoef", "ShiftTFS"}) P.inactive(key, "Shifting is 0");
   }
+}
+
+// DBC or mDBC (Boundary, SlipMode) and what mDBC needs.
+void readBoundaryModel(const CaseDefinition& c, ParameterReader& P, SimParameters& p) {
   const int boundary = P.integer("Boundary", 1);
   if (boundary != 1 && boundary != 2) badParameter(c, "Boundary", "must be 1 (DBC) or 2 (mDBC)");
   if (boundary == 2) {
@@ -260,7 +254,10 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   } else {
     for (const char* key : {"SlipMode", "NoPenetration", "MdbcThreshold"}) P.inactive(key, "Boundary is 1 (DBC)");
   }
+}
 
+// The time step's bounds and rules (DtIni, DtMin, DtFixed, DtAllParticles).
+void readTimeStep(const CaseDefinition& c, ParameterReader& P, SimParameters& p) {
   const double coefDtMin = P.real("CoefDtMin", 0.05);
   p.dtIni = P.real("DtIni", 0);
   if (p.dtIni <= 0) p.dtIni = p.h / p.c0;
@@ -273,7 +270,10 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   if (p.dtFixed < 0) badParameter(c, "DtFixed", "must not be negative");
   const std::string dtFile = P.text("DtFixedFile", "NONE");
   if (dtFile != "NONE" && !dtFile.empty()) badParameter(c, "DtFixedFile", "dt files are not supported");
+}
 
+// How long the run goes, when it writes, and the limits that exclude particles or stop it.
+void readRunLimits(const CaseDefinition& c, ParameterReader& P, SimParameters& p) {
   p.timeMax = P.real("TimeMax", 1);
   p.timeOut = P.real("TimeOut", 0.01);
   if (!(p.timeMax > 0)) badParameter(c, "TimeMax", "must be positive");
@@ -294,6 +294,10 @@ SimParameters deriveParameters(const CaseDefinition& c) {
       badParameter(c, "MinFluidStop", "PartsOutMax is given as well: keep one (MinFluidStop = 1 - PartsOutMax)");
     p.partsOutMax = 1 - minFluid;
   }
+}
+
+// The domain and its periodic axes, floating bodies' rules, and the neighbour-search keys.
+void readDomainBodiesAndSearch(const CaseDefinition& c, ParameterReader& P, SimParameters& p) {
   p.domainMin = c.resolvedDomainMin;
   p.domainMax = c.resolvedDomainMax;
   derivePeriodicAxes(c, p);
@@ -318,9 +322,11 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   if (!p.verletLayout.empty() && p.verletLayout != "auto" && p.verletLayout != "indices" && p.verletLayout != "bitmask" &&
       p.verletLayout != "clusters")
     badParameter(c, "VerletLayout", "must be auto, indices, bitmask or clusters (how Verlet lists are stored)");
-  P.finish();
+}
 
-  // The constants the run uses, and where they came from.
+// The constants the run uses, and where they came from, for run.json.
+void recordConstants(const CaseDefinition& c, SimParameters& p) {
+  const CaseConstants& k = c.constants;
   // A value given, not computed, came from GenCase's output or from <constantsdef>.
   const std::string given = c.particleFile.empty() ? "<constantsdef>" : "GenCase output <constants>";
   auto constant = [&](const char* name, double value, bool isGiven) {
@@ -331,6 +337,32 @@ SimParameters deriveParameters(const CaseDefinition& c) {
   constant("c0", p.c0, false);
   constant("MassFluid", p.massFluid, k.massFluid.has_value());
   constant("MassBound", p.massBound, k.massBound.has_value());
+}
+
+}  // namespace
+
+void SimParameters::setFromCommandLine(const std::string& name, const std::string& value) {
+  for (auto& u : provenance) {
+    if (u.name == name) {
+      u.value = value;
+      u.source = "command line";
+      return;
+    }
+  }
+  provenance.push_back({name, value, "command line"});
+}
+
+SimParameters deriveParameters(const CaseDefinition& c) {
+  SimParameters p;
+  ParameterReader P(c, p);
+  deriveConstants(c, p);
+  readPhysicsOptions(c, P, p);
+  readBoundaryModel(c, P, p);
+  readTimeStep(c, P, p);
+  readRunLimits(c, P, p);
+  readDomainBodiesAndSearch(c, P, p);
+  P.finish();
+  recordConstants(c, p);
   return p;
 }
 
