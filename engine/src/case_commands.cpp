@@ -42,7 +42,8 @@ void GeometryCommands::run(const XMLElement* list) {
     if (!skipped(e)) command(e);
 }
 
-void GeometryCommands::command(const XMLElement* e) {
+// The draw settings: shape and draw modes, what is drawn, normals, <resetdraw>. False when `e` is none of them.
+bool GeometryCommands::drawSettingsCommand(const XMLElement* e) {
   const std::string_view name = e->Name();
   if (name == "setshapemode") {
     // The shape mode says how <shapeout> writes shapes; only exact ("actual") shapes make the
@@ -73,7 +74,16 @@ void GeometryCommands::command(const XMLElement* e) {
     transform_ = {};
     drawModeSet_ = false;
     reach_ = {};
-  } else if (name == "runlist") {
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Lists, shape output and variables: <runlist>, <shapeout>, <newvar...>. False when `e` is none of them.
+bool GeometryCommands::listCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  if (name == "runlist") {
     const std::string list = xml_.attr(e, "name");
     const auto it = lists_.find(list);
     if (it == lists_.end()) xml_.fail(e, fmt::format("no <list name=\"{}\"> in <commands>", list));
@@ -91,7 +101,20 @@ void GeometryCommands::command(const XMLElement* e) {
       out.insert(out.end(), pending_.begin(), pending_.end());
     }
     pending_.clear();
-  } else if (name == "setmkfluid" || name == "setmkbound") {
+  } else if (name == "newvarcte" || name == "newvar" || name == "setvar") {
+    variables(e);
+  } else if (name == "newvarstr" || name == "newvarstrcte" || name == "setvarstr") {
+    xml_.fail(e, "text variables are not supported (numeric ones are: newvar, newvarcte, setvar)");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Which family the next shapes draw (mk), and the distances shapes reach (<setdpctes> and its stack). False when `e` is none of them.
+bool GeometryCommands::familyCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  if (name == "setmkfluid" || name == "setmkbound") {
     selectFamily(e, name == "setmkbound", xml_.integer(e, "mk"));
   } else if (name == "setmknextbound") {
     nextBound(e);
@@ -111,14 +134,16 @@ void GeometryCommands::command(const XMLElement* e) {
     }
   } else if (name == "dpctesreset") {
     reach_ = {};
-  } else if (name == "drawline" || name == "drawlines") {
-    // Lines ignore the draw mode, and GenCase draws them even after <resetdraw> without a
-    // <setdrawmode>.
-    requireFamily(e);
-    if (drawShapes_)
-      xml_.fail(e, fmt::format("<{}> cannot be drawn as a shape (<setactive drawshapes=\"1\">)", e->Name()));
-    if (drawPoints_) drawLines(e);
-  } else if (name == "move") {
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The transformation shapes are drawn with: <move>, rotations, the matrix stack. False when `e` is none of them.
+bool GeometryCommands::transformCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  if (name == "move") {
     transform_.move(xml_.vec(e));
   } else if (name == "rotateline" || name == "rotate") {
     rotate(e);
@@ -131,10 +156,22 @@ void GeometryCommands::command(const XMLElement* e) {
     if (savedTransforms_.empty()) xml_.fail(e, "no <matrixsave> to load");
     transform_ = savedTransforms_.back();
     savedTransforms_.pop_back();
-  } else if (name == "newvarcte" || name == "newvar" || name == "setvar") {
-    variables(e);
-  } else if (name == "newvarstr" || name == "newvarstrcte" || name == "setvarstr") {
-    xml_.fail(e, "text variables are not supported (numeric ones are: newvar, newvarcte, setvar)");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The shapes: lines, boxes, prisms, cylinders, meshes, spheres, points, fills, extrusions. False when `e` is none of them.
+bool GeometryCommands::drawCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  if (name == "drawline" || name == "drawlines") {
+    // Lines ignore the draw mode, and GenCase draws them even after <resetdraw> without a
+    // <setdrawmode>.
+    requireFamily(e);
+    if (drawShapes_)
+      xml_.fail(e, fmt::format("<{}> cannot be drawn as a shape (<setactive drawshapes=\"1\">)", e->Name()));
+    if (drawPoints_) drawLines(e);
   } else if (name == "drawbox") {
     drawBox(e);
   } else if (name == "drawprism" || name == "drawbeach") {
@@ -176,8 +213,14 @@ void GeometryCommands::command(const XMLElement* e) {
     requireFamily(e);
     if (drawPoints_) drawExtrude(e);
   } else {
-    xml_.fail(e, "unknown geometry command");
+    return false;
   }
+  return true;
+}
+
+void GeometryCommands::command(const XMLElement* e) {
+  if (!drawSettingsCommand(e) && !listCommand(e) && !familyCommand(e) && !transformCommand(e) && !drawCommand(e))
+    xml_.fail(e, "unknown geometry command");
 }
 
 // <newvarcte A="expr" B="expr" />, <newvar ...> and <setvar ...>: each attribute a variable, its

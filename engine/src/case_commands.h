@@ -33,6 +33,11 @@ class GeometryCommands {
 
  private:
   void command(const XMLElement* e);
+  bool drawSettingsCommand(const XMLElement* e);
+  bool listCommand(const XMLElement* e);
+  bool familyCommand(const XMLElement* e);
+  bool transformCommand(const XMLElement* e);
+  bool drawCommand(const XMLElement* e);
   void drawBox(const XMLElement* e);
   void drawPrism(const XMLElement* e) const;
   void fillBox(const XMLElement* e) const;
