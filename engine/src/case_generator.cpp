@@ -231,6 +231,8 @@ NodeBox intersect(const NodeBox& a, const NodeBox& b) {
   return r;
 }
 
+}  // namespace
+
 // The dense node array over `span`, z fastest: the order GenCase lists the particles of an mk in.
 class NodeGrid {
  public:
@@ -332,7 +334,127 @@ class NodeGrid {
   std::unique_ptr<uint16_t[]> nodes_;
 };
 
-}  // namespace
+// Draws one operation into the node array, in the order of the commands.
+void ParticleGenerator::paint(NodeGrid& grid, const Op& op) const {
+  switch (op.kind) {
+    case Kind::Fill:
+      grid.floodFill(op.box, op.seed, op.family, [&](uint16_t v) {
+        if (v == 0) return op.fillKind == FillKind::Void;
+        const Family& f = families_[v - 1];
+        if (op.fillBoundLocal >= 0 && f.local != op.fillBoundLocal) return false;
+        return op.fillKind == (f.bound ? FillKind::Bound : FillKind::Fluid);
+      });
+      break;
+    case Kind::Prism: {
+      const PrismShape& prism = prisms_[size_t(op.prism)];
+      if (op.prismInterior && prism.hasInterior())
+        grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) { return prism.inInterior(i, j, k); });
+      std::vector<std::array<int64_t, 3>> nodes;
+      const std::array<int64_t, 3> lo{lattice_.lo[0], lattice_.lo[1], lattice_.lo[2]};
+      const std::array<int64_t, 3> hi{lattice_.hi[0], lattice_.hi[1], lattice_.hi[2]};
+      prism.faceNodes(op.faces, LatticeFrame{spec_.pointMin, spec_.dp}, lo, hi, nodes);
+      for (const auto& q : nodes) grid.set(q[0], q[1], q[2], op.family);
+      break;
+    }
+    case Kind::Mesh: {
+      const std::array<int64_t, 3> lo{lattice_.lo[0], lattice_.lo[1], lattice_.lo[2]};
+      const std::array<int64_t, 3> hi{lattice_.hi[0], lattice_.hi[1], lattice_.hi[2]};
+      const LatticeFrame frame{spec_.pointMin, spec_.dp};
+      std::vector<std::array<int64_t, 3>> nodes;
+      for (const std::array<Vec3d, 3>& t : meshes_[size_t(op.prism)]) {
+        nodes.clear();
+        triangleNodes(t[0], t[1], t[2], frame, lo, hi, nodes);
+        for (const auto& q : nodes) grid.set(q[0], q[1], q[2], op.family);
+      }
+      break;
+    }
+    case Kind::Interior: {
+      const int64_t* l = op.seed;
+      const int64_t* h = op.axisEnd;
+      if (l[0] == h[0] || l[1] == h[1]) break;  // a bottom without area draws nothing
+      // The diagonal from (x max, y min) to (x min, y max), vertical; its plane through three of
+      // its corners in metres as GenCase takes them (the order decides the ties).
+      const LatticeFrame frame{spec_.pointMin, spec_.dp};
+      const auto corner = [&](int64_t i, int64_t j, int64_t k) {
+        return world(frame, {double(i), double(j), double(k)});
+      };
+      const WorldPlane diagonal(corner(h[0], l[1], l[2]), corner(l[0], h[1], l[2]), corner(l[0], h[1], h[2]));
+      const double reach = kFaceReach * spec_.dp;
+      grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+        if (i > l[0] && i < h[0] && j > l[1] && j < h[1]) return true;
+        return diagonal.distance(nodePosition(i, j, k)) < reach;
+      });
+      break;
+    }
+    case Kind::Cylinder: {
+      // In metres and in GenCase's order of operations, which decides the exact ties.
+      const Vec3d c0 = nodePosition(op.seed[0], op.seed[1], op.seed[2]);
+      const Vec3d c1 = nodePosition(op.axisEnd[0], op.axisEnd[1], op.axisEnd[2]);
+      const Vec3d n{c1.x - c0.x, c1.y - c0.y, c1.z - c0.z};
+      const double nn = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+      if (nn == 0) break;  // both ends on one node: no axis, nothing drawn
+      const double rs = std::round(op.radius / spec_.dp) * spec_.dp;
+      const double reach = op.reach * spec_.dp, capReach = op.capReach * spec_.dp;
+      auto plane = [](const Vec3d& p, const Vec3d& c, const Vec3d& m) {
+        return m.x * p.x + m.y * p.y + m.z * p.z + -(m.x * c.x + m.y * c.y + m.z * c.z);
+      };
+      const Vec3d back{-n.x, -n.y, -n.z};
+      grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+        const Vec3d p = nodePosition(i, j, k);
+        const double lp = lineDistance(p, c0, c1, nn);
+        const double s0 = plane(p, c0, n);
+        const bool between = s0 > 0 && plane(p, c1, back) > 0;
+        if (op.solid && between && lp <= op.radius) return true;
+        if ((op.faces & 4) && between && std::abs(lp - rs) < reach) return true;
+        if ((op.faces & 1) && lp <= op.radius && std::abs(s0 / nn) < capReach) return true;
+        return (op.faces & 2) && lp <= op.radius && std::abs(plane(p, c1, n) / nn) < capReach;
+      });
+      break;
+    }
+    case Kind::Line: {
+      const Vec3d c0 = nodePosition(op.seed[0], op.seed[1], op.seed[2]);
+      const Vec3d c1 = nodePosition(op.axisEnd[0], op.axisEnd[1], op.axisEnd[2]);
+      const double len = std::sqrt((c1.x - c0.x) * (c1.x - c0.x) + (c1.y - c0.y) * (c1.y - c0.y) +
+                                   (c1.z - c0.z) * (c1.z - c0.z));
+      if (len == 0) break;  // both ends on one node: GenCase draws nothing
+      const double reach = op.reach * spec_.dp;
+      grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+        return lineDistance(nodePosition(i, j, k), c0, c1, len) < reach;
+      });
+      break;
+    }
+    case Kind::Sphere: {
+      const Vec3d c = nodePosition(op.seed[0], op.seed[1], op.seed[2]);
+      grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+        if (op.sphere == SphereDraw::Inside) {
+          // In metres against the radius as given, which decides the ties as GenCase does.
+          const Vec3d p = nodePosition(i, j, k);
+          const double dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z;
+          return std::sqrt(dx * dx + dy * dy + dz * dz) <= op.radiusGiven;
+        }
+        const double d = std::sqrt(double((i - op.seed[0]) * (i - op.seed[0]) + (j - op.seed[1]) * (j - op.seed[1]) +
+                                          (k - op.seed[2]) * (k - op.seed[2])));
+        return std::abs(d - op.radius) < op.reach || (op.sphere == SphereDraw::Full && d * spec_.dp <= op.radiusGiven);
+      });
+      break;
+    }
+    case Kind::Box:
+      if (op.solid) {
+        grid.fill(op.box, op.family);
+        break;
+      }
+      for (int d = 0; d < 3; ++d) {
+        for (int side = 0; side < 2; ++side) {
+          if (!(op.faces & (1u << (2 * d + side)))) continue;
+          NodeBox face = op.box;
+          if (side == 0) face.hi[d] = face.lo[d];
+          else face.lo[d] = face.hi[d];
+          grid.fill(face, op.family);
+        }
+      }
+      break;
+  }
+}
 
 // Host bytes of a generated particle: its position and mk index.
 constexpr double kParticleBytes = sizeof(Vec3d) + sizeof(uint16_t);
@@ -367,126 +489,7 @@ GeneratedParticles ParticleGenerator::generate(int mkBoundFirst, int mkFluidFirs
     out.peakBytes = nodes * sizeof(uint16_t);
   }
   NodeGrid grid(span);
-  for (const Op& op : ops_) {
-    switch (op.kind) {
-      case Kind::Fill:
-        grid.floodFill(op.box, op.seed, op.family, [&](uint16_t v) {
-          if (v == 0) return op.fillKind == FillKind::Void;
-          const Family& f = families_[v - 1];
-          if (op.fillBoundLocal >= 0 && f.local != op.fillBoundLocal) return false;
-          return op.fillKind == (f.bound ? FillKind::Bound : FillKind::Fluid);
-        });
-        break;
-      case Kind::Prism: {
-        const PrismShape& prism = prisms_[size_t(op.prism)];
-        if (op.prismInterior && prism.hasInterior())
-          grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) { return prism.inInterior(i, j, k); });
-        std::vector<std::array<int64_t, 3>> nodes;
-        const std::array<int64_t, 3> lo{lattice_.lo[0], lattice_.lo[1], lattice_.lo[2]};
-        const std::array<int64_t, 3> hi{lattice_.hi[0], lattice_.hi[1], lattice_.hi[2]};
-        prism.faceNodes(op.faces, LatticeFrame{spec_.pointMin, spec_.dp}, lo, hi, nodes);
-        for (const auto& q : nodes) grid.set(q[0], q[1], q[2], op.family);
-        break;
-      }
-      case Kind::Mesh: {
-        const std::array<int64_t, 3> lo{lattice_.lo[0], lattice_.lo[1], lattice_.lo[2]};
-        const std::array<int64_t, 3> hi{lattice_.hi[0], lattice_.hi[1], lattice_.hi[2]};
-        const LatticeFrame frame{spec_.pointMin, spec_.dp};
-        std::vector<std::array<int64_t, 3>> nodes;
-        for (const std::array<Vec3d, 3>& t : meshes_[size_t(op.prism)]) {
-          nodes.clear();
-          triangleNodes(t[0], t[1], t[2], frame, lo, hi, nodes);
-          for (const auto& q : nodes) grid.set(q[0], q[1], q[2], op.family);
-        }
-        break;
-      }
-      case Kind::Interior: {
-        const int64_t* l = op.seed;
-        const int64_t* h = op.axisEnd;
-        if (l[0] == h[0] || l[1] == h[1]) break;  // a bottom without area draws nothing
-        // The diagonal from (x max, y min) to (x min, y max), vertical; its plane through three of
-        // its corners in metres as GenCase takes them (the order decides the ties).
-        const LatticeFrame frame{spec_.pointMin, spec_.dp};
-        const auto corner = [&](int64_t i, int64_t j, int64_t k) {
-          return world(frame, {double(i), double(j), double(k)});
-        };
-        const WorldPlane diagonal(corner(h[0], l[1], l[2]), corner(l[0], h[1], l[2]), corner(l[0], h[1], h[2]));
-        const double reach = kFaceReach * spec_.dp;
-        grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
-          if (i > l[0] && i < h[0] && j > l[1] && j < h[1]) return true;
-          return diagonal.distance(nodePosition(i, j, k)) < reach;
-        });
-        break;
-      }
-      case Kind::Cylinder: {
-        // In metres and in GenCase's order of operations, which decides the exact ties.
-        const Vec3d c0 = nodePosition(op.seed[0], op.seed[1], op.seed[2]);
-        const Vec3d c1 = nodePosition(op.axisEnd[0], op.axisEnd[1], op.axisEnd[2]);
-        const Vec3d n{c1.x - c0.x, c1.y - c0.y, c1.z - c0.z};
-        const double nn = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
-        if (nn == 0) break;  // both ends on one node: no axis, nothing drawn
-        const double rs = std::round(op.radius / spec_.dp) * spec_.dp;
-        const double reach = op.reach * spec_.dp, capReach = op.capReach * spec_.dp;
-        auto plane = [](const Vec3d& p, const Vec3d& c, const Vec3d& m) {
-          return m.x * p.x + m.y * p.y + m.z * p.z + -(m.x * c.x + m.y * c.y + m.z * c.z);
-        };
-        const Vec3d back{-n.x, -n.y, -n.z};
-        grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
-          const Vec3d p = nodePosition(i, j, k);
-          const double lp = lineDistance(p, c0, c1, nn);
-          const double s0 = plane(p, c0, n);
-          const bool between = s0 > 0 && plane(p, c1, back) > 0;
-          if (op.solid && between && lp <= op.radius) return true;
-          if ((op.faces & 4) && between && std::abs(lp - rs) < reach) return true;
-          if ((op.faces & 1) && lp <= op.radius && std::abs(s0 / nn) < capReach) return true;
-          return (op.faces & 2) && lp <= op.radius && std::abs(plane(p, c1, n) / nn) < capReach;
-        });
-        break;
-      }
-      case Kind::Line: {
-        const Vec3d c0 = nodePosition(op.seed[0], op.seed[1], op.seed[2]);
-        const Vec3d c1 = nodePosition(op.axisEnd[0], op.axisEnd[1], op.axisEnd[2]);
-        const double len = std::sqrt((c1.x - c0.x) * (c1.x - c0.x) + (c1.y - c0.y) * (c1.y - c0.y) +
-                                     (c1.z - c0.z) * (c1.z - c0.z));
-        if (len == 0) break;  // both ends on one node: GenCase draws nothing
-        const double reach = op.reach * spec_.dp;
-        grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
-          return lineDistance(nodePosition(i, j, k), c0, c1, len) < reach;
-        });
-        break;
-      }
-      case Kind::Sphere: {
-        const Vec3d c = nodePosition(op.seed[0], op.seed[1], op.seed[2]);
-        grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
-          if (op.sphere == SphereDraw::Inside) {
-            // In metres against the radius as given, which decides the ties as GenCase does.
-            const Vec3d p = nodePosition(i, j, k);
-            const double dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z;
-            return std::sqrt(dx * dx + dy * dy + dz * dz) <= op.radiusGiven;
-          }
-          const double d = std::sqrt(double((i - op.seed[0]) * (i - op.seed[0]) + (j - op.seed[1]) * (j - op.seed[1]) +
-                                            (k - op.seed[2]) * (k - op.seed[2])));
-          return std::abs(d - op.radius) < op.reach || (op.sphere == SphereDraw::Full && d * spec_.dp <= op.radiusGiven);
-        });
-        break;
-      }
-      case Kind::Box:
-        if (op.solid) {
-          grid.fill(op.box, op.family);
-          break;
-        }
-        for (int d = 0; d < 3; ++d) {
-          for (int side = 0; side < 2; ++side) {
-            if (!(op.faces & (1u << (2 * d + side)))) continue;
-            NodeBox face = op.box;
-            if (side == 0) face.hi[d] = face.lo[d];
-            else face.lo[d] = face.hi[d];
-            grid.fill(face, op.family);
-          }
-        }
-        break;
-    }
-  }
+  for (const Op& op : ops_) paint(grid, op);
 
   // Nodes of each family in each x plane, counted in parallel; the particles are then written
   // plane by plane in parallel, each plane's block of each family at its place.

@@ -120,6 +120,8 @@ struct GeneratedParticles {
   double peakBytes = 0;  // the lattice and the positions, held together at the end
 };
 
+class NodeGrid;  // the generator's dense node array (case_generator.cpp)
+
 class ParticleGenerator {
  public:
   explicit ParticleGenerator(const LatticeSpec& spec);
@@ -206,6 +208,8 @@ class ParticleGenerator {
     // A cylinder's or line's second node (the first is `seed`); a solid box's high corner.
     int64_t axisEnd[3] = {0, 0, 0};
   };
+
+  void paint(NodeGrid& grid, const Op& op) const;
 
   LatticeSpec spec_;
   NodeBox lattice_;
