@@ -23,8 +23,8 @@ constexpr double kSkinShare = 0.05;
 // share of it: about 4% with the cell plugin on DamBreak (tools/bench/RESULTS.md).
 constexpr double kUnestimated = 1.06;
 // And what does not grow with the particles: the cell tables, CUB's scratch, recorded steps and
-// the 2 MiB rounding of each of some twenty device arrays. On an H200, DamBreak at 459,000
-// particles (80.5 MiB estimated) needed 105-110 MiB free to run.
+// the 2 MiB rounding of each of some twenty device arrays: a small DamBreak needed 25-30 MiB more
+// than its estimate (tools/bench/RESULTS.md, "Memory").
 constexpr double kDeviceFixedBytes = 48.0 * 1024 * 1024;
 
 // Lattice neighbours within `radius` (in dp) of a node, the node itself left out.
