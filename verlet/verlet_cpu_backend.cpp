@@ -31,10 +31,21 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   void queueDisplacement2(const ParticleView<double>& p) override { queued_ = maxDisplacement2T(p); }
   double queuedDisplacement2() override { return queued_; }
   BuildResult build(const ParticleView<float>& p, const cell::CellLookup& l, const BuildRequest& r) override {
-    return buildT(p, l, r);
+    return withinHostMemory([&] { return buildT(p, l, r); });
   }
   BuildResult build(const ParticleView<double>& p, const cell::CellLookup& l, const BuildRequest& r) override {
-    return buildT(p, l, r);
+    return withinHostMemory([&] { return buildT(p, l, r); });
+  }
+  // A build buffer the host cannot give (the lists' or the counts') is a build that did not fit,
+  // as on the GPU: the strategy tries its next layout, then the cell search, whose memory the
+  // run was checked for. The next build that fits rewrites every buffer.
+  template <typename Build>
+  static BuildResult withinHostMemory(Build&& build) {
+    try {
+      return build();
+    } catch (const std::bad_alloc&) {
+      return BuildResult{};
+    }
   }
   HostLists download() const override {
     if (layout_ == ListLayout::Bitmask) return decodeMasks(masks(), lanes_);

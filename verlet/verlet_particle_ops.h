@@ -12,7 +12,7 @@
 #include <type_traits>
 
 #include "neighbours/cell_iteration.h"
-#include "neighbours/cell_particle_ops.h"
+#include "neighbours/particle_ops.h"
 #include "sph/plugin/floating_pair_physics.h"
 #include "sph/plugin/pair_physics.h"
 #include "verlet_layout.h"
@@ -20,7 +20,7 @@
 namespace sph::verlet {
 
 using cell::CellLookup;
-using cell::distance2;
+using neighbours::distance2;
 using cell::loadReadOnly;
 
 // Positions as the build reads them: Real4<float> (16-byte float4 loads) in single precision;
@@ -130,7 +130,7 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> forcesOver(uint32_t a, const Rea
     const Real4<T> posB = loadReadOnly(pos + j);
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
       if constexpr (Coded)
-        cell::codedPair<K, Periodic, Sps>(posA, velA, codeA, posB, j, velrho, code, tau, tangent, nBound, c, acc);
+        neighbours::codedPair<K, Periodic, Sps>(posA, velA, codeA, posB, j, velrho, code, tau, tangent, nBound, c, acc);
       else
         interactPair<K, Periodic>(posA, velA, boundA, posB, loadReadOnly(velrho + j), j < nBound, c, acc);
     }

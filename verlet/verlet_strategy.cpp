@@ -4,12 +4,15 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <new>
 #include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "neighbours/cell_mode.h"
 #include "sph/plugin/errors.h"
+#include "verlet_memory_estimate.h"
 
 namespace sph::verlet {
 namespace {
@@ -57,6 +60,28 @@ std::vector<ListLayout> layoutOrder(const StrategyContext& ctx) {
 }
 
 }  // namespace
+
+std::vector<StrategyOption> VerletStrategy::options() const {
+  std::vector<StrategyOption> o = {
+      {"VerletListSteps", "--verlet-steps", "C", {},
+       fmt::format("steps a list should last at the current top speed, C in the skin dh = 2 Vmax C dt; default {:g} "
+                   "in 3D, {:g} in 2D",
+                   kDefaultListSteps3D, kDefaultListSteps2D)},
+      {"VerletLayout", "--verlet-layout", "auto|indices|clusters|bitmask", {"auto", "indices", "clusters", "bitmask"},
+       "how lists are stored: indices (a 32-bit index per neighbour, the fastest), clusters (lists shared by "
+       "clusters of 8 particles, about a ninth of the memory, slower), bitmask (a bit per build candidate, about a "
+       "tenth, slower still) or auto (indices; clusters when they do not fit; then bitmask; then the cell search "
+       "until the next rebuild); default auto"},
+      {"VerletMemoryLimit", "", "BYTES", {}, "the most bytes the lists may take; default: what the device has"}};
+  // The cell search's, for the rebuild points where no list layout fits.
+  for (StrategyOption c : cell::cellSearchOptions()) {
+    c.help = "for the cell search when no list layout fits: " + c.help;
+    o.push_back(std::move(c));
+  }
+  return o;
+}
+
+std::vector<MemoryNeed> VerletStrategy::estimateMemory(const MemoryQuery& q) const { return estimateVerletMemory(q); }
 
 void VerletStrategy::configure(const StrategyContext& ctx) {
   if (!(ctx.support > 0.0) || !std::isfinite(ctx.support))
@@ -145,11 +170,17 @@ void VerletStrategy::sortForRebuild(const ParticleView<T>& p, PrepareReason why)
   c.support = rc_;
   c.options["CellMode"] = "half";
   c.options["CellRows"] = "reachable";
+  bool fits = true;
   try {
     cell_.configure(c);
     cell_.prepare(p, why);
     pendingBuild_ = true;
   } catch (const DeviceOutOfMemory&) {
+    fits = false;
+  } catch (const std::bad_alloc&) {  // the host's memory, on the CPU
+    fits = false;
+  }
+  if (!fits) {
     // The build's grid (cells of Rc/2: eight times the cells of 2h) does not fit either: the
     // cell search as the cell plugin runs it, whose memory the run was checked for.
     cell_.configure(ctx_);

@@ -7,9 +7,10 @@
 // says so once and uses the cell interaction on its rebuild sort, sorting every pass, until
 // the next rebuild point; run.json counts how often.
 //
-// Options (StrategyContext::options): VerletListSteps (C of eq. 2, default defaultListSteps(dim)),
-// VerletMemoryLimit (bytes the lists may take; default: what the device has), VerletLayout
-// (auto, indices, bitmask or clusters: verlet_layout.h; auto tries kAutoLayouts in order).
+// Options (options(), read from StrategyContext::options): VerletListSteps (C of eq. 2, default
+// defaultListSteps(dim)), VerletMemoryLimit (bytes the lists may take; default: what the device
+// has), VerletLayout (auto, indices, bitmask or clusters: verlet_layout.h; auto tries
+// kAutoLayouts in order), and the cell search's CellMode and CellRows for the fallback.
 #pragma once
 
 #include <memory>
@@ -46,6 +47,8 @@ inline constexpr ListLayout kAutoLayouts[] = {ListLayout::Indices, ListLayout::C
 class VerletStrategy final : public StrategyFor<VerletStrategy> {
  public:
   const char* name() const override { return "verlet"; }
+  std::vector<StrategyOption> options() const override;
+  std::vector<MemoryNeed> estimateMemory(const MemoryQuery& q) const override;
   void configure(const StrategyContext& ctx) override;
   void beginStep(double lastDt) override;
   uint64_t replayToken() const override;

@@ -5,6 +5,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <map>
 #include <memory>
 #include <new>
 #include <optional>
@@ -15,16 +17,18 @@
 
 #include <fmt/format.h>
 
-#include "sph/case_model.h"
+#include "case/loader.h"
+#include "model/case_model.h"
+#include "model/sim_parameters.h"
+#include "output/output.h"
+#include "platform/gpu_runtime.h"
+#include "platform/plugin_loader.h"
+#include "platform/stop_request.h"
+#include "run/float_positions.h"
+#include "run/memory_estimate.h"
+#include "run/neighbour_plugin.h"
+#include "run/simulation.h"
 #include "sph/plugin/errors.h"
-#include "sph/float_positions.h"
-#include "sph/gpu_runtime.h"
-#include "sph/memory_estimate.h"
-#include "sph/output.h"
-#include "sph/plugin_loader.h"
-#include "sph/sim_parameters.h"
-#include "sph/simulation.h"
-#include "sph/stop_request.h"
 
 namespace {
 
@@ -33,6 +37,7 @@ constexpr const char* kUsage = R"(usage:
                                (CASE.xml with CASE.bi4 beside it)
   sph info CASE.xml [--dp DP]  particle counts, dp, h, c0, dt, domain, cell grid, memory estimate
   sph plugins [--plugin-path DIR]  list the neighbour-search strategies found, with their paths
+                               and options
   sph --help                   this text
 
 run options (default in brackets):
@@ -47,18 +52,8 @@ run options (default in brackets):
   --time-out T          seconds between VTK outputs      [XML parameter TimeOut]
   --steps N             stop after N steps               [no limit]
   --threads N           CPU threads                      [all cores]
-  --cell-mode full|half cell size 2h (full) or h (half)  [full]
-  --cell-rows reachable|all  cell plugin: skip cells beyond the support (reachable) or
-                        scan whole rows as DualSPHysics does (all)  [reachable]
-  --verlet-steps C      verlet plugin: steps a list should last at the current
-                        top speed (skin dh = 2 Vmax C dt)
-                        [XML VerletListSteps, else 8 in 3D, 20 in 2D]
-  --verlet-layout auto|indices|clusters|bitmask  verlet plugin: how lists are
-                        stored: a 32-bit index per neighbour (indices, Takada et al.;
-                        the fastest), lists shared by clusters of 8 particles (clusters,
-                        about a ninth of the memory) or a bit per candidate (bitmask);
-                        auto takes indices, then clusters, then bitmask, as they fit
-                        [XML VerletLayout, else auto]
+  --OPTION VALUE        an option of the neighbour plugin, over the case's <parameter> of
+                        the same key: `sph plugins` lists each plugin's options
   --dp DP               override the particle spacing    [XML definition dp]
   --no-vtk              skip the VTK files (run.json and the table are still written)
   --no-output           write no files at all
@@ -95,6 +90,7 @@ struct Args {
   std::string resume;  // --resume OUT
   sph::RunOptions run;
   sph::LoadOptions load;
+  std::vector<std::pair<std::string, std::string>> pluginFlags;  // options no command of sph has
 };
 
 // A message for the terminal: control bytes that came from the input (a case file's attribute, a
@@ -126,6 +122,76 @@ double parseNumber(const std::string& opt, const std::string& v) {
   usageError(fmt::format("{}: '{}' is not a number", opt, v));
 }
 
+// One option of sph run or sph info (and --plugin-path of sph plugins); false when it is none of
+// theirs. `value(o)` takes the option's value from the command line.
+bool parseRunOption(Args& a, const std::string& o, const std::function<std::string(const std::string&)>& value) {
+  if (o == "--neighbours") {
+    a.run.neighbours = value(o);
+  } else if (o == "--overwrite") {
+    a.run.overwrite = true;
+  } else if (o == "--checkpoint-every") {
+    const double t = parseNumber(o, value(o));
+    if (!(t >= 0)) usageError("--checkpoint-every must be 0 (no checkpoints) or positive seconds");
+    a.run.checkpointEvery = t;
+    a.run.checkpointAtStepLimit = true;
+  } else if (o == "--resume") {
+    a.resume = value(o);
+  } else if (o == "--plugin-path") {
+    a.run.pluginDirs.push_back(value(o));
+  } else if (o == "--device") {
+    const std::string d = value(o);
+    if (d != "gpu" && d != "cpu") usageError("--device must be gpu or cpu");
+    a.run.device = d == "gpu" ? sph::Device::Gpu : sph::Device::Cpu;
+  } else if (o == "--precision") {
+    const std::string p = value(o);
+    if (p != "single" && p != "double") usageError("--precision must be single or double");
+    a.run.precision = p == "double" ? sph::Precision::Double : sph::Precision::Single;
+  } else if (o == "--out") {
+    a.run.outDir = value(o);
+  } else if (o == "--time-max") {
+    const double t = parseNumber(o, value(o));
+    if (!(t > 0)) usageError("--time-max must be positive");
+    a.run.timeMax = t;
+  } else if (o == "--time-out") {
+    const double t = parseNumber(o, value(o));
+    if (!(t > 0)) usageError("--time-out must be positive");
+    a.run.timeOut = t;
+  } else if (o == "--steps") {
+    const std::string text = value(o);
+    const double n = parseNumber(o, text);
+    if (!(n >= 1) || n != std::floor(n)) usageError("--steps must be a positive integer");
+    // Past 2^53 a double no longer holds every integer (and past 2^64 no step count fits).
+    if (n > kMostSteps) usageError(fmt::format("--steps {} is more than {} (2^53)", text, kMostSteps));
+    a.run.maxSteps = uint64_t(n);
+  } else if (o == "--threads") {
+    const double n = parseNumber(o, value(o));
+    if (!(n >= 1) || n != std::floor(n)) usageError("--threads must be a positive integer");
+    // More threads than a few per core only queue on the cores (and enough of them make the
+    // OpenMP runtime fail to start the team).
+    const double most = 8.0 * std::max(1u, std::thread::hardware_concurrency());
+    if (n > most)
+      usageError(fmt::format("--threads {} is more than 8 per core of this machine (at most {})", n, most));
+    a.run.threads = int(n);
+  } else if (o == "--dp") {
+    const double dp = parseNumber(o, value(o));
+    if (!(dp > 0)) usageError("--dp must be positive");
+    a.load.dpOverride = dp;
+  } else if (o == "--no-vtk") {
+    a.run.writeVtk = false;
+  } else if (o == "--no-output") {
+    a.run.writeOutput = false;
+  } else if (o == "--no-timers") {
+    a.run.phaseTimers = false;
+  } else if (o == "--no-graphs") {
+    a.run.stepGraphs = false;
+  } else if (o == "--quiet") {
+    a.run.progress = false;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 Args parseArgs(int argc, char** argv) {
   Args a;
   a.run.overwrite = false;  // a user's earlier results are replaced only when asked (--overwrite)
@@ -143,80 +209,11 @@ Args parseArgs(int argc, char** argv) {
     if (o.empty() || o[0] != '-') {
       if (!a.casePath.empty()) usageError(fmt::format("unexpected argument '{}'", o));
       a.casePath = o;
-    } else if (o == "--neighbours") {
-      a.run.neighbours = value(o);
-    } else if (o == "--overwrite") {
-      a.run.overwrite = true;
-    } else if (o == "--checkpoint-every") {
-      const double t = parseNumber(o, value(o));
-      if (!(t >= 0)) usageError("--checkpoint-every must be 0 (no checkpoints) or positive seconds");
-      a.run.checkpointEvery = t;
-      a.run.checkpointAtStepLimit = true;
-    } else if (o == "--resume") {
-      a.resume = value(o);
-    } else if (o == "--plugin-path") {
-      a.run.pluginDirs.push_back(value(o));
-    } else if (o == "--device") {
-      const std::string d = value(o);
-      if (d != "gpu" && d != "cpu") usageError("--device must be gpu or cpu");
-      a.run.device = d == "gpu" ? sph::Device::Gpu : sph::Device::Cpu;
-    } else if (o == "--precision") {
-      const std::string p = value(o);
-      if (p != "single" && p != "double") usageError("--precision must be single or double");
-      a.run.precision = p == "double" ? sph::Precision::Double : sph::Precision::Single;
-    } else if (o == "--out") {
-      a.run.outDir = value(o);
-    } else if (o == "--time-max") {
-      const double t = parseNumber(o, value(o));
-      if (!(t > 0)) usageError("--time-max must be positive");
-      a.run.timeMax = t;
-    } else if (o == "--time-out") {
-      const double t = parseNumber(o, value(o));
-      if (!(t > 0)) usageError("--time-out must be positive");
-      a.run.timeOut = t;
-    } else if (o == "--steps") {
-      const double n = parseNumber(o, value(o));
-      if (!(n >= 1) || n != std::floor(n)) usageError("--steps must be a positive integer");
-      // Past 2^53 a double no longer holds every integer (and past 2^64 no step count fits).
-      if (n > kMostSteps) usageError(fmt::format("--steps {} is more than {} (2^53)", v[i], kMostSteps));
-      a.run.maxSteps = uint64_t(n);
-    } else if (o == "--threads") {
-      const double n = parseNumber(o, value(o));
-      if (!(n >= 1) || n != std::floor(n)) usageError("--threads must be a positive integer");
-      // More threads than a few per core only queue on the cores (and enough of them make the
-      // OpenMP runtime fail to start the team).
-      const double most = 8.0 * std::max(1u, std::thread::hardware_concurrency());
-      if (n > most)
-        usageError(fmt::format("--threads {} is more than 8 per core of this machine (at most {})", n, most));
-      a.run.threads = int(n);
-    } else if (o == "--cell-mode") {
-      a.run.cellMode = value(o);
-      if (a.run.cellMode != "full" && a.run.cellMode != "half") usageError("--cell-mode must be full or half");
-    } else if (o == "--cell-rows") {
-      a.run.cellRows = value(o);
-      if (a.run.cellRows != "reachable" && a.run.cellRows != "all") usageError("--cell-rows must be reachable or all");
-    } else if (o == "--verlet-steps") {
-      a.run.verletListSteps = value(o);
-      if (!(parseNumber(o, a.run.verletListSteps) > 0)) usageError("--verlet-steps must be positive");
-    } else if (o == "--verlet-layout") {
-      a.run.verletLayout = value(o);
-      if (a.run.verletLayout != "auto" && a.run.verletLayout != "indices" && a.run.verletLayout != "bitmask" &&
-          a.run.verletLayout != "clusters")
-        usageError("--verlet-layout must be auto, indices, bitmask or clusters");
-    } else if (o == "--dp") {
-      const double dp = parseNumber(o, value(o));
-      if (!(dp > 0)) usageError("--dp must be positive");
-      a.load.dpOverride = dp;
-    } else if (o == "--no-vtk") {
-      a.run.writeVtk = false;
-    } else if (o == "--no-output") {
-      a.run.writeOutput = false;
-    } else if (o == "--no-timers") {
-      a.run.phaseTimers = false;
-    } else if (o == "--no-graphs") {
-      a.run.stepGraphs = false;
-    } else if (o == "--quiet") {
-      a.run.progress = false;
+    } else if (parseRunOption(a, o, value)) {
+    } else if (o.size() > 2 && o.compare(0, 2, "--") == 0 && i + 1 < v.size() && !v[i + 1].empty() &&
+               v[i + 1][0] != '-') {
+      // Perhaps a plugin's option: resolvePluginFlags() decides once the plugins are found.
+      a.pluginFlags.emplace_back(o, value(o));
     } else {
       usageError(fmt::format("unknown option '{}'", o));
     }
@@ -232,11 +229,37 @@ Args parseArgs(int argc, char** argv) {
   return a;
 }
 
+// The options given that no command of sph has are the plugins' (NeighbourStrategy::options()):
+// each goes to RunOptions::strategyOptions under its key, and the run's plugin checks it; one that
+// no plugin found has is a usage error.
+void resolvePluginFlags(Args& a) {
+  if (a.pluginFlags.empty()) return;
+  std::map<std::string, std::string> keyOfFlag;
+  std::string names;
+  for (const sph::PluginOptions& p : sph::discoverPluginOptions(a.run.pluginDirs)) {
+    names += (names.empty() ? "" : ", ") + p.plugin;
+    for (const sph::StrategyOption& o : p.options)
+      if (!o.flag.empty()) keyOfFlag.emplace(o.flag, o.key);
+  }
+  for (const auto& [flag, value] : a.pluginFlags) {
+    const auto it = keyOfFlag.find(flag);
+    if (it == keyOfFlag.end())
+      usageError(fmt::format("unknown option '{}' (neither sph {}'s nor one of the neighbour plugins found: {})", flag,
+                             a.command, names.empty() ? "none" : names));
+    a.run.strategyOptions[it->second] = value;
+  }
+}
+
 int cmdPlugins(const Args& a) {
   std::vector<std::string> problems;
   const auto plugins = sph::discoverPlugins(&problems, a.run.pluginDirs);
   fmt::print("neighbour-search plugins:\n");
-  for (const auto& p : plugins) fmt::print("  {:<8} {}\n           {}\n", p.name, p.description, p.path);
+  for (const auto& p : plugins) {
+    fmt::print("  {:<8} {}\n           {}\n", p.name, p.description, p.path);
+    for (const sph::StrategyOption& o : sph::createStrategy(p.name, nullptr, a.run.pluginDirs)->options())
+      fmt::print("           {} {} (<parameter key=\"{}\">): {}\n", o.flag.empty() ? "(no flag)" : o.flag, o.value,
+                 o.key, o.help);
+  }
   if (plugins.empty()) fmt::print("  none\n");
   fmt::print("searched:\n");
   for (const auto& d : sph::pluginSearchDirs(a.run.pluginDirs)) fmt::print("  {}\n", d);
@@ -249,9 +272,57 @@ std::string bytesText(double b) {
   return b > 1 << 30 ? fmt::format("{:.2f} GiB", b / (1 << 30)) : fmt::format("{:.1f} MiB", b / (1 << 20));
 }
 
+// The grids of a cell search with cells of 2h and of h.
+void printCellGrids(const sph::SimParameters& p) {
+  for (const double cell : {p.support, p.h}) {
+    // A periodic axis has the most cells of at least `cell` that divide the period.
+    auto cells = [&](double lo, double hi, bool periodic) {
+      return std::max<long>(1, long(periodic ? std::floor((hi - lo) / cell) : std::ceil((hi - lo) / cell)));
+    };
+    const long nx = cells(p.domainMin.x, p.domainMax.x, p.periodic[0]),
+               ny = p.dim == 2 ? 1 : cells(p.domainMin.y, p.domainMax.y, p.periodic[1]),
+               nz = cells(p.domainMin.z, p.domainMax.z, p.periodic[2]);
+    fmt::print("cell grid   {} x {} x {} = {} cells of {:.4g} m ({})\n", nx, ny, nz, nx * ny * nz, cell,
+               cell == p.support ? "full, 2h" : "half, h");
+  }
+}
+
+// Per plugin, before anything is allocated (run/memory_estimate.h): what `sph run` checks too.
+void printMemoryEstimates(const Args& a, const sph::CaseDefinition& c, const sph::SimParameters& p,
+                          const sph::NeighbourPlugin& neighbours) {
+  std::vector<std::pair<std::string, sph::StrategyPtr>> plugins;
+  for (const sph::PluginInfo& info : sph::discoverPlugins(nullptr, a.run.pluginDirs))
+    plugins.emplace_back(info.name, sph::createStrategy(info.name, nullptr, a.run.pluginDirs));
+  for (const sph::Precision precision : {sph::Precision::Single, sph::Precision::Double}) {
+    for (const auto& [name, strategy] : plugins) {
+      const sph::DeviceMemoryEstimate e = sph::estimateDeviceMemory(p, c.positions.size(), precision, *strategy);
+      std::string needs;
+      for (const sph::MemoryNeed& m : e.strategy)
+        needs += fmt::format("{}{}about {} with {} (+ {}{}{})", needs.empty() ? "" : ", ", m.minimum ? "at least " : "",
+                             bytesText(e.engine + m.bytes), m.what, bytesText(m.bytes), m.detail.empty() ? "" : ": ",
+                             m.detail);
+      fmt::print("memory      {} precision on the device, {}: {} engine arrays; {}\n", sph::precisionName(precision),
+                 name, bytesText(e.engine), needs.empty() ? "nothing more" : needs);
+    }
+    const sph::HostMemoryEstimate cpu =
+        sph::estimateHostMemory(c, p, sph::Device::Cpu, precision, *neighbours.strategy);
+    const sph::HostMemoryEstimate gpu =
+        sph::estimateHostMemory(c, p, sph::Device::Gpu, precision, *neighbours.strategy);
+    fmt::print("host        {} precision, {}: a run needs about {} of host memory on the CPU, {} with the GPU (the "
+               "case {}, the particle generator's peak {}); {} available to it\n",
+               sph::precisionName(precision), neighbours.info.name, bytesText(cpu.peak()), bytesText(gpu.peak()),
+               bytesText(cpu.caseData), bytesText(cpu.generatorPeak),
+               bytesText(sph::availableHostBytes() + cpu.caseData));
+  }
+  fmt::print("checked     before a run: the host memory above, and on the device the engine arrays with the "
+             "plugin's least need (\"at least\"), 6% for what the estimate leaves out and 48 MiB that do not grow "
+             "with the particles\n");
+}
+
 int cmdInfo(const Args& a) {
   const sph::CaseDefinition c = sph::loadCase(a.casePath, a.load);
-  const sph::SimParameters p = sph::deriveParameters(c);
+  const sph::NeighbourPlugin neighbours = sph::loadNeighbourPlugin(c, a.run);
+  const sph::SimParameters p = sph::runParameters(c, a.run, neighbours.options());
   for (const std::string& w : p.warnings) fmt::print(stderr, "sph: warning: {}\n", printable(w));
   fmt::print("case        {} ({})\n", c.name, c.path);
   fmt::print("dimensions  {}D\n", p.dim);
@@ -296,37 +367,8 @@ int cmdInfo(const Args& a) {
                "read the float, {:.3g} m apart at |x| = {:.4g} m ({:.3g}% of dp; warned above {:.3g}%)\n",
                l.spacing, l.farthest, 100 * l.ratio(), 100 * sph::kFloatPositionWarnRatio);
   }
-  for (const double cell : {p.support, p.h}) {
-    // A periodic axis has the most cells of at least `cell` that divide the period.
-    auto cells = [&](double lo, double hi, bool periodic) {
-      return std::max<long>(1, long(periodic ? std::floor((hi - lo) / cell) : std::ceil((hi - lo) / cell)));
-    };
-    const long nx = cells(p.domainMin.x, p.domainMax.x, p.periodic[0]),
-               ny = p.dim == 2 ? 1 : cells(p.domainMin.y, p.domainMax.y, p.periodic[1]),
-               nz = cells(p.domainMin.z, p.domainMax.z, p.periodic[2]);
-    fmt::print("cell grid   {} x {} x {} = {} cells of {:.4g} m ({})\n", nx, ny, nz, nx * ny * nz, cell,
-               cell == p.support ? "full, 2h" : "half, h");
-  }
-  // Per plugin, before anything is allocated (memory_estimate.h): what `sph run` checks too.
-  for (const sph::Precision precision : {sph::Precision::Single, sph::Precision::Double}) {
-    const sph::DeviceMemoryEstimate e = sph::estimateDeviceMemory(p, c.positions.size(), precision);
-    fmt::print("memory      {} precision on the device: cell about {} ({} engine arrays + {} cell search), "
-               "verlet about {} with index lists (+ {}, {:.0f} entries a particle at rest), {} with cluster lists "
-               "(+ {}, {:.1f} entries a particle) or {} with bitmask lists (+ {}, {:.0f} candidates a particle), "
-               "allpairs about {}\n",
-               sph::precisionName(precision), bytesText(e.cell()), bytesText(e.engine), bytesText(e.cellSearch),
-               bytesText(e.verlet()), bytesText(e.verletLists), e.listEntriesPerParticle, bytesText(e.verletClustered()),
-               bytesText(e.verletClusters), e.clusterEntriesPerParticle, bytesText(e.verletBitmask()),
-               bytesText(e.verletMasks), e.maskCandidatesPerParticle, bytesText(e.engine));
-    const sph::HostMemoryEstimate cpu = sph::estimateHostMemory(c, p, sph::Device::Cpu, precision);
-    const sph::HostMemoryEstimate gpu = sph::estimateHostMemory(c, p, sph::Device::Gpu, precision);
-    fmt::print("host        {} precision: a run needs about {} of host memory on the CPU, {} with the GPU (the "
-               "case {}, the particle generator's peak {}); {} available to it\n",
-               sph::precisionName(precision), bytesText(cpu.peak()), bytesText(gpu.peak()), bytesText(cpu.caseData),
-               bytesText(cpu.generatorPeak), bytesText(sph::availableHostBytes() + cpu.caseData));
-  }
-  fmt::print("checked     before a run: the host memory above, and on the device the cell figure with 6% for what "
-             "the estimate leaves out and 48 MiB that do not grow with the particles (every plugin's need: verlet falls back to the cell search)\n");
+  printCellGrids(p);
+  printMemoryEstimates(a, c, p, neighbours);
   return 0;
 }
 
@@ -341,7 +383,7 @@ int cmdRun(const Args& a) {
   std::signal(SIGINT, onStopSignal);
   std::signal(SIGTERM, onStopSignal);
   const auto t0 = std::chrono::steady_clock::now();
-  // The generator's memory check then counts the run's share too (memory_estimate.h).
+  // The generator's memory check then counts the run's share too (run/memory_estimate.h).
   sph::LoadOptions loadOptions = a.load;
   loadOptions.runHostBytesPerParticle =
       sph::runHostBytesPerParticle(a.run.device.value_or(sph::defaultDevice()), a.run.precision);
@@ -397,10 +439,11 @@ int main(int argc, char** argv) {
       return 0;
     }
   try {
-    const Args a = parseArgs(argc, argv);
+    Args a = parseArgs(argc, argv);
     if (a.command == "plugins") return cmdPlugins(a);
     if (a.command != "run" && a.command != "info") usageError(fmt::format("unknown command '{}'", a.command));
     if (a.casePath.empty()) usageError(fmt::format("sph {}: no case file given", a.command));
+    resolvePluginFlags(a);
     return a.command == "info" ? cmdInfo(a) : cmdRun(a);
   } catch (const sph::InputError& e) {
     fmt::print(stderr, "sph: error: {}\n", printable(e.what()));

@@ -34,4 +34,21 @@ bool parseTrimRows(const std::map<std::string, std::string>& options) {
       it->second));
 }
 
+std::vector<StrategyOption> cellSearchOptions() {
+  return {{"CellMode", "--cell-mode", "full|half", {"full", "half", "2h", "h"},
+           "cell size of the search grid: full (2h, scanned 3 cells a side) or half (h, scanned 5 a side); "
+           "default full"},
+          {"CellRows", "--cell-rows", "reachable|all", {"reachable", "all"},
+           "reachable: skip the cells of the scanned block that lie beyond the support; all: scan whole rows as "
+           "DualSPHysics does; default reachable"}};
+}
+
+MemoryNeed cellSearchMemory(const MemoryQuery& q) {
+  MemoryNeed m;
+  m.what = "cell search";
+  m.bytes = 16.0 * double(q.particles);
+  m.detail = "keys and indices, double-buffered for the sort";
+  return m;
+}
+
 }  // namespace sph::cell

@@ -4,6 +4,9 @@
 
 #include <map>
 #include <string>
+#include <vector>
+
+#include "sph/plugin/neighbour_strategy.h"
 
 namespace sph::cell {
 
@@ -22,5 +25,12 @@ CellMode parseCellMode(const std::map<std::string, std::string>& options);
 // Reads options["CellRows"]: "reachable" (default: rows and cells beyond the support are
 // skipped, see cell_iteration.h) or "all" (DualSPHysics' full rows). Throws InputError otherwise.
 bool parseTrimRows(const std::map<std::string, std::string>& options);
+
+// CellMode and CellRows as strategy options, for the strategies that run the cell search.
+std::vector<StrategyOption> cellSearchOptions();
+
+// What the cell search holds for `q.particles` particles (its keys and indices, double-buffered
+// for the radix sort): 16 bytes a particle.
+MemoryNeed cellSearchMemory(const MemoryQuery& q);
 
 }  // namespace sph::cell

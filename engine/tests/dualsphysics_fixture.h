@@ -12,8 +12,8 @@
 #include <tuple>
 #include <vector>
 
-#include "sph/output.h"
-#include "sph/simulation.h"
+#include "output/output.h"
+#include "run/simulation.h"
 
 namespace sph::test {
 

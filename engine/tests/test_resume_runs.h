@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "checkpoint.h"
-#include "sph/simulation.h"
+#include "output/checkpoint.h"
+#include "run/simulation.h"
 
 namespace sph::test {
 

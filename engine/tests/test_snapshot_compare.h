@@ -10,8 +10,8 @@
 #include <map>
 #include <string>
 
-#include "sph/output.h"
-#include "sph/simulation.h"
+#include "output/output.h"
+#include "run/simulation.h"
 
 namespace sph::test {
 

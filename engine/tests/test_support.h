@@ -14,9 +14,10 @@
 
 #include <gtest/gtest.h>
 
-#include "sph/case_model.h"
+#include "case/loader.h"
+#include "model/case_model.h"
+#include "run/simulation.h"
 #include "sph/plugin/errors.h"
-#include "sph/simulation.h"
 
 namespace sph::test {
 

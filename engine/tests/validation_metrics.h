@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "sph/simulation.h"
+#include "case/loader.h"
+#include "run/simulation.h"
 #include "test_support.h"
 
 namespace sph::test {

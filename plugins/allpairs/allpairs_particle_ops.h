@@ -7,11 +7,11 @@
 
 #include <cstdint>
 
-#include "neighbours/cell_particle_ops.h"
+#include "neighbours/particle_ops.h"
 
 namespace sph::allpairs {
 
-using cell::ForceInputs;
+using neighbours::ForceInputs;
 
 // Calls fn(j) for every candidate of a particle at `bound` (true: a boundary particle).
 template <typename T>
@@ -26,8 +26,8 @@ struct AllCandidates {
 // The force sum of particle a over all particles (V: interaction_variant.h).
 template <typename V, typename T>
 SPH_HD SPH_FORCEINLINE auto allPairsForces(uint32_t a, const ForceInputs<T>& in, const PhysicsConstants<T>& c) {
-  cell::NoTally none;
-  return cell::particleForcesOver<V::K, V::Periodic, V::Coded, V::Shift, V::Sps>(
+  neighbours::NoTally none;
+  return neighbours::particleForcesOver<V::K, V::Periodic, V::Coded, V::Shift, V::Sps>(
       a, in, c, none, AllCandidates<T>{in.n, in.nBound});
 }
 
@@ -36,13 +36,13 @@ template <typename V, typename T>
 SPH_HD SPH_FORCEINLINE MdbcSums<T> allPairsGhostSums(uint32_t b, const Real4<T>& n, const ForceInputs<T>& in,
                                                      const PhysicsConstants<T>& c) {
   const AllCandidates<T> all{in.n, in.nBound};
-  return cell::ghostSumsOver<V::K, V::Periodic, V::Slip>(
+  return neighbours::ghostSumsOver<V::K, V::Periodic, V::Slip>(
       b, n, in, c, [&](const Real4<T>& g, auto&& fn) { all(g, true, fn); });
 }
 
 template <typename T>
 ForceInputs<T> allPairsInputs(const ParticleView<T>& p) {
-  return cell::forceInputs(p);  // no cell tables
+  return neighbours::forceInputs(p);  // no cell tables
 }
 
 // The passes, on the CPU (allpairs_cpu.cpp) and on the GPU (gpu/allpairs_gpu_forces.cu and

@@ -15,6 +15,11 @@ namespace sph::allpairs {
 class AllPairsStrategy final : public StrategyFor<AllPairsStrategy> {
  public:
   const char* name() const override { return "allpairs"; }
+  std::vector<StrategyOption> options() const override { return {}; }
+  // It keeps no tables: nothing beyond the engine's arrays.
+  std::vector<MemoryNeed> estimateMemory(const MemoryQuery&) const override {
+    return {{"nothing beyond the engine's arrays", 0, "", true}};
+  }
   void configure(const StrategyContext& ctx) override;
   StrategyStats stats() const override;
   size_t deviceBytes() const override { return 0; }

@@ -8,6 +8,7 @@
 // h); CellRows = reachable (the default) | all (neighbours/cell_iteration.h).
 #pragma once
 
+#include "neighbours/cell_mode.h"
 #include "neighbours/cell_search.h"
 #include "sph/plugin/neighbour_strategy.h"
 
@@ -16,6 +17,12 @@ namespace sph::cell {
 class CellStrategy final : public StrategyFor<CellStrategy> {
  public:
   const char* name() const override { return "cell"; }
+  std::vector<StrategyOption> options() const override { return cellSearchOptions(); }
+  std::vector<MemoryNeed> estimateMemory(const MemoryQuery& q) const override {
+    MemoryNeed m = cellSearchMemory(q);
+    m.minimum = true;
+    return {m};
+  }
   void configure(const StrategyContext& ctx) override { search_.configure(ctx); }
   StrategyStats stats() const override { return search_.stats(); }
   size_t deviceBytes() const override { return search_.deviceBytes(); }

@@ -7,8 +7,8 @@
 
 #include "cell/cell_strategy.h"
 #include "cell_test_support.h"
+#include "platform/gpu_runtime.h"
 #include "sph/plugin/errors.h"
-#include "sph/gpu_runtime.h"
 #include "sph/plugin/plugin_abi.h"
 
 namespace celltest {

@@ -22,10 +22,10 @@
 #include <fmt/ranges.h>
 
 #include "cell_test_support.h"
+#include "platform/gpu_runtime.h"
+#include "platform/plugin_loader.h"
 #include "sph/plugin/floating_pair_physics.h"
-#include "sph/gpu_runtime.h"
 #include "sph/plugin/particle_code.h"
-#include "sph/plugin_loader.h"
 
 namespace celltest {
 namespace {

@@ -82,7 +82,7 @@ def real_bytes(precision):
 
 
 def sort_bytes_per_particle(run):
-    """Bytes one re-sort must move at least once, per particle (engine/src/particle_state.h):
+    """Bytes one re-sort must move at least once, per particle (engine/src/run/particle_state.h):
     keys (read the position, write key and index), the radix sort (read and write key and
     index once; CUB's radix sort makes one such pass per 8 key bits, counted once here), the
     gather of every particle array (read the index, read and write pos, velrho, velrhoPre,

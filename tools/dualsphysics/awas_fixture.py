@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes the active-absorption fixtures of engine/tests/test_awas_agreement.cpp from DualSPHysics.
+"""Makes the active-absorption fixtures of engine/tests/motion/test_awas_agreement.cpp from DualSPHysics.
 
 DualSPHysics' example CasePistonWallAWAS_REG (folder 10_WavesPistonAWAS) is coarsened to dp 0.04
 (3,897 particles) and run for 0.6 s with a part every 0.01 s; DualSPHysics 5.4 writes the

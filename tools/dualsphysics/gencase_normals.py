@@ -7,7 +7,7 @@ normal, the signed distance to its plane, the direction and distance from the pr
 face's edge, negative when the projection falls outside the face). DualSPHysics 5.4 reads the
 final normal of each boundary particle from the case file (array "BoundNor" of CASE.bi4), which
 GenCase 5.4 writes. This script makes that step: it picks the final normal from the raw data as
-GenCase does (the rules are written out in engine/src/boundary_normals.h, which computes the same
+GenCase does (the rules are written out in engine/src/geometry/boundary_normals.h, which computes the same
 normals from the geometry) and appends "BoundNor" to CASE.bi4.
 
     gencase_normals.py GCDIR/CASE [--csv NORMALS.csv]

@@ -18,7 +18,7 @@ within a block, GenCase lists a prism's particles in its drawing order, which th
 not follow). The indices are the nodes' (i, j, k) when every particle of the block is on a node,
 else the quarter-dp (q_x, q_y, q_z) of each particle (a block of two particles per node; a
 particle on the node instead of beside it changes the hash). The engine's generator must give the
-same blocks in the same order with the same hashes (engine/tests/test_gencase_parity.cpp).
+same blocks in the same order with the same hashes (engine/tests/geometry/test_gencase_parity.cpp).
 """
 import os
 import re

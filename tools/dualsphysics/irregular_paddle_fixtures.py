@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes the irregular-wave paddle fixtures of engine/tests/test_irregular_paddles.cpp from DualSPHysics.
+"""Makes the irregular-wave paddle fixtures of engine/tests/motion/test_irregular_paddles.cpp from DualSPHysics.
 
 For each variant below, a copy of DualSPHysics' example CasePistonBeach_IRREG (piston) or
 CaseFlapBeach_IRREG (flap) gets the variant's <piston_spectrum>/<flap_spectrum> parameters (first

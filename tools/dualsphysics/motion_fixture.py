@@ -1,5 +1,5 @@
 """Moving objects' particles of a DualSPHysics run, for the motion agreement test
-(engine/tests/test_motion_dualsphysics.cpp).
+(engine/tests/motion/test_motion_dualsphysics.cpp).
 
   python3 tools/dualsphysics/motion_fixture.py RUNDIR OUT.csv MK:FIRST-END[:EVERY] ...
 

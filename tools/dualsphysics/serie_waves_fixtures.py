@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Makes the fixtures of the irregular series' waves (<saveseriewaves>) and length
-(<calcserielength>) of engine/tests/test_irregular_paddles.cpp from DualSPHysics.
+(<calcserielength>) of engine/tests/motion/test_irregular_paddles.cpp from DualSPHysics.
 
 For each variant below, a copy of DualSPHysics' example CasePistonBeach_IRREG gets the variant's
 <piston_spectrum> parameters, a <saveseriewaves> and a <calcserielength>; GenCase and

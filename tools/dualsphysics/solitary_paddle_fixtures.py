@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes the solitary-wave paddle fixtures of engine/tests/test_solitary_paddles.cpp from DualSPHysics.
+"""Makes the solitary-wave paddle fixtures of engine/tests/motion/test_solitary_paddles.cpp from DualSPHysics.
 
 For each variant below, a copy of DualSPHysics' example CaseSolitaryWave_Boussinesq (one wave)
 or CaseTripleSolitaryWave (several) gets the variant's <piston_solitary> parameters and a

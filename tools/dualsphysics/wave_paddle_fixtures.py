@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes the wave-paddle fixtures of engine/tests/test_wave_paddles.cpp from DualSPHysics itself.
+"""Makes the wave-paddle fixtures of engine/tests/motion/test_wave_paddles.cpp from DualSPHysics itself.
 
 For each variant below, a copy of DualSPHysics' example CasePistonBeach_REG (piston) or
 CaseFlapBeach_REG (flap) gets the variant's paddle parameters and a <savemotion> of 3 periods

@@ -4,8 +4,9 @@
 // run must agree with the cell search, which re-sorts every pass and so can miss nothing.
 #include <gtest/gtest.h>
 
-#include "sph/gpu_runtime.h"
-#include "sph/simulation.h"
+#include "case/loader.h"
+#include "platform/gpu_runtime.h"
+#include "run/simulation.h"
 #include "test_motion_cases.h"
 #include "test_snapshot_compare.h"
 #include "test_support.h"
@@ -52,7 +53,7 @@ Outcome run(const CaseDefinition& c, const std::string& neighbours, Device d, Pr
   o.maxSteps = steps;
   // C = 8 (the 3D default) rather than the 2D default of 20: with lists that short-lived, the
   // 200 steps hold enough rebuilds for the moving/still comparison below to be sharp.
-  o.verletListSteps = "8";
+  o.strategyOptions["VerletListSteps"] = "8";
   const test::FinishedRun r = test::runQuietly(c, o);
   Outcome out;
   out.state = r.state;

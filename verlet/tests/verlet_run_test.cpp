@@ -9,8 +9,9 @@
 #include <cmath>
 #include <map>
 
-#include "sph/gpu_runtime.h"
-#include "sph/simulation.h"
+#include "case/loader.h"
+#include "platform/gpu_runtime.h"
+#include "run/simulation.h"
 #include "test_snapshot_compare.h"
 #include "test_support.h"
 

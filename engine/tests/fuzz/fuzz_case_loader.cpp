@@ -7,10 +7,11 @@
 #include <fstream>
 #include <string>
 
+#include "case/loader.h"
 #include "fuzz_target.h"
-#include "sph/case_model.h"
+#include "model/case_model.h"
+#include "model/sim_parameters.h"
 #include "sph/plugin/errors.h"
-#include "sph/sim_parameters.h"
 
 namespace fs = std::filesystem;
 

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "checkpoint.h"
 #include "fuzz_target.h"
+#include "output/checkpoint.h"
 #include "sph/plugin/errors.h"
 
 namespace fs = std::filesystem;

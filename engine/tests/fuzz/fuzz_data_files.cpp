@@ -7,8 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include "case/motion_data_file.h"
 #include "fuzz_target.h"
-#include "motion_data_file.h"
 #include "sph/plugin/errors.h"
 
 namespace fs = std::filesystem;

@@ -7,8 +7,9 @@
 #include <fstream>
 #include <string>
 
+#include "case/loader.h"
 #include "fuzz_target.h"
-#include "sph/case_model.h"
+#include "model/case_model.h"
 #include "sph/plugin/errors.h"
 
 namespace fs = std::filesystem;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "fuzz_target.h"
-#include "mesh_file.h"
+#include "geometry/mesh_file.h"
 
 namespace fs = std::filesystem;
 

@@ -12,6 +12,8 @@ namespace {
 class StaleStrategy final : public sph::NeighbourStrategy {
  public:
   const char* name() const override { return "stale"; }
+  std::vector<sph::StrategyOption> options() const override { refuse(); }
+  std::vector<sph::MemoryNeed> estimateMemory(const sph::MemoryQuery&) const override { refuse(); }
   void configure(const sph::StrategyContext&) override { refuse(); }
   void prepare(const sph::ParticleView<float>&, sph::PrepareReason) override { refuse(); }
   void prepare(const sph::ParticleView<double>&, sph::PrepareReason) override { refuse(); }

@@ -21,7 +21,7 @@
 //
 // m* is the reduced mass of the pair. A rigid body touching a wall with N particles at once acts
 // on N parallel contacts, so the engine passes each body's mass divided by its number of
-// contacts (floating_body_physics.h); with the particle mass instead, a flat face would bounce back
+// contacts (physics/floating_body_physics.h); with the particle mass instead, a flat face would bounce back
 // much higher than e says.
 //
 // The contact also gives a rate (1/s) for the time step: the larger of the contact's angular
@@ -114,7 +114,7 @@ SPH_HD inline DemContact<T> demContact(T dx, T dy, T dz, T r, T dvx, T dvy, T dv
 }
 
 // DualSPHysics 5.4's own contact (its InteractionForcesDEM), which the engine uses with
-// FloatingMotion::DualSPHysics (floating_body_physics.h): for particle a of a body and b, a wall
+// FloatingMotion::DualSPHysics (physics/floating_body_physics.h): for particle a of a body and b, a wall
 // particle or one of another body, within the kernel's support, with n = (r_a - r_b)/r,
 // v_n = (v_a - v_b).n and the reduced mass m* (half a's body's mass against a wall, else
 // m_A m_B/(m_A + m_B) of the two bodies):

@@ -33,7 +33,7 @@ class DivergenceError : public RunError {
   using RunError::RunError;
 };
 
-// The run stopped at the end of a step because a signal asked it to (stop_request.h); its report
+// The run stopped at the end of a step because a signal asked it to (platform/stop_request.h); its report
 // says "interrupted".
 class InterruptedError : public RunError {
  public:

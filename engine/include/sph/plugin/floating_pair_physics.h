@@ -12,7 +12,7 @@
 // water's pressure over the body's surface as they do over the tank's walls (with the body's
 // mass per particle a box of relative weight 0.5 floated 0.13 dp too deep, 0.06 dp with
 // rho0 dp^d, test_floating_validation.cpp). The body's inertia is its own mass
-// (floating_body_physics.h). Density
+// (physics/floating_body_physics.h). Density
 // diffusion near floating particles is DualSPHysics' (pair_physics.h). Pairs of the same body
 // interact as DualSPHysics has them (FloatingPairTable::dualsphysics): their forces cancel in the
 // body's sum, but they set the particles' densities and accelerations, hence the time step. The

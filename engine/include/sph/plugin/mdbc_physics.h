@@ -3,7 +3,7 @@
 // DualSPHysics 5.4 computes them (JSphCpu_mdbc.cpp).
 //
 // Every boundary particle b that has a normal (the vector from b to its ghost node, twice the
-// distance from b to the boundary surface, GenCase's normals doubled; see boundary_normals.h) gets,
+// distance from b to the boundary surface, GenCase's normals doubled; see geometry/boundary_normals.h) gets,
 // before a force pass, the density the fluid around its ghost node g = r_b + n_b extrapolates to
 // it. Over the fluid particles j within the support of g (walls and floating bodies excluded):
 //

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sph/plugin/particle_view.h"
 #include "sph/plugin/phase_timer.h"
@@ -43,7 +44,8 @@ struct StrategyContext {
   int threads = 0;         // CPU threads (0: OpenMP default)
   ParticleReorderer* reorderer = nullptr;
   PhaseTimer* timer = nullptr;
-  // Strategy options from the CLI/XML, e.g. "CellMode" = "full" | "half".
+  // The strategy's options (NeighbourStrategy::options()) given on the command line or in the
+  // case, e.g. "CellMode" = "half"; an option not given is absent.
   std::map<std::string, std::string> options;
 };
 
@@ -54,10 +56,45 @@ enum class PrepareReason { Step, ParticlesChanged };
 // Counters for the report, e.g. "candidates_per_particle", "in_range_ratio".
 using StrategyStats = std::map<std::string, double>;
 
+// An option of a strategy. The engine reads it for the strategy from the command line (`flag
+// VALUE`), else from the case's <parameters> (`key`), checks the value and passes it in
+// StrategyContext::options[key]; `sph plugins` lists it and run.json records where it came from.
+struct StrategyOption {
+  std::string key;    // the <parameter key> and the options key, e.g. "VerletLayout"
+  std::string flag;   // the command line's flag, e.g. "--verlet-layout"; "" for none
+  std::string value;  // how the usage names the value, e.g. "auto|indices|clusters|bitmask", "C"
+  // The values allowed (compared without case); empty: any positive number.
+  std::vector<std::string> choices;
+  std::string help;   // what it does and its default
+};
+
+// What a strategy will hold for a case, estimated before anything is allocated: `sph info`
+// prints it, and a run is checked against the need marked `minimum` with the engine's arrays.
+struct MemoryQuery {
+  Device device = Device::Gpu;  // where the run would hold it (host memory on the CPU)
+  Precision precision = Precision::Single;
+  int dim = 3;
+  double dp = 0;       // the particle spacing: a case at rest is a lattice of dp
+  double support = 0;  // 2h
+  uint64_t particles = 0;
+};
+struct MemoryNeed {
+  std::string what;    // e.g. "index lists"
+  double bytes = 0;    // beyond the engine's particle arrays
+  std::string detail;  // e.g. "202 entries a particle at rest"; may be empty
+  // The least the strategy runs with (a list strategy falling back to the cell search when its
+  // lists do not fit): what a run must have room for. One need of a strategy's is the minimum.
+  bool minimum = false;
+};
+
 class NeighbourStrategy {
  public:
   virtual ~NeighbourStrategy() = default;
   virtual const char* name() const = 0;
+  // The options configure() reads from StrategyContext::options (none: an empty list).
+  virtual std::vector<StrategyOption> options() const = 0;
+  // What the strategy will hold for a case (neither configured nor allocated yet).
+  virtual std::vector<MemoryNeed> estimateMemory(const MemoryQuery& q) const = 0;
   virtual void configure(const StrategyContext& ctx) = 0;
   // Called once per time step, before its first prepare(), with the dt of the previous step
   // (DtIni, or DtFixed, before the first): list-based strategies size their skin with it.
@@ -84,7 +121,7 @@ class NeighbourStrategy {
   // their code and tangent) are written.
   virtual void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) = 0;
   virtual void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) = 0;
-  // CUDA-graph replay of steady steps (GPU runs; the engine's step_graphs.h). Asked after the
+  // CUDA-graph replay of steady steps (GPU runs; the engine's run/step_graphs.h). Asked after the
   // step's prepare(): a nonzero token promises that this step's interact() and endStep() launch
   // exactly the device work (kernels, arguments, grid sizes) they launched in the last step that
   // returned the same token with the same particle arrays, without waiting for the device or

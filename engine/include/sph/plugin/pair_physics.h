@@ -41,7 +41,7 @@
 
 namespace sph {
 
-// The sums of particle shifting (shifting_physics.h), kept only by the force passes whose
+// The sums of particle shifting (physics/shifting_physics.h), kept only by the force passes whose
 // shifts are applied (Shift = true); the others carry none of them.
 template <typename T, bool Shift>
 struct ShiftAccum {

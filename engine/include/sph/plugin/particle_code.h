@@ -13,10 +13,10 @@ namespace sph::code {
 inline constexpr uint32_t kBoundBit = 1u << 31;
 inline constexpr uint32_t kExcludedBit = 1u << 30;
 // Particles of a floating body (<floatings>): boundary particles in the case file, but they sit
-// in the fluid index range [nBound, n) and are moved as rigid bodies (floating_body_physics.h).
+// in the fluid index range [nBound, n) and are moved as rigid bodies (physics/floating_body_physics.h).
 inline constexpr uint32_t kFloatingBit = 1u << 29;
 // A fluid particle excluded at the end of an earlier step and parked far outside the domain
-// until the engine next compacts its arrays (integrator_physics.h, parkParticle).
+// until the engine next compacts its arrays (physics/integrator_physics.h, parkParticle).
 inline constexpr uint32_t kParkedBit = 1u << 28;
 // A boundary particle of an object with imposed motion (<motion>), DualSPHysics' "moving" as
 // opposed to "fixed" boundary; the shifting mode NoFixed asks for the difference.

@@ -28,11 +28,11 @@ struct ParticleView {
   // viscous terms of its fluid neighbours (mdbc_physics.h, mdbc2Wall); null otherwise.
   Real4<T>* tangent = nullptr;
   // mDBC2 with moving walls: per wall particle the acceleration of its imposed motion over the
-  // last step (its velocity change over dt; boundary_motion_physics.h), which enters its cloned
+  // last step (its velocity change over dt; physics/boundary_motion_physics.h), which enters its cloned
   // pressure; null otherwise.
   Real4<T>* motionAce = nullptr;
   // Single-precision runs: what rounding left of each position, pos + posLo being the position
-  // to double accuracy (position_split.h); null in double precision. The engine's passes that
+  // to double accuracy (physics/position_split.h); null in double precision. The engine's passes that
   // move particles keep it; a strategy only reads pos, and reorders it with the rest (the
   // engine's ParticleReorderer does).
   Real4<T>* posLo = nullptr;
@@ -46,7 +46,7 @@ struct ForceOutputs {
   // DEM contacts per particle (PairAccum::contacts); set only in runs with floating bodies, and
   // then written for every particle.
   uint32_t* contacts = nullptr;
-  // Shifting sums per particle (ShiftAccum::shiftSums, shifting_physics.h): requested (non-null)
+  // Shifting sums per particle (ShiftAccum::shiftSums, physics/shifting_physics.h): requested (non-null)
   // only in the passes whose shifts are applied, and then written for every particle.
   Real4<T>* shift = nullptr;
   // 2S per particle (sps_physics.h): requested (non-null) in every pass of runs with the SPS

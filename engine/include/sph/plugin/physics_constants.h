@@ -72,7 +72,7 @@ struct PhysicsConstants {
   T dp = 0;                          // particle spacing (mDBC2's condition number)
   T ddtSeries[5] = {};               // binomial coefficients of (1+u)^(1/gamma) - 1, see below
   T gx = 0, gy = 0, gz = 0;          // gravity
-  // Particle shifting (shifting_physics.h): the mode, ShiftCoef (negative: down the
+  // Particle shifting (physics/shifting_physics.h): the mode, ShiftCoef (negative: down the
   // concentration gradient), ShiftTFS (0: off) and the largest shift per step, dp/10.
   Shifting shifting = Shifting::None;
   T shiftCoef = -2, shiftTfs = 0, shiftMax = 0;

@@ -1,6 +1,6 @@
 // The boundary between the engine and a neighbour-search plugin, in one place.
 //
-// A plugin is a shared library (lib<name>.so in a plugin directory, plugin_loader.h) that exports
+// A plugin is a shared library (lib<name>.so in a plugin directory, platform/plugin_loader.h) that exports
 // one C function, `sph_plugin_descriptor`, returning a SphPluginDescriptor. Through it the engine
 // creates a sph::NeighbourStrategy (neighbour_strategy.h) and from then on talks to the plugin
 // only through that C++ interface. What crosses the boundary is therefore C++: the strategy's
@@ -91,6 +91,9 @@ constexpr uint64_t layoutHash() {
   SPH_ABI_SIZE(StrategyContext);
   SPH_ABI_SIZE(NeighbourStrategy);
   SPH_ABI_SIZE(StrategyStats);
+  SPH_ABI_SIZE(StrategyOption);
+  SPH_ABI_SIZE(MemoryQuery);
+  SPH_ABI_SIZE(MemoryNeed);
   return h;
 }
 

@@ -1,0 +1,250 @@
+#include "case/floating_reader.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "model/number_text.h"
+#include "platform/input_file.h"
+#include "platform/install_paths.h"
+#include "sph/plugin/errors.h"
+
+namespace sph {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The local mkbound values that have particles in the generated case.
+std::set<int> boundMksWithParticles(const CaseDefinition& c) {
+  std::set<int> s;
+  for (const MkEntry& m : c.mks)
+    if (m.bound && m.count > 0) s.insert(m.local);
+  return s;
+}
+
+void checkMksExist(const XmlReader& x, const XMLElement* e, const std::vector<int>& mks,
+                   const CaseDefinition& c) {
+  const std::set<int> have = boundMksWithParticles(c);
+  for (int mk : mks) {
+    if (!have.count(mk)) x.fail(e, fmt::format("mkbound {} has no particles in this case", mk));
+  }
+}
+
+std::optional<double> valueChild(const XmlReader& x, const XMLElement* e, const char* name) {
+  const XMLElement* c = e->FirstChildElement(name);
+  if (!c || skipped(c)) return std::nullopt;
+  return x.real(c, "value");
+}
+
+// One <property name=...> into `out`, its values given either as attributes (Key="value", the
+// form of a case's own <property>) or as child elements <Key value="..."/> (the form of
+// DualSPHysics' material files, e.g. its examples' Floating_Materials.xml); a key given twice
+// is an error.
+void readProperty(const XmlReader& x, const XMLElement* e, PropertiesDef& out) {
+  const std::string name = x.attr(e, "name");
+  MaterialDef m;
+  m.source = fmt::format("{}:{}", x.path(), e->GetLineNum());
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+    const std::string_view key = a->Name();
+    if (key == "name" || key == "comment" || key == "units_comment") continue;
+    m.values[std::string(key)] = x.real(e, a->Name());
+  }
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (!m.values.emplace(c->Name(), x.real(c, "value")).second)
+      x.fail(c, fmt::format("{} of property \"{}\" is given twice", c->Name(), name));
+  }
+  if (!out.materials.emplace(name, std::move(m)).second) {
+    x.fail(e, fmt::format("property \"{}\" is defined twice", name));
+  }
+}
+
+fs::path findPropertyFile(const XmlReader& x, const XMLElement* e, const std::string& file,
+                          const std::string& sub) {
+  const fs::path caseDir = fs::path(x.path()).parent_path();
+  std::vector<fs::path> dirs = {caseDir};
+  if (!sub.empty()) dirs.push_back(caseDir / sub);
+  if (const char* env = std::getenv("SPH_MATERIALS_PATH")) {
+    std::stringstream ss(env);
+    for (std::string d; std::getline(ss, d, ':');)
+      if (!d.empty()) dirs.push_back(d);
+  }
+  // The bundled materials: installed beside the binary, else in the source tree it was built from.
+  if (const std::string installed = besideExecutable("share/sph/materials"); !installed.empty())
+    dirs.push_back(installed);
+#ifdef SPH_MATERIALS_DIR
+  dirs.push_back(SPH_MATERIALS_DIR);
+#endif
+  std::string searched;
+  for (const fs::path& d : dirs) {
+    const fs::path p = d / file;
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return p;
+    searched += "\n  " + p.string();
+  }
+  x.fail(e, fmt::format("property file {} not found; looked for{}", file, searched));
+}
+
+// <propertyfile file path>: `path` names the element of that file that holds the <property>
+// list (e.g. its root <materials>); when the file has no such element, the root holds it.
+void readPropertyFile(const XmlReader& x, const XMLElement* e, PropertiesDef& out) {
+  const std::string file = x.attr(e, "file");
+  const char* pathAttr = e->Attribute("path");
+  const std::string sub = pathAttr ? pathAttr : "";
+  const fs::path found = findPropertyFile(x, e, file, sub);
+  tinyxml2::XMLDocument doc;
+  const XmlReader fx(found.string());
+  const std::string text = readInputFile(found.string(), "property file");
+  if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
+    throw InputError(fmt::format("{}:{}: malformed XML: {} (property file named at {}:{})", found.string(),
+                                 doc.ErrorLineNum(), doc.ErrorStr(), x.path(), e->GetLineNum()));
+  }
+  const XMLElement* list = doc.RootElement();
+  if (!list)
+    throw InputError(fmt::format("{}: no root element: the property file holds no <properties> (named at {}:{})",
+                                 found.string(), x.path(), e->GetLineNum()));
+  if (!sub.empty() && sub != list->Name()) {
+    const XMLElement* named = list->FirstChildElement(sub.c_str());
+    if (named) list = named;
+  }
+  for (const XMLElement* p = list->FirstChildElement("property"); p; p = p->NextSiblingElement("property")) {
+    if (!skipped(p)) readProperty(fx, p, out);
+  }
+}
+
+}  // namespace
+
+// The largest mk number a case may name.
+constexpr int kMaxMk = 65535;
+
+std::vector<int> parseMkList(const XmlReader& x, const XMLElement* e, const char* attribute) {
+  const std::string text = x.attr(e, attribute);
+  std::vector<int> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const size_t dash = item.find('-', item.find_first_not_of(" \t") + 1);
+    const auto lo = parseReal(item.substr(0, dash));
+    const auto hi = dash == std::string::npos ? lo : parseReal(item.substr(dash + 1));
+    if (!lo || !hi || *lo != std::floor(*lo) || *hi != std::floor(*hi) || *lo < 0 || *hi < *lo) {
+      x.fail(e, fmt::format("{}=\"{}\" is not a list of mk numbers and ranges (e.g. \"51-68\" or \"1, 3\")",
+                            attribute, text));
+    }
+    // GenCase's mk numbers are 16-bit; a range beyond would also list billions of bodies.
+    if (*hi > kMaxMk) x.fail(e, fmt::format("{}=\"{}\": mk {} is above {}, the largest mk", attribute, text, *hi, kMaxMk));
+    for (int mk = int(*lo); mk <= int(*hi); ++mk) out.push_back(mk);
+  }
+  if (out.empty()) x.fail(e, fmt::format("{} is empty", attribute));
+  return out;
+}
+
+void readFloatings(const XmlReader& x, const XMLElement* floatings, CaseDefinition& c) {
+  std::set<int> taken;
+  for (const XMLElement* e = floatings->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    if (skipped(e)) continue;
+    if (std::string_view(e->Name()) != "floating") x.unknown(e, floatings);
+    x.onlyChildren(e, {"massbody", "rhopbody", "center", "velini", "omegaini", "linearvelini", "angularvelini"});
+    FloatingDef f;
+    f.line = e->GetLineNum();
+    f.mkBound = parseMkList(x, e, "mkbound");
+    checkMksExist(x, e, f.mkBound, c);
+    for (int mk : f.mkBound) {
+      if (!taken.insert(mk).second) x.fail(e, fmt::format("mkbound {} belongs to two floating bodies", mk));
+    }
+    if (e->Attribute("relativeweight")) f.relativeWeight = x.real(e, "relativeweight");
+    f.massBody = valueChild(x, e, "massbody");
+    f.rhopBody = valueChild(x, e, "rhopbody");
+    const int given = int(bool(f.relativeWeight)) + int(bool(f.massBody)) + int(bool(f.rhopBody));
+    if (given != 1) {
+      x.fail(e, "give the body's weight exactly once: relativeweight=\"...\", <massbody value> or "
+                "<rhopbody value>");
+    }
+    for (const std::optional<double>* v : {&f.relativeWeight, &f.massBody, &f.rhopBody}) {
+      if (*v && !(**v > 0)) x.fail(e, "the body's weight (relativeweight, massbody or rhopbody) must be positive");
+    }
+    if (const XMLElement* ce = e->FirstChildElement("center")) f.center = x.vec(ce);
+    // DualSPHysics 5 names them linearvelini and angularvelini (GenCase 5 refuses the older
+    // velini and omegaini, which DualSPHysics 4 cases use); either, not both.
+    for (const auto& [oldName, newName, into] :
+         {std::tuple{"velini", "linearvelini", &f.velIni}, std::tuple{"omegaini", "angularvelini", &f.omegaIni}}) {
+      const XMLElement* a = e->FirstChildElement(oldName);
+      const XMLElement* b = e->FirstChildElement(newName);
+      if (a && b) x.fail(b, fmt::format("<{}> and <{}> both give the same initial velocity: keep one", oldName, newName));
+      if (a || b) *into = x.vec(a ? a : b);
+    }
+    if (const char* p = e->Attribute("property")) f.property = p;
+    c.floatings.push_back(std::move(f));
+  }
+}
+
+void readProperties(const XmlReader& x, const XMLElement* properties, CaseDefinition& c) {
+  PropertiesDef& out = c.properties;
+  const XMLElement* links = nullptr;
+  for (const XMLElement* e = properties->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    if (skipped(e)) continue;
+    const std::string_view name = e->Name();
+    if (name == "propertyfile") readPropertyFile(x, e, out);
+    else if (name == "property") readProperty(x, e, out);
+    else if (name == "links") links = e;
+    else x.unknown(e, properties);
+  }
+  for (const FloatingDef& f : c.floatings) {
+    if (f.property.empty()) continue;
+    try {
+      resolveMaterial(out, f.property, "");
+    } catch (const InputError& err) {
+      throw InputError(fmt::format("{}:{}: <floating>: {}", x.path(), f.line, err.what()));
+    }
+  }
+  if (!links) return;
+  for (const XMLElement* l = links->FirstChildElement(); l; l = l->NextSiblingElement()) {
+    if (skipped(l)) continue;
+    if (std::string_view(l->Name()) != "link") x.unknown(l, links);
+    PropertiesDef::Link link;
+    link.line = l->GetLineNum();
+    link.mkBound = parseMkList(x, l, "mkbound");
+    checkMksExist(x, l, link.mkBound, c);
+    link.property = x.attr(l, "property");
+    try {
+      resolveMaterial(out, link.property, "");
+    } catch (const InputError& err) {
+      x.fail(l, err.what());
+    }
+    out.links.push_back(std::move(link));
+  }
+}
+
+std::map<std::string, double> resolveMaterial(const PropertiesDef& p, const std::string& names,
+                                              const std::string& where) {
+  std::map<std::string, double> out;
+  std::stringstream ss(names);
+  for (std::string name; std::getline(ss, name, '+');) {
+    const size_t b = name.find_first_not_of(" \t"), e = name.find_last_not_of(" \t");
+    name = b == std::string::npos ? "" : name.substr(b, e - b + 1);
+    const auto it = p.materials.find(name);
+    if (it == p.materials.end()) {
+      std::string known;
+      for (const auto& [k, v] : p.materials) known += (known.empty() ? "" : ", ") + k;
+      throw InputError(fmt::format("{}unknown property \"{}\" (defined: {})", where, name,
+                                   known.empty() ? "none" : known));
+    }
+    for (const auto& [k, v] : it->second.values) out[k] = v;
+  }
+  // "<Key>_User" replaces "<Key>" (DualSPHysics' user overrides, e.g. Restitution_Coefficient_User).
+  constexpr std::string_view kUser = "_User";
+  std::map<std::string, double> resolved;
+  for (const auto& [k, v] : out) {
+    if (k.size() > kUser.size() && k.compare(k.size() - kUser.size(), kUser.size(), kUser) == 0) continue;
+    resolved[k] = v;
+  }
+  for (const auto& [k, v] : out) {
+    if (k.size() > kUser.size() && k.compare(k.size() - kUser.size(), kUser.size(), kUser) == 0)
+      resolved[k.substr(0, k.size() - kUser.size())] = v;
+  }
+  return resolved;
+}
+
+}  // namespace sph

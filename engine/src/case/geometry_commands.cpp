@@ -1,0 +1,738 @@
+#include "case/geometry_commands.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "geometry/box_triangles.h"
+#include "geometry/extrude_shape.h"
+#include "geometry/mesh_file.h"
+#include "geometry/mesh_placement.h"
+#include "geometry/prism_shape.h"
+#include "model/number_text.h"
+#include "sph/plugin/errors.h"
+
+namespace sph {
+namespace {
+
+// <runlist> nesting GenCase cases use is 1 or 2 deep; deeper is a list running itself.
+constexpr int kMaxListDepth = 16;
+
+}  // namespace
+
+GeometryCommands::GeometryCommands(const XmlReader& xml, CaseVariables& variables, std::string caseName, double dp,
+                                   int boundCount, int fluidCount, std::map<std::string, const XMLElement*> lists,
+                                   gen::ParticleGenerator& generator)
+    : xml_(xml),
+      variables_(variables),
+      caseName_(std::move(caseName)),
+      dp_(dp),
+      boundCount_(boundCount),
+      fluidCount_(fluidCount),
+      lists_(std::move(lists)),
+      generator_(generator) {
+  const gen::NodeBox& l = generator.lattice();
+  everywhereLo_ = generator.nodePosition(l.lo[0] - 1, l.lo[1] - 1, l.lo[2] - 1);
+  everywhereHi_ = generator.nodePosition(l.hi[0] + 1, l.hi[1] + 1, l.hi[2] + 1);
+}
+
+void GeometryCommands::run(const XMLElement* list) {
+  for (const XMLElement* e = list->FirstChildElement(); e; e = e->NextSiblingElement())
+    if (!skipped(e)) command(e);
+}
+
+// The draw settings: shape and draw modes, what is drawn, normals, <resetdraw>. False when `e` is none of them.
+bool GeometryCommands::drawSettingsCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  if (name == "setshapemode") {
+    // The shape mode says how <shapeout> writes shapes; only exact ("actual") shapes make the
+    // boundary surface of mDBC's normals.
+    shapesActual_ = false;
+    for (const std::string& t : splitTokens(e->GetText() ? e->GetText() : "")) {
+      if (t != "real" && t != "actual" && t != "dp" && t != "bound" && t != "fluid" && t != "void")
+        xml_.fail(e, fmt::format("unknown shape mode \"{}\" (expected real, actual, dp, bound, fluid, void)", t));
+      shapesActual_ = shapesActual_ || t == "actual" || t == "real";
+    }
+  } else if (name == "setdrawmode") {
+    const std::string mode = splitTokens(xml_.attr(e, "mode")).front();
+    if (mode != "full" && mode != "face" && mode != "solid")
+      xml_.fail(e, fmt::format("unknown draw mode \"{}\" (expected full, face or solid)", mode));
+    drawMode_ = mode == "face" ? DrawMode::Face : (mode == "solid" ? DrawMode::Solid : DrawMode::Full);
+    drawModeSet_ = true;
+  } else if (name == "setactive") {
+    drawPoints_ = xml_.boolean(e, "drawpoints", drawPoints_);
+    drawShapes_ = xml_.boolean(e, "drawshapes", drawShapes_);
+  } else if (name == "setnormalinvert") {
+    normalInvert_ = xml_.boolean(e, "invert", false);
+  } else if (name == "resetdraw") {
+    // GenCase: back to points only, no transformation; particles are drawn again only after a
+    // <setdrawmode> (without one it silently draws none).
+    drawPoints_ = true;
+    drawShapes_ = false;
+    normalInvert_ = false;
+    transform_ = {};
+    drawModeSet_ = false;
+    reach_ = {};
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Lists, shape output and variables: <runlist>, <shapeout>, <newvar...>. False when `e` is none of them.
+bool GeometryCommands::listCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  if (name == "runlist") {
+    const std::string list = xml_.attr(e, "name");
+    const auto it = lists_.find(list);
+    if (it == lists_.end()) xml_.fail(e, fmt::format("no <list name=\"{}\"> in <commands>", list));
+    if (depth_ >= kMaxListDepth) xml_.fail(e, fmt::format("<runlist> nested more than {} deep (a list running itself?)", kMaxListDepth));
+    // times="N" runs the list N times (its <move>s accumulate, drawing a row of copies).
+    const int times = e->Attribute("times") ? xml_.integer(e, "times") : 1;
+    if (times < 0 || times > 1000000) xml_.fail(e, fmt::format("times=\"{}\" must be between 0 and 1000000", times));
+    ++depth_;
+    for (int n = 0; n < times; ++n) run(it->second);
+    --depth_;
+  } else if (name == "shapeout") {
+    const char* file = e->Attribute("file");
+    if (file && *file && !pending_.empty()) {
+      std::vector<NormalFace>& out = shapeFiles_[fmt::format("{}_{}_Actual.vtk", caseName_, file)];
+      out.insert(out.end(), pending_.begin(), pending_.end());
+    }
+    pending_.clear();
+  } else if (name == "newvarcte" || name == "newvar" || name == "setvar") {
+    variables(e);
+  } else if (name == "newvarstr" || name == "newvarstrcte" || name == "setvarstr") {
+    xml_.fail(e, "text variables are not supported (numeric ones are: newvar, newvarcte, setvar)");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Which family the next shapes draw (mk), and the distances shapes reach (<setdpctes> and its stack). False when `e` is none of them.
+bool GeometryCommands::familyCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  if (name == "setmkfluid" || name == "setmkbound") {
+    selectFamily(e, name == "setmkbound", xml_.integer(e, "mk"));
+  } else if (name == "setmknextbound") {
+    nextBound(e);
+  } else if (name == "setmkvoid") {
+    family_ = 0;
+    mkBound_.reset();
+  } else if (name == "setdpctes") {
+    setDpCtes(e);
+  } else if (name == "dpctessave") {
+    if (savedReach_.size() >= 1000000) xml_.fail(e, "more than a million <dpctessave> without <dpctesload>");
+    savedReach_.push_back(reach_);
+  } else if (name == "dpctesload") {
+    // GenCase leaves the distances as they are when nothing was saved.
+    if (!savedReach_.empty()) {
+      reach_ = savedReach_.back();
+      savedReach_.pop_back();
+    }
+  } else if (name == "dpctesreset") {
+    reach_ = {};
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The transformation shapes are drawn with: <move>, rotations, the matrix stack. False when `e` is none of them.
+bool GeometryCommands::transformCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  if (name == "move") {
+    transform_.move(xml_.vec(e));
+  } else if (name == "rotateline" || name == "rotate") {
+    rotate(e);
+  } else if (name == "matrixreset") {
+    transform_ = {};
+  } else if (name == "matrixsave") {
+    if (savedTransforms_.size() >= 1000000) xml_.fail(e, "more than a million <matrixsave> without <matrixload>");
+    savedTransforms_.push_back(transform_);
+  } else if (name == "matrixload") {
+    if (savedTransforms_.empty()) xml_.fail(e, "no <matrixsave> to load");
+    transform_ = savedTransforms_.back();
+    savedTransforms_.pop_back();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The shapes: lines, boxes, prisms, cylinders, meshes, spheres, points, fills, extrusions. False when `e` is none of them.
+bool GeometryCommands::drawCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  if (name == "drawline" || name == "drawlines") {
+    // Lines ignore the draw mode, and GenCase draws them even after <resetdraw> without a
+    // <setdrawmode>.
+    requireFamily(e);
+    if (drawShapes_)
+      xml_.fail(e, fmt::format("<{}> cannot be drawn as a shape (<setactive drawshapes=\"1\">)", e->Name()));
+    if (drawPoints_) drawLines(e);
+  } else if (name == "drawbox") {
+    drawBox(e);
+  } else if (name == "drawprism" || name == "drawbeach") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawPrism(e);
+  } else if (name == "drawcylinder") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawCylinder(e);
+  } else if (name == "drawfilestl" || name == "drawfilevtk" || name == "drawfileply") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawMeshFile(e);
+  } else if (name == "drawsphere") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawSphere(e);
+  } else if (name == "drawpoint") {
+    // One particle at the node nearest the point.
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) {
+      const Vec3d p = transform_.apply(xml_.vec(e));
+      generator_.drawBox(p, p, true, 0, *family_);
+    }
+  } else if (name == "fillvoidpoint") {
+    // The empty nodes reachable from the point, anywhere in the domain.
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_)
+      generator_.fillBox(transform_.apply(xml_.vec(e)), everywhereLo_, everywhereHi_, gen::FillKind::Void, *family_);
+  } else if (name == "fillbox") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) fillBox(e);
+  } else if (name == "drawextrude") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawExtrude(e);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void GeometryCommands::command(const XMLElement* e) {
+  if (!drawSettingsCommand(e) && !listCommand(e) && !familyCommand(e) && !transformCommand(e) && !drawCommand(e))
+    xml_.fail(e, "unknown geometry command");
+}
+
+// <newvarcte A="expr" B="expr" />, <newvar ...> and <setvar ...>: each attribute a variable, its
+// value an expression over the variables defined so far (a leading '#' is allowed). Attributes
+// starting with '_' (_rem, _print) and comment ones are not variables; _cte="true" makes a
+// <newvar> constant.
+void GeometryCommands::variables(const XMLElement* e) {
+  const std::string_view kind = e->Name();
+  const bool constant = kind == "newvarcte" || xml_.boolean(e, "_cte", false);
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+    const std::string name = a->Name();
+    if (name.empty() || name[0] == '_' || name == "comment" || name == "units_comment") continue;
+    std::string_view text = a->Value();
+    const size_t first = text.find_first_not_of(" \t");
+    if (first != std::string_view::npos && text[first] == '#') text.remove_prefix(first + 1);
+    try {
+      const double v = variables_.evaluate(text);
+      if (kind == "setvar") variables_.set(name, v);
+      else variables_.define(name, v, constant);
+    } catch (const std::invalid_argument& err) {
+      xml_.fail(e, fmt::format("{}=\"{}\": {}", name, a->Value(), err.what()));
+    }
+  }
+}
+
+void GeometryCommands::selectFamily(const XMLElement* e, bool bound, int mk) {
+  const int limit = bound ? boundCount_ : fluidCount_;
+  if (mk < 0 || mk >= limit)
+    xml_.fail(e, fmt::format("mk {} is outside 0..{} (<mkconfig {}count=\"{}\">)", mk, limit - 1,
+                             bound ? "bound" : "fluid", limit));
+  family_ = generator_.family(bound, mk);
+  if (bound) mkBound_ = mk;
+  else mkBound_.reset();
+}
+
+// <setmknextbound next="true|false">: GenCase steps the boundary mk to the next (true) or the
+// previous (false) one; when the selected mk is not a boundary one (fluid, void or none) it
+// selects mkbound 0 either way.
+void GeometryCommands::nextBound(const XMLElement* e) {
+  xml_.onlyChildren(e, {});
+  const char* next = e->Attribute("next");
+  if (!next) xml_.fail(e, "needs next=\"true\" (the next mkbound) or next=\"false\" (the previous one)");
+  const bool up = xml_.boolean(e, "next", true);
+  selectFamily(e, true, mkBound_ ? *mkBound_ + (up ? 1 : -1) : 0);
+}
+
+// <setdpctes>: how near (in dp) a node must be to a shape's surface to be drawn, from here on
+// (until <dpctesreset>, <dpctesload> or <resetdraw>). An attribute left out, or -1 (GenCase's
+// "unchanged"), keeps the current value. The numbers of sides (ctespherenumsides,
+// ctecylindernumsides, cterevolutionnumsides) only shape GenCase's VTK shapes, and cteellipsoid
+// only <drawellipsoid> (not supported): they are accepted and change no particle here.
+void GeometryCommands::setDpCtes(const XMLElement* e) {
+  xml_.onlyChildren(e, {});
+  const std::pair<const char*, double*> settable[] = {{"cteline", &reach_.line},
+                                                      {"ctesphere", &reach_.sphere},
+                                                      {"ctecylindertube", &reach_.cylinderSide},
+                                                      {"ctecylindercover", &reach_.cylinderCap}};
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+    const std::string_view name = a->Name();
+    if (name == "comment" || name == "units_comment") continue;
+    const double v = xml_.real(e, a->Name());
+    double* target = nullptr;
+    for (const auto& [key, slot] : settable)
+      if (name == key) target = slot;
+    if (target) {
+      if (v == -1) continue;
+      if (!(v > 0) || !(v < 1e6))
+        xml_.fail(e, fmt::format("{}=\"{}\" must be a positive number of dp (-1 keeps the current value; "
+                                 "GenCase draws nothing with 0 or less)",
+                                 name, a->Value()));
+      *target = v;
+    } else if (name == "ctetriangleweight" || name == "ctetrianglelimits") {
+      // They would move the faces of prisms and beaches, whose rule (geometry/prism_shape.h) is GenCase's
+      // with the default only.
+      if (v != -1 && v != 0.6)
+        xml_.fail(e, fmt::format("{} other than 0.6 is not supported (prism and beach faces use GenCase's default)",
+                                 name));
+    } else if (name != "ctespherenumsides" && name != "ctecylindernumsides" && name != "cterevolutionnumsides" &&
+               name != "cteellipsoid") {
+      xml_.fail(e, fmt::format("unknown attribute {} (expected cteline, ctesphere, ctecylindertube, ctecylindercover, "
+                               "ctetriangleweight, ctetrianglelimits, ctespherenumsides, ctecylindernumsides, "
+                               "cterevolutionnumsides or cteellipsoid)",
+                               name));
+    }
+  }
+}
+
+// <drawline> (two <point>s) and <drawlines> (two or more: the segments between consecutive ones),
+// the rule in geometry/particle_generator.h.
+void GeometryCommands::drawLines(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point"});
+  const std::vector<Vec3d> points = placed(localPoints(e));
+  if (std::string_view(e->Name()) == "drawline") {
+    if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the line), got {}", points.size()));
+  } else if (points.size() < 2) {
+    xml_.fail(e, fmt::format("needs at least 2 points, got {}", points.size()));
+  }
+  for (size_t i = 0; i + 1 < points.size(); ++i) generator_.drawLine(points[i], points[i + 1], *family_, reach_.line);
+}
+
+void GeometryCommands::requireFamily(const XMLElement* e) const {
+  if (!family_) xml_.fail(e, "no mk selected: use <setmkfluid>, <setmkbound> or <setmkvoid> first");
+}
+
+void GeometryCommands::requirePointsOnly(const XMLElement* e) const {
+  if (drawShapes_)
+    xml_.fail(e, fmt::format("<{}> cannot be drawn as a shape (<setactive drawshapes=\"1\">): mDBC's boundary "
+                             "surface is made of <drawbox> faces here",
+                             e->Name()));
+  if (drawPoints_ && !drawModeSet_)
+    xml_.fail(e, "no <setdrawmode> since <resetdraw>: GenCase would draw no particles here");
+}
+
+// <boxfill>: the faces a <drawbox> draws ("all^right": every face but the right one), or solid
+// (also without <boxfill>).
+void GeometryCommands::readBoxFill(const XMLElement* e, bool& solid, uint8_t& faces) const {
+  solid = false;
+  faces = 0;
+  if (const XMLElement* fill = e->FirstChildElement("boxfill")) {
+    // "all^right": every face but the right one.
+    for (const std::string& term : splitTokens(fill->GetText() ? fill->GetText() : "")) {
+      size_t start = 0;
+      bool first = true;
+      while (start <= term.size()) {
+        const size_t caret = term.find('^', start);
+        const std::string t = term.substr(start, caret == std::string::npos ? std::string::npos : caret - start);
+        uint8_t bit = 0;
+        if (t == "solid" && first) solid = true;
+        else if (t == "all") bit = gen::kAllFaces;
+        else if (t == "left") bit = gen::kFaceLeft;
+        else if (t == "right") bit = gen::kFaceRight;
+        else if (t == "front") bit = gen::kFaceFront;
+        else if (t == "back") bit = gen::kFaceBack;
+        else if (t == "bottom") bit = gen::kFaceBottom;
+        else if (t == "top") bit = gen::kFaceTop;
+        else xml_.fail(fill, fmt::format("unknown box fill \"{}\"", t));
+        if (first) faces |= bit;
+        else faces &= uint8_t(~bit);
+        first = false;
+        if (caret == std::string::npos) break;
+        start = caret + 1;
+      }
+    }
+  } else {
+    solid = true;
+  }
+}
+
+// mDBC's shapes of a <drawbox> from lo to hi (the faces `shapeFaces`), one per layer.
+void GeometryCommands::recordBoxShapes(const XMLElement* e, const Vec3d& lo, const Vec3d& hi, uint8_t shapeFaces,
+                                       const std::vector<double>& layers) {
+  requireUnrotated(e, "A <drawbox> shape (<setactive drawshapes=\"1\">)");
+  if (!shapesActual_)
+    xml_.fail(e, "shapes for mDBC's normals need <setshapemode>actual</setshapemode> (exact geometry)");
+  const Vec3d a{std::min(lo.x, hi.x), std::min(lo.y, hi.y), std::min(lo.z, hi.z)};
+  const Vec3d b{std::max(lo.x, hi.x), std::max(lo.y, hi.y), std::max(lo.z, hi.z)};
+  // A layer moves each drawn face v dp outwards; the sides not drawn stay (as GenCase's
+  // shapes do), so the drawn faces still meet.
+  auto moved = [&](uint8_t bit, double x, double g) { return (shapeFaces & bit) ? x + g : x; };
+  for (const double v : layers) {
+    const double g = v * dp_;
+    const Vec3d la{moved(gen::kFaceLeft, a.x, -g), moved(gen::kFaceFront, a.y, -g), moved(gen::kFaceBottom, a.z, -g)};
+    const Vec3d lb{moved(gen::kFaceRight, b.x, g), moved(gen::kFaceBack, b.y, g), moved(gen::kFaceTop, b.z, g)};
+    const std::vector<NormalFace> f = boxNormalFaces(la, lb, shapeFaces, normalInvert_);
+    pending_.insert(pending_.end(), f.begin(), f.end());
+  }
+}
+
+// <drawbox>: <boxfill> faces (or solid), <point> and <size> or <endpoint>, and <layers vdp="v">
+// for shapes: each drawn face moved v dp outwards (GenCase's vdp="-0.5" puts the walls' surface
+// half a dp inside the first layer of wall particles).
+void GeometryCommands::drawBox(const XMLElement* e) {
+  requireFamily(e);
+  if (drawPoints_ && !drawModeSet_)
+    xml_.fail(e, "no <setdrawmode> since <resetdraw>: GenCase would draw no particles here");
+  bool solid = false;
+  uint8_t faces = 0;
+  readBoxFill(e, solid, faces);
+  xml_.onlyChildren(e, {"boxfill", "point", "size", "endpoint", "layers"});
+  const Vec3d p = xml_.vec(xml_.child(e, "point"));
+  const XMLElement* size = e->FirstChildElement("size");
+  const XMLElement* end = e->FirstChildElement("endpoint");
+  if ((size != nullptr) == (end != nullptr)) xml_.fail(e, "needs one of <size> and <endpoint>");
+  // Unrotated, the corners are moved before the size is added (GenCase's rounding); rotated, the
+  // box is built in its own frame and its corners transformed (geometry/box_triangles.h).
+  const bool rotated = !transform_.translationOnly();
+  const Vec3d lo = rotated ? p : transform_.apply(p);
+  Vec3d hi;
+  if (size) {
+    const Vec3d s = xml_.vec(size);
+    hi = {lo.x + s.x, lo.y + s.y, lo.z + s.z};
+  } else {
+    hi = rotated ? xml_.vec(end) : transform_.apply(xml_.vec(end));
+  }
+  const std::vector<double> layers = layerList(e);
+  if (drawShapes_) recordBoxShapes(e, lo, hi, solid ? uint8_t(gen::kAllFaces) : faces, layers);
+  if (!drawPoints_) return;
+  // A solid box draws its largest layer only, in every draw mode (GenCase: vdp="0,1" draws as
+  // vdp="1", vdp="-2,-1" as vdp="-1").
+  const std::vector<double> drawn =
+      solid ? std::vector<double>{*std::max_element(layers.begin(), layers.end())} : layers;
+  if (rotated) {
+    drawRotatedBox(e, lo, hi, solid, faces, drawn);
+    return;
+  }
+  if (solid && drawMode_ == DrawMode::Face) {
+    solid = false;
+    faces = gen::kAllFaces;
+  }
+  // Each layer v moves the drawn faces v dp outwards (a solid grows by v dp on every side); a
+  // face also grows by v dp along an axis where the face on that side is drawn too, so the faces
+  // of a layer meet.
+  const Vec3d a{std::min(lo.x, hi.x), std::min(lo.y, hi.y), std::min(lo.z, hi.z)};
+  const Vec3d b{std::max(lo.x, hi.x), std::max(lo.y, hi.y), std::max(lo.z, hi.z)};
+  auto at = [](const Vec3d& v, int d) { return d == 0 ? v.x : (d == 1 ? v.y : v.z); };
+  auto put = [](Vec3d& v, int d, double x) { (d == 0 ? v.x : (d == 1 ? v.y : v.z)) = x; };
+  for (const double v : drawn) {
+    const double g = v * dp_;
+    if (solid) {
+      const Vec3d la{a.x - g, a.y - g, a.z - g}, lb{b.x + g, b.y + g, b.z + g};
+      if (drawMode_ == DrawMode::Solid) generator_.drawBoxInterior(la, lb, *family_);
+      else generator_.drawBox(la, lb, true, 0, *family_);
+      continue;
+    }
+    for (int d = 0; d < 3; ++d) {
+      for (int side = 0; side < 2; ++side) {
+        if (!(faces & (1u << (2 * d + side)))) continue;
+        Vec3d fa, fb;
+        for (int o = 0; o < 3; ++o) {
+          if (o == d) {
+            const double x = side ? at(b, d) + g : at(a, d) - g;
+            put(fa, o, x);
+            put(fb, o, x);
+          } else {
+            put(fa, o, at(a, o) - ((faces & (1u << (2 * o))) ? g : 0.0));
+            put(fb, o, at(b, o) + ((faces & (1u << (2 * o + 1))) ? g : 0.0));
+          }
+        }
+        // A face with no area draws nothing (geometry/box_triangles.h).
+        const gen::NodeBox nodes = generator_.snap(fa, fb);
+        if (nodes.lo[(d + 1) % 3] == nodes.hi[(d + 1) % 3] || nodes.lo[(d + 2) % 3] == nodes.hi[(d + 2) % 3]) continue;
+        generator_.drawBox(fa, fb, true, 0, *family_);
+      }
+    }
+  }
+}
+
+// <layers vdp="v1,v2 ..."> of a <drawbox> or <drawextrude>: the layers to draw, in dp ({0} without).
+std::vector<double> GeometryCommands::layerList(const XMLElement* e) const {
+  const XMLElement* l = e->FirstChildElement("layers");
+  if (!l) return {0.0};
+  std::vector<double> layers;
+  for (const std::string& t : splitTokens(xml_.attr(l, "vdp"))) {
+    for (size_t start = 0; start < t.size();) {
+      const size_t comma = t.find(',', start);
+      const std::string v = t.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      // GenCase accepts a '*' after a value ("0*"); it changes no particle.
+      const auto value = parseReal(!v.empty() && v.back() == '*' ? v.substr(0, v.size() - 1) : v);
+      if (!value) xml_.fail(l, fmt::format("vdp entry \"{}\" is not a number", v));
+      if (!(std::abs(*value) < 1e6)) xml_.fail(l, fmt::format("vdp entry \"{}\" is beyond a million dp", v));
+      layers.push_back(*value);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  if (layers.empty()) xml_.fail(l, "vdp lists no layer");
+  return layers;
+}
+
+// A <drawbox> under a rotation (geometry/box_triangles.h): the box from lo to hi in its own frame, each
+// layer grown there as an unrotated box grows (below), then its corners transformed.
+void GeometryCommands::drawRotatedBox(const XMLElement* e, const Vec3d& lo, const Vec3d& hi, bool solid,
+                                      uint8_t faces, const std::vector<double>& layers) const {
+  const Vec3d a{std::min(lo.x, hi.x), std::min(lo.y, hi.y), std::min(lo.z, hi.z)};
+  const Vec3d b{std::max(lo.x, hi.x), std::max(lo.y, hi.y), std::max(lo.z, hi.z)};
+  const uint8_t grown = solid ? uint8_t(gen::kAllFaces) : faces;
+  auto out = [&](uint8_t bit, double x, double g) { return (grown & bit) ? x + g : x; };
+  for (const double v : layers) {
+    const double g = v * dp_;
+    const Vec3d la{out(gen::kFaceLeft, a.x, -g), out(gen::kFaceFront, a.y, -g), out(gen::kFaceBottom, a.z, -g)};
+    const Vec3d lb{out(gen::kFaceRight, b.x, g), out(gen::kFaceBack, b.y, g), out(gen::kFaceTop, b.z, g)};
+    std::array<Vec3d, 8> c = gen::boxCorners(la, lb);
+    for (Vec3d& p : c) p = transform_.apply(p);
+    if (solid) {
+      const std::string problem =
+          generator_.drawPrism(std::vector<Vec3d>(c.begin(), c.end()), faceBits(0), drawsInterior(0), *family_);
+      if (!problem.empty()) xml_.fail(e, problem);
+      continue;
+    }
+    std::vector<std::array<Vec3d, 3>> triangles;
+    for (int f = 0; f < 6; ++f)
+      if (faces & (1u << f)) gen::boxFaceTriangles(c, uint8_t(1u << f), triangles);
+    generator_.drawMesh(triangles, *family_);
+  }
+}
+
+// <rotateline ang="A"><point/><point/></rotateline> and <rotate ang="A" x y z>: a rotation of the
+// later shapes (geometry/draw_transform.h).
+void GeometryCommands::rotate(const XMLElement* e) {
+  const bool line = std::string_view(e->Name()) == "rotateline";
+  if (line) xml_.onlyChildren(e, {"point"});
+  else xml_.onlyChildren(e, {});
+  const double ang = xml_.real(e, "ang");
+  if (!(std::abs(ang) < 1e9)) xml_.fail(e, fmt::format("ang=\"{}\" (degrees) is beyond a billion", ang));
+  Vec3d p1, p2;
+  if (line) {
+    const std::vector<Vec3d> points = localPoints(e);
+    if (points.size() != 2)
+      xml_.fail(e, fmt::format("needs 2 points (the axis of the rotation), got {}", points.size()));
+    p1 = points[0];
+    p2 = points[1];
+  } else {
+    p2 = xml_.vec(e);
+  }
+  if (p1.x == p2.x && p1.y == p2.y && p1.z == p2.z)
+    xml_.fail(e, line ? "the axis' two points are the same point" : "the axis (x, y, z) is zero");
+  transform_.rotateLine(ang, p1, p2);
+}
+
+// <drawextrude closed="true|false"><point/>... <extrude x y z/> <layers vdp/></drawextrude>: the
+// polyline swept along the vector (geometry/extrude_shape.h), in every draw mode. It is built in its own
+// frame and its triangles' corners transformed.
+void GeometryCommands::drawExtrude(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point", "extrude", "layers"});
+  if (!e->Attribute("closed"))
+    xml_.fail(e, "needs closed=\"true\" (the last point joins the first) or closed=\"false\"");
+  const bool closed = xml_.boolean(e, "closed", false);
+  const std::vector<Vec3d> points = localPoints(e);
+  if (points.size() < 2) xml_.fail(e, fmt::format("needs at least 2 points, got {}", points.size()));
+  const Vec3d extrude = xml_.vec(xml_.child(e, "extrude"));
+  std::vector<std::array<Vec3d, 3>> triangles;
+  for (const double v : layerList(e)) {
+    const std::string problem = gen::extrudeTriangles(points, closed, extrude, v * dp_, triangles);
+    if (!problem.empty()) xml_.fail(e, problem);
+  }
+  for (auto& t : triangles)
+    for (Vec3d& p : t) p = transform_.apply(p);
+  generator_.drawMesh(triangles, *family_);
+}
+
+// <drawprism mask="..."><point/>...</drawprism>: n bottom vertices, then the n top ones
+// (geometry/prism_shape.h gives the face numbers and the drawing rule). The mask says which faces are left
+// out, as GenCase reads it: "a | b | ..." lists face numbers, a single number is a bit mask (bit
+// f-1 for face f; "0" leaves none out, "4" leaves out face 3). In draw mode "full" a prism with no
+// face left out also gets its interior, as the water body of DualSPHysics' CaseWavemaker does
+// (mask "0"); the tank of that case is the same prism with mask "1 | 2 | 6 | 7" (floor, beach and
+// far wall). Draw mode "face" draws the faces only, "solid" the interior only (or, with faces
+// left out, the faces that remain).
+void GeometryCommands::drawPrism(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point"});
+  std::vector<Vec3d> points = localPoints(e);
+  if (std::string_view(e->Name()) == "drawbeach") {
+    // <drawbeach>: the profile given, swept from y = 0 to the points' y (GenCase draws it as the
+    // prism whose bottom is the profile at y = 0 and whose top is the profile as given; y = 0
+    // before the transformation, so a <move> in y moves the bottom too).
+    const size_t n = points.size();
+    for (size_t i = 0; i < n; ++i) points.push_back(points[i]);
+    for (size_t i = 0; i < n; ++i) points[i].y = 0;
+  }
+  const uint64_t masked = maskBits(e, int(points.size() / 2) + 2);
+  const std::string problem =
+      generator_.drawPrism(placed(std::move(points)), faceBits(masked), drawsInterior(masked), *family_);
+  if (!problem.empty()) xml_.fail(e, problem);
+}
+
+// <drawcylinder radius="R" mask="..."><point/><point/></drawcylinder>: the axis from the first point
+// to the second; faces 1 (the cap at the first point), 2 (the other cap), 3 (the side).
+void GeometryCommands::drawCylinder(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point"});
+  const double radius = xml_.real(e, "radius");
+  if (!(radius > 0)) xml_.fail(e, "radius must be positive");
+  if (!(radius / dp_ < 1e9)) xml_.fail(e, fmt::format("radius {} is more than a billion dp", radius));
+  const std::vector<Vec3d> points = placed(localPoints(e));
+  if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the axis), got {}", points.size()));
+  const uint64_t masked = maskBits(e, 3);
+  generator_.drawCylinder(points[0], points[1], radius, faceBits(masked) & 7, drawsInterior(masked), *family_,
+                          reach_);
+}
+
+// The <point> children of a shape, as given.
+std::vector<Vec3d> GeometryCommands::localPoints(const XMLElement* e) const {
+  std::vector<Vec3d> points;
+  for (const XMLElement* p = e->FirstChildElement("point"); p; p = p->NextSiblingElement("point"))
+    if (!skipped(p)) points.push_back(xml_.vec(p));
+  return points;
+}
+
+// Points moved by the current transformation (<move>, <rotateline>, <rotate>).
+std::vector<Vec3d> GeometryCommands::placed(std::vector<Vec3d> points) const {
+  for (Vec3d& p : points) p = transform_.apply(p);
+  return points;
+}
+
+// For the commands whose rule under a rotation is not reproduced.
+void GeometryCommands::requireUnrotated(const XMLElement* e, const char* what) const {
+  if (!transform_.translationOnly())
+    xml_.fail(e, fmt::format("{} under a rotation (<rotateline>, <rotate>) is not supported", what));
+}
+
+// The `mask` attribute as GenCase reads it: "a | b | ..." lists face numbers, a single number is
+// a bit mask (bit f-1 for face f; "0" leaves none out, "4" leaves out face 3). GenCase accepts
+// face numbers beyond the shape's last face, which leave nothing out (DualSPHysics'
+// CasePistonBeach_REG gives a prism of 6 faces the mask "1 | 2 | 6 | 7"); they are dropped here.
+uint64_t GeometryCommands::maskBits(const XMLElement* e, int faceCount) const {
+  uint64_t masked = 0;
+  const std::string maskText = e->Attribute("mask") ? e->Attribute("mask") : "0";
+  const std::vector<std::string> tokens = splitTokens(maskText);
+  for (const std::string& t : tokens) {
+    const auto v = parseReal(t);
+    if (tokens.size() > 1 || maskText.find('|') != std::string::npos) {
+      if (!v || *v != std::floor(*v) || *v < 0 || *v > 64)
+        xml_.fail(e, fmt::format("mask entry \"{}\" is not a face number 1..{} (or 0 for none)", t, faceCount));
+      if (*v > 0 && *v <= faceCount) masked |= uint64_t(1) << (int(*v) - 1);
+    } else {
+      if (!v || *v != std::floor(*v) || *v < 0 || *v >= 18446744073709551616.0)
+        xml_.fail(e, fmt::format("mask \"{}\" is neither a bit mask nor a list of faces (\"1 | 2\")", t));
+      masked = uint64_t(*v);
+    }
+  }
+  return masked;
+}
+
+// GenCase's draw modes for a shape with faces: the faces are drawn except in mode "solid" with
+// no face left out; the interior only with no face left out and not in mode "face".
+uint64_t GeometryCommands::faceBits(uint64_t masked) const {
+  return drawMode_ == DrawMode::Solid && masked == 0 ? 0 : ~masked;
+}
+bool GeometryCommands::drawsInterior(uint64_t masked) const { return masked == 0 && drawMode_ != DrawMode::Face; }
+
+// <drawsphere radius="R"><point .../></drawsphere>: the surface in draw mode "face", the whole
+// sphere in "full", the inside in "solid" (geometry/particle_generator.h gives GenCase's rules).
+void GeometryCommands::drawSphere(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point"});
+  const double radius = xml_.real(e, "radius");
+  if (!(radius > 0)) xml_.fail(e, "radius must be positive");
+  if (!(radius / dp_ < 1e9)) xml_.fail(e, fmt::format("radius {} is more than a billion dp", radius));
+  const Vec3d c = xml_.vec(xml_.child(e, "point"));
+  using Draw = gen::ParticleGenerator::SphereDraw;
+  const Draw what = drawMode_ == DrawMode::Face ? Draw::Surface : (drawMode_ == DrawMode::Solid ? Draw::Inside : Draw::Full);
+  generator_.drawSphere(transform_.apply(c), radius, what, *family_, reach_.sphere);
+}
+
+// <fillbox>: GenCase's fill from a seed point through the empty (<modefill>void</modefill>),
+// boundary (bound) or fluid (fluid) nodes strictly inside a box (geometry/particle_generator.h).
+void GeometryCommands::fillBox(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"modefill", "point", "size"});
+  const XMLElement* mode = xml_.child(e, "modefill");
+  const std::vector<std::string> modes = splitTokens(mode->GetText() ? mode->GetText() : "");
+  if (modes.size() != 1 || (modes[0] != "void" && modes[0] != "bound" && modes[0] != "fluid"))
+    xml_.fail(mode, "<modefill> must be void, bound or fluid (the nodes the fill runs through)");
+  const gen::FillKind kind = modes[0] == "void" ? gen::FillKind::Void
+                             : modes[0] == "bound" ? gen::FillKind::Bound : gen::FillKind::Fluid;
+  // mkbound="M": a fill through boundary nodes runs through those of mk M only (GenCase reads the
+  // attribute in every mode; through empty or fluid nodes it changes nothing).
+  int boundLocal = -1;
+  if (e->Attribute("mkbound")) {
+    boundLocal = xml_.integer(e, "mkbound");
+    if (boundLocal < 0 || boundLocal >= boundCount_)
+      xml_.fail(e, fmt::format("mkbound {} is outside 0..{} (<mkconfig boundcount=\"{}\">)", boundLocal,
+                               boundCount_ - 1, boundCount_));
+  }
+  const Vec3d seed = xml_.vec(e);
+  const Vec3d p = xml_.vec(xml_.child(e, "point"));
+  const Vec3d s = xml_.vec(xml_.child(e, "size"));
+  // GenCase fills a rotated box by a rule not reproduced here (neither the bounding box nor the
+  // inside of the prism of its snapped corners).
+  requireUnrotated(e, "<fillbox>");
+  const Vec3d lo = transform_.apply(p);
+  const Vec3d hi{lo.x + s.x, lo.y + s.y, lo.z + s.z};
+  generator_.fillBox(transform_.apply(seed), lo, hi, kind, *family_, boundLocal);
+}
+
+// <drawfilestl file="F">, <drawfilevtk file="F">, <drawfileply file="F">: the triangles of mesh
+// file F (relative to the case's folder; geometry/mesh_file.h), placed by the <drawscale>, <drawrotate> and
+// <drawmove> children and the <move> offset (geometry/mesh_placement.h); their surface is drawn
+// (geometry/particle_generator.h).
+void GeometryCommands::drawMeshFile(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"drawscale", "drawrotate", "drawmove"});
+  if (xml_.boolean(e, "autofill", false)) xml_.fail(e, "autofill=\"true\" is not supported (nor by GenCase 5.0)");
+  auto once = [&](const char* child) -> const XMLElement* {
+    const XMLElement* c = nullptr;
+    for (const XMLElement* k = e->FirstChildElement(child); k; k = k->NextSiblingElement(child)) {
+      if (skipped(k)) continue;
+      if (c) xml_.fail(k, fmt::format("<{}> given twice (GenCase accepts it once)", child));
+      c = k;
+    }
+    return c;
+  };
+  gen::MeshPlacement place;
+  if (const XMLElement* c = once("drawscale")) place.scale = xml_.vec(c);
+  if (const XMLElement* c = once("drawrotate"))
+    place.rotateDegrees = {xml_.real(c, "angx"), xml_.real(c, "angy"), xml_.real(c, "angz")};
+  if (const XMLElement* c = once("drawmove")) place.move = xml_.vec(c);
+
+  std::filesystem::path file(xml_.attr(e, "file"));
+  if (file.is_relative()) file = std::filesystem::path(xml_.path()).parent_path() / file;
+  const std::string_view kind = e->Name();
+  const gen::MeshFormat format = kind == "drawfilestl" ? gen::MeshFormat::Stl
+                                 : kind == "drawfilevtk" ? gen::MeshFormat::Vtk : gen::MeshFormat::Ply;
+  std::vector<gen::MeshTriangle> triangles;
+  try {
+    triangles = gen::readMesh(file.string(), format);
+  } catch (const gen::MeshFileError& err) {
+    xml_.fail(e, err.what());
+  }
+  std::vector<std::array<Vec3d, 3>> world;
+  world.reserve(triangles.size());
+  for (const gen::MeshTriangle& t : triangles)
+    world.push_back({transform_.apply(place.apply(t[0])), transform_.apply(place.apply(t[1])),
+                      transform_.apply(place.apply(t[2]))});
+  generator_.drawMesh(world, *family_);
+}
+
+}  // namespace sph

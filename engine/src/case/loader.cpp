@@ -1,0 +1,686 @@
+// Reads a DualSPHysics `_Def.xml` case: constants, mk configuration, the geometry commands
+// (run through the particle generator) and the execution parameters. Every error names the
+// file, the line and the element. Elements whose name starts with '_' are DualSPHysics' way of
+// commenting out and are skipped everywhere; `comment`/`units_comment` attributes are ignored.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <tinyxml2.h>
+
+#include "case/loader.h"
+
+#include "case/acc_inputs_reader.h"
+#include "case/floating_reader.h"
+#include "case/gauges_reader.h"
+#include "case/gencase_output.h"
+#include "case/geometry_commands.h"
+#include "case/motion_reader.h"
+#include "case/simulation_domain.h"
+#include "case/wave_paddles_reader.h"
+#include "case/xml_reader.h"
+#include "geometry/particle_generator.h"
+#include "model/case_model.h"
+#include "platform/input_file.h"
+#include "sph/plugin/errors.h"
+
+namespace sph {
+namespace {
+
+// mk numbering (DualSPHysics GenCase): fluids take mk = mkfluid + MkFluidFirst with
+// MkFluidFirst = 1, boundaries take mk = mkbound + MkBoundFirst with MkBoundFirst =
+// fluidcount + 1, so the two ranges never overlap (mkconfig fluidcount="9": fluid mk 1..9,
+// boundary mk from 10). This is what GenCase writes to Case.xml (<particles mkboundfirst="10"
+// mkfluidfirst="1"> for fluidcount 9) and what DesignSPHysics assumes (fluid mk = mkfluid + 1,
+// bound mk = mkbound + 10). mkfluid must be below fluidcount and mkbound below boundcount.
+constexpr int kMkFluidFirst = 1;
+// <mkconfig> of DualSPHysics' dam-break examples, used when a case has no <mkconfig>.
+constexpr int kDefaultBoundCount = 240;
+constexpr int kDefaultFluidCount = 9;
+constexpr double kMaxNodeIndex = 1e15;
+
+// GenCase's particle order: the fixed boundary blocks, the moving ones, the floating ones, then
+// the fluid, each kind by mk. The generator gives one block per mk, boundaries then fluid by mk;
+// this moves the moving and floating blocks behind the fixed ones, so that particle ids are
+// GenCase's (and DualSPHysics') Idp.
+void orderAsGenCase(CaseDefinition& c) {
+  const size_t nMk = c.mks.size();
+  std::vector<int> kind(nMk, 0);  // 0 fixed, 1 moving, 2 floating, 3 fluid
+  for (size_t k = 0; k < nMk; ++k) {
+    if (!c.mks[k].bound) kind[k] = 3;
+    if (c.mks[k].bound && floatingOf(c, c.mks[k].local)) kind[k] = 2;
+  }
+  for (const MotionObject& m : c.motions) kind[m.mkIndex] = 1;
+  std::vector<uint16_t> order(nMk);
+  for (size_t k = 0; k < nMk; ++k) order[k] = uint16_t(k);
+  std::stable_sort(order.begin(), order.end(), [&](uint16_t a, uint16_t b) { return kind[a] < kind[b]; });
+  bool same = true;
+  for (size_t k = 0; k < nMk; ++k) same = same && order[k] == k;
+  if (same) return;
+  std::vector<size_t> first(nMk + 1, 0);
+  for (size_t k = 0; k < nMk; ++k) first[k + 1] = first[k] + c.mks[k].count;
+  std::vector<uint16_t> newIndex(nMk);
+  std::vector<MkEntry> mks;
+  std::vector<Vec3d> positions, normals;
+  std::vector<uint16_t> mkIndex;
+  positions.reserve(c.positions.size());
+  mkIndex.reserve(c.positions.size());
+  for (size_t n = 0; n < nMk; ++n) {
+    const uint16_t k = order[n];
+    newIndex[k] = uint16_t(n);
+    mks.push_back(c.mks[k]);
+    positions.insert(positions.end(), c.positions.begin() + first[k], c.positions.begin() + first[k + 1]);
+    mkIndex.insert(mkIndex.end(), c.mks[k].count, uint16_t(n));
+    if (!c.normals.empty()) normals.insert(normals.end(), c.normals.begin() + first[k], c.normals.begin() + first[k + 1]);
+  }
+  c.mks = std::move(mks);
+  c.positions = std::move(positions);
+  c.mkIndex = std::move(mkIndex);
+  if (!c.normals.empty()) c.normals = std::move(normals);
+  for (MotionObject& m : c.motions) m.mkIndex = newIndex[m.mkIndex];
+}
+
+class CaseReader : public XmlReader {
+ public:
+  CaseReader(std::string path, const LoadOptions& opts) : XmlReader(path), path_(std::move(path)), opts_(opts) {
+    useVariables(&variables_);
+  }
+  CaseDefinition load();
+
+ private:
+  void readCaseDef(const XMLElement* casedef);
+  const XMLElement* readGeometry(const XMLElement* geometry, std::map<std::string, const XMLElement*>& lists);
+  void readConstants(const XMLElement* list);
+  double smoothingLength() const;
+  void checkSmoothingLength(const XMLElement* root);
+  void readMkConfig(const XMLElement* e);
+  void readDefinition(const XMLElement* def);
+  void runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists);
+  void readNormals(const XMLElement* e);
+  void readInitials(const XMLElement* e);
+  void readInitialize(const XMLElement* e);
+  void applyFluidVelocity(const XMLElement* e);
+  void readExecution(const XMLElement* exec);
+  void readParameters(const XMLElement* params);
+  void readDomain(const XMLElement* dom);
+
+  void defineVariable(const XMLElement* e, const std::string& name, double value);
+
+  std::string path_;
+  LoadOptions opts_;
+  CaseDefinition c_;
+  CaseVariables variables_;  // GenCase's, for "#expression" attributes
+  int boundCount_ = kDefaultBoundCount;
+  int fluidCount_ = kDefaultFluidCount;
+  const XMLElement* domainElement_ = nullptr;
+  const XMLElement* smoothingElement_ = nullptr;
+  double definitionDp_ = 0;  // <definition dp>, before any --dp  // <coefh>, <hdp> or <h auto="false">, for its errors
+  // GenCase's output (case/gencase_output.h): its particle blocks and constants. Its <execution>
+  // <motion> is the <casedef> one with each ref renumbered to the moving block's refmotion; the
+  // <casedef> one, by mkbound, is read instead.
+  const XMLElement* genParticles_ = nullptr;
+  const XMLElement* genConstants_ = nullptr;
+  const XMLElement* genMotion_ = nullptr;
+  std::vector<WavePaddle> paddles_;  // <special><wavepaddles>, given to their motion objects after <motion>
+  const XMLElement* initialize_ = nullptr;  // <special><initialize>, applied to the particles once they exist
+  std::map<std::string, std::vector<NormalFace>> shapeFiles_;  // <shapeout> files, by GenCase's name
+};
+
+CaseDefinition CaseReader::load() {
+  tinyxml2::XMLDocument doc;
+  const std::string text = readInputFile(path_, "case file");
+  const tinyxml2::XMLError err = doc.Parse(text.data(), text.size());
+  if (err != tinyxml2::XML_SUCCESS) {
+    throw InputError(fmt::format("{}:{}: malformed XML: {}", path_, doc.ErrorLineNum(),
+                                 doc.ErrorStr()));
+  }
+  c_.path = path_;
+  c_.name = caseNameOf(path_);
+
+  const XMLElement* root = doc.RootElement();
+  if (!root) throw InputError(fmt::format("{}: no root element: the file holds no <case>", path_));
+  if (std::string_view(root->Name()) != "case") fail(root, "the root element must be <case>");
+  if (const XMLElement* more = root->NextSiblingElement())
+    fail(more, fmt::format("<{}> after </case>: a case file holds one root element, <case>", more->Name()));
+  const XMLElement *casedef = nullptr, *execution = nullptr;
+  for (const XMLElement* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    const XMLElement** slot =
+        name == "casedef" ? &casedef : (name == "execution" ? &execution : nullptr);
+    if (!slot) unknown(e, root);
+    if (*slot) fail(e, "appears twice");
+    *slot = e;
+  }
+  if (!casedef) fail(root, "missing element <casedef>");
+  // Execution first: the domain is resolved against the particles that casedef generates.
+  if (execution) readExecution(execution);
+  if (!genParticles_) {
+    for (const XMLElement* e : {genConstants_, genMotion_})
+      if (e) fail(e, "belongs in <casedef> (in <execution> only in GenCase's output, beside <particles>)");
+  }
+  readCaseDef(casedef);
+  checkSmoothingLength(root);
+
+  const int badAxis = resolveDomain(c_);
+  if (badAxis >= 0) {
+    fail(domainElement_ ? domainElement_ : root,
+         fmt::format("the resolved domain ends below its start on axis {}", "xyz"[badAxis]));
+  }
+  return std::move(c_);
+}
+
+// <geometry>: its <definition> (read here) and its <commands>: the <list>s by name into `lists`;
+// returns the <mainlist>.
+const XMLElement* CaseReader::readGeometry(const XMLElement* geometry, std::map<std::string, const XMLElement*>& lists) {
+  const XMLElement* commands = nullptr;
+  const XMLElement* definition = nullptr;
+  for (const XMLElement* e = geometry->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "definition" && !definition) definition = e;
+    else if (name == "commands" && !commands) commands = e;
+    else unknown(e, geometry);
+  }
+  if (!definition) fail(geometry, "missing element <definition>");
+  readDefinition(definition);
+  if (!commands) fail(geometry, "missing element <commands>");
+  const XMLElement* mainlist = nullptr;
+  for (const XMLElement* e = commands->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    if (skipped(e)) continue;
+    const std::string_view name = e->Name();
+    if (name == "mainlist" && !mainlist) {
+      mainlist = e;
+    } else if (name == "list") {
+      if (!lists.emplace(attr(e, "name"), e).second) fail(e, fmt::format("a second <list name=\"{}\">", attr(e, "name")));
+    } else {
+      unknown(e, commands);
+    }
+  }
+  if (!mainlist) fail(commands, "missing element <mainlist>");
+  return mainlist;
+}
+
+void CaseReader::readCaseDef(const XMLElement* casedef) {
+  const XMLElement *constants = nullptr, *mkconfig = nullptr, *geometry = nullptr, *motion = nullptr;
+  const XMLElement *floatings = nullptr, *properties = nullptr, *normals = nullptr, *initials = nullptr;
+  for (const XMLElement* e = casedef->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    const XMLElement** slot = name == "constantsdef" ? &constants
+                              : name == "mkconfig"   ? &mkconfig
+                              : name == "geometry"   ? &geometry
+                              : name == "floatings"  ? &floatings
+                              : name == "properties" ? &properties
+                              : name == "motion"     ? &motion
+                              : name == "initials"   ? &initials
+                                                     : nullptr;
+    if (slot) {
+      if (*slot) fail(e, "appears twice");
+      *slot = e;
+    } else if (name == "normals") {
+      if (normals) fail(e, "appears twice");
+      // active="false" (DualSPHysics' switch) leaves the case without normals.
+      if (boolean(e, "active", true)) normals = e;
+    } else {
+      unknown(e, casedef);
+    }
+  }
+  if (constants) readConstants(constants);
+  if (mkconfig) readMkConfig(mkconfig);
+  if (!geometry) fail(casedef, "missing element <geometry>");
+
+  std::map<std::string, const XMLElement*> lists;
+  const XMLElement* mainlist = readGeometry(geometry, lists);
+  if (genParticles_) {
+    // The particles GenCase made from these commands are in its particle file; mDBC's normals
+    // too, when it wrote them.
+    if (opts_.dpOverride)
+      throw InputError(fmt::format("{}: GenCase's output holds the particles of dp {}; --dp {} cannot change "
+                                   "them (run GenCase again, or give the _Def.xml case)",
+                                   path_, definitionDp_, *opts_.dpOverride));
+    readGenCaseOutput(*this, genParticles_, genConstants_, c_);
+    if (normals && c_.normals.empty())
+      fail(normals, fmt::format("{} has no mDBC normals (array BoundNor): GenCase 5.4 writes them; for GenCase 5.0's "
+                                "output tools/dualsphysics/gencase_normals.py adds them",
+                                c_.particleFile));
+  } else {
+    runMainList(mainlist, lists);
+    if (normals) readNormals(normals);
+  }
+  // After the geometry: these name mks that must have particles.
+  if (floatings) readFloatings(*this, floatings, c_);
+  // DEM cases (bowling pins, a pile of blocks) may have no fluid; a case where nothing moves
+  // under the physics is a mistake.
+  if (c_.nFluid == 0 && c_.floatings.empty())
+    fail(genParticles_ ? genParticles_ : mainlist,
+         "the case has no fluid particles (and no floating bodies): nothing would move");
+  if (properties) readProperties(*this, properties, c_);
+  if (motion) c_.motions = readMotion(*this, motion, c_.mks);  // refs name generated particles
+  attachWavePaddles(path_, paddles_, c_);
+  if (!genParticles_) orderAsGenCase(c_);
+  if (initials) readInitials(initials);  // on GenCase's order, which sets the particles' slots
+  if (initialize_) readInitialize(initialize_);  // DualSPHysics applies it when the run starts, after GenCase's
+  attachAccInputs(path_, c_);  // mk indices of the final order
+  attachGauges(path_, c_);     // the same
+  for (const MotionObject& m : c_.motions) {
+    if (const FloatingDef* f = floatingOf(c_, m.ref))
+      throw InputError(fmt::format("{}:{}: <objreal>: mkbound {} is a floating body (line {}): it cannot "
+                                   "also have an imposed motion", path_, m.line, m.ref, f->line));
+  }
+}
+
+void CaseReader::readConstants(const XMLElement* list) {
+  CaseConstants& k = c_.constants;
+  for (const XMLElement* e = list->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "gravity") k.gravity = vec(e);
+    else if (name == "rhop0") k.rhop0 = real(e, "value");
+    else if (name == "rhopgradient") {
+      k.rhopGradient = integer(e, "value");
+      if (k.rhopGradient < 1 || k.rhopGradient > 3) fail(e, "value must be 1, 2 or 3");
+    } else if (name == "hswl") k.hswl = autoValue(e);
+    else if (name == "gamma") {
+      k.gamma = real(e, "value");
+      if (!(k.gamma > 0)) fail(e, "value must be positive (Tait's exponent, 7 for water)");
+    }
+    else if (name == "speedsystem") k.speedSystem = autoValue(e);
+    else if (name == "coefsound") {
+      k.coefSound = real(e, "value");
+      if (!(k.coefSound > 0)) fail(e, "value must be positive");
+    }
+    else if (name == "speedsound") k.speedSound = autoValue(e);
+    else if (name == "b") {
+      k.b = autoValue(e);
+      if (!k.b.isAuto && !(k.b.value > 0)) fail(e, "value must be positive when auto is false");
+    }
+    else if (name == "coefh") {
+      k.coefH = real(e, "value");
+      if (!k.hdp && !k.h) smoothingElement_ = e;
+    }
+    else if (name == "h" || name == "massbound" || name == "massfluid") {
+      // GenCase computes these unless auto is false (DualSPHysics' CaseTemplate lists them).
+      const AutoValue v = autoValue(e);
+      if (!v.isAuto) {
+        if (!(v.value > 0)) fail(e, "value must be positive when auto is false");
+        (name == "h" ? k.h : name == "massbound" ? k.massBound : k.massFluid) = v.value;
+        if (name == "h") smoothingElement_ = e;
+      }
+    }
+    else if (name == "hdp") {
+      k.hdp = real(e, "value");
+      if (!k.h) smoothingElement_ = e;
+    }
+    else if (name == "cflnumber") {
+      k.cflNumber = real(e, "value");
+      // The Courant number multiplies the stable step; above 1 the step is no longer stable.
+      if (!(k.cflNumber > 0 && k.cflNumber <= 1)) fail(e, "value must be in (0, 1] (DualSPHysics uses 0.1-0.3)");
+    }
+    else if (name == "lattice") {
+      // 1: a particle per node; 2: two per node (geometry/particle_generator.h). GenCase treats any other
+      // integer as 2, undocumented: refused here.
+      onlyChildren(e, {});
+      for (const char* key : {"bound", "fluid"}) {
+        const int v = integer(e, key);
+        if (v != 1 && v != 2)
+          fail(e, fmt::format("{}=\"{}\": the lattice is 1 (one particle per node) or 2 (two per node)", key, v));
+        (std::string_view(key) == "bound" ? k.latticeBound : k.latticeFluid) = v;
+      }
+    } else unknown(e, list);
+  }
+  if (k.rhop0 <= 0) fail(list, "rhop0 must be positive");
+  if (k.hdp && *k.hdp <= 0) fail(list, "hdp must be positive");
+  if (!k.hdp && k.coefH <= 0) fail(list, "coefh must be positive");
+}
+
+// The smoothing length: h when given (auto="false"), else hdp dp, else coefh sqrt(dim dp^2).
+double CaseReader::smoothingLength() const {
+  const CaseConstants& k = c_.constants;
+  const int dim = c_.twoD ? 2 : 3;
+  return k.h ? *k.h : (k.hdp ? *k.hdp * c_.dp : k.coefH * std::sqrt(double(dim) * c_.dp * c_.dp));
+}
+
+// DualSPHysics checks no range; its cases use h/dp from 1.06 to 2.6 (coefh 0.75-1.5, hdp 2). Below
+// half a spacing the support 2h holds no neighbour; past 8 spacings a 3D particle has over 17,000
+// of them (a typo such as coefh 1000 would make every particle see the whole case). Between the
+// bounds, far from the usual values, a warning says why the run may disappoint.
+void CaseReader::checkSmoothingLength(const XMLElement* root) {
+  constexpr double kLeast = 0.5, kMost = 8, kUsualLeast = 0.9, kUsualMost = 4;
+  const double ratio = smoothingLength() / c_.dp;
+  const XMLElement* e = smoothingElement_ ? smoothingElement_ : root;
+  const std::string what = fmt::format("h = {:.4g} m is {:.3g} times dp = {:.4g} m", smoothingLength(), ratio, c_.dp);
+  if (!(ratio >= kLeast && ratio <= kMost))
+    fail(e, fmt::format("{}: h must be {} to {} dp (DualSPHysics' cases use 1 to 2.6: coefh 0.75-1.5, hdp 2); {}",
+                        what, kLeast, kMost,
+                        ratio < kLeast ? "the kernel's support 2h would hold no neighbour"
+                                       : "every particle would interact with thousands of others"));
+  if (ratio < kUsualLeast || ratio > kUsualMost)
+    c_.warnings.push_back(fmt::format("{}:{}: <{}>: {}, outside the usual 1-2.6 (coefh 0.75-1.5, hdp 2): {}", path_,
+                                      e->GetLineNum(), e->Name(), what,
+                                      ratio < kUsualLeast ? "few neighbours, a noisy kernel sum"
+                                                          : "many neighbours, a slow and diffusive run"));
+}
+
+void CaseReader::readMkConfig(const XMLElement* e) {
+  boundCount_ = integer(e, "boundcount");
+  fluidCount_ = integer(e, "fluidcount");
+  if (boundCount_ < 1 || fluidCount_ < 1) fail(e, "boundcount and fluidcount must be at least 1");
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (skipped(c)) continue;
+    // <mkorientfluid mk orient> (CaseWavemaker: mk="0" orient="Xyz") names an axis order for a
+    // fluid mk. It places no particle and sets no simulation parameter (the generated counts
+    // match without it), so it is validated (an existing mk number, a permutation of x, y, z)
+    // and has no further effect here.
+    if (std::string_view(c->Name()) != "mkorientfluid") unknown(c, e);
+    integer(c, "mk");
+    std::string orient = attr(c, "orient");
+    std::transform(orient.begin(), orient.end(), orient.begin(),
+                   [](unsigned char ch) { return char(std::tolower(ch)); });
+    std::string sorted = orient;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted != "xyz") fail(c, fmt::format("orient=\"{}\" is not an order of the axes x, y, z", orient));
+  }
+}
+
+void CaseReader::readDefinition(const XMLElement* def) {
+  c_.dp = real(def, "dp");
+  definitionDp_ = c_.dp;
+  if (opts_.dpOverride) {
+    if (!(*opts_.dpOverride > 0) || !std::isfinite(*opts_.dpOverride)) {
+      throw InputError(fmt::format("{}: the dp override {} must be a positive number", path_,
+                                   *opts_.dpOverride));
+    }
+    c_.dp = *opts_.dpOverride;
+  }
+  if (!(c_.dp > 0)) fail(def, fmt::format("dp must be positive (got {})", c_.dp));
+  // The variables GenCase defines, which "#expression" attributes may use from here on.
+  const CaseConstants& k = c_.constants;
+  defineVariable(def, "Dp", c_.dp);
+  defineVariable(def, "Rhop0", k.rhop0);
+  defineVariable(def, "Gravity_x", k.gravity.x);
+  defineVariable(def, "Gravity_y", k.gravity.y);
+  defineVariable(def, "Gravity_z", k.gravity.z);
+  const XMLElement *pmin = nullptr, *pmax = nullptr;
+  for (const XMLElement* e = def->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "pointmin") pmin = e;
+    else if (name == "pointmax") pmax = e;
+    else if (name == "pointref") c_.pointRef = vec(e);
+    else if (name == "lattice") fail(e, "<lattice> belongs in <constantsdef> (GenCase ignores it here)");
+    else unknown(e, def);
+  }
+  if (!pmin) fail(def, "missing element <pointmin>");
+  if (!pmax) fail(def, "missing element <pointmax>");
+  c_.pointMin = vec(pmin);
+  c_.pointMax = vec(pmax);
+  if (c_.pointMax.x < c_.pointMin.x || c_.pointMax.y < c_.pointMin.y ||
+      c_.pointMax.z < c_.pointMin.z) {
+    fail(pmax, "pointmax must not be below pointmin on any axis");
+  }
+  c_.twoD = c_.pointMin.y == c_.pointMax.y;
+  const char* axes[3] = {"x", "y", "z"};
+  const double lo[3] = {c_.pointMin.x, c_.pointMin.y, c_.pointMin.z};
+  const double hi[3] = {c_.pointMax.x, c_.pointMax.y, c_.pointMax.z};
+  for (int a = 0; a < 3; ++a) {
+    defineVariable(def, std::string("PosMin_") + axes[a], lo[a]);
+    defineVariable(def, std::string("PosMax_") + axes[a], hi[a]);
+  }
+  defineVariable(def, "Data2D", c_.twoD ? 1 : 0);
+  defineVariable(def, "Data2DPosy", c_.twoD ? c_.pointMin.y : 0);
+  const int dim = c_.twoD ? 2 : 3;
+  defineVariable(def, "H", smoothingLength());
+  const double mass = k.rhop0 * std::pow(c_.dp, dim);
+  defineVariable(def, "MassBound", k.massBound.value_or(mass / k.latticeBound));
+  defineVariable(def, "MassFluid", k.massFluid.value_or(mass / k.latticeFluid));
+  // Node indices are 64-bit integers: refuse spans they cannot hold long before that.
+  const Vec3d o = c_.pointMin;
+  const double far = std::max({std::fabs(c_.pointMin.x - o.x), std::fabs(c_.pointMax.x - o.x),
+                               std::fabs(c_.pointMin.y - o.y), std::fabs(c_.pointMax.y - o.y),
+                               std::fabs(c_.pointMin.z - o.z), std::fabs(c_.pointMax.z - o.z)});
+  if (!(far / c_.dp < kMaxNodeIndex)) {
+    fail(def, fmt::format("pointmin/pointmax/pointref lie {} dp apart: too far for dp {}",
+                          far / c_.dp, c_.dp));
+  }
+}
+
+void CaseReader::defineVariable(const XMLElement* e, const std::string& name, double value) {
+  try {
+    variables_.define(name, value, true);
+  } catch (const std::invalid_argument& err) {
+    fail(e, err.what());
+  }
+}
+
+void CaseReader::runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists) {
+  gen::LatticeSpec spec;
+  spec.dp = c_.dp;
+  spec.pointMin = c_.pointMin;
+  spec.pointMax = c_.pointMax;
+  spec.twoD = c_.twoD;
+  spec.maxNodes = opts_.maxLatticeNodes;
+  spec.runBytesPerParticle = opts_.runHostBytesPerParticle;
+  spec.boundPairs = c_.constants.latticeBound == 2;
+  spec.fluidPairs = c_.constants.latticeFluid == 2;
+  gen::ParticleGenerator generator(spec);
+  GeometryCommands commands(*this, variables_, c_.name, c_.dp, boundCount_, fluidCount_, lists, generator);
+  commands.run(list);
+  shapeFiles_ = commands.shapeFiles();
+
+  gen::GeneratedParticles parts;
+  try {
+    parts = generator.generate(fluidCount_ + kMkFluidFirst, kMkFluidFirst);
+  } catch (const InputError& err) {
+    fail(list, err.what());
+  }
+  c_.positions = std::move(parts.positions);
+  c_.mkIndex = std::move(parts.mkIndex);
+  c_.mks = std::move(parts.mks);
+  c_.nBound = parts.nBound;
+  c_.nFluid = parts.nFluid;
+  c_.generatorPeakBytes = parts.peakBytes;
+}
+
+// <normals>: GenCase's normals of the boundary particles from the surface in <geometryfile>,
+// which must be shapes this case draws and writes with <shapeout> (geometry/boundary_normals.h); they
+// reach distanceh * h.
+void CaseReader::readNormals(const XMLElement* e) {
+  onlyChildren(e, {"distanceh", "geometryfile", "svshapes", "svnormals"});
+  double distanceH = 2.0;
+  if (const XMLElement* d = e->FirstChildElement("distanceh")) {
+    distanceH = real(d, "value");
+    if (!(distanceH > 0)) fail(d, "value must be positive");
+  }
+  const XMLElement* g = child(e, "geometryfile");
+  std::string file = attr(g, "file");
+  for (size_t at; (at = file.find("[CaseName]")) != std::string::npos;) file.replace(at, 10, c_.name);
+  const auto it = shapeFiles_.find(file);
+  if (it == shapeFiles_.end()) {
+    std::string known;
+    for (const auto& [name, faces] : shapeFiles_) known += (known.empty() ? "" : ", ") + name;
+    fail(g, fmt::format("\"{}\" is not a file of shapes this case writes (<setactive drawshapes=\"1\">, "
+                        "<drawbox>, <shapeout file=\"...\">); external geometry files are not read{}",
+                        file, known.empty() ? "" : fmt::format(" (it writes {})", known)));
+  }
+  c_.normals = ghostNormals(c_.positions, c_.nBound, it->second, distanceH * smoothingLength(), c_.dp);
+}
+
+// <initials>: GenCase 5.0 knows one initial condition, <velocity mkfluid="N" x y z/>: the fluid
+// of mk N starts with that velocity (a later one for the same mk wins). GenCase applies it and
+// writes the velocities into its output, so for GenCase's output this only checks the element.
+void CaseReader::readInitials(const XMLElement* e) {
+  onlyChildren(e, {"velocity"});
+  for (const XMLElement* v = e->FirstChildElement("velocity"); v; v = v->NextSiblingElement("velocity")) {
+    if (skipped(v)) continue;
+    if (!v->Attribute("mkfluid"))
+      fail(v, "needs mkfluid=\"N\" (GenCase sets initial velocities of fluid only)");
+    const int mk = integer(v, "mkfluid");
+    const Vec3d vel = vec(v);
+    if (genParticles_) continue;
+    const size_t k = mkIndexOf(c_, false, mk);
+    if (k == c_.mks.size()) {
+      // GenCase sets nothing then, without a word.
+      c_.warnings.push_back(fmt::format("{}:{}: <velocity mkfluid=\"{}\">: no fluid particle has mkfluid {}; the "
+                                        "velocity sets nothing",
+                                        path_, v->GetLineNum(), mk, mk));
+      continue;
+    }
+    const uint16_t index = uint16_t(k);
+    if (c_.velocities.empty()) c_.velocities.assign(c_.positions.size(), Vec3f{});
+    const Vec3f value{float(vel.x), float(vel.y), float(vel.z)};
+    const int64_t n = int64_t(c_.positions.size());
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i)
+      if (c_.mkIndex[size_t(i)] == index) c_.velocities[size_t(i)] = value;
+  }
+}
+
+// <special><initialize>: DualSPHysics' operations on the particles when a run starts. Its
+// <fluidvelocity> is supported; the mDBC normal operations (boundnormal_*) are refused.
+void CaseReader::readInitialize(const XMLElement* e) {
+  onlyChildren(e, {"fluidvelocity", "boundnormal_set", "boundnormal_plane", "boundnormal_sphere",
+                   "boundnormal_cylinder"});
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (skipped(c)) continue;
+    if (std::string_view(c->Name()) != "fluidvelocity")
+      fail(c, "mDBC normals from <initialize> are not supported by this engine: give them with the particles "
+              "(GenCase 5.4 writes them; tools/dualsphysics/gencase_normals.py adds them to GenCase 5.0's output)");
+    applyFluidVelocity(c);
+  }
+}
+
+// <fluidvelocity mkfluid="...">: the velocity v(z) along <direction> for the fluid particles of
+// those mkfluid (all without the attribute) inside <onlypos> (posmin, posmax; everywhere without
+// it): <velocity v> constant, <velocity2 v v2 z z2> linear through (z, v) and (z2, v2), or
+// <velocity3 v v2 v3 z z2 z3> the parabola through three points. In single precision at the
+// particle's z, as DualSPHysics evaluates it.
+void CaseReader::applyFluidVelocity(const XMLElement* e) {
+  onlyChildren(e, {"onlypos", "direction", "velocity", "velocity2", "velocity3"});
+  std::vector<int> mks;
+  if (e->Attribute("mkfluid")) mks = parseMkList(*this, e, "mkfluid");
+  const Vec3d d = vec(child(e, "direction"));
+  const double length = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+  if (!(length > 0)) fail(child(e, "direction"), "the direction is zero");
+  const float dir[3] = {float(d.x / length), float(d.y / length), float(d.z / length)};
+  const XMLElement* profiles[3] = {e->FirstChildElement("velocity"), e->FirstChildElement("velocity2"),
+                                   e->FirstChildElement("velocity3")};
+  const int given = (profiles[0] ? 1 : 0) + (profiles[1] ? 1 : 0) + (profiles[2] ? 1 : 0);
+  if (given != 1) fail(e, "needs exactly one of <velocity>, <velocity2> and <velocity3>");
+  // v(z) = a z^2 + b z + c.
+  double a = 0, b = 0, cst = 0;
+  if (profiles[0]) {
+    cst = real(profiles[0], "v");
+  } else if (profiles[1]) {
+    const XMLElement* p = profiles[1];
+    const double v1 = real(p, "v"), v2 = real(p, "v2"), z1 = real(p, "z"), z2 = real(p, "z2");
+    if (z1 == z2) fail(p, "z and z2 must differ");
+    b = (v2 - v1) / (z2 - z1);
+    cst = v1 - b * z1;
+  } else {
+    const XMLElement* p = profiles[2];
+    const double v[3] = {real(p, "v"), real(p, "v2"), real(p, "v3")};
+    const double z[3] = {real(p, "z"), real(p, "z2"), real(p, "z3")};
+    if (z[0] == z[1] || z[1] == z[2] || z[0] == z[2]) fail(p, "z, z2 and z3 must differ");
+    // Lagrange's parabola through the three points, expanded.
+    for (int i = 0; i < 3; ++i) {
+      const double zj = z[(i + 1) % 3], zk = z[(i + 2) % 3], w = v[i] / ((z[i] - zj) * (z[i] - zk));
+      a += w;
+      b -= w * (zj + zk);
+      cst += w * zj * zk;
+    }
+  }
+  Vec3d lo{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, hi{HUGE_VAL, HUGE_VAL, HUGE_VAL};
+  if (const XMLElement* only = e->FirstChildElement("onlypos"); only && !skipped(only)) {
+    onlyChildren(only, {"posmin", "posmax"});
+    if (const XMLElement* m = only->FirstChildElement("posmin")) lo = vec(m, -HUGE_VAL);
+    if (const XMLElement* m = only->FirstChildElement("posmax")) hi = vec(m, HUGE_VAL);
+  }
+  const float fa = float(a), fb = float(b), fc = float(cst);
+  if (c_.velocities.empty()) c_.velocities.assign(c_.positions.size(), Vec3f{});
+  for (size_t i = 0; i < c_.positions.size(); ++i) {
+    const MkEntry& mk = c_.mks[c_.mkIndex[i]];
+    if (mk.bound || (!mks.empty() && std::find(mks.begin(), mks.end(), mk.local) == mks.end())) continue;
+    const Vec3d& x = c_.positions[i];
+    if (x.x < lo.x || x.y < lo.y || x.z < lo.z || x.x > hi.x || x.y > hi.y || x.z > hi.z) continue;
+    const float z = float(x.z), v = fa * z * z + fb * z + fc;
+    c_.velocities[i] = Vec3f{dir[0] * v, dir[1] * v, dir[2] * v};
+  }
+}
+
+void CaseReader::readExecution(const XMLElement* exec) {
+  for (const XMLElement* e = exec->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "parameters") readParameters(e);
+    else if (name == "special") {
+      readSpecial(*this, e, c_.gauges, paddles_, c_.damping, c_.accInputs);
+      for (const XMLElement* i = e->FirstChildElement("initialize"); i; i = i->NextSiblingElement("initialize")) {
+        if (skipped(i)) continue;
+        if (initialize_) fail(i, fmt::format("appears twice (first at line {})", initialize_->GetLineNum()));
+        initialize_ = i;
+      }
+    }
+    else if (name == "particles") genParticles_ = e;
+    else if (name == "constants") genConstants_ = e;
+    else if (name == "motion") genMotion_ = e;
+    else if (name == "vtkout" || name == "uservars") continue;  // GenCase's record of its shape files and variables
+    else unknown(e, exec);
+  }
+}
+
+void CaseReader::readParameters(const XMLElement* params) {
+  for (const XMLElement* e = params->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "parameter") {
+      const std::string key = attr(e, "key");
+      const auto [it, inserted] = c_.parameters.try_emplace(key, CaseParameter{attr(e, "value"),
+                                                                               e->GetLineNum()});
+      if (!inserted) {
+        fail(e, fmt::format("parameter {} is already set at line {}", key, it->second.line));
+      }
+    } else if (name == "simulationdomain") {
+      readDomain(e);
+    } else {
+      unknown(e, params);
+    }
+  }
+}
+
+void CaseReader::readDomain(const XMLElement* dom) {
+  domainElement_ = dom;
+  for (const XMLElement* e = dom->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    DomainAxisSpec* spec = name == "posmin"   ? c_.domainMin
+                           : name == "posmax" ? c_.domainMax
+                                              : nullptr;
+    if (!spec) unknown(e, dom);
+    for (int a = 0; a < 3; ++a) {
+      const char key[2] = {"xyz"[a], '\0'};
+      const char* text = e->Attribute(key);
+      if (!text) continue;  // an axis left out keeps "default"
+      const auto parsed = parseDomainAxis(text);
+      if (!parsed) {
+        fail(e, fmt::format("attribute {}=\"{}\" is not default, default +/- value, "
+                            "default +/- percent% or a number", key, text));
+      }
+      spec[a] = *parsed;
+    }
+  }
+}
+
+}  // namespace
+
+CaseDefinition loadCase(const std::string& path, const LoadOptions& opts) {
+  return CaseReader(path, opts).load();
+}
+
+}  // namespace sph

@@ -1,0 +1,21 @@
+// Reader of <special><wavepaddles> (model/case_wave_paddles.h): regular waves from a <piston> or a
+// <flap>, with active absorption (<awas_zsurf>) for pistons, solitary waves from a
+// <piston_solitary>. The other paddles of DualSPHysics (<piston_spectrum>, <flap_spectrum>,
+// <flap_solitary>, ...) are refused by name. Every error names the file, the line and the element.
+#pragma once
+
+#include <vector>
+
+#include "case/xml_reader.h"
+#include "model/case_model.h"
+
+namespace sph {
+
+// The paddles of one <wavepaddles> element, appended to `out`.
+void readWavePaddles(const XmlReader& xml, const XMLElement* wavepaddles, std::vector<WavePaddle>& out);
+
+// Gives each paddle to the <motion> object of its mkbound (which must exist, with no other
+// paddle) and sets its gravity from the case's constants.
+void attachWavePaddles(const std::string& path, const std::vector<WavePaddle>& paddles, CaseDefinition& c);
+
+}  // namespace sph

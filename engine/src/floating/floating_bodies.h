@@ -1,0 +1,100 @@
+// The floating bodies of a run (<floatings>; DualSPHysics RigidAlgorithm 1 and 2). Every mkbound
+// of a <floating> is one rigid body, as in DualSPHysics. Their particles are placed after the
+// fixed and moving boundaries, in the fluid index range, with consecutive ids per body
+// (planParticleOrder); the pair loops treat them as floating_pair_physics.h says, the
+// integrators leave their positions alone, and after each force pass this class sums the forces
+// per body, advances the bodies and moves their particles rigidly (physics/floating_body_physics.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "floating/floating_ops.h"
+#include "model/case_model.h"
+#include "model/sim_parameters.h"
+#include "output/checkpoint.h"
+#include "platform/device_array.h"
+
+namespace sph {
+
+// Where the case's particles go in the engine's arrays.
+struct ParticleOrder {
+  // For each engine index, the case particle; empty when they are the same (no floating body
+  // moves particles: a case of hundreds of millions then needs no table).
+  std::vector<uint32_t> caseIndex;
+  uint32_t nBound = 0;     // fixed and moving boundary particles, first
+  uint32_t nFloating = 0;  // then the floating ones, ids [nBound, nBound + nFloating)
+
+  uint32_t caseOf(uint32_t i) const { return caseIndex.empty() ? i : caseIndex[i]; }
+  bool floating(uint32_t i) const { return i >= nBound && i - nBound < nFloating; }
+};
+
+// One floating body as the case defines it, with its derived mass properties.
+struct FloatingBodyDef {
+  int mkBound = 0;        // its local mkbound
+  uint16_t mkIndex = 0;   // index into CaseDefinition::mks
+  uint32_t first = 0, count = 0;  // its slots (id - nBound)
+  double mass = 0;
+  Vec3d center, velIni, omegaIni;
+  // GenCase's inertia about the centre (xx, yy, zz, xy, xz, yz): sum_p (M/N) (|d|^2 1 - d d^T).
+  double inertia[6] = {0, 0, 0, 0, 0, 0};
+  std::string material;   // DEM: the resolved property names
+};
+
+ParticleOrder planParticleOrder(const CaseDefinition& c);
+// Throws InputError naming the <floating> for a body without particles or a DEM body or wall
+// without a material.
+std::vector<FloatingBodyDef> floatingBodies(const CaseDefinition& c, const SimParameters& p, const ParticleOrder& o);
+
+// The state of one body for OUT/floating.csv.
+struct FloatingBodyState {
+  int mkBound = 0;
+  double center[3], vel[3], omega[3];
+};
+
+template <typename T>
+class FloatingBodies {
+ public:
+  FloatingBodies(const CaseDefinition& c, const SimParameters& p, const ParticleOrder& o, Device d, uint32_t capacity,
+                 int threads);
+
+  // For PhysicsConstants::floating and ForceOutputs::contacts (null without DEM).
+  FloatingPairTable<T> pairTable() const;
+  uint32_t* particleContacts() const { return contacts_.data(); }
+  // After every prepare() of the strategy (which may reorder particles) and before advance().
+  void index(const ParticleView<T>& p);
+  // Sums the last force pass per body, advances the bodies over the step *dt as `kind` says
+  // (physics/floating_body_physics.h) and moves their particles from src and srcVel (pos and velrho, or
+  // the symplectic corrector's posPre and velrhoPre).
+  void advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
+               const double* dt, BodyStep kind, bool paused);
+  std::vector<FloatingBodyState> states() const;
+  // Checkpoints: the bodies, their last motions and centres, and the DEM contacts of the last
+  // force pass, which the next one reads.
+  void save(CheckpointWriter& w) const;
+  void restore(const CheckpointReader& r);
+  size_t bytes() const;
+  uint32_t count() const { return uint32_t(defs_.size()); }
+  const std::vector<FloatingBodyDef>& definitions() const { return defs_; }
+
+ private:
+  FloatingPass<T> pass() const;
+  // Each array of a checkpoint with its record name and length, for save() and restore() alike.
+  template <typename Self, typename F>
+  static void checkpointArrays(Self& s, F&& f);
+
+  Device device_;
+  int threads_;
+  std::vector<FloatingBodyDef> defs_;
+  FloatingPass<T> shape_;  // everything but the pointers
+  bool dem_ = false;
+  T dp_ = 0;
+  DeviceArray<FloatingBody> bodies_;
+  DeviceArray<BodyMotion> motions_;
+  DeviceArray<double> centerNow_;
+  DeviceArray<uint32_t> bodyContacts_, slotIndex_, contacts_;
+  DeviceArray<SolidInfo<T>> solids_;
+};
+
+}  // namespace sph

@@ -1,0 +1,98 @@
+// The per-step passes of floating bodies (physics/floating_body_physics.h): an OpenMP/serial version in
+// floating/floating_ops_cpu.cpp and CUDA kernels in gpu/floating_ops.cu. Every pointer points where the
+// particles live.
+#pragma once
+
+#include <cstdint>
+
+#include "physics/floating_body_physics.h"
+#include "sph/plugin/floating_table.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/particle_view.h"
+#include "sph/plugin/periodic.h"
+
+namespace sph {
+
+template <typename T>
+struct FloatingPass {
+  FloatingBody* bodies = nullptr;
+  BodyMotion* motions = nullptr;    // per body: the motion of the last advance
+  double* centerNow = nullptr;      // per body, 3 each: the centre of the particles as they are now
+  uint32_t* bodyContacts = nullptr; // per body: DEM contacts of the last force pass (written here)
+  uint32_t nBodies = 0;
+  uint32_t* slotIndex = nullptr;    // per floating particle (id - idFirst): its index in the arrays
+  uint32_t nFloating = 0, idFirst = 0;
+  const SolidInfo<T>* solids = nullptr;
+  const uint32_t* particleContacts = nullptr;  // per particle, DEM only (null otherwise)
+  PeriodicBox<T> box;
+  double gravity[3] = {0, 0, 0};
+  int dim = 3;
+  FloatingMotion motion = FloatingMotion::DualSPHysics;
+};
+
+// slotIndex[id - idFirst] = i for every floating particle i of [0, p.n).
+template <typename T>
+void indexFloatingCpu(const ParticleView<T>& p, const FloatingPass<T>& f, int threads);
+// Sums each body's forces, advances it over the step *dt (dt where the particles live) as `kind`
+// says and moves its particles from src and srcVel (their place and velocity at the start of the
+// step: pos and velrho, or the symplectic corrector's posPre and velrhoPre) to their new place.
+template <typename T>
+void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
+                        const FloatingPass<T>& f, const double* dt, BodyStep kind, bool paused, int threads);
+
+template <typename T>
+void indexFloatingGpu(const ParticleView<T>& p, const FloatingPass<T>& f);  // throws without CUDA
+template <typename T>
+void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
+                        const FloatingPass<T>& f, const double* dt, BodyStep kind, bool paused);
+
+// The pieces both versions share: one body's sums from its particles, and its advance.
+// Where the arms of the sums start: DualSPHysics' rules take the particles and the centre at the
+// start of the step, the rigid ones as they are now (the symplectic corrector: at the half step).
+template <typename T>
+SPH_HD inline const Real4<T>* sumPositions(const ParticleView<T>& p, const Real4<T>* src, const FloatingPass<T>& f) {
+  return f.motion == FloatingMotion::DualSPHysics ? src : p.pos;
+}
+template <typename T>
+SPH_HD inline const double* sumCenter(uint32_t b, const FloatingPass<T>& f) {
+  return f.motion == FloatingMotion::DualSPHysics ? f.bodies[b].center : f.centerNow + 3 * b;
+}
+
+template <typename T>
+SPH_HD inline void addParticleToBody(BodySums& s, uint32_t i, const Real4<T>* pos, const Real4<T>* ace,
+                                     const double center[3], const FloatingPass<T>& f) {
+  double d[3];
+  offsetFromCenter(pos[i], center, f.box, d);
+  const Real4<T> a = ace[i];
+  addToBodySums(s, d[0], d[1], d[2], double(a.x), double(a.y), double(a.z),
+                f.particleContacts ? f.particleContacts[i] : 0u);
+}
+
+template <typename T>
+SPH_HD inline void finishBody(uint32_t b, const BodySums& s, const FloatingPass<T>& f, double stepDt, bool paused,
+                              BodyStep kind) {
+  const BodyMotion m = f.motion == FloatingMotion::DualSPHysics
+                           ? advanceBodyDualSPHysics(f.bodies[b], s, stepDt, f.gravity, f.dim, paused, kind)
+                           : advanceBody(f.bodies[b], s, stepDt, f.gravity, f.dim, paused, kind);
+  f.motions[b] = m;
+  for (int k = 0; k < 3; ++k) f.centerNow[3 * b + k] = m.to[k];
+  f.bodyContacts[b] = s.contacts;
+}
+
+// Single precision (physics/position_split.h): src + posLo is the start of the step in every kind (the
+// symplectic predictor leaves posLo alone), and the new remainder is written except by the
+// predictor.
+template <typename T>
+SPH_HD inline void moveBodyParticle(uint32_t slot, const ParticleView<T>& p, const Real4<T>* src,
+                                    const Real4<T>* srcVel, const FloatingPass<T>& f, BodyStep kind) {
+  const uint32_t i = f.slotIndex[slot];
+  const int32_t b = f.solids[code::mkIndex(p.code[i])].body;
+  const Real4<T>* srcLo = positionLo(static_cast<const Real4<T>*>(p.posLo), i);
+  Real4<T>* lo = kind == BodyStep::Predictor ? nullptr : positionLo(p.posLo, i);
+  if (f.motion == FloatingMotion::DualSPHysics)
+    moveFloatingParticleLinear(src[i], srcVel[i], f.motions[b], f.box, p.pos[i], p.velrho[i], srcLo, lo);
+  else
+    moveFloatingParticle(src[i], f.motions[b], f.box, p.pos[i], p.velrho[i], srcLo, lo);
+}
+
+}  // namespace sph

@@ -1,0 +1,40 @@
+// The transformation GenCase 5.0 applies to the points of every later drawing command: <move>,
+// <rotateline> and <rotate> compose into one affine matrix, reset by <matrixreset> and
+// <resetdraw>, saved and restored by <matrixsave> / <matrixload>.
+//
+// Each command multiplies the current matrix on the right (M = M * T), so the command given last
+// acts first on a shape's points: <move> then <rotateline> rotates the shape about the axis and
+// then moves it. A rotation by `ang` degrees about the axis from p1 to p2 turns clockwise when
+// seen looking from p2 towards p1 (left-handed: about +y, +x goes to +z). GenCase builds it as
+// translate(p1) * Rx * Ry * Rz(ang) * Ry^-1 * Rx^-1 * translate(-p1), Rx and Ry bringing the axis
+// onto z; the matrices are 4x4 and multiplied in full, in that order, so that points land on the
+// same doubles as GenCase's (a snapped coordinate half-way between nodes goes the same way).
+// <rotate ang x y z> is the same rotation about the axis from the origin to (x, y, z).
+#pragma once
+
+#include <array>
+
+#include "model/vec3d.h"
+
+namespace sph::gen {
+
+class DrawTransform {
+ public:
+  void move(const Vec3d& d);
+  // The axis must have two distinct points (the caller checks).
+  void rotateLine(double degrees, const Vec3d& p1, const Vec3d& p2);
+
+  Vec3d apply(const Vec3d& p) const;
+  // True when the matrix only translates: its 3x3 part is exactly the identity.
+  bool translationOnly() const;
+
+ private:
+  using Matrix = std::array<std::array<double, 4>, 4>;
+  static Matrix identity();
+  // a * b, each entry summed left to right over the four products (GenCase's order).
+  static Matrix product(const Matrix& a, const Matrix& b);
+
+  Matrix m_ = identity();
+};
+
+}  // namespace sph::gen

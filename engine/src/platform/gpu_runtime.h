@@ -1,0 +1,35 @@
+// Host-side access to the GPU for code that must not include CUDA headers. Implemented in
+// engine/src/platform/gpu/gpu_runtime.cu when built with CUDA and in engine/src/platform/nogpu/ otherwise (where
+// every call but available() throws RunError).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace sph::gpu {
+
+bool builtWithCuda();
+// A build without CUDA: throws RunError saying that it cannot `what` (its GPU entry points call it).
+[[noreturn]] void unavailable(const char* what);
+bool available();               // built with CUDA and at least one usable device
+std::string deviceDescription(); // e.g. "NVIDIA H200 (sm_90, 139 GiB)"
+// The device's memory, less what SPH_DEVICE_MEMORY_LIMIT holds back: with that variable set to L,
+// the process holds back all but L bytes of the memory free when it first asks (for its whole
+// life), so that it runs as it would with L bytes free.
+size_t totalMemoryBytes();
+// What is free on the device now (of the limited device, with the CUDA context's own taken).
+size_t freeMemoryBytes();
+
+void* allocBytes(size_t bytes, const char* what);
+void freeBytes(void* p) noexcept;
+// Page-locked host memory: device-to-host copies into it go straight by DMA instead of through
+// the driver's own staging buffer.
+void* allocPinned(size_t bytes, const char* what);
+void freePinned(void* p) noexcept;
+void copyToDevice(void* dst, const void* src, size_t bytes, const char* what);
+void copyToHost(void* dst, const void* src, size_t bytes, const char* what);
+void copyDeviceToDevice(void* dst, const void* src, size_t bytes, const char* what);
+void zeroBytes(void* p, size_t bytes, const char* what);
+void synchronize(const char* what);
+
+}  // namespace sph::gpu

@@ -1,0 +1,694 @@
+#include "run/simulation_core.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "floating/floating_bodies.h"
+#include "gauges/device_gauges.h"
+#include "model/periodic_parameters.h"
+#include "motion/acc_inputs.h"
+#include "motion/boundary_motion.h"
+#include "physics/position_split.h"
+#include "platform/gpu_runtime.h"
+#include "platform/host_staging.h"
+#include "run/float_positions.h"
+#include "run/step_graphs.h"
+#include "sph/plugin/errors.h"
+#include "sph/plugin/particle_code.h"
+
+namespace sph {
+namespace {
+
+// Particles per chunk of the initial upload: 80 MB of page-locked staging in single precision,
+// large enough that each copy runs at the link's speed.
+constexpr uint32_t kUploadChunk = 1u << 21;
+// Diverged particles a failed run's message names.
+constexpr int kDivergedNamed = 3;
+
+// The run's scalars in a checkpoint.
+struct CoreCheckpoint {
+  double t, dt, dtNext;
+  uint64_t steps, dtMinHits, particleSteps, compactions;
+  uint32_t excludedOutOfDomain, excludedDensity;
+  int32_t verletCounter;
+  uint32_t parked;
+  StepScalars scalars;  // as the last step left them in the engine's passes
+};
+
+template <typename T>
+class SimulationCore final : public Simulation::Impl {
+ public:
+  SimulationCore(const CaseDefinition& c, const RunOptions& o, Device d, NeighbourPlugin neighbours) {
+    p = runParameters(c, o, neighbours.options());
+    opts = o;
+    timeMax = p.timeMax;
+    header_ = checkpointHeaderFor(c, p, o.precision);
+    caseName = c.name;
+    casePath = c.path;
+    gauges = c.gauges;
+    for (const MotionObject& m : c.motions)
+      if (m.paddle) paddles.push_back(*m.paddle);
+    mks = c.mks;
+    device = d;
+    consts_ = makePhysicsConstants<T>(p);
+    gaugeParams_ = makeGaugeSumParams(p.kernel, p.dim, p.h, p.massFluid, p.rho0, p.cteB, p.gamma);
+    nBoundInitial = c.nBound;
+    nFluidInitial = c.nFluid;
+    setupLap("parameters");
+
+    ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
+    timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
+    const uint32_t count = uint32_t(c.positions.size());
+    ParticleArrayNeeds needs;
+    needs.posPre = p.stepAlgorithm == 2;
+    needs.shift = shifting();
+    needs.sps = sps();
+    needs.normals = p.mdbc();
+    needs.tangents = p.mdbc2();
+    needs.motionAce = p.mdbc2() && !c.motions.empty();
+    needs.posLo = std::is_same_v<T, float>;
+    state_ = std::make_unique<ParticleState<T>>(d, count, needs, ops_.get());
+    setupLap("device arrays");
+    const ParticleOrder order = planParticleOrder(c);
+    setupLap("particle order");
+    if (!c.floatings.empty()) {
+      floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, count, o.threads);
+      consts_.floating = floating_->pairTable();
+      setupLap("floating bodies");
+    }
+    upload(c, order);
+
+    strategy = std::move(neighbours.strategy);
+    plugin = neighbours.info;
+    strategy->configure(strategyContext(o, d, count));
+    setupLap("neighbour plugin");
+
+    // Timed runs replay too: the phase timers' events become nodes of the graph (platform/phase_timers.h).
+    if (d == Device::Gpu && o.stepGraphs) graphs_ = makeStepGraphs();
+    if (!c.motions.empty()) motion_ = std::make_unique<BoundaryMotion<T>>(c, p, d, o.threads);
+    if (!c.damping.empty()) {
+      dampingZones_.allocate(d, c.damping.size(), "the damping zones");
+      dampingZones_.upload(c.damping, "uploading the damping zones");
+      dampingCount_ = uint32_t(c.damping.size());
+    }
+    if (!c.accInputs.empty()) {
+      const double g[3] = {double(consts_.gx), double(consts_.gy), double(consts_.gz)};
+      accInputs_ = std::make_unique<AccInputs>(c.accInputs, c.mks.size(), g, d);
+    }
+    dtRule_ = DtRule{p.cfl, p.h, p.c0, p.dtIni, p.dtMin, p.dtFixed, p.dtAllParticles};
+    limits_ = {T(p.domainMin.x), T(p.domainMin.y), T(p.domainMin.z), T(p.domainMax.x), T(p.domainMax.y),
+               T(p.domainMax.z), T(p.rhoOutMin), T(p.rhoOutMax)};
+    openPeriodicLimits(limits_, p);
+    parking_.axis = !p.periodic[2] ? 2 : !p.periodic[0] ? 0 : !p.periodic[1] ? 1 : -1;
+    if (parking_.axis >= 0) {
+      parking_.start = parking_.axis == 0 ? p.domainMax.x : parking_.axis == 1 ? p.domainMax.y : p.domainMax.z;
+      parking_.spacing = 10 * p.support;  // several list radii (Rc = 2h + skin, the skin below h)
+    }
+    setupLap("motion and graphs");
+  }
+
+  // One step with one wait for the device at its end (finishStep): dt is computed where the
+  // particles are and the host learns it, and the exclusion counts, afterwards.
+  void step() override {
+    // The strategy's estimate of this step's dt: the symplectic integrator knows it (carried from
+    // the last step); the Verlet integrator's comes from this step's forces, so the last one.
+    const bool symplectic = p.stepAlgorithm == 2;
+    const double stepDt = stepCount == 0 ? (p.dtFixed > 0 ? p.dtFixed : p.dtIni) : symplectic ? dtNext_ : dt;
+    strategy->beginStep(stepDt);
+    if (symplectic) {
+      // DualSPHysics' DEM contacts take the step of the force pass they belong to (its
+      // DemDtForce): half the step in the predictor, the whole step in the corrector.
+      setDemStep(0.5 * stepDt);
+      forcePass();
+      computeDt(DtPass::Predictor);
+      {
+        ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
+        ops_->symplecticPredict(state_->integratorArrays(), consts_);
+      }
+      wrapPeriodic(false);
+      moveFloatings(state_->cur.pos.data(), state_->cur.velrho.data(), BodyStep::Predictor);
+      // The corrector applies the shift (physics/shifting_physics.h), the predictor none. DualSPHysics'
+      // mDBC corrects the walls before the predictor's pass only, its mDBC2 (SlipMode 2, 3) before
+      // the corrector's too ("mDBC-Corrector").
+      setDemStep(stepDt);
+      forcePass(shifting(), p.mdbc2());
+      computeDt(DtPass::Corrector);
+      {
+        ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
+        ops_->symplecticCorrect(state_->integratorArrays(shifting()), consts_, state_->cur.code.data(), limits_);
+      }
+      wrapPeriodic();
+      moveFloatings(state_->cur.posPre.data(), state_->cur.velrhoPre.data(), BodyStep::Corrector);
+      endStepWork();
+    } else {
+      setDemStep(stepCount == 0 ? (p.dtFixed > 0 ? p.dtFixed : p.dtIni) : dt);  // the last step's (DualSPHysics)
+      verletIntegratorStep();
+    }
+    const StepScalars s = ops_->waitStepScalars();
+    timer->stepFinished();
+    if (!std::isfinite(s.dt) || (symplectic && !std::isfinite(s.dtNext)))
+      throw DivergenceError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
+    lastScalars_ = s;
+    dt = s.dt;
+    dtNext_ = s.dtNext;
+    dtMinHits += s.dtMinHit;
+    particleSteps += state_->n - parked_;
+    t += dt;
+    ++stepCount;
+    const ExclusionCounts now{s.excludedOutOfDomain, s.excludedDensity};
+    if (now.total() > 0) excludeParticles(now);
+  }
+
+  // The Verlet integrator's step after the strategy's prepare(). Between list rebuilds its
+  // device work repeats from step to step, and GPU runs record it once and replay it
+  // (run/step_graphs.h) whenever the strategy and the engine's arrays say it is the same work.
+  void verletIntegratorStep() {
+    // Steps VerletSteps, 2 VerletSteps, ... are Euler steps (DualSPHysics' VerletStep counter).
+    const bool euler = verletCounter_ + 1 >= p.verletSteps;
+    verletCounter_ = euler ? 0 : verletCounter_ + 1;
+    prepareForces();
+    const auto work = [&] {
+      correctBoundaries();
+      interactForces(shifting());
+      computeDt(DtPass::Verlet);
+      {
+        ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
+        ops_->verletStep(state_->integratorArrays(shifting()), consts_, euler, state_->cur.code.data(), limits_);
+      }
+      wrapPeriodic();
+      moveFloatings(state_->cur.pos.data(), state_->cur.velrho.data(), BodyStep::Euler);
+      endStepWork();
+    };
+    // Not recorded: the first step, the Euler steps (one in VerletSteps, not worth a second
+    // graph), floating bodies, imposed motion and acceleration inputs (host work in the step,
+    // values that change from step to step).
+    if (!graphs_ || stepCount == 0 || euler || floating_ || motion_ || accInputs_) {
+      work();
+      return;
+    }
+    const StepGraphKey key{strategy->replayToken(), state_->cur.pos.data(), state_->n, state_->nBound};
+    runTimedStep(*graphs_, *timer, key, work, [&] { strategy->replayedStep(); });
+  }
+
+  // After either integrator: imposed motion, the strategy's end-of-step work and the copy of
+  // the step's scalars, which the step's one wait (waitStepScalars) finishes.
+  void endStepWork() {
+    dampFluid();
+    moveBoundaries();
+    strategy->endStep(state_->view());
+    ops_->queueStepScalars();
+  }
+
+  std::string stepGraphSummary() const override {
+    if (device != Device::Gpu) return "off (cpu)";
+    if (!opts.stepGraphs) return "off (--no-graphs)";
+    return fmt::format("{} ({} recorded, {} steps replayed{}{})", graphs_->enabled() ? "on" : "off",
+                       graphs_->recordings(), graphs_->replays(), graphs_->enabled() ? "" : ": ",
+                       graphs_->disabledReason());
+  }
+
+  void snapshotInto(ParticleSnapshot& s) const override {
+    const uint32_t all = state_->n;
+    Staging& h = staging_;
+    const char* what = "staging a snapshot";
+    state_->cur.pos.downloadTo(h.pos.reserve(device, all, what), all, "downloading positions");
+    const bool split = state_->cur.posLo.size() > 0;  // positions to double accuracy (physics/position_split.h)
+    if (split) state_->cur.posLo.downloadTo(h.posLo.reserve(device, all, what), all, "downloading positions");
+    state_->cur.velrho.downloadTo(h.velrho.reserve(device, all, what), all, "downloading velocities");
+    state_->cur.code.downloadTo(h.code.reserve(device, all, what), all, "downloading particle codes");
+    state_->cur.id.downloadTo(h.id.reserve(device, all, what), all, "downloading particle ids");
+    // Parked particles were excluded: they are not part of the state.
+    h.rows.clear();
+    for (uint32_t i = 0; i < all; ++i)
+      if (!code::isParked(h.code[i])) h.rows.push_back(i);
+    const uint32_t n = uint32_t(h.rows.size());
+    s.time = t;
+    s.pos.resize(3 * size_t(n));
+    s.vel.resize(3 * size_t(n));
+    s.rho.resize(n);
+    s.press.resize(n);
+    s.type.resize(n);
+    s.mk.resize(n);
+    s.id.resize(n);
+    for (uint32_t r = 0; r < n; ++r) {
+      const uint32_t i = h.rows[r];
+      const Real4<T>& pos = h.pos[i];
+      const Real4<T>& vr = h.velrho[i];
+      const uint32_t c = h.code[i];
+      s.id[r] = h.id[i];
+      loadPosition(pos, split ? &h.posLo[i] : nullptr, &s.pos[3 * r]);
+      s.vel[3 * r] = float(vr.x);
+      s.vel[3 * r + 1] = float(vr.y);
+      s.vel[3 * r + 2] = float(vr.z);
+      s.rho[r] = float(vr.w);
+      s.press[r] = float(gaugeTaitPressure(double(vr.w), gaugeParams_));
+      s.type[r] = code::isBound(c) ? 0 : code::isFloating(c) ? 2 : 1;
+      const uint32_t mi = code::mkIndex(c);
+      s.mk[r] = mi < mks.size() ? mks[mi].mk : -1;
+    }
+  }
+
+  size_t engineDeviceBytes() const override {
+    if (device != Device::Gpu) return 0;
+    return state_->bytes() + (floating_ ? floating_->bytes() : 0) + (deviceGauges_ ? deviceGauges_->deviceBytes() : 0);
+  }
+
+  // GPU runs sum the gauges on the device (gauges/device_gauges.h); CPU runs bin a snapshot.
+  GaugeSource& gaugeSource() override {
+    if (device == Device::Gpu) {
+      if (!deviceGauges_)
+        deviceGauges_ = std::make_unique<DeviceGaugeSource<T>>([this] { return state_->view(); }, gaugeParams_);
+      return *deviceGauges_;
+    }
+    if (!hostGauges_)
+      hostGauges_ = std::make_unique<SnapshotGaugeSource>(
+          [this]() -> const ParticleSnapshot& {
+            snapshotInto(gaugeFrame_);
+            return gaugeFrame_;
+          },
+          GaugeKernel{p.kernel, p.dim, p.h, p.massFluid});
+    return *hostGauges_;
+  }
+
+  void saveState(CheckpointWriter& w) const override {
+    w.putValue("core", CoreCheckpoint{t, dt, dtNext_, stepCount, dtMinHits, particleSteps, compactions,
+                                      excluded.outOfDomain, excluded.density, verletCounter_, parked_, lastScalars_});
+    saveExclusionLog(w, excludedLog);
+    state_->save(w);
+    if (floating_) floating_->save(w);
+    if (motion_) motion_->save(w);
+  }
+
+  void restoreState(const CheckpointReader& r) override {
+    const auto c = r.value<CoreCheckpoint>("core");
+    t = c.t;
+    dt = c.dt;
+    dtNext_ = c.dtNext;
+    stepCount = firstStep_ = c.steps;
+    dtMinHits = c.dtMinHits;
+    particleSteps = firstParticleSteps_ = c.particleSteps;
+    compactions = c.compactions;
+    excluded = {c.excludedOutOfDomain, c.excludedDensity};
+    verletCounter_ = c.verletCounter;
+    parked_ = c.parked;
+    lastScalars_ = c.scalars;
+    ops_->restoreStepScalars(c.scalars);
+    excludedLog = restoreExclusionLog(r);
+    state_->restore(r);
+    if (floating_) floating_->restore(r);
+    if (motion_) motion_->restore(r);
+    // A new strategy, and particles it has not seen.
+    particlesChanged_ = true;
+    floatingIndexedAt_ = ~uint64_t(0);
+  }
+
+  std::vector<AwasState> awasStates() const override {
+    std::vector<AwasState> out;
+    if (!motion_) return out;
+    for (const auto& a : motion_->absorbers())
+      out.push_back({a.paddle->mkbound, a.paddle->awas->saveData, a.control->last()});
+    return out;
+  }
+
+  std::vector<FloatingBodyState> floatingStates() const override {
+    return floating_ ? floating_->states() : std::vector<FloatingBodyState>{};
+  }
+
+ private:
+  // Host copies of the device arrays a snapshot reads, kept between snapshots.
+  struct Staging {
+    HostStaging<Real4<T>> pos, posLo, velrho;
+    HostStaging<uint32_t> code, id;
+    std::vector<uint32_t> rows;
+  };
+
+  // Particles in the engine's order (floating/floating_bodies.h): fixed and moving boundaries, floating
+  // bodies, fluid; ids are the engine indices at the start.
+  // What the neighbour plugin is configured with: the run's device, precision, geometry and
+  // options, and the engine's reorderer and timer.
+  StrategyContext strategyContext(const RunOptions& o, Device d, uint32_t capacity) {
+    StrategyContext ctx;
+    ctx.device = d;
+    ctx.precision = sizeof(T) == 8 ? Precision::Double : Precision::Single;
+    ctx.dim = p.dim;
+    ctx.h = p.h;
+    ctx.support = p.support;
+    const double lo[3] = {p.domainMin.x, p.domainMin.y, p.domainMin.z};
+    const double hi[3] = {p.domainMax.x, p.domainMax.y, p.domainMax.z};
+    std::copy(lo, lo + 3, ctx.domainMin);
+    std::copy(hi, hi + 3, ctx.domainMax);
+    std::copy(p.periodic, p.periodic + 3, ctx.periodic);
+    ctx.capacity = capacity;
+    ctx.threads = o.threads;
+    ctx.reorderer = state_.get();
+    ctx.timer = timer.get();
+    ctx.options = p.strategyOptions;
+    return ctx;
+  }
+
+  // Initial velocities of the floating particles of engine particles [first, first + count) (in
+  // vr[0 .. count)): v + omega x (r - c) under the rigid rules; under DualSPHysics' the particles
+  // keep GenCase's (zero) and take the body's velocity after the first step, as in DualSPHysics.
+  void rigidInitialVelocities(const CaseDefinition& c, const ParticleOrder& order, uint32_t first, uint32_t count,
+                              Real4<T>* vr) const {
+    if (!floating_ || p.floatingMotion != FloatingMotion::Rigid) return;
+    for (const FloatingBodyDef& b : floating_->definitions()) {
+      const uint32_t lo = std::max(first, order.nBound + b.first);
+      const uint32_t hi = std::min(first + count, order.nBound + b.first + b.count);
+      for (uint32_t i = lo; i < hi; ++i) {
+        Real4<T>& q = vr[i - first];
+        const Vec3d& x = c.positions[order.caseOf(i)];
+        const double d[3] = {x.x - b.center.x, x.y - b.center.y, x.z - b.center.z};
+        const Vec3d& w = b.omegaIni;
+        q.x = T(b.velIni.x + w.y * d[2] - w.z * d[1]);
+        q.y = T(b.velIni.y + w.z * d[0] - w.x * d[2]);
+        q.z = T(b.velIni.z + w.x * d[1] - w.y * d[0]);
+      }
+    }
+  }
+
+  // mDBC: the boundary normals, and with mDBC2 the walls' tangential velocities and accelerations
+  // (zero at the start).
+  void uploadMdbcArrays(const CaseDefinition& c, const ParticleOrder& order, uint32_t n) {
+    auto& s = state_->cur;
+    std::vector<Real4<T>> normal(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      const Vec3d& v = c.normals[order.caseOf(i)];
+      normal[i] = {T(v.x), T(v.y), T(v.z), T(0)};
+    }
+    s.normal.upload(normal, "uploading boundary normals");
+    if (p.mdbc2()) s.tangent.upload(std::vector<Real4<T>>(n), "clearing the mDBC2 tangential velocities");
+    if (p.mdbc2() && !c.motions.empty())
+      s.motionAce.upload(std::vector<Real4<T>>(n), "clearing the mDBC2 walls' accelerations");
+  }
+
+  void upload(const CaseDefinition& c, const ParticleOrder& order) {
+    const uint32_t n = uint32_t(c.positions.size());
+    // GenCase's output gives each particle's initial velocity and density; a generated case
+    // starts at rest with the density of <rhopgradient>.
+    std::unique_ptr<double[]> computedRho;
+    if (c.densities.empty()) {
+      computedRho.reset(new double[n]);
+      initialDensity(c, p, computedRho.get());
+    }
+    auto rho = [&](uint32_t k) { return computedRho ? computedRho[k] : double(c.densities[k]); };
+    setupLap("initial densities");
+    std::vector<bool> movingMk(c.mks.size(), false);
+    for (const MotionObject& m : c.motions) movingMk.at(m.mkIndex) = true;
+    // Engine particles [first, first + count) into the arrays' elements 0 .. count - 1, each
+    // particle on its own: the set-up of a case of hundreds of millions uses every core. lo:
+    // the positions' rounding remainders (single precision; else null).
+    auto fill = [&](uint32_t first, uint32_t count, Real4<T>* pos, Real4<T>* lo, Real4<T>* vr, uint32_t* code,
+                    uint32_t* id) {
+#pragma omp parallel for schedule(static)
+      for (int64_t e = 0; e < int64_t(count); ++e) {
+        const uint32_t i = first + uint32_t(e);
+        const uint32_t k = order.caseOf(i);
+        const Vec3d& v = c.positions[k];
+        const double x[3] = {v.x, v.y, v.z};
+        pos[e] = {T(0), T(0), T(0), T(0)};
+        storePosition(pos[e], positionLo(lo, uint32_t(e)), x);
+        const Vec3f v0 = c.velocities.empty() ? Vec3f{} : c.velocities[k];
+        vr[e] = {T(v0.x), T(v0.y), T(v0.z), T(rho(k))};
+        code[e] = order.floating(i) ? code::makeFloating(c.mkIndex[k]) : code::make(k < c.nBound, c.mkIndex[k]);
+        if (!order.floating(i) && k < c.nBound && movingMk[c.mkIndex[k]]) code[e] |= code::kMovingBit;
+        // mDBC2 walls: the correction sets their density, which the integrators then keep.
+        if (p.mdbc2() && k < c.nBound && !order.floating(i)) {
+          const Vec3d& nv = c.normals[k];
+          if (nv.x != 0 || nv.y != 0 || nv.z != 0) code[e] |= code::kMdbc2Bit;
+        }
+        id[e] = i;
+      }
+      rigidInitialVelocities(c, order, first, count, vr);
+    };
+    auto& s = state_->cur;
+    if (device == Device::Cpu) {
+      fill(0, n, s.pos.data(), s.posLo.data(), s.velrho.data(), s.code.data(), s.id.data());
+      s.velrhoPre.copyFrom(s.velrho, n, "copying velocities and densities");
+    } else {
+      // Through page-locked buffers a chunk at a time: no host copy of the whole arrays to
+      // fault in, and the copies go by DMA at full speed.
+      const uint32_t chunk = std::min<uint32_t>(n, kUploadChunk);
+      HostStaging<Real4<T>> posBuf, loBuf, vrBuf;
+      HostStaging<uint32_t> codeBuf, idBuf;
+      Real4<T>* pos = posBuf.reserve(device, chunk, "staging positions");
+      Real4<T>* lo = s.posLo.size() > 0 ? loBuf.reserve(device, chunk, "staging position remainders") : nullptr;
+      Real4<T>* vr = vrBuf.reserve(device, chunk, "staging velocities and densities");
+      uint32_t* code = codeBuf.reserve(device, chunk, "staging particle codes");
+      uint32_t* id = idBuf.reserve(device, chunk, "staging particle ids");
+      for (uint32_t first = 0; first < n; first += std::min(chunk, n - first)) {
+        const uint32_t count = std::min(chunk, n - first);
+        fill(first, count, pos, lo, vr, code, id);
+        s.pos.upload(pos, count, "uploading positions", first);
+        if (lo) s.posLo.upload(lo, count, "uploading position remainders", first);
+        s.velrho.upload(vr, count, "uploading velocities and densities", first);
+        s.code.upload(code, count, "uploading particle codes", first);
+        s.id.upload(id, count, "uploading particle ids", first);
+      }
+      s.velrhoPre.copyFrom(s.velrho, n, "copying velocities and densities on the device");
+    }
+    if (sps()) s.spsTau.upload(std::vector<SymTensor<T>>(n), "clearing the SPS stresses");  // zero before the first pass
+    if (p.mdbc()) uploadMdbcArrays(c, order, n);
+    state_->n = n;
+    state_->nBound = order.nBound;
+    ops_->computePressure(s.pos.data(), s.velrho.data(), n, consts_);  // the integrators keep it up to date
+    setupLap("uploads");
+  }
+
+  bool shifting() const { return p.shifting != Shifting::None; }
+  bool sps() const { return p.viscosity == Viscosity::LaminarSps; }
+
+  // withShift: the pass also sums the shifting terms, for an integrator step that shifts.
+  // correct: mDBC's boundary correction runs first (every pass but, with SlipMode 1, the
+  // symplectic corrector's).
+  void forcePass(bool withShift = false, bool correct = true) {
+    prepareForces();
+    if (correct) correctBoundaries();
+    interactForces(withShift);
+  }
+
+  // mDBC: boundary densities and pressures from the fluid around the ghost nodes (mdbc_physics.h).
+  void correctBoundaries() {
+    if (p.mdbc()) strategy->correctBoundaries(state_->view(), consts_);
+  }
+
+  void prepareForces() {
+    // pos.w already holds the pressure: computed at the start and by every integrator step.
+    strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
+    particlesChanged_ = false;
+    // The index of floating particles changes only when particles were reordered (at every
+    // pass with the cell strategy, at rebuilds with verlet, at exclusions).
+    if (floating_ && floatingIndexedAt_ != state_->reorders) {
+      ScopedPhase ph(timer.get(), "SU-Floating", PhaseGroup::Other);
+      floating_->index(state_->view());
+      floatingIndexedAt_ = state_->reorders;
+    }
+  }
+
+  void interactForces(bool withShift = false) {
+    strategy->interact(state_->view(), consts_,
+                       ForceOutputs<T>{state_->ace.data(), state_->viscdt.data(),
+                                       floating_ ? floating_->particleContacts() : nullptr,
+                                       withShift ? state_->shift.data() : nullptr, state_->spsStrain.data()});
+    addAccInputs();
+    if (sps()) {
+      // The next force pass uses these stresses (sps_physics.h).
+      ScopedPhase ph(timer.get(), "SU-Sps", PhaseGroup::Other);
+      ops_->computeSpsTau(state_->spsStrain.data(), state_->cur.velrho.data(), state_->cur.code.data(),
+                          state_->cur.spsTau.data(), state_->nBound, state_->n, consts_);
+    }
+  }
+
+  // The acceleration inputs at the time the step starts (both passes of a symplectic step see
+  // the same values), added to the force pass's accelerations before dt is computed from them:
+  // DualSPHysics adds them before its force pass (PreInteraction_Forces), which comes to the same.
+  void addAccInputs() {
+    if (!accInputs_) return;
+    ScopedPhase ph(timer.get(), "SU-AccInput", PhaseGroup::Other);
+    const AccInputTable* table = accInputs_->at(t);
+    if (table)
+      ops_->addAccInputs(state_->cur.pos.data(), state_->cur.velrho.data(), state_->cur.code.data(), state_->ace.data(),
+                         state_->nBound, state_->n, *table);
+  }
+
+  void setDemStep(double d) {
+    if (floating_) consts_.floating.demDt = T(d);
+  }
+
+  // The floating bodies after an integrator step: forces summed per body, bodies advanced as
+  // `kind` says, their particles moved from their place src and velocity srcVel at the start of
+  // the step (see physics/floating_body_physics.h).
+  void moveFloatings(const Real4<T>* src, const Real4<T>* srcVel, BodyStep kind) {
+    if (!floating_) return;
+    ScopedPhase ph(timer.get(), "SU-Floating", PhaseGroup::Other);
+    floating_->advance(state_->view(), state_->ace.data(), src, srcVel, ops_->dtLocation(), kind, t < p.ftPause);
+  }
+
+  // Periodic runs: fluid particles that left through one side come back through the other.
+  // stepEnd: after a step's last integrator call (pos + posLo wraps), not after the symplectic
+  // predictor (pos alone: posLo stays the step start's, physics/position_split.h).
+  void wrapPeriodic(bool stepEnd = true) {
+    if (!consts_.periodic.any()) return;
+    ScopedPhase ph(timer.get(), "SU-Periodic", PhaseGroup::Other);
+    ops_->wrapPeriodic(state_->cur.pos.data(), stepEnd ? state_->cur.posLo.data() : nullptr, state_->nBound, state_->n,
+                       consts_.periodic);
+  }
+
+  void computeDt(DtPass pass) {
+    ScopedPhase ph(timer.get(), "SU-DtVariable", PhaseGroup::Other);
+    ops_->computeDt(state_->ace.data(), state_->viscdt.data(), state_->cur.velrho.data(), state_->nBound, state_->n,
+                    dtRule_, pass, stepCount == 0);
+  }
+
+  // The damping zones once the step is integrated, before the imposed motion, as DualSPHysics'
+  // RunDamping(dt) at the end of ComputeStep().
+  void dampFluid() {
+    if (dampingCount_ == 0) return;
+    ScopedPhase ph(timer.get(), "SU-Damping", PhaseGroup::Other);
+    ops_->damp(state_->cur.pos.data(), state_->cur.velrho.data(), state_->cur.code.data(), state_->nBound, state_->n,
+               dampingZones_.data(), dampingCount_);
+  }
+
+  // Imposed motion over [t, t + dt] once the step is integrated, as DualSPHysics' RunMotion(stepdt)
+  // after ComputeStep() for both integrators (whose halves leave boundary positions and
+  // velocities alone); the next force passes see the new positions and velocities.
+  void moveBoundaries() {
+    if (!motion_) return;
+    const double stepDt = ops_->stepDt();
+    ScopedPhase ph(timer.get(), "SU-Motion", PhaseGroup::Other);
+    motion_->apply(t, stepDt, state_->view(), motion_->absorbs() ? &gaugeSource() : nullptr);
+  }
+
+  // The particles excluded by this step: logged (only they travel to the host), then parked
+  // outside the domain (physics/integrator_physics.h, parkParticle) until enough wait to be worth a
+  // compaction, which reorders every array and so makes a list strategy rebuild. Cases without
+  // an open axis compact at once.
+  void excludeParticles(const ExclusionCounts& now) {
+    const uint32_t n = state_->n;
+    const uint32_t kept = ops_->partitionFlagged(state_->cur.code.data(), n, state_->perm.data(), code::kExcludedBit);
+    const uint32_t gone = n - kept;
+    const uint32_t* which = state_->perm.data() + kept;
+    ops_->gather(state_->cur.reorderArrays(), state_->spare.reorderArrays(), which, gone);
+    const auto pos = state_->spare.pos.download(gone, "downloading excluded particles");
+    const auto vr = state_->spare.velrho.download(gone, "downloading excluded particles");
+    const auto id = state_->spare.id.download(gone, "downloading excluded particles");
+    std::string diverged;
+    int divergedCount = 0;
+    for (uint32_t k = 0; k < gone; ++k) {
+      const bool outside = exclusionReason(pos[k], vr[k].w, limits_) == 1;
+      excludedLog.push_back({t, id[k], double(pos[k].x), double(pos[k].y), double(pos[k].z), double(vr[k].x),
+                             double(vr[k].y), double(vr[k].z), double(vr[k].w), outside ? "out-of-domain" : "density"});
+      const ExcludedParticle& x = excludedLog.back();
+      // Leaving the domain or the density range is physics; a non-finite value, or a speed
+      // beyond the speed of sound that weak compressibility assumes far away, is the
+      // simulation blowing up (a time step too large, a parameter that cannot work).
+      const double speed2 = x.vx * x.vx + x.vy * x.vy + x.vz * x.vz;
+      const bool finite = std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z) && std::isfinite(speed2) &&
+                          std::isfinite(x.rho);
+      if (finite && speed2 <= p.c0 * p.c0) continue;
+      if (divergedCount++ < kDivergedNamed)
+        diverged += fmt::format("{}id {} at ({:.6g}, {:.6g}, {:.6g}) velocity ({:.6g}, {:.6g}, {:.6g}) density {:.6g}",
+                                diverged.empty() ? "" : "; ", x.id, x.x, x.y, x.z, x.vx, x.vy, x.vz, x.rho);
+    }
+    if (divergedCount > 0)
+      throw DivergenceError(fmt::format("the simulation diverged at t={:.6g} s (step {}): {} particle(s) with "
+                                        "non-finite values or faster than the speed of sound c0={:.6g} m/s, "
+                                        "first {}",
+                                        t, stepCount, divergedCount, p.c0, diverged));
+    excluded.outOfDomain += now.outOfDomain;
+    excluded.density += now.density;
+    if (double(excluded.total()) > p.partsOutMax * double(nFluidInitial))
+      throw RunError(fmt::format("{} of {} fluid particles have been excluded by t={:.4f} s, more than "
+                                 "PartsOutMax={} allows (out of domain {}, density out of range {})",
+                                 excluded.total(), nFluidInitial, t, p.partsOutMax, excluded.outOfDomain,
+                                 excluded.density));
+    if (parking_.axis < 0) {
+      compact(code::kExcludedBit);
+      return;
+    }
+    ops_->park(state_->cur.reorderArrays(), which, gone, parked_, parking_);
+    parked_ += gone;
+    // At most ~0.2% of the particles wait: WaveMake then compacts every ~200 steps instead of
+    // every other step.
+    if (parked_ >= std::max<uint32_t>(256, state_->n / 512)) compact(code::kParkedBit);
+  }
+
+  // Moves the particles flagged with `flags` to the end (keeping the order of the others) and
+  // drops them.
+  void compact(uint32_t flags) {
+    const uint32_t n = state_->n;
+    const uint32_t kept = ops_->partitionFlagged(state_->cur.code.data(), n, state_->perm.data(), flags);
+    state_->apply(state_->perm.data(), n);
+    state_->n = kept;
+    parked_ = 0;
+    particlesChanged_ = true;
+    ++compactions;
+  }
+
+  PhysicsConstants<T> consts_;
+  std::unique_ptr<EngineOps<T>> ops_;
+  std::unique_ptr<ParticleState<T>> state_;
+  std::unique_ptr<BoundaryMotion<T>> motion_;  // null without <motion>
+  DeviceArray<DampingZone> dampingZones_;        // <damping>, where the particles are
+  uint32_t dampingCount_ = 0;
+  std::unique_ptr<AccInputs> accInputs_;          // null without <accinputs>
+  uint64_t floatingIndexedAt_ = ~uint64_t(0);   // state_->reorders when floating particles were last indexed
+  std::unique_ptr<FloatingBodies<T>> floating_;  // null without <floatings>
+  ExclusionLimits<T> limits_{};
+  DtRule dtRule_;
+  int verletCounter_ = 0;
+  double dtNext_ = 0;  // symplectic: the next step's dt (physics/time_step.h)
+  StepScalars lastScalars_{};  // of the last step (checkpoints)
+  bool particlesChanged_ = true;
+  ParkingLot parking_;    // axis -1: every axis is periodic, excluded particles are compacted at once
+  uint32_t parked_ = 0;   // parked particles, all in [nBound, n)
+  mutable Staging staging_;
+  GaugeSumParams gaugeParams_;
+  std::unique_ptr<DeviceGaugeSource<T>> deviceGauges_;
+  std::unique_ptr<SnapshotGaugeSource> hostGauges_;
+  ParticleSnapshot gaugeFrame_;  // CPU runs: the snapshot the gauges bin
+  std::unique_ptr<StepGraphs> graphs_;  // GPU runs unless --no-graphs (see the constructor)
+};
+
+}  // namespace
+
+SimParameters runParameters(const CaseDefinition& c, const RunOptions& o, const PluginOptions& plugin) {
+  SimParameters p = deriveParameters(c, plugin);
+  for (const auto& [key, value] : o.strategyOptions) {
+    const auto option = std::find_if(plugin.options.begin(), plugin.options.end(),
+                                     [&](const StrategyOption& s) { return s.key == key; });
+    if (option == plugin.options.end()) {
+      p.warnings.push_back(fmt::format("the {} neighbour plugin has no option {}: ignored", plugin.plugin, key));
+      continue;
+    }
+    const std::string given = option->flag.empty() ? key : option->flag;
+    const std::string problem = strategyOptionProblem(*option, value);
+    if (!problem.empty())
+      throw InputError(fmt::format("{} {}: must be {} (an option of the {} neighbour plugin: {})", given, value,
+                                   problem, plugin.plugin, option->help));
+    p.strategyOptions[key] = value;
+    p.setFromCommandLine(key, value);
+  }
+  if (o.timeMax) {
+    p.timeMax = *o.timeMax;
+    p.setFromCommandLine("TimeMax", fmt::format("{}", p.timeMax));
+  }
+  if (o.timeOut) {
+    p.timeOut = *o.timeOut;
+    p.setFromCommandLine("TimeOut", fmt::format("{}", p.timeOut));
+  }
+  if (auto w = floatPositionWarning(p, o.precision)) p.warnings.push_back(std::move(*w));
+  return p;
+}
+
+std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,
+                                                     Device device, NeighbourPlugin plugin) {
+  if (o.precision == Precision::Double)
+    return std::make_unique<SimulationCore<double>>(c, o, device, std::move(plugin));
+  return std::make_unique<SimulationCore<float>>(c, o, device, std::move(plugin));
+}
+
+}  // namespace sph

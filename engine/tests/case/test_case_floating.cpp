@@ -1,0 +1,280 @@
+// <floatings> and <properties>: floating bodies, materials (property files, inline properties,
+// "_User" overrides, '+'-joined names) and the errors for bad input, including those that only
+// the simulation set-up can find (DEM materials, RigidAlgorithm).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "case/loader.h"
+#include "model/case_model.h"
+#include "run/simulation.h"
+#include "sph/plugin/errors.h"
+#include "test_support.h"
+
+namespace {
+
+using sph::CaseDefinition;
+using sph::InputError;
+
+std::string testcase(const char* name) { return std::string(SPH_SOURCE_DIR) + "/testcases/" + name; }
+
+// Two boundary blocks (mkbound 1 and 2) on a floor (mkbound 0) with water; `extra` goes inside
+// <casedef> after the geometry.
+std::string blocksCase(const std::string& extra) {
+  return "<?xml version=\"1.0\" ?>\n<case>\n<casedef>\n<geometry>\n<definition dp=\"0.1\">\n"
+         "<pointmin x=\"0\" y=\"0\" z=\"0\" />\n<pointmax x=\"2\" y=\"1\" z=\"1\" />\n</definition>\n"
+         "<commands>\n<mainlist>\n"
+         "<setmkfluid mk=\"0\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0.1\" />\n<size x=\"0.5\" y=\"1\" z=\"0.5\" />\n</drawbox>\n"
+         "<setmkbound mk=\"0\" />\n<drawbox>\n<boxfill>bottom</boxfill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
+         "<size x=\"2\" y=\"1\" z=\"1\" />\n</drawbox>\n"
+         "<setmkbound mk=\"1\" />\n<drawbox>\n<point x=\"1\" y=\"0.2\" z=\"0.1\" />\n<size x=\"0.2\" y=\"0.2\" z=\"0.2\" />\n</drawbox>\n"
+         "<setmkbound mk=\"2\" />\n<drawbox>\n<point x=\"1.5\" y=\"0.2\" z=\"0.1\" />\n<size x=\"0.2\" y=\"0.2\" z=\"0.2\" />\n</drawbox>\n"
+         "</mainlist>\n</commands>\n</geometry>\n" +
+         extra + "</casedef>\n</case>\n";
+}
+
+std::string writeCase(const std::string& dir, const std::string& xml) {
+  return sph::test::writeFile(sph::test::tempDir(dir) / "case.xml", xml);
+}
+
+using sph::test::lineOf;
+
+void expectError(const std::string& path, int line, const std::string& element, const std::string& text) {
+  try {
+    sph::loadCase(path);
+    FAIL() << "no error for " << text;
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind(path + ":" + std::to_string(line) + ":", 0), 0u) << msg;
+    EXPECT_NE(msg.find(element), std::string::npos) << msg;
+    EXPECT_NE(msg.find(text), std::string::npos) << msg;
+  }
+}
+
+TEST(CaseFloatings, SolidsBodiesAndMaterials) {
+  const CaseDefinition c = sph::loadCase(testcase("Solids.xml"));
+  ASSERT_EQ(c.floatings.size(), 1u);
+  const sph::FloatingDef& f = c.floatings[0];
+  ASSERT_EQ(f.mkBound.size(), 18u);
+  EXPECT_EQ(f.mkBound.front(), 51);
+  EXPECT_EQ(f.mkBound.back(), 68);
+  ASSERT_TRUE(f.relativeWeight);
+  EXPECT_DOUBLE_EQ(*f.relativeWeight, 1.25);
+  EXPECT_EQ(f.property, "hard-wood");
+  // testcases/materials/Floating_Materials.xml, found through the bundled materials folder.
+  const auto wood = sph::resolveMaterial(c.properties, f.property, "");
+  EXPECT_DOUBLE_EQ(wood.at("Young_Modulus"), 1.23e10);
+  ASSERT_EQ(c.properties.links.size(), 1u);
+  EXPECT_EQ(c.properties.links[0].mkBound, std::vector<int>{0});
+  // "steel + userdef01": steel's keys, then Restitution_Coefficient_User 0.65 replaces steel's 0.80.
+  const auto tank = sph::resolveMaterial(c.properties, c.properties.links[0].property, "");
+  EXPECT_DOUBLE_EQ(tank.at("Restitution_Coefficient"), 0.65);
+  EXPECT_DOUBLE_EQ(tank.at("Young_Modulus"), 2.1e11);
+  EXPECT_EQ(tank.count("Restitution_Coefficient_User"), 0u);
+}
+
+TEST(CaseFloatings, MkListsRangesAndWeights) {
+  const std::string xml = blocksCase(
+      "<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\" />\n"
+      "<floating mkbound=\"2\">\n<massbody value=\"3.5\" />\n<center x=\"1.6\" y=\"0.3\" z=\"0.2\" />\n"
+      "<velini x=\"1\" y=\"0\" z=\"0\" />\n</floating>\n</floatings>\n");
+  const CaseDefinition c = sph::loadCase(writeCase("floating_ok", xml));
+  ASSERT_EQ(c.floatings.size(), 2u);
+  EXPECT_DOUBLE_EQ(*c.floatings[0].relativeWeight, 0.5);
+  EXPECT_DOUBLE_EQ(*c.floatings[1].massBody, 3.5);
+  EXPECT_DOUBLE_EQ(c.floatings[1].center->x, 1.6);
+  EXPECT_DOUBLE_EQ(c.floatings[1].velIni.x, 1.0);
+  EXPECT_EQ(c.floatings[1].line, lineOf(xml, "<floating mkbound=\"2\""));
+}
+
+// DualSPHysics 5 names the initial velocities linearvelini and angularvelini (GenCase 5 refuses
+// the older velini and omegaini); either name is read, both at once are refused.
+TEST(CaseFloatings, InitialVelocitiesUnderEitherName) {
+  const std::string xml = blocksCase(
+      "<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\">\n"
+      "<linearvelini x=\"0\" y=\"0\" z=\"-2\" />\n<angularvelini x=\"0\" y=\"3\" z=\"0\" />\n</floating>\n"
+      "<floating mkbound=\"2\" relativeweight=\"0.5\">\n<omegaini x=\"1\" y=\"0\" z=\"0\" />\n</floating>\n"
+      "</floatings>\n");
+  const CaseDefinition c = sph::loadCase(writeCase("floating_velini", xml));
+  ASSERT_EQ(c.floatings.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.floatings[0].velIni.z, -2.0);
+  EXPECT_DOUBLE_EQ(c.floatings[0].omegaIni.y, 3.0);
+  EXPECT_DOUBLE_EQ(c.floatings[1].omegaIni.x, 1.0);
+  const std::string both = blocksCase(
+      "<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\">\n<velini x=\"1\" y=\"0\" z=\"0\" />\n"
+      "<linearvelini x=\"1\" y=\"0\" z=\"0\" />\n</floating>\n</floatings>\n");
+  expectError(writeCase("floating_velini_both", both), lineOf(both, "<linearvelini"), "<linearvelini>", "keep one");
+}
+
+// The set-up of a run from `xml` must fail with `text`, naming the file (and `line` if > 0).
+void expectRunError(const std::string& dir, const std::string& xml, int line, const std::string& text) {
+  const std::string path = writeCase(dir, xml);
+  const CaseDefinition c = sph::loadCase(path);
+  sph::RunOptions o;
+  o.device = sph::Device::Cpu;
+  o.writeOutput = false;
+  try {
+    sph::Simulation sim(c, o);
+    FAIL() << "no error for " << text;
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    const std::string where = line > 0 ? path + ":" + std::to_string(line) + ":" : path + ":";
+    EXPECT_EQ(msg.rfind(where, 0), 0u) << msg;
+    EXPECT_NE(msg.find(text), std::string::npos) << msg;
+  }
+}
+
+std::string withParameters(const std::string& params) {
+  return "<execution>\n<parameters>\n" + params + "</parameters>\n</execution>\n";
+}
+
+TEST(CaseFloatingsErrors, DemNeedsMaterialsForBodiesAndWalls) {
+  const std::string rigid2 = "<parameter key=\"RigidAlgorithm\" value=\"2\" />\n";
+  {  // a body without property=
+    std::string xml = blocksCase("<floatings>\n<floating mkbound=\"1-2\" relativeweight=\"0.5\" />\n</floatings>\n");
+    xml.replace(xml.find("</case>"), 7, withParameters(rigid2) + "</case>");
+    expectRunError("dem_body", xml, lineOf(xml, "<floating "), "<floating> mkbound 1: RigidAlgorithm=2 (DEM) needs");
+  }
+  {  // the floor (mkbound 0) has no <link>
+    std::string xml = blocksCase(
+        "<floatings>\n<floating mkbound=\"1-2\" relativeweight=\"0.5\" property=\"steel\" />\n</floatings>\n"
+        "<properties>\n<property name=\"steel\" Young_Modulus=\"2e11\" PoissonRatio=\"0.3\" "
+        "Restitution_Coefficient=\"0.8\" Kfric=\"0.4\" />\n</properties>\n");
+    xml.replace(xml.find("</case>"), 7, withParameters(rigid2) + "</case>");
+    expectRunError("dem_wall", xml, 0, "mkbound 0 has none: add <link mkbound=\"0\"");
+  }
+  {  // a material without Kfric
+    std::string xml = blocksCase(
+        "<floatings>\n<floating mkbound=\"1-2\" relativeweight=\"0.5\" property=\"soft\" />\n</floatings>\n"
+        "<properties>\n<property name=\"soft\" Young_Modulus=\"2e6\" PoissonRatio=\"0.3\" "
+        "Restitution_Coefficient=\"0.8\" />\n<links>\n<link mkbound=\"0\" property=\"soft\" />\n</links>\n"
+        "</properties>\n");
+    xml.replace(xml.find("</case>"), 7, withParameters(rigid2) + "</case>");
+    expectRunError("dem_kfric", xml, lineOf(xml, "<floating "), "has no Kfric");
+  }
+}
+
+TEST(CaseFloatingsErrors, UnsupportedRigidAlgorithm) {
+  std::string xml = blocksCase("<floatings>\n<floating mkbound=\"1-2\" relativeweight=\"0.5\" />\n</floatings>\n");
+  xml.replace(xml.find("</case>"), 7, withParameters("<parameter key=\"RigidAlgorithm\" value=\"3\" />\n") + "</case>");
+  expectRunError("rigid3", xml, lineOf(xml, "RigidAlgorithm"), "RigidAlgorithm");
+}
+
+TEST(CaseFloatingsErrors, BadBodies) {
+  const struct {
+    const char* body;
+    const char* text;
+  } cases[] = {
+      {"<floating mkbound=\"7\" relativeweight=\"1\" />", "mkbound 7 has no particles"},
+      {"<floating mkbound=\"2-1\" relativeweight=\"1\" />", "not a list of mk numbers"},
+      // A range to the largest int once listed every number up to it (and overflowed).
+      {"<floating mkbound=\"51-2147483647\" relativeweight=\"1\" />", "the largest mk"},
+      {"<floating mkbound=\"1\" />", "exactly once"},
+      {"<floating mkbound=\"1\" relativeweight=\"1\"><massbody value=\"2\" /></floating>", "exactly once"},
+      {"<floating mkbound=\"1\" relativeweight=\"-1\" />", "must be positive"},
+      {"<floating mkbound=\"1\" relativeweight=\"1\"><inertiaa x=\"1\" y=\"1\" z=\"1\" /></floating>",
+       "unknown element inside <floating>"},
+  };
+  for (const auto& t : cases) {
+    SCOPED_TRACE(t.body);
+    const std::string xml = blocksCase(std::string("<floatings>\n") + t.body + "\n</floatings>\n");
+    expectError(writeCase("floating_bad", xml), lineOf(xml, t.text[0] == 'u' ? "<inertiaa" : "<floating "), "<", t.text);
+  }
+  const std::string twice = blocksCase("<floatings>\n<floating mkbound=\"1\" relativeweight=\"1\" />\n"
+                                       "<floating mkbound=\"1-2\" relativeweight=\"1\" />\n</floatings>\n");
+  expectError(writeCase("floating_twice", twice), lineOf(twice, "<floating mkbound=\"1-2\""), "<floating>",
+              "two floating bodies");
+}
+
+TEST(CaseFloatingsErrors, UnknownFloatingMotion) {
+  std::string xml = blocksCase("<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\" />\n</floatings>\n");
+  xml.replace(xml.find("</case>"), 7,
+              withParameters("<parameter key=\"FloatingMotion\" value=\"exact\" />\n") + "</case>");
+  expectRunError("floating_motion_bad", xml, lineOf(xml, "FloatingMotion"), "dualsphysics");
+}
+
+TEST(CaseFloatingsErrors, BadProperties) {
+  const std::string unknownMaterial =
+      blocksCase("<properties>\n<property name=\"soft\" Kfric=\"0.2\" />\n<links>\n"
+                 "<link mkbound=\"0\" property=\"soft + rubbery\" />\n</links>\n</properties>\n");
+  expectError(writeCase("prop_unknown", unknownMaterial), lineOf(unknownMaterial, "<link "), "<link>", "unknown property \"rubbery\" (defined: soft)");
+  const std::string missingFile =
+      blocksCase("<properties>\n<propertyfile file=\"NoSuch_Materials.xml\" path=\"materials\" />\n</properties>\n");
+  expectError(writeCase("prop_nofile", missingFile), lineOf(missingFile, "<propertyfile"), "<propertyfile>", "property file NoSuch_Materials.xml not found");
+  const std::string notNumber = blocksCase("<properties>\n<property name=\"soft\" Kfric=\"low\" />\n</properties>\n");
+  expectError(writeCase("prop_nan", notNumber), lineOf(notNumber, "<property "), "<property>", "Kfric=\"low\" is not a number");
+  const std::string floatingProperty =
+      blocksCase("<floatings>\n<floating mkbound=\"1\" relativeweight=\"1\" property=\"glass\" />\n</floatings>\n"
+                 "<properties>\n<property name=\"soft\" Kfric=\"0.2\" />\n</properties>\n");
+  expectError(writeCase("prop_floating", floatingProperty), lineOf(floatingProperty, "<floating "), "<floating>", "unknown property \"glass\"");
+}
+
+TEST(CaseFloatings, PropertyFileBesideTheCaseWins) {
+  const auto dir = sph::test::tempDir("prop_local");
+  sph::test::writeFile(dir / "Mats.xml",
+                       "<materials>\n<property name=\"steel\" Young_Modulus=\"1\" Kfric=\"0.1\" />\n</materials>\n");
+  const std::string path = sph::test::writeFile(
+      dir / "case.xml", blocksCase("<properties>\n<propertyfile file=\"Mats.xml\" path=\"materials\" />\n"
+                                   "<links>\n<link mkbound=\"0\" property=\"steel\" />\n</links>\n</properties>\n"));
+  const CaseDefinition c = sph::loadCase(path);
+  EXPECT_DOUBLE_EQ(sph::resolveMaterial(c.properties, "steel", "").at("Young_Modulus"), 1.0);
+}
+
+// DualSPHysics' own material files give each value as a child element <Key value="..."/>.
+TEST(CaseFloatings, PropertyValuesAsChildElementsAsDualSphysicsWritesThem) {
+  const auto dir = sph::test::tempDir("prop_elements");
+  const std::string mats =
+      "<materials>\n<property name=\"steel\">\n"
+      "  <Young_Modulus value=\"210000000000.0\" comment=\"Young Modulus (N/m2)\" />\n"
+      "  <PoissonRatio value=\"0.30\" />\n  <Restitution_Coefficient value=\"0.80\" />\n"
+      "  <Kfric value=\"0.45\" comment=\"Kinetic friction coefficient\" />\n</property>\n"
+      "<property name=\"twice\" Kfric=\"0.1\">\n  <Kfric value=\"0.2\" />\n</property>\n</materials>\n";
+  sph::test::writeFile(dir / "Mats.xml", mats);
+  const std::string link = "<links>\n<link mkbound=\"0\" property=\"steel\" />\n</links>\n";
+  const std::string path = sph::test::writeFile(
+      dir / "case.xml", blocksCase("<properties>\n<propertyfile file=\"Mats.xml\" />\n" + link + "</properties>\n"));
+  try {
+    (void)sph::loadCase(path);
+    ADD_FAILURE() << "a value given twice was accepted";
+  } catch (const sph::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Mats.xml:" + std::to_string(lineOf(mats, "<Kfric value=\"0.2\""))), std::string::npos) << what;
+    EXPECT_NE(what.find("given twice"), std::string::npos) << what;
+  }
+  std::string fixed = mats;
+  fixed.erase(fixed.find("<property name=\"twice\""));
+  sph::test::writeFile(dir / "Mats.xml", fixed + "</materials>\n");
+  const CaseDefinition c = sph::loadCase(path);
+  const auto steel = sph::resolveMaterial(c.properties, "steel", "");
+  EXPECT_DOUBLE_EQ(steel.at("Young_Modulus"), 2.1e11);
+  EXPECT_DOUBLE_EQ(steel.at("Kfric"), 0.45);
+}
+
+TEST(CaseFloatingsErrors, PropertyFileWithoutRootElement) {
+  // Well-formed XML with nothing but a comment: an error naming the file, not a crash.
+  const auto dir = sph::test::tempDir("prop_noroot");
+  sph::test::writeFile(dir / "Mats.xml", "<?xml version=\"1.0\" ?>\n<!-- nothing here -->\n");
+  const std::string path = sph::test::writeFile(
+      dir / "case.xml", blocksCase("<properties>\n<propertyfile file=\"Mats.xml\" />\n</properties>\n"));
+  try {
+    (void)sph::loadCase(path);
+    ADD_FAILURE() << "a property file without a root element was accepted";
+  } catch (const sph::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Mats.xml: no root element"), std::string::npos) << what;
+    EXPECT_NE(what.find(path), std::string::npos) << what;
+  }
+}
+
+TEST(CaseFloatings, DualSphysicsCaseSolidsLoadsUnchanged) {
+  // The reference file names Floating_Materials.xml, which is not beside it: the bundled
+  // testcases/materials copy is found instead.
+  const CaseDefinition c = sph::loadCase(std::string(SPH_SOURCE_DIR) + "/engine/tests/data/CaseSolids_Def.xml");
+  EXPECT_EQ(c.positions.size(), 115016u);
+  ASSERT_EQ(c.floatings.size(), 1u);
+  EXPECT_EQ(c.floatings[0].mkBound.size(), 18u);
+  EXPECT_EQ(c.properties.links.size(), 1u);
+}
+
+}  // namespace

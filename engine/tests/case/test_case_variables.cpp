@@ -1,0 +1,148 @@
+// GenCase's variables and "#expression" attributes (case/variables.h): the arithmetic, GenCase's
+// functions, <newvarcte>/<newvar>/<setvar> in a case, and the errors, which name the file, line
+// and element.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "case/loader.h"
+#include "case/variables.h"
+#include "model/case_model.h"
+#include "sph/plugin/errors.h"
+#include "test_support.h"
+
+namespace {
+
+using sph::CaseVariables;
+
+CaseVariables withDp() {
+  CaseVariables v;
+  v.define("Dp", 0.01, true);
+  v.define("PosMin_x", -0.1, true);
+  v.define("PosMin_y", -0.1, true);
+  v.define("PosMin_z", -0.1, true);
+  return v;
+}
+
+TEST(CaseVariables, Arithmetic) {
+  const CaseVariables v = withDp();
+  EXPECT_DOUBLE_EQ(v.evaluate("-10*Dp"), -0.1);
+  EXPECT_DOUBLE_EQ(v.evaluate("3.22+5*Dp"), 3.27);
+  EXPECT_DOUBLE_EQ(v.evaluate("(1 + 2) * 3 - 4 / 2"), 7);
+  EXPECT_DOUBLE_EQ(v.evaluate("2*-3"), -6);
+  EXPECT_DOUBLE_EQ(v.evaluate("1-2-3"), -4);
+  EXPECT_DOUBLE_EQ(v.evaluate("8/2/2"), 2);
+  EXPECT_DOUBLE_EQ(v.evaluate("--2"), 2);
+  EXPECT_DOUBLE_EQ(v.evaluate("1.5e-2 * 2"), 0.03);
+  EXPECT_DOUBLE_EQ(v.evaluate(" Dp / 2 "), 0.005);
+}
+
+TEST(CaseVariables, GenCaseFunctions) {
+  const CaseVariables v = withDp();
+  EXPECT_DOUBLE_EQ(v.evaluate("pi()"), std::numbers::pi);
+  EXPECT_DOUBLE_EQ(v.evaluate("sqrt(16) + abs(-1) + min(3, 1, 2) + max(1, 5)"), 11);
+  EXPECT_DOUBLE_EQ(v.evaluate("sindg(90) + cosdg(0)"), 2);
+  EXPECT_DOUBLE_EQ(v.evaluate("int(-2.7) + floor(-2.7) + ceil(2.1) + round(2.5)"), -2 - 3 + 3 + 3);
+  // Values GenCase 5.0 gives (its <uservars>).
+  EXPECT_DOUBLE_EQ(v.evaluate("fmod(-7, 3)"), -1);
+  EXPECT_DOUBLE_EQ(v.evaluate("fmodr(7.5, 2)"), 2);
+  EXPECT_DOUBLE_EQ(v.evaluate("fmodr(-7.5, 2)"), -2);
+  EXPECT_DOUBLE_EQ(v.evaluate("fmodr(5.3, 1)"), 0);
+  EXPECT_DOUBLE_EQ(v.evaluate("round(-2.5)"), -3);
+  EXPECT_DOUBLE_EQ(v.evaluate("eval(1, 4, 5) + eval(0, 4, 5)"), 9);
+  EXPECT_DOUBLE_EQ(v.evaluate("pow(2, 10)"), 1024);
+  // roundpos: the node nearest, half-way going up, from pointmin -0.1 with dp 0.01.
+  EXPECT_NEAR(v.evaluate("roundposx(0.0149)"), 0.01, 1e-15);
+  EXPECT_NEAR(v.evaluate("roundposy(0.3333)"), 0.33, 1e-15);
+  EXPECT_NEAR(v.evaluate("roundpos(0.3, 0.05, 0.1)"), 0.35, 1e-15);
+  // Linear waves: deep water L = g T^2 / (2 pi); shallow water L = T sqrt(g d).
+  EXPECT_NEAR(v.evaluate("wavelength(9.81, 100, 2)"), 9.81 * 4 / (2 * std::numbers::pi), 1e-9);
+  EXPECT_NEAR(v.evaluate("wavelength(9.81, 0.5, 2)"), 4.05643, 5e-6);  // GenCase's value
+  EXPECT_NEAR(v.evaluate("wavelength(9.81, 0.01, 20)"), 20 * std::sqrt(9.81 * 0.01), 0.01);
+}
+
+TEST(CaseVariables, DefineAndSet) {
+  CaseVariables v;
+  v.define("A", 1, false);
+  v.set("A", 2);
+  EXPECT_DOUBLE_EQ(v.evaluate("A"), 2);
+  v.define("B", 3, true);
+  EXPECT_THROW(v.set("B", 4), std::invalid_argument);           // constant
+  EXPECT_THROW(v.define("B", 4, true), std::invalid_argument);  // constant
+  EXPECT_THROW(v.define("A", 4, false), std::invalid_argument); // exists
+  EXPECT_THROW(v.set("C", 1), std::invalid_argument);           // missing
+  EXPECT_THROW(v.define("2x", 1, false), std::invalid_argument);
+  EXPECT_THROW(v.define("a-b", 1, false), std::invalid_argument);
+}
+
+TEST(CaseVariables, ErrorsSayWhatIsWrong) {
+  const CaseVariables v = withDp();
+  auto message = [&](const char* text) {
+    try {
+      v.evaluate(text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("Dpx * 2").find("the variable 'Dpx' does not exist"), std::string::npos);
+  EXPECT_NE(message("foo(1)").find("function foo() with 1 argument does not exist"), std::string::npos);
+  EXPECT_NE(message("1 / (Dp - Dp)").find("division by zero"), std::string::npos);
+  EXPECT_NE(message("").find("empty"), std::string::npos);
+  EXPECT_NE(message("(1 + 2").find("')' is missing"), std::string::npos);
+  EXPECT_NE(message("1 + 2 )").find("unexpected ')'"), std::string::npos);
+  EXPECT_NE(message("sqrt(-1)").find("sqrt() gives"), std::string::npos);
+  EXPECT_NE(message("rand(1)").find("random numbers"), std::string::npos);
+  EXPECT_NE(message("2^2").find("unexpected '^'"), std::string::npos);  // GenCase has no power operator
+}
+
+// In a case: <newvarcte> in the commands and "#..." attributes give the same particles as the
+// numbers written out.
+TEST(CaseVariables, ExpressionsInACase) {
+  const std::string def =
+      R"(<definition dp="0.1"><pointmin x="#-10*Dp" y="-1" z="#-1" /><pointmax x="2" y="2" z="2" /></definition>)";
+  const std::string withVars = R"(<newvarcte Side="1" Half="Side/2" _rem="a remark" />
+<newvar Top="Side" />
+<setvar Top="Top + Half" />
+<setmkfluid mk="0" />
+<drawbox><boxfill>solid</boxfill><point x="0" y="0" z="0" /><size x="#Side" y="#Side" z="#Top" /></drawbox>)";
+  const std::string literal = R"(<setmkfluid mk="0" />
+<drawbox><boxfill>solid</boxfill><point x="0" y="0" z="0" /><size x="1" y="1" z="1.5" /></drawbox>)";
+  const auto dir = sph::test::tempDir("case_variables");
+  const sph::CaseDefinition a =
+      sph::loadCase(sph::test::writeFile(dir / "vars.xml", sph::test::caseXml(def, withVars, "")));
+  const sph::CaseDefinition b =
+      sph::loadCase(sph::test::writeFile(dir / "literal.xml", sph::test::caseXml(def, literal, "")));
+  EXPECT_EQ(a.nFluid, 11u * 11u * 16u);
+  EXPECT_EQ(a.nFluid, b.nFluid);
+  EXPECT_DOUBLE_EQ(a.pointMin.x, -1);
+
+  struct Bad {
+    std::string commands, marker, text;
+  };
+  const Bad bad[] = {
+      {"<newvarcte A=\"B + 1\" />\n" + literal, "<newvarcte", "the variable 'B' does not exist"},
+      {"<newvarcte A=\"1\" />\n<setvar A=\"2\" />\n" + literal, "<setvar", "the variable 'A' is constant"},
+      {"<newvarstr Name=\"x\" />\n" + literal, "<newvarstr", "text variables are not supported"},
+      {literal + "\n<drawbox><point x=\"#Nope\" y=\"0\" z=\"0\" /><size x=\"1\" y=\"1\" z=\"1\" /></drawbox>",
+       "<point x=\"#Nope\"", "attribute x=\"#Nope\": expression \"Nope\": the variable 'Nope' does not exist"},
+  };
+  for (const Bad& t : bad) {
+    SCOPED_TRACE(t.marker);
+    const std::string xml = sph::test::caseXml(def, t.commands, "");
+    const std::string path = sph::test::writeFile(dir / "bad.xml", xml);
+    try {
+      sph::loadCase(path);
+      ADD_FAILURE() << "no error";
+    } catch (const sph::InputError& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.rfind(path + ":" + std::to_string(sph::test::lineOf(xml, t.marker)) + ":", 0), 0u) << msg;
+      EXPECT_NE(msg.find(t.text), std::string::npos) << msg;
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,107 @@
+// What Verlet lists are estimated to hold before anything is allocated (verlet_memory_estimate.h):
+// each layout's entries counted on a lattice of dp with a list radius of 2h and a twentieth.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "neighbours/cell_mode.h"
+#include "verlet_memory_estimate.h"
+#include "verlet_strategy.h"
+
+namespace sph::verlet {
+namespace {
+
+constexpr double kDp = 0.01;
+// DamBreak's: coefh 1 in 3D, 2h = 2 sqrt(3) dp; the list radius 2.1h = 3.64 dp.
+constexpr double kDamBreakRadius = 1.05 * 2 * 1.7320508075688772;
+
+MemoryQuery query(int dim, uint64_t particles, double support = 2 * 1.7320508075688772 * kDp) {
+  MemoryQuery q;
+  q.dim = dim;
+  q.dp = kDp;
+  q.support = support;
+  q.particles = particles;
+  return q;
+}
+
+const MemoryNeed& need(const std::vector<MemoryNeed>& needs, const std::string& what) {
+  for (const MemoryNeed& m : needs)
+    if (m.what == what) return m;
+  throw std::runtime_error("no need named " + what);
+}
+
+TEST(VerletMemoryEstimate, IndexListsCountTheLatticeNeighbours) {
+  // Radius 1.5 dp: 6 neighbours at 1 dp and 12 at sqrt(2) dp in 3D, 4 and 4 in 2D.
+  EXPECT_DOUBLE_EQ(latticeNeighbours(1.5, 3), 18.0);
+  EXPECT_DOUBLE_EQ(latticeNeighbours(1.5, 2), 8.0);
+  // DamBreak (coefh 1): 170 lattice neighbours within 2h, 202 within 2.1h. Its lists held 166
+  // entries a particle on average at 18 M particles after 300 steps (particles near walls and
+  // the surface have fewer, the skin was 1% of 2h then), about 230 at the peak of a whole run
+  // (a wider skin, warp padding, storage headroom): the estimate lies between.
+  EXPECT_EQ(latticeNeighbours(kDamBreakRadius, 3), 202);
+  // Entries, lengths, region offsets and the build's positions, beside the cell search.
+  const auto needs = estimateVerletMemory(query(3, 1000));
+  EXPECT_DOUBLE_EQ(need(needs, "index lists").bytes, 1000 * 16 + 1000 * (4 * 202 + 4 + 8.0 / 32 + 16));
+}
+
+TEST(VerletMemoryEstimate, BitmaskListsCountTheCandidatesOfTheTrimmedRows) {
+  // DamBreak: cells of 1.82 dp hold 6.0 nodes; the trimmed rows keep about 86 of the 125 cells of
+  // the 5x5x5 block, 517 candidates, 17 words a particle: a tenth of the index lists' 808 bytes.
+  const double candidates = latticeCandidates(kDamBreakRadius, 3);
+  EXPECT_NEAR(candidates, 517.3, 0.1);
+  const auto needs = estimateVerletMemory(query(3, 1000));
+  const double cell = 1000 * 16;
+  EXPECT_DOUBLE_EQ(need(needs, "bitmask lists").bytes, cell + 1000 * (4 * (candidates / 32 + 1.5) + 4 + 8.0 / 32 + 16));
+  EXPECT_LT((need(needs, "bitmask lists").bytes - cell) * 9, need(needs, "index lists").bytes - cell);
+  // 2D: 5 rows of at most 5 cells.
+  EXPECT_LT(latticeCandidates(kDamBreakRadius, 2), 25 * std::pow(1.82, 2));
+}
+
+TEST(VerletMemoryEstimate, ClusterListsCountTheJClustersOfALatticeBlock) {
+  // DamBreak: the 8 nodes of a cluster reach about 83 clusters of 8 (entries of 12 bytes shared
+  // by the 8), against 202 neighbours a node: ~125 bytes a particle, a sixth of the index lists'
+  // 808. (Measured on DamBreak: 79 bytes, fewer neighbours at the walls and the surface.)
+  const double entries = latticeClusterEntries(kDamBreakRadius, 3);
+  EXPECT_NEAR(entries, 10.355, 0.001);
+  const auto needs = estimateVerletMemory(query(3, 1000));
+  const double cell = 1000 * 16;
+  EXPECT_DOUBLE_EQ(need(needs, "cluster lists").bytes, cell + 1000 * (12 * entries + 2 + 16));
+  EXPECT_LT((need(needs, "cluster lists").bytes - cell) * 5, need(needs, "index lists").bytes - cell);
+  // Fewer in 2D, where the clusters' 8 nodes are a row along x.
+  EXPECT_GT(latticeClusterEntries(kDamBreakRadius, 2), 1.0);
+  EXPECT_LT(latticeClusterEntries(kDamBreakRadius, 2) * 8, latticeNeighbours(kDamBreakRadius, 2));
+}
+
+// When no layout fits, the strategy runs the cell search: that is the least it needs, and what a
+// run is checked for.
+TEST(VerletMemoryEstimate, TheMinimumIsTheCellSearchItFallsBackTo) {
+  const auto needs = VerletStrategy().estimateMemory(query(3, 1000));
+  int minima = 0;
+  for (const MemoryNeed& m : needs)
+    if (m.minimum) {
+      ++minima;
+      EXPECT_DOUBLE_EQ(m.bytes, cell::cellSearchMemory(query(3, 1000)).bytes);
+    }
+  EXPECT_EQ(minima, 1);
+  EXPECT_EQ(needs.size(), 4u);
+}
+
+// The options a user may give it, each with a flag, a key and a default said.
+TEST(VerletMemoryEstimate, OptionsNameTheirFlagKeyAndDefault) {
+  const auto options = VerletStrategy().options();
+  bool layout = false;
+  for (const StrategyOption& o : options) {
+    EXPECT_FALSE(o.key.empty());
+    EXPECT_NE(o.help.find("default"), std::string::npos) << o.key;
+    if (o.key == "VerletLayout") {
+      layout = true;
+      EXPECT_EQ(o.flag, "--verlet-layout");
+      EXPECT_EQ(o.choices.size(), 4u);
+    }
+  }
+  EXPECT_TRUE(layout);
+}
+
+}  // namespace
+}  // namespace sph::verlet
