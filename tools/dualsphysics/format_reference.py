@@ -10,7 +10,12 @@ than an XML parser. A path names the element from the case's root:
     execution/parameters/parameter[key=StepAlgorithm]         (a parameter, by its key)
 Attributes named *comment are the reference's explanations and are left out.
 
-usage: format_reference.py REFERENCE_DIR      one line per path: "FILE PATH", sorted
+usage: format_reference.py REFERENCE_DIR
+    one line per path, sorted, tab-separated: PATH, the reference files that give it
+    (comma-separated), and for an attribute the first value the reference writes for it (an
+    example; the probe of format_coverage.py fills elements with these).
+    tools/dualsphysics/format_paths.tsv is this output, committed: the tests read it (CI has no
+    reference folder).
 """
 import os
 import re
@@ -27,7 +32,8 @@ FRAGMENTS = {"imposevelocity": "execution/special/inout/inoutzone", "imposezsurf
              "moorings": "execution/special", "moordynplusplus": "execution/special/moorings"}
 # The parts of <casedef> that the reference's files give without that wrapper.
 CASEDEF = {"constantsdef", "mkconfig", "geometry", "motion", "floatings", "properties", "normals", "initials"}
-TAG = re.compile(r'<(/?)([A-Za-z_][\w.\-]*)([^<>]*?)(/?)(?:>|(?=<)|$)', re.S)
+# Quoted values may hold '<' and '>' ("above the bottom >0"); a tag left open ends at the next '<'.
+TAG = re.compile(r'<(/?)([A-Za-z_][\w.\-]*)((?:"[^"]*"|[^<>"])*?)(/?)(?:>|(?=<)|$)', re.S)
 ATTR = re.compile(r'([A-Za-z_][\w.\-:]*)\s*=\s*"([^"]*)"')
 
 
@@ -55,7 +61,7 @@ def paths_of(text):
     text = re.sub(r'<\?.*?\?>', '', text, flags=re.S)
     text = re.sub(r'<!--.*?-->', '', text, flags=re.S)
     text = re.sub(r'<!\[CDATA\[.*?\]\]>', '', text, flags=re.S)
-    found = set()
+    found = {}  # path -> the first value the file gives it (attributes), "" for elements
     stack = []
     for m in TAG.finditer(text):
         closing, name, rest, selfclose = m.group(1), m.group(2), m.group(3), m.group(4)
@@ -69,10 +75,10 @@ def paths_of(text):
         if name == "parameter" and "key" in attrs:
             element = f"parameter[key={attrs['key']}]"
         path = canonical(stack + [element])
-        found.add(path)
-        for a in attrs:
+        found.setdefault(path, "")
+        for a, v in attrs.items():
             if not a.lower().endswith("comment") and not (name == "parameter" and a == "key"):
-                found.add(f"{path}@{a}")
+                found.setdefault(f"{path}@{a}", " ".join(v.split()))
         # An element left open by a tag that never closes ("<parameter ... " followed by the
         # next tag) counts as empty, as do self-closing ones.
         if not selfclose and m.group(0).endswith(">"):
@@ -86,14 +92,16 @@ def main(argv):
     ref = argv[1]
     if not os.path.isdir(ref):
         sys.exit(f"format_reference.py: {ref}: no such directory (the reference's xml_format folder)")
-    lines = set()
+    files, example = {}, {}
     for name in sorted(os.listdir(ref)):
         if name.endswith(".xml"):
             with open(os.path.join(ref, name), encoding="utf-8", errors="replace") as f:
-                for p in paths_of(f.read()):
-                    lines.add(f"{name} {p}")
-    for line in sorted(lines):
-        print(line)
+                for p, v in paths_of(f.read()).items():
+                    files.setdefault(p, []).append(name)
+                    if v and not example.get(p):
+                        example[p] = v
+    for p in sorted(files):
+        print(f"{p}\t{','.join(files[p])}\t{example.get(p, '')}")
 
 
 if __name__ == "__main__":

@@ -165,7 +165,7 @@ class DampingReader {
                             : word == "front"  ? kFront
                             : word == "back"   ? kBack
                             : word == "all"    ? kAll
-                                               : 0;
+                                               : Side{0};
       if (side == 0)
         x_.fail(d, fmt::format("\"{}\" is not a side (top, bottom, left, right, front, back or all)", word));
       sides = add ? (sides | side) : (sides & ~side);

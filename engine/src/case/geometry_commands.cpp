@@ -1,6 +1,7 @@
 #include "case/geometry_commands.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 
@@ -96,12 +97,19 @@ bool GeometryCommands::listCommand(const XMLElement* e) {
     for (int n = 0; n < times; ++n) run(it->second);
     --depth_;
   } else if (name == "shapeout") {
+    // GenCase writes the shapes drawn since the last <shapeout> to CASE_FILE_Actual.FORMAT
+    // (vtk unless format says vtp, vtu or stl); reset="false" keeps them for the next one too.
+    // savenormal only adds normals to that file. <normals> reads these shapes by the file's name.
     const char* file = e->Attribute("file");
+    std::string format = e->Attribute("format") ? e->Attribute("format") : "vtk";
+    std::transform(format.begin(), format.end(), format.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    if (format != "vtk" && format != "vtp" && format != "vtu" && format != "stl")
+      xml_.fail(e, fmt::format("format=\"{}\" is not vtk, vtp, vtu or stl", format));
     if (file && *file && !pending_.empty()) {
-      std::vector<NormalFace>& out = shapeFiles_[fmt::format("{}_{}_Actual.vtk", caseName_, file)];
+      std::vector<NormalFace>& out = shapeFiles_[fmt::format("{}_{}_Actual.{}", caseName_, file, format)];
       out.insert(out.end(), pending_.begin(), pending_.end());
     }
-    pending_.clear();
+    if (xml_.boolean(e, "reset", true)) pending_.clear();
   } else if (name == "newvarcte" || name == "newvar" || name == "setvar") {
     variables(e);
   } else if (name == "newvarstr" || name == "newvarstrcte" || name == "setvarstr") {
@@ -220,8 +228,22 @@ bool GeometryCommands::drawCommand(const XMLElement* e) {
 }
 
 void GeometryCommands::command(const XMLElement* e) {
-  if (!drawSettingsCommand(e) && !listCommand(e) && !familyCommand(e) && !transformCommand(e) && !drawCommand(e))
-    xml_.fail(e, "unknown geometry command");
+  if (drawSettingsCommand(e) || listCommand(e) || familyCommand(e) || transformCommand(e) || drawCommand(e) ||
+      recordCommand(e))
+    return;
+  xml_.refuseIfUnsupported(e, "mainlist");
+  xml_.fail(e, "unknown geometry command");
+}
+
+// GenCase's own records and messages, which place no particle: <debugout> and <printf> (its log),
+// <exportvar> (variables written into its output file), <cellsout> and <pointsmkout> (files of
+// cells and points). False when `e` is none of them.
+bool GeometryCommands::recordCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  if (name != "debugout" && name != "printf" && name != "exportvar" && name != "cellsout" && name != "pointsmkout")
+    return false;
+  xml_.onlyChildren(e, {});
+  return true;
 }
 
 // <newvarcte A="expr" B="expr" />, <newvar ...> and <setvar ...>: each attribute a variable, its
@@ -701,6 +723,10 @@ void GeometryCommands::fillBox(const XMLElement* e) const {
 void GeometryCommands::drawMeshFile(const XMLElement* e) const {
   xml_.onlyChildren(e, {"drawscale", "drawrotate", "drawmove"});
   if (xml_.boolean(e, "autofill", false)) xml_.fail(e, "autofill=\"true\" is not supported (nor by GenCase 5.0)");
+  // GenCase 5.4's other way of drawing a mesh's surface (with <depth>), and its reverse side.
+  for (const char* option : {"advanced", "reverse"})
+    if (xml_.boolean(e, option, false))
+      xml_.fail(e, fmt::format("{}=\"true\" (GenCase's advanced mesh drawing) is not supported by this engine", option));
   auto once = [&](const char* child) -> const XMLElement* {
     const XMLElement* c = nullptr;
     for (const XMLElement* k = e->FirstChildElement(child); k; k = k->NextSiblingElement(child)) {

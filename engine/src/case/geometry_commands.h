@@ -38,6 +38,7 @@ class GeometryCommands {
   bool familyCommand(const XMLElement* e);
   bool transformCommand(const XMLElement* e);
   bool drawCommand(const XMLElement* e);
+  bool recordCommand(const XMLElement* e);
   void drawBox(const XMLElement* e);
   void readBoxFill(const XMLElement* e, bool& solid, uint8_t& faces) const;
   void recordBoxShapes(const XMLElement* e, const Vec3d& lo, const Vec3d& hi, uint8_t shapeFaces,

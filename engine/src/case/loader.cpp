@@ -167,6 +167,7 @@ CaseDefinition CaseReader::load() {
   }
   readCaseDef(casedef);
   checkSmoothingLength(root);
+  applyDomainParameters(c_);
 
   const int badAxis = resolveDomain(c_);
   if (badAxis >= 0) {

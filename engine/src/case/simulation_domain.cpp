@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "model/number_text.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 
@@ -30,6 +34,72 @@ std::optional<DomainAxisSpec> parseDomainAxis(const std::string& text) {
   const auto v = parseReal(rest);
   if (!v || *v < 0) return std::nullopt;
   return DomainAxisSpec{true, sign == '-' ? -*v : *v, percent};
+}
+
+namespace {
+bool allDefault(const DomainAxisSpec (&specs)[3]) {
+  for (const DomainAxisSpec& s : specs)
+    if (!s.useDefault || s.value != 0) return false;
+  return true;
+}
+
+// The numbers of a comma-separated value ("0,0,0,1,1,1").
+std::vector<double> numbersOf(const CaseDefinition& c, const std::string& key, size_t count) {
+  const CaseParameter& p = c.parameters.at(key);
+  std::vector<double> out;
+  std::string_view rest = p.value;
+  while (out.size() < count) {
+    const size_t comma = rest.find(',');
+    const auto v = parseReal(trimBlanks(rest.substr(0, comma)));
+    if (!v) break;
+    out.push_back(*v);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  if (out.size() != count)
+    throw InputError(fmt::format("{}:{}: <parameter key=\"{}\">: value=\"{}\" is not {} comma-separated numbers",
+                                 c.path, p.line, key, p.value, count));
+  return out;
+}
+}  // namespace
+
+void applyDomainParameters(CaseDefinition& c) {
+  static const char* const kLimits[] = {"DomainFixedXmin", "DomainFixedYmin", "DomainFixedZmin",
+                                        "DomainFixedXmax", "DomainFixedYmax", "DomainFixedZmax"};
+  std::vector<std::string> given;
+  const auto has = [&](const char* key) { return c.parameters.count(key) != 0; };
+  DomainAxisSpec lo[3], hi[3];
+  if (has("IncZ")) {
+    const double incZ = parameterDouble(c, "IncZ", 0);
+    // DualSPHysics takes IncZ 0 as not given.
+    if (incZ != 0) {
+      hi[2] = DomainAxisSpec{true, incZ * 100, true};
+      given.push_back("IncZ");
+    }
+  }
+  if (has("DomainFixed")) {
+    const std::vector<double> v = numbersOf(c, "DomainFixed", 6);
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = DomainAxisSpec{false, v[size_t(a)], false};
+      hi[a] = DomainAxisSpec{false, v[size_t(a) + 3], false};
+    }
+    given.push_back("DomainFixed");
+  }
+  for (int k = 0; k < 6; ++k) {
+    if (!has(kLimits[k])) continue;
+    (k < 3 ? lo : hi)[k % 3] = DomainAxisSpec{false, parameterDouble(c, kLimits[k], 0), false};
+    given.push_back(kLimits[k]);
+  }
+  if (given.empty()) return;
+  const CaseParameter& first = c.parameters.at(given.front());
+  if (!allDefault(c.domainMin) || !allDefault(c.domainMax))
+    throw InputError(fmt::format("{}:{}: <parameter key=\"{}\">: <simulationdomain> gives the domain too; "
+                                 "DualSPHysics refuses IncZ or DomainFixed... beside it: keep one of them",
+                                 c.path, first.line, given.front()));
+  for (int a = 0; a < 3; ++a) c.domainMin[a] = lo[a], c.domainMax[a] = hi[a];
+  c.warnings.push_back(fmt::format("{}:{}: <parameter key=\"{}\">: IncZ and DomainFixed... are deprecated in "
+                                   "DualSPHysics 5.4 (use <simulationdomain>); applied as DualSPHysics does",
+                                   c.path, first.line, given.front()));
 }
 
 int resolveDomain(CaseDefinition& c) {

@@ -361,6 +361,9 @@ class PaddleReader {
   // are not written here.
   void readSaveMotion(const XMLElement* s, WavePaddle& p) const {
     x_.onlyChildren(s, {});
+    // xpos and zpos place DualSPHysics' columns of theoretical elevation and velocity, which the
+    // motion file here does not have (paddle_output.h): checked as numbers, nothing more.
+    for (const char* at : {"xpos", "zpos"}) (void)x_.real(s, at, 0);
     if ((s->Attribute("periods") || s->Attribute("periodsteps")) && p.waves != PaddleWaves::Regular)
       x_.fail(s, "periods are for regular waves: give time and timedt");
     if (s->Attribute("periods") || s->Attribute("periodsteps")) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "case/unsupported_elements.h"
 #include "model/number_text.h"
 #include "sph/plugin/errors.h"
 
@@ -49,7 +50,17 @@ void XmlReader::fail(const XMLElement* e, std::string_view msg) const {
   throw InputError(fmt::format("{}:{}: <{}>: {}", path_, e->GetLineNum(), e->Name(), msg));
 }
 
+void XmlReader::refuseIfUnsupported(const XMLElement* e, std::string_view parent) const {
+  const std::string_view what = unsupportedElement(parent, e->Name());
+  if (!what.empty()) {
+    fail(e, fmt::format("{} (DualSPHysics' <{}> in <{}>) is not supported by this engine; remove it or rename it "
+                        "to <_{}> to disable it",
+                        what, e->Name(), parent, e->Name()));
+  }
+}
+
 void XmlReader::unknown(const XMLElement* e, const XMLElement* parent) const {
+  refuseIfUnsupported(e, parent->Name());
   fail(e, fmt::format("unknown element inside <{}>", parent->Name()));
 }
 

@@ -28,7 +28,12 @@ class XmlReader {
   const std::string& path() const { return path_; }
 
   [[noreturn]] void fail(const XMLElement* e, std::string_view msg) const;
+  // An element not expected inside `parent`: "not supported by this engine" with what it is for
+  // when DualSPHysics' format has it there (case/unsupported_elements.h), else "unknown element".
   [[noreturn]] void unknown(const XMLElement* e, const XMLElement* parent) const;
+  // Fails with the "not supported" error when `e` is such an element of DualSPHysics' format
+  // inside an element named `parent`; returns otherwise.
+  void refuseIfUnsupported(const XMLElement* e, std::string_view parent) const;
   // The first child of that name; fails when there is none.
   const XMLElement* child(const XMLElement* e, const char* name) const;
   // Fails on any child element (not skipped) whose name is not in `allowed`.

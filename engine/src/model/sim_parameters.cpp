@@ -59,7 +59,15 @@ constexpr NoEffectKey kNoEffectKeys[] = {
     {"ShiftAdvCoef", "advanced shifting (Shifting 4) only"},
     {"ShiftAdvALE", "advanced shifting (Shifting 4) only"},
     {"ShiftAdvNCPress", "advanced shifting (Shifting 4) only"},
+    // Read only by DualSPHysics' multiphase non-Newtonian version, with <nnphases> (refused).
+    {"RheologyTreatment", "DualSPHysics' multiphase non-Newtonian version only"},
+    {"VelocityGradientType", "DualSPHysics' multiphase non-Newtonian version only"},
+    {"RelaxationDt", "DualSPHysics' multiphase non-Newtonian version only"},
 };
+
+// Keys the case loader applies (to the simulation domain: case/simulation_domain.h).
+constexpr const char* kLoaderKeys[] = {"IncZ", "DomainFixed", "DomainFixedXmin", "DomainFixedYmin",
+                                       "DomainFixedZmin", "DomainFixedXmax", "DomainFixedYmax", "DomainFixedZmax"};
 
 // DualSPHysics keys that ask for a method this engine does not have: an error, never ignored.
 struct UnsupportedKey {
@@ -69,13 +77,6 @@ struct UnsupportedKey {
 constexpr UnsupportedKey kUnsupportedKeys[] = {
     {"ViscoTime", "time-varying viscosity (a file of Visco values) is not supported"},
     {"DeltaSPH", "DualSPHysics 4's delta-SPH key: use DensityDT (1 Molteni, 2 Fourtakas, 3 Fourtakas full)"},
-    {"DomainFixed", "fixed domains are given with <simulationdomain> here"},
-    {"DomainFixedXmin", "fixed domains are given with <simulationdomain> here"},
-    {"DomainFixedYmin", "fixed domains are given with <simulationdomain> here"},
-    {"DomainFixedZmin", "fixed domains are given with <simulationdomain> here"},
-    {"DomainFixedXmax", "fixed domains are given with <simulationdomain> here"},
-    {"DomainFixedYmax", "fixed domains are given with <simulationdomain> here"},
-    {"DomainFixedZmax", "fixed domains are given with <simulationdomain> here"},
     {"XYPeriodic", "periodicity along a diagonal is not supported"},
     {"XZPeriodic", "periodicity along a diagonal is not supported"},
     {"YZPeriodic", "periodicity along a diagonal is not supported"},
@@ -121,6 +122,10 @@ class ParameterReader {
         continue;
       if (key[0] == '#') {  // GenCase's way of switching a key off: no one reads it
         p_.provenance.push_back({key, param.value, fmt::format("xml:{} (commented out with '#')", param.line)});
+        continue;
+      }
+      if (std::find(std::begin(kLoaderKeys), std::end(kLoaderKeys), key) != std::end(kLoaderKeys)) {
+        p_.provenance.push_back({key, param.value, fmt::format("xml:{} (the simulation domain)", param.line)});
         continue;
       }
       const auto noEffect = std::find_if(std::begin(kNoEffectKeys), std::end(kNoEffectKeys),

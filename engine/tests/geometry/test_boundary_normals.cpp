@@ -4,6 +4,9 @@
 // particles, which our generator reproduces.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -91,22 +94,54 @@ TEST(BoundaryNormals, TankWithObstacle3DEqualGenCase) {
   expectGenCaseNormals("Normals3D_Def.xml", "Normals3D_normals.csv", 3013);
 }
 
+// A small 3D case: its head (down to <mainlist>), fluid, boundary shapes written with <shapeout
+// file="hdp"> and tail (to </geometry>).
+const std::string kHead =
+    "<?xml version=\"1.0\" ?>\n<case>\n<casedef>\n<constantsdef />\n"
+    "<mkconfig boundcount=\"240\" fluidcount=\"9\" />\n<geometry>\n"
+    "<definition dp=\"0.1\">\n<pointmin x=\"-1\" y=\"-1\" z=\"-1\" />\n<pointmax x=\"2\" y=\"2\" z=\"2\" />\n"
+    "</definition>\n<commands>\n<mainlist>\n";
+const std::string kFluid =
+    "<setmkfluid mk=\"0\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n"
+    "</drawbox>\n";
+const std::string kShapes =
+    "<setactive drawpoints=\"0\" drawshapes=\"1\" />\n<setshapemode>actual | bound</setshapemode>\n"
+    "<setmkbound mk=\"0\" />\n<drawbox>\n<boxfill>bottom</boxfill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
+    "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n<shapeout file=\"hdp\" />\n<resetdraw />\n"
+    "<setdrawmode mode=\"full\" />\n";
+const std::string kTail = "</mainlist>\n</commands>\n</geometry>\n";
+
+bool sameNormals(const std::vector<Vec3d>& a, const std::vector<Vec3d>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Vec3d& p, const Vec3d& q) { return p.x == q.x && p.y == q.y && p.z == q.z; });
+}
+
+// GenCase names the shape file by <shapeout>'s format, and reset="false" keeps the shapes for the
+// next <shapeout>: <normals> finds them under either name, with the same normals.
+TEST(BoundaryNormals, ShapeFileFormatAndReset) {
+  const auto normalsFrom = [](const std::string& shapes, const std::string& file) {
+    const std::string xml = kHead + shapes + kFluid + kTail + "<normals>\n<geometryfile file=\"[CaseName]_" + file +
+                            "\" />\n</normals>\n</casedef>\n</case>\n";
+    return loadCase(test::writeFile(test::tempDir("normals_format") / "fmt_Def.xml", xml)).normals;
+  };
+  const auto plain = normalsFrom(kShapes, "hdp_Actual.vtk");
+  ASSERT_FALSE(plain.empty());
+  std::string vtp = kShapes;
+  vtp.replace(vtp.find("<shapeout file=\"hdp\" />"), 24, "<shapeout file=\"hdp\" format=\"VTP\" />");
+  EXPECT_TRUE(sameNormals(normalsFrom(vtp, "hdp_Actual.vtp"), plain));
+  std::string kept = kShapes;
+  kept.replace(kept.find("<shapeout file=\"hdp\" />"), 24,
+               "<shapeout file=\"first\" reset=\"false\" savenormal=\"1.5\" />\n<shapeout file=\"hdp\" />");
+  EXPECT_TRUE(sameNormals(normalsFrom(kept, "hdp_Actual.vtk"), plain));
+  EXPECT_TRUE(sameNormals(normalsFrom(kept, "first_Actual.vtk"), plain));
+  // Without reset="false" the second file holds nothing: GenCase writes no such file.
+  std::string cleared = kShapes;
+  cleared.replace(cleared.find("<shapeout file=\"hdp\" />"), 24, "<shapeout file=\"first\" />\n<shapeout file=\"hdp\" />");
+  EXPECT_THROW(normalsFrom(cleared, "hdp_Actual.vtk"), InputError);
+}
+
 // What the loader refuses, naming the element.
 TEST(BoundaryNormals, BadGeometryIsNamed) {
-  const std::string head =
-      "<?xml version=\"1.0\" ?>\n<case>\n<casedef>\n<constantsdef />\n"
-      "<mkconfig boundcount=\"240\" fluidcount=\"9\" />\n<geometry>\n"
-      "<definition dp=\"0.1\">\n<pointmin x=\"-1\" y=\"-1\" z=\"-1\" />\n<pointmax x=\"2\" y=\"2\" z=\"2\" />\n"
-      "</definition>\n<commands>\n<mainlist>\n";
-  const std::string fluid =
-      "<setmkfluid mk=\"0\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n"
-      "</drawbox>\n";
-  const std::string shapes =
-      "<setactive drawpoints=\"0\" drawshapes=\"1\" />\n<setshapemode>actual | bound</setshapemode>\n"
-      "<setmkbound mk=\"0\" />\n<drawbox>\n<boxfill>bottom</boxfill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
-      "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n<shapeout file=\"hdp\" />\n<resetdraw />\n"
-      "<setdrawmode mode=\"full\" />\n";
-  const std::string tail = "</mainlist>\n</commands>\n</geometry>\n";
   const auto expectError = [](const std::string& xml, const std::string& element, const std::string& text) {
     const std::string path = test::writeFile(test::tempDir("normals") / "bad_Def.xml", xml);
     try {
@@ -119,19 +154,19 @@ TEST(BoundaryNormals, BadGeometryIsNamed) {
     }
   };
   // A geometry file the case does not write.
-  expectError(head + shapes + fluid + tail +
+  expectError(kHead + kShapes + kFluid + kTail +
                   "<normals>\n<geometryfile file=\"[CaseName]_other_Actual.vtk\" />\n</normals>\n</casedef>\n</case>\n",
               "<geometryfile", "bad_other_Actual.vtk\" is not a file of shapes this case writes (");
   // Shapes of a command other than <drawbox>.
-  expectError(head + "<setactive drawshapes=\"1\" />\n<setmkbound mk=\"0\" />\n<fillbox x=\"0\" y=\"0\" z=\"0\">\n"
+  expectError(kHead + "<setactive drawshapes=\"1\" />\n<setmkbound mk=\"0\" />\n<fillbox x=\"0\" y=\"0\" z=\"0\">\n"
                      "<modefill>void</modefill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n"
-                     "</fillbox>\n" + fluid + tail + "</casedef>\n</case>\n",
+                     "</fillbox>\n" + kFluid + kTail + "</casedef>\n</case>\n",
               "<fillbox", "cannot be drawn as a shape");
   // Drawing after <resetdraw> without <setdrawmode>.
-  expectError(head + "<resetdraw />\n" + fluid + tail + "</casedef>\n</case>\n", "<drawbox>",
+  expectError(kHead + "<resetdraw />\n" + kFluid + kTail + "</casedef>\n</case>\n", "<drawbox>",
               "no <setdrawmode> since <resetdraw>");
   // A <runlist> of no list.
-  expectError(head + "<runlist name=\"missing\" />\n" + fluid + tail + "</casedef>\n</case>\n", "<runlist",
+  expectError(kHead + "<runlist name=\"missing\" />\n" + kFluid + kTail + "</casedef>\n</case>\n", "<runlist",
               "no <list name=\"missing\">");
 }
 

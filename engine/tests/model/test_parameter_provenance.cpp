@@ -94,7 +94,6 @@ TEST(ParameterProvenance, MethodsWeDoNotHaveAreErrors) {
   const Refused refused[] = {
       {"<parameter key=\"ViscoTime\" value=\"visco.csv\" />", "time-varying viscosity"},
       {"<parameter key=\"DeltaSPH\" value=\"0.1\" />", "use DensityDT"},
-      {"<parameter key=\"DomainFixedXmax\" value=\"2\" />", "<simulationdomain>"},
       {"<parameter key=\"TimeOutExtra\" value=\"times.csv\" />", "extra output times"},
   };
   for (const Refused& r : refused) {
@@ -114,6 +113,43 @@ TEST(ParameterProvenance, MethodsWeDoNotHaveAreErrors) {
   const sph::SimParameters p =
       sph::deriveParameters(sph::loadCase(writeCase("prov_off", "<parameter key=\"ViscoTime\" value=\"0\" />")));
   EXPECT_TRUE(p.warnings.empty());
+}
+
+// DualSPHysics' deprecated domain keys give the simulation domain, with a warning; beside a
+// <simulationdomain> that gives a limit they are refused, as DualSPHysics refuses them.
+TEST(ParameterProvenance, DeprecatedDomainKeysGiveTheDomain) {
+  const sph::CaseDefinition fixed = sph::loadCase(writeCase(
+      "prov_domainfixed", "<parameter key=\"DomainFixed\" value=\"-1, 0, -2, 3, 0, 4\" />\n"
+                          "<parameter key=\"DomainFixedZmax\" value=\"5\" />"));
+  EXPECT_DOUBLE_EQ(fixed.resolvedDomainMin.x, -1);
+  EXPECT_DOUBLE_EQ(fixed.resolvedDomainMin.z, -2);
+  EXPECT_DOUBLE_EQ(fixed.resolvedDomainMax.x, 3);
+  EXPECT_DOUBLE_EQ(fixed.resolvedDomainMax.z, 5);  // the single limit comes after DomainFixed
+  const sph::SimParameters p = sph::deriveParameters(fixed);
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_NE(p.warnings[0].find("deprecated"), std::string::npos) << p.warnings[0];
+  ASSERT_TRUE(find(p, "DomainFixedZmax"));
+  EXPECT_NE(find(p, "DomainFixedZmax")->source.find("simulation domain"), std::string::npos);
+
+  // IncZ 0.5: the domain reaches half the particles' height above them; the rest is the default.
+  const sph::CaseDefinition plain = sph::loadCase(writeCase("prov_incz0", ""));
+  const sph::CaseDefinition incz = sph::loadCase(writeCase("prov_incz", "<parameter key=\"IncZ\" value=\"0.5\" />"));
+  const double height = plain.resolvedDomainMax.z - plain.resolvedDomainMin.z;
+  EXPECT_DOUBLE_EQ(incz.resolvedDomainMax.z, plain.resolvedDomainMax.z + 0.5 * height);
+  EXPECT_DOUBLE_EQ(incz.resolvedDomainMin.z, plain.resolvedDomainMin.z);
+  EXPECT_DOUBLE_EQ(incz.resolvedDomainMax.x, plain.resolvedDomainMax.x);
+
+  const char* both = "<parameter key=\"IncZ\" value=\"0.5\" />\n"
+                     "<simulationdomain><posmax z=\"default + 10%\" /></simulationdomain>";
+  try {
+    sph::loadCase(writeCase("prov_domain_both", both));
+    ADD_FAILURE() << "no error";
+  } catch (const sph::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("IncZ"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("<simulationdomain>"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(sph::loadCase(writeCase("prov_domain_bad", "<parameter key=\"DomainFixed\" value=\"0,0,0,1,1\" />")),
+               sph::InputError);
 }
 
 TEST(ParameterProvenance, MinFluidStopIsDualSphysicsNewPartsOutMax) {

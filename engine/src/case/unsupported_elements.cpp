@@ -1,0 +1,116 @@
+#include "case/unsupported_elements.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace sph {
+namespace {
+
+struct Unsupported {
+  std::string_view parent, child, what;
+};
+
+// From DualSPHysics 5.4's format reference (GenCase_CaseTemplate.xml and _FmtXML_*.xml); the
+// coverage table (docs/format-coverage.md) lists them as refused.
+constexpr Unsupported kUnsupported[] = {
+    {"casedef", "patterns", "GenCase's particle patterns"},
+    {"casedef", "vres", "variable resolution (VRes) buffer zones"},
+    {"geometry", "predefinition", "variables defined before <definition>"},
+    {"mkconfig", "mkorientbound", "the orientation of boundary mk numbers"},
+    {"floating", "linearvel", "an imposed linear velocity of a floating body"},
+    {"floating", "angularvel", "an imposed angular velocity of a floating body"},
+    {"floating", "linearforce", "an external linear force on a floating body"},
+    {"floating", "angularforce", "an external angular force on a floating body"},
+    {"floating", "translationDOF", "restricted translation of a floating body"},
+    {"floating", "rotationDOF", "restricted rotation of a floating body"},
+    {"floating", "inertia", "a floating body's inertia given by the user"},
+    {"floating", "inertiafull", "a floating body's full inertia tensor given by the user"},
+    {"floating", "masspart", "a floating body's particle mass given by the user"},
+    {"drawsphere", "layers", "layers of a sphere's surface"},
+    {"drawcylinder", "layers", "layers of a cylinder's surface"},
+    {"fillbox", "endpoint", "a fill box given by its end point"},
+    {"drawfilestl", "depth", "a depth of surface particles for a mesh"},
+    {"drawfileply", "depth", "a depth of surface particles for a mesh"},
+    {"drawfilevtk", "depth", "a depth of surface particles for a mesh"},
+    {"drawfilestl", "drawcenter", "a mesh drawn about its centre"},
+    {"drawfileply", "drawcenter", "a mesh drawn about its centre"},
+    {"drawfilevtk", "drawcenter", "a mesh drawn about its centre"},
+    {"drawfilestl", "clipdomain", "a mesh clipped to a box"},
+    {"drawfileply", "clipdomain", "a mesh clipped to a box"},
+    {"drawfilevtk", "clipdomain", "a mesh clipped to a box"},
+    {"drawfilevtk", "polyselec", "a selection of a VTK mesh's polygons"},
+    {"initials", "densitydepth", "an initial hydrostatic density"},
+    {"initials", "densitygradient", "an initial density gradient"},
+    {"initials", "densitymesh", "an initial density from a mesh file"},
+    {"initials", "densityuniform", "a uniform initial density"},
+    {"initials", "velmesh", "an initial velocity from a mesh file"},
+    {"initials", "velwave", "an initial velocity of a wave"},
+    {"initials", "rotateaxis", "an initial rotation about an axis"},
+    {"initials", "move", "an initial displacement of particles"},
+    {"initials", "moverandom", "a random initial displacement of particles"},
+    {"normals", "norset", "mDBC normals set by hand"},
+    {"normals", "norplane", "mDBC normals of a plane"},
+    {"normals", "norsphere", "mDBC normals of a sphere"},
+    {"normals", "norcylinder", "mDBC normals of a cylinder"},
+    {"normals", "norparts", "mDBC normals from the particles"},
+    {"normals", "norgeometry", "mDBC normals from a geometry file in GenCase 5.4's form"},
+    {"special", "nnphases", "multiphase non-Newtonian flow"},
+    // GenCase's geometry commands (in <mainlist> or a <list>).
+    {"mainlist", "abort", "GenCase's conditional stop"},
+    {"mainlist", "clipbox", "clipping of the shapes drawn to a box"},
+    {"mainlist", "clipdomain", "clipping of the shapes drawn to the domain"},
+    {"mainlist", "clipplane", "clipping of the shapes drawn by a plane"},
+    {"mainlist", "clipreset", "the end of clipping"},
+    {"mainlist", "delvar", "deletion of variables"},
+    {"mainlist", "drawbathymetry", "a bathymetry from points"},
+    {"mainlist", "drawellipsoid", "an ellipsoid"},
+    {"mainlist", "drawfigure", "a figure of triangles"},
+    {"mainlist", "drawfilecsv", "a bathymetry from a CSV file"},
+    {"mainlist", "drawfilevtm", "surfaces from a VTM file"},
+    {"mainlist", "drawlineto", "a line from the last point"},
+    {"mainlist", "drawpoints", "a list of points"},
+    {"mainlist", "drawpolygon", "a polygon"},
+    {"mainlist", "drawpyramid", "a pyramid"},
+    {"mainlist", "drawquadri", "a quadrilateral"},
+    {"mainlist", "drawtriangle", "a triangle"},
+    {"mainlist", "drawtriangles", "a list of triangles"},
+    {"mainlist", "drawtrianglesfan", "a fan of triangles"},
+    {"mainlist", "drawtrianglesstrip", "a strip of triangles"},
+    {"mainlist", "drawwave", "the free surface of a wave"},
+    {"mainlist", "fillfigure", "a fill bounded by a figure of triangles"},
+    {"mainlist", "fillpoint", "a fill from a point bounded by the particles drawn"},
+    {"mainlist", "fillprism", "a fill bounded by a prism"},
+    {"mainlist", "mkload", "restoring the mk saved by <mksave>"},
+    {"mainlist", "mksave", "saving the current mk"},
+    {"mainlist", "redraw", "changing the mk of particles drawn"},
+    {"mainlist", "redrawbox", "changing the mk of particles in a box"},
+    {"mainlist", "redrawnear", "changing the mk of particles near others"},
+    {"mainlist", "redrawnearbox", "changing the mk of particles near others in a box"},
+    {"mainlist", "rotateadv", "a rotation by three angles"},
+    {"mainlist", "scale", "scaling of the shapes drawn"},
+    {"mainlist", "setboxlimitmode", "the limits of boxes drawn"},
+    {"mainlist", "setfrdrawmode", "the draw mode of figures"},
+    {"mainlist", "setlinebegin", "the start of <drawlineto>"},
+    {"mainlist", "setmkbackbound", "a background boundary mk"},
+    {"mainlist", "setmkbackclear", "clearing the background mk"},
+    {"mainlist", "setmkbackfluid", "a background fluid mk"},
+    {"mainlist", "setmkbackvoid", "a background void mk"},
+    {"mainlist", "setmknextauto", "automatic next mk numbers"},
+    {"mainlist", "setmknextfluid", "the next fluid mk"},
+    {"mainlist", "setpattern", "a particle pattern"},
+    {"mainlist", "stateload", "restoring GenCase's state"},
+    {"mainlist", "statesave", "saving GenCase's state"},
+    {"mainlist", "varsload", "restoring saved variables"},
+    {"mainlist", "varssave", "saving the variables"},
+};
+
+}  // namespace
+
+std::string_view unsupportedElement(std::string_view parent, std::string_view child) {
+  if (parent == "list") parent = "mainlist";  // a <list> holds the same commands
+  const auto it = std::find_if(std::begin(kUnsupported), std::end(kUnsupported),
+                               [&](const Unsupported& u) { return u.parent == parent && u.child == child; });
+  return it == std::end(kUnsupported) ? std::string_view() : it->what;
+}
+
+}  // namespace sph
