@@ -58,11 +58,20 @@ void readConstants(const XmlReader& x, const XMLElement* constants, CaseDefiniti
     } else if (name == "rhop0") {
       k.rhop0 = positive("rhop0");
     } else if (name == "dp") {
+      // GenCase writes <definition>'s dp with 12 significant digits (dp="#1/3" gives 0.333333333333);
+      // DualSPHysics runs with this one. Another dp than the definition's is a hand edit.
       const double dp = positive("dp");
-      if (dp != c.dp) x.fail(e, fmt::format("dp {} differs from the dp {} of <definition>", dp, c.dp));
+      if (std::fabs(dp - c.dp) > 1e-9 * c.dp)
+        x.fail(e, fmt::format("dp {} differs from the dp {} of <definition> (the particles were generated with the "
+                              "latter: run GenCase again)", dp, c.dp));
+      c.dp = dp;
     } else if (name == "h") {
       k.h = positive("h");
     } else if (name == "b") {
+      if (x.real(e, "value") == 0)
+        x.fail(e, "b is zero: GenCase writes 0 when hswl is automatic and the case has no fluid (DualSPHysics 5.4 "
+                  "refuses it too); give <hswl auto=\"false\" value=\"...\"> (the depth the speed of sound is "
+                  "based on) or <b> in <constantsdef> and run GenCase again");
       k.b = {positive("b"), false};
     } else if (name == "massbound") {
       k.massBound = positive("massbound");

@@ -257,14 +257,14 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   }
   // After the geometry: these name mks that must have particles.
   if (floatings) readFloatings(*this, floatings, c_);
-  // DEM cases (bowling pins, a pile of blocks) may have no fluid; a case where nothing moves
-  // under the physics is a mistake.
-  if (c_.nFluid == 0 && c_.floatings.empty())
-    fail(genParticles_ ? genParticles_ : mainlist,
-         "the case has no fluid particles (and no floating bodies): nothing would move");
   if (properties) readProperties(*this, properties, c_);
   if (motion) c_.motions = readMotion(*this, motion, c_.mks);  // refs name generated particles
   attachWavePaddles(path_, paddles_, c_);
+  // DEM cases (bowling pins, a pile of blocks) and DualSPHysics' motion examples (boundaries
+  // moving alone) may have no fluid; a case where nothing moves at all is a mistake.
+  if (c_.nFluid == 0 && c_.floatings.empty() && c_.motions.empty())
+    fail(genParticles_ ? genParticles_ : mainlist,
+         "the case has no fluid particles, floating bodies or moving boundaries: nothing would move");
   if (!genParticles_) orderAsGenCase(c_);
   if (initials) readInitials(initials);  // on GenCase's order, which sets the particles' slots
   if (initialize_) readInitialize(initialize_);  // DualSPHysics applies it when the run starts, after GenCase's
@@ -294,8 +294,9 @@ void CaseReader::readConstants(const XMLElement* list) {
     }
     else if (name == "speedsystem") k.speedSystem = autoValue(e);
     else if (name == "coefsound") {
+      // 0 is allowed: the speed of sound is then 10 sqrt(g hswl), or <speedsound> when given.
       k.coefSound = real(e, "value");
-      if (!(k.coefSound > 0)) fail(e, "value must be positive");
+      if (!(k.coefSound >= 0)) fail(e, "value must not be negative");
     }
     else if (name == "speedsound") k.speedSound = autoValue(e);
     else if (name == "b") {

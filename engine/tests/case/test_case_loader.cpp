@@ -63,6 +63,12 @@ std::string caseXml(const std::string& commands, const std::string& execution = 
          "</execution>\n</case>\n";
 }
 
+const char* kDefinition3 =
+    "<definition dp=\"0.1\">\n"
+    "  <pointmin x=\"-1\" y=\"-1\" z=\"-1\" />\n"
+    "  <pointmax x=\"2\" y=\"2\" z=\"2\" />\n"
+    "</definition>\n";
+
 const char* kFluidCube =
     "<setmkfluid mk=\"0\" />\n"
     "<drawbox>\n<boxfill>solid</boxfill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
@@ -381,6 +387,28 @@ TEST(CaseLoaderErrors, NoFluidParticles) {
       "<setmkbound mk=\"0\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
       "<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n");
   expectBadCase(xml, "<mainlist>", "<mainlist>", "no fluid particles");
+}
+
+// DualSPHysics' motion examples move boundaries with no fluid at all: they load and run (the
+// speed of sound from the given depth, as DualSPHysics needs too).
+TEST(CaseLoader, MovingBoundariesWithoutFluidRun) {
+  std::string xml = caseXml(
+      "<setmkbound mk=\"1\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
+      "<size x=\"0.5\" y=\"0.5\" z=\"0.5\" />\n</drawbox>\n",
+      "<parameters>\n<parameter key=\"DtFixed\" value=\"0.001\" />\n<parameter key=\"TimeMax\" value=\"0.02\" />\n"
+      "<parameter key=\"TimeOut\" value=\"0.01\" />\n</parameters>\n",
+      kDefinition3, "<hswl value=\"0.5\" auto=\"false\" />\n");
+  xml.replace(xml.find("</casedef>"), 10,
+              "<motion>\n<objreal ref=\"1\">\n<begin mov=\"1\" start=\"0\" />\n<mvrect id=\"1\" duration=\"1\">\n"
+              "<vel x=\"0.5\" y=\"0\" z=\"0\" />\n</mvrect>\n</objreal>\n</motion>\n</casedef>");
+  const std::string path = writeCase("motion_only.xml", xml);
+  const CaseDefinition c = sph::loadCase(path);
+  EXPECT_EQ(c.nFluid, 0u);
+  EXPECT_GT(c.nBound, 0u);
+  const std::string out = (fs::path(path).parent_path() / "out").string();
+  const sph::test::CommandResult r = sph::test::runSph("run " + path + " --device cpu --no-vtk --quiet --out " + out);
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("done: 20 steps"), std::string::npos) << r.output;
 }
 
 TEST(CaseLoaderErrors, FluidCarvedAwayIsNoFluid) {

@@ -68,18 +68,6 @@ std::string loadError(const fs::path& path, const sph::LoadOptions& opts = {}) {
   return "";
 }
 
-// Per mk: the particle positions, sorted, so that two cases' particles compare whatever order
-// they come in.
-std::map<int, std::vector<std::tuple<double, double, double>>> positionsByMk(const CaseDefinition& c) {
-  std::map<int, std::vector<std::tuple<double, double, double>>> out;
-  for (size_t i = 0; i < c.positions.size(); ++i) {
-    const sph::Vec3d& v = c.positions[i];
-    out[c.mks[c.mkIndex[i]].mk].emplace_back(v.x, v.y, v.z);
-  }
-  for (auto& [mk, list] : out) std::sort(list.begin(), list.end());
-  return out;
-}
-
 TEST(GenCaseOutput, ReadsParticlesBlocksAndConstants) {
   const CaseDefinition c = sph::loadCase(fixture("DamBreak.xml").string());
   EXPECT_EQ(c.particleFile, fixture("DamBreak.bi4").string());
@@ -271,6 +259,9 @@ TEST(GenCaseOutputErrors, BlocksThatDisagreeWithTheParticles) {
       {"mk", "mk=\"10\" begin", "mk=\"12\" begin", "mk 12 is not mkbound 0 + mkboundfirst 10"},
       {"constants", "<massfluid value=", "<_massfluid value=", "need <h>, <b>, <massbound> and <massfluid>"},
       {"2d", "<data2d value=\"true\" />", "<data2d value=\"false\" />", "data2d is false"},
+      // GenCase writes b 0 for a case without fluid and hswl auto; DualSPHysics 5.4 stops on it too.
+      {"b0", "<b value=\"1098720\"", "<b value=\"0\"", "b is zero: GenCase writes 0 when hswl is automatic"},
+      {"dp", "<dp value=\"0.04\"", "<dp value=\"0.05\"", "dp 0.05 differs from the dp 0.04 of <definition>"},
   };
   for (const Edit& e : edits) {
     SCOPED_TRACE(e.name);
@@ -283,6 +274,14 @@ TEST(GenCaseOutputErrors, BlocksThatDisagreeWithTheParticles) {
     const std::string msg = loadError(xml);
     EXPECT_NE(msg.find(e.expected), std::string::npos) << msg;
   }
+}
+
+// GenCase writes <definition>'s dp with 12 significant digits: DualSPHysics runs with that value.
+TEST(GenCaseOutput, ConstantsDpRoundedByGenCase) {
+  const fs::path xml = copyFixture("gc_dp_rounded", "DamBreak2D", [](std::string& s) {
+    replaceOnce(s, "<dp value=\"0.04\"", "<dp value=\"0.0400000000001\"");
+  });
+  EXPECT_DOUBLE_EQ(sph::loadCase(xml.string()).dp, 0.0400000000001);
 }
 
 // A JBinaryData file written from scratch: the parts of the format GenCase uses.

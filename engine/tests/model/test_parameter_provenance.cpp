@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -150,6 +151,22 @@ TEST(ParameterProvenance, DeprecatedDomainKeysGiveTheDomain) {
   }
   EXPECT_THROW(sph::loadCase(writeCase("prov_domain_bad", "<parameter key=\"DomainFixed\" value=\"0,0,0,1,1\" />")),
                sph::InputError);
+}
+
+// coefsound 0 is DualSPHysics' way to let <speedsound> or the 10 sqrt(g hswl) floor set the speed
+// of sound; only a negative one is refused.
+TEST(ParameterProvenance, CoefSoundZero) {
+  const auto c0 = [](const std::string& dir, const std::string& constants) {
+    const fs::path path = sph::test::tempDir(dir) / "case.xml";
+    sph::test::writeFile(path, caseXml(kDefinition, kCommands, "", constants));
+    return sph::deriveParameters(sph::loadCase(path.string())).c0;
+  };
+  EXPECT_DOUBLE_EQ(c0("coefsound_given", "<coefsound value=\"0\" />\n<speedsound value=\"50\" auto=\"false\" />"), 50);
+  EXPECT_DOUBLE_EQ(c0("coefsound_floor", "<coefsound value=\"0\" />\n<hswl value=\"0.4\" auto=\"false\" />"),
+                   10 * std::sqrt(9.81 * 0.4));
+  const fs::path bad = sph::test::tempDir("coefsound_negative") / "case.xml";
+  sph::test::writeFile(bad, caseXml(kDefinition, kCommands, "", "<coefsound value=\"-1\" />"));
+  EXPECT_THROW(sph::loadCase(bad.string()), sph::InputError);
 }
 
 TEST(ParameterProvenance, MinFluidStopIsDualSphysicsNewPartsOutMax) {
