@@ -131,12 +131,6 @@ std::vector<MkBlock> readBlocks(const XmlReader& x, const XMLElement* particles)
   return blocks;
 }
 
-// The particle file of a GenCase output CASE.xml: CASE.bi4 beside it.
-std::string particleFilePath(const std::string& xmlPath) {
-  std::filesystem::path p(xmlPath);
-  p.replace_extension(".bi4");
-  return p.string();
-}
 
 // The slot of each particle: the id it has, each id once and below the particle count.
 std::vector<uint32_t> slotsOfIds(const std::string& f, const std::vector<uint32_t>& ids) {
@@ -202,13 +196,19 @@ void readVelocitiesAndDensities(jbd::File& file, const jbd::Item& part, const st
 
 }  // namespace
 
+std::string genCaseParticleFile(const std::string& xmlPath) {
+  std::filesystem::path p(xmlPath);
+  p.replace_extension(".bi4");
+  return p.string();
+}
+
 void readGenCaseOutput(const XmlReader& x, const XMLElement* particles, const XMLElement* constants,
                        CaseDefinition& c) {
   if (!constants) x.fail(particles, "GenCase's output has <constants> beside <particles>: it is missing");
   readConstants(x, constants, c);
   const std::vector<MkBlock> blocks = readBlocks(x, particles);
 
-  c.particleFile = particleFilePath(c.path);
+  c.particleFile = genCaseParticleFile(c.path);
   if (!std::filesystem::exists(c.particleFile))
     x.fail(particles, fmt::format("the particles of this GenCase output are in {}, which does not exist", c.particleFile));
   jbd::File file(c.particleFile);

@@ -17,6 +17,9 @@
 
 namespace sph {
 
+// The particle file of GenCase's output CASE.xml: CASE.bi4 beside it.
+std::string genCaseParticleFile(const std::string& xmlPath);
+
 // Reads <constants> (may be null) into c.constants and c.dp, then the particle file beside the
 // case (CASE.bi4 for CASE.xml) with the blocks of <particles> into c's particle arrays, initial
 // velocities and densities, and mDBC's normals when the file has them. Errors name the XML file

@@ -161,6 +161,15 @@ CaseDefinition CaseReader::load() {
   if (!casedef) fail(root, "missing element <casedef>");
   // Execution first: the domain is resolved against the particles that casedef generates.
   if (execution) readExecution(execution);
+  // GenCase's output whose particle file is not there: users of DualSPHysics run GenCase on such a
+  // file (it holds <casedef>), so its particles are made from the geometry, as from a _Def.xml.
+  if (genParticles_ && !std::filesystem::exists(genCaseParticleFile(path_))) {
+    c_.warnings.push_back(fmt::format("{}:{}: <particles>: {} does not exist: the particles are generated from "
+                                      "<casedef> as GenCase makes them, and <execution>'s <constants> and <motion> "
+                                      "(GenCase's record) are not read",
+                                      path_, genParticles_->GetLineNum(), genCaseParticleFile(path_)));
+    genParticles_ = genConstants_ = genMotion_ = nullptr;
+  }
   if (!genParticles_) {
     for (const XMLElement* e : {genConstants_, genMotion_})
       if (e) fail(e, "belongs in <casedef> (in <execution> only in GenCase's output, beside <particles>)");

@@ -224,12 +224,33 @@ TEST(GenCaseOutputErrors, DpOverrideRefused) {
   EXPECT_NE(msg.find("holds the particles of dp 0.04; --dp 0.02 cannot change them"), std::string::npos) << msg;
 }
 
-TEST(GenCaseOutputErrors, MissingParticleFile) {
+// GenCase's output without its particle file (DualSPHysics' users run GenCase on such a file):
+// the particles come from <casedef>'s geometry, GenCase's, with a warning naming the file.
+TEST(GenCaseOutput, WithoutParticleFileGeneratesFromTheGeometry) {
   const fs::path xml = copyFixture("gc_missing", "DamBreak2D");
+  const CaseDefinition withFile = sph::loadCase(xml.string());
   fs::remove(fs::path(xml).replace_extension(".bi4"));
-  const std::string msg = loadError(xml);
-  EXPECT_NE(msg.find("DamBreak2D.bi4, which does not exist"), std::string::npos) << msg;
-  EXPECT_EQ(msg.rfind(xml.string() + ":", 0), 0u) << msg;  // names the XML file and line
+  const CaseDefinition generated = sph::loadCase(xml.string());
+  ASSERT_EQ(generated.warnings.size(), 1u);
+  EXPECT_NE(generated.warnings[0].find("DamBreak2D.bi4 does not exist: the particles are generated"),
+            std::string::npos) << generated.warnings[0];
+  EXPECT_EQ(generated.warnings[0].rfind(xml.string() + ":", 0), 0u);  // names the XML file and line
+  EXPECT_EQ(generated.nFluid, withFile.nFluid);
+  EXPECT_EQ(generated.nBound, withFile.nBound);
+  const auto sorted = [](const CaseDefinition& c) {
+    std::vector<std::tuple<int, double, double, double>> out;
+    for (size_t i = 0; i < c.positions.size(); ++i)
+      out.emplace_back(c.mks[c.mkIndex[i]].mk, c.positions[i].x, c.positions[i].y, c.positions[i].z);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const auto a = sorted(withFile), b = sorted(generated);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(std::get<0>(a[i]), std::get<0>(b[i]));
+    EXPECT_NEAR(std::get<1>(a[i]), std::get<1>(b[i]), 1e-6);  // the file holds floats
+    EXPECT_NEAR(std::get<3>(a[i]), std::get<3>(b[i]), 1e-6);
+  }
 }
 
 TEST(GenCaseOutputErrors, TruncatedOrCorruptParticleFile) {
