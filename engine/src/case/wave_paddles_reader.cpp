@@ -67,7 +67,7 @@ class PaddleReader {
       failValue(e, "variabledraft",
                 fmt::format("-{:g} (half the depth) leaves the second order (waveorder 2) of the flap undefined",
                             p.depth / 2));
-    if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
+    readSaveMotions(e, p);
     if (const XMLElement* a = active(e, "awas_zsurf")) p.awas = readAwas(a, p);
     return p;
   }
@@ -132,7 +132,7 @@ class PaddleReader {
                 fmt::format("must be above minus the depth (-{:g}) with waveorder 2: the second order's lever is "
                             "depth + variabledraft",
                             p.depth));
-    if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
+    readSaveMotions(e, p);
     if (const XMLElement* s = active(e, "saveserie")) {
       x_.onlyChildren(s, {});
       w.serieTimeMin = x_.real(s, "timemin", 0);
@@ -220,7 +220,7 @@ class PaddleReader {
       p.solitary.push_back(w);
     }
     if (const XMLElement* d = e->FirstChildElement("pistondir")) p.direction = unit(d);
-    if (const XMLElement* s = active(e, "savemotion")) readSaveMotion(s, p);
+    readSaveMotions(e, p);
     return p;
   }
 
@@ -359,24 +359,39 @@ class PaddleReader {
   // Either time="T" timedt="DT" or periods="N" periodsteps="M" (DualSPHysics; regular waves
   // only); xpos and zpos place DualSPHysics' theoretical elevation and velocity columns, which
   // are not written here.
-  void readSaveMotion(const XMLElement* s, WavePaddle& p) const {
-    x_.onlyChildren(s, {});
-    // xpos and zpos place DualSPHysics' columns of theoretical elevation and velocity, which the
-    // motion file here does not have (paddle_output.h): checked as numbers, nothing more.
-    for (const char* at : {"xpos", "zpos"}) (void)x_.real(s, at, 0);
-    if ((s->Attribute("periods") || s->Attribute("periodsteps")) && p.waves != PaddleWaves::Regular)
-      x_.fail(s, "periods are for regular waves: give time and timedt");
-    if (s->Attribute("periods") || s->Attribute("periodsteps")) {
-      const double periods = x_.real(s, "periods"), steps = x_.real(s, "periodsteps");
-      if (!(periods > 0) || !(steps >= 1)) x_.fail(s, "periods must be positive and periodsteps at least 1");
-      p.saveTime = periods * p.period;
-      p.saveDt = p.period / std::floor(steps);
-    } else {
-      p.saveTime = x_.real(s, "time");
-      p.saveDt = x_.real(s, "timedt");
-      if (!(p.saveTime > 0) || !(p.saveDt > 0)) x_.fail(s, "time and timedt must be positive");
+  // Every <savemotion> (each its own file, as in DualSPHysics), with DualSPHysics' defaults: the
+  // run's TimeMax and TimeOut where time, timedt (periods, periodsteps for regular waves) are
+  // left out; they are resolved when the run starts.
+  void readSaveMotions(const XMLElement* e, WavePaddle& p) const {
+    for (const XMLElement* s = e->FirstChildElement("savemotion"); s; s = s->NextSiblingElement("savemotion")) {
+      if (skipped(s)) continue;
+      x_.onlyChildren(s, {});
+      PaddleSaveMotion m;
+      m.line = s->GetLineNum();
+      const bool regular = p.waves == PaddleWaves::Regular;
+      if ((s->Attribute("periods") || s->Attribute("periodsteps")) && !regular)
+        x_.fail(s, "periods and periodsteps are for regular waves: give time and timedt");
+      if (s->Attribute("periods")) {
+        const double periods = x_.real(s, "periods");
+        if (!(periods > 0)) x_.fail(s, "periods must be positive");
+        m.time = periods * p.period;
+      } else if (s->Attribute("time")) {
+        m.time = x_.real(s, "time");
+        if (!(*m.time > 0)) x_.fail(s, "time must be positive");
+      }
+      if (s->Attribute("periodsteps")) {
+        const double steps = x_.real(s, "periodsteps");
+        if (!(steps >= 1)) x_.fail(s, "periodsteps must be at least 1");
+        m.dt = p.period / std::floor(steps);
+      } else if (s->Attribute("timedt")) {
+        m.dt = x_.real(s, "timedt");
+        if (!(*m.dt > 0)) x_.fail(s, "timedt must be positive");
+      }
+      if (m.time && m.dt && *m.time / *m.dt > 1e7) x_.fail(s, "more than ten million samples: raise timedt or lower time");
+      m.xpos = x_.real(s, "xpos", 0);
+      if (s->Attribute("zpos")) m.zpos = x_.real(s, "zpos");
+      p.saveMotions.push_back(m);
     }
-    if (p.saveTime / p.saveDt > 1e7) x_.fail(s, "more than ten million samples: raise timedt or lower time");
   }
 
   const XmlReader& x_;

@@ -95,6 +95,20 @@ struct PaddleAwas {
   std::optional<DriftCorrection> correction;  // none: no drift correction
 };
 
+// One <savemotion>: the paddle's law from its start, every `dt` seconds for `time` seconds.
+// DualSPHysics' defaults: time the run's TimeMax, dt its TimeOut (for regular waves, periods and
+// periodsteps give them in wave periods). xpos and zpos place DualSPHysics' columns of
+// theoretical elevation and velocity, which the file here does not have.
+struct PaddleSaveMotion {
+  std::optional<double> time, dt;
+  double xpos = 0;
+  std::optional<double> zpos;
+  int line = 0;
+  // The span and interval with the run's TimeMax and TimeOut for what the case left out.
+  double timeOr(double timeMax) const { return time.value_or(timeMax); }
+  double dtOr(double timeOut) const { return dt.value_or(timeOut); }
+};
+
 struct WavePaddle {
   PaddleType type = PaddleType::Piston;
   PaddleWaves waves = PaddleWaves::Regular;
@@ -117,9 +131,8 @@ struct WavePaddle {
   // only mkbound, line, start, depth, gravity and direction apply.
   SolitaryTheory theory = SolitaryTheory::Boussinesq;
   std::vector<SolitaryWave> solitary;
-  // <savemotion>: the paddle's law sampled every `saveDt` seconds up to `saveTime` is written to
-  // the output folder (WavePaddle_mkbNNNN.csv); saveTime = 0: not asked for.
-  double saveTime = 0, saveDt = 0;
+  // Each <savemotion>: a file of the paddle's law sampled (paddle_output.h).
+  std::vector<PaddleSaveMotion> saveMotions;
   // Pistons of regular or irregular waves only: active absorption.
   std::optional<PaddleAwas> awas;
   // Irregular waves (waves == Irregular): the spectrum and its discretization.

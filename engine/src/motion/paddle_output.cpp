@@ -114,13 +114,14 @@ void writeSerieWaves(const std::filesystem::path& out, const WavePaddle& p, cons
 
 }  // namespace
 
-void writeWavePaddleMotions(const std::filesystem::path& out, const std::vector<WavePaddle>& paddles) {
+void writeWavePaddleMotions(const std::filesystem::path& out, const std::vector<WavePaddle>& paddles, double timeMax,
+                            double timeOut) {
   for (const WavePaddle& p : paddles) {
     const bool irregular = p.waves == PaddleWaves::Irregular;
     const bool serie = irregular && p.irregular.serieTimeDt > 0;
     const bool serieWaves = irregular && p.irregular.wavesTimeMax > 0;
     const bool serieLength = irregular && p.irregular.lengthTime > 0;
-    if (!(p.saveTime > 0) && !serie && !serieWaves && !serieLength) continue;
+    if (p.saveMotions.empty() && !serie && !serieWaves && !serieLength) continue;
     const PaddleLaw law(p);
     if (serie) writeSerie(out, p, *law.irregular());
     if (serieWaves) writeSerieWaves(out, p, *law.irregular());
@@ -128,17 +129,28 @@ void writeWavePaddleMotions(const std::filesystem::path& out, const std::vector<
     if (serieLength)
       fmt::print("Paddle of mkbound {}: serie length {} seconds  {} waves (minimum)\n", p.mkbound, p.irregular.lengthTime,
                  serieLengthWaves(*law.irregular(), p, p.irregular.lengthTime));
-    if (!(p.saveTime > 0)) continue;
-    std::string text = p.waves == PaddleWaves::Solitary    ? solitaryHeader(p, *law.solitary())
-                       : p.waves == PaddleWaves::Irregular ? irregularHeader(p, *law.irregular())
-                                                           : regularHeader(p, *law.regular());
-    // Counted, not summed, so that the last sample lands on saveTime.
-    const long samples = std::lround(p.saveTime / p.saveDt);
-    for (long i = 0; i <= samples; ++i) {
-      const double t = p.start + double(i) * p.saveDt;
-      text += fmt::format("{:.6f};{:.9g}\n", t, law.at(t));
+    const std::string header = p.waves == PaddleWaves::Solitary    ? solitaryHeader(p, *law.solitary())
+                               : p.waves == PaddleWaves::Irregular ? irregularHeader(p, *law.irregular())
+                                                                   : regularHeader(p, *law.regular());
+    const size_t columns = header.rfind("\n\n");
+    for (size_t n = 0; n < p.saveMotions.size(); ++n) {
+      const PaddleSaveMotion& m = p.saveMotions[n];
+      const double time = m.timeOr(timeMax), dt = m.dtOr(timeOut);
+      if (!(time > 0) || !(dt > 0)) continue;  // a run of no time, or no output interval: nothing to sample
+      std::string text = header.substr(0, columns) +
+                         fmt::format("\nSaveMotion: [time:{} [s]  dt:{} [s]  xpos:{} [m]{}]", time, dt, m.xpos,
+                                     m.zpos ? fmt::format("  zpos:{} [m]", *m.zpos) : "") +
+                         header.substr(columns);
+      if (p.start > 0) text += fmt::format("{:.6f};{:.9g}\n", 0.0, law.at(0));
+      // Counted, not summed, so that a sample that lands on the end is written (with a margin
+      // for time/dt computed a hair below an integer).
+      const long samples = long(std::floor(time / dt + 1e-9));
+      for (long i = 0; i <= samples; ++i) {
+        const double t = p.start + double(i) * dt;
+        text += fmt::format("{:.6f};{:.9g}\n", t, law.at(t));
+      }
+      writeTextFileAtomic((out / fmt::format("WavePaddle_mkb{:04d}_{:04d}.csv", p.mkbound, n)).string(), text);
     }
-    writeTextFileAtomic((out / fmt::format("WavePaddle_mkb{:04d}.csv", p.mkbound)).string(), text);
   }
 }
 

@@ -232,7 +232,7 @@ RunReport Simulation::run() {
   try {
     if (!resumed) {
       output.atTime(s.now(), s);  // a resumed run's outputs of this time are done
-      if (output.writes()) writeWavePaddleMotions(output.dir(), s.wavePaddles());
+      if (output.writes()) writeWavePaddleMotions(output.dir(), s.wavePaddles(), s.params().timeMax, s.params().timeOut);
     }
     if (output.writes()) writeRunningReport(r, s, output, secondsSince(t0));
     while (!finished()) {

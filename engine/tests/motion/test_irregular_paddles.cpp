@@ -259,7 +259,8 @@ TEST(IrregularPaddleReader, ReadsASpectrumPaddle) {
   EXPECT_DOUBLE_EQ(w.serieIni, 12.5);
   EXPECT_TRUE(w.autofit);
   EXPECT_DOUBLE_EQ(w.rampTime, 1.5);
-  EXPECT_DOUBLE_EQ(p.saveTime, 3);
+  ASSERT_EQ(p.saveMotions.size(), 1u);
+  EXPECT_DOUBLE_EQ(*p.saveMotions[0].time, 3);
   EXPECT_DOUBLE_EQ(w.serieTimeMin, 1);
   EXPECT_DOUBLE_EQ(w.serieTimeMax, 11);
   EXPECT_DOUBLE_EQ(w.serieTimeDt, 0.5);
@@ -373,17 +374,16 @@ std::vector<std::vector<double>> numericRows(const std::filesystem::path& file) 
 TEST(IrregularPaddleOutput, WritesTheMotionAndTheSerie) {
   WavePaddle p = exampleFlap();
   p.mkbound = 7;
-  p.saveTime = 4;
-  p.saveDt = 0.5;
+  p.saveMotions.push_back({4.0, 0.5});
   p.irregular.serieTimeMin = 100;
   p.irregular.serieTimeMax = 102;
   p.irregular.serieTimeDt = 0.25;
   p.irregular.serieX = 1.5;
   const std::filesystem::path dir = test::tempDir("irregular_paddles") / "output";
   std::filesystem::create_directories(dir);
-  writeWavePaddleMotions(dir, {p});
+  writeWavePaddleMotions(dir, {p}, 10, 0.1);
   const IrregularPaddleLaw law(p);
-  const auto motion = numericRows(dir / "WavePaddle_mkb0007.csv");
+  const auto motion = numericRows(dir / "WavePaddle_mkb0007_0000.csv");
   ASSERT_EQ(motion.size(), 9u);
   for (const auto& r : motion) EXPECT_NEAR(r[1], law.at(r[0]), 1e-9);
   const auto serie = numericRows(dir / "WavePaddle_mkb0007_Serie.csv");
@@ -406,7 +406,7 @@ TEST(IrregularPaddleOutput, WritesTheSeriesWaves) {
   p.irregular.wavesX = 0.5;
   const std::filesystem::path dir = test::tempDir("irregular_paddles") / "serie_waves";
   std::filesystem::create_directories(dir);
-  writeWavePaddleMotions(dir, {p});
+  writeWavePaddleMotions(dir, {p}, 10, 0.1);
   const IrregularPaddleLaw law(p);
   for (int order : {1, 2}) {
     const std::vector<SerieWave> expected = serieWaves(law, p, 0.5, 5, 25, order);

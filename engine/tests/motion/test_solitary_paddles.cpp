@@ -227,34 +227,27 @@ TEST(SolitaryPaddleKinematics, StepsFollowTheLaw) {
   }
 }
 
-// <savemotion>: DualSPHysics' header (the constants of each wave) and the law sampled from the
-// start every saveDt up to saveTime after it.
+// <savemotion>: DualSPHysics' header (the constants of each wave), a row at time 0 (the paddle
+// starts later), and the law sampled from the start every dt for the time asked.
 TEST(SolitaryPaddleOutput, WritesTheSampledLaw) {
   WavePaddle p = solitaryPiston(SolitaryTheory::KdV, {0.12, 0.18});
   p.mkbound = 12;
   p.start = 0.5;
-  p.saveTime = 6;
-  p.saveDt = 0.05;
+  p.saveMotions.push_back({6.0, 0.05});
   const auto dir = test::tempDir("solitary_paddle_output");
-  writeWavePaddleMotions(dir, {p});
-  std::ifstream in(dir / "WavePaddle_mkb0012.csv");
-  ASSERT_TRUE(in.good());
-  std::string line, text;
-  bool header = false;
-  std::vector<Sample> rows;
-  while (std::getline(in, line)) {
-    if (!header) text += line + "\n";
-    if (line == "Time [s];Position [m]") header = true;
-    else if (header) rows.push_back({std::stod(line), std::stod(line.substr(line.find(';') + 1))});
-  }
+  writeWavePaddleMotions(dir, {p}, 10, 0.1);
+  std::string text;
+  const std::vector<Sample> rows =
+      test::readSaveMotionRows((dir / "WavePaddle_mkb0012_0000.csv").string(), "Time [s];Position [m]", &text);
   EXPECT_NE(text.find("Type of paddle: Piston - Solitary"), std::string::npos) << text;
   EXPECT_NE(text.find("WaveTheory: KdV (Clamond and Germain 1999)"), std::string::npos) << text;
   EXPECT_NE(text.find("WaveCount: 2"), std::string::npos) << text;
   EXPECT_NE(text.find("WaveHeight: 0.12;0.18 [m]"), std::string::npos) << text;
   EXPECT_NE(text.find("WaveLength: 5.29845;4.32616 [m]"), std::string::npos) << text;
-  ASSERT_EQ(rows.size(), 121u);
+  ASSERT_EQ(rows.size(), 122u);
   const SolitaryPaddleLaw law(p);
-  EXPECT_DOUBLE_EQ(rows.front().t, 0.5);
+  EXPECT_DOUBLE_EQ(rows[0].t, 0);
+  EXPECT_DOUBLE_EQ(rows[1].t, 0.5);
   EXPECT_NEAR(rows.back().t, 6.5, 1e-9);
   // Written with 9 significant digits: within 1e-8 of positions up to 2 m.
   for (const Sample& r : rows) EXPECT_NEAR(r.value, law.at(r.t), 1e-8);
@@ -288,7 +281,7 @@ TEST(SolitaryPaddleReader, ReadsTheDefaults) {
   ASSERT_EQ(p.solitary.size(), 1u);
   EXPECT_DOUBLE_EQ(p.solitary[0].height, 0.04);
   EXPECT_DOUBLE_EQ(p.solitary[0].durationCoef, 1);
-  EXPECT_DOUBLE_EQ(p.saveTime, 0);
+  EXPECT_TRUE(p.saveMotions.empty());
 }
 
 // As the triple example writes it: wave n's height and duration coefficient default to wave
@@ -311,8 +304,9 @@ TEST(SolitaryPaddleReader, ReadsSeveralWaves) {
   EXPECT_EQ(p.theory, SolitaryTheory::Rayleigh);
   EXPECT_DOUBLE_EQ(p.start, 0.2);
   EXPECT_DOUBLE_EQ(p.direction.y, 1);
-  EXPECT_DOUBLE_EQ(p.saveTime, 8);
-  EXPECT_DOUBLE_EQ(p.saveDt, 0.02);
+  ASSERT_EQ(p.saveMotions.size(), 1u);
+  EXPECT_DOUBLE_EQ(*p.saveMotions[0].time, 8);
+  EXPECT_DOUBLE_EQ(*p.saveMotions[0].dt, 0.02);
   ASSERT_EQ(p.solitary.size(), 4u);
   const double height[] = {0.04, 0.06, 0.06, 0.03}, duration[] = {1.1, 1.1, 0.9, 0.9}, start[] = {1, 0.6, 1, 1.5};
   for (size_t i = 0; i < 4; ++i) {
@@ -350,7 +344,7 @@ TEST(SolitaryPaddleReader, RefusesBadPaddlesNamingLineAndElement) {
        "waveheight3", "is for wave 3, but <waves> is 2"},
       {"Unknown", solitary(kWave + "\n<waveperiod value=\"2\" />"), "<waveperiod", "waveperiod", "unknown"},
       {"Periods", solitary(kWave + "\n<savemotion periods=\"2\" periodsteps=\"20\" />"), "<savemotion",
-       "savemotion", "periods are for regular waves"},
+       "savemotion", "periodsteps are for regular waves"},
       {"ThreeOverlap", solitary(kWave + "\n<waves value=\"3\" />\n<startcoef2 value=\"0.5\" />\n"
                                         "<startcoef3 value=\"0.4\" />"),
        "<piston_solitary>", "piston_solitary", "three waves may not overlap"},

@@ -193,30 +193,23 @@ TEST(WavePaddleKinematics, StepsFollowTheLaw) {
   }
 }
 
-// <savemotion>: the law sampled from the start, every saveDt up to saveTime after it.
+// <savemotion>: a row at time 0 (the paddle starts later), then the law sampled from the start
+// every dt for the time asked, in WavePaddle_mkbNNNN_0000.csv.
 TEST(WavePaddleOutput, WritesTheSampledLaw) {
   WavePaddle p = exampleFlap();
   p.mkbound = 7;
   p.start = 0.5;
-  p.saveTime = 4;
-  p.saveDt = 0.1;
+  p.saveMotions.push_back({4.0, 0.1});
   WavePaddle silent = examplePiston();  // no <savemotion>: no file
   silent.mkbound = 8;
   const auto dir = test::tempDir("wave_paddle_output");
-  writeWavePaddleMotions(dir, {p, silent});
-  EXPECT_FALSE(std::filesystem::exists(dir / "WavePaddle_mkb0008.csv"));
-  std::ifstream in(dir / "WavePaddle_mkb0007.csv");
-  ASSERT_TRUE(in.good());
-  std::string line;
-  bool header = false;
-  std::vector<Sample> rows;
-  while (std::getline(in, line)) {
-    if (line == "Time [s];Angle [rad]") header = true;
-    else if (header) rows.push_back({std::stod(line), std::stod(line.substr(line.find(';') + 1))});
-  }
-  ASSERT_EQ(rows.size(), 41u);
+  writeWavePaddleMotions(dir, {p, silent}, 10, 0.1);
+  EXPECT_FALSE(std::filesystem::exists(dir / "WavePaddle_mkb0008_0000.csv"));
+  const std::vector<Sample> rows = test::readSaveMotionRows((dir / "WavePaddle_mkb0007_0000.csv").string(), "Time [s];Angle [rad]");
+  ASSERT_EQ(rows.size(), 42u);
   const RegularPaddleLaw law(p);
-  EXPECT_DOUBLE_EQ(rows.front().t, 0.5);
+  EXPECT_DOUBLE_EQ(rows[0].t, 0);
+  EXPECT_DOUBLE_EQ(rows[1].t, 0.5);
   EXPECT_NEAR(rows.back().t, 4.5, 1e-9);
   for (const Sample& r : rows) EXPECT_NEAR(r.value, law.at(r.t), 1e-9 * std::max(1.0, std::abs(r.value)));
 }
@@ -271,8 +264,11 @@ TEST(WavePaddleReader, ReadsAPistonAsDualSPHysicsWritesIt) {
   EXPECT_DOUBLE_EQ(p.rampPeriods, 1);
   EXPECT_DOUBLE_EQ(p.gainStroke, 1.1);
   EXPECT_DOUBLE_EQ(p.gravity, 9.81);
-  EXPECT_DOUBLE_EQ(p.saveTime, 1.6);
-  EXPECT_DOUBLE_EQ(p.saveDt, 0.04);
+  ASSERT_EQ(p.saveMotions.size(), 1u);
+  EXPECT_DOUBLE_EQ(*p.saveMotions[0].time, 1.6);
+  EXPECT_DOUBLE_EQ(*p.saveMotions[0].dt, 0.04);
+  EXPECT_DOUBLE_EQ(p.saveMotions[0].xpos, 0.3);
+  EXPECT_DOUBLE_EQ(*p.saveMotions[0].zpos, -0.1);
 }
 
 TEST(WavePaddleReader, ReadsAFlapWithDefaults) {
@@ -297,8 +293,41 @@ TEST(WavePaddleReader, ReadsAFlapWithDefaults) {
   EXPECT_DOUBLE_EQ(p.rampPeriods, 0);
   EXPECT_DOUBLE_EQ(p.draft, 0.05);
   EXPECT_DOUBLE_EQ(p.axis1.y, 1);
-  EXPECT_DOUBLE_EQ(p.saveTime, 3);
-  EXPECT_DOUBLE_EQ(p.saveDt, 0.01);
+  ASSERT_EQ(p.saveMotions.size(), 1u);
+  EXPECT_DOUBLE_EQ(*p.saveMotions[0].time, 3);
+  EXPECT_DOUBLE_EQ(*p.saveMotions[0].dt, 0.01);
+  EXPECT_FALSE(p.saveMotions[0].zpos.has_value());
+}
+
+// As DualSPHysics 5.4 writes them (checked with its CPU build on this piston, TimeMax 7.3 and
+// TimeOut 0.3): one file per <savemotion>, numbered in order; a <savemotion> without periods
+// (time) spans TimeMax, without periodsteps (timedt) steps by TimeOut; the last sample is the
+// last one within the span.
+TEST(WavePaddleOutput, SaveMotionDefaultsAndSeveralFiles) {
+  const CaseDefinition c = loadPaddleCase(
+      "Defaults",
+      "<wavepaddles>\n<piston>\n<mkbound value=\"1\" />\n<depth value=\"0.2\" />\n<waveheight value=\"0.02\" />\n"
+      "<waveperiod value=\"2\" />\n<savemotion xpos=\"6\" zpos=\"-0.26\" />\n"
+      "<savemotion periods=\"3\" periodsteps=\"5\" />\n<savemotion periods=\"2\" />\n<savemotion periodsteps=\"4\" />\n"
+      "</piston>\n</wavepaddles>\n");
+  ASSERT_EQ(c.motions.size(), 1u);
+  const WavePaddle& p = *c.motions[0].paddle;
+  ASSERT_EQ(p.saveMotions.size(), 4u);
+  const auto dir = test::tempDir("savemotion_defaults_out");
+  writeWavePaddleMotions(dir, {p}, 7.3, 0.3);
+  // DualSPHysics' first and last sample times and counts of the four files.
+  const struct {
+    double last;
+    size_t rows;
+  } expected[] = {{7.2, 25}, {6.0, 16}, {3.9, 14}, {7.0, 15}};
+  for (size_t n = 0; n < 4; ++n) {
+    SCOPED_TRACE(n);
+    const std::vector<Sample> rows = test::readSaveMotionRows(
+        (dir / ("WavePaddle_mkb0001_000" + std::to_string(n) + ".csv")).string(), "Time [s];Position [m]");
+    ASSERT_EQ(rows.size(), expected[n].rows);
+    EXPECT_DOUBLE_EQ(rows.front().t, 0);
+    EXPECT_NEAR(rows.back().t, expected[n].last, 1e-9);
+  }
 }
 
 struct BadPaddle {

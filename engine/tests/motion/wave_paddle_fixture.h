@@ -33,4 +33,26 @@ inline PaddleFixture readPaddleFixture(const std::string& name) {
   return f;
 }
 
+// The rows of a <savemotion> file this engine wrote: the "time;value" lines after `columns`, its
+// column line; the header lines before it go to `header` when given.
+inline std::vector<PaddleSample> readSaveMotionRows(const std::string& path, const std::string& columns,
+                                                   std::string* header = nullptr) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::vector<PaddleSample> rows;
+  std::string line;
+  bool body = false;
+  while (std::getline(in, line)) {
+    if (body) {
+      rows.push_back({std::stod(line), std::stod(line.substr(line.find(';') + 1))});
+    } else if (line == columns) {
+      body = true;
+    } else if (header) {
+      *header += line + "\n";
+    }
+  }
+  if (!body) throw std::runtime_error(path + ": no line \"" + columns + "\"");
+  return rows;
+}
+
 }  // namespace sph::test
