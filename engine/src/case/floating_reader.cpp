@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "case/motion_data_file.h"
 #include "model/number_text.h"
 #include "platform/input_file.h"
 #include "platform/install_paths.h"
@@ -141,12 +142,66 @@ std::vector<int> parseMkList(const XmlReader& x, const XMLElement* e, const char
   return out;
 }
 
+// <linearvel>, <angularvel> (`child` "vel", components may be "none" or left out: free) and
+// <linearforce>, <angularforce> (`child` "force", every component given): a time series, from
+// <child time x y z> rows or from file="..." (rows "time x y z", beside the case), as DualSPHysics
+// reads them (JLinearValue).
+TimeSeries3 readTimeSeries(const XmlReader& x, const XMLElement* e, const char* child, bool freeComponents) {
+  TimeSeries3 out;
+  if (const char* file = e->Attribute("file")) {
+    x.onlyChildren(e, {});
+    std::filesystem::path path(file);
+    if (path.is_relative()) path = std::filesystem::path(x.path()).parent_path() / path;
+    const DataFileUse use{freeComponents ? "floating velocity file" : "floating force file",
+                          "the floating body", "a floating body's time series"};
+    for (const std::vector<double>& row : readDataRows(path.string(), 4, 0, use)) {
+      out.times.push_back(row[0]);
+      out.values.push_back({row[1], row[2], row[3]});
+    }
+    return out;
+  }
+  x.onlyChildren(e, {child});
+  for (const XMLElement* r = e->FirstChildElement(child); r; r = r->NextSiblingElement(child)) {
+    if (skipped(r)) continue;
+    const double t = x.real(r, "time");
+    if (!out.times.empty() && t < out.times.back())
+      x.fail(r, fmt::format("time=\"{}\" goes back (the previous row is at {})", t, out.times.back()));
+    double v[3];
+    for (int k = 0; k < 3; ++k) {
+      const char* name = k == 0 ? "x" : k == 1 ? "y" : "z";
+      const char* text = r->Attribute(name);
+      if (freeComponents && (!text || std::string_view(splitTokens(text).front()) == "none"))
+        v[k] = std::nan("");
+      else
+        v[k] = x.real(r, name);
+    }
+    out.times.push_back(t);
+    out.values.push_back({v[0], v[1], v[2]});
+  }
+  if (out.times.empty()) x.fail(e, fmt::format("needs <{} time=... x=... y=... z=...> rows or file=\"...\"", child));
+  return out;
+}
+
+// <translationDOF x y z> / <rotationDOF x y z> (DualSPHysics also reads <translation>, <rotation>):
+// 0 restricts that axis; a component left out is free.
+void readFreedom(const XmlReader& x, const XMLElement* e, const char* name, const char* oldName, bool free[3]) {
+  const XMLElement* a = e->FirstChildElement(name);
+  const XMLElement* b = e->FirstChildElement(oldName);
+  if (a && b) x.fail(b, fmt::format("<{}> and <{}> both restrict the motion: keep one", name, oldName));
+  const XMLElement* d = a ? a : b;
+  if (!d) return;
+  x.onlyChildren(d, {});
+  for (int k = 0; k < 3; ++k) free[k] = x.real(d, k == 0 ? "x" : k == 1 ? "y" : "z", 1) != 0;
+}
+
 void readFloatings(const XmlReader& x, const XMLElement* floatings, CaseDefinition& c) {
   std::set<int> taken;
   for (const XMLElement* e = floatings->FirstChildElement(); e; e = e->NextSiblingElement()) {
     if (skipped(e)) continue;
     if (std::string_view(e->Name()) != "floating") x.unknown(e, floatings);
-    x.onlyChildren(e, {"massbody", "rhopbody", "center", "velini", "omegaini", "linearvelini", "angularvelini"});
+    x.onlyChildren(e, {"massbody", "rhopbody", "center", "velini", "omegaini", "linearvelini", "angularvelini",
+                       "linearvel", "angularvel", "linearforce", "angularforce", "translationDOF", "rotationDOF",
+                       "translation", "rotation"});
     FloatingDef f;
     f.line = e->GetLineNum();
     f.mkBound = parseMkList(x, e, "mkbound");
@@ -176,6 +231,15 @@ void readFloatings(const XmlReader& x, const XMLElement* floatings, CaseDefiniti
       if (a || b) *into = x.vec(a ? a : b);
     }
     if (const char* p = e->Attribute("property")) f.property = p;
+    for (const auto& [name, child, free, into] :
+         {std::tuple{"linearvel", "vel", true, &f.linearVel}, std::tuple{"angularvel", "vel", true, &f.angularVel},
+          std::tuple{"linearforce", "force", false, &f.linearForce},
+          std::tuple{"angularforce", "force", false, &f.angularForce}}) {
+      const XMLElement* d = e->FirstChildElement(name);
+      if (d && !skipped(d)) *into = readTimeSeries(x, d, child, free);
+    }
+    readFreedom(x, e, "translationDOF", "translation", f.translationFree);
+    readFreedom(x, e, "rotationDOF", "rotation", f.rotationFree);
     c.floatings.push_back(std::move(f));
   }
 }

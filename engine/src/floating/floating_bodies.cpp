@@ -123,12 +123,42 @@ std::vector<FloatingBodyDef> floatingBodies(const CaseDefinition& c, const SimPa
     b.velIni = f.velIni;
     b.omegaIni = f.omegaIni;
     b.material = f.property;
+    b.linearVel = f.linearVel;
+    b.angularVel = f.angularVel;
+    b.linearForce = f.linearForce;
+    b.angularForce = f.angularForce;
+    for (int a = 0; a < 3; ++a) {
+      if (!f.translationFree[a]) b.fixedMove |= uint8_t(1u << a);
+      if (!f.rotationFree[a]) b.fixedTurn |= uint8_t(1u << a);
+    }
     if (p.rigidAlgorithm == 2 && f.property.empty())
       throw InputError(where + "RigidAlgorithm=2 (DEM) needs the body's material: add property=\"...\"");
     bodies.push_back(b);
     slot += b.count;
   }
   return bodies;
+}
+
+BodyDrive FloatingBodyDef::driveAt(double t) const {
+  BodyDrive d{};
+  // A series' components at t; a none (NaN) component is left out of `set`.
+  const auto put = [t](const std::optional<TimeSeries3>& series, double* out, uint8_t* set) {
+    if (!series) return;
+    const Vec3d v = series->at(t);
+    const double c[3] = {v.x, v.y, v.z};
+    for (int k = 0; k < 3; ++k) {
+      if (std::isnan(c[k])) continue;
+      out[k] = c[k];
+      if (set) *set |= uint8_t(1u << k);
+    }
+  };
+  put(linearVel, d.vel, &d.setVel);
+  put(angularVel, d.omega, &d.setOmega);
+  put(linearForce, d.force, nullptr);
+  put(angularForce, d.torque, nullptr);
+  d.fixedMove = fixedMove;
+  d.fixedTurn = fixedTurn;
+  return d;
 }
 
 template <typename T>
@@ -185,6 +215,13 @@ FloatingBodies<T>::FloatingBodies(const CaseDefinition& c, const SimParameters& 
   }
   bodies_.allocate(d, nb, "floating bodies");
   bodies_.upload(bodies, "uploading floating bodies");
+  if (std::any_of(defs_.begin(), defs_.end(), [](const FloatingBodyDef& b) { return b.driven(); })) {
+    drives_.allocate(d, nb, "floating body drives");
+    timeDriven_ = std::any_of(defs_.begin(), defs_.end(), [](const FloatingBodyDef& b) {
+      return b.linearVel || b.angularVel || b.linearForce || b.angularForce;
+    });
+    uploadDrives(0);
+  }
   motions_.allocate(d, nb, "floating body motions");
   centerNow_.allocate(d, 3 * size_t(nb), "floating body centres");
   centerNow_.upload(centers, "uploading floating body centres");
@@ -210,9 +247,18 @@ FloatingBodies<T>::FloatingBodies(const CaseDefinition& c, const SimParameters& 
 }
 
 template <typename T>
+void FloatingBodies<T>::uploadDrives(double time) {
+  std::vector<BodyDrive> drives(defs_.size());
+  for (size_t b = 0; b < defs_.size(); ++b) drives[b] = defs_[b].driveAt(time);
+  drives_.upload(drives, "uploading the imposed motion of floating bodies");
+  drivesTime_ = time;
+}
+
+template <typename T>
 FloatingPass<T> FloatingBodies<T>::pass() const {
   FloatingPass<T> f = shape_;
   f.bodies = bodies_.data();
+  f.drives = drives_.size() ? drives_.data() : nullptr;
   f.motions = motions_.data();
   f.centerNow = centerNow_.data();
   f.bodyContacts = bodyContacts_.data();
@@ -243,7 +289,8 @@ void FloatingBodies<T>::index(const ParticleView<T>& p) {
 
 template <typename T>
 void FloatingBodies<T>::advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src,
-                                const Real4<T>* srcVel, const double* dt, BodyStep kind, bool paused) {
+                                const Real4<T>* srcVel, const double* dt, BodyStep kind, bool paused, double time) {
+  if (timeDriven_ && time != drivesTime_) uploadDrives(time);
   if (device_ == Device::Gpu)
     advanceFloatingGpu(p, ace, src, srcVel, pass(), dt, kind, paused);
   else
@@ -287,7 +334,7 @@ void FloatingBodies<T>::restore(const CheckpointReader& r) {
 
 template <typename T>
 size_t FloatingBodies<T>::bytes() const {
-  return bodies_.bytes() + motions_.bytes() + centerNow_.bytes() + bodyContacts_.bytes() + slotIndex_.bytes() +
+  return bodies_.bytes() + drives_.bytes() + motions_.bytes() + centerNow_.bytes() + bodyContacts_.bytes() + slotIndex_.bytes() +
          contacts_.bytes() + solids_.bytes();
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,15 @@ struct FloatingBodyDef {
   // GenCase's inertia about the centre (xx, yy, zz, xy, xz, yz): sum_p (M/N) (|d|^2 1 - d d^T).
   double inertia[6] = {0, 0, 0, 0, 0, 0};
   std::string material;   // DEM: the resolved property names
+  // What the case imposes (physics/floating_body_physics.h, BodyDrive): velocities and external
+  // force and torque over time, and the restricted axes.
+  std::optional<TimeSeries3> linearVel, angularVel, linearForce, angularForce;
+  uint8_t fixedMove = 0, fixedTurn = 0;
+  bool driven() const {
+    return linearVel || angularVel || linearForce || angularForce || fixedMove || fixedTurn;
+  }
+  // The drive at time t (DualSPHysics evaluates it at the step's start time).
+  BodyDrive driveAt(double t) const;
 };
 
 ParticleOrder planParticleOrder(const CaseDefinition& c);
@@ -66,9 +76,10 @@ class FloatingBodies {
   void index(const ParticleView<T>& p);
   // Sums the last force pass per body, advances the bodies over the step *dt as `kind` says
   // (physics/floating_body_physics.h) and moves their particles from src and srcVel (pos and velrho, or
-  // the symplectic corrector's posPre and velrhoPre).
+  // the symplectic corrector's posPre and velrhoPre). `time`: the step's start, when the
+  // imposed velocities and external forces are taken.
   void advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
-               const double* dt, BodyStep kind, bool paused);
+               const double* dt, BodyStep kind, bool paused, double time);
   std::vector<FloatingBodyState> states() const;
   // Checkpoints: the bodies, their last motions and centres, and the DEM contacts of the last
   // force pass, which the next one reads.
@@ -80,6 +91,7 @@ class FloatingBodies {
 
  private:
   FloatingPass<T> pass() const;
+  void uploadDrives(double time);
   // Each array of a checkpoint with its record name and length, for save() and restore() alike.
   template <typename Self, typename F>
   static void checkpointArrays(Self& s, F&& f);
@@ -91,6 +103,9 @@ class FloatingBodies {
   bool dem_ = false;
   T dp_ = 0;
   DeviceArray<FloatingBody> bodies_;
+  DeviceArray<BodyDrive> drives_;  // empty when no body is driven
+  bool timeDriven_ = false;        // some drive changes with time: uploaded every advance
+  double drivesTime_ = -1;         // the time of the drives uploaded last
   DeviceArray<BodyMotion> motions_;
   DeviceArray<double> centerNow_;
   DeviceArray<uint32_t> bodyContacts_, slotIndex_, contacts_;

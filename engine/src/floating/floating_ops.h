@@ -16,6 +16,7 @@ namespace sph {
 template <typename T>
 struct FloatingPass {
   FloatingBody* bodies = nullptr;
+  const BodyDrive* drives = nullptr;  // per body, when the case imposes anything on a body (else null)
   BodyMotion* motions = nullptr;    // per body: the motion of the last advance
   double* centerNow = nullptr;      // per body, 3 each: the centre of the particles as they are now
   uint32_t* bodyContacts = nullptr; // per body: DEM contacts of the last force pass (written here)
@@ -71,9 +72,10 @@ SPH_HD inline void addParticleToBody(BodySums& s, uint32_t i, const Real4<T>* po
 template <typename T>
 SPH_HD inline void finishBody(uint32_t b, const BodySums& s, const FloatingPass<T>& f, double stepDt, bool paused,
                               BodyStep kind) {
+  const BodyDrive* drive = f.drives ? f.drives + b : nullptr;
   const BodyMotion m = f.motion == FloatingMotion::DualSPHysics
-                           ? advanceBodyDualSPHysics(f.bodies[b], s, stepDt, f.gravity, f.dim, paused, kind)
-                           : advanceBody(f.bodies[b], s, stepDt, f.gravity, f.dim, paused, kind);
+                           ? advanceBodyDualSPHysics(f.bodies[b], s, stepDt, f.gravity, f.dim, paused, kind, drive)
+                           : advanceBody(f.bodies[b], s, stepDt, f.gravity, f.dim, paused, kind, drive);
   f.motions[b] = m;
   for (int k = 0; k < 3; ++k) f.centerNow[3 * b + k] = m.to[k];
   f.bodyContacts[b] = s.contacts;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/time_series3.h"
 #include "model/vec3d.h"
 
 namespace sph {
@@ -21,6 +22,11 @@ struct FloatingDef {
   std::optional<Vec3d> center;           // <center>: otherwise the particles' centroid
   Vec3d velIni, omegaIni;                // <linearvelini> or <velini>, <angularvelini> or <omegaini> (rad/s)
   std::string property;                  // material name(s), "a + b" overrides left to right
+  // <linearvel>, <angularvel>: velocities imposed over time (a NaN component is free);
+  // <linearforce>, <angularforce>: external force (N) and torque (N m) over time.
+  std::optional<TimeSeries3> linearVel, angularVel, linearForce, angularForce;
+  // <translationDOF>, <rotationDOF>: false restricts the motion along / about that world axis.
+  bool translationFree[3] = {true, true, true}, rotationFree[3] = {true, true, true};
   int line = 0;
 };
 

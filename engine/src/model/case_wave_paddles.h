@@ -107,6 +107,13 @@ struct PaddleSaveMotion {
   // The span and interval with the run's TimeMax and TimeOut for what the case left out.
   double timeOr(double timeMax) const { return time.value_or(timeMax); }
   double dtOr(double timeOut) const { return dt.value_or(timeOut); }
+  // One that gives both (as a case's time and timedt).
+  static PaddleSaveMotion spanning(double time, double dt) {
+    PaddleSaveMotion m;
+    m.time = time;
+    m.dt = dt;
+    return m;
+  }
 };
 
 struct WavePaddle {

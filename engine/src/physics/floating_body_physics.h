@@ -69,6 +69,28 @@ struct BodySums {
   uint32_t contacts = 0;          // DEM contacts
 };
 
+// What the case imposes on a body besides the fluid (DualSPHysics' <linearvel>, <angularvel>,
+// <linearforce>, <angularforce>, <translationDOF>, <rotationDOF>), at the step's start time. As
+// DualSPHysics (FtComputeAceVel): the external force and torque join the fluid's; the new
+// velocities then take the imposed components; then the restricted ones are zero.
+struct BodyDrive {
+  double vel[3], omega[3];     // imposed, world axes (the components of setVel, setOmega)
+  double force[3], torque[3];  // external, N and N m, world axes
+  uint8_t setVel = 0, setOmega = 0;  // bit k: component k is imposed
+  uint8_t fixedMove = 0;       // bit k: no translation along axis k
+  uint8_t fixedTurn = 0;       // bit k: no rotation about axis k
+};
+
+// The imposed components, then the restrictions, on a body's new velocities.
+SPH_HD inline void applyBodyDrive(const BodyDrive& d, double vel[3], double omega[3]) {
+  for (int k = 0; k < 3; ++k) {
+    if (d.setVel & (1u << k)) vel[k] = d.vel[k];
+    if (d.setOmega & (1u << k)) omega[k] = d.omega[k];
+    if (d.fixedMove & (1u << k)) vel[k] = 0;
+    if (d.fixedTurn & (1u << k)) omega[k] = 0;
+  }
+}
+
 // How advanceBody() steps a body (see the top of this file).
 enum class BodyStep : uint8_t { Euler, Predictor, Corrector };
 
@@ -163,7 +185,7 @@ SPH_HD inline void solveInertia(const double I[6], const double t[3], double x[3
 // One step of dt (the whole step; the predictor takes half of it) for body b from its committed
 // state; the corrector and Euler steps store the new state.
 SPH_HD inline BodyMotion advanceBody(FloatingBody& b, const BodySums& s, double stepDt, const double gravity[3],
-                                     int dim, bool paused, BodyStep kind) {
+                                     int dim, bool paused, BodyStep kind, const BodyDrive* drive = nullptr) {
   BodyMotion m;
   const double dt = stepDt * bodyStepFraction(kind);
   const bool commit = kind != BodyStep::Predictor;
@@ -175,7 +197,13 @@ SPH_HD inline BodyMotion advanceBody(FloatingBody& b, const BodySums& s, double 
     for (int k = 0; k < 3; ++k) vel[k] = omega[k] = 0;
   } else {
     const double mf = b.pairMass;
-    const double torque[3] = {mf * s.torque[0], mf * s.torque[1], mf * s.torque[2]};
+    double torque[3] = {mf * s.torque[0], mf * s.torque[1], mf * s.torque[2]};
+    double force[3] = {0, 0, 0};
+    if (drive)
+      for (int k = 0; k < 3; ++k) {
+        torque[k] += drive->torque[k];
+        force[k] = drive->force[k];
+      }
     double alpha[3] = {0, 0, 0};
     if (dim == 2) {
       const double iyy = mp * s.inertia[1] + b.ownInertia;
@@ -187,12 +215,13 @@ SPH_HD inline BodyMotion advanceBody(FloatingBody& b, const BodySums& s, double 
     }
     for (int k = 0; k < 3; ++k) {
       omega[k] = b.omega[k] + dt * alpha[k];
-      vel[k] = b.vel[k] + dt * (mf * s.ace[k] + b.mass * gravity[k]) / b.mass;
+      vel[k] = b.vel[k] + dt * (mf * s.ace[k] + force[k] + b.mass * gravity[k]) / b.mass;
     }
     if (dim == 2) {
       vel[1] = 0;
       omega[0] = omega[2] = 0;
     }
+    if (drive) applyBodyDrive(*drive, vel, omega);
   }
   double velMove[3], omegaMove[3];
   for (int k = 0; k < 3; ++k) {
@@ -250,7 +279,8 @@ SPH_HD inline void rotateInertia(const double r[9], const double I[6], double ou
 // its committed state (see the top of this file); the corrector and Euler steps store the new
 // state. A held body (FtPause) keeps its state and its particles keep theirs (m.dt = 0).
 SPH_HD inline BodyMotion advanceBodyDualSPHysics(FloatingBody& b, const BodySums& s, double stepDt,
-                                                 const double gravity[3], int dim, bool paused, BodyStep kind) {
+                                                 const double gravity[3], int dim, bool paused, BodyStep kind,
+                                                 const BodyDrive* drive = nullptr) {
   BodyMotion m;
   const double dt = paused ? 0.0 : stepDt * bodyStepFraction(kind);
   for (int k = 0; k < 9; ++k) m.rot[k] = (k % 4 == 0) ? 1.0 : 0.0;
@@ -264,7 +294,13 @@ SPH_HD inline BodyMotion advanceBodyDualSPHysics(FloatingBody& b, const BodySums
     return m;
   }
   const double mf = b.pairMass;
-  const double torque[3] = {mf * s.torque[0], mf * s.torque[1], mf * s.torque[2]};
+  double torque[3] = {mf * s.torque[0], mf * s.torque[1], mf * s.torque[2]};
+  double force[3] = {0, 0, 0};
+  if (drive)
+    for (int k = 0; k < 3; ++k) {
+      torque[k] += drive->torque[k];
+      force[k] = drive->force[k];
+    }
   double rot[9], inertia[6], alpha[3];
   rotationFromAngles(b.angles, rot);
   rotateInertia(rot, b.inertia0, inertia);
@@ -272,13 +308,14 @@ SPH_HD inline BodyMotion advanceBodyDualSPHysics(FloatingBody& b, const BodySums
   for (int k = 0; k < 3; ++k) {
     m.from[k] = b.center[k];
     m.to[k] = b.center[k] + dt * b.vel[k];
-    m.vel[k] = b.vel[k] + dt * (mf * s.ace[k] + b.mass * gravity[k]) / b.mass;
+    m.vel[k] = b.vel[k] + dt * (mf * s.ace[k] + force[k] + b.mass * gravity[k]) / b.mass;
     m.omega[k] = b.omega[k] + dt * alpha[k];
   }
   if (dim == 2) {
     m.vel[1] = 0;
     m.omega[0] = m.omega[2] = 0;
   }
+  if (drive) applyBodyDrive(*drive, m.vel, m.omega);
   if (kind != BodyStep::Predictor) {
     for (int k = 0; k < 3; ++k) {
       b.center[k] = m.to[k];

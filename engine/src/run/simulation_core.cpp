@@ -524,7 +524,7 @@ class SimulationCore final : public Simulation::Impl {
   void moveFloatings(const Real4<T>* src, const Real4<T>* srcVel, BodyStep kind) {
     if (!floating_) return;
     ScopedPhase ph(timer.get(), "SU-Floating", PhaseGroup::Other);
-    floating_->advance(state_->view(), state_->ace.data(), src, srcVel, ops_->dtLocation(), kind, t < p.ftPause);
+    floating_->advance(state_->view(), state_->ace.data(), src, srcVel, ops_->dtLocation(), kind, t < p.ftPause, t);
   }
 
   // Periodic runs: fluid particles that left through one side come back through the other.

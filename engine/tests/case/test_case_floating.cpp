@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "case/loader.h"
@@ -127,6 +128,50 @@ void expectRunError(const std::string& dir, const std::string& xml, int line, co
 
 std::string withParameters(const std::string& params) {
   return "<execution>\n<parameters>\n" + params + "</parameters>\n</execution>\n";
+}
+
+// <linearvel>, <angularvel>, <linearforce>, <angularforce> (rows or a file), <translationDOF>,
+// <rotationDOF>, as GenCase_CaseTemplate.xml writes them.
+TEST(CaseFloatings, ImposedMotionAndRestrictions) {
+  const auto dir = sph::test::tempDir("floating_imposed");
+  sph::test::writeFile(dir / "FileAngular.csv", "# time x y z\n0 0 0 1\n2 0 0 3\n");
+  const std::string xml = blocksCase(
+      "<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\">\n"
+      "<translationDOF x=\"0\" y=\"0\" z=\"1\" />\n<rotationDOF x=\"0\" y=\"1\" />\n"
+      "<linearvel>\n<vel time=\"0\" x=\"0\" z=\"0\" />\n<vel time=\"1\" x=\"2\" y=\"none\" z=\"4\" />\n</linearvel>\n"
+      "<angularvel file=\"FileAngular.csv\" />\n"
+      "<linearforce>\n<force time=\"0\" x=\"1\" y=\"2\" z=\"3\" />\n</linearforce>\n</floating>\n"
+      "<floating mkbound=\"2\" relativeweight=\"0.5\" />\n</floatings>\n");
+  const CaseDefinition c = sph::loadCase(sph::test::writeFile(dir / "case.xml", xml));
+  const sph::FloatingDef& f = c.floatings.at(0);
+  EXPECT_FALSE(f.translationFree[0]);
+  EXPECT_FALSE(f.translationFree[1]);
+  EXPECT_TRUE(f.translationFree[2]);
+  EXPECT_FALSE(f.rotationFree[0]);
+  EXPECT_TRUE(f.rotationFree[1]);
+  EXPECT_TRUE(f.rotationFree[2]);  // left out: free
+  ASSERT_TRUE(f.linearVel);
+  const sph::Vec3d half = f.linearVel->at(0.5);
+  EXPECT_DOUBLE_EQ(half.x, 1);
+  EXPECT_TRUE(std::isnan(half.y));  // y left out at 0 (free), none at 1
+  EXPECT_DOUBLE_EQ(half.z, 2);
+  EXPECT_DOUBLE_EQ(f.linearVel->at(5).x, 2);  // after the last row: the last value
+  ASSERT_TRUE(f.angularVel);
+  EXPECT_DOUBLE_EQ(f.angularVel->at(1).z, 2);
+  ASSERT_TRUE(f.linearForce);
+  EXPECT_DOUBLE_EQ(f.linearForce->at(7).y, 2);
+  EXPECT_FALSE(f.angularForce);
+  const sph::FloatingDef& free = c.floatings.at(1);
+  EXPECT_TRUE(free.translationFree[0] && free.rotationFree[2]);
+  EXPECT_FALSE(free.linearVel);
+
+  const std::string twice = blocksCase(
+      "<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\">\n<translation x=\"0\" />\n"
+      "<translationDOF x=\"0\" />\n</floating>\n</floatings>\n");
+  expectError(writeCase("floating_dof_twice", twice), lineOf(twice, "<translation x"), "<translation>", "keep one");
+  const std::string noRows = blocksCase(
+      "<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\">\n<linearforce />\n</floating>\n</floatings>\n");
+  expectError(writeCase("floating_no_rows", noRows), lineOf(noRows, "<linearforce"), "<linearforce>", "needs <force");
 }
 
 TEST(CaseFloatingsErrors, DemNeedsMaterialsForBodiesAndWalls) {

@@ -11,6 +11,7 @@
 
 #include "case/loader.h"
 #include "model/case_model.h"
+#include "platform/gpu_runtime.h"
 #include "sph/plugin/errors.h"
 #include "test_support.h"
 
@@ -389,9 +390,9 @@ TEST(CaseLoaderErrors, NoFluidParticles) {
   expectBadCase(xml, "<mainlist>", "<mainlist>", "no fluid particles");
 }
 
-// DualSPHysics' motion examples move boundaries with no fluid at all: they load and run (the
-// speed of sound from the given depth, as DualSPHysics needs too).
-TEST(CaseLoader, MovingBoundariesWithoutFluidRun) {
+// DualSPHysics' motion examples move boundaries with no fluid at all: a moving box alone, written
+// to a file of its own.
+std::string movingBoxOnlyCase(const std::string& fileName) {
   std::string xml = caseXml(
       "<setmkbound mk=\"1\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
       "<size x=\"0.5\" y=\"0.5\" z=\"0.5\" />\n</drawbox>\n",
@@ -401,7 +402,13 @@ TEST(CaseLoader, MovingBoundariesWithoutFluidRun) {
   xml.replace(xml.find("</casedef>"), 10,
               "<motion>\n<objreal ref=\"1\">\n<begin mov=\"1\" start=\"0\" />\n<mvrect id=\"1\" duration=\"1\">\n"
               "<vel x=\"0.5\" y=\"0\" z=\"0\" />\n</mvrect>\n</objreal>\n</motion>\n</casedef>");
-  const std::string path = writeCase("motion_only.xml", xml);
+  return writeCase(fileName, xml);
+}
+
+// They load and run (the speed of sound from the given depth, as DualSPHysics needs too), on
+// the CPU and, where there is one, the GPU.
+TEST(CaseLoader, MovingBoundariesWithoutFluidRun) {
+  const std::string path = movingBoxOnlyCase("motion_only.xml");
   const CaseDefinition c = sph::loadCase(path);
   EXPECT_EQ(c.nFluid, 0u);
   EXPECT_GT(c.nBound, 0u);
@@ -409,6 +416,19 @@ TEST(CaseLoader, MovingBoundariesWithoutFluidRun) {
   const sph::test::CommandResult r = sph::test::runSph("run " + path + " --device cpu --no-vtk --quiet --out " + out);
   EXPECT_EQ(r.exitCode, 0) << r.output;
   EXPECT_NE(r.output.find("done: 20 steps"), std::string::npos) << r.output;
+}
+
+TEST(CaseLoader, MovingBoundariesWithoutFluidRunOnGpu) {
+  if (!sph::gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
+  const std::string path = movingBoxOnlyCase("motion_only_gpu.xml");
+  for (const char* strategy : {"cell", "verlet"}) {
+    SCOPED_TRACE(strategy);
+    const std::string out = (fs::path(path).parent_path() / (std::string("out_") + strategy)).string();
+    const sph::test::CommandResult r = sph::test::runSph("run " + path + " --device gpu --neighbours " + strategy +
+                                                         " --no-vtk --quiet --out " + out);
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("done: 20 steps"), std::string::npos) << r.output;
+  }
 }
 
 TEST(CaseLoaderErrors, FluidCarvedAwayIsNoFluid) {

@@ -103,6 +103,52 @@ TEST(FloatingBody, FreeFallIsSemiImplicitEuler) {
   EXPECT_NEAR(p.vel[2], v0[2] + kGravity[2] * dt, 1e-15);
 }
 
+// What a case imposes (BodyDrive), in both sets of rules, as DualSPHysics' FtComputeAceVel: the
+// external force joins the weight, imposed components replace the new velocities, restricted ones
+// are zero.
+TEST(FloatingBody, DriveImposesForcesVelocitiesAndRestrictions) {
+  const double c[3] = {0.3, -0.2, 1.0}, v0[3] = {0.1, -0.2, 0.3}, w0[3] = {0.5, -0.4, 0.2};
+  const Lattice l = lattice(3, 3, 3, c);
+  const double dt = 1e-3;
+  for (int rules = 0; rules < 2; ++rules) {
+    SCOPED_TRACE(rules == 0 ? "Rigid" : "DualSPHysics");
+    const auto step = [&](FloatingBody& b, const BodyDrive* d) {
+      return rules == 0 ? advanceBody(b, BodySums{}, dt, kGravity, 3, false, BodyStep::Euler, d)
+                        : advanceBodyDualSPHysics(b, BodySums{}, dt, kGravity, 3, false, BodyStep::Euler, d);
+    };
+    // An external force of 2 M along x accelerates the body by 2 m/s^2 beside gravity.
+    FloatingBody pushed = bodyOf(l, v0, w0);
+    BodyDrive force{};
+    force.force[0] = 2 * pushed.mass;
+    step(pushed, &force);
+    EXPECT_NEAR(pushed.vel[0], v0[0] + 2 * dt, 1e-14);
+    EXPECT_NEAR(pushed.vel[2], v0[2] + kGravity[2] * dt, 1e-14);
+    // Imposed x velocity and z spin; y translation and x rotation restricted; the rest free.
+    FloatingBody driven = bodyOf(l, v0, w0);
+    BodyDrive d{};
+    d.vel[0] = 0.7;
+    d.setVel = 1u << 0;
+    d.omega[2] = -1.5;
+    d.setOmega = 1u << 2;
+    d.fixedMove = 1u << 1;
+    d.fixedTurn = 1u << 0;
+    const BodyMotion m = step(driven, &d);
+    EXPECT_EQ(driven.vel[0], 0.7);
+    EXPECT_EQ(driven.vel[1], 0);
+    EXPECT_NEAR(driven.vel[2], v0[2] + kGravity[2] * dt, 1e-14);  // free: gravity
+    EXPECT_EQ(driven.omega[0], 0);
+    EXPECT_NEAR(driven.omega[1], w0[1], 1e-14);  // free, no torque
+    EXPECT_EQ(driven.omega[2], -1.5);
+    EXPECT_EQ(m.vel[0], 0.7);
+    EXPECT_EQ(m.omega[2], -1.5);
+    // The next step moves the centre by the imposed velocity along x and not at all along y.
+    const double cx = driven.center[0], cy = driven.center[1];
+    step(driven, &d);
+    EXPECT_NEAR(driven.center[0], cx + 0.7 * dt, 1e-15);
+    EXPECT_EQ(driven.center[1], cy);
+  }
+}
+
 TEST(FloatingBody, LatticeBoxHasTheInertiaOfTheSolidBox) {
   // n particles per axis stand for a solid of side n dp: I_xx = M (Ly^2 + Lz^2)/12 exactly (the
   // point sum gives M dp^2 (n^2 - 1)/12 per axis, ownInertia the missing M dp^2/12 per axis).

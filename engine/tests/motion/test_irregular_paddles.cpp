@@ -374,7 +374,7 @@ std::vector<std::vector<double>> numericRows(const std::filesystem::path& file) 
 TEST(IrregularPaddleOutput, WritesTheMotionAndTheSerie) {
   WavePaddle p = exampleFlap();
   p.mkbound = 7;
-  p.saveMotions.push_back({4.0, 0.5});
+  p.saveMotions.push_back(PaddleSaveMotion::spanning(4.0, 0.5));
   p.irregular.serieTimeMin = 100;
   p.irregular.serieTimeMax = 102;
   p.irregular.serieTimeDt = 0.25;

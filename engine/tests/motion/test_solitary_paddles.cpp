@@ -233,7 +233,7 @@ TEST(SolitaryPaddleOutput, WritesTheSampledLaw) {
   WavePaddle p = solitaryPiston(SolitaryTheory::KdV, {0.12, 0.18});
   p.mkbound = 12;
   p.start = 0.5;
-  p.saveMotions.push_back({6.0, 0.05});
+  p.saveMotions.push_back(PaddleSaveMotion::spanning(6.0, 0.05));
   const auto dir = test::tempDir("solitary_paddle_output");
   writeWavePaddleMotions(dir, {p}, 10, 0.1);
   std::string text;

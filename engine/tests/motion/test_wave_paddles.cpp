@@ -199,7 +199,7 @@ TEST(WavePaddleOutput, WritesTheSampledLaw) {
   WavePaddle p = exampleFlap();
   p.mkbound = 7;
   p.start = 0.5;
-  p.saveMotions.push_back({4.0, 0.1});
+  p.saveMotions.push_back(PaddleSaveMotion::spanning(4.0, 0.1));
   WavePaddle silent = examplePiston();  // no <savemotion>: no file
   silent.mkbound = 8;
   const auto dir = test::tempDir("wave_paddle_output");
