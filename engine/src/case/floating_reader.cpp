@@ -211,11 +211,19 @@ void readFloatings(const XmlReader& x, const XMLElement* floatings, CaseDefiniti
     }
     if (e->Attribute("relativeweight")) f.relativeWeight = x.real(e, "relativeweight");
     f.massBody = valueChild(x, e, "massbody");
-    f.rhopBody = valueChild(x, e, "rhopbody");
+    // GenCase 5.4 writes the body's density as an attribute (GenCase_CaseTemplate.xml:
+    // <floating mkbound="0" rhopbody="1300"/>), and rhopbody="0" beside a <massbody> for "not
+    // given"; GenCase 5.0 read it as an element. Either, not both.
+    if (e->Attribute("rhopbody")) {
+      if (e->FirstChildElement("rhopbody")) x.fail(e, "rhopbody given both as an attribute and as <rhopbody>: keep one");
+      if (x.real(e, "rhopbody") != 0) f.rhopBody = x.real(e, "rhopbody");
+    } else {
+      f.rhopBody = valueChild(x, e, "rhopbody");
+    }
     const int given = int(bool(f.relativeWeight)) + int(bool(f.massBody)) + int(bool(f.rhopBody));
     if (given != 1) {
-      x.fail(e, "give the body's weight exactly once: relativeweight=\"...\", <massbody value> or "
-                "<rhopbody value>");
+      x.fail(e, "give the body's weight exactly once: relativeweight=\"...\", rhopbody=\"...\" or <massbody value> "
+                "(GenCase refuses two as well)");
     }
     for (const std::optional<double>* v : {&f.relativeWeight, &f.massBody, &f.rhopBody}) {
       if (*v && !(**v > 0)) x.fail(e, "the body's weight (relativeweight, massbody or rhopbody) must be positive");

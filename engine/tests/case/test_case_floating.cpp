@@ -130,6 +130,23 @@ std::string withParameters(const std::string& params) {
   return "<execution>\n<parameters>\n" + params + "</parameters>\n</execution>\n";
 }
 
+// The body's density as GenCase 5.4 writes it: an attribute, and rhopbody="0" beside <massbody>
+// meaning "not given" (GenCase_CaseTemplate.xml's mkbound 3); two weights are refused.
+TEST(CaseFloatings, RhopbodyAttributeAsGenCase54WritesIt) {
+  const CaseDefinition c = sph::loadCase(writeCase(
+      "floating_rhop_attr", blocksCase("<floatings>\n<floating mkbound=\"1\" rhopbody=\"700\" />\n"
+                                       "<floating mkbound=\"2\" rhopbody=\"0\">\n<massbody value=\"3\" />\n"
+                                       "</floating>\n</floatings>\n")));
+  ASSERT_EQ(c.floatings.size(), 2u);
+  EXPECT_DOUBLE_EQ(*c.floatings[0].rhopBody, 700);
+  EXPECT_FALSE(c.floatings[0].massBody);
+  EXPECT_FALSE(c.floatings[1].rhopBody);
+  EXPECT_DOUBLE_EQ(*c.floatings[1].massBody, 3);
+  const std::string two =
+      blocksCase("<floatings>\n<floating mkbound=\"1\" rhopbody=\"700\" relativeweight=\"0.5\" />\n</floatings>\n");
+  expectError(writeCase("floating_two_weights", two), lineOf(two, "<floating mkbound"), "<floating>", "exactly once");
+}
+
 // <linearvel>, <angularvel>, <linearforce>, <angularforce> (rows or a file), <translationDOF>,
 // <rotationDOF>, as GenCase_CaseTemplate.xml writes them.
 TEST(CaseFloatings, ImposedMotionAndRestrictions) {
