@@ -49,26 +49,22 @@ std::string writeCase(const std::string& fileName, const std::string& xml) {
 
 using sph::test::lineOf;
 
+// The default <definition> of caseXml: dp 0.1 over [-1, 2] on every axis.
+const char* kDefinition3 =
+    "<definition dp=\"0.1\">\n"
+    "  <pointmin x=\"-1\" y=\"-1\" z=\"-1\" />\n"
+    "  <pointmax x=\"2\" y=\"2\" z=\"2\" />\n"
+    "</definition>\n";
+
 // A small valid case; the geometry commands and execution block are spliced in.
 std::string caseXml(const std::string& commands, const std::string& execution = "",
-                    const std::string& definition =
-                        "<definition dp=\"0.1\">\n"
-                        "  <pointmin x=\"-1\" y=\"-1\" z=\"-1\" />\n"
-                        "  <pointmax x=\"2\" y=\"2\" z=\"2\" />\n"
-                        "</definition>\n",
-                    const std::string& constants = "") {
+                    const std::string& definition = kDefinition3, const std::string& constants = "") {
   return "<?xml version=\"1.0\" ?>\n<case>\n<casedef>\n<constantsdef>\n" + constants +
          "</constantsdef>\n<mkconfig boundcount=\"240\" fluidcount=\"9\" />\n<geometry>\n" +
          definition + "<commands>\n<mainlist>\n" + commands +
          "</mainlist>\n</commands>\n</geometry>\n</casedef>\n<execution>\n" + execution +
          "</execution>\n</case>\n";
 }
-
-const char* kDefinition3 =
-    "<definition dp=\"0.1\">\n"
-    "  <pointmin x=\"-1\" y=\"-1\" z=\"-1\" />\n"
-    "  <pointmax x=\"2\" y=\"2\" z=\"2\" />\n"
-    "</definition>\n";
 
 const char* kFluidCube =
     "<setmkfluid mk=\"0\" />\n"
