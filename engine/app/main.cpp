@@ -425,6 +425,11 @@ int cmdRun(const Args& a) {
   fmt::print("done: {} steps, {:.4f} s simulated in {:.2f} s wall ({:.2f} ns per particle-step), "
              "{} particles excluded, peak device memory {}\n",
              r.steps, r.simulatedTime, r.wallSeconds, r.nsPerParticleStep, r.excluded, bytesText(double(r.peakDeviceBytes)));
+  if (r.extra.count("inout_created"))
+    fmt::print("inlets/outlets: {} buffer particles at the start, {} created; {} became fluid, {} fluid became buffer, "
+               "{} removed; {} particles at the end\n",
+               r.extra.at("inout_initial"), r.extra.at("inout_created"), r.extra.at("inout_inflow"),
+               r.extra.at("inout_outflow"), r.extra.at("inout_removed"), r.extra.at("particles_final"));
   if (a.run.writeOutput)
     fmt::print("output: {}\n", a.run.outDir.empty() ? "out/" + c.name : a.run.outDir);
   return 0;

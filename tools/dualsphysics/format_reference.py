@@ -69,6 +69,8 @@ def paths_of(text):
             if name in stack:  # tolerant: close what is open down to it
                 while stack and stack.pop() != name:
                     pass
+            elif stack:  # a closing tag naming nothing open (_FmtXML_InOut.xml closes an
+                stack.pop()  # <imposezsurf> with </imposevelocity>): it closes the innermost
             continue
         attrs = dict(ATTR.findall(rest))
         element = name

@@ -6,6 +6,7 @@
 
 #include "case/acc_inputs_reader.h"
 #include "case/damping_reader.h"
+#include "case/inout_reader.h"
 #include "case/wave_paddles_reader.h"
 
 #include <algorithm>
@@ -25,7 +26,7 @@ namespace {
 // does not implement.
 constexpr std::string_view kUnsupportedSpecial[] = {
     "boundcorr", "boundextrap", "chrono", "flexstrucs",
-    "forcepoints", "inout",   "mlayerpistons", "moorings", "outputparts",
+    "forcepoints", "mlayerpistons", "moorings", "outputparts",
     "relaxationzones", "savedt", "shifting", "timeout", "vres"};
 // DualSPHysics gauge kinds that this engine does not implement.
 constexpr std::string_view kUnsupportedGauges[] = {"mesh"};
@@ -216,7 +217,9 @@ class GaugesReader {
 }  // namespace
 
 void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& out, std::vector<WavePaddle>& paddles,
-                 std::vector<DampingZone>& damping, std::vector<AccInput>& accInputs) {
+                 std::vector<DampingZone>& damping, std::vector<AccInput>& accInputs, CaseInOut& inout,
+                 std::vector<std::string>& warnings) {
+  const XMLElement* inoutEl = nullptr;
   const XMLElement* gauges = nullptr;
   for (const XMLElement* e = special->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
@@ -230,11 +233,15 @@ void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& ou
       if (xml.boolean(e, "active", true)) readDamping(xml, e, damping);
     } else if (name == "accinputs") {
       if (xml.boolean(e, "active", true)) readAccInputs(xml, e, accInputs);
+    } else if (name == "inout") {
+      if (inoutEl) xml.fail(e, fmt::format("appears twice (first at line {})", inoutEl->GetLineNum()));
+      inoutEl = e;
+      readInOut(xml, e, inout, warnings);
     } else if (name == "initialize") {
       continue;  // read by the case loader once the particles exist (case/loader.cpp)
     } else if (listed(kUnsupportedSpecial, name)) {
       xml.fail(e, "this DualSPHysics <special> feature is not supported by this engine "
-                  "(only <gauges>, <wavepaddles>, <damping>, <accinputs> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
+                  "(only <gauges>, <wavepaddles>, <damping>, <accinputs>, <inout> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
     } else {
       xml.unknown(e, special);
     }

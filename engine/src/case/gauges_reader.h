@@ -16,10 +16,11 @@
 
 namespace sph {
 
-// Reads one <special> element into `gauges`, `paddles`, `damping` and `accInputs`. Throws
+// Reads one <special> element into `gauges`, `paddles`, `damping`, `accInputs` and `inout`. Throws
 // InputError (file, line, element).
 void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& gauges, std::vector<WavePaddle>& paddles,
-                 std::vector<DampingZone>& damping, std::vector<AccInput>& accInputs);
+                 std::vector<DampingZone>& damping, std::vector<AccInput>& accInputs, CaseInOut& inout,
+                 std::vector<std::string>& warnings);
 
 // Finds the particles of each force gauge's <target mkbound> in the generated case (its mks in
 // their final order). InputError (file, line of <target>) for an mkbound without particles or a

@@ -21,6 +21,7 @@
 #include "case/gauges_reader.h"
 #include "case/gencase_output.h"
 #include "case/geometry_commands.h"
+#include "case/inout_reader.h"
 #include "case/motion_reader.h"
 #include "case/simulation_domain.h"
 #include "case/wave_paddles_reader.h"
@@ -183,6 +184,8 @@ CaseDefinition CaseReader::load() {
     fail(domainElement_ ? domainElement_ : root,
          fmt::format("the resolved domain ends below its start on axis {}", "xyz"[badAxis]));
   }
+  // The inlet/outlet buffers: inside the resolved domain, appended to the fluid.
+  prepareInOut(path_, c_);
   return std::move(c_);
 }
 
@@ -271,9 +274,9 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   attachWavePaddles(path_, paddles_, c_);
   // DEM cases (bowling pins, a pile of blocks) and DualSPHysics' motion examples (boundaries
   // moving alone) may have no fluid; a case where nothing moves at all is a mistake.
-  if (c_.nFluid == 0 && c_.floatings.empty() && c_.motions.empty())
+  if (c_.nFluid == 0 && c_.floatings.empty() && c_.motions.empty() && !c_.inout.active)
     fail(genParticles_ ? genParticles_ : mainlist,
-         "the case has no fluid particles, floating bodies or moving boundaries: nothing would move");
+         "the case has no fluid particles, floating bodies, moving boundaries or inlets: nothing would move");
   if (!genParticles_) orderAsGenCase(c_);
   if (initials) readInitials(initials);  // on GenCase's order, which sets the particles' slots
   if (initialize_) readInitialize(initialize_);  // DualSPHysics applies it when the run starts, after GenCase's
@@ -631,7 +634,7 @@ void CaseReader::readExecution(const XMLElement* exec) {
     if (skipped(e)) continue;
     if (name == "parameters") readParameters(e);
     else if (name == "special") {
-      readSpecial(*this, e, c_.gauges, paddles_, c_.damping, c_.accInputs);
+      readSpecial(*this, e, c_.gauges, paddles_, c_.damping, c_.accInputs, c_.inout, c_.warnings);
       for (const XMLElement* i = e->FirstChildElement("initialize"); i; i = i->NextSiblingElement("initialize")) {
         if (skipped(i)) continue;
         if (initialize_) fail(i, fmt::format("appears twice (first at line {})", initialize_->GetLineNum()));

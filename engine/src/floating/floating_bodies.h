@@ -72,6 +72,11 @@ class FloatingBodies {
   // For PhysicsConstants::floating and ForceOutputs::contacts (null without DEM).
   FloatingPairTable<T> pairTable() const;
   uint32_t* particleContacts() const { return contacts_.data(); }
+  // The particle arrays grew to `capacity` (inlets): the per-particle DEM contacts too (outputs
+  // of a force pass, nothing to keep).
+  void growParticles(uint32_t capacity) {
+    if (dem_) contacts_.allocate(contacts_.device(), capacity, "DEM contacts per particle");
+  }
   // After every prepare() of the strategy (which may reorder particles) and before advance().
   void index(const ParticleView<T>& p);
   // Sums the last force pass per body, advances the bodies over the step *dt as `kind` says

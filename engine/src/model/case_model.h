@@ -12,6 +12,7 @@
 #include "model/case_acc_inputs.h"
 #include "model/case_floating.h"
 #include "model/case_gauges.h"
+#include "model/case_inout.h"
 #include "model/case_motion.h"
 #include "model/vec3d.h"
 #include "physics/damping_physics.h"
@@ -119,6 +120,12 @@ struct CaseDefinition {
   // <execution><special><accinputs>: external accelerations of fluid mks and floating bodies
   // (model/case_acc_inputs.h).
   std::vector<AccInput> accInputs;
+  // <execution><special><inout>: inlet/outlet zones (model/case_inout.h), and per particle (as
+  // `positions`) the zone of each initial buffer particle, kNoInOutZone for the others; empty
+  // without zones.
+  CaseInOut inout;
+  std::vector<uint8_t> inOutZone;
+  static constexpr uint8_t kNoInOutZone = 0xFF;
 };
 
 // The index in c.mks of the boundary (`bound`) or fluid mk numbered `local` (mkbound or mkfluid);

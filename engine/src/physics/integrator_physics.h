@@ -12,6 +12,9 @@
 // walls keep the density of their correction. Particles
 // of floating bodies are treated the same way here; the rigid-body step moves them afterwards
 // (physics/floating_body_physics.h).
+// In/out buffer particles (code::kInOutBit, physics/inout_physics.h) keep the velocity and density
+// their zone imposed and only move with that velocity, as DualSPHysics' integrators restore them
+// ("Restore data of inout particles"); they are never excluded for their density.
 // Single-precision runs keep each position's rounding remainder in posLo (physics/position_split.h):
 // the steps that end a step (Verlet, corrector) move pos + posLo in double and write both; the
 // symplectic predictor writes its half-step position to pos alone, so that posLo stays the
@@ -69,6 +72,28 @@ SPH_HD SPH_FORCEINLINE bool keepsWallDensity(uint32_t i, const IntegratorArrays<
 }
 
 template <typename T>
+SPH_HD SPH_FORCEINLINE bool isInOutParticle(uint32_t i, const IntegratorArrays<T>& a) {
+  return a.code && code::isInOut(a.code[i]);
+}
+
+// Moves in/out particle i from `from` (position and its remainder) by `dt` times velocity v,
+// with the pressure of v's density.
+template <typename T>
+SPH_HD SPH_FORCEINLINE void moveInOutParticle(uint32_t i, const IntegratorArrays<T>& a, const Real4<T>& from,
+                                              const Real4<T>* fromLo, Real4<T>* toLo, const Real4<T>& v, T dt,
+                                              const PhysicsConstants<T>& c) {
+  Real4<T> p = from;
+  double x[3];
+  loadPosition(p, fromLo, x);
+  x[0] += double(v.x * dt);
+  x[1] += double(v.y * dt);
+  x[2] += double(v.z * dt);
+  storePosition(p, toLo, x);
+  p.w = taitPressure(v.w, c);
+  a.pos[i] = p;
+}
+
+template <typename T>
 SPH_HD SPH_FORCEINLINE T clampBoundDensity(T rho, const PhysicsConstants<T>& c) {
   return rho < c.rho0 ? c.rho0 : rho;
 }
@@ -92,6 +117,13 @@ SPH_HD SPH_FORCEINLINE void verletStepParticle(uint32_t i, const IntegratorArray
     a.velrhoPre[i] = cur;
     a.velrho[i] = Real4<T>{cur.x, cur.y, cur.z, rho};
     a.pos[i].w = taitPressure(rho, c);
+    return;
+  }
+  if (isInOutParticle(i, a)) {
+    Real4<T>* lo = positionLo(a.posLo, i);
+    moveInOutParticle(i, a, a.pos[i], lo, lo, cur, dt, c);
+    a.velrhoPre[i] = cur;
+    a.velrho[i] = cur;
     return;
   }
   const T ax = f.x + c.gx, ay = f.y + c.gy, az = f.z + c.gz;
@@ -132,6 +164,11 @@ SPH_HD SPH_FORCEINLINE void symplecticPredictParticle(uint32_t i, const Integrat
     a.pos[i].w = taitPressure(rho, c);
     return;
   }
+  if (isInOutParticle(i, a)) {  // posLo stays the start's, as below
+    moveInOutParticle(i, a, a.pos[i], positionLo(static_cast<const Real4<T>*>(a.posLo), i),
+                      static_cast<Real4<T>*>(nullptr), vr, dt05, c);
+    return;
+  }
   Real4<T> p = a.pos[i];
   double x[3];
   loadPosition(p, positionLo(static_cast<const Real4<T>*>(a.posLo), i), x);
@@ -158,6 +195,12 @@ SPH_HD SPH_FORCEINLINE void symplecticCorrectParticle(uint32_t i, const Integrat
     rho = keepsWallDensity(i, a) ? pre.w : clampBoundDensity(rho, c);  // mDBC2: the predictor's correction
     a.velrho[i].w = rho;
     a.pos[i].w = taitPressure(rho, c);
+    return;
+  }
+  if (isInOutParticle(i, a)) {
+    Real4<T>* lo = positionLo(a.posLo, i);
+    moveInOutParticle(i, a, a.posPre[i], lo, lo, pre, dt, c);
+    a.velrho[i] = pre;
     return;
   }
   const T vx = pre.x + dt * (f.x + c.gx);
@@ -256,7 +299,8 @@ template <typename T>
 SPH_HD SPH_FORCEINLINE int markIfExcluded(uint32_t i, const IntegratorArrays<T>& a, uint32_t* code,
                                           const ExclusionLimits<T>& l) {
   if (heldByIntegrator(i, a)) return 0;
-  const int r = exclusionReason(a.pos[i], a.velrho[i].w, l);
+  // An in/out particle's density is its zone's: only leaving the domain excludes it.
+  const int r = exclusionReason(a.pos[i], isInOutParticle(i, a) ? l.rhoMin : a.velrho[i].w, l);
   if (r != 0) code[i] |= code::kExcludedBit;
   return r;
 }

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "sph/plugin/hd.h"
+#include "sph/plugin/particle_code.h"
 #include "sph/plugin/real4.h"
 
 namespace sph {
@@ -30,6 +31,10 @@ struct DtRule {
   double dtMin = 0;
   double dtFixed = 0;  // > 0: constant dt
   bool velocityOfAll = false;  // DtAllParticles = 1: max |v| over boundary particles too
+  // Runs with inlets/outlets: the particle codes, whose in/out buffer particles' accelerations
+  // are left out (their motion is imposed, as DualSPHysics' ComputeAceMax ignores them). Null
+  // otherwise. It moves with every reorder: set for each pass.
+  const uint32_t* inOutCode = nullptr;
 };
 
 // Which force pass the reduced terms come from.
@@ -63,11 +68,12 @@ struct DtTerms {
 
 template <typename T>
 SPH_HD inline DtTerms particleDtTerms(uint32_t i, uint32_t nBound, const Real4<T>* ace, const T* viscdt,
-                                      const Real4<T>* velrho, bool velocityOfAll) {
+                                      const Real4<T>* velrho, bool velocityOfAll,
+                                      const uint32_t* inOutCode = nullptr) {
   DtTerms t;
   t.viscdt = fmax(0.0, double(viscdt[i]));
   const bool fluid = i >= nBound;
-  if (fluid) {
+  if (fluid && !(inOutCode && code::isInOut(inOutCode[i]))) {
     const Real4<T> f = ace[i];
     t.ace2 = double(f.x) * f.x + double(f.y) * f.y + double(f.z) * f.z;
   }

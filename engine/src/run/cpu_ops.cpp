@@ -51,7 +51,7 @@ class CpuOps final : public EngineOps<T> {
     double maxA = 0, maxV = 0, maxU = 0;
 #pragma omp parallel for num_threads(threads_) reduction(max : maxA, maxV, maxU) schedule(static)
     for (int64_t i = 0; i < int64_t(n); ++i) {
-      const DtTerms t = particleDtTerms(uint32_t(i), nBound, ace, viscdt, velrho, rule.velocityOfAll);
+      const DtTerms t = particleDtTerms(uint32_t(i), nBound, ace, viscdt, velrho, rule.velocityOfAll, rule.inOutCode);
       maxA = std::max(maxA, t.ace2);
       maxV = std::max(maxV, t.viscdt);
       maxU = std::max(maxU, t.vel2);

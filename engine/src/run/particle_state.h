@@ -85,6 +85,24 @@ class ParticleState final : public ParticleReorderer {
     perm.allocate(d, capacity, "reorder permutation");
   }
 
+  // Room for `capacity` particles (more than now): the arrays a step keeps are reallocated with
+  // their particles [0, n) copied, the force passes' outputs and the spare set without. Pointers
+  // into the arrays change (as after apply()).
+  void grow(uint32_t capacity, const ParticleArrayNeeds& needs) {
+    const Device d = cur.pos.device();
+    ParticleArraySet<T> bigger;
+    bigger.allocate(d, capacity, needs);
+    copyArrays(cur, bigger, n);
+    cur.swap(bigger);
+    spare.allocate(d, capacity, needs);
+    if (spsStrain.size() > 0) spsStrain.allocate(d, capacity, "SPS velocity gradients");
+    ace.allocate(d, capacity, "particle accelerations");
+    viscdt.allocate(d, capacity, "particle viscous dt terms");
+    if (shift.size() > 0) shift.allocate(d, capacity, "particle shifting sums");
+    perm.allocate(d, capacity, "reorder permutation");
+    ++reorders;
+  }
+
   void apply(const uint32_t* p, uint32_t count) override {
     ++reorders;
     ops_->gather(cur.reorderArrays(), spare.reorderArrays(), p, count);
@@ -147,6 +165,21 @@ class ParticleState final : public ParticleReorderer {
     f("particles.tangent", s.cur.tangent);
     f("particles.motion_ace", s.cur.motionAce);
     f("particles.pos_lo", s.cur.posLo);
+  }
+
+  static void copyArrays(const ParticleArraySet<T>& from, ParticleArraySet<T>& to, uint32_t count) {
+    const char* what = "growing the particle arrays";
+    to.pos.copyFrom(from.pos, count, what);
+    to.velrho.copyFrom(from.velrho, count, what);
+    to.velrhoPre.copyFrom(from.velrhoPre, count, what);
+    if (from.posPre.size()) to.posPre.copyFrom(from.posPre, count, what);
+    to.code.copyFrom(from.code, count, what);
+    to.id.copyFrom(from.id, count, what);
+    if (from.spsTau.size()) to.spsTau.copyFrom(from.spsTau, count, what);
+    if (from.normal.size()) to.normal.copyFrom(from.normal, count, what);
+    if (from.tangent.size()) to.tangent.copyFrom(from.tangent, count, what);
+    if (from.motionAce.size()) to.motionAce.copyFrom(from.motionAce, count, what);
+    if (from.posLo.size()) to.posLo.copyFrom(from.posLo, count, what);
   }
 
   EngineOps<T>* ops_;

@@ -64,6 +64,15 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
   r.extra["setup_phases"] = setupPhaseSummary(s.setupPhases());
   if (s.deviceFreeAtStart > 0) r.extra["device_free_bytes_at_start"] = fmt::format("{:.0f}", s.deviceFreeAtStart);
   r.extra["kernel"] = s.params().kernel == KernelKind::Cubic ? "cubic" : "wendland";
+  if (const InOutTotals* io = s.inOutTotals()) {
+    r.extra["inout_initial"] = fmt::format("{}", io->initial);
+    r.extra["inout_created"] = fmt::format("{}", io->created);
+    r.extra["inout_inflow"] = fmt::format("{}", io->inflow);
+    r.extra["inout_outflow"] = fmt::format("{}", io->outflow);
+    r.extra["inout_removed"] = fmt::format("{}", io->removed);
+    r.extra["inout_array_growths"] = fmt::format("{}", io->growths);
+    r.extra["particles_final"] = fmt::format("{}", s.particlesNow());
+  }
 }
 
 }  // namespace sph

@@ -8,6 +8,8 @@
 
 #include "floating/floating_bodies.h"
 #include "gauges/device_gauges.h"
+#include "inout/inout_ops.h"
+#include "inout/inout_zones.h"
 #include "model/periodic_parameters.h"
 #include "motion/acc_inputs.h"
 #include "motion/boundary_motion.h"
@@ -62,6 +64,20 @@ class SimulationCore final : public Simulation::Impl {
     ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
+    if (c.inout.active) {
+      if (o.resume)
+        throw InputError(fmt::format("{}: a run with inlets/outlets (<inout>) cannot be resumed from a checkpoint: its "
+                                     "particles are created and removed as it runs (DualSPHysics does not restart such "
+                                     "runs either)",
+                                     c.path));
+      inOut_ = std::make_unique<InOutZones>(c.inout, c.dp, p.rho0, p.cteB, p.gamma, c.constants.gravity.z, d);
+      inOutOps_ = d == Device::Gpu ? makeInOutGpuOps<T>() : makeInOutCpuOps<T>(o.threads);
+      inOut_->totals.initial = c.inout.zones.empty() ? 0 : std::count_if(c.inOutZone.begin(), c.inOutZone.end(), [](uint8_t z) {
+        return z != CaseDefinition::kNoInOutZone;
+      });
+    }
+    // Inlets create particles: room for memoryresize's size0 times their full buffers more.
+    const uint32_t capacity = count + (inOut_ ? inOut_->initialRoom() : 0);
     ParticleArrayNeeds needs;
     needs.posPre = p.stepAlgorithm == 2;
     needs.shift = shifting();
@@ -70,20 +86,23 @@ class SimulationCore final : public Simulation::Impl {
     needs.tangents = p.mdbc2();
     needs.motionAce = p.mdbc2() && !c.motions.empty();
     needs.posLo = std::is_same_v<T, float>;
-    state_ = std::make_unique<ParticleState<T>>(d, count, needs, ops_.get());
+    needs_ = needs;
+    state_ = std::make_unique<ParticleState<T>>(d, capacity, needs, ops_.get());
     setupLap("device arrays");
     const ParticleOrder order = planParticleOrder(c);
     setupLap("particle order");
     if (!c.floatings.empty()) {
-      floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, count, o.threads);
+      floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, capacity, o.threads);
       consts_.floating = floating_->pairTable();
       setupLap("floating bodies");
     }
     upload(c, order);
+    idNext_ = count;
+    if (inOut_) imposeInOut(0.0, true);  // DualSPHysics' InOutUpdatePartsData at the start
 
     strategy = std::move(neighbours.strategy);
     plugin = neighbours.info;
-    strategy->configure(strategyContext(o, d, count));
+    strategy->configure(strategyContext(o, d, capacity));
     setupLap("neighbour plugin");
 
     // Timed runs replay too: the phase timers' events become nodes of the graph (platform/phase_timers.h).
@@ -160,6 +179,7 @@ class SimulationCore final : public Simulation::Impl {
     ++stepCount;
     const ExclusionCounts now{s.excludedOutOfDomain, s.excludedDensity};
     if (now.total() > 0) excludeParticles(now);
+    if (inOut_) inOutStep();
   }
 
   // The Verlet integrator's step after the strategy's prepare(). Between list rebuilds its
@@ -183,9 +203,9 @@ class SimulationCore final : public Simulation::Impl {
       endStepWork();
     };
     // Not recorded: the first step, the Euler steps (one in VerletSteps, not worth a second
-    // graph), floating bodies, imposed motion and acceleration inputs (host work in the step,
-    // values that change from step to step).
-    if (!graphs_ || stepCount == 0 || euler || floating_ || motion_ || accInputs_) {
+    // graph), floating bodies, imposed motion, acceleration inputs and inlets/outlets (host work
+    // in the step, values and particle counts that change from step to step).
+    if (!graphs_ || stepCount == 0 || euler || floating_ || motion_ || accInputs_ || inOut_) {
       work();
       return;
     }
@@ -250,6 +270,9 @@ class SimulationCore final : public Simulation::Impl {
       s.mk[r] = mi < mks.size() ? mks[mi].mk : -1;
     }
   }
+
+  const InOutTotals* inOutTotals() const override { return inOut_ ? &inOut_->totals : nullptr; }
+  uint64_t particlesNow() const override { return state_->n - parked_; }
 
   size_t engineDeviceBytes() const override {
     if (device != Device::Gpu) return 0;
@@ -414,6 +437,8 @@ class SimulationCore final : public Simulation::Impl {
         const Vec3f v0 = c.velocities.empty() ? Vec3f{} : c.velocities[k];
         vr[e] = {T(v0.x), T(v0.y), T(v0.z), T(rho(k))};
         code[e] = order.floating(i) ? code::makeFloating(c.mkIndex[k]) : code::make(k < c.nBound, c.mkIndex[k]);
+        if (!c.inOutZone.empty() && c.inOutZone[k] != CaseDefinition::kNoInOutZone)
+          code[e] = code::toInOut(code[e], c.inOutZone[k]);
         if (!order.floating(i) && k < c.nBound && movingMk[c.mkIndex[k]]) code[e] |= code::kMovingBit;
         // mDBC2 walls: the correction sets their density, which the integrators then keep.
         if (p.mdbc2() && k < c.nBound && !order.floating(i)) {
@@ -539,8 +564,10 @@ class SimulationCore final : public Simulation::Impl {
 
   void computeDt(DtPass pass) {
     ScopedPhase ph(timer.get(), "SU-DtVariable", PhaseGroup::Other);
+    DtRule rule = dtRule_;
+    if (inOut_) rule.inOutCode = state_->cur.code.data();  // moves with every reorder
     ops_->computeDt(state_->ace.data(), state_->viscdt.data(), state_->cur.velrho.data(), state_->nBound, state_->n,
-                    dtRule_, pass, stepCount == 0);
+                    rule, pass, stepCount == 0);
   }
 
   // The damping zones once the step is integrated, before the imposed motion, as DualSPHysics'
@@ -616,6 +643,80 @@ class SimulationCore final : public Simulation::Impl {
     if (parked_ >= std::max<uint32_t>(256, state_->n / 512)) compact(code::kParkedBit);
   }
 
+  InOutArrays<T> inOutArrays() {
+    auto& s = state_->cur;
+    InOutArrays<T> a;
+    a.pos = s.pos.data();
+    a.posLo = s.posLo.data();
+    a.velrho = s.velrho.data();
+    a.velrhoPre = s.velrhoPre.data();
+    a.posPre = s.posPre.data();
+    a.code = s.code.data();
+    a.id = s.id.data();
+    a.spsTau = s.spsTau.data();
+    a.normal = s.normal.data();
+    a.tangent = s.tangent.data();
+    a.motionAce = s.motionAce.data();
+    a.nBound = state_->nBound;
+    a.n = state_->n;
+    return a;
+  }
+
+  // The zones' velocity and density on their buffer particles at time `time` (DualSPHysics'
+  // InOutUpdatePartsData); setPre: also the Verlet integrator's previous values.
+  void imposeInOut(double time, bool setPre) {
+    ScopedPhase ph(timer.get(), "SU-InOut", PhaseGroup::Other);
+    inOutOps_->impose(inOutArrays(), inOut_->at(time), consts_, setPre);
+  }
+
+  // After a step, at its end time (DualSPHysics' InOutComputeStep): buffer particles that crossed
+  // into the domain become fluid and leave new buffer particles behind them, fluid that entered a
+  // converting zone becomes buffer, particles that left a zone through its back (or were refused)
+  // are removed; then the zones impose their velocity and density. New particles go at the end
+  // of the arrays, which grow when they must; the neighbour strategy sees changed particles.
+  void inOutStep() {
+    {
+      ScopedPhase ph(timer.get(), "SU-InOut", PhaseGroup::Other);
+      const InOutParams params = inOut_->at(t);
+      const InOutCounts counts = inOutOps_->classify(inOutArrays(), params, parking_, parked_);
+      InOutTotals& tot = inOut_->totals;
+      tot.removed += counts.removed;
+      tot.inflow += counts.toFluid;
+      tot.outflow += counts.toBuffer;
+      if (counts.spawned > 0) {
+        const uint32_t n = state_->n;
+        if (uint64_t(n) + counts.spawned > state_->cur.pos.size()) growParticles(n + counts.spawned);
+        const uint32_t kept = ops_->partitionFlagged(state_->cur.code.data(), n, state_->perm.data(), code::kInOutSpawnBit);
+        inOutOps_->spawn(inOutArrays(), params, state_->perm.data() + kept, n - kept, idNext_);
+        state_->n = n + (n - kept);
+        idNext_ += n - kept;
+        tot.created += n - kept;
+        particlesChanged_ = true;
+      }
+      if (counts.removed > 0) {
+        parked_ += counts.removed;
+        if (parking_.axis < 0 || parked_ >= std::max<uint32_t>(256, state_->n / 512)) compact(code::kParkedBit);
+      }
+    }
+    imposeInOut(t, p.stepAlgorithm != 2);
+  }
+
+  // Room for at least `need` particles: every array a step keeps reallocated with its particles
+  // [0, n) copied, as DualSPHysics' ResizeParticlesSizeData (memoryresize's size times the
+  // buffers more).
+  void growParticles(uint32_t need) {
+    const uint32_t room = inOut_->laterRoom();
+    if (room == 0)
+      throw RunError(fmt::format("the inlets need room for {} particles, {} more than the {} allocated, and <memoryresize "
+                                 "size=\"0\"> forbids growing: give <memoryresize> a size above 0",
+                                 need, need - state_->cur.pos.size(), state_->cur.pos.size()));
+    const uint64_t capacity = uint64_t(need) + room;
+    if (capacity > UINT32_MAX) throw RunError("the inlets would need more than 2^32 particles");
+    state_->grow(uint32_t(capacity), needs_);
+    if (floating_) floating_->growParticles(uint32_t(capacity));
+    ++inOut_->totals.growths;
+  }
+
   // Moves the particles flagged with `flags` to the end (keeping the order of the others) and
   // drops them.
   void compact(uint32_t flags) {
@@ -637,6 +738,10 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<AccInputs> accInputs_;          // null without <accinputs>
   uint64_t floatingIndexedAt_ = ~uint64_t(0);   // state_->reorders when floating particles were last indexed
   std::unique_ptr<FloatingBodies<T>> floating_;  // null without <floatings>
+  std::unique_ptr<InOutZones> inOut_;            // null without <inout>
+  std::unique_ptr<InOutOps<T>> inOutOps_;
+  uint32_t idNext_ = 0;                          // the id of the next particle an inlet creates
+  ParticleArrayNeeds needs_;
   ExclusionLimits<T> limits_{};
   DtRule dtRule_;
   int verletCounter_ = 0;

@@ -11,6 +11,7 @@
 
 #include "floating/floating_bodies.h"
 #include "gauges/gauge_sampler.h"
+#include "inout/inout_zones.h"
 #include "model/case_model.h"
 #include "model/sim_parameters.h"
 #include "output/checkpoint.h"
@@ -70,6 +71,9 @@ class Simulation::Impl : public OutputSource {
   const ExclusionCounts& exclusions() const { return excluded; }
   const std::vector<ExcludedParticle>& exclusionLog() const { return excludedLog; }
   const CaseGauges& caseGauges() const { return gauges; }
+  // Runs with inlets/outlets: their counts (null otherwise); the particles the run holds now.
+  virtual const InOutTotals* inOutTotals() const { return nullptr; }
+  virtual uint64_t particlesNow() const = 0;
   const std::vector<WavePaddle>& wavePaddles() const { return paddles; }
   // Wall seconds the run spent being set up (arrays filled and uploaded, the plugin created), for
   // run.json; set by Simulation's constructor.

@@ -229,7 +229,7 @@ TEST(GaugesReaderErrors, UnsupportedAndUnknownElements) {
               "<relaxationzones>", "<relaxationzones>", "not supported");
   expectError(caseWithSpecial("<special>\n<forcepoints />\n</special>\n"), "<forcepoints", "<forcepoints>",
               "not supported");
-  expectError(caseWithSpecial("<special>\n<inout />\n</special>\n"), "<inout", "<inout>", "not supported");
+  expectError(caseWithSpecial("<special>\n<mlayerpistons />\n</special>\n"), "<mlayerpistons", "<mlayerpistons>", "not supported");
   expectError(caseWithSpecial("<special>\n<chrono />\n</special>\n"), "<chrono", "<chrono>", "not supported");
   expectError(caseWithSpecial("<special>\n<gaugez />\n</special>\n"), "<gaugez", "<gaugez>", "unknown element");
   expectError(caseWithSpecial(gauges("<mesh name=\"F\" />\n")), "<mesh", "<mesh>", "not supported");

@@ -26,6 +26,16 @@ inline constexpr uint32_t kMovingBit = 1u << 27;
 // the force pass (no fluid near its ghost node).
 inline constexpr uint32_t kMdbc2Bit = 1u << 26;
 inline constexpr uint32_t kMdbcOffBit = 1u << 25;
+// Inlet/outlet (<special><inout>, engine/src/inout): a fluid particle of an in/out zone's buffer,
+// whose velocity and density the zone imposes (physics/inout_physics.h) and which the integrators
+// only move; the zone's index in bits 20-23 (16 zones, as DualSPHysics). kInOutSpawnBit marks,
+// within the engine's in/out pass only, a particle that has just left a zone and leaves a new
+// buffer particle behind it.
+inline constexpr uint32_t kInOutBit = 1u << 24;
+inline constexpr uint32_t kInOutZoneShift = 20;
+inline constexpr uint32_t kInOutZoneMask = 0xFu << kInOutZoneShift;
+inline constexpr uint32_t kInOutZones = 16;
+inline constexpr uint32_t kInOutSpawnBit = 1u << 19;
 inline constexpr uint32_t kMkIndexMask = 0xFFFFu;
 
 SPH_HD inline bool isBound(uint32_t c) { return (c & kBoundBit) != 0; }
@@ -34,6 +44,14 @@ SPH_HD inline bool isFloating(uint32_t c) { return (c & kFloatingBit) != 0; }
 SPH_HD inline bool isParked(uint32_t c) { return (c & kParkedBit) != 0; }
 SPH_HD inline bool isMoving(uint32_t c) { return (c & kMovingBit) != 0; }
 SPH_HD inline uint32_t mkIndex(uint32_t c) { return c & kMkIndexMask; }
+SPH_HD inline bool isInOut(uint32_t c) { return (c & kInOutBit) != 0; }
+SPH_HD inline uint32_t inOutZone(uint32_t c) { return (c & kInOutZoneMask) >> kInOutZoneShift; }
+// c as a buffer particle of zone `zone` (its mk kept).
+SPH_HD inline uint32_t toInOut(uint32_t c, uint32_t zone) {
+  return (c & ~kInOutZoneMask) | kInOutBit | ((zone << kInOutZoneShift) & kInOutZoneMask);
+}
+// c as an ordinary fluid particle again.
+SPH_HD inline uint32_t fromInOut(uint32_t c) { return c & ~(kInOutBit | kInOutZoneMask | kInOutSpawnBit); }
 SPH_HD inline uint32_t make(bool bound, uint32_t mkIndex) {
   return (bound ? kBoundBit : 0u) | (mkIndex & kMkIndexMask);
 }

@@ -42,7 +42,7 @@ __global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double a2 = 0, v = 0, u2 = 0;
   if (i < n) {
-    const DtTerms t = particleDtTerms(i, nBound, ace, viscdt, velrho, rule.velocityOfAll);
+    const DtTerms t = particleDtTerms(i, nBound, ace, viscdt, velrho, rule.velocityOfAll, rule.inOutCode);
     a2 = t.ace2;
     v = t.viscdt;
     u2 = t.vel2;

@@ -1,0 +1,98 @@
+#include "inout/inout_zones.h"
+
+#include <cmath>
+
+namespace sph {
+
+void inOutProfileCoefficients(InOutProfile profile, const InOutVelocityRow& r, double c[3]) {
+  c[0] = c[1] = c[2] = 0;
+  if (profile == InOutProfile::Uniform) {
+    c[0] = r.v[0];
+  } else if (profile == InOutProfile::Linear) {  // the line through (z, v) and (z2, v2), not clamped
+    const double m = (r.v[1] - r.v[0]) / (r.z[1] - r.z[0]);
+    c[0] = r.v[0] - m * r.z[0];
+    c[1] = m;
+  } else {  // the parabola through the three points (Lagrange's form, expanded), not clamped
+    for (int i = 0; i < 3; ++i) {
+      const double zj = r.z[(i + 1) % 3], zk = r.z[(i + 2) % 3];
+      const double w = r.v[i] / ((r.z[i] - zj) * (r.z[i] - zk));
+      c[2] += w;
+      c[1] -= w * (zj + zk);
+      c[0] += w * zj * zk;
+    }
+  }
+}
+
+InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB, double gamma, double gz, Device d)
+    : defs_(io.zones), rho0_(rho0), coefHydro_(rho0 * -gz / cteB), invGamma_(1.0 / gamma) {
+  host_.resize(defs_.size());
+  for (size_t k = 0; k < defs_.size(); ++k) {
+    const InOutZoneDef& z = defs_[k];
+    InOutZoneData& h = host_[k];
+    h.width = z.layers * dp;
+    const Vec3d* v[] = {&z.unitDirection, &z.planePoint, &z.boxMin, &z.boxMax};
+    double* out[] = {h.dir, h.plane, h.boxMin, h.boxMax};
+    for (int j = 0; j < 4; ++j) {
+      out[j][0] = v[j]->x;
+      out[j][1] = v[j]->y;
+      out[j][2] = v[j]->z;
+    }
+    h.input = uint32_t(z.input);
+    h.removeZsurf = z.removeAboveZsurf;
+    h.checkInput = z.input != InOutInput::Free || z.removeAboveZsurf;
+    h.refillFull = z.refilling == InOutRefilling::SimpleFull;
+    h.useBox = io.useBoxLimit;
+    h.density = z.densityMode == InOutDensityMode::Hydrostatic ? 1 : 0;
+    h.velocity = 0;
+  }
+  const double full = double(io.fullBuffers());
+  initialRoom_ = uint32_t(io.memoryResize0 * full);
+  laterRoom_ = uint32_t(io.memoryResize1 * full);
+  if (laterRoom_ == 0 && io.memoryResize1 > 0) laterRoom_ = 1;
+  dev_.allocate(d, defs_.size(), "the inlet/outlet zones");
+}
+
+InOutParams InOutZones::at(double t) {
+  bool changed = !uploaded_;
+  for (size_t k = 0; k < defs_.size(); ++k) {
+    const InOutZoneDef& z = defs_[k];
+    InOutZoneData& h = host_[k];
+    InOutZoneData next = h;
+    next.zsurf = zsurfAt(z, t);
+    // The table's rows around t (the first or last row alone outside it).
+    const std::vector<InOutVelocityRow>& rows = z.velocity;
+    size_t a = 0, b = 0;
+    if (rows.size() > 1 && t > rows.front().time) {
+      if (t >= rows.back().time) {
+        a = b = rows.size() - 1;
+      } else {
+        b = 1;
+        while (rows[b].time < t) ++b;
+        a = b - 1;
+      }
+    }
+    inOutProfileCoefficients(z.profile, rows[a], next.ca);
+    inOutProfileCoefficients(z.profile, rows[b], next.cb);
+    next.ta = rows[a].time;
+    next.tb = rows[b].time;
+    const auto same3 = [](const double* x, const double* y) { return x[0] == y[0] && x[1] == y[1] && x[2] == y[2]; };
+    if (!(next.zsurf == h.zsurf && next.ta == h.ta && next.tb == h.tb && same3(next.ca, h.ca) && same3(next.cb, h.cb))) {
+      h = next;
+      changed = true;
+    }
+  }
+  if (changed) {
+    dev_.upload(host_, "uploading the inlet/outlet zones");
+    uploaded_ = true;
+  }
+  InOutParams p;
+  p.zones = dev_.data();
+  p.count = count();
+  p.time = t;
+  p.rho0 = rho0_;
+  p.coefHydro = coefHydro_;
+  p.invGamma = invGamma_;
+  return p;
+}
+
+}  // namespace sph

@@ -1,0 +1,56 @@
+// The inlet/outlet zones of a run (model/case_inout.h): the zones' data at each time, where the
+// particles live, for the passes of inout/inout_ops.h, and the run's counts of particles created,
+// removed and converted.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/case_inout.h"
+#include "physics/inout_physics.h"
+#include "platform/device_array.h"
+
+namespace sph {
+
+// The totals of a run, for run.json and the summary.
+struct InOutTotals {
+  uint64_t initial = 0;   // buffer particles at the start
+  uint64_t created = 0;   // buffer particles created during the run (refilling)
+  uint64_t inflow = 0;    // buffer particles that became fluid (crossed into the domain)
+  uint64_t outflow = 0;   // fluid converted into buffer (entered an outlet)
+  uint64_t removed = 0;   // particles removed (out through a zone's back, above zsurf, input 2)
+  uint64_t growths = 0;   // reallocations of the particle arrays to make room
+};
+
+class InOutZones {
+ public:
+  // dp: the case's; rho0, Tait's B and gamma: the equation of state's; gz: gravity's z (the
+  // hydrostatic density uses it alone, as DualSPHysics does).
+  InOutZones(const CaseInOut& io, double dp, double rho0, double cteB, double gamma, double gz, Device d);
+
+  // The zones as they are at time t (velocity tables and zsurf interpolated), uploaded where the
+  // particles live when they changed since the last call.
+  InOutParams at(double t);
+
+  uint32_t count() const { return uint32_t(defs_.size()); }
+  // Room to add when the arrays must grow: memoryresize's factors times the zones' full buffers
+  // (at least one particle; 0 for `later` when <memoryresize size="0"> forbids growing).
+  uint32_t initialRoom() const { return initialRoom_; }
+  uint32_t laterRoom() const { return laterRoom_; }
+  const std::vector<InOutZoneDef>& zones() const { return defs_; }
+
+  InOutTotals totals;
+
+ private:
+  std::vector<InOutZoneDef> defs_;
+  std::vector<InOutZoneData> host_;
+  DeviceArray<InOutZoneData> dev_;
+  bool uploaded_ = false;
+  double rho0_, coefHydro_, invGamma_;
+  uint32_t initialRoom_ = 0, laterRoom_ = 0;
+};
+
+// The polynomial c[0] + c[1] z + c[2] z^2 of one row of a zone's velocity table.
+void inOutProfileCoefficients(InOutProfile profile, const InOutVelocityRow& row, double c[3]);
+
+}  // namespace sph

@@ -1,0 +1,119 @@
+// Inlet/outlet zones (model/case_inout.h) per particle, header-only for the CPU loops and the
+// CUDA kernels of inout/: what happens to a fluid particle at the end of a step (DualSPHysics'
+// JSphInOut::CreateListCpu and ComputeStepCpu), where a new buffer particle goes, and the velocity
+// and density a zone imposes on its buffer (SetAnalyticalDataCpu).
+//
+// A zone's plane lies between its buffer and the domain; s(x) = dir . (x - planePoint) is > 0 on
+// the domain's side. A buffer particle that crosses it (s >= 0 no more behind: depth < 0) becomes
+// ordinary fluid and, as the zone's refilling says, leaves a new buffer particle `width` (layers
+// dp) behind it; one deeper than `width` has left through the back and is removed. Fluid that
+// enters a zone whose input is checked (inputtreatment 1 or 2, or remove above zsurf) is
+// converted into buffer or removed.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "sph/plugin/hd.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/real4.h"
+
+namespace sph {
+
+// One zone as the per-particle passes read it (double precision: positions of either precision
+// are compared in double).
+struct InOutZoneData {
+  double dir[3] = {0, 0, 0};    // unit, into the domain
+  double plane[3] = {0, 0, 0};  // a point on the plane
+  double width = 0;             // layers dp: how deep the buffer reaches behind the plane
+  double boxMin[3] = {0, 0, 0}, boxMax[3] = {0, 0, 0};  // the buffer's box (entry test)
+  double zsurf = HUGE_VAL;      // at the time the pass runs (+inf: none)
+  uint32_t input = 0;           // InOutInput: 0 free, 1 convert, 2 remove
+  bool checkInput = false;      // fluid entering is converted or removed (input != 0 or removeZsurf)
+  bool refillFull = false;      // refilling 0: a crossing particle is always replaced
+  bool removeZsurf = false;     // buffer particles above zsurf are removed
+  bool useBox = true;           // the entry test also asks for the box
+  // Velocity: the profile (0 uniform, 1 linear, 2 parabolic) at the table's rows bracketing the
+  // pass's time, ta <= t <= tb, each a polynomial in z: c[0] + c[1] z + c[2] z^2.
+  uint32_t velocity = 0;        // 0: imposed (fixed or variable)
+  double ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0};
+  double ta = 0, tb = 0;
+  uint32_t density = 0;         // 0 constant (rho0), 1 hydrostatic
+};
+
+struct InOutParams {
+  const InOutZoneData* zones = nullptr;  // where the particles live
+  uint32_t count = 0;
+  double time = 0;        // the time the velocities are imposed at
+  double rho0 = 1000;
+  double coefHydro = 0;   // rho0 (-g_z) / B
+  double invGamma = 1.0 / 7;
+};
+
+SPH_HD inline double inOutSigned(const InOutZoneData& z, double x, double y, double w) {
+  return z.dir[0] * (x - z.plane[0]) + z.dir[1] * (y - z.plane[1]) + z.dir[2] * (w - z.plane[2]);
+}
+
+// Behind the plane and, with the box limit, inside the buffer's box (DualSPHysics' InZone).
+SPH_HD inline bool inOutInZone(const InOutZoneData& z, double x, double y, double w) {
+  if (z.useBox && !(x >= z.boxMin[0] && x <= z.boxMax[0] && y >= z.boxMin[1] && y <= z.boxMax[1] && w >= z.boxMin[2] &&
+                    w <= z.boxMax[2]))
+    return false;
+  return inOutSigned(z, x, y, w) < 0;
+}
+
+// What the end-of-step pass does with one fluid particle.
+enum class InOutAction : uint32_t {
+  None = 0,
+  Remove = 1,         // removed from the run (not an exclusion)
+  ToFluid = 2,        // a buffer particle that crossed the plane: ordinary fluid now
+  ToFluidSpawn = 3,   // the same, leaving a new buffer particle behind it
+  ToBuffer = 4,       // fluid that entered a converting zone: buffer of that zone now
+};
+
+// The action for particle code `c` at (x, y, w); *zone gets the zone concerned.
+SPH_HD inline InOutAction inOutClassify(uint32_t c, double x, double y, double w, const InOutParams& p,
+                                        uint32_t* zone) {
+  if (code::isInOut(c)) {
+    const uint32_t k = code::inOutZone(c);
+    *zone = k;
+    const InOutZoneData& z = p.zones[k];
+    const double depth = -inOutSigned(z, x, y, w);
+    const bool below = w <= z.zsurf;
+    if (depth > z.width || (z.removeZsurf && !below)) return InOutAction::Remove;
+    if (depth < 0) return (z.refillFull || below) ? InOutAction::ToFluidSpawn : InOutAction::ToFluid;
+    return InOutAction::None;
+  }
+  for (uint32_t k = 0; k < p.count; ++k) {
+    const InOutZoneData& z = p.zones[k];
+    if (!z.checkInput || !inOutInZone(z, x, y, w)) continue;
+    *zone = k;
+    if (z.input == 2 || (z.removeZsurf && !(w <= z.zsurf))) return InOutAction::Remove;
+    return z.input == 1 ? InOutAction::ToBuffer : InOutAction::None;
+  }
+  return InOutAction::None;
+}
+
+SPH_HD inline double inOutProfile(const double c[3], double w) { return c[0] + w * (c[1] + w * c[2]); }
+
+// The velocity (along the zone's direction) and density zone k imposes at height w.
+SPH_HD inline void inOutImposed(const InOutZoneData& z, const InOutParams& p, double w, double v[3], double* rho) {
+  double speed = 0;
+  // Refilling 0 keeps the buffer above zsurf still (DualSPHysics' SetAnalyticalData).
+  if (!z.refillFull || w <= z.zsurf) {
+    const double va = inOutProfile(z.ca, w), vb = inOutProfile(z.cb, w);
+    const double t = p.time;
+    speed = (t <= z.ta || z.ta == z.tb) ? va : t >= z.tb ? vb : va + (t - z.ta) / (z.tb - z.ta) * (vb - va);
+  }
+  for (int a = 0; a < 3; ++a) v[a] = speed * z.dir[a];
+  if (z.density == 1) {
+    // The Tait equation inverted for the hydrostatic pressure below zsurf, never below rho0
+    // (no suction above it).
+    const double r = pow(1.0 + p.coefHydro * (z.zsurf - w), p.invGamma);
+    *rho = p.rho0 * (r < 1.0 || r != r ? 1.0 : r);
+  } else {
+    *rho = p.rho0;
+  }
+}
+
+}  // namespace sph
