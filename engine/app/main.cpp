@@ -273,6 +273,30 @@ std::string bytesText(double b) {
 }
 
 // The grids of a cell search with cells of 2h and of h.
+// `sph info`: each inlet/outlet zone as the run will use it.
+void printInOutZones(const sph::CaseDefinition& c) {
+  using namespace sph;
+  for (size_t k = 0; k < c.inout.zones.size(); ++k) {
+    const InOutZoneDef& z = c.inout.zones[k];
+    const Vec3d& d = z.unitDirection;
+    const double v0 = z.velocity.empty() ? 0 : z.velocity.front().v[0];
+    const char* profile = z.profile == InOutProfile::Uniform ? "uniform" : z.profile == InOutProfile::Linear ? "linear" : "parabolic";
+    const std::string velocity = z.velocityMode == InOutVelocityMode::Fixed
+                                     ? fmt::format("fixed {} ({:.6g} m/s at the first point)", profile, v0)
+                                     : fmt::format("variable {}, {} rows{}", profile, z.velocity.size(),
+                                                   z.velocityFile.empty() ? "" : " from " + z.velocityFile);
+    const std::string zsurf = z.zsurfMode == InOutZsurfMode::Undefined ? "none"
+                              : z.zsurfMode == InOutZsurfMode::Fixed   ? fmt::format("{:.6g} m", z.zsurf.front().zsurf)
+                                                                       : fmt::format("variable, {} rows", z.zsurf.size());
+    fmt::print("inout {:<5} line {}: {} points x {} layers, direction ({:.4g}, {:.4g}, {:.4g}), plane at ({:.4g}, {:.4g}, "
+               "{:.4g}); {} buffer particles at the start; velocity {}; density {}; zsurf {}{}; refilling {}; input {}\n",
+               k, z.line, z.points.size(), z.layers, d.x, d.y, d.z, z.planePoint.x, z.planePoint.y, z.planePoint.z,
+               z.initialParticles, velocity,
+               z.densityMode == InOutDensityMode::Hydrostatic ? "hydrostatic" : "rho0", zsurf,
+               z.removeAboveZsurf ? " (removes above it)" : "", int(z.refilling), int(z.input));
+  }
+}
+
 void printCellGrids(const sph::SimParameters& p) {
   for (const double cell : {p.support, p.h}) {
     // A periodic axis has the most cells of at least `cell` that divide the period.
@@ -361,6 +385,7 @@ int cmdInfo(const Args& a) {
              p.domainMin.z, p.domainMax.x, p.domainMax.y, p.domainMax.z);
   for (int a = 0; a < 3; ++a)
     if (p.periodic[a]) fmt::print("periodic    {}, period {:.6g} m\n", "xyz"[a], p.period(a));
+  printInOutZones(c);
   {
     const sph::FloatPositionLimit l = sph::floatPositionLimit(p);
     fmt::print("positions   single precision moves them in double (a float and its remainder); the pair kernels "

@@ -161,7 +161,7 @@ InOutGeometry inOutGeometry(const InOutShapeDef& s, int layers, double dp, bool 
         h1 = std::max(h1, cv);
       }
       const double area = (h0 - l0 + dp) * (h1 - l1 + dp);
-      if (area < best - 1e-12 * std::fabs(best)) {
+      if (area < best * (1 - 1e-12)) {  // the first of equal areas (best starts infinite)
         best = area;
         bu = u;
         bv = v;

@@ -104,6 +104,11 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
   // case's set-up.
   if (o.resume && !o.writeOutput)
     throw InputError("--resume continues the results in an output folder: it cannot go with --no-output");
+  if (o.resume && c.inout.active)
+    throw InputError(fmt::format("{}: a run with inlets/outlets (<inout>) cannot be resumed from a checkpoint: its "
+                                 "particles are created and removed as it runs (DualSPHysics does not restart such "
+                                 "runs either)",
+                                 c.path));
   if (o.writeOutput) {
     std::vector<std::string> gauges;
     for (const GaugeSpec& g : c.gauges.items) gauges.push_back(g.name);
@@ -217,7 +222,8 @@ RunReport Simulation::run() {
   const auto t0 = Clock::now();
   // Checkpoints every checkpointEvery wall seconds after a step's outputs, and when a signal
   // stops the run (unless this step's was just written).
-  const bool checkpoints = output.writes() && o.checkpointEvery > 0;
+  // Runs with inlets/outlets cannot resume (see the constructor): no checkpoints to resume from.
+  const bool checkpoints = output.writes() && o.checkpointEvery > 0 && !s.inOutTotals();
   auto lastCheckpoint = t0;
   uint64_t checkpointStep = resumed ? s.stepsDone() : ~uint64_t(0);
   auto checkpoint = [&] {

@@ -64,12 +64,7 @@ class SimulationCore final : public Simulation::Impl {
     ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
-    if (c.inout.active) {
-      if (o.resume)
-        throw InputError(fmt::format("{}: a run with inlets/outlets (<inout>) cannot be resumed from a checkpoint: its "
-                                     "particles are created and removed as it runs (DualSPHysics does not restart such "
-                                     "runs either)",
-                                     c.path));
+    if (c.inout.active) {  // (never resumed: Simulation's constructor refuses it)
       inOut_ = std::make_unique<InOutZones>(c.inout, c.dp, p.rho0, p.cteB, p.gamma, c.constants.gravity.z, d);
       inOutOps_ = d == Device::Gpu ? makeInOutGpuOps<T>() : makeInOutCpuOps<T>(o.threads);
       inOut_->totals.initial = c.inout.zones.empty() ? 0 : std::count_if(c.inOutZone.begin(), c.inOutZone.end(), [](uint8_t z) {

@@ -1,0 +1,224 @@
+// Reading <special><inout> (case/inout_reader.h) and the start-up DualSPHysics 5.4 does with it:
+// the zones' points by its rules (JSphInOutPoints), the plane dp/2 ahead of them, the initial
+// buffer appended as a new fluid mk, fluid too close to it removed, and the errors (file, line,
+// element) for what is wrong or not supported.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "case/loader.h"
+#include "geometry/inout_points.h"
+#include "test_support.h"
+
+namespace sph {
+namespace {
+
+const std::string kChannel = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/inout/Channel2D_Def.xml";
+
+// A 2D tank 1 m long with 0.1 m of water and one zone `zone` (the <inoutzone> body), dp 0.01.
+std::string tankWith(const std::string& zone, const std::string& inoutExtra = "") {
+  std::string xml = test::caseXml(
+      R"(<definition dp="0.01"><pointmin x="-1" y="0" z="-1" /><pointmax x="2" y="0" z="1" /></definition>)",
+      R"(<setmkfluid mk="0" />
+<drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0.01" /><size x="1" y="2" z="0.095" /></drawbox>
+<setmkbound mk="0" />
+<drawline><point x="-0.2" y="0" z="0" /><point x="1.2" y="0" z="0" /></drawline>
+<drawline><point x="-0.2" y="0" z="-0.01" /><point x="1.2" y="0" z="-0.01" /></drawline>)",
+      R"(<parameter key="TimeMax" value="0.1" /><parameter key="TimeOut" value="0.1" />)");
+  const std::string special = "<special><inout>" + inoutExtra + "<inoutzone>" + zone + "</inoutzone></inout></special>\n";
+  xml.insert(xml.find("    <parameters>"), special);
+  return xml;
+}
+
+const std::string kInletLine = R"(<refilling value="0" /><inputtreatment value="0" /><layers value="3" />
+<zone2d><line><point x="-0.01" z="0.01" /><point2 x="-0.01" z="0.1" /><direction x="1" z="0" /></line></zone2d>
+<imposevelocity mode="0"><velocity v="0.5" /></imposevelocity>)";
+
+CaseDefinition loadText(const std::string& folder, const std::string& xml) {
+  return loadCase(test::writeFile(test::tempDir(folder) / "case_Def.xml", xml));
+}
+
+size_t buffersOf(const CaseDefinition& c, int zone) {
+  return size_t(std::count(c.inOutZone.begin(), c.inOutZone.end(), uint8_t(zone)));
+}
+
+TEST(InOutReader, ChannelZonesPointsPlaneAndInitialBuffer) {
+  const CaseDefinition c = loadCase(kChannel);
+  ASSERT_TRUE(c.inout.active);
+  ASSERT_EQ(c.inout.zones.size(), 2u);
+  const InOutZoneDef& in = c.inout.zones[0];
+  EXPECT_EQ(in.points.size(), 10u);  // z 0.01 .. 0.1 at dp
+  EXPECT_DOUBLE_EQ(in.points.front().x, -0.01);
+  EXPECT_NEAR(in.points.back().z, 0.1, 1e-12);
+  EXPECT_EQ(in.unitDirection.x, 1);
+  EXPECT_NEAR(in.planePoint.x, -0.005, 1e-12);  // dp/2 ahead of the first layer
+  EXPECT_NEAR(in.boxMin.x, -0.005 - 4.5 * 0.01, 1e-12);  // the buffer's (layers + 1/2) dp
+  EXPECT_EQ(in.densityMode, InOutDensityMode::Hydrostatic);
+  EXPECT_EQ(c.inout.zones[1].unitDirection.x, -1);
+  EXPECT_EQ(in.initialParticles, 40u);
+  EXPECT_EQ(buffersOf(c, 0), 40u);
+  EXPECT_EQ(buffersOf(c, 1), 40u);
+  EXPECT_EQ(c.inout.memoryResize0, 1);
+  // The buffer is its own fluid mk after the case's, at the end of the particles.
+  const MkEntry& fresh = c.mks.back();
+  EXPECT_FALSE(fresh.bound);
+  EXPECT_EQ(fresh.count, 80u);
+  EXPECT_EQ(c.mkIndex.back(), c.mks.size() - 1);
+  EXPECT_EQ(c.inOutZone.size(), c.positions.size());
+  EXPECT_EQ(c.inOutZone.front(), CaseDefinition::kNoInOutZone);
+  EXPECT_EQ(c.nBound + c.nFluid, c.positions.size());
+}
+
+TEST(InOutReader, LineWithoutDirectionTurnsItsVectorAndRotations) {
+  // A line drawn upwards: the direction is it turned +90 degrees in x-z, (-1, 0) (DualSPHysics).
+  std::string zone = kInletLine;
+  zone.replace(zone.find("<direction"), std::string(R"(<direction x="1" z="0" />)").size(), "");
+  zone.replace(zone.find("x=\"-0.01\" z=\"0.01\""), 18, "x=\"1.04\" z=\"0.01\"");
+  zone.replace(zone.find("x=\"-0.01\" z=\"0.1\""), 17, "x=\"1.04\" z=\"0.1\"");
+  zone.replace(zone.find("v=\"0.5\""), 7, "v=\"-0.5\"");
+  zone.replace(zone.find("<inputtreatment value=\"0\""), 25, "<inputtreatment value=\"1\"");
+  const CaseDefinition c = loadText("inout_nodir", tankWith(zone));
+  EXPECT_NEAR(c.inout.zones[0].unitDirection.x, -1, 1e-15);
+  EXPECT_NEAR(c.inout.zones[0].unitDirection.z, 0, 1e-15);
+
+  // <rotate angle="90"> about the first point turns the vertical line to horizontal, and its
+  // direction (1, 0) to (0, 1) (+x towards +z).
+  gen::InOutGeometry g;
+  InOutShapeDef s;
+  s.given = true;
+  s.shape = InOutShape::Line;
+  s.point = {0, 0, 0};
+  s.point2 = {0, 0, 0.1};
+  s.direction = {1, 0, 0};
+  s.directionGiven = true;
+  s.rotated = true;
+  s.rotation = {0, 0, -1, 0, 1, 0, 1, 0, 0};  // about -y by 90 degrees, as <rotate angle="90">
+  g = gen::inOutGeometry(s, 2, 0.01, true, 0, {}, "here");
+  EXPECT_NEAR(g.direction.z, 1, 1e-12);
+  EXPECT_NEAR(g.points.back().x, -0.1, 1e-12);
+  EXPECT_NEAR(g.points.back().z, 0, 1e-12);
+}
+
+TEST(InOutReader, SideCountsBoxesAndCircles) {
+  double h = 0;
+  EXPECT_EQ(gen::inOutSideCount(0.09, 0.01, &h), 10u);
+  EXPECT_EQ(h, 0.01);
+  EXPECT_EQ(gen::inOutSideCount(0.0996, 0.01, &h), 11u);  // 0.96 dp left over: one more, spacing shrunk
+  EXPECT_NEAR(h, 0.0996 / 10, 1e-15);
+  EXPECT_EQ(gen::inOutSideCount(0.0994, 0.01, &h), 10u);  // 0.94 dp left over: stops short
+  EXPECT_EQ(gen::inOutSideCount(0, 0.01, &h), 1u);
+
+  InOutShapeDef box;
+  box.given = true;
+  box.shape = InOutShape::Box;
+  box.point = {0.3, 2.8, 0.5};
+  box.size = {0.5, 0, 0.4};
+  box.direction = {0, -1, 0};
+  box.directionGiven = true;
+  const gen::InOutGeometry b = gen::inOutGeometry(box, 3, 0.1, false, 0, {}, "here");
+  EXPECT_EQ(b.points.size(), 6u * 5u);
+  EXPECT_NEAR(b.planePoint.y, 2.75, 1e-12);
+  EXPECT_NEAR(b.boxMin.y, 2.75, 1e-9);  // the buffer lies behind the plane, against the direction
+  EXPECT_NEAR(b.boxMax.y, 2.75 + 3.5 * 0.1, 1e-9);
+  EXPECT_NEAR(b.boxMin.x, 0.25, 1e-9);
+  EXPECT_NEAR(b.boxMax.z, 0.95, 1e-9);
+
+  InOutShapeDef circle;
+  circle.given = true;
+  circle.shape = InOutShape::Circle;
+  circle.point = {0, 0, 0};
+  circle.radius = 0.2;
+  circle.direction = {0, 0, 1};
+  circle.directionGiven = true;
+  const gen::InOutGeometry ci = gen::inOutGeometry(circle, 2, 0.1, false, 0, {}, "here");
+  // Rings 0, 0.1, 0.2 with 1, floor((2 pi 0.1 + 0.05)/0.1) = 6 and floor((2 pi 0.2 + 0.05)/0.1) = 13 points.
+  EXPECT_EQ(ci.points.size(), 1u + 6u + 13u);
+  for (const Vec3d& p : ci.points) EXPECT_LE(std::hypot(p.x, p.y), 0.2 + 1e-12);
+}
+
+TEST(InOutReader, ParticlesFormTakesTheMkAndVelocityTablesAndFiles) {
+  // The zone's points are the particles of mkfluid 1, which the buffer replaces.
+  std::string xml = tankWith(R"(<refilling value="0" /><inputtreatment value="0" /><layers value="2" />
+<zone2d><particles mkfluid="1" direction="right" /></zone2d>
+<imposevelocity mode="1"><velocitytimes><timevalue time="0" v="0" /><timevalue time="1" v="2" /></velocitytimes></imposevelocity>)");
+  xml.insert(xml.find("<setmkbound"), R"(<setmkfluid mk="1" />
+<drawline><point x="-0.05" y="0" z="0.02" /><point x="-0.05" y="0" z="0.05" /></drawline>
+)");
+  const CaseDefinition c = loadText("inout_particles", xml);
+  const InOutZoneDef& z = c.inout.zones[0];
+  EXPECT_EQ(z.points.size(), 4u);
+  EXPECT_EQ(buffersOf(c, 0), 8u);
+  EXPECT_EQ(c.mks[mkIndexOf(c, false, 1)].count, 0u);  // its particles are the buffer now
+  ASSERT_EQ(z.velocity.size(), 2u);
+  EXPECT_EQ(z.velocity[1].v[0], 2);
+
+  const auto dir = test::tempDir("inout_file");
+  test::writeFile(dir / "vel.csv", "# time;v\n0;1\n2;3\n");
+  std::string withFile = tankWith(R"(<refilling value="0" /><inputtreatment value="0" /><layers value="3" />
+<zone2d><line><point x="-0.01" z="0.01" /><point2 x="-0.01" z="0.1" /><direction x="1" z="0" /></line></zone2d>
+<imposevelocity mode="1"><velocityfile file="vel.csv" /></imposevelocity>)");
+  const CaseDefinition f = loadCase(test::writeFile(dir / "case_Def.xml", withFile));
+  ASSERT_EQ(f.inout.zones[0].velocity.size(), 2u);
+  EXPECT_EQ(f.inout.zones[0].velocity[1].time, 2);
+  EXPECT_EQ(f.inout.zones[0].velocity[1].v[0], 3);
+}
+
+TEST(InOutReader, FluidTooCloseToTheBufferIsRemoved) {
+  // The water starts at x = 0; a buffer whose first layer is at x = 0.005 overlaps it.
+  std::string zone = kInletLine;
+  zone.replace(zone.find("x=\"-0.01\" z=\"0.01\""), 18, "x=\"0.005\" z=\"0.01\"");
+  zone.replace(zone.find("x=\"-0.01\" z=\"0.1\""), 17, "x=\"0.005\" z=\"0.1\"");
+  const CaseDefinition c = loadText("inout_close", tankWith(zone));
+  const CaseDefinition ref = loadText("inout_far", tankWith(kInletLine));
+  EXPECT_LT(c.mks[mkIndexOf(c, false, 0)].count, ref.mks[mkIndexOf(ref, false, 0)].count);
+  EXPECT_TRUE(std::any_of(c.warnings.begin(), c.warnings.end(),
+                          [](const std::string& w) { return w.find("closer than 0.7 dp") != std::string::npos; }));
+}
+
+TEST(InOutReaderErrors, NameTheFileLineAndElement) {
+  auto bad = [](const std::string& name, const std::string& zone, const std::string& marker, const std::string& element,
+                const std::string& text) {
+    SCOPED_TRACE(name);
+    test::expectLoadError("inout_" + name, tankWith(zone), marker, element, text);
+  };
+  std::string noRefill = kInletLine;
+  noRefill.erase(0, noRefill.find("<inputtreatment"));
+  bad("norefill", noRefill, "<inoutzone>", "<inoutzone>", "missing element <refilling>");
+  std::string layers = kInletLine;
+  layers.replace(layers.find("<layers value=\"3\""), 17, "<layers value=\"0\"");
+  bad("layers", layers, "<layers", "<layers>", "1 to 250");
+  std::string extrap = kInletLine;
+  extrap.replace(extrap.find("<imposevelocity mode=\"0\"><velocity v=\"0.5\" /></imposevelocity>"), 62,
+                 "<imposevelocity mode=\"2\" />");
+  bad("extrapolated", extrap, "<imposevelocity", "<imposevelocity>", "not supported");
+  std::string advanced = kInletLine;
+  advanced.replace(advanced.find("<refilling value=\"0\""), 20, "<refilling value=\"2\"");
+  bad("advanced", advanced, "<refilling", "<refilling>", "not supported");
+  std::string rho = kInletLine + R"(<imposerhop mode="1" />)";
+  bad("hydrostatic", rho, "<inoutzone>", "<inoutzone>", "needs the zone's zsurf");
+  std::string outlet = kInletLine;
+  outlet.replace(outlet.find("v=\"0.5\""), 7, "v=\"-0.5\"");
+  bad("outlet", outlet, "<inoutzone>", "<inoutzone>", "needs <inputtreatment value=\"1\">");
+  std::string outside = kInletLine;
+  outside.replace(outside.find("<layers value=\"3\""), 17, "<layers value=\"30\"");
+  bad("outside", outside, "<inoutzone>", "<inoutzone>", "outside the domain");
+  std::string wall = kInletLine;
+  wall.replace(wall.find("x=\"-0.01\" z=\"0.01\""), 18, "x=\"-0.01\" z=\"0.0\"");
+  bad("wall", wall, "<inoutzone>", "<inoutzone>", "boundary particle");
+  std::string mode = kInletLine;
+  mode.replace(mode.find("<imposevelocity mode=\"0\">"), 25, "<imposevelocity mode=\"1\">");
+  bad("mode", mode, "<velocity v", "<velocity>", "mode=\"0\"");
+}
+
+TEST(InOutReaderErrors, JetCircleAndMeshDataAreRefusedByName) {
+  std::string jet = kInletLine;
+  jet.replace(jet.find("<velocity v=\"0.5\" />"), 20, R"(<jetcircle v="2" distance="0.01" radius="0.02" />)");
+  test::expectLoadError("inout_jet", tankWith(jet), "<jetcircle", "<jetcircle>", "not supported by this engine");
+  std::string mesh = kInletLine + R"(<imposezsurf mode="1"><meshdata file="z.csv" /></imposezsurf>)";
+  test::expectLoadError("inout_mesh", tankWith(mesh), "<meshdata", "<meshdata>", "not supported by this engine");
+}
+
+}  // namespace
+}  // namespace sph

@@ -1,0 +1,237 @@
+// Whole runs with inlets/outlets (<special><inout>) on the 2D channel of
+// tests/data/inout/Channel2D_Def.xml (an inlet imposing 0.5 m/s over 10 points, an outlet taking
+// the water out at the same speed):
+//  * the inlet delivers exactly the imposed flow, and no particle is lost or duplicated
+//    (final = initial + created - removed - excluded), with both neighbour plugins and with the
+//    particle arrays growing during the run;
+//  * the particle count at every PART and the velocity at two gauges agree with DualSPHysics 5.4
+//    CPU on the same case (Channel2D_dualsphysics.csv, made by running it);
+//  * the GPU gives the CPU's counts with both plugins.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "case/loader.h"
+#include "platform/gpu_runtime.h"
+#include "run/simulation.h"
+#include "test_support.h"
+
+namespace sph {
+namespace {
+
+const std::string kData = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/inout/";
+
+struct ChannelRun {
+  RunReport report;
+  std::vector<uint64_t> partCounts;  // particles in each PART's VTK file
+  std::map<std::string, std::vector<std::pair<double, double>>> gaugeVelx;  // name -> (time, velx)
+};
+
+uint64_t extraNumber(const RunReport& r, const std::string& key) {
+  const auto it = r.extra.find(key);
+  if (it == r.extra.end()) throw std::runtime_error("run.json has no " + key);
+  return std::stoull(it->second);
+}
+
+// The particle count of a legacy VTK file (its POINTS line).
+uint64_t vtkPoints(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("POINTS ", 0) == 0) return std::stoull(line.substr(7));
+  throw std::runtime_error("no POINTS in " + file.string());
+}
+
+ChannelRun runChannel(const std::string& folder, Device device, const std::string& neighbours, double timeMax,
+                      const std::string& xmlEdit = "", const std::string& xmlWith = "") {
+  std::string xml;
+  {
+    std::ifstream in(kData + "Channel2D_Def.xml");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    xml = ss.str();
+  }
+  if (!xmlEdit.empty()) xml.replace(xml.find(xmlEdit), xmlEdit.size(), xmlWith);
+  const auto dir = test::tempDir(folder);
+  const CaseDefinition c = loadCase(test::writeFile(dir / "Channel2D_Def.xml", xml));
+  RunOptions o;
+  o.device = device;
+  o.neighbours = neighbours;
+  o.outDir = (dir / "out").string();
+  o.progress = false;
+  o.timeMax = timeMax;
+  o.threads = 2;
+  Simulation sim(c, o);
+  ChannelRun r;
+  r.report = sim.run();
+  for (int part = 0;; ++part) {
+    char name[32];
+    std::snprintf(name, sizeof name, "Part_%04d.vtk", part);
+    const auto f = dir / "out" / "vtk" / name;
+    if (!std::filesystem::exists(f)) break;
+    r.partCounts.push_back(vtkPoints(f));
+  }
+  for (const char* g : {"VelMid", "VelOut"}) {
+    std::ifstream in(dir / "out" / "gauges" / (std::string(g) + ".csv"));
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      std::stringstream ss(line);
+      std::string t, vx;
+      std::getline(ss, t, ';');
+      std::getline(ss, vx, ';');
+      r.gaugeVelx[g].push_back({std::stod(t), std::stod(vx)});
+    }
+  }
+  return r;
+}
+
+// Particles are neither lost nor made up: the end holds the start's, plus the inlets' new ones,
+// less those removed at the outlets and those excluded.
+void expectConserved(const ChannelRun& r) {
+  const RunReport& rep = r.report;
+  EXPECT_EQ(extraNumber(rep, "particles_final"),
+            rep.nTotal + extraNumber(rep, "inout_created") - extraNumber(rep, "inout_removed") - rep.excluded);
+  if (!r.partCounts.empty()) EXPECT_EQ(r.partCounts.back(), extraNumber(rep, "particles_final"));
+}
+
+class InOutChannel : public ::testing::TestWithParam<const char*> {};
+
+// 10 points x 0.5 m/s / 0.01 m: a new buffer particle every 0.02 s a point, 500 a second, each a
+// particle of fluid let in (refilling 0 replaces every one that crosses).
+TEST_P(InOutChannel, InletDeliversTheImposedFlowAndParticlesAreConserved) {
+  const ChannelRun r = runChannel(std::string("inout_flow_") + GetParam(), Device::Cpu, GetParam(), 0.6);
+  EXPECT_EQ(r.report.status, "completed");
+  EXPECT_EQ(extraNumber(r.report, "inout_initial"), 80u);
+  EXPECT_EQ(extraNumber(r.report, "inout_created"), 300u);  // 0.6 s x 500 / s
+  EXPECT_EQ(extraNumber(r.report, "inout_inflow"), 300u);
+  EXPECT_GT(extraNumber(r.report, "inout_removed"), 100u);   // the outlet works from the start
+  // Removed: the outlet's initial buffer and the fluid it took in since.
+  EXPECT_LE(extraNumber(r.report, "inout_removed"), extraNumber(r.report, "inout_outflow") + 40);
+  expectConserved(r);
+  // Every PART 0.1 s apart: DualSPHysics' counts (the same for the first 0.8 s on this case).
+  const std::vector<uint64_t> ds{1473, 1483, 1500, 1522, 1544, 1563, 1584};
+  ASSERT_EQ(r.partCounts.size(), ds.size());
+  for (size_t k = 0; k < ds.size(); ++k) EXPECT_NEAR(double(r.partCounts[k]), double(ds[k]), 2.0) << "PART " << k;
+}
+
+// No room to start with (memoryresize size0 0) and little at each growth: the arrays grow many
+// times during the run, which changes nothing in what is computed.
+TEST(InOutRuns, GrowingTheArraysChangesNothing) {
+  const std::string from = R"(<memoryresize size0="1" size="1" />)";
+  const ChannelRun grown =
+      runChannel("inout_grow", Device::Cpu, "cell", 0.2, from, R"(<memoryresize size0="0" size="0.05" />)");
+  const ChannelRun roomy = runChannel("inout_roomy", Device::Cpu, "cell", 0.2, from, R"(<memoryresize size0="4" size="4" />)");
+  EXPECT_GT(extraNumber(grown.report, "inout_array_growths"), 3u);
+  EXPECT_EQ(extraNumber(roomy.report, "inout_array_growths"), 0u);
+  EXPECT_EQ(grown.partCounts, roomy.partCounts);
+  EXPECT_EQ(grown.gaugeVelx, roomy.gaugeVelx);  // bit for bit: the same arithmetic
+  expectConserved(grown);
+}
+
+TEST(InOutRuns, NoGrowthAllowedIsAClearError) {
+  const std::string from = R"(<memoryresize size0="1" size="1" />)";
+  try {
+    runChannel("inout_nogrow", Device::Cpu, "cell", 0.2, from, R"(<memoryresize size0="0" size="0" />)");
+    FAIL() << "no error";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("forbids growing"), std::string::npos) << e.what();
+  }
+}
+
+TEST(InOutRuns, ResumingIsRefused) {
+  const CaseDefinition c = loadCase(kData + "Channel2D_Def.xml");
+  RunOptions o;
+  o.device = Device::Cpu;
+  o.resume = true;
+  o.outDir = test::tempDir("inout_resume").string();
+  try {
+    Simulation sim(c, o);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot be resumed"), std::string::npos) << e.what();
+  }
+}
+
+// DualSPHysics 5.4 CPU on the same case and particles (GenCase's, which equal ours here: 282
+// boundary and 1111 fluid particles, 80 buffer ones): rows "part;k;time;np;excluded" and
+// "gauge;name;time;velx;velz" (Channel2D_dualsphysics.csv says how it was made).
+struct DsReference {
+  std::vector<uint64_t> np, excluded;
+  std::map<std::string, std::map<int, double>> velx;  // name -> (time in ms -> velx)
+};
+
+DsReference readDsReference() {
+  DsReference d;
+  std::ifstream in(kData + "Channel2D_dualsphysics.csv");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ';');) f.push_back(cell);
+    if (f[0] == "part") {
+      d.np.push_back(std::stoull(f[3]));
+      d.excluded.push_back(std::stoull(f[4]));
+    } else if (f[0] == "gauge") {
+      d.velx[f[1]][int(std::lround(std::stod(f[2]) * 1000))] = std::stod(f[3]);
+    }
+  }
+  return d;
+}
+
+// Over 1.5 s: the first buffers move out, the surge from the inlet's start reaches the outlet and
+// the first water leaves over the outlet's end (excluded, as in DualSPHysics). Tolerances: the
+// particle count within 1.5% at every PART (the two codes sum the forces in different orders, and
+// which particle crosses a plane in which step is sensitive to that), the velocity at the gauges
+// within 0.05 m/s (10% of the flow's) on average over the run.
+TEST(InOutRuns, ChannelAgreesWithDualSPHysicsCpu) {
+  const DsReference ds = readDsReference();
+  ASSERT_GE(ds.np.size(), 16u);
+  const ChannelRun r = runChannel("inout_ds", Device::Cpu, "cell", 1.5);
+  ASSERT_EQ(r.partCounts.size(), 16u);
+  for (size_t k = 0; k < r.partCounts.size(); ++k) {
+    EXPECT_NEAR(double(r.partCounts[k]), double(ds.np[k]), 0.015 * double(ds.np[k])) << "PART " << k;
+    if (k <= 8) EXPECT_NEAR(double(r.partCounts[k]), double(ds.np[k]), 2.0) << "PART " << k;  // before any exclusion
+  }
+  EXPECT_NEAR(double(r.report.excluded), double(ds.excluded[15]), 0.5 * double(ds.excluded[15]) + 5);
+  for (const auto& [name, series] : ds.velx) {
+    double sum = 0;
+    int n = 0;
+    for (const auto& [t, vx] : r.gaugeVelx.at(name)) {
+      const int ms = int(std::lround(t * 1000));
+      const auto it = series.find(ms);
+      if (it == series.end() || ms > 1500) continue;
+      sum += std::fabs(vx - it->second);
+      ++n;
+    }
+    ASSERT_GT(n, 20) << name;
+    std::printf("%s: mean |velx - DualSPHysics'| %.4f m/s over %d samples\n", name.c_str(), sum / n, n);
+    EXPECT_LT(sum / n, 0.05) << name;
+  }
+  expectConserved(r);
+}
+
+// The GPU runs the same rules: the same new particles, and the counts of the CPU run within the
+// round-off differences of two summation orders.
+TEST_P(InOutChannel, GpuGivesTheCpuCounts) {
+  if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
+  const ChannelRun g = runChannel(std::string("inout_gpu_") + GetParam(), Device::Gpu, GetParam(), 1.0);
+  const ChannelRun h = runChannel(std::string("inout_cpu_") + GetParam(), Device::Cpu, GetParam(), 1.0);
+  EXPECT_EQ(extraNumber(g.report, "inout_created"), extraNumber(h.report, "inout_created"));
+  ASSERT_EQ(g.partCounts.size(), h.partCounts.size());
+  for (size_t k = 0; k < g.partCounts.size(); ++k)
+    EXPECT_NEAR(double(g.partCounts[k]), double(h.partCounts[k]), 0.01 * double(h.partCounts[k])) << "PART " << k;
+  expectConserved(g);
+}
+
+INSTANTIATE_TEST_SUITE_P(Plugins, InOutChannel, ::testing::Values("cell", "verlet"));
+
+}  // namespace
+}  // namespace sph
