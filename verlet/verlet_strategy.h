@@ -83,6 +83,14 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
     corrects_ = true;
     cell_.correctBoundaries(p, c);
   }
+  // Inlets/outlets' extrapolation: the cell search's on the tables of the last rebuild, as mDBC's.
+  // Its launch depends on the listed particles, which the engine lists every step: no replay
+  // of steps with it (the engine does not record those).
+  template <typename T>
+  void extrapolateInOutT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x) {
+    requireConfigured("extrapolateInOut()");
+    cell_.extrapolateInOut(p, c, x);
+  }
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <typename T>

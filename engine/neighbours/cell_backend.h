@@ -12,6 +12,7 @@
 
 #include "cell_grid.h"
 #include "cell_iteration.h"
+#include "sph/plugin/inout_extrapolation.h"
 #include "sph/plugin/particle_view.h"
 #include "sph/plugin/physics_constants.h"
 
@@ -56,6 +57,12 @@ class CellBackend {
   // mdbcStoreWall), with the tables of the last buildCellStart().
   virtual void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) = 0;
   virtual void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) = 0;
+  // Inlets/outlets: what each listed buffer particle takes from its ghost node
+  // (inout_extrapolation.h), with the tables of the last buildCellStart().
+  virtual void extrapolateInOut(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                                const InOutExtrapolation& x) = 0;
+  virtual void extrapolateInOut(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                                const InOutExtrapolation& x) = 0;
 
   // Candidate totals of the last interaction pass, if any (the GPU counts them on demand).
   virtual std::optional<CandidateTotals> candidateTotals() const = 0;
@@ -92,6 +99,14 @@ class CellBackendFor : public CellBackend {
   }
   void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
     self().correctBoundariesT(p, c);
+  }
+  void extrapolateInOut(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                        const InOutExtrapolation& x) override {
+    self().extrapolateInOutT(p, c, x);
+  }
+  void extrapolateInOut(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                        const InOutExtrapolation& x) override {
+    self().extrapolateInOutT(p, c, x);
   }
   std::vector<IndexPair> pairsWithin(const ParticleView<float>& p, double radius) const override {
     return self().pairsWithinT(p, radius);

@@ -36,6 +36,8 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   template <typename T>
   void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c);
   template <typename T>
+  void extrapolateInOutT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x);
+  template <typename T>
   std::vector<IndexPair> pairsWithinT(const ParticleView<T>& p, double radius) const;
   template <typename T>
   uint64_t countPairsWithinT(const ParticleView<T>& p, double radius) const;

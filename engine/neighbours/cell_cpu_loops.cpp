@@ -60,6 +60,26 @@ void CellCpuBackend::correctBoundariesT(const ParticleView<T>& p, const PhysicsC
 }
 
 template <typename T>
+void CellCpuBackend::extrapolateInOutT(const ParticleView<T>& p, const PhysicsConstants<T>& c,
+                                       const InOutExtrapolation& x) {
+  requireTables(p.n, "extrapolateInOut()");
+  const ForceInputs<T> in = forceInputs(p, lookup());
+  const int64_t count = x.count;
+  neighbours::dispatchInOut(c, [&](auto k, auto periodic) {
+    constexpr KernelKind K = decltype(k)::value;
+    constexpr bool Periodic = decltype(periodic)::value;
+    // Writes only the listed buffer particles; reads only fluid that is not buffer.
+#pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount())
+    for (int64_t k2 = 0; k2 < count; ++k2) {
+      const uint32_t i = x.which[k2];
+      const InOutMirror& m = x.zones[code::inOutZone(p.code[i])];
+      const Real4<T> g = inOutGhostNode(p.pos[i], m);
+      inOutStoreExtrapolated(i, inOutSums<K, Periodic>(g, in, c), g, m, x.determLimit, p.pos, p.velrho, c);
+    }
+  });
+}
+
+template <typename T>
 std::vector<IndexPair> CellCpuBackend::pairsWithinT(const ParticleView<T>& p, double radius) const {
   requireTables(p.n, "pairsWithin()");
   const T r2 = T(radius) * T(radius);
@@ -102,6 +122,10 @@ template void CellCpuBackend::interactT(const ParticleView<float>&, const Physic
 template void CellCpuBackend::interactT(const ParticleView<double>&, const PhysicsConstants<double>&,
                                         const ForceOutputs<double>&);
 template void CellCpuBackend::correctBoundariesT(const ParticleView<float>&, const PhysicsConstants<float>&);
+template void CellCpuBackend::extrapolateInOutT(const ParticleView<float>&, const PhysicsConstants<float>&,
+                                                const InOutExtrapolation&);
+template void CellCpuBackend::extrapolateInOutT(const ParticleView<double>&, const PhysicsConstants<double>&,
+                                                const InOutExtrapolation&);
 template void CellCpuBackend::correctBoundariesT(const ParticleView<double>&, const PhysicsConstants<double>&);
 template std::vector<IndexPair> CellCpuBackend::pairsWithinT(const ParticleView<float>&, double) const;
 template std::vector<IndexPair> CellCpuBackend::pairsWithinT(const ParticleView<double>&, double) const;

@@ -54,6 +54,14 @@ SPH_HD SPH_FORCEINLINE MdbcSums<T> ghostSums(uint32_t b, const Real4<T>& n, cons
   });
 }
 
+// Inlets/outlets: buffer particle p's ghost node's sums over the fluid of the cells around it.
+template <KernelKind K, bool Periodic = true, typename T>
+SPH_HD SPH_FORCEINLINE InOutSums inOutSums(const Real4<T>& g, const ForceInputs<T>& in, const PhysicsConstants<T>& c) {
+  return neighbours::inOutSumsOver<K, Periodic>(g, in, c, [&](const Real4<T>& node, auto&& fn) {
+    forEachCandidate<Periodic>(in.lookup, pointKey(in.lookup, node), node, true, fn);
+  });
+}
+
 // Candidates of particle a and those with r^2 < radius2 (physics' distance expression, the
 // minimum image of the grid's periodic axes).
 template <typename T>

@@ -98,6 +98,19 @@ void CellSearch::correctBoundaries(const ParticleView<T>& p, const PhysicsConsta
   backend_->correctBoundaries(p, c);
 }
 
+// The same tables as mDBC's, for the ghost nodes of inlet/outlet buffer particles.
+template <typename T>
+void CellSearch::extrapolateInOut(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x) {
+  requireConfigured("extrapolateInOut()");
+  if (double(c.support) > ctx_.support * (1.0 + kSupportTolerance))
+    throw RunError(fmt::format("cell neighbour search: the physics' support {:g} exceeds the grid's {:g}",
+                               double(c.support), ctx_.support));
+  requireSamePeriodicBox(c.periodic, grid_, "cell");
+  if (x.count == 0) return;
+  ScopedPhase phase(ctx_.timer, "CF-InOutExtrap", PhaseGroup::Interaction);
+  backend_->extrapolateInOut(p, c, x);
+}
+
 StrategyStats CellSearch::stats() const {
   StrategyStats s;
   if (!backend_) return s;
@@ -138,6 +151,8 @@ uint64_t CellSearch::countPairsWithin(const ParticleView<T>& p, double radius) c
   template void CellSearch::interact(const ParticleView<T>&, const PhysicsConstants<T>&,            \
                                      const ForceOutputs<T>&);                                         \
   template void CellSearch::correctBoundaries(const ParticleView<T>&, const PhysicsConstants<T>&);   \
+  template void CellSearch::extrapolateInOut(const ParticleView<T>&, const PhysicsConstants<T>&,      \
+                                             const InOutExtrapolation&);                              \
   template std::vector<IndexPair> CellSearch::pairsWithin(const ParticleView<T>&, double) const;     \
   template uint64_t CellSearch::countPairsWithin(const ParticleView<T>&, double) const;
 SPH_CELL_SEARCH_INSTANTIATE(float)

@@ -31,6 +31,8 @@ class CellSearch {
   void interact(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <typename T>
   void correctBoundaries(const ParticleView<T>& p, const PhysicsConstants<T>& c);
+  template <typename T>
+  void extrapolateInOut(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x);
   StrategyStats stats() const;
   size_t deviceBytes() const { return backend_ ? backend_->deviceBytes() : 0; }
   size_t peakDeviceBytes() const { return backend_ ? backend_->peakDeviceBytes() : 0; }

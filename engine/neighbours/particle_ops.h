@@ -8,7 +8,10 @@
 #include <cstdint>
 
 #include "cell_iteration.h"
+#include <type_traits>
+
 #include "sph/plugin/floating_pair_physics.h"
+#include "sph/plugin/inout_extrapolation.h"
 #include "sph/plugin/mdbc_physics.h"
 #include "sph/plugin/pair_physics.h"
 #include "sph/plugin/particle_code.h"
@@ -161,6 +164,35 @@ SPH_HD SPH_FORCEINLINE MdbcSums<T> ghostSumsOver(uint32_t b, const Real4<T>& n, 
   MdbcSums<T> s;
   candidates(g, [&](uint32_t j) { addGhostCandidate<K, Periodic, Slip>(s, g, j, in, c); });
   return s;
+}
+
+// Inlets/outlets: the sums of buffer particle p's ghost node g over the fluid among the candidates
+// `candidates` visits (fn(j) for every candidate j near g) (inout_extrapolation.h).
+template <KernelKind K, bool Periodic = true, typename T, typename Candidates>
+SPH_HD SPH_FORCEINLINE InOutSums inOutSumsOver(const Real4<T>& g, const ForceInputs<T>& in,
+                                               const PhysicsConstants<T>& c, Candidates&& candidates) {
+  InOutSums s;
+  candidates(g, [&](uint32_t j) {
+    const Real4<T> posJ = loadReadOnly(in.pos + j);
+    T dx, dy, dz;
+    pairDeltaIf<Periodic>(g, posJ, c.periodic, dx, dy, dz);
+    const T r2 = dx * dx + dy * dy + dz * dz;
+    if (r2 <= c.support2 && inOutSource(loadReadOnly(in.code + j)))
+      inOutAddFluid<K>(s, dx, dy, dz, r2, loadReadOnly(in.velrho + j), c);
+  });
+  return s;
+}
+
+// The kernel and periodicity of an extrapolation pass.
+template <typename T, typename Fn>
+decltype(auto) dispatchInOut(const PhysicsConstants<T>& c, Fn&& fn) {
+  auto withKernel = [&](auto kernel) -> decltype(auto) {
+    constexpr KernelKind K = decltype(kernel)::value;
+    if (c.periodic.any()) return fn(std::integral_constant<KernelKind, K>{}, std::true_type{});
+    return fn(std::integral_constant<KernelKind, K>{}, std::false_type{});
+  };
+  if (c.kernel == KernelKind::Cubic) return withKernel(std::integral_constant<KernelKind, KernelKind::Cubic>{});
+  return withKernel(std::integral_constant<KernelKind, KernelKind::Wendland>{});
 }
 
 }  // namespace sph::neighbours

@@ -36,11 +36,27 @@ void allPairsCorrectCpu(const ParticleView<T>& p, const PhysicsConstants<T>& c, 
   });
 }
 
+template <typename T>
+void allPairsExtrapolateCpu(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x,
+                            int threads) {
+  const ForceInputs<T> in = allPairsInputs(p);
+  const int nt = threads > 0 ? threads : omp_get_max_threads();
+  neighbours::dispatchInOut(c, [&](auto k, auto periodic) {
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nt)
+    for (int64_t i = 0; i < int64_t(x.count); ++i)
+      allPairsExtrapolateOne<decltype(k)::value, decltype(periodic)::value>(uint32_t(i), p, in, c, x);
+  });
+}
+
 template void allPairsInteractCpu(const ParticleView<float>&, const PhysicsConstants<float>&,
                                   const ForceOutputs<float>&, int);
 template void allPairsInteractCpu(const ParticleView<double>&, const PhysicsConstants<double>&,
                                   const ForceOutputs<double>&, int);
 template void allPairsCorrectCpu(const ParticleView<float>&, const PhysicsConstants<float>&, int);
 template void allPairsCorrectCpu(const ParticleView<double>&, const PhysicsConstants<double>&, int);
+template void allPairsExtrapolateCpu(const ParticleView<float>&, const PhysicsConstants<float>&,
+                                     const InOutExtrapolation&, int);
+template void allPairsExtrapolateCpu(const ParticleView<double>&, const PhysicsConstants<double>&,
+                                     const InOutExtrapolation&, int);
 
 }  // namespace sph::allpairs

@@ -40,6 +40,24 @@ SPH_HD SPH_FORCEINLINE MdbcSums<T> allPairsGhostSums(uint32_t b, const Real4<T>&
       b, n, in, c, [&](const Real4<T>& g, auto&& fn) { all(g, true, fn); });
 }
 
+// Inlets/outlets: the sums of a buffer particle's ghost node g over every fluid particle.
+template <KernelKind K, bool Periodic, typename T>
+SPH_HD SPH_FORCEINLINE InOutSums allPairsInOutSums(const Real4<T>& g, const ForceInputs<T>& in,
+                                                   const PhysicsConstants<T>& c) {
+  const AllCandidates<T> all{in.n, in.nBound};
+  return neighbours::inOutSumsOver<K, Periodic>(g, in, c, [&](const Real4<T>& node, auto&& fn) { all(node, true, fn); });
+}
+
+// The extrapolation of listed buffer particle k (inout_extrapolation.h).
+template <KernelKind K, bool Periodic, typename T>
+SPH_HD SPH_FORCEINLINE void allPairsExtrapolateOne(uint32_t k, const ParticleView<T>& p, const ForceInputs<T>& in,
+                                                   const PhysicsConstants<T>& c, const InOutExtrapolation& x) {
+  const uint32_t i = x.which[k];
+  const InOutMirror m = x.zones[code::inOutZone(p.code[i])];
+  const Real4<T> g = inOutGhostNode(p.pos[i], m);
+  inOutStoreExtrapolated(i, allPairsInOutSums<K, Periodic>(g, in, c), g, m, x.determLimit, p.pos, p.velrho, c);
+}
+
 template <typename T>
 ForceInputs<T> allPairsInputs(const ParticleView<T>& p) {
   return neighbours::forceInputs(p);  // no cell tables
@@ -56,6 +74,11 @@ template <typename T>
 void allPairsInteractGpu(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
 template <typename T>
 void allPairsCorrectGpu(const ParticleView<T>& p, const PhysicsConstants<T>& c);
+template <typename T>
+void allPairsExtrapolateCpu(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x,
+                            int threads);
+template <typename T>
+void allPairsExtrapolateGpu(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x);
 bool allPairsGpuBuilt();
 
 }  // namespace sph::allpairs

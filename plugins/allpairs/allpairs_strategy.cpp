@@ -42,6 +42,18 @@ void AllPairsStrategy::correctBoundariesT(const ParticleView<T>& p, const Physic
     allPairsCorrectCpu(p, c, ctx_.threads);
 }
 
+template <typename T>
+void AllPairsStrategy::extrapolateInOutT(const ParticleView<T>& p, const PhysicsConstants<T>& c,
+                                         const InOutExtrapolation& x) {
+  check(p.n, p.nBound, "extrapolateInOut()");
+  if (x.count == 0) return;
+  ScopedPhase phase(ctx_.timer, "CF-InOutExtrap", PhaseGroup::Interaction);
+  if (ctx_.device == Device::Gpu)
+    allPairsExtrapolateGpu(p, c, x);
+  else
+    allPairsExtrapolateCpu(p, c, x, ctx_.threads);
+}
+
 StrategyStats AllPairsStrategy::stats() const {
   StrategyStats s;
   // Fluid particles visit every particle, boundary particles the fluid ones (DBC).
@@ -57,5 +69,9 @@ template void AllPairsStrategy::interactT(const ParticleView<double>&, const Phy
                                           const ForceOutputs<double>&);
 template void AllPairsStrategy::correctBoundariesT(const ParticleView<float>&, const PhysicsConstants<float>&);
 template void AllPairsStrategy::correctBoundariesT(const ParticleView<double>&, const PhysicsConstants<double>&);
+template void AllPairsStrategy::extrapolateInOutT(const ParticleView<float>&, const PhysicsConstants<float>&,
+                                                  const InOutExtrapolation&);
+template void AllPairsStrategy::extrapolateInOutT(const ParticleView<double>&, const PhysicsConstants<double>&,
+                                                  const InOutExtrapolation&);
 
 }  // namespace sph::allpairs

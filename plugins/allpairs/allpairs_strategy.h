@@ -35,6 +35,8 @@ class AllPairsStrategy final : public StrategyFor<AllPairsStrategy> {
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <typename T>
   void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c);
+  template <typename T>
+  void extrapolateInOutT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x);
   void check(uint32_t n, uint32_t nBound, const char* what) const;
 
   StrategyContext ctx_;

@@ -45,6 +45,10 @@ class CellStrategy final : public StrategyFor<CellStrategy> {
   void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c) {
     search_.correctBoundaries(p, c);
   }
+  template <typename T>
+  void extrapolateInOutT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x) {
+    search_.extrapolateInOut(p, c, x);
+  }
 
   CellSearch search_;
 };

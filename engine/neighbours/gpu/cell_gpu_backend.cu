@@ -99,6 +99,12 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
     gpu::launchBoundaryCorrection(inputs(p), p, c);
   }
 
+  template <typename T>
+  void extrapolateInOutT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x) {
+    requireTables(p.n, "extrapolateInOut()");
+    gpu::launchInOutExtrapolation(inputs(p), p, c, x);
+  }
+
   // Runs the tally kernel and returns its three totals (host copy, synchronous).
   template <typename T>
   const unsigned long long* tally(const Real4<T>* pos, uint32_t n, uint32_t nBound, T radius2) const {

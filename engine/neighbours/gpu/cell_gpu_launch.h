@@ -39,6 +39,12 @@ void launchCellForces(const ForceInputs<T>& in, const PhysicsConstants<T>& c, co
 template <typename T>
 void launchBoundaryCorrection(const ForceInputs<T>& in, const ParticleView<T>& view, const PhysicsConstants<T>& c);
 
+// Inlets/outlets: what every listed buffer particle takes from its ghost node
+// (inout_extrapolation.h; cell_particle_ops.h, inOutSums).
+template <typename T>
+void launchInOutExtrapolation(const ForceInputs<T>& in, const ParticleView<T>& view, const PhysicsConstants<T>& c,
+                              const InOutExtrapolation& x);
+
 // Diagnostics (stats and tests). totals[0..2] (device, zeroed here) receive the sums of
 // candidates, in-range pairs without self, and self visits.
 template <typename T>

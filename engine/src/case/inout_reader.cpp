@@ -141,8 +141,6 @@ class InOutReader {
       d.densityMode = r->Attribute("mode") ? choice<InOutDensityMode>(r, "mode", 0, 2,
                                                                        "0 (fixed), 1 (hydrostatic) or 2 (extrapolated)")
                                            : InOutDensityMode::Constant;
-      if (d.densityMode == InOutDensityMode::Extrapolated)
-        x_.fail(r, "mode=\"2\" (density extrapolated from the fluid) is not supported by this engine; use 0 or 1");
     }
     return d;
   }
@@ -342,8 +340,12 @@ class InOutReader {
     d.velocityMode = e->Attribute("mode") ? choice<InOutVelocityMode>(e, "mode", 0, 3,
                                                                        "0 (fixed), 1 (variable), 2 (extrapolated) or 3 (interpolated)")
                                           : InOutVelocityMode::Fixed;
-    if (d.velocityMode == InOutVelocityMode::Extrapolated)
-      x_.fail(e, "mode=\"2\" (velocity extrapolated from the fluid) is not supported by this engine; use 0 or 1");
+    if (d.velocityMode == InOutVelocityMode::Extrapolated) {
+      x_.onlyChildren(e, {"flowvelocity"});
+      if (const XMLElement* f = once(e, "flowvelocity"); f && x_.boolean(f, "active", false))
+        x_.fail(f, "a flow (active=\"true\") is for a fixed or variable velocity (mode 0 or 1), not an extrapolated one");
+      return;
+    }
     if (d.velocityMode == InOutVelocityMode::Interpolated)
       x_.fail(e, "mode=\"3\" (velocity interpolated from a grid or mesh file) is not supported by this engine; use 0 or 1");
     static const char* kFixed[] = {"velocity", "velocity2", "velocity3", "jetcircle"};
@@ -483,8 +485,9 @@ class InOutReader {
 
 // The zone's flow direction from its velocities (DualSPHysics' JSphInOutVel::DefineBehaviour):
 // inflow when none is negative, outflow when none is positive, reverse otherwise.
-enum class Behaviour { Inlet, Outlet, Reverse };
+enum class Behaviour { Inlet, Outlet, Reverse, Unknown };
 Behaviour behaviour(const InOutZoneDef& z) {
+  if (z.velocityMode == InOutVelocityMode::Extrapolated) return Behaviour::Unknown;  // any sign, any time
   double lo = HUGE_VAL, hi = -HUGE_VAL;
   const int n = z.profile == InOutProfile::Uniform ? 1 : z.profile == InOutProfile::Linear ? 2 : 3;
   for (const InOutVelocityRow& r : z.velocity)
@@ -520,6 +523,17 @@ void checkZone(const std::string& where, const InOutZoneDef& z, std::vector<std:
                              "DualSPHysics (it empties the buffer above zsurf and never refills it)");
   if (z.refilling == InOutRefilling::SimpleFull && z.removeAboveZsurf)
     warnings.push_back(where + ": with <remove value=\"true\">, refilling 0 works as refilling 1 (below zsurf)");
+  if (b == Behaviour::Unknown && z.input != InOutInput::Convert)
+    warnings.push_back(where + fmt::format(": <inputtreatment value=\"{}\"> is not recommended with an extrapolated "
+                                           "velocity (DualSPHysics' advice): fluid flowing out is let through or "
+                                           "removed before it reaches the buffer",
+                                           int(z.input)));
+  if (b == Behaviour::Unknown && simple)
+    warnings.push_back(where + ": with an extrapolated velocity the flow may reverse, which refilling 0 and 1 cannot "
+                               "follow (DualSPHysics warns so too)");
+  if (z.velocityMode == InOutVelocityMode::Extrapolated)
+    warnings.push_back(where + ": an extrapolated velocity is not recommended for an inlet (DualSPHysics' advice): "
+                               "it suits outlets");
   if (b == Behaviour::Inlet && z.input == InOutInput::Convert)
     warnings.push_back(where + ": <inputtreatment value=\"1\"> (convert fluid) is not recommended for an inlet "
                                "(DualSPHysics' advice): fluid flowing back into it becomes buffer");

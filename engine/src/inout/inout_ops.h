@@ -58,6 +58,9 @@ class InOutOps {
   // pos.w; also in velrhoPre when setPre (the Verlet integrator's previous values, as DualSPHysics'
   // UpdateVelrhopM1).
   virtual void impose(const InOutArrays<T>& a, const InOutParams& p, const PhysicsConstants<T>& c, bool setPre) = 0;
+  // The buffer particles of [nBound, n) whose zone extrapolates something (InOutZoneData::velocity
+  // 1 or density 2), in `which`; returns how many.
+  virtual uint32_t listExtrapolated(const InOutArrays<T>& a, const InOutParams& p, uint32_t* which) = 0;
 };
 
 template <typename T>
@@ -89,6 +92,13 @@ SPH_HD inline void applyInOutAction(uint32_t i, InOutAction action, uint32_t zon
     case InOutAction::None:
       break;
   }
+}
+
+// Whether buffer particle code c belongs to a zone that extrapolates.
+SPH_HD inline bool inOutExtrapolated(uint32_t c, const InOutParams& p) {
+  if (!code::isInOut(c) || (c & code::kParkedBit)) return false;
+  const InOutZoneData& z = p.zones[code::inOutZone(c)];
+  return z.velocity == 1 || z.density == 2;
 }
 
 // Whether the end-of-step pass looks at particle i at all: fluid, not floating, not parked.
@@ -135,7 +145,10 @@ SPH_HD inline void imposeInOutParticle(uint32_t i, const InOutArrays<T>& a, cons
   loadPosition(q, positionLo(static_cast<const Real4<T>*>(a.posLo), i), x);
   double v[3], rho;
   inOutImposed(z, p, x[2], v, &rho);
-  const Real4<T> vr{T(v[0]), T(v[1]), T(v[2]), T(rho)};
+  const Real4<T> old = a.velrho[i];
+  const bool keepVel = z.velocity == 1, keepRho = z.density == 2;
+  const Real4<T> vr{keepVel ? old.x : T(v[0]), keepVel ? old.y : T(v[1]), keepVel ? old.z : T(v[2]),
+                    keepRho ? old.w : T(rho)};
   a.velrho[i] = vr;
   if (setPre) a.velrhoPre[i] = vr;
   a.pos[i].w = taitPressure(vr.w, c);

@@ -51,6 +51,13 @@ class InOutCpuOps final : public InOutOps<T> {
       spawnInOutParticle(which[k], a.n + uint32_t(k), idFirst + uint32_t(k), a, p);
   }
 
+  uint32_t listExtrapolated(const InOutArrays<T>& a, const InOutParams& p, uint32_t* which) override {
+    uint32_t k = 0;
+    for (uint32_t i = a.nBound; i < a.n; ++i)
+      if (inOutExtrapolated(a.code[i], p)) which[k++] = i;
+    return k;
+  }
+
   void impose(const InOutArrays<T>& a, const InOutParams& p, const PhysicsConstants<T>& c, bool setPre) override {
     const int64_t n = a.n;
 #pragma omp parallel for num_threads(threads_) schedule(static)

@@ -1,6 +1,7 @@
 #include "inout/inout_zones.h"
 
 #include <cmath>
+#include <vector>
 
 namespace sph {
 
@@ -26,6 +27,7 @@ void inOutProfileCoefficients(InOutProfile profile, const InOutVelocityRow& r, d
 InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB, double gamma, double gz, Device d)
     : defs_(io.zones), rho0_(rho0), coefHydro_(rho0 * -gz / cteB), invGamma_(1.0 / gamma) {
   host_.resize(defs_.size());
+  std::vector<InOutMirror> mirrorsHost(defs_.size());
   for (size_t k = 0; k < defs_.size(); ++k) {
     const InOutZoneDef& z = defs_[k];
     InOutZoneData& h = host_[k];
@@ -42,9 +44,20 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
     h.checkInput = z.input != InOutInput::Free || z.removeAboveZsurf;
     h.refillFull = z.refilling == InOutRefilling::SimpleFull;
     h.useBox = io.useBoxLimit;
-    h.density = z.densityMode == InOutDensityMode::Hydrostatic ? 1 : 0;
-    h.velocity = 0;
+    h.density = z.densityMode == InOutDensityMode::Hydrostatic ? 1 : z.densityMode == InOutDensityMode::Extrapolated ? 2 : 0;
+    h.velocity = z.velocityMode == InOutVelocityMode::Extrapolated ? 1 : 0;
+    InOutMirror& m = mirrorsHost[k];
+    for (int a = 0; a < 3; ++a) {
+      m.plane[a] = h.plane[a];
+      m.dir[a] = h.dir[a];
+    }
+    m.density = h.density == 2;
+    m.velocity = h.velocity == 1;
+    extrapolates_ = extrapolates_ || m.density || m.velocity;
   }
+  mirrors_.allocate(d, defs_.size(), "the inlet/outlet zones' mirror planes");
+  mirrors_.upload(mirrorsHost, "uploading the inlet/outlet zones' mirror planes");
+  determLimit_ = io.determLimit;
   const double full = double(io.fullBuffers());
   initialRoom_ = uint32_t(io.memoryResize0 * full);
   laterRoom_ = uint32_t(io.memoryResize1 * full);
@@ -61,6 +74,13 @@ InOutParams InOutZones::at(double t) {
     next.zsurf = zsurfAt(z, t);
     // The table's rows around t (the first or last row alone outside it).
     const std::vector<InOutVelocityRow>& rows = z.velocity;
+    if (rows.empty()) {  // extrapolated: nothing to interpolate
+      if (next.zsurf != h.zsurf) {
+        h.zsurf = next.zsurf;
+        changed = true;
+      }
+      continue;
+    }
     size_t a = 0, b = 0;
     if (rows.size() > 1 && t > rows.front().time) {
       if (t >= rows.back().time) {

@@ -9,6 +9,7 @@
 #include "model/case_inout.h"
 #include "physics/inout_physics.h"
 #include "platform/device_array.h"
+#include "sph/plugin/inout_extrapolation.h"
 
 namespace sph {
 
@@ -38,6 +39,11 @@ class InOutZones {
   uint32_t initialRoom() const { return initialRoom_; }
   uint32_t laterRoom() const { return laterRoom_; }
   const std::vector<InOutZoneDef>& zones() const { return defs_; }
+  // Zones with an extrapolated velocity or density: their mirror planes, where the particles live.
+  bool extrapolates() const { return extrapolates_; }
+  InOutExtrapolation extrapolation(const uint32_t* which, uint32_t count) const {
+    return {mirrors_.data(), which, count, determLimit_};
+  }
 
   InOutTotals totals;
 
@@ -45,6 +51,9 @@ class InOutZones {
   std::vector<InOutZoneDef> defs_;
   std::vector<InOutZoneData> host_;
   DeviceArray<InOutZoneData> dev_;
+  DeviceArray<InOutMirror> mirrors_;
+  bool extrapolates_ = false;
+  double determLimit_ = 1e3;
   bool uploaded_ = false;
   double rho0_, coefHydro_, invGamma_;
   uint32_t initialRoom_ = 0, laterRoom_ = 0;

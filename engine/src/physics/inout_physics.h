@@ -35,10 +35,10 @@ struct InOutZoneData {
   bool useBox = true;           // the entry test also asks for the box
   // Velocity: the profile (0 uniform, 1 linear, 2 parabolic) at the table's rows bracketing the
   // pass's time, ta <= t <= tb, each a polynomial in z: c[0] + c[1] z + c[2] z^2.
-  uint32_t velocity = 0;        // 0: imposed (fixed or variable)
+  uint32_t velocity = 0;        // 0: imposed (fixed or variable); 1: extrapolated (not imposed here)
   double ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0};
   double ta = 0, tb = 0;
-  uint32_t density = 0;         // 0 constant (rho0), 1 hydrostatic
+  uint32_t density = 0;         // 0 constant (rho0), 1 hydrostatic, 2 extrapolated (not imposed here)
 };
 
 struct InOutParams {
@@ -96,7 +96,9 @@ SPH_HD inline InOutAction inOutClassify(uint32_t c, double x, double y, double w
 
 SPH_HD inline double inOutProfile(const double c[3], double w) { return c[0] + w * (c[1] + w * c[2]); }
 
-// The velocity (along the zone's direction) and density zone k imposes at height w.
+// The velocity (along the zone's direction) and density zone k imposes at height w. The
+// extrapolated ones (InOutZoneData::velocity 1, density 2) are not the zone's to impose: the
+// caller keeps the particle's.
 SPH_HD inline void inOutImposed(const InOutZoneData& z, const InOutParams& p, double w, double v[3], double* rho) {
   double speed = 0;
   // Refilling 0 keeps the buffer above zsurf still (DualSPHysics' SetAnalyticalData).

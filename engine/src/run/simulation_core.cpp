@@ -93,7 +93,10 @@ class SimulationCore final : public Simulation::Impl {
     }
     upload(c, order);
     idNext_ = count;
-    if (inOut_) imposeInOut(0.0, true);  // DualSPHysics' InOutUpdatePartsData at the start
+    if (inOut_) {
+      imposeInOut(0.0, true);  // DualSPHysics' InOutUpdatePartsData at the start
+      inOutExtrapolationDue_ = inOut_->extrapolates();
+    }
 
     strategy = std::move(neighbours.strategy);
     plugin = neighbours.info;
@@ -499,6 +502,7 @@ class SimulationCore final : public Simulation::Impl {
     // pos.w already holds the pressure: computed at the start and by every integrator step.
     strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
     particlesChanged_ = false;
+    if (inOutExtrapolationDue_) extrapolateInOut();
     // The index of floating particles changes only when particles were reordered (at every
     // pass with the cell strategy, at rebuilds with verlet, at exclusions).
     if (floating_ && floatingIndexedAt_ != state_->reorders) {
@@ -664,6 +668,20 @@ class SimulationCore final : public Simulation::Impl {
     inOutOps_->impose(inOutArrays(), inOut_->at(time), consts_, setPre);
   }
 
+  // Inlets/outlets with an extrapolated velocity or density, once a step on the particles the step
+  // starts from (DualSPHysics extrapolates at the end of the last step, on the same positions).
+  void extrapolateInOut() {
+    inOutExtrapolationDue_ = false;
+    if (inOutList_.size() < state_->cur.pos.size())
+      inOutList_.allocate(device, state_->cur.pos.size(), "the list of extrapolated inlet/outlet particles");
+    uint32_t count = 0;
+    {
+      ScopedPhase ph(timer.get(), "SU-InOut", PhaseGroup::Other);
+      count = inOutOps_->listExtrapolated(inOutArrays(), inOut_->at(t), inOutList_.data());
+    }
+    strategy->extrapolateInOut(state_->view(), consts_, inOut_->extrapolation(inOutList_.data(), count));
+  }
+
   // After a step, at its end time (DualSPHysics' InOutComputeStep): buffer particles that crossed
   // into the domain become fluid and leave new buffer particles behind them, fluid that entered a
   // converting zone becomes buffer, particles that left a zone through its back (or were refused)
@@ -694,6 +712,7 @@ class SimulationCore final : public Simulation::Impl {
       }
     }
     imposeInOut(t, p.stepAlgorithm != 2);
+    inOutExtrapolationDue_ = inOut_->extrapolates();
   }
 
   // Room for at least `need` particles: every array a step keeps reallocated with its particles
@@ -736,6 +755,8 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<InOutZones> inOut_;            // null without <inout>
   std::unique_ptr<InOutOps<T>> inOutOps_;
   uint32_t idNext_ = 0;                          // the id of the next particle an inlet creates
+  bool inOutExtrapolationDue_ = false;           // at the next prepare()
+  DeviceArray<uint32_t> inOutList_;              // the buffer particles extrapolated
   ParticleArrayNeeds needs_;
   ExclusionLimits<T> limits_{};
   DtRule dtRule_;

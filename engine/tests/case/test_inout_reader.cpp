@@ -189,10 +189,10 @@ TEST(InOutReaderErrors, NameTheFileLineAndElement) {
   std::string layers = kInletLine;
   layers.replace(layers.find("<layers value=\"3\""), 17, "<layers value=\"0\"");
   bad("layers", layers, "<layers", "<layers>", "1 to 250");
-  std::string extrap = kInletLine;
-  extrap.replace(extrap.find("<imposevelocity mode=\"0\"><velocity v=\"0.5\" /></imposevelocity>"), 62,
-                 "<imposevelocity mode=\"2\" />");
-  bad("extrapolated", extrap, "<imposevelocity", "<imposevelocity>", "not supported");
+  std::string interp = kInletLine;
+  interp.replace(interp.find("<imposevelocity mode=\"0\"><velocity v=\"0.5\" /></imposevelocity>"), 62,
+                 "<imposevelocity mode=\"3\" />");
+  bad("interpolated", interp, "<imposevelocity", "<imposevelocity>", "not supported");
   std::string advanced = kInletLine;
   advanced.replace(advanced.find("<refilling value=\"0\""), 20, "<refilling value=\"2\"");
   bad("advanced", advanced, "<refilling", "<refilling>", "not supported");

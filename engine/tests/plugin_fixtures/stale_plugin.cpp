@@ -27,6 +27,14 @@ class StaleStrategy final : public sph::NeighbourStrategy {
   }
   void correctBoundaries(const sph::ParticleView<float>&, const sph::PhysicsConstants<float>&) override { refuse(); }
   void correctBoundaries(const sph::ParticleView<double>&, const sph::PhysicsConstants<double>&) override { refuse(); }
+  void extrapolateInOut(const sph::ParticleView<float>&, const sph::PhysicsConstants<float>&,
+                        const sph::InOutExtrapolation&) override {
+    refuse();
+  }
+  void extrapolateInOut(const sph::ParticleView<double>&, const sph::PhysicsConstants<double>&,
+                        const sph::InOutExtrapolation&) override {
+    refuse();
+  }
   sph::StrategyStats stats() const override { refuse(); }
   size_t deviceBytes() const override { refuse(); }
   size_t peakDeviceBytes() const override { refuse(); }

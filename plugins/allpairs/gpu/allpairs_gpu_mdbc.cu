@@ -23,7 +23,30 @@ __global__ void __launch_bounds__(kBlock) allPairsCorrectionKernel(ForceInputs<T
   mdbcStoreWall(b, s, n, view.pos, view.velrho, view.code, view.tangent, view.motionAce, c);
 }
 
+template <typename T, KernelKind K, bool Periodic>
+__global__ void __launch_bounds__(kBlock) allPairsExtrapolationKernel(ForceInputs<T> in, ParticleView<T> view,
+                                                                      PhysicsConstants<T> c, InOutExtrapolation x) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < x.count) allPairsExtrapolateOne<K, Periodic>(k, view, in, c, x);
+}
+
 }  // namespace
+
+// Inlets/outlets' extrapolation over all pairs: one thread per listed buffer particle.
+template <typename T>
+void allPairsExtrapolateGpu(const ParticleView<T>& p, const PhysicsConstants<T>& c, const InOutExtrapolation& x) {
+  if (x.count == 0) return;
+  auto* kernel = neighbours::dispatchInOut(c, [](auto k, auto periodic) {
+    return &allPairsExtrapolationKernel<T, decltype(k)::value, decltype(periodic)::value>;
+  });
+  SPH_LAUNCH("extrapolating inlet/outlet velocities and densities over all pairs", x.count, kBlock, 0, kernel,
+             allPairsInputs(p), p, c, x);
+}
+
+template void allPairsExtrapolateGpu(const ParticleView<float>&, const PhysicsConstants<float>&,
+                                     const InOutExtrapolation&);
+template void allPairsExtrapolateGpu(const ParticleView<double>&, const PhysicsConstants<double>&,
+                                     const InOutExtrapolation&);
 
 template <typename T>
 void allPairsCorrectGpu(const ParticleView<T>& p, const PhysicsConstants<T>& c) {

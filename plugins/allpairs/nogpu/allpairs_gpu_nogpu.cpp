@@ -23,6 +23,14 @@ template void allPairsInteractGpu(const ParticleView<float>&, const PhysicsConst
                                   const ForceOutputs<float>&);
 template void allPairsInteractGpu(const ParticleView<double>&, const PhysicsConstants<double>&,
                                   const ForceOutputs<double>&);
+template <typename T>
+void allPairsExtrapolateGpu(const ParticleView<T>&, const PhysicsConstants<T>&, const InOutExtrapolation&) {
+  noGpu();
+}
+template void allPairsExtrapolateGpu(const ParticleView<float>&, const PhysicsConstants<float>&,
+                                     const InOutExtrapolation&);
+template void allPairsExtrapolateGpu(const ParticleView<double>&, const PhysicsConstants<double>&,
+                                     const InOutExtrapolation&);
 template void allPairsCorrectGpu(const ParticleView<float>&, const PhysicsConstants<float>&);
 template void allPairsCorrectGpu(const ParticleView<double>&, const PhysicsConstants<double>&);
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sph/plugin/inout_extrapolation.h"
 #include "sph/plugin/particle_view.h"
 #include "sph/plugin/phase_timer.h"
 #include "sph/plugin/physics_constants.h"
@@ -121,6 +122,15 @@ class NeighbourStrategy {
   // their code and tangent) are written.
   virtual void correctBoundaries(const ParticleView<float>& p, const PhysicsConstants<float>& c) = 0;
   virtual void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) = 0;
+  // Inlets/outlets with an extrapolated velocity or density: once a step, after prepare(), every
+  // listed buffer particle takes what the fluid around its ghost node gives
+  // (inout_extrapolation.h: inOutGhostNode, then inOutAddFluid over the candidates j near the node
+  // with inOutSource(code[j]), then inOutStoreExtrapolated). Only the listed particles' velrho
+  // and pos.w are written.
+  virtual void extrapolateInOut(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                                const InOutExtrapolation& x) = 0;
+  virtual void extrapolateInOut(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                                const InOutExtrapolation& x) = 0;
   // CUDA-graph replay of steady steps (GPU runs; the engine's run/step_graphs.h). Asked after the
   // step's prepare(): a nonzero token promises that this step's interact() and endStep() launch
   // exactly the device work (kernels, arguments, grid sizes) they launched in the last step that
@@ -138,7 +148,7 @@ class NeighbourStrategy {
 };
 
 // The float and double overloads of a strategy written once: StrategyFor<S> implements them by
-// calling S's member templates prepareT, interactT, correctBoundariesT and, if S declares one,
+// calling S's member templates prepareT, interactT, correctBoundariesT, extrapolateInOutT and, if S declares one,
 // endStepT (the default does nothing). S derives from StrategyFor<S> and befriends it when the
 // templates are private.
 template <class S>
@@ -161,6 +171,14 @@ class StrategyFor : public NeighbourStrategy {
   }
   void correctBoundaries(const ParticleView<double>& p, const PhysicsConstants<double>& c) override {
     self().correctBoundariesT(p, c);
+  }
+  void extrapolateInOut(const ParticleView<float>& p, const PhysicsConstants<float>& c,
+                        const InOutExtrapolation& x) override {
+    self().extrapolateInOutT(p, c, x);
+  }
+  void extrapolateInOut(const ParticleView<double>& p, const PhysicsConstants<double>& c,
+                        const InOutExtrapolation& x) override {
+    self().extrapolateInOutT(p, c, x);
   }
 
  protected:

@@ -43,6 +43,12 @@ __global__ void imposeKernel(InOutArrays<T> a, InOutParams p, PhysicsConstants<T
 }
 
 template <typename T>
+__global__ void listKernel(InOutArrays<T> a, InOutParams p, uint32_t* which, uint32_t* count) {
+  const uint32_t i = a.nBound + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < a.n && inOutExtrapolated(a.code[i], p)) which[atomicAdd(count, 1u)] = i;
+}
+
+template <typename T>
 class InOutGpuOps final : public InOutOps<T> {
  public:
   InOutGpuOps() {
@@ -66,6 +72,19 @@ class InOutGpuOps final : public InOutOps<T> {
              uint32_t idFirst) override {
     SPH_LAUNCH("creating inlet/outlet buffer particles (SU-InOut)", count, kBlock, 0, spawnKernel<T>, a, p, which,
                count, idFirst);
+  }
+
+  // In whatever order the threads reach them: each particle's extrapolation writes it alone.
+  uint32_t listExtrapolated(const InOutArrays<T>& a, const InOutParams& p, uint32_t* which) override {
+    uint32_t* count = &counts_->removed;  // a counter of classify()'s, free between its calls
+    SPH_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(uint32_t), cudaStream_t(0)), "clearing the extrapolation list");
+    if (a.n > a.nBound)
+      SPH_LAUNCH("listing the extrapolated inlet/outlet particles (SU-InOut)", a.n - a.nBound, kBlock, 0,
+                 listKernel<T>, a, p, which, count);
+    uint32_t out = 0;
+    SPH_CUDA_CHECK(cudaMemcpy(&out, count, sizeof(out), cudaMemcpyDeviceToHost),
+                   "reading the number of extrapolated inlet/outlet particles");
+    return out;
   }
 
   void impose(const InOutArrays<T>& a, const InOutParams& p, const PhysicsConstants<T>& c, bool setPre) override {
