@@ -268,13 +268,16 @@ TEST(InOutRuns, JetAgreesWithDualSPHysicsCpu) {
 // round-off differences of two summation orders.
 TEST_P(InOutChannel, GpuGivesTheCpuCounts) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
-  const ChannelRun g = runChannel(std::string("inout_gpu_") + GetParam(), Device::Gpu, GetParam(), 1.0);
-  const ChannelRun h = runChannel(std::string("inout_cpu_") + GetParam(), Device::Cpu, GetParam(), 1.0);
-  EXPECT_EQ(extraNumber(g.report, "inout_created"), extraNumber(h.report, "inout_created"));
-  ASSERT_EQ(g.partCounts.size(), h.partCounts.size());
-  for (size_t k = 0; k < g.partCounts.size(); ++k)
-    EXPECT_NEAR(double(g.partCounts[k]), double(h.partCounts[k]), 0.01 * double(h.partCounts[k])) << "PART " << k;
-  expectConserved(g);
+  for (const std::string name : {"Channel2D", "Channel2DExtrap"}) {
+    SCOPED_TRACE(name);
+    const ChannelRun g = runChannel(std::string("inout_gpu_") + GetParam(), Device::Gpu, GetParam(), 1.0, "", "", name);
+    const ChannelRun h = runChannel(std::string("inout_cpu_") + GetParam(), Device::Cpu, GetParam(), 1.0, "", "", name);
+    EXPECT_EQ(extraNumber(g.report, "inout_created"), extraNumber(h.report, "inout_created"));
+    ASSERT_EQ(g.partCounts.size(), h.partCounts.size());
+    for (size_t k = 0; k < g.partCounts.size(); ++k)
+      EXPECT_NEAR(double(g.partCounts[k]), double(h.partCounts[k]), 0.01 * double(h.partCounts[k])) << "PART " << k;
+    expectConserved(g);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Plugins, InOutChannel, ::testing::Values("cell", "verlet"));
