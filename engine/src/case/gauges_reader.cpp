@@ -27,9 +27,51 @@ namespace {
 constexpr std::string_view kUnsupportedSpecial[] = {
     "boundcorr", "boundextrap", "chrono", "flexstrucs",
     "forcepoints", "mlayerpistons", "moorings", "outputparts",
-    "relaxationzones", "savedt", "shifting", "timeout", "vres"};
+    "relaxationzones", "shifting", "vres"};
 // DualSPHysics gauge kinds that this engine does not implement.
 constexpr std::string_view kUnsupportedGauges[] = {"mesh"};
+
+// <special><timeout>: output intervals that change at given times (model/output_times.h), as
+// DualSPHysics' JDsOutputTime reads them: times >= 0 and increasing, intervals > 0.
+void readTimeOut(const XmlReader& xml, const XMLElement* e, std::vector<OutputInterval>& rows) {
+  xml.onlyChildren(e, {"tout"});
+  rows.clear();
+  for (const XMLElement* t = e->FirstChildElement("tout"); t; t = t->NextSiblingElement("tout")) {
+    if (skipped(t)) continue;
+    const OutputInterval r{xml.real(t, "time"), xml.real(t, "timeout")};
+    if (!(r.time >= 0) || !std::isfinite(r.time)) xml.fail(t, fmt::format("time must be >= 0 (got {:g})", r.time));
+    if (!(r.interval > 0) || !std::isfinite(r.interval))
+      xml.fail(t, fmt::format("timeout must be positive (got {:g})", r.interval));
+    if (!rows.empty() && !(r.time > rows.back().time))
+      xml.fail(t, fmt::format("time {:g} is not after the previous row's {:g}", r.time, rows.back().time));
+    rows.push_back(r);
+  }
+}
+
+// <special><savedt>, as DualSPHysics' JDsSaveDt reads it: each setting optional.
+DtLogSettings readSaveDt(const XmlReader& xml, const XMLElement* e) {
+  xml.onlyChildren(e, {"start", "finish", "interval", "fullinfo", "alldt"});
+  DtLogSettings s;
+  s.active = true;
+  s.line = e->GetLineNum();
+  auto value = [&](const char* name, double fallback) {
+    const XMLElement* c = e->FirstChildElement(name);
+    return c && !skipped(c) ? xml.real(c, "value") : fallback;
+  };
+  auto flag = [&](const char* name) {
+    const XMLElement* c = e->FirstChildElement(name);
+    return c && !skipped(c) && xml.boolean(c, "value", false);
+  };
+  s.start = value("start", 0);
+  s.finish = value("finish", 0);
+  s.interval = value("interval", -1);
+  s.fullInfo = flag("fullinfo");
+  s.allDt = flag("alldt");
+  if (const XMLElement* c = e->FirstChildElement("interval"); c && !skipped(c) && !(s.interval > 0))
+    xml.fail(c, fmt::format("value must be positive (got {:g}); leave <interval> out for TimeOut", s.interval));
+  if (!std::isfinite(s.start)) xml.fail(e->FirstChildElement("start"), "value must be a finite time");
+  return s;
+}
 
 template <size_t N>
 bool listed(const std::string_view (&list)[N], std::string_view name) {
@@ -216,10 +258,11 @@ class GaugesReader {
 
 }  // namespace
 
-void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& out, std::vector<WavePaddle>& paddles,
-                 std::vector<DampingZone>& damping, std::vector<AccInput>& accInputs, CaseInOut& inout,
-                 std::vector<std::string>& warnings) {
+void readSpecial(const XmlReader& xml, const XMLElement* special, CaseDefinition& c, std::vector<WavePaddle>& paddles) {
+  CaseGauges& out = c.gauges;
   const XMLElement* inoutEl = nullptr;
+  const XMLElement* timeoutEl = nullptr;
+  const XMLElement* savedtEl = nullptr;
   const XMLElement* gauges = nullptr;
   for (const XMLElement* e = special->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
@@ -230,18 +273,26 @@ void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& ou
     } else if (name == "wavepaddles") {
       readWavePaddles(xml, e, paddles);
     } else if (name == "damping") {
-      if (xml.boolean(e, "active", true)) readDamping(xml, e, damping);
+      if (xml.boolean(e, "active", true)) readDamping(xml, e, c.damping);
     } else if (name == "accinputs") {
-      if (xml.boolean(e, "active", true)) readAccInputs(xml, e, accInputs);
+      if (xml.boolean(e, "active", true)) readAccInputs(xml, e, c.accInputs);
     } else if (name == "inout") {
       if (inoutEl) xml.fail(e, fmt::format("appears twice (first at line {})", inoutEl->GetLineNum()));
       inoutEl = e;
-      readInOut(xml, e, inout, warnings);
+      readInOut(xml, e, c.inout, c.warnings);
+    } else if (name == "savedt") {
+      if (savedtEl) xml.fail(e, fmt::format("appears twice (first at line {})", savedtEl->GetLineNum()));
+      savedtEl = e;
+      if (xml.boolean(e, "active", true)) c.dtLog = readSaveDt(xml, e);
+    } else if (name == "timeout") {
+      if (timeoutEl) xml.fail(e, fmt::format("appears twice (first at line {})", timeoutEl->GetLineNum()));
+      timeoutEl = e;
+      if (xml.boolean(e, "active", true)) readTimeOut(xml, e, c.outputTimes);
     } else if (name == "initialize") {
       continue;  // read by the case loader once the particles exist (case/loader.cpp)
     } else if (listed(kUnsupportedSpecial, name)) {
       xml.fail(e, "this DualSPHysics <special> feature is not supported by this engine "
-                  "(only <gauges>, <wavepaddles>, <damping>, <accinputs>, <inout> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
+                  "(only <gauges>, <wavepaddles>, <damping>, <accinputs>, <inout>, <timeout>, <savedt> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
     } else {
       xml.unknown(e, special);
     }

@@ -16,11 +16,10 @@
 
 namespace sph {
 
-// Reads one <special> element into `gauges`, `paddles`, `damping`, `accInputs` and `inout`. Throws
+// Reads one <special> element into c (gauges, damping, accinputs, inout, timeout, warnings) and
+// `paddles`. Throws
 // InputError (file, line, element).
-void readSpecial(const XmlReader& xml, const XMLElement* special, CaseGauges& gauges, std::vector<WavePaddle>& paddles,
-                 std::vector<DampingZone>& damping, std::vector<AccInput>& accInputs, CaseInOut& inout,
-                 std::vector<std::string>& warnings);
+void readSpecial(const XmlReader& xml, const XMLElement* special, CaseDefinition& c, std::vector<WavePaddle>& paddles);
 
 // Finds the particles of each force gauge's <target mkbound> in the generated case (its mks in
 // their final order). InputError (file, line of <target>) for an mkbound without particles or a

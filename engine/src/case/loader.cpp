@@ -634,7 +634,7 @@ void CaseReader::readExecution(const XMLElement* exec) {
     if (skipped(e)) continue;
     if (name == "parameters") readParameters(e);
     else if (name == "special") {
-      readSpecial(*this, e, c_.gauges, paddles_, c_.damping, c_.accInputs, c_.inout, c_.warnings);
+      readSpecial(*this, e, c_, paddles_);
       for (const XMLElement* i = e->FirstChildElement("initialize"); i; i = i->NextSiblingElement("initialize")) {
         if (skipped(i)) continue;
         if (initialize_) fail(i, fmt::format("appears twice (first at line {})", initialize_->GetLineNum()));

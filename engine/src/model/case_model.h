@@ -14,6 +14,7 @@
 #include "model/case_gauges.h"
 #include "model/case_inout.h"
 #include "model/case_motion.h"
+#include "model/output_times.h"
 #include "model/vec3d.h"
 #include "physics/damping_physics.h"
 
@@ -124,6 +125,10 @@ struct CaseDefinition {
   // `positions`) the zone of each initial buffer particle, kNoInOutZone for the others; empty
   // without zones.
   CaseInOut inout;
+  // <execution><special><timeout>: output intervals that change in time; empty: every TimeOut.
+  std::vector<OutputInterval> outputTimes;
+  // <execution><special><savedt>.
+  DtLogSettings dtLog;
   std::vector<uint8_t> inOutZone;
   static constexpr uint8_t kNoInOutZone = 0xFF;
 };

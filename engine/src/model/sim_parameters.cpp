@@ -285,6 +285,7 @@ void readTimeStep(const CaseDefinition& c, ParameterReader& P, SimParameters& p)
 void readRunLimits(const CaseDefinition& c, ParameterReader& P, SimParameters& p) {
   p.timeMax = P.real("TimeMax", 1);
   p.timeOut = P.real("TimeOut", 0.01);
+  p.outputTimes = c.outputTimes;
   if (!(p.timeMax > 0)) badParameter(c, "TimeMax", "must be positive");
   if (!(p.timeOut > 0)) badParameter(c, "TimeOut", "must be positive");
   p.rhoOutMin = P.real("RhopOutMin", 700);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/case_model.h"
+#include "model/output_times.h"
 #include "physics/floating_body_physics.h"
 #include "platform/plugin_loader.h"
 #include "sph/plugin/physics_constants.h"
@@ -36,6 +37,9 @@ struct SimParameters {
   double dtIni = 0, dtMin = 0, dtFixed = 0;
   bool dtAllParticles = false;  // DtAllParticles: the dt's velocity bound over every particle
   double timeMax = 1, timeOut = 0.01;
+  // <special><timeout>'s output intervals (model/output_times.h); empty: every timeOut. The
+  // command line's --time-out replaces them.
+  std::vector<OutputInterval> outputTimes;
   double rhoOutMin = 700, rhoOutMax = 1300;
   double partsOutMax = 1;  // fraction of fluid particles that may be excluded
   Vec3d domainMin, domainMax;

@@ -118,13 +118,15 @@ RunOutput::RunOutput(fs::path out, bool write, bool writeVtk, FolderUse use, con
       write_(write),
       writeVtk_(writeVtk),
       timeOut_(p.timeOut),
+      outputTimes_(p.outputTimes),
       timer_(timer),
       gauges_(gauges, p, write ? out_ / "gauges" : fs::path()) {}
 
 void RunOutput::atTime(double t, OutputSource& source) {
   if (!started_) {
     started_ = true;
-    nextOut_ = timeOut_;
+    dtLog_ = source.dtLog();
+    nextOut_ = nextOutputTime(outputTimes_, timeOut_, t);
     save(t, source);
     sampleGauges(t, source);
     if (folder_) folder_->dropPrevious();  // the new run has written its first output
@@ -136,11 +138,11 @@ void RunOutput::atTime(double t, OutputSource& source) {
   if (outputTime) {
     save(t, source);
     gauges_.flush();
-    // The next multiple of TimeOut after t, counted rather than summed: adding a TimeOut that t
-    // dwarfs (1e-25 s at t = 1 s) would never get past t.
+    writeDtLog(false);
+    // The next multiple of TimeOut (or of <timeout>'s interval) after t, counted rather than
+    // summed: adding a TimeOut that t dwarfs (1e-25 s at t = 1 s) would never get past t.
     // A part written within the tolerance before a multiple was that multiple's.
-    nextOut_ = std::max((std::floor(t / timeOut_ + 1e-12) + 1) * timeOut_,
-                        std::nextafter(t, std::numeric_limits<double>::infinity()));
+    nextOut_ = nextOutputTime(outputTimes_, timeOut_, t);
   }
 }
 
@@ -190,8 +192,15 @@ std::filesystem::path RunOutput::saveNow(double t, OutputSource& source) {
   return out_ / "vtk" / fmt::format("Part_{:04d}.vtk", part_ - 1);
 }
 
+void RunOutput::writeDtLog(bool all) {
+  if (!write_ || !dtLog_) return;
+  OutputClock clock{outputSeconds_};
+  dtLog_->write(out_, all);
+}
+
 void RunOutput::finish(const std::vector<ExcludedParticle>& excluded) {
   gauges_.finish();
+  writeDtLog(true);
   if (write_ && !awasRows_.empty()) writeTextFileAtomic((out_ / "awas.csv").string(), kAwasCsvHeader + awasRows_);
   if (write_ && !excluded.empty()) writeExcludedCsv(out_ / "excluded.csv", excluded);
 }

@@ -20,6 +20,7 @@
 #include "floating/floating_bodies.h"
 #include "gauges/gauge_recorder.h"
 #include "model/case_model.h"
+#include "output/dt_log.h"
 #include "model/sim_parameters.h"
 #include "motion/paddle_awas.h"
 #include "output/checkpoint.h"
@@ -55,6 +56,8 @@ class OutputSource {
   virtual std::vector<AwasState> awasStates() const { return {}; }
   // Where the gauges take their samples of the current state (gauges/gauge_sampler.h).
   virtual GaugeSource& gaugeSource() = 0;
+  // <special><savedt>'s log of the time steps so far (output/dt_log.h); null without one.
+  virtual const DtLog* dtLog() const { return nullptr; }
   // Checkpoints: everything the next step depends on, and what the checkpoint must match.
   virtual void saveState(CheckpointWriter& w) const = 0;
   virtual const CheckpointHeader& checkpointHeader() const = 0;
@@ -71,7 +74,8 @@ class RunOutput {
 
   // The outputs of time t: at the start (first call) and after every step.
   void atTime(double t, OutputSource& source);
-  // The end of the run, completed or failed: gauge files complete, excluded.csv written.
+  // The end of the run, completed or failed: gauge files complete, excluded.csv written, the time
+  // steps' log (<savedt>) written in full.
   void finish(const std::vector<ExcludedParticle>& excluded);
   // A snapshot of the current state outside the schedule (a diverged run's last state), as the
   // next VTK part; its path, or empty when nothing is written.
@@ -98,17 +102,21 @@ class RunOutput {
   // times), the file rewritten at output times.
   void recordAwas(OutputSource& source, bool outputTime);
   void sampleGauges(double t, OutputSource& source);
+  // DtInfo.csv at output times; also DtAllInfo.csv (every step: large) when `all` (the end).
+  void writeDtLog(bool all);
 
   std::filesystem::path out_;
   std::unique_ptr<OutputFolder> folder_;  // while writing
   bool write_, writeVtk_;
   double timeOut_;
+  std::vector<OutputInterval> outputTimes_;  // <special><timeout>, else empty
   PhaseTimer* timer_;
   GaugeRecorder gauges_;
   ParticleSnapshot frame_;    // reused by every VTK part
   std::string floatingRows_;  // floating.csv is rewritten whole (atomically) at every output
   std::string awasRows_;      // awas.csv likewise
   bool started_ = false;
+  const DtLog* dtLog_ = nullptr;  // the source's, taken at the first atTime()
   int part_ = 0;
   int checkpoints_ = 0;
   double nextOut_ = 0;

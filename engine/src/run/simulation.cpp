@@ -104,6 +104,10 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
   // case's set-up.
   if (o.resume && !o.writeOutput)
     throw InputError("--resume continues the results in an output folder: it cannot go with --no-output");
+  if (o.resume && c.dtLog.active)
+    throw InputError(fmt::format("{}:{}: <savedt>: a run that logs its time steps cannot be resumed from a checkpoint "
+                                 "(the log before it is not in the checkpoint); run it again from the start",
+                                 c.path, c.dtLog.line));
   if (o.resume && c.inout.active)
     throw InputError(fmt::format("{}: a run with inlets/outlets (<inout>) cannot be resumed from a checkpoint: its "
                                  "particles are created and removed as it runs (DualSPHysics does not restart such "

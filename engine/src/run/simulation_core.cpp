@@ -1,6 +1,8 @@
 #include "run/simulation_core.h"
 
 #include <algorithm>
+#include <bit>
+#include <cfloat>
 #include <cmath>
 #include <type_traits>
 
@@ -93,6 +95,7 @@ class SimulationCore final : public Simulation::Impl {
     }
     upload(c, order);
     idNext_ = count;
+    if (c.dtLog.active) dtLog_ = std::make_unique<DtLog>(c.dtLog, p.timeOut);
     if (inOut_) {
       imposeInOut(0.0, true);  // DualSPHysics' InOutUpdatePartsData at the start
       inOutExtrapolationDue_ = inOut_->extrapolates();
@@ -169,6 +172,7 @@ class SimulationCore final : public Simulation::Impl {
     if (!std::isfinite(s.dt) || (symplectic && !std::isfinite(s.dtNext)))
       throw DivergenceError(fmt::format("time step is not finite at t={} s (step {}): the simulation diverged", t, stepCount));
     lastScalars_ = s;
+    if (dtLog_) logDt(s);
     dt = s.dt;
     dtNext_ = s.dtNext;
     dtMinHits += s.dtMinHit;
@@ -270,6 +274,7 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   const InOutTotals* inOutTotals() const override { return inOut_ ? &inOut_->totals : nullptr; }
+  const DtLog* dtLog() const override { return dtLog_.get(); }
   uint64_t particlesNow() const override { return state_->n - parked_; }
 
   size_t engineDeviceBytes() const override {
@@ -642,6 +647,19 @@ class SimulationCore final : public Simulation::Impl {
     if (parked_ >= std::max<uint32_t>(256, state_->n / 512)) compact(code::kParkedBit);
   }
 
+  // <savedt>: the step that just ended (it started at t), from the maxima of its last force pass
+  // (the symplectic corrector's), as DualSPHysics' DtVariable(final) logs it.
+  void logDt(const StepScalars& s) {
+    const double ace2 = std::bit_cast<double>(s.maxAce2Bits), visc = std::bit_cast<double>(s.maxViscdtBits),
+                 vel2 = std::bit_cast<double>(s.maxVel2Bits);
+    const double aceMax = std::sqrt(ace2), velMax = std::sqrt(vel2);
+    const double dt1 = aceMax > 0 ? std::sqrt(p.h / aceMax) : DBL_MAX;
+    const double dt2 = p.h / (std::max(p.c0, 10 * velMax) + p.h * visc);
+    uint32_t hit = 0;
+    const double dtf = variableDt(ace2, visc, vel2, dtRule_, &hit);
+    dtLog_->add(t, dtf, dt1 * p.cfl, dt2 * p.cfl, DBL_MAX * p.cfl, aceMax, visc, velMax);
+  }
+
   InOutArrays<T> inOutArrays() {
     auto& s = state_->cur;
     InOutArrays<T> a;
@@ -753,6 +771,7 @@ class SimulationCore final : public Simulation::Impl {
   uint64_t floatingIndexedAt_ = ~uint64_t(0);   // state_->reorders when floating particles were last indexed
   std::unique_ptr<FloatingBodies<T>> floating_;  // null without <floatings>
   std::unique_ptr<InOutZones> inOut_;            // null without <inout>
+  std::unique_ptr<DtLog> dtLog_;                 // null without <savedt>
   std::unique_ptr<InOutOps<T>> inOutOps_;
   uint32_t idNext_ = 0;                          // the id of the next particle an inlet creates
   bool inOutExtrapolationDue_ = false;           // at the next prepare()
@@ -799,6 +818,7 @@ SimParameters runParameters(const CaseDefinition& c, const RunOptions& o, const 
   }
   if (o.timeOut) {
     p.timeOut = *o.timeOut;
+    p.outputTimes.clear();  // the command line's interval replaces <special><timeout>
     p.setFromCommandLine("TimeOut", fmt::format("{}", p.timeOut));
   }
   if (auto w = floatPositionWarning(p, o.precision)) p.warnings.push_back(std::move(*w));

@@ -1,0 +1,83 @@
+// <special><timeout> (model/output_times.h): output intervals that change at given times, as
+// DualSPHysics 5.4's JDsOutputTime::GetNextTime gives them; the reader's errors; and a run whose
+// VTK parts come at those times.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "case/loader.h"
+#include "model/output_times.h"
+#include "run/simulation.h"
+#include "test_support.h"
+
+namespace sph {
+namespace {
+
+// _FmtXML_TimeOut.xml's example: every 0.01 s, from 0.1 s every 0.5 s (cut at 0.2 s), from 0.2 s
+// every 0.001 s, from 0.3 s every 0.01 s.
+const std::vector<OutputInterval> kRows{{0, 0.01}, {0.1, 0.5}, {0.2, 0.001}, {0.3, 0.01}};
+
+TEST(OutputTimes, FollowDualSPHysicsRows) {
+  EXPECT_DOUBLE_EQ(nextOutputTime(kRows, 99, 0), 0.01);
+  EXPECT_DOUBLE_EQ(nextOutputTime(kRows, 99, 0.0153), 0.02);
+  EXPECT_DOUBLE_EQ(nextOutputTime(kRows, 99, 0.095), 0.1);
+  EXPECT_DOUBLE_EQ(nextOutputTime(kRows, 99, 0.1), 0.2);  // 0.6 cut at the next row's time
+  EXPECT_DOUBLE_EQ(nextOutputTime(kRows, 99, 0.2), 0.201);
+  EXPECT_NEAR(nextOutputTime(kRows, 99, 0.2505), 0.251, 1e-12);
+  EXPECT_NEAR(nextOutputTime(kRows, 99, 0.2999999), 0.3, 1e-12);
+  EXPECT_NEAR(nextOutputTime(kRows, 99, 0.3), 0.31, 1e-12);
+  EXPECT_NEAR(nextOutputTime(kRows, 99, 7.004), 7.01, 1e-12);
+  // A first row after 0: nothing before it but the start.
+  EXPECT_DOUBLE_EQ(nextOutputTime({{0.5, 0.1}}, 99, 0), 0.5);
+  // Without rows, multiples of TimeOut; a time a hair before a multiple was that multiple.
+  EXPECT_DOUBLE_EQ(nextOutputTime({}, 0.1, 0.05), 0.1);
+  EXPECT_NEAR(nextOutputTime({}, 0.1, 0.1 - 1e-15), 0.2, 1e-12);
+}
+
+std::string tankWith(const std::string& special) {
+  std::string xml = test::caseXml(
+      R"(<definition dp="0.02"><pointmin x="-0.1" y="0" z="-0.1" /><pointmax x="1" y="0" z="1" /></definition>)",
+      R"(<setmkfluid mk="0" />
+<drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="0.2" y="2" z="0.2" /></drawbox>
+<setmkbound mk="0" />
+<drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="-1" z="0" /><size x="0.4" y="2" z="0.3" /></drawbox>)",
+      R"(<parameter key="TimeMax" value="0.05" /><parameter key="TimeOut" value="1" />)");
+  xml.insert(xml.find("    <parameters>"), "<special>" + special + "</special>\n");
+  return xml;
+}
+
+TEST(OutputTimes, RunWritesItsPartsAtTheRowsTimes) {
+  const auto dir = test::tempDir("timeout_run");
+  const CaseDefinition c = loadCase(test::writeFile(
+      dir / "case.xml", tankWith(R"(<timeout><tout time="0" timeout="0.02" /><tout time="0.03" timeout="0.005" /></timeout>)")));
+  ASSERT_EQ(c.outputTimes.size(), 2u);
+  RunOptions o;
+  o.device = Device::Cpu;
+  o.outDir = (dir / "out").string();
+  o.progress = false;
+  Simulation sim(c, o);
+  sim.run();
+  // 0, 0.02, 0.03, 0.035, 0.04, 0.045, 0.05: seven parts (TimeOut 1 would give one).
+  int parts = 0;
+  while (std::filesystem::exists(dir / "out" / "vtk" / ("Part_000" + std::to_string(parts) + ".vtk"))) ++parts;
+  EXPECT_EQ(parts, 7);
+}
+
+TEST(OutputTimes, ReaderErrors) {
+  test::expectLoadError("timeout_order", tankWith(R"(<timeout><tout time="0.1" timeout="0.01" />
+<tout time="0.1" timeout="0.02" /></timeout>)"),
+                        "<tout time=\"0.1\" timeout=\"0.02\"", "<tout>", "not after the previous row's");
+  test::expectLoadError("timeout_zero", tankWith(R"(<timeout><tout time="0" timeout="0" /></timeout>)"), "<tout",
+                        "<tout>", "must be positive");
+  test::expectLoadError("timeout_child", tankWith(R"(<timeout><tuot time="0" timeout="1" /></timeout>)"), "<tuot",
+                        "<tuot>", "unknown element");
+  const auto dir = test::tempDir("timeout_off");
+  const CaseDefinition off = loadCase(
+      test::writeFile(dir / "case.xml", tankWith(R"(<timeout active="false"><tout time="0" timeout="0.02" /></timeout>)")));
+  EXPECT_TRUE(off.outputTimes.empty());
+}
+
+}  // namespace
+}  // namespace sph
