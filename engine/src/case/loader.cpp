@@ -22,6 +22,7 @@
 #include "case/gencase_output.h"
 #include "case/geometry_commands.h"
 #include "case/inout_reader.h"
+#include "case/motion_data_file.h"
 #include "case/motion_reader.h"
 #include "case/simulation_domain.h"
 #include "case/wave_paddles_reader.h"
@@ -109,6 +110,7 @@ class CaseReader : public XmlReader {
   void applyFluidVelocity(const XMLElement* e);
   void readExecution(const XMLElement* exec);
   void readParameters(const XMLElement* params);
+  void readViscoTime();
   void readDomain(const XMLElement* dom);
 
   void defineVariable(const XMLElement* e, const std::string& name, double value);
@@ -186,6 +188,7 @@ CaseDefinition CaseReader::load() {
   }
   // The inlet/outlet buffers: inside the resolved domain, appended to the fluid.
   prepareInOut(path_, c_);
+  readViscoTime();
   return std::move(c_);
 }
 
@@ -646,6 +649,27 @@ void CaseReader::readExecution(const XMLElement* exec) {
     else if (name == "motion") genMotion_ = e;
     else if (name == "vtkout" || name == "uservars") continue;  // GenCase's record of its shape files and variables
     else unknown(e, exec);
+  }
+}
+
+// <parameter key="ViscoTime" value="FILE">: DualSPHysics' viscosity in time (JDsViscoInput), rows
+// time;visco in FILE relative to the case's folder; "0" or empty: off.
+void CaseReader::readViscoTime() {
+  const auto it = c_.parameters.find("ViscoTime");
+  if (it == c_.parameters.end()) return;
+  const std::string& v = it->second.value;
+  if (v.empty() || v == "0" || v == "false" || v == "none" || v == "NONE") return;
+  std::filesystem::path file(v);
+  if (file.is_relative()) file = std::filesystem::path(path_).parent_path() / file;
+  c_.viscoTimeFile = file.string();
+  DataFileUse use{"ViscoTime file", "the viscosity", "a viscosity in time"};
+  try {
+    for (const std::vector<double>& row : readDataRows(c_.viscoTimeFile, 2, 0, use)) {
+      if (!(row[1] >= 0)) throw InputError(fmt::format("{}: a viscosity {:g} below zero", c_.viscoTimeFile, row[1]));
+      c_.viscoTime.emplace_back(row[0], row[1]);
+    }
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{}:{}: <parameter key=\"ViscoTime\">: {}", path_, it->second.line, e.what()));
   }
 }
 

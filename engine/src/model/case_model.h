@@ -129,6 +129,10 @@ struct CaseDefinition {
   std::vector<OutputInterval> outputTimes;
   // <execution><special><savedt>.
   DtLogSettings dtLog;
+  // <parameter key="ViscoTime" value="FILE">: Visco in time, (time, value) rows of FILE (relative to
+  // the case's folder); empty without it.
+  std::vector<std::pair<double, double>> viscoTime;
+  std::string viscoTimeFile;
   std::vector<uint8_t> inOutZone;
   static constexpr uint8_t kNoInOutZone = 0xFF;
 };

@@ -75,7 +75,6 @@ struct UnsupportedKey {
   const char* why;
 };
 constexpr UnsupportedKey kUnsupportedKeys[] = {
-    {"ViscoTime", "time-varying viscosity (a file of Visco values) is not supported"},
     {"DeltaSPH", "DualSPHysics 4's delta-SPH key: use DensityDT (1 Molteni, 2 Fourtakas, 3 Fourtakas full)"},
     {"XYPeriodic", "periodicity along a diagonal is not supported"},
     {"XZPeriodic", "periodicity along a diagonal is not supported"},
@@ -126,6 +125,12 @@ class ParameterReader {
       }
       if (std::find(std::begin(kLoaderKeys), std::end(kLoaderKeys), key) != std::end(kLoaderKeys)) {
         p_.provenance.push_back({key, param.value, fmt::format("xml:{} (the simulation domain)", param.line)});
+        continue;
+      }
+      if (key == "ViscoTime") {  // its file was read with the case (case/loader.cpp)
+        p_.provenance.push_back({key, param.value,
+                                 fmt::format("xml:{} ({})", param.line,
+                                             c_.viscoTime.empty() ? "off" : "Visco in time from " + c_.viscoTimeFile)});
         continue;
       }
       const auto noEffect = std::find_if(std::begin(kNoEffectKeys), std::end(kNoEffectKeys),
@@ -214,6 +219,7 @@ void readPhysicsOptions(const CaseDefinition& c, ParameterReader& P, SimParamete
   p.viscosity = static_cast<Viscosity>(visco);
   p.visco = P.real("Visco", 0.01);
   p.viscoBoundFactor = P.real("ViscoBoundFactor", 1);
+  p.viscoTime = c.viscoTime;
   if (p.visco < 0 || p.viscoBoundFactor < 0) badParameter(c, "Visco", "must not be negative");
   const int ddt = P.integer("DensityDT", 0);
   if (ddt < 0 || ddt > 3) badParameter(c, "DensityDT", "must be 0, 1, 2 or 3");

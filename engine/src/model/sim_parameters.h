@@ -40,6 +40,18 @@ struct SimParameters {
   // <special><timeout>'s output intervals (model/output_times.h); empty: every timeOut. The
   // command line's --time-out replaces them.
   std::vector<OutputInterval> outputTimes;
+  // DualSPHysics' ViscoTime: Visco in time, (time, value) rows (its JDsViscoInput); empty: Visco.
+  std::vector<std::pair<double, double>> viscoTime;
+  // Visco at time t: linear between the rows, the first and last row's value outside them.
+  double viscoAt(double t) const {
+    if (viscoTime.empty()) return visco;
+    if (t <= viscoTime.front().first) return viscoTime.front().second;
+    if (t >= viscoTime.back().first) return viscoTime.back().second;
+    size_t k = 1;
+    while (viscoTime[k].first < t) ++k;
+    const auto &a = viscoTime[k - 1], &b = viscoTime[k];
+    return b.first == a.first ? b.second : a.second + (t - a.first) / (b.first - a.first) * (b.second - a.second);
+  }
   double rhoOutMin = 700, rhoOutMax = 1300;
   double partsOutMax = 1;  // fraction of fluid particles that may be excluded
   Vec3d domainMin, domainMax;

@@ -138,6 +138,11 @@ class SimulationCore final : public Simulation::Impl {
     const bool symplectic = p.stepAlgorithm == 2;
     const double stepDt = stepCount == 0 ? (p.dtFixed > 0 ? p.dtFixed : p.dtIni) : symplectic ? dtNext_ : dt;
     strategy->beginStep(stepDt);
+    if (!p.viscoTime.empty()) {  // DualSPHysics' ViscoTime: Visco at the step's start
+      const double v = p.viscoAt(t);
+      consts_.visco = T(v);
+      consts_.viscoBound = T(v * p.viscoBoundFactor);
+    }
     if (symplectic) {
       // DualSPHysics' DEM contacts take the step of the force pass they belong to (its
       // DemDtForce): half the step in the predictor, the whole step in the corrector.
@@ -205,9 +210,9 @@ class SimulationCore final : public Simulation::Impl {
       endStepWork();
     };
     // Not recorded: the first step, the Euler steps (one in VerletSteps, not worth a second
-    // graph), floating bodies, imposed motion, acceleration inputs and inlets/outlets (host work
-    // in the step, values and particle counts that change from step to step).
-    if (!graphs_ || stepCount == 0 || euler || floating_ || motion_ || accInputs_ || inOut_) {
+    // graph), floating bodies, imposed motion, acceleration inputs, inlets/outlets and a viscosity
+    // in time (host work in the step, values and particle counts that change from step to step).
+    if (!graphs_ || stepCount == 0 || euler || floating_ || motion_ || accInputs_ || inOut_ || !p.viscoTime.empty()) {
       work();
       return;
     }

@@ -93,7 +93,7 @@ TEST(ParameterProvenance, MethodsWeDoNotHaveAreErrors) {
     std::string parameter, text;
   };
   const Refused refused[] = {
-      {"<parameter key=\"ViscoTime\" value=\"visco.csv\" />", "time-varying viscosity"},
+      {"<parameter key=\"XYPeriodic\" value=\"1\" />", "along a diagonal"},
       {"<parameter key=\"DeltaSPH\" value=\"0.1\" />", "use DensityDT"},
       {"<parameter key=\"TimeOutExtra\" value=\"times.csv\" />", "extra output times"},
   };
