@@ -110,16 +110,7 @@ class GaugesReader {
   }
 
  private:
-  // The first (not skipped) child of that name; fails when it appears twice.
-  const XMLElement* optionalChild(const XMLElement* e, const char* name) const {
-    const XMLElement* found = nullptr;
-    for (const XMLElement* c = e->FirstChildElement(name); c; c = c->NextSiblingElement(name)) {
-      if (skipped(c)) continue;
-      if (found) x_.fail(c, fmt::format("appears twice (first at line {})", found->GetLineNum()));
-      found = c;
-    }
-    return found;
-  }
+  const XMLElement* optionalChild(const XMLElement* e, const char* name) const { return x_.optionalChild(e, name); }
 
   bool requiredBool(const XMLElement* e, const char* name) const {
     x_.attr(e, name);

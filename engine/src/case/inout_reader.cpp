@@ -88,16 +88,7 @@ class InOutReader {
   }
 
  private:
-  // The only (not skipped) child of that name, or null; fails when there are two.
-  const XMLElement* once(const XMLElement* e, const char* name) const {
-    const XMLElement* found = nullptr;
-    for (const XMLElement* c = e->FirstChildElement(name); c; c = c->NextSiblingElement(name)) {
-      if (skipped(c)) continue;
-      if (found) x_.fail(c, fmt::format("appears twice (first at line {})", found->GetLineNum()));
-      found = c;
-    }
-    return found;
-  }
+  const XMLElement* once(const XMLElement* e, const char* name) const { return x_.optionalChild(e, name); }
   const XMLElement* required(const XMLElement* e, const char* name) const {
     const XMLElement* c = once(e, name);
     if (!c) x_.fail(e, fmt::format("missing element <{}>", name));

@@ -70,6 +70,16 @@ const XMLElement* XmlReader::child(const XMLElement* e, const char* name) const 
   return c;
 }
 
+const XMLElement* XmlReader::optionalChild(const XMLElement* e, const char* name) const {
+  const XMLElement* found = nullptr;
+  for (const XMLElement* c = e->FirstChildElement(name); c; c = c->NextSiblingElement(name)) {
+    if (skipped(c)) continue;
+    if (found) fail(c, fmt::format("appears twice (first at line {})", found->GetLineNum()));
+    found = c;
+  }
+  return found;
+}
+
 void XmlReader::onlyChildren(const XMLElement* e, std::initializer_list<std::string_view> allowed) const {
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
     if (skipped(c)) continue;

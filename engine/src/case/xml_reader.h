@@ -36,6 +36,8 @@ class XmlReader {
   void refuseIfUnsupported(const XMLElement* e, std::string_view parent) const;
   // The first child of that name; fails when there is none.
   const XMLElement* child(const XMLElement* e, const char* name) const;
+  // The one child of that name that is not skipped, or null; fails when there are two.
+  const XMLElement* optionalChild(const XMLElement* e, const char* name) const;
   // Fails on any child element (not skipped) whose name is not in `allowed`.
   void onlyChildren(const XMLElement* e, std::initializer_list<std::string_view> allowed) const;
   const char* attr(const XMLElement* e, const char* name) const;

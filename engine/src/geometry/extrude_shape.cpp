@@ -8,13 +8,6 @@
 namespace sph::gen {
 namespace {
 
-Vec3d add(const Vec3d& a, const Vec3d& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-Vec3d sub(const Vec3d& a, const Vec3d& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-Vec3d scaled(const Vec3d& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-double dot(const Vec3d& a, const Vec3d& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-Vec3d cross(const Vec3d& a, const Vec3d& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
 
 }  // namespace
 
@@ -32,12 +25,12 @@ std::string extrudeTriangles(const std::vector<Vec3d>& points, bool closed, cons
       if (!(len > 0))
         return fmt::format("with layers, segment {} (points {} to {}) must have a length and not lie along <extrude>",
                            i + 1, i + 1, (i + 1) % n + 1);
-      normal[i] = scaled(c, 1 / len);
+      normal[i] = scale(c, 1 / len);
     }
     for (size_t j = 0; j < n; ++j) {
       const bool first = !closed && j == 0, last = !closed && j == n - 1;
       if (first || last) {
-        base[j] = add(points[j], scaled(normal[first ? 0 : sides - 1], offset));
+        base[j] = add(points[j], scale(normal[first ? 0 : sides - 1], offset));
         continue;
       }
       const Vec3d& na = normal[(j + sides - 1) % sides];
@@ -46,8 +39,8 @@ std::string extrudeTriangles(const std::vector<Vec3d>& points, bool closed, cons
       const double across = dot(db, na);
       if (across == 0)
         return fmt::format("with layers, the segments meeting at point {} must not lie on one line", j + 1);
-      const Vec3d p = add(points[j], scaled(nb, offset));
-      base[j] = add(p, scaled(db, (offset - dot(sub(p, points[j]), na)) / across));
+      const Vec3d p = add(points[j], scale(nb, offset));
+      base[j] = add(p, scale(db, (offset - dot(sub(p, points[j]), na)) / across));
     }
   }
   for (size_t i = 0; i < sides; ++i) {

@@ -11,14 +11,6 @@
 namespace sph::gen {
 namespace {
 
-Vec3d add(const Vec3d& a, const Vec3d& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-Vec3d sub(const Vec3d& a, const Vec3d& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-Vec3d scale(const Vec3d& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-double dot(const Vec3d& a, const Vec3d& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-Vec3d cross(const Vec3d& a, const Vec3d& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-double norm(const Vec3d& a) { return std::sqrt(dot(a, a)); }
 Vec3d unit(const Vec3d& a) { return scale(a, 1.0 / norm(a)); }
 
 Vec3d rotate(const InOutShapeDef& s, const Vec3d& centre, const Vec3d& p) {

@@ -12,11 +12,6 @@ namespace {
 // A node is on a cut when its distance to the cut's plane is below this (in dp).
 constexpr double kCutReach = 0.6;
 
-Vec3d sub(const Vec3d& a, const Vec3d& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-Vec3d cross(const Vec3d& a, const Vec3d& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-double dot(const Vec3d& a, const Vec3d& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 double component(const Vec3d& v, int a) { return a == 0 ? v.x : (a == 1 ? v.y : v.z); }
 
 // The corner angle at v between its neighbours p and q (radians; 0 when an edge has no length).

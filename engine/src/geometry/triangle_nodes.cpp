@@ -14,11 +14,6 @@ constexpr double kReach = 0.6;
 // below this.
 constexpr double kTie = 1e-9;
 
-Vec3d sub(const Vec3d& a, const Vec3d& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-Vec3d cross(const Vec3d& a, const Vec3d& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-double dot(const Vec3d& a, const Vec3d& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 double component(const Vec3d& v, int a) { return a == 0 ? v.x : (a == 1 ? v.y : v.z); }
 void setComponent(Vec3d& v, int a, double x) { (a == 0 ? v.x : (a == 1 ? v.y : v.z)) = x; }
 

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "case/loader.h"
 #include "platform/gpu_runtime.h"
 #include "run/simulation.h"
@@ -26,7 +28,7 @@
 namespace sph {
 namespace {
 
-const std::string kData = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/inout/";
+const std::string kData = fmt::format("{}/engine/tests/data/inout/", SPH_SOURCE_DIR);
 
 struct ChannelRun {
   RunReport report;
@@ -38,7 +40,7 @@ struct ChannelRun {
 
 uint64_t extraNumber(const RunReport& r, const std::string& key) {
   const auto it = r.extra.find(key);
-  if (it == r.extra.end()) throw std::runtime_error("run.json has no " + key);
+  if (it == r.extra.end()) throw std::runtime_error(fmt::format("run.json has no {}", key));
   return std::stoull(it->second);
 }
 
@@ -48,7 +50,7 @@ uint64_t vtkPoints(const std::filesystem::path& file) {
   std::string line;
   while (std::getline(in, line))
     if (line.rfind("POINTS ", 0) == 0) return std::stoull(line.substr(7));
-  throw std::runtime_error("no POINTS in " + file.string());
+  throw std::runtime_error(fmt::format("no POINTS in {}", file.string()));
 }
 
 ChannelRun runChannel(const std::string& folder, Device device, const std::string& neighbours, double timeMax,
@@ -56,14 +58,14 @@ ChannelRun runChannel(const std::string& folder, Device device, const std::strin
                       const std::string& caseName = "Channel2D") {
   std::string xml;
   {
-    std::ifstream in(kData + caseName + "_Def.xml");
+    std::ifstream in(fmt::format("{}{}_Def.xml", kData, caseName));
     std::stringstream ss;
     ss << in.rdbuf();
     xml = ss.str();
   }
   if (!xmlEdit.empty()) xml.replace(xml.find(xmlEdit), xmlEdit.size(), xmlWith);
   const auto dir = test::tempDir(folder);
-  const CaseDefinition c = loadCase(test::writeFile(dir / (caseName + "_Def.xml"), xml));
+  const CaseDefinition c = loadCase(test::writeFile(dir / fmt::format("{}_Def.xml", caseName), xml));
   RunOptions o;
   o.device = device;
   o.neighbours = neighbours;
@@ -82,7 +84,7 @@ ChannelRun runChannel(const std::string& folder, Device device, const std::strin
     r.partCounts.push_back(vtkPoints(f));
   }
   for (const GaugeSpec& g : c.gauges.items) {
-    std::ifstream in(dir / "out" / "gauges" / (g.name + ".csv"));
+    std::ifstream in(dir / "out" / "gauges" / fmt::format("{}.csv", g.name));
     std::string line;
     std::getline(in, line);
     while (std::getline(in, line)) {
@@ -106,7 +108,9 @@ void expectConserved(const ChannelRun& r) {
   const RunReport& rep = r.report;
   EXPECT_EQ(extraNumber(rep, "particles_final"),
             rep.nTotal + extraNumber(rep, "inout_created") - extraNumber(rep, "inout_removed") - rep.excluded);
-  if (!r.partCounts.empty()) EXPECT_EQ(r.partCounts.back(), extraNumber(rep, "particles_final"));
+  if (!r.partCounts.empty()) {
+    EXPECT_EQ(r.partCounts.back(), extraNumber(rep, "particles_final"));
+  }
 }
 
 class InOutChannel : public ::testing::TestWithParam<const char*> {};
@@ -114,7 +118,7 @@ class InOutChannel : public ::testing::TestWithParam<const char*> {};
 // 10 points x 0.5 m/s / 0.01 m: a new buffer particle every 0.02 s a point, 500 a second, each a
 // particle of fluid let in (refilling 0 replaces every one that crosses).
 TEST_P(InOutChannel, InletDeliversTheImposedFlowAndParticlesAreConserved) {
-  const ChannelRun r = runChannel(std::string("inout_flow_") + GetParam(), Device::Cpu, GetParam(), 0.6);
+  const ChannelRun r = runChannel(fmt::format("inout_flow_{}", GetParam()), Device::Cpu, GetParam(), 0.6);
   EXPECT_EQ(r.report.status, "completed");
   EXPECT_EQ(extraNumber(r.report, "inout_initial"), 80u);
   EXPECT_EQ(extraNumber(r.report, "inout_created"), 300u);  // 0.6 s x 500 / s
@@ -154,7 +158,7 @@ TEST(InOutRuns, NoGrowthAllowedIsAClearError) {
 }
 
 TEST(InOutRuns, ResumingIsRefused) {
-  const CaseDefinition c = loadCase(kData + "Channel2D_Def.xml");
+  const CaseDefinition c = loadCase(fmt::format("{}Channel2D_Def.xml", kData));
   RunOptions o;
   o.device = Device::Cpu;
   o.resume = true;
@@ -177,7 +181,7 @@ struct DsReference {
 
 DsReference readDsReference(const std::string& caseName) {
   DsReference d;
-  std::ifstream in(kData + caseName + "_dualsphysics.csv");
+  std::ifstream in(fmt::format("{}{}_dualsphysics.csv", kData, caseName));
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -225,11 +229,13 @@ TEST_P(InOutDualSPHysics, ChannelAgreesWithDualSPHysicsCpu) {
   const std::string name = GetParam();
   const DsReference ds = readDsReference(name);
   ASSERT_GE(ds.np.size(), 16u);
-  const ChannelRun r = runChannel("inout_ds_" + name, Device::Cpu, "cell", 1.5, "", "", name);
+  const ChannelRun r = runChannel(fmt::format("inout_ds_{}", name), Device::Cpu, "cell", 1.5, "", "", name);
   ASSERT_EQ(r.partCounts.size(), 16u);
   for (size_t k = 0; k < r.partCounts.size(); ++k) {
     EXPECT_NEAR(double(r.partCounts[k]), double(ds.np[k]), 0.015 * double(ds.np[k])) << "PART " << k;
-    if (ds.excluded[k] == 0) EXPECT_NEAR(double(r.partCounts[k]), double(ds.np[k]), 2.0) << "PART " << k;
+    if (ds.excluded[k] == 0) {
+      EXPECT_NEAR(double(r.partCounts[k]), double(ds.np[k]), 2.0) << "PART " << k;
+    }
   }
   EXPECT_NEAR(double(r.report.excluded), double(ds.excluded[15]), 0.5 * double(ds.excluded[15]) + 5);
   for (const auto& [gauge, series] : ds.velx) {
@@ -286,7 +292,7 @@ TEST(InOutRuns, PoiseuilleBetweenInletAndOutletFollowsDualSPHysicsAndTheParabola
   for (int k = 0; k < 9; ++k) {
     const double z = -0.0004 + 0.0001 * k;
     // The Shepard-normalised velocity (ChannelRun keeps DualSPHysics' plain sum).
-    const std::string name = "U" + std::to_string(k);
+    const std::string name = fmt::format("U{}", k);
     const auto& vx = r.gaugeVelx.at(name);
     const auto& shepard = r.gaugeShepard.at(name);
     double sum = 0;
@@ -311,8 +317,8 @@ TEST_P(InOutChannel, GpuGivesTheCpuCounts) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
   for (const std::string name : {"Channel2D", "Channel2DExtrap"}) {
     SCOPED_TRACE(name);
-    const ChannelRun g = runChannel(std::string("inout_gpu_") + GetParam(), Device::Gpu, GetParam(), 1.0, "", "", name);
-    const ChannelRun h = runChannel(std::string("inout_cpu_") + GetParam(), Device::Cpu, GetParam(), 1.0, "", "", name);
+    const ChannelRun g = runChannel(fmt::format("inout_gpu_{}", GetParam()), Device::Gpu, GetParam(), 1.0, "", "", name);
+    const ChannelRun h = runChannel(fmt::format("inout_cpu_{}", GetParam()), Device::Cpu, GetParam(), 1.0, "", "", name);
     EXPECT_EQ(extraNumber(g.report, "inout_created"), extraNumber(h.report, "inout_created"));
     ASSERT_EQ(g.partCounts.size(), h.partCounts.size());
     for (size_t k = 0; k < g.partCounts.size(); ++k)
