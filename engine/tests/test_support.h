@@ -173,6 +173,20 @@ inline std::string caseXml(const std::string& definition, const std::string& com
 )";
 }
 
+// A small 2D tank (0.2 x 0.2 m of water, dp 0.02 m, walls bottom, left and right) with `special`
+// inside <special> and the parameters `parameters`: for the features a <special> element turns on.
+inline std::string smallTankWithSpecial(const std::string& special, const std::string& parameters) {
+  std::string xml = caseXml(
+      R"(<definition dp="0.02"><pointmin x="-0.1" y="0" z="-0.1" /><pointmax x="1" y="0" z="1" /></definition>)",
+      R"(<setmkfluid mk="0" />
+<drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="0.2" y="2" z="0.2" /></drawbox>
+<setmkbound mk="0" />
+<drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="-1" z="0" /><size x="0.4" y="2" z="0.3" /></drawbox>)",
+      parameters);
+  xml.insert(xml.find("    <parameters>"), "<special>" + special + "</special>\n");
+  return xml;
+}
+
 // A 2D tank without a right wall: the water runs off the end of the floor and leaves the
 // domain steadily (exclusions, parking and compactions; PartsOutMax 1: losing most of it is the
 // point). `stepParameters` picks the integrator.

@@ -37,15 +37,7 @@ TEST(OutputTimes, FollowDualSPHysicsRows) {
 }
 
 std::string tankWith(const std::string& special) {
-  std::string xml = test::caseXml(
-      R"(<definition dp="0.02"><pointmin x="-0.1" y="0" z="-0.1" /><pointmax x="1" y="0" z="1" /></definition>)",
-      R"(<setmkfluid mk="0" />
-<drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="0.2" y="2" z="0.2" /></drawbox>
-<setmkbound mk="0" />
-<drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="-1" z="0" /><size x="0.4" y="2" z="0.3" /></drawbox>)",
-      R"(<parameter key="TimeMax" value="0.05" /><parameter key="TimeOut" value="1" />)");
-  xml.insert(xml.find("    <parameters>"), "<special>" + special + "</special>\n");
-  return xml;
+  return test::smallTankWithSpecial(special, R"(<parameter key="TimeMax" value="0.05" /><parameter key="TimeOut" value="1" />)");
 }
 
 TEST(OutputTimes, RunWritesItsPartsAtTheRowsTimes) {
