@@ -24,6 +24,8 @@
 #include "case/inout_reader.h"
 #include "case/motion_data_file.h"
 #include "case/motion_reader.h"
+#include "case/normals_reader.h"
+#include "case/particle_selection.h"
 #include "case/simulation_domain.h"
 #include "case/wave_paddles_reader.h"
 #include "case/xml_reader.h"
@@ -104,7 +106,6 @@ class CaseReader : public XmlReader {
   void readMkConfig(const XMLElement* e);
   void readDefinition(const XMLElement* def);
   void runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists);
-  void readNormals(const XMLElement* e);
   void readInitials(const XMLElement* e);
   void readInitialize(const XMLElement* e);
   void applyFluidVelocity(const XMLElement* e);
@@ -132,7 +133,7 @@ class CaseReader : public XmlReader {
   const XMLElement* genMotion_ = nullptr;
   std::vector<WavePaddle> paddles_;  // <special><wavepaddles>, given to their motion objects after <motion>
   const XMLElement* initialize_ = nullptr;  // <special><initialize>, applied to the particles once they exist
-  std::map<std::string, std::vector<NormalFace>> shapeFiles_;  // <shapeout> files, by GenCase's name
+  ShapeFiles shapeFiles_;  // <shapeout> files, by GenCase's name
 };
 
 CaseDefinition CaseReader::load() {
@@ -262,13 +263,12 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
                                    "them (run GenCase again, or give the _Def.xml case)",
                                    path_, definitionDp_, *opts_.dpOverride));
     readGenCaseOutput(*this, genParticles_, genConstants_, c_);
-    if (normals && c_.normals.empty())
-      fail(normals, fmt::format("{} has no mDBC normals (array BoundNor): GenCase 5.4 writes them; for GenCase 5.0's "
-                                "output tools/dualsphysics/gencase_normals.py adds them",
-                                c_.particleFile));
+    // GenCase 5.4 writes the normals it computed (array BoundNor); without them, those of the
+    // operations that need no geometry file are computed on its particles.
+    if (normals && c_.normals.empty()) readNormals(*this, normals, c_, {}, smoothingLength());
   } else {
     runMainList(mainlist, lists);
-    if (normals) readNormals(normals);
+    if (normals) readNormals(*this, normals, c_, shapeFiles_, smoothingLength());
   }
   // After the geometry: these name mks that must have particles.
   if (floatings) readFloatings(*this, floatings, c_);
@@ -505,30 +505,6 @@ void CaseReader::runMainList(const XMLElement* list, const std::map<std::string,
   c_.generatorPeakBytes = parts.peakBytes;
 }
 
-// <normals>: GenCase's normals of the boundary particles from the surface in <geometryfile>,
-// which must be shapes this case draws and writes with <shapeout> (geometry/boundary_normals.h); they
-// reach distanceh * h.
-void CaseReader::readNormals(const XMLElement* e) {
-  onlyChildren(e, {"distanceh", "geometryfile", "svshapes", "svnormals"});
-  double distanceH = 2.0;
-  if (const XMLElement* d = e->FirstChildElement("distanceh")) {
-    distanceH = real(d, "value");
-    if (!(distanceH > 0)) fail(d, "value must be positive");
-  }
-  const XMLElement* g = child(e, "geometryfile");
-  std::string file = attr(g, "file");
-  for (size_t at; (at = file.find("[CaseName]")) != std::string::npos;) file.replace(at, 10, c_.name);
-  const auto it = shapeFiles_.find(file);
-  if (it == shapeFiles_.end()) {
-    std::string known;
-    for (const auto& [name, faces] : shapeFiles_) known += (known.empty() ? "" : ", ") + name;
-    fail(g, fmt::format("\"{}\" is not a file of shapes this case writes (<setactive drawshapes=\"1\">, "
-                        "<drawbox>, <shapeout file=\"...\">); external geometry files are not read{}",
-                        file, known.empty() ? "" : fmt::format(" (it writes {})", known)));
-  }
-  c_.normals = ghostNormals(c_.positions, c_.nBound, it->second, distanceH * smoothingLength(), c_.dp);
-}
-
 // <initials>: GenCase 5.0 knows one initial condition, <velocity mkfluid="N" x y z/>: the fluid
 // of mk N starts with that velocity (a later one for the same mk wins). GenCase applies it and
 // writes the velocities into its output, so for GenCase's output this only checks the element.
@@ -559,17 +535,14 @@ void CaseReader::readInitials(const XMLElement* e) {
   }
 }
 
-// <special><initialize>: DualSPHysics' operations on the particles when a run starts. Its
-// <fluidvelocity> is supported; the mDBC normal operations (boundnormal_*) are refused.
+// <special><initialize>: DualSPHysics' operations on the particles when a run starts, in order:
+// <fluidvelocity> and the mDBC normal operations (boundnormal_*, case/normals_reader.h).
 void CaseReader::readInitialize(const XMLElement* e) {
-  onlyChildren(e, {"fluidvelocity", "boundnormal_set", "boundnormal_plane", "boundnormal_sphere",
-                   "boundnormal_cylinder"});
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
-    if (skipped(c)) continue;
-    if (std::string_view(c->Name()) != "fluidvelocity")
-      fail(c, "mDBC normals from <initialize> are not supported by this engine: give them with the particles "
-              "(GenCase 5.4 writes them; tools/dualsphysics/gencase_normals.py adds them to GenCase 5.0's output)");
-    applyFluidVelocity(c);
+    if (skipped(c) || !boolean(c, "active", true)) continue;
+    if (isInitializeNormal(c)) applyInitializeNormal(*this, c, c_, smoothingLength());
+    else if (std::string_view(c->Name()) == "fluidvelocity") applyFluidVelocity(c);
+    else unknown(c, e);
   }
 }
 
@@ -613,19 +586,14 @@ void CaseReader::applyFluidVelocity(const XMLElement* e) {
       cst += w * zj * zk;
     }
   }
-  Vec3d lo{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, hi{HUGE_VAL, HUGE_VAL, HUGE_VAL};
-  if (const XMLElement* only = e->FirstChildElement("onlypos"); only && !skipped(only)) {
-    onlyChildren(only, {"posmin", "posmax"});
-    if (const XMLElement* m = only->FirstChildElement("posmin")) lo = vec(m, -HUGE_VAL);
-    if (const XMLElement* m = only->FirstChildElement("posmax")) hi = vec(m, HUGE_VAL);
-  }
+  const PositionBox box = readOnlyPos(*this, e);
   const float fa = float(a), fb = float(b), fc = float(cst);
   if (c_.velocities.empty()) c_.velocities.assign(c_.positions.size(), Vec3f{});
   for (size_t i = 0; i < c_.positions.size(); ++i) {
     const MkEntry& mk = c_.mks[c_.mkIndex[i]];
     if (mk.bound || (!mks.empty() && std::find(mks.begin(), mks.end(), mk.local) == mks.end())) continue;
     const Vec3d& x = c_.positions[i];
-    if (x.x < lo.x || x.y < lo.y || x.z < lo.z || x.x > hi.x || x.y > hi.y || x.z > hi.z) continue;
+    if (!box.contains(x)) continue;
     const float z = float(x.z), v = fa * z * z + fb * z + fc;
     c_.velocities[i] = Vec3f{dir[0] * v, dir[1] * v, dir[2] * v};
   }

@@ -264,7 +264,15 @@ void readBoundaryModel(const CaseDefinition& c, ParameterReader& P, SimParameter
     if (c.normals.empty())
       badParameter(c, "Boundary",
                    "2 (mDBC) needs boundary normals: add <normals> to <casedef> with the geometry of the "
-                   "boundary surface (GenCase's <geometryfile>)");
+                   "boundary surface (GenCase's <geometryfile>) or its planes, spheres and cylinders");
+    // DualSPHysics' checks when a run starts: a warning for boundary particles without a normal
+    // (they keep plain DBC), an error when none has one.
+    size_t without = 0;
+    for (size_t i = 0; i < c.nBound; ++i) without += c.normals[i].x == 0 && c.normals[i].y == 0 && c.normals[i].z == 0;
+    if (without == c.nBound && c.nBound > 0)
+      badParameter(c, "Boundary", "2 (mDBC): no boundary particle has a normal (<normals> gives none within reach)");
+    if (without > 0)
+      p.warnings.push_back(fmt::format("{}: {} of {} boundary particles have no mDBC normal", c.path, without, c.nBound));
     if (!p.mdbc2()) P.inactive("NoPenetration", "SlipMode is 1");
   } else {
     for (const char* key : {"SlipMode", "NoPenetration", "MdbcThreshold"}) P.inactive(key, "Boundary is 1 (DBC)");

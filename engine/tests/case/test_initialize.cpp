@@ -131,8 +131,8 @@ TEST(InitializeFluidVelocity, RefusesBadOperationsNamingLineAndElement) {
       {"SameZ", "<fluidvelocity><direction x=\"1\" y=\"0\" z=\"0\" />\n<velocity2 v=\"0\" v2=\"1\" z=\"1\" z2=\"1\" "
                 "/></fluidvelocity>",
        "<velocity2", "velocity2", "must differ"},
-      {"Normals", "<boundnormal_set mkbound=\"1\"><normal x=\"0\" y=\"0\" z=\"1\" /></boundnormal_set>",
-       "<boundnormal_set", "boundnormal_set", "not supported"},
+      {"NormalsFromParticles", "<boundnormal_parts mkbound=\"1\"><maxdisth v=\"2\" /></boundnormal_parts>",
+       "<boundnormal_parts", "boundnormal_parts", "not supported"},
       {"Unknown", "<fluidvelocity><direction x=\"1\" y=\"0\" z=\"0\" /><velocity v=\"1\" />\n<profile /></fluidvelocity>",
        "<profile", "profile", "unknown"},
   };

@@ -47,7 +47,7 @@ TEST(UnsupportedElements, RefusedByNameWithWhatTheyAreFor) {
        "", "<inertia>", "inertia given by the user", ""},
       {"<initials>\n<densitydepth mkfluid=\"0\" />\n</initials>\n", "", "<densitydepth>", "hydrostatic density", ""},
       {"<vres>\n<bufferbox />\n</vres>\n", "", "<vres>", "variable resolution", ""},
-      {"<normals>\n<norplane mkbound=\"1\" />\n</normals>\n", "", "<norplane>", "mDBC normals of a plane", ""},
+      {"<normals>\n<norparts mkbound=\"1\" />\n</normals>\n", "", "<norparts>", "mDBC normals from the particles", ""},
       {"", "<nnphases>\n<phase mkfluid=\"0\" />\n</nnphases>\n", "<nnphases>", "non-Newtonian", ""},
   };
   for (const auto& c : cases) {
