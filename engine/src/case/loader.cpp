@@ -20,6 +20,7 @@
 #include "case/floating_reader.h"
 #include "case/gauges_reader.h"
 #include "case/gencase_output.h"
+#include "case/initials_reader.h"
 #include "case/geometry_commands.h"
 #include "case/inout_reader.h"
 #include "case/motion_data_file.h"
@@ -106,9 +107,7 @@ class CaseReader : public XmlReader {
   void readMkConfig(const XMLElement* e);
   void readDefinition(const XMLElement* def);
   void runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists);
-  void readInitials(const XMLElement* e);
   void readInitialize(const XMLElement* e);
-  void applyFluidVelocity(const XMLElement* e);
   void readExecution(const XMLElement* exec);
   void readParameters(const XMLElement* params);
   void readViscoTime();
@@ -268,6 +267,8 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
     if (normals && c_.normals.empty()) readNormals(*this, normals, c_, {}, smoothingLength());
   } else {
     runMainList(mainlist, lists);
+    // GenCase moves particles before it works out their normals.
+    if (initials) placeInitially(*this, initials, c_);
     if (normals) readNormals(*this, normals, c_, shapeFiles_, smoothingLength());
   }
   // After the geometry: these name mks that must have particles.
@@ -281,7 +282,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
     fail(genParticles_ ? genParticles_ : mainlist,
          "the case has no fluid particles, floating bodies, moving boundaries or inlets: nothing would move");
   if (!genParticles_) orderAsGenCase(c_);
-  if (initials) readInitials(initials);  // on GenCase's order, which sets the particles' slots
+  if (initials) readInitials(*this, initials, c_, genParticles_ != nullptr);  // on GenCase's order, which sets the particles' slots
   if (initialize_) readInitialize(initialize_);  // DualSPHysics applies it when the run starts, after GenCase's
   attachAccInputs(path_, c_);  // mk indices of the final order
   attachGauges(path_, c_);     // the same
@@ -505,97 +506,14 @@ void CaseReader::runMainList(const XMLElement* list, const std::map<std::string,
   c_.generatorPeakBytes = parts.peakBytes;
 }
 
-// <initials>: GenCase 5.0 knows one initial condition, <velocity mkfluid="N" x y z/>: the fluid
-// of mk N starts with that velocity (a later one for the same mk wins). GenCase applies it and
-// writes the velocities into its output, so for GenCase's output this only checks the element.
-void CaseReader::readInitials(const XMLElement* e) {
-  onlyChildren(e, {"velocity"});
-  for (const XMLElement* v = e->FirstChildElement("velocity"); v; v = v->NextSiblingElement("velocity")) {
-    if (skipped(v)) continue;
-    if (!v->Attribute("mkfluid"))
-      fail(v, "needs mkfluid=\"N\" (GenCase sets initial velocities of fluid only)");
-    const int mk = integer(v, "mkfluid");
-    const Vec3d vel = vec(v);
-    if (genParticles_) continue;
-    const size_t k = mkIndexOf(c_, false, mk);
-    if (k == c_.mks.size()) {
-      // GenCase sets nothing then, without a word.
-      c_.warnings.push_back(fmt::format("{}:{}: <velocity mkfluid=\"{}\">: no fluid particle has mkfluid {}; the "
-                                        "velocity sets nothing",
-                                        path_, v->GetLineNum(), mk, mk));
-      continue;
-    }
-    const uint16_t index = uint16_t(k);
-    if (c_.velocities.empty()) c_.velocities.assign(c_.positions.size(), Vec3f{});
-    const Vec3f value{float(vel.x), float(vel.y), float(vel.z)};
-    const int64_t n = int64_t(c_.positions.size());
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < n; ++i)
-      if (c_.mkIndex[size_t(i)] == index) c_.velocities[size_t(i)] = value;
-  }
-}
-
 // <special><initialize>: DualSPHysics' operations on the particles when a run starts, in order:
 // <fluidvelocity> and the mDBC normal operations (boundnormal_*, case/normals_reader.h).
 void CaseReader::readInitialize(const XMLElement* e) {
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
     if (skipped(c) || !boolean(c, "active", true)) continue;
     if (isInitializeNormal(c)) applyInitializeNormal(*this, c, c_, smoothingLength());
-    else if (std::string_view(c->Name()) == "fluidvelocity") applyFluidVelocity(c);
+    else if (std::string_view(c->Name()) == "fluidvelocity") applyVelocityProfile(*this, c, c_);
     else unknown(c, e);
-  }
-}
-
-// <fluidvelocity mkfluid="...">: the velocity v(z) along <direction> for the fluid particles of
-// those mkfluid (all without the attribute) inside <onlypos> (posmin, posmax; everywhere without
-// it): <velocity v> constant, <velocity2 v v2 z z2> linear through (z, v) and (z2, v2), or
-// <velocity3 v v2 v3 z z2 z3> the parabola through three points. In single precision at the
-// particle's z, as DualSPHysics evaluates it.
-void CaseReader::applyFluidVelocity(const XMLElement* e) {
-  onlyChildren(e, {"onlypos", "direction", "velocity", "velocity2", "velocity3"});
-  std::vector<int> mks;
-  if (e->Attribute("mkfluid")) mks = parseMkList(*this, e, "mkfluid");
-  const Vec3d d = vec(child(e, "direction"));
-  const double length = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-  if (!(length > 0)) fail(child(e, "direction"), "the direction is zero");
-  const float dir[3] = {float(d.x / length), float(d.y / length), float(d.z / length)};
-  const XMLElement* profiles[3] = {e->FirstChildElement("velocity"), e->FirstChildElement("velocity2"),
-                                   e->FirstChildElement("velocity3")};
-  const int given = (profiles[0] ? 1 : 0) + (profiles[1] ? 1 : 0) + (profiles[2] ? 1 : 0);
-  if (given != 1) fail(e, "needs exactly one of <velocity>, <velocity2> and <velocity3>");
-  // v(z) = a z^2 + b z + c.
-  double a = 0, b = 0, cst = 0;
-  if (profiles[0]) {
-    cst = real(profiles[0], "v");
-  } else if (profiles[1]) {
-    const XMLElement* p = profiles[1];
-    const double v1 = real(p, "v"), v2 = real(p, "v2"), z1 = real(p, "z"), z2 = real(p, "z2");
-    if (z1 == z2) fail(p, "z and z2 must differ");
-    b = (v2 - v1) / (z2 - z1);
-    cst = v1 - b * z1;
-  } else {
-    const XMLElement* p = profiles[2];
-    const double v[3] = {real(p, "v"), real(p, "v2"), real(p, "v3")};
-    const double z[3] = {real(p, "z"), real(p, "z2"), real(p, "z3")};
-    if (z[0] == z[1] || z[1] == z[2] || z[0] == z[2]) fail(p, "z, z2 and z3 must differ");
-    // Lagrange's parabola through the three points, expanded.
-    for (int i = 0; i < 3; ++i) {
-      const double zj = z[(i + 1) % 3], zk = z[(i + 2) % 3], w = v[i] / ((z[i] - zj) * (z[i] - zk));
-      a += w;
-      b -= w * (zj + zk);
-      cst += w * zj * zk;
-    }
-  }
-  const PositionBox box = readOnlyPos(*this, e);
-  const float fa = float(a), fb = float(b), fc = float(cst);
-  if (c_.velocities.empty()) c_.velocities.assign(c_.positions.size(), Vec3f{});
-  for (size_t i = 0; i < c_.positions.size(); ++i) {
-    const MkEntry& mk = c_.mks[c_.mkIndex[i]];
-    if (mk.bound || (!mks.empty() && std::find(mks.begin(), mks.end(), mk.local) == mks.end())) continue;
-    const Vec3d& x = c_.positions[i];
-    if (!box.contains(x)) continue;
-    const float z = float(x.z), v = fa * z * z + fb * z + fc;
-    c_.velocities[i] = Vec3f{dir[0] * v, dir[1] * v, dir[2] * v};
   }
 }
 

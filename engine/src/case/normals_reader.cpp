@@ -51,7 +51,7 @@ template <typename F>
 void setNormals(CaseDefinition& c, const ParticleSelection& s, bool clear, F&& normalOf) {
   if (c.normals.empty()) c.normals.assign(c.positions.size(), Vec3d{});
   for (size_t i = 0; i < c.nBound; ++i) {
-    if (!s.has(c, i)) continue;
+    if (!selected(c, s, i)) continue;
     if (const std::optional<Vec3d> n = normalOf(c.positions[i])) c.normals[i] = scale(*n, 2.0);
     else if (clear) c.normals[i] = Vec3d{};
   }
@@ -72,13 +72,13 @@ void applyPlane(const XmlReader& x, const XMLElement* e, CaseDefinition& c, cons
     return;
   }
   for (const MkEntry& mk : c.mks) {
-    if (!s.hasMk(mk)) continue;
+    if (!s.hasMk(mk.bound, mk.local)) continue;
     ParticleSelection one = s;
     one.mks = {mk.local};
     Vec3d lo{HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     bool any = false;
     for (size_t i = 0; i < c.nBound; ++i) {
-      if (!one.has(c, i)) continue;
+      if (!selected(c, one, i)) continue;
       const Vec3d& p = c.positions[i];
       lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
       hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
@@ -90,7 +90,7 @@ void applyPlane(const XmlReader& x, const XMLElement* e, CaseDefinition& c, cons
     const Vec3d centre = scale(add(lo, hi), 0.5);
     if (!isAxisNormal(n))
       for (size_t i = 0; i < c.nBound; ++i)
-        if (one.hasMk(c.mks[c.mkIndex[i]])) farthest = std::max(farthest, dot(sub(c.positions[i], centre), n));
+        if (c.mks[c.mkIndex[i]].local == mk.local) farthest = std::max(farthest, dot(sub(c.positions[i], centre), n));
     const Vec3d point = autoPlanePoint(lo, hi, n, farthest, offset);
     setNormals(c, one, clear, [&](const Vec3d& p) { return planeNormal(p, point, n, maxDist); });
   }

@@ -19,14 +19,6 @@ PositionBox readOnlyPos(const XmlReader& x, const XMLElement* e) {
   return box;
 }
 
-bool ParticleSelection::hasMk(const MkEntry& mk) const {
-  return mk.bound == bound && (mks.empty() || std::find(mks.begin(), mks.end(), mk.local) != mks.end());
-}
-
-bool ParticleSelection::has(const CaseDefinition& c, size_t i) const {
-  return hasMk(c.mks[c.mkIndex[i]]) && box.contains(c.positions[i]);
-}
-
 ParticleSelection readSelection(const XmlReader& x, const XMLElement* e, const char* mkAttribute,
                                 CaseDefinition& c) {
   ParticleSelection s;
@@ -40,6 +32,12 @@ ParticleSelection readSelection(const XmlReader& x, const XMLElement* e, const c
                                        mkAttribute, mk));
   }
   return s;
+}
+
+bool selectsSomeMk(const CaseDefinition& c, const ParticleSelection& s) {
+  for (const MkEntry& mk : c.mks)
+    if (s.hasMk(mk.bound, mk.local)) return true;
+  return false;
 }
 
 }  // namespace sph

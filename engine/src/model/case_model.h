@@ -13,8 +13,10 @@
 #include "model/case_floating.h"
 #include "model/case_gauges.h"
 #include "model/case_inout.h"
+#include "model/initial_density.h"
 #include "model/case_motion.h"
 #include "model/output_times.h"
+#include "model/particle_selection.h"
 #include "model/vec3d.h"
 #include "physics/damping_physics.h"
 
@@ -96,6 +98,8 @@ struct CaseDefinition {
   // output); empty otherwise: the particles start at rest with the density of <rhopgradient>.
   std::vector<Vec3f> velocities;
   std::vector<float> densities;
+  // GenCase 5.4's initial densities, applied over <rhopgradient>'s when `densities` is empty.
+  std::vector<InitialDensityOp> initialDensities;
   // What loading the case found questionable but ran as GenCase would (file:line: what), for the
   // run's warnings.
   std::vector<std::string> warnings;
@@ -140,6 +144,12 @@ struct CaseDefinition {
 // The index in c.mks of the boundary (`bound`) or fluid mk numbered `local` (mkbound or mkfluid);
 // c.mks.size() when the case has no such mk.
 size_t mkIndexOf(const CaseDefinition& c, bool bound, int local);
+
+// Whether particle i of c is one that `s` selects.
+inline bool selected(const CaseDefinition& c, const ParticleSelection& s, size_t i) {
+  const MkEntry& mk = c.mks[c.mkIndex[i]];
+  return s.hasMk(mk.bound, mk.local) && s.box.contains(c.positions[i]);
+}
 
 // The floating body that mkbound `local` belongs to, or nullptr when it is not floating.
 const FloatingDef* floatingOf(const CaseDefinition& c, int mkBound);

@@ -461,7 +461,49 @@ PhysicsConstants<T> makePhysicsConstants(const SimParameters& p) {
 template PhysicsConstants<float> makePhysicsConstants<float>(const SimParameters&);
 template PhysicsConstants<double> makePhysicsConstants<double>(const SimParameters&);
 
+namespace {
+
+// GenCase 5.4's <initials> densities over those of <rhopgradient> (model/initial_density.h).
+void applyInitialDensities(const CaseDefinition& c, const SimParameters& p, double* rho) {
+  const int64_t n = int64_t(c.positions.size());
+  for (const InitialDensityOp& op : c.initialDensities) {
+    using Kind = InitialDensityOp::Kind;
+    const Vec3d line = sub(op.to, op.from);
+    const double lineLength2 = dot(line, line);
+    const Vec3d g = op.gravity.value_or(p.gravity);
+    const double gAbs = norm(g);
+    const Vec3d down = gAbs > 0 ? scale(g, 1.0 / gAbs) : Vec3d{0, 0, -1};
+    const double rho0 = op.rho0.value_or(p.rho0), gamma = op.gamma.value_or(p.gamma), b = op.b.value_or(p.cteB);
+    double surfaceLevel = -HUGE_VAL;  // the surface's height against gravity, -dot(x, down)
+    if (op.kind == Kind::Depth && op.surface) surfaceLevel = -dot(*op.surface, down);
+    if (op.kind == Kind::Depth && !op.surface)
+      for (int64_t i = 0; i < n; ++i)
+        if (selected(c, op.selection, size_t(i))) surfaceLevel = std::max(surfaceLevel, -dot(c.positions[size_t(i)], down));
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+      if (!selected(c, op.selection, size_t(i))) continue;
+      const Vec3d& x = c.positions[size_t(i)];
+      double& r = rho[size_t(i)];
+      if (op.kind == Kind::Uniform) {
+        r = op.rho;
+      } else if (op.kind == Kind::Gradient) {
+        r = op.rhoFrom + (op.rhoTo - op.rhoFrom) * dot(sub(x, op.from), line) / lineLength2;
+      } else {
+        const double depth = surfaceLevel + dot(x, down);
+        r = depth > 0 ? rho0 * std::pow(1.0 + rho0 * gAbs * depth / b, 1.0 / gamma) : rho0;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void initialDensity(const CaseDefinition& c, const SimParameters& p, double* rho) {
+  hydrostaticDensity(c, p, rho);
+  applyInitialDensities(c, p, rho);
+}
+
+void hydrostaticDensity(const CaseDefinition& c, const SimParameters& p, double* rho) {
   const size_t n = c.positions.size();
   const int mode = c.constants.rhopGradient;
   if (mode != 1 && mode != 2 && mode != 3)

@@ -97,8 +97,10 @@ std::string strategyOptionProblem(const StrategyOption& o, const std::string& va
 template <typename T>
 PhysicsConstants<T> makePhysicsConstants(const SimParameters& p);
 
-// Initial density per particle (rhopgradient 1, 2 or 3), boundary particles at rho0, written to
-// rho[0 .. c.positions.size()).
+// Initial density per particle, written to rho[0 .. c.positions.size()): that of <rhopgradient>
+// (1, 2 or 3; boundary particles at rho0), then GenCase's <initials> densities over it.
 void initialDensity(const CaseDefinition& c, const SimParameters& p, double* rho);
+// <rhopgradient>'s alone.
+void hydrostaticDensity(const CaseDefinition& c, const SimParameters& p, double* rho);
 
 }  // namespace sph

@@ -45,7 +45,7 @@ TEST(UnsupportedElements, RefusedByNameWithWhatTheyAreFor) {
       {"<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\">\n<inertia x=\"1\" y=\"1\" z=\"1\" />\n"
        "</floating>\n</floatings>\n",
        "", "<inertia>", "inertia given by the user", ""},
-      {"<initials>\n<densitydepth mkfluid=\"0\" />\n</initials>\n", "", "<densitydepth>", "hydrostatic density", ""},
+      {"<initials>\n<densitymesh mkfluid=\"0\" />\n</initials>\n", "", "<densitymesh>", "density from a mesh file", ""},
       {"<vres>\n<bufferbox />\n</vres>\n", "", "<vres>", "variable resolution", ""},
       {"<normals>\n<norparts mkbound=\"1\" />\n</normals>\n", "", "<norparts>", "mDBC normals from the particles", ""},
       {"", "<nnphases>\n<phase mkfluid=\"0\" />\n</nnphases>\n", "<nnphases>", "non-Newtonian", ""},
@@ -76,8 +76,8 @@ TEST(UnsupportedElements, AMisspeltElementIsUnknown) {
   const std::string msg = loadError("unsupported_misspelt", xml);
   EXPECT_NE(msg.find("<densitydept>: unknown element inside <initials>"), std::string::npos) << msg;
   // The table is by parent: the same name elsewhere is not a DualSPHysics element.
-  EXPECT_FALSE(unsupportedElement("initials", "densitydepth").empty());
-  EXPECT_TRUE(unsupportedElement("floating", "densitydepth").empty());
+  EXPECT_FALSE(unsupportedElement("initials", "densitymesh").empty());
+  EXPECT_TRUE(unsupportedElement("floating", "densitymesh").empty());
   // A <list> holds the commands of <mainlist>.
   EXPECT_EQ(unsupportedElement("list", "setmknextfluid"), unsupportedElement("mainlist", "setmknextfluid"));
 }
