@@ -7,6 +7,8 @@
 #include "case/acc_inputs_reader.h"
 #include "case/damping_reader.h"
 #include "case/inout_reader.h"
+#include "case/output_parts_reader.h"
+#include "case/shifting_reader.h"
 #include "case/wave_paddles_reader.h"
 
 #include <algorithm>
@@ -26,8 +28,8 @@ namespace {
 // does not implement.
 constexpr std::string_view kUnsupportedSpecial[] = {
     "boundcorr", "boundextrap", "chrono", "flexstrucs",
-    "forcepoints", "mlayerpistons", "moorings", "outputparts",
-    "relaxationzones", "shifting", "vres"};
+    "forcepoints", "mlayerpistons", "moorings",
+    "relaxationzones", "vres"};
 // DualSPHysics gauge kinds that this engine does not implement.
 constexpr std::string_view kUnsupportedGauges[] = {"mesh"};
 
@@ -279,11 +281,18 @@ void readSpecial(const XmlReader& xml, const XMLElement* special, CaseDefinition
       if (timeoutEl) xml.fail(e, fmt::format("appears twice (first at line {})", timeoutEl->GetLineNum()));
       timeoutEl = e;
       if (xml.boolean(e, "active", true)) readTimeOut(xml, e, c.outputTimes);
+    } else if (name == "outputparts") {
+      if (c.outputParts.line) xml.fail(e, fmt::format("appears twice (first at line {})", c.outputParts.line));
+      c.outputParts = readOutputParts(xml, e);
+    } else if (name == "shifting") {
+      if (c.shifting.line) xml.fail(e, fmt::format("appears twice (first at line {})", c.shifting.line));
+      c.shifting = readShifting(xml, e);
+      c.shifting.line = e->GetLineNum();  // also when switched off, for the error above
     } else if (name == "initialize") {
       continue;  // read by the case loader once the particles exist (case/loader.cpp)
     } else if (listed(kUnsupportedSpecial, name)) {
       xml.fail(e, "this DualSPHysics <special> feature is not supported by this engine "
-                  "(only <gauges>, <wavepaddles>, <damping>, <accinputs>, <inout>, <timeout>, <savedt> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
+                  "(only <gauges>, <wavepaddles>, <damping>, <accinputs>, <inout>, <timeout>, <savedt>, <shifting>, <outputparts> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
     } else {
       xml.unknown(e, special);
     }

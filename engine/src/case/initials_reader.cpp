@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "case/particle_selection.h"
+#include "geometry/draw_transform.h"
 
 namespace sph {
 namespace {
@@ -21,15 +22,6 @@ ParticleSelection placementSelection(const XmlReader& x, const XMLElement* e, Ca
   const bool bound = e->Attribute("mkbound"), fluid = e->Attribute("mkfluid");
   if (bound == fluid) x.fail(e, "needs one of mkbound and mkfluid");
   return readSelection(x, e, bound ? "mkbound" : "mkfluid", c);
-}
-
-// p rotated by `angle` (radians, right-handed) about the axis through `origin` along `unitAxis`
-// (Rodrigues' formula).
-Vec3d rotateAbout(const Vec3d& p, const Vec3d& origin, const Vec3d& unitAxis, double angle) {
-  const Vec3d r = sub(p, origin);
-  const double cs = std::cos(angle), sn = std::sin(angle);
-  const Vec3d rotated = add(add(scale(r, cs), scale(cross(unitAxis, r), sn)), scale(unitAxis, dot(unitAxis, r) * (1 - cs)));
-  return add(origin, rotated);
 }
 
 // A uniform deviate in [-1, 1) from the 64-bit Mersenne twister, the same on every platform
@@ -51,7 +43,7 @@ void placement(const XmlReader& x, const XMLElement* e, CaseDefinition& c, bool 
     x.onlyChildren(e, {"onlypos", "axisp1", "axisp2"});
     const std::string units = e->Attribute("anglesunits") ? x.attr(e, "anglesunits") : "degrees";
     if (units != "degrees" && units != "radians") x.fail(e, "anglesunits must be degrees or radians");
-    const double angle = x.real(e, "angle") * (units == "degrees" ? kPi / 180 : 1.0);
+    const double degrees = x.real(e, "angle") * (units == "degrees" ? 1.0 : 180 / kPi);
     const Vec3d p1 = x.vec(x.child(e, "axisp1")), p2 = x.vec(x.child(e, "axisp2"));
     const double length = norm(sub(p2, p1));
     if (!(length > 0)) x.fail(x.child(e, "axisp2"), "axisp1 and axisp2 are the same point");
@@ -59,8 +51,11 @@ void placement(const XmlReader& x, const XMLElement* e, CaseDefinition& c, bool 
     if (c.twoD && (std::abs(axis.x) > 1e-12 || std::abs(axis.z) > 1e-12))
       x.fail(e, "in a 2D case the axis must be along y (its particles stay in the plane y = constant)");
     if (!apply) return;
+    // GenCase's rotation about an axis (geometry/draw_transform.h: clockwise seen from axisp2).
+    gen::DrawTransform turn;
+    turn.rotateLine(degrees, p1, p2);
     for (size_t i = 0; i < c.positions.size(); ++i)
-      if (selected(c, s, i)) c.positions[i] = rotateAbout(c.positions[i], p1, axis, angle);
+      if (selected(c, s, i)) c.positions[i] = turn.apply(c.positions[i]);
   } else {
     x.onlyChildren(e, {"onlypos"});
     const int64_t seed = e->Attribute("randomseed") ? int64_t(x.integer(e, "randomseed")) : 0;

@@ -26,6 +26,7 @@
 #include "case/motion_data_file.h"
 #include "case/motion_reader.h"
 #include "case/normals_reader.h"
+#include "case/output_parts_reader.h"
 #include "case/particle_selection.h"
 #include "case/simulation_domain.h"
 #include "case/wave_paddles_reader.h"
@@ -286,6 +287,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   if (initialize_) readInitialize(initialize_);  // DualSPHysics applies it when the run starts, after GenCase's
   attachAccInputs(path_, c_);  // mk indices of the final order
   attachGauges(path_, c_);     // the same
+  attachOutputParts(path_, c_);
   for (const MotionObject& m : c_.motions) {
     if (const FloatingDef* f = floatingOf(c_, m.ref))
       throw InputError(fmt::format("{}:{}: <objreal>: mkbound {} is a floating body (line {}): it cannot "

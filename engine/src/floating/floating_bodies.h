@@ -63,6 +63,13 @@ struct FloatingBodyState {
   double center[3], vel[3], omega[3];
 };
 
+// The bodies' centres, in their order.
+inline std::vector<Vec3d> centresOf(const std::vector<FloatingBodyState>& bodies) {
+  std::vector<Vec3d> out;
+  for (const FloatingBodyState& b : bodies) out.push_back(Vec3d{b.center[0], b.center[1], b.center[2]});
+  return out;
+}
+
 template <typename T>
 class FloatingBodies {
  public:

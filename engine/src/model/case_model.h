@@ -15,6 +15,8 @@
 #include "model/case_inout.h"
 #include "model/initial_density.h"
 #include "model/case_motion.h"
+#include "model/case_output_parts.h"
+#include "model/case_shifting.h"
 #include "model/output_times.h"
 #include "model/particle_selection.h"
 #include "model/vec3d.h"
@@ -129,6 +131,10 @@ struct CaseDefinition {
   // `positions`) the zone of each initial buffer particle, kNoInOutZone for the others; empty
   // without zones.
   CaseInOut inout;
+  // <execution><special><outputparts>: which particles the output parts hold (model/case_output_parts.h).
+  CaseOutputParts outputParts;
+  // <execution><special><shifting>: shifting and its zones set there (model/case_shifting.h).
+  CaseShifting shifting;
   // <execution><special><timeout>: output intervals that change in time; empty: every TimeOut.
   std::vector<OutputInterval> outputTimes;
   // <execution><special><savedt>.

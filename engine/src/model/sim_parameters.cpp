@@ -199,6 +199,63 @@ void deriveConstants(const CaseDefinition& c, SimParameters& p) {
   p.cfl = k.cflNumber;
 }
 
+// Shifting set by <special><shifting> (model/case_shifting.h), and its zones (physics/shifting_zones.h).
+void readShiftingSpecial(const CaseDefinition& c, ParameterReader& P, SimParameters& p) {
+  const CaseShifting& s = c.shifting;
+  const std::string where = fmt::format("{}:{}: <shifting>", c.path, s.line);
+  p.shifting = static_cast<Shifting>(s.mode);
+  for (const char* key : {"ShiftCoef", "ShiftTFS"}) P.inactive(key, "<special><shifting> sets shifting");
+  if (p.shifting == Shifting::None) return;
+  p.shiftCoef = s.coef;
+  p.shiftTfs = s.tfs;
+  if (!(p.shiftTfs >= 0 && p.shiftTfs < p.dim))
+    throw InputError(fmt::format("{}: <fsthreshold> must be 0 (off) or a threshold below {} (typically 1.5 in 2D, "
+                                 "2.75 in 3D)", where, p.dim));
+  for (const ShiftZoneDef& d : s.zones) {
+    ShiftZone z;
+    const Vec3d o = d.origin;
+    const double origin[3] = {o.x, o.y, o.z};
+    // Edges along the axes: DualSPHysics' box from posref to posref + size.
+    if (!d.vx.y && !d.vx.z && !d.vy.x && !d.vy.z && !d.vz.x && !d.vz.y) {
+      z.box = 1;
+      const double hi[3] = {o.x + d.vx.x, o.y + d.vy.y, o.z + d.vz.z};
+      for (int a = 0; a < 3; ++a) {
+        z.lo[a] = origin[a];
+        z.hi[a] = hi[a];
+      }
+      p.shiftZones.push_back(z);
+      continue;
+    }
+    for (int a = 0; a < 3; ++a) z.origin[a] = origin[a];
+    const Vec3d e[3] = {d.vx, d.vy, d.vz};
+    const double det = dot(e[0], cross(e[1], e[2]));
+    const double scaleOf = norm(e[0]) * norm(e[1]) * norm(e[2]);
+    if (std::abs(det) > 1e-12 * scaleOf) {
+      // Rows of the inverse of the matrix whose columns are the edges.
+      const Vec3d rows[3] = {cross(e[1], e[2]), cross(e[2], e[0]), cross(e[0], e[1])};
+      for (int a = 0; a < 3; ++a) {
+        z.inv[a][0] = rows[a].x / det;
+        z.inv[a][1] = rows[a].y / det;
+        z.inv[a][2] = rows[a].z / det;
+      }
+    } else if (p.dim == 2 && norm(d.vy) == 0) {
+      // A 2D zone without a y edge: a parallelogram in x and z, any y.
+      const double det2 = d.vx.x * d.vz.z - d.vz.x * d.vx.z;
+      if (std::abs(det2) <= 1e-12 * norm(d.vx) * norm(d.vz))
+        throw InputError(fmt::format("{}:{}: <shiftingzone>: its edges vecx and vecz are parallel: the zone is empty",
+                                     c.path, d.line));
+      z.inv[0][0] = d.vz.z / det2;
+      z.inv[0][2] = -d.vz.x / det2;
+      z.inv[2][0] = -d.vx.z / det2;
+      z.inv[2][2] = d.vx.x / det2;
+    } else {
+      throw InputError(fmt::format("{}:{}: <shiftingzone>: its edges vecx, vecy and vecz do not span a volume",
+                                   c.path, d.line));
+    }
+    p.shiftZones.push_back(z);
+  }
+}
+
 // The kernel, the integrator, the viscosity, density diffusion and shifting.
 void readPhysicsOptions(const CaseDefinition& c, ParameterReader& P, SimParameters& p) {
   const int kernel = P.integer("Kernel", 2);
@@ -225,6 +282,14 @@ void readPhysicsOptions(const CaseDefinition& c, ParameterReader& P, SimParamete
   if (ddt < 0 || ddt > 3) badParameter(c, "DensityDT", "must be 0, 1, 2 or 3");
   p.ddt = static_cast<DensityDiffusion>(ddt);
   p.ddtValue = P.real("DensityDTvalue", 0.1);
+  if (c.shifting.given) {
+    // DualSPHysics refuses shifting set in both places, whatever the parameter's value.
+    if (c.parameters.count("Shifting"))
+      badParameter(c, "Shifting",
+                   fmt::format("shifting is also set by <special><shifting> (line {}): keep one", c.shifting.line));
+    readShiftingSpecial(c, P, p);
+    return;
+  }
   const int shifting = P.integer("Shifting", 0);
   if (shifting == 4) badParameter(c, "Shifting", "4 (advanced shifting) is not supported; use 0, 1, 2 or 3");
   if (shifting < 0 || shifting > 3)

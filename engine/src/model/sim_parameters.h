@@ -10,6 +10,7 @@
 #include "model/case_model.h"
 #include "model/output_times.h"
 #include "physics/floating_body_physics.h"
+#include "physics/shifting_zones.h"
 #include "platform/plugin_loader.h"
 #include "sph/plugin/physics_constants.h"
 
@@ -29,6 +30,8 @@ struct SimParameters {
   DensityDiffusion ddt = DensityDiffusion::None;
   double ddtValue = 0.1;
   Shifting shifting = Shifting::None;  // Shifting, ShiftCoef, ShiftTFS (physics/shifting_physics.h)
+  // <special><shifting>'s zones: only fluid inside one is shifted; empty: everywhere.
+  std::vector<ShiftZone> shiftZones;
   double shiftCoef = -2, shiftTfs = 0;
   BoundaryModel boundary = BoundaryModel::Dbc;  // Boundary and SlipMode (mdbc_physics.h)
   bool mdbc() const { return boundary != BoundaryModel::Dbc; }

@@ -35,6 +35,12 @@ class CpuOps final : public EngineOps<T> {
     for (int64_t i = nBound; i < int64_t(n); ++i) dampParticle(uint32_t(i), pos, velrho, code, zones, count, dt);
   }
 
+  void cancelShiftOutsideZones(Real4<T>* shift, const Real4<T>* pos, uint32_t nBound, uint32_t n,
+                               const ShiftZone* zones, uint32_t count) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = nBound; i < int64_t(n); ++i) sph::cancelShiftOutsideZones(uint32_t(i), shift, pos, zones, count);
+  }
+
   void addAccInputs(const Real4<T>* pos, const Real4<T>* velrho, const uint32_t* code, Real4<T>* ace, uint32_t nBound,
                     uint32_t n, const AccInputTable& table) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)

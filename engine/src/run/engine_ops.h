@@ -9,6 +9,7 @@
 #include "physics/acc_input_physics.h"
 #include "physics/damping_physics.h"
 #include "physics/integrator_physics.h"
+#include "physics/shifting_zones.h"
 #include "physics/time_step.h"
 #include "sph/plugin/physics_constants.h"
 #include "sph/plugin/real4.h"
@@ -86,6 +87,11 @@ class EngineOps {
   // of the last computeDt()'s dt; `zones` live where the particles are.
   virtual void damp(const Real4<T>* pos, Real4<T>* velrho, const uint32_t* code, uint32_t nBound, uint32_t n,
                     const DampingZone* zones, uint32_t count) = 0;
+  // Shifting zones (physics/shifting_zones.h) over [nBound, n) after a force pass that summed the
+  // shifting terms: the sums of particles outside every zone are cleared; `zones` live where the
+  // particles are.
+  virtual void cancelShiftOutsideZones(Real4<T>* shift, const Real4<T>* pos, uint32_t nBound, uint32_t n,
+                                       const ShiftZone* zones, uint32_t count) = 0;
   // The acceleration inputs (physics/acc_input_physics.h) over [nBound, n) after a force pass: adds to
   // ace; the table lives where the particles are.
   virtual void addAccInputs(const Real4<T>* pos, const Real4<T>* velrho, const uint32_t* code, Real4<T>* ace,

@@ -159,6 +159,7 @@ void RunOutput::save(double t, OutputSource& source) {
   OutputClock clock{outputSeconds_};
   ScopedPhase ph(timer_, "SU-SavePart", PhaseGroup::Other);
   source.snapshotInto(frame_);
+  if (partFilter_ && partFilter_->filters(part_)) partFilter_->apply(frame_, centresOf(source.floatingStates()));
   writeVtkParticles((out_ / "vtk" / fmt::format("Part_{:04d}.vtk", part_)).string(), frame_);
   ++part_;
 }

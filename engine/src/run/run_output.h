@@ -26,6 +26,7 @@
 #include "output/checkpoint.h"
 #include "output/output.h"
 #include "output/output_folder.h"
+#include "output/part_filter.h"
 #include "sph/plugin/phase_timer.h"
 
 namespace sph {
@@ -89,6 +90,10 @@ class RunOutput {
   // restored log). InputError naming the file when one is missing or shorter than then.
   void resume(const CheckpointReader& r, const std::vector<ExcludedParticle>& excluded);
 
+  // <special><outputparts>: the parts hold only the particles `filter` selects (null: all). It must
+  // outlive the output.
+  void setPartFilter(const PartFilter* filter) { partFilter_ = filter; }
+
   const std::filesystem::path& dir() const { return out_; }
   bool writes() const { return write_; }
   int parts() const { return part_; }
@@ -106,6 +111,7 @@ class RunOutput {
   void writeDtLog(bool all);
 
   std::filesystem::path out_;
+  const PartFilter* partFilter_ = nullptr;
   std::unique_ptr<OutputFolder> folder_;  // while writing
   bool write_, writeVtk_;
   double timeOut_;

@@ -148,6 +148,7 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   impl_ = makeSimulationCore(c, o, d, std::move(neighbours));
   impl_->deviceFreeAtStart = deviceFree;
+  if (c.outputParts.active) impl_->partFilter = std::make_unique<PartFilter>(c.outputParts, c, centresOf(impl_->floatingStates()));
   if (resume) {
     impl_->restoreState(*resume);
     // A resumption that would run no step is not what was asked for.
@@ -216,6 +217,7 @@ RunReport Simulation::run() {
   const RunOptions& o = s.options();
   RunOutput output(outputDir(o, s.name()), o.writeOutput, o.writeVtk, folderUse(o), s.caseGauges(), s.params(),
                    &s.phaseTimer());
+  output.setPartFilter(s.partFilter.get());
   const bool resumed = s.resumedFrom != nullptr;
   if (resumed) {
     output.resume(*s.resumedFrom, s.exclusionLog());

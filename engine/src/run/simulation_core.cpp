@@ -109,6 +109,10 @@ class SimulationCore final : public Simulation::Impl {
     // Timed runs replay too: the phase timers' events become nodes of the graph (platform/phase_timers.h).
     if (d == Device::Gpu && o.stepGraphs) graphs_ = makeStepGraphs();
     if (!c.motions.empty()) motion_ = std::make_unique<BoundaryMotion<T>>(c, p, d, o.threads);
+    if (!p.shiftZones.empty()) {
+      shiftZones_.allocate(d, p.shiftZones.size(), "the shifting zones");
+      shiftZones_.upload(p.shiftZones, "uploading the shifting zones");
+    }
     if (!c.damping.empty()) {
       dampingZones_.allocate(d, c.damping.size(), "the damping zones");
       dampingZones_.upload(c.damping, "uploading the damping zones");
@@ -527,6 +531,11 @@ class SimulationCore final : public Simulation::Impl {
                        ForceOutputs<T>{state_->ace.data(), state_->viscdt.data(),
                                        floating_ ? floating_->particleContacts() : nullptr,
                                        withShift ? state_->shift.data() : nullptr, state_->spsStrain.data()});
+    if (withShift && !p.shiftZones.empty()) {
+      ScopedPhase ph(timer.get(), "SU-Shifting", PhaseGroup::Other);
+      ops_->cancelShiftOutsideZones(state_->shift.data(), state_->cur.pos.data(), state_->nBound, state_->n,
+                                    shiftZones_.data(), uint32_t(p.shiftZones.size()));
+    }
     addAccInputs();
     if (sps()) {
       // The next force pass uses these stresses (sps_physics.h).
@@ -771,6 +780,7 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<ParticleState<T>> state_;
   std::unique_ptr<BoundaryMotion<T>> motion_;  // null without <motion>
   DeviceArray<DampingZone> dampingZones_;        // <damping>, where the particles are
+  DeviceArray<ShiftZone> shiftZones_;            // <special><shifting>'s zones, where the particles are
   uint32_t dampingCount_ = 0;
   std::unique_ptr<AccInputs> accInputs_;          // null without <accinputs>
   uint64_t floatingIndexedAt_ = ~uint64_t(0);   // state_->reorders when floating particles were last indexed

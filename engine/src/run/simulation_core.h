@@ -16,6 +16,7 @@
 #include "model/sim_parameters.h"
 #include "output/checkpoint.h"
 #include "output/output.h"
+#include "output/part_filter.h"
 #include "platform/phase_timers.h"
 #include "platform/plugin_loader.h"
 #include "run/engine_ops.h"
@@ -43,6 +44,9 @@ class Simulation::Impl : public OutputSource {
   // The checkpoint a resumed run started from, kept from the set-up (Simulation's constructor)
   // until the run loop has resumed its output from it.
   std::unique_ptr<CheckpointReader> resumedFrom;
+  // <special><outputparts>'s filter of the parts written (null without one), made by the
+  // constructor with the floating bodies where the case starts them.
+  std::unique_ptr<PartFilter> partFilter;
   // Device memory free before the run allocated anything (GPU runs; 0 on the CPU): what the
   // memory check compared the estimate with.
   double deviceFreeAtStart = 0;

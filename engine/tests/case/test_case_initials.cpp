@@ -139,9 +139,9 @@ TEST(CaseInitials, MoveAndRotateTheParticlesOfAnMk) {
     const bool fluid = i >= plain.nBound;
     EXPECT_NEAR(moved.positions[i].x, p.x + (fluid ? 0.5 : 0), 1e-12);
     EXPECT_NEAR(moved.positions[i].z, p.z + (fluid ? 0.1 : -0.2), 1e-12);
-    // A quarter turn right-handed about +y takes (x, z) to (z, -x).
-    EXPECT_NEAR(turned.positions[i].x, fluid ? p.z : p.x, 1e-12);
-    EXPECT_NEAR(turned.positions[i].z, fluid ? -p.x : p.z, 1e-12);
+    // GenCase turns clockwise seen from axisp2: a quarter turn about +y takes (x, z) to (-z, x).
+    EXPECT_NEAR(turned.positions[i].x, fluid ? -p.z : p.x, 1e-12);
+    EXPECT_NEAR(turned.positions[i].z, fluid ? p.x : p.z, 1e-12);
     EXPECT_EQ(turned.positions[i].y, p.y);
     EXPECT_NEAR(turnedRad.positions[i].x, turned.positions[i].x, 1e-12);
     EXPECT_NEAR(turnedRad.positions[i].z, turned.positions[i].z, 1e-12);

@@ -114,6 +114,13 @@ __global__ void dampKernel(const Real4<T>* __restrict__ pos, Real4<T>* __restric
 }
 
 template <typename T>
+__global__ void shiftZonesKernel(Real4<T>* __restrict__ shift, const Real4<T>* __restrict__ pos, uint32_t nBound,
+                                 uint32_t n, const ShiftZone* __restrict__ zones, uint32_t count) {
+  const uint32_t i = nBound + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) cancelShiftOutsideZones(i, shift, pos, zones, count);
+}
+
+template <typename T>
 __global__ void accInputKernel(const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
                                const uint32_t* __restrict__ code, Real4<T>* __restrict__ ace, uint32_t nBound,
                                uint32_t n, AccInputTable table) {
@@ -208,6 +215,13 @@ class GpuOps final : public EngineOps<T> {
     if (n > nBound && count > 0)
       SPH_LAUNCH("damping the fluid in the damping zones (SU-Damping)", n - nBound, kBlock, 0, dampKernel<T>, pos,
                  velrho, code, nBound, n, zones, count, scalars_.data());
+  }
+
+  void cancelShiftOutsideZones(Real4<T>* shift, const Real4<T>* pos, uint32_t nBound, uint32_t n,
+                               const ShiftZone* zones, uint32_t count) override {
+    if (n > nBound && count > 0)
+      SPH_LAUNCH("cancelling the shift outside the shifting zones", n - nBound, kBlock, 0, shiftZonesKernel<T>, shift,
+                 pos, nBound, n, zones, count);
   }
 
   void addAccInputs(const Real4<T>* pos, const Real4<T>* velrho, const uint32_t* code, Real4<T>* ace, uint32_t nBound,
