@@ -194,14 +194,55 @@ void readFreedom(const XmlReader& x, const XMLElement* e, const char* name, cons
   for (int k = 0; k < 3; ++k) free[k] = x.real(d, k == 0 ? "x" : k == 1 ? "y" : "z", 1) != 0;
 }
 
+// <inertia x y z> or <inertiafull> with three <values v11 v12 v13/> rows (GenCase writes the
+// latter as <inertia> in its output), and <masspart value>.
+void readInertiaAndMassPart(const XmlReader& x, const XMLElement* e, FloatingDef& f) {
+  const XMLElement* diagonal = x.optionalChild(e, "inertia");
+  const XMLElement* full = x.optionalChild(e, "inertiafull");
+  if (diagonal && full) x.fail(full, fmt::format("<inertia> (line {}) already gives it: keep one", diagonal->GetLineNum()));
+  // GenCase's output writes the full tensor under the name <inertia>.
+  if (diagonal && diagonal->FirstChildElement("values")) std::swap(diagonal, full);
+  if (diagonal) {
+    const Vec3d d = x.vec(diagonal);
+    f.inertia = std::array<double, 6>{d.x, d.y, d.z, 0, 0, 0};
+  } else if (full) {
+    x.onlyChildren(full, {"values"});
+    double m[3][3];
+    int row = 0;
+    for (const XMLElement* v = full->FirstChildElement("values"); v; v = v->NextSiblingElement("values")) {
+      if (skipped(v)) continue;
+      if (row == 3) x.fail(v, "a fourth row: the inertia is 3 x 3");
+      for (int col = 0; col < 3; ++col) m[row][col] = x.real(v, fmt::format("v{}{}", row + 1, col + 1).c_str());
+      ++row;
+    }
+    if (row != 3) x.fail(full, "needs three <values> rows (v11 v12 v13, v21 v22 v23, v31 v32 v33)");
+    for (int a = 0; a < 3; ++a)
+      for (int b = a + 1; b < 3; ++b)
+        if (std::abs(m[a][b] - m[b][a]) > 1e-9 * (std::abs(m[a][b]) + std::abs(m[b][a])) + 1e-300)
+          x.fail(full, fmt::format("v{}{} and v{}{} differ: an inertia tensor is symmetric", a + 1, b + 1, b + 1, a + 1));
+    f.inertia = std::array<double, 6>{m[0][0], m[1][1], m[2][2], m[0][1], m[0][2], m[1][2]};
+  }
+  if (f.inertia && !((*f.inertia)[0] > 0 && (*f.inertia)[1] > 0 && (*f.inertia)[2] > 0))
+    x.fail(diagonal ? diagonal : full, "the moments of inertia (the diagonal) must be positive");
+  if (const XMLElement* mp = x.optionalChild(e, "masspart")) {
+    const std::string v = x.attr(mp, "value");
+    if (v == "distributed_bodymass") {
+      f.massPartDistributed = true;
+    } else {
+      f.massPart = x.real(mp, "value");
+      if (!(*f.massPart > 0)) x.fail(mp, "the particle mass must be positive (or distributed_bodymass)");
+    }
+  }
+}
+
 void readFloatings(const XmlReader& x, const XMLElement* floatings, CaseDefinition& c) {
   std::set<int> taken;
   for (const XMLElement* e = floatings->FirstChildElement(); e; e = e->NextSiblingElement()) {
     if (skipped(e)) continue;
     if (std::string_view(e->Name()) != "floating") x.unknown(e, floatings);
-    x.onlyChildren(e, {"massbody", "rhopbody", "center", "velini", "omegaini", "linearvelini", "angularvelini",
-                       "linearvel", "angularvel", "linearforce", "angularforce", "translationDOF", "rotationDOF",
-                       "translation", "rotation"});
+    x.onlyChildren(e, {"massbody", "rhopbody", "masspart", "center", "inertia", "inertiafull", "velini", "omegaini",
+                       "linearvelini", "angularvelini", "linearvel", "angularvel", "linearforce", "angularforce",
+                       "translationDOF", "rotationDOF", "translation", "rotation"});
     FloatingDef f;
     f.line = e->GetLineNum();
     f.mkBound = parseMkList(x, e, "mkbound");
@@ -229,6 +270,7 @@ void readFloatings(const XmlReader& x, const XMLElement* floatings, CaseDefiniti
       if (*v && !(**v > 0)) x.fail(e, "the body's weight (relativeweight, massbody or rhopbody) must be positive");
     }
     if (const XMLElement* ce = e->FirstChildElement("center")) f.center = x.vec(ce);
+    readInertiaAndMassPart(x, e, f);
     // DualSPHysics 5 names them linearvelini and angularvelini (GenCase 5 refuses the older
     // velini and omegaini, which DualSPHysics 4 cases use); either, not both.
     for (const auto& [oldName, newName, into] :

@@ -120,6 +120,13 @@ std::vector<FloatingBodyDef> floatingBodies(const CaseDefinition& c, const SimPa
       b.inertia[4] -= mp * d[0] * d[2];
       b.inertia[5] -= mp * d[1] * d[2];
     }
+    if (f.inertia) {
+      if (p.floatingMotion == FloatingMotion::Rigid)
+        throw InputError(where + "FloatingMotion rigid works the inertia out from the particles every step: a given "
+                                 "<inertia> needs the default FloatingMotion (dualsphysics)");
+      for (int k = 0; k < 6; ++k) b.inertia[k] = (*f.inertia)[k];
+    }
+    b.pairMass = f.massPart ? *f.massPart : f.massPartDistributed ? b.mass / b.count : p.rho0 * std::pow(p.dp, p.dim);
     b.velIni = f.velIni;
     b.omegaIni = f.omegaIni;
     b.material = f.property;
@@ -182,7 +189,7 @@ FloatingBodies<T>::FloatingBodies(const CaseDefinition& c, const SimParameters& 
     }
     body.mass = def.mass;
     body.particleMass = def.mass / def.count;
-    body.pairMass = p.rho0 * std::pow(p.dp, p.dim);
+    body.pairMass = def.pairMass;
     body.ownInertia = def.mass * p.dp * p.dp / 6.0;  // count * m_p * dp^2 / 6
     for (int k = 0; k < 6; ++k) body.inertia0[k] = def.inertia[k];
     for (int k = 0; k < 3; ++k) body.angles[k] = 0;

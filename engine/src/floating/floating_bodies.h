@@ -38,8 +38,11 @@ struct FloatingBodyDef {
   uint32_t first = 0, count = 0;  // its slots (id - nBound)
   double mass = 0;
   Vec3d center, velIni, omegaIni;
-  // GenCase's inertia about the centre (xx, yy, zz, xy, xz, yz): sum_p (M/N) (|d|^2 1 - d d^T).
+  // GenCase's inertia about the centre (xx, yy, zz, xy, xz, yz): sum_p (M/N) (|d|^2 1 - d d^T), or
+  // the case's <inertia>.
   double inertia[6] = {0, 0, 0, 0, 0, 0};
+  // Each particle's mass in the pair terms and force sums: rho0 dp^d, or the case's <masspart>.
+  double pairMass = 0;
   std::string material;   // DEM: the resolved property names
   // What the case imposes (physics/floating_body_physics.h, BodyDrive): velocities and external
   // force and torque over time, and the restricted axes.

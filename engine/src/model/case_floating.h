@@ -3,6 +3,7 @@
 // computed from the body's particles when the simulation starts.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,6 +21,14 @@ struct FloatingDef {
   std::optional<double> massBody;        // kg (<massbody value>)
   std::optional<double> rhopBody;        // kg/m^3 (<rhopbody value>)
   std::optional<Vec3d> center;           // <center>: otherwise the particles' centroid
+  // <inertia x y z> (the diagonal) or <inertiafull> (symmetric): the inertia about the centre
+  // (xx, yy, zz, xy, xz, yz), otherwise GenCase's from the particles.
+  std::optional<std::array<double, 6>> inertia;
+  // <masspart value>: the mass of each particle of the body in the pair terms and force sums
+  // (GenCase's default: rho0 dp^d, as the fluid's); "distributed_bodymass": the body's mass over its
+  // particles.
+  std::optional<double> massPart;
+  bool massPartDistributed = false;
   Vec3d velIni, omegaIni;                // <linearvelini> or <velini>, <angularvelini> or <omegaini> (rad/s)
   std::string property;                  // material name(s), "a + b" overrides left to right
   // <linearvel>, <angularvel>: velocities imposed over time (a NaN component is free);

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "case/loader.h"
+#include "floating/floating_bodies.h"
+#include "model/sim_parameters.h"
 #include "model/case_model.h"
 #include "run/simulation.h"
 #include "sph/plugin/errors.h"
@@ -145,6 +147,70 @@ TEST(CaseFloatings, RhopbodyAttributeAsGenCase54WritesIt) {
   const std::string two =
       blocksCase("<floatings>\n<floating mkbound=\"1\" rhopbody=\"700\" relativeweight=\"0.5\" />\n</floatings>\n");
   expectError(writeCase("floating_two_weights", two), lineOf(two, "<floating mkbound"), "<floating>", "exactly once");
+}
+
+// <inertia> (the diagonal), <inertiafull> (the tensor) and <masspart> (a value or
+// distributed_bodymass) reach the bodies the run moves; without them, GenCase's inertia from the
+// particles and rho0 dp^3 (1 kg at dp 0.1).
+TEST(CaseFloatings, GivenInertiaAndParticleMass) {
+  const std::string xml = blocksCase(R"(<floatings>
+<floating mkbound="1" relativeweight="0.5"><inertia x="2" y="3" z="4" /></floating>
+<floating mkbound="2"><massbody value="6" /><masspart value="0.5" />
+<inertiafull><values v11="5" v12="0.1" v13="0" /><values v21="0.1" v22="6" v23="0.2" />
+<values v31="0" v32="0.2" v33="7" /></inertiafull></floating>
+</floatings>
+)");
+  const CaseDefinition c = sph::loadCase(writeCase("floating_inertia", xml));
+  const sph::SimParameters p = sph::deriveParameters(c);
+  const auto bodies = sph::floatingBodies(c, p, sph::planParticleOrder(c));
+  ASSERT_EQ(bodies.size(), 2u);
+  const double first[6] = {2, 3, 4, 0, 0, 0}, second[6] = {5, 6, 7, 0.1, 0, 0.2};
+  for (int k = 0; k < 6; ++k) {
+    EXPECT_EQ(bodies[0].inertia[k], first[k]);
+    EXPECT_EQ(bodies[1].inertia[k], second[k]);
+  }
+  EXPECT_DOUBLE_EQ(bodies[0].pairMass, 1.0);
+  EXPECT_EQ(bodies[1].pairMass, 0.5);
+  // Without them: GenCase's inertia (positive moments) and the body's mass spread over its particles.
+  const std::string plain = blocksCase(R"(<floatings><floating mkbound="1"><massbody value="6" />
+<masspart value="distributed_bodymass" /></floating></floatings>
+)");
+  const CaseDefinition d = sph::loadCase(writeCase("floating_inertia_plain", plain));
+  const auto b = sph::floatingBodies(d, sph::deriveParameters(d), sph::planParticleOrder(d));
+  EXPECT_GT(b[0].inertia[0], 0);
+  EXPECT_DOUBLE_EQ(b[0].pairMass, 6.0 / b[0].count);
+}
+
+TEST(CaseFloatingsErrors, BadInertiaAndParticleMass) {
+  const struct {
+    const char* body;
+    const char* marker;
+    const char* text;
+  } cases[] = {
+      {"<floating mkbound=\"1\" relativeweight=\"1\"><inertiafull>\n<values v11=\"1\" v12=\"0.5\" v13=\"0\" />"
+       "<values v21=\"0\" v22=\"1\" v23=\"0\" /><values v31=\"0\" v32=\"0\" v33=\"1\" /></inertiafull></floating>",
+       "<inertiafull", "symmetric"},
+      {"<floating mkbound=\"1\" relativeweight=\"1\">\n<inertia x=\"0\" y=\"1\" z=\"1\" /></floating>", "<inertia ",
+       "must be positive"},
+      {"<floating mkbound=\"1\" relativeweight=\"1\">\n<masspart value=\"0\" /></floating>", "<masspart", "positive"},
+      {"<floating mkbound=\"1\" relativeweight=\"1\"><inertia x=\"1\" y=\"1\" z=\"1\" />\n<inertiafull>"
+       "<values v11=\"1\" v12=\"0\" v13=\"0\" /></inertiafull></floating>",
+       "<inertiafull", "keep one"},
+  };
+  for (const auto& t : cases) {
+    SCOPED_TRACE(t.body);
+    const std::string xml = blocksCase(std::string("<floatings>\n") + t.body + "\n</floatings>\n");
+    expectError(writeCase("floating_bad_inertia", xml), lineOf(xml, t.marker), "<", t.text);
+  }
+  // FloatingMotion rigid works the inertia out every step: a given one is refused.
+  std::string rigid = blocksCase(R"(<floatings><floating mkbound="1" relativeweight="1"><inertia x="1" y="1" z="1" />
+</floating></floatings>
+)");
+  rigid.insert(rigid.find("</case>"), R"(<execution><parameters><parameter key="FloatingMotion" value="rigid" />
+</parameters></execution>
+)");
+  const CaseDefinition c = sph::loadCase(writeCase("floating_rigid_inertia", rigid));
+  EXPECT_THROW(sph::floatingBodies(c, sph::deriveParameters(c), sph::planParticleOrder(c)), InputError);
 }
 
 // <linearvel>, <angularvel>, <linearforce>, <angularforce> (rows or a file), <translationDOF>,

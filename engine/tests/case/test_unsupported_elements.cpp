@@ -42,9 +42,6 @@ TEST(UnsupportedElements, RefusedByNameWithWhatTheyAreFor) {
   } cases[] = {
       {"", "", "<drawtriangle>", "a triangle", "<drawtriangle>\n<point x=\"0\" y=\"0\" z=\"0\" />\n</drawtriangle>\n"},
       {"", "", "<scale>", "scaling of the shapes drawn", "<scale x=\"2\" y=\"1\" z=\"1\" />\n"},
-      {"<floatings>\n<floating mkbound=\"1\" relativeweight=\"0.5\">\n<inertia x=\"1\" y=\"1\" z=\"1\" />\n"
-       "</floating>\n</floatings>\n",
-       "", "<inertia>", "inertia given by the user", ""},
       {"<initials>\n<densitymesh mkfluid=\"0\" />\n</initials>\n", "", "<densitymesh>", "density from a mesh file", ""},
       {"<vres>\n<bufferbox />\n</vres>\n", "", "<vres>", "variable resolution", ""},
       {"<normals>\n<norparts mkbound=\"1\" />\n</normals>\n", "", "<norparts>", "mDBC normals from the particles", ""},
