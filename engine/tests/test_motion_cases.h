@@ -51,6 +51,7 @@ inline std::string pistonTankXml(const PistonTank& t) {
       </definition>
       <commands>
         <mainlist>
+          <setdrawmode mode="full" />
           <setmkfluid mk="0" />
           <drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="{length}" y="2" z="{depth}" /></drawbox>
           <setmkbound mk="0" />

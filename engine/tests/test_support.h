@@ -159,6 +159,7 @@ inline std::string caseXml(const std::string& definition, const std::string& com
 )" + definition + R"(
       <commands>
         <mainlist>
+          <setdrawmode mode="full" />
 )" + commands + R"(
         </mainlist>
       </commands>

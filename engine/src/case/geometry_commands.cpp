@@ -61,20 +61,18 @@ bool GeometryCommands::drawSettingsCommand(const XMLElement* e) {
     if (mode != "full" && mode != "face" && mode != "solid")
       xml_.fail(e, fmt::format("unknown draw mode \"{}\" (expected full, face or solid)", mode));
     drawMode_ = mode == "face" ? DrawMode::Face : (mode == "solid" ? DrawMode::Solid : DrawMode::Full);
-    drawModeSet_ = true;
   } else if (name == "setactive") {
     drawPoints_ = xml_.boolean(e, "drawpoints", drawPoints_);
     drawShapes_ = xml_.boolean(e, "drawshapes", drawShapes_);
   } else if (name == "setnormalinvert") {
     normalInvert_ = xml_.boolean(e, "invert", false);
   } else if (name == "resetdraw") {
-    // GenCase: back to points only, no transformation; particles are drawn again only after a
-    // <setdrawmode> (without one it silently draws none).
+    // GenCase: back to points only, no transformation, and its first draw mode, solid.
     drawPoints_ = true;
     drawShapes_ = false;
     normalInvert_ = false;
     transform_ = {};
-    drawModeSet_ = false;
+    drawMode_ = DrawMode::Solid;
     reach_ = {};
   } else {
     return false;
@@ -110,7 +108,8 @@ bool GeometryCommands::listCommand(const XMLElement* e) {
       out.insert(out.end(), pending_.begin(), pending_.end());
     }
     if (xml_.boolean(e, "reset", true)) pending_.clear();
-  } else if (name == "newvarcte" || name == "newvar" || name == "setvar") {
+  } else if (name == "newvarcte" || name == "newvar" || name == "setvar" || name == "delvar" || name == "varssave" ||
+             name == "varsload") {
     variables(e);
   } else if (name == "newvarstr" || name == "newvarstrcte" || name == "setvarstr") {
     xml_.fail(e, "text variables are not supported (numeric ones are: newvar, newvarcte, setvar)");
@@ -250,9 +249,25 @@ bool GeometryCommands::recordCommand(const XMLElement* e) {
 // value an expression over the variables defined so far (a leading '#' is allowed). Attributes
 // starting with '_' (_rem, _print) and comment ones are not variables; _cte="true" makes a
 // <newvar> constant.
-void GeometryCommands::variables(const XMLElement* e) {
+void GeometryCommands::variables(const XMLElement* e) { runVariableCommand(xml_, e, variables_); }
+
+bool runVariableCommand(const XmlReader& xml, const XMLElement* e, CaseVariables& vars) {
   const std::string_view kind = e->Name();
-  const bool constant = kind == "newvarcte" || xml_.boolean(e, "_cte", false);
+  if (kind == "delvar") {
+    xml.onlyChildren(e, {});
+    vars.remove(xml.attr(e, "vars"));
+    return true;
+  }
+  if (kind == "varssave") {
+    vars.save();
+    return true;
+  }
+  if (kind == "varsload") {
+    if (!vars.restore()) xml.fail(e, "no <varssave> before it: there are no saved variables to restore");
+    return true;
+  }
+  if (kind != "newvarcte" && kind != "newvar" && kind != "setvar") return false;
+  const bool constant = kind == "newvarcte" || xml.boolean(e, "_cte", false);
   for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
     const std::string name = a->Name();
     if (name.empty() || name[0] == '_' || name == "comment" || name == "units_comment") continue;
@@ -260,13 +275,14 @@ void GeometryCommands::variables(const XMLElement* e) {
     const size_t first = text.find_first_not_of(" \t");
     if (first != std::string_view::npos && text[first] == '#') text.remove_prefix(first + 1);
     try {
-      const double v = variables_.evaluate(text);
-      if (kind == "setvar") variables_.set(name, v);
-      else variables_.define(name, v, constant);
+      const double v = vars.evaluate(text);
+      if (kind == "setvar") vars.set(name, v);
+      else vars.define(name, v, constant);
     } catch (const std::invalid_argument& err) {
-      xml_.fail(e, fmt::format("{}=\"{}\": {}", name, a->Value(), err.what()));
+      xml.fail(e, fmt::format("{}=\"{}\": {}", name, a->Value(), err.what()));
     }
   }
+  return true;
 }
 
 void GeometryCommands::selectFamily(const XMLElement* e, bool bound, int mk) {
@@ -353,8 +369,6 @@ void GeometryCommands::requirePointsOnly(const XMLElement* e) const {
     xml_.fail(e, fmt::format("<{}> cannot be drawn as a shape (<setactive drawshapes=\"1\">): mDBC's boundary "
                              "surface is made of <drawbox> faces here",
                              e->Name()));
-  if (drawPoints_ && !drawModeSet_)
-    xml_.fail(e, "no <setdrawmode> since <resetdraw>: GenCase would draw no particles here");
 }
 
 // <boxfill>: the faces a <drawbox> draws ("all^right": every face but the right one), or solid
@@ -417,8 +431,6 @@ void GeometryCommands::recordBoxShapes(const XMLElement* e, const Vec3d& lo, con
 // half a dp inside the first layer of wall particles).
 void GeometryCommands::drawBox(const XMLElement* e) {
   requireFamily(e);
-  if (drawPoints_ && !drawModeSet_)
-    xml_.fail(e, "no <setdrawmode> since <resetdraw>: GenCase would draw no particles here");
   bool solid = false;
   uint8_t faces = 0;
   readBoxFill(e, solid, faces);

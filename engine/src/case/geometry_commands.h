@@ -17,6 +17,11 @@
 
 namespace sph {
 
+// GenCase's variable commands, wherever they appear (<mainlist>, a <list>, <predefinition>):
+// <newvarcte>, <newvar>, <setvar> (name="expression" attributes), <delvar vars>, <varssave>,
+// <varsload>. False when `e` is none of them.
+bool runVariableCommand(const XmlReader& xml, const XMLElement* e, CaseVariables& vars);
+
 class GeometryCommands {
  public:
   // `lists`: the <list> elements by name; mk numbers are checked against the counts.
@@ -85,8 +90,9 @@ class GeometryCommands {
   std::vector<gen::DrawTransform> savedTransforms_;  // <matrixsave>, restored by <matrixload>
   Vec3d everywhereLo_, everywhereHi_;  // a box whose inside is the whole lattice
   enum class DrawMode { Full, Face, Solid };
-  DrawMode drawMode_ = DrawMode::Full;  // <setdrawmode>: face draws solids' faces only, solid their insides only
-  bool drawModeSet_ = true;         // false after <resetdraw> until <setdrawmode>
+  // <setdrawmode>: face draws solids' faces only, solid their insides only (GenCase's mode until a
+  // <setdrawmode>, and again after <resetdraw>).
+  DrawMode drawMode_ = DrawMode::Solid;
   bool drawPoints_ = true, drawShapes_ = false;  // <setactive>
   bool normalInvert_ = false;       // <setnormalinvert>
   bool shapesActual_ = false;       // <setshapemode> includes "actual"

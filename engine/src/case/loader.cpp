@@ -107,9 +107,11 @@ class CaseReader : public XmlReader {
   void checkSmoothingLength(const XMLElement* root);
   void readMkConfig(const XMLElement* e);
   void readDefinition(const XMLElement* def);
+  void predefine(const XMLElement* e);
   void runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists);
   void readInitialize(const XMLElement* e);
   void readExecution(const XMLElement* exec);
+  void scanGenCaseRecords(const XMLElement* exec);
   void readParameters(const XMLElement* params);
   void readViscoTime();
   void readDomain(const XMLElement* dom);
@@ -133,6 +135,7 @@ class CaseReader : public XmlReader {
   const XMLElement* genMotion_ = nullptr;
   std::vector<WavePaddle> paddles_;  // <special><wavepaddles>, given to their motion objects after <motion>
   const XMLElement* initialize_ = nullptr;  // <special><initialize>, applied to the particles once they exist
+  const XMLElement* execution_ = nullptr;   // <execution>, read once the geometry's variables exist
   ShapeFiles shapeFiles_;  // <shapeout> files, by GenCase's name
 };
 
@@ -163,8 +166,10 @@ CaseDefinition CaseReader::load() {
     *slot = e;
   }
   if (!casedef) fail(root, "missing element <casedef>");
-  // Execution first: the domain is resolved against the particles that casedef generates.
-  if (execution) readExecution(execution);
+  // GenCase's records in <execution> first (its particles decide how <casedef> is read); the rest
+  // of <execution> once the geometry's variables exist (readCaseDef).
+  execution_ = execution;
+  if (execution) scanGenCaseRecords(execution);
   // GenCase's output whose particle file is not there: users of DualSPHysics run GenCase on such a
   // file (it holds <casedef>), so its particles are made from the geometry, as from a _Def.xml.
   if (genParticles_ && !std::filesystem::exists(genCaseParticleFile(path_))) {
@@ -193,6 +198,15 @@ CaseDefinition CaseReader::load() {
   return std::move(c_);
 }
 
+// <predefinition>: GenCase's variable commands before <definition>, which may then use them.
+void CaseReader::predefine(const XMLElement* e) {
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (skipped(c)) continue;
+    if (!runVariableCommand(*this, c, variables_))
+      fail(c, "only variable commands (newvarcte, newvar, setvar, delvar, varssave, varsload) belong in <predefinition>");
+  }
+}
+
 // <geometry>: its <definition> (read here) and its <commands>: the <list>s by name into `lists`;
 // returns the <mainlist>.
 const XMLElement* CaseReader::readGeometry(const XMLElement* geometry, std::map<std::string, const XMLElement*>& lists) {
@@ -203,8 +217,11 @@ const XMLElement* CaseReader::readGeometry(const XMLElement* geometry, std::map<
     if (skipped(e)) continue;
     if (name == "definition" && !definition) definition = e;
     else if (name == "commands" && !commands) commands = e;
-    else unknown(e, geometry);
+    else if (name != "predefinition") unknown(e, geometry);
   }
+  // Its variables exist before <definition>, wherever it is written.
+  for (const XMLElement* e = geometry->FirstChildElement("predefinition"); e; e = e->NextSiblingElement("predefinition"))
+    predefine(e);
   if (!definition) fail(geometry, "missing element <definition>");
   readDefinition(definition);
   if (!commands) fail(geometry, "missing element <commands>");
@@ -262,12 +279,14 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
       throw InputError(fmt::format("{}: GenCase's output holds the particles of dp {}; --dp {} cannot change "
                                    "them (run GenCase again, or give the _Def.xml case)",
                                    path_, definitionDp_, *opts_.dpOverride));
+    if (execution_) readExecution(execution_);
     readGenCaseOutput(*this, genParticles_, genConstants_, c_);
     // GenCase 5.4 writes the normals it computed (array BoundNor); without them, those of the
     // operations that need no geometry file are computed on its particles.
     if (normals && c_.normals.empty()) readNormals(*this, normals, c_, {}, smoothingLength());
   } else {
     runMainList(mainlist, lists);
+    if (execution_) readExecution(execution_);  // may use the variables the commands defined
     // GenCase moves particles before it works out their normals.
     if (initials) placeInitially(*this, initials, c_);
     if (normals) readNormals(*this, normals, c_, shapeFiles_, smoothingLength());
@@ -532,11 +551,19 @@ void CaseReader::readExecution(const XMLElement* exec) {
         initialize_ = i;
       }
     }
-    else if (name == "particles") genParticles_ = e;
-    else if (name == "constants") genConstants_ = e;
-    else if (name == "motion") genMotion_ = e;
+    else if (name == "particles" || name == "constants" || name == "motion") continue;  // scanGenCaseRecords
     else if (name == "vtkout" || name == "uservars") continue;  // GenCase's record of its shape files and variables
     else unknown(e, exec);
+  }
+}
+
+void CaseReader::scanGenCaseRecords(const XMLElement* exec) {
+  for (const XMLElement* e = exec->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string_view name = e->Name();
+    if (skipped(e)) continue;
+    if (name == "particles") genParticles_ = e;
+    else if (name == "constants") genConstants_ = e;
+    else if (name == "motion") genMotion_ = e;
   }
 }
 
@@ -567,8 +594,10 @@ void CaseReader::readParameters(const XMLElement* params) {
     if (skipped(e)) continue;
     if (name == "parameter") {
       const std::string key = attr(e, "key");
-      const auto [it, inserted] = c_.parameters.try_emplace(key, CaseParameter{attr(e, "value"),
-                                                                               e->GetLineNum()});
+      std::string value = attr(e, "value");
+      // "#expression" over GenCase's variables, as GenCase writes the value into its output.
+      if (!value.empty() && value[0] == '#') value = fmt::format("{:.17g}", real(e, "value"));
+      const auto [it, inserted] = c_.parameters.try_emplace(key, CaseParameter{value, e->GetLineNum()});
       if (!inserted) {
         fail(e, fmt::format("parameter {} is already set at line {}", key, it->second.line));
       }

@@ -15,7 +15,6 @@ struct Unsupported {
 constexpr Unsupported kUnsupported[] = {
     {"casedef", "patterns", "GenCase's particle patterns"},
     {"casedef", "vres", "variable resolution (VRes) buffer zones"},
-    {"geometry", "predefinition", "variables defined before <definition>"},
     {"mkconfig", "mkorientbound", "the orientation of boundary mk numbers"},
     {"imposevelocity", "jetcircle", "the inlet velocity of a circular jet"},
     {"imposevelocity", "meshdata", "an inlet velocity interpolated from a mesh data file"},
@@ -50,7 +49,6 @@ constexpr Unsupported kUnsupported[] = {
     {"mainlist", "clipdomain", "clipping of the shapes drawn to the domain"},
     {"mainlist", "clipplane", "clipping of the shapes drawn by a plane"},
     {"mainlist", "clipreset", "the end of clipping"},
-    {"mainlist", "delvar", "deletion of variables"},
     {"mainlist", "drawbathymetry", "a bathymetry from points"},
     {"mainlist", "drawellipsoid", "an ellipsoid"},
     {"mainlist", "drawfigure", "a figure of triangles"},
@@ -89,8 +87,6 @@ constexpr Unsupported kUnsupported[] = {
     {"mainlist", "setpattern", "a particle pattern"},
     {"mainlist", "stateload", "restoring GenCase's state"},
     {"mainlist", "statesave", "saving GenCase's state"},
-    {"mainlist", "varsload", "restoring saved variables"},
-    {"mainlist", "varssave", "saving the variables"},
 };
 
 }  // namespace

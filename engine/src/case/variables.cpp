@@ -240,4 +240,49 @@ double CaseVariables::evaluate(std::string_view text) const {
   return Parser(text, lookup, this).parse();
 }
 
+namespace {
+
+// Whether `name` matches `pattern` (* any text, ? one character).
+bool matches(std::string_view pattern, std::string_view name) {
+  if (pattern.empty()) return name.empty();
+  if (pattern[0] == '*')
+    return matches(pattern.substr(1), name) || (!name.empty() && matches(pattern, name.substr(1)));
+  if (name.empty()) return false;
+  return (pattern[0] == '?' || pattern[0] == name[0]) && matches(pattern.substr(1), name.substr(1));
+}
+
+}  // namespace
+
+size_t CaseVariables::remove(std::string_view patterns) {
+  static const char* const kOwn[] = {"Dp", "H", "Rhop0", "Gravity_x", "Gravity_y", "Gravity_z", "PosMin_x", "PosMin_y",
+                                     "PosMin_z", "PosMax_x", "PosMax_y", "PosMax_z", "Data2D", "Data2DPosy",
+                                     "MassBound", "MassFluid"};
+  size_t removed = 0;
+  size_t at = 0;
+  while (at <= patterns.size()) {
+    const size_t comma = std::min(patterns.find(',', at), patterns.size());
+    std::string_view p = patterns.substr(at, comma - at);
+    while (!p.empty() && (p.front() == ' ' || p.front() == '\t')) p.remove_prefix(1);
+    while (!p.empty() && (p.back() == ' ' || p.back() == '\t')) p.remove_suffix(1);
+    for (auto it = vars_.begin(); !p.empty() && it != vars_.end();) {
+      bool own = false;
+      for (const char* o : kOwn) own = own || it->first == o;
+      if (!own && matches(p, it->first)) {
+        it = vars_.erase(it);
+        ++removed;
+      } else {
+        ++it;
+      }
+    }
+    at = comma + 1;
+  }
+  return removed;
+}
+
+bool CaseVariables::restore() {
+  if (!saved_) return false;
+  vars_ = *saved_;
+  return true;
+}
+
 }  // namespace sph

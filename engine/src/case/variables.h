@@ -14,6 +14,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,12 +33,20 @@ class CaseVariables {
   // The value of `text`; throws std::invalid_argument saying what is wrong and where.
   double evaluate(std::string_view text) const;
 
+  // <delvar vars="a,b*,c?">: removes the variables each name or pattern (* any text, ? one
+  // character) matches, constants too; returns how many. GenCase's own (Dp, ...) stay.
+  size_t remove(std::string_view patterns);
+  // <varssave> and <varsload>: the variables as they are now, and back to them (the last saved).
+  void save() { saved_ = vars_; }
+  bool restore();
+
  private:
   struct Var {
     double value = 0;
     bool constant = false;
   };
   std::map<std::string, Var> vars_;
+  std::optional<std::map<std::string, Var>> saved_;
 };
 
 }  // namespace sph

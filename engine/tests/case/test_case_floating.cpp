@@ -27,7 +27,7 @@ std::string testcase(const char* name) { return std::string(SPH_SOURCE_DIR) + "/
 std::string blocksCase(const std::string& extra) {
   return "<?xml version=\"1.0\" ?>\n<case>\n<casedef>\n<geometry>\n<definition dp=\"0.1\">\n"
          "<pointmin x=\"0\" y=\"0\" z=\"0\" />\n<pointmax x=\"2\" y=\"1\" z=\"1\" />\n</definition>\n"
-         "<commands>\n<mainlist>\n"
+         "<commands>\n<mainlist>\n<setdrawmode mode=\"full\" />\n"
          "<setmkfluid mk=\"0\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0.1\" />\n<size x=\"0.5\" y=\"1\" z=\"0.5\" />\n</drawbox>\n"
          "<setmkbound mk=\"0\" />\n<drawbox>\n<boxfill>bottom</boxfill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n"
          "<size x=\"2\" y=\"1\" z=\"1\" />\n</drawbox>\n"

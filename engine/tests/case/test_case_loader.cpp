@@ -61,7 +61,7 @@ std::string caseXml(const std::string& commands, const std::string& execution = 
                     const std::string& definition = kDefinition3, const std::string& constants = "") {
   return "<?xml version=\"1.0\" ?>\n<case>\n<casedef>\n<constantsdef>\n" + constants +
          "</constantsdef>\n<mkconfig boundcount=\"240\" fluidcount=\"9\" />\n<geometry>\n" +
-         definition + "<commands>\n<mainlist>\n" + commands +
+         definition + "<commands>\n<mainlist>\n<setdrawmode mode=\"full\" />\n" + commands +
          "</mainlist>\n</commands>\n</geometry>\n</casedef>\n<execution>\n" + execution +
          "</execution>\n</case>\n";
 }
@@ -278,6 +278,31 @@ TEST(CaseLoader, LayersOfParticles) {
   expectVec(lo, {-0.1, 0, -0.1});
 }
 
+// GenCase 5.0 draws in solid mode (insides only for a solid box; faces still drawn) until a
+// <setdrawmode>, and again after <resetdraw>: a 2D water box of 0.5 m at dp 0.05 on a floor
+// gives 81 fluid and 21 boundary particles there (GenCase's counts for this case), 110 fluid in
+// full mode.
+TEST(CaseLoader, DrawModeIsSolidUntilSetAndAfterResetdraw) {
+  const auto load = [](const std::string& name, const std::string& first) {
+    const std::string xml = R"(<?xml version="1.0" ?>
+<case><casedef><constantsdef /><mkconfig boundcount="240" fluidcount="9" /><geometry>
+<definition dp="0.05"><pointmin x="-1" y="0" z="-1" /><pointmax x="2" y="0" z="2" /></definition>
+<commands><mainlist>)" + first + R"(
+<setmkfluid mk="0" /><drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="0.5" y="2" z="0.5" /></drawbox>
+<setmkbound mk="0" /><drawbox><boxfill>bottom</boxfill><point x="0" y="-1" z="0" /><size x="1" y="2" z="1" /></drawbox>
+</mainlist></commands></geometry></casedef><execution /></case>
+)";
+    return sph::loadCase(writeCase(name, xml));
+  };
+  for (const char* first : {"", "<setdrawmode mode=\"solid\" />", "<setdrawmode mode=\"full\" /><resetdraw />"}) {
+    SCOPED_TRACE(first);
+    const CaseDefinition c = load("drawmode.xml", first);
+    EXPECT_EQ(c.nFluid, 81u);
+    EXPECT_EQ(c.nBound, 21u);
+  }
+  EXPECT_EQ(load("drawmode_full.xml", "<setdrawmode mode=\"full\" />").nFluid, 110u);
+}
+
 TEST(CaseLoader, FaceDrawModeMakesSolidsHollow) {
   const std::string cmds = "<setdrawmode mode=\"face\" />\n" + std::string(kFluidCube);
   const CaseDefinition c = sph::loadCase(writeCase("face.xml", caseXml(cmds)));
@@ -452,7 +477,7 @@ TEST(CaseLoaderErrors, BadCommandValues) {
                 "outside 0..8");
   expectBadCase(caseXml("<setmkbound mk=\"1.5\" />\n"), "<setmkbound", "<setmkbound>",
                 "not an integer");
-  expectBadCase(caseXml("<setdrawmode mode=\"wire\" />\n"), "<setdrawmode", "<setdrawmode>",
+  expectBadCase(caseXml("<setdrawmode mode=\"wire\" />\n"), "<setdrawmode mode=\"wire\"", "<setdrawmode>",
                 "wire");
   expectBadCase(caseXml("<setshapemode>dp | boundd</setshapemode>\n"), "<setshapemode",
                 "<setshapemode>", "boundd");

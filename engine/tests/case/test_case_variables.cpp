@@ -146,3 +146,52 @@ TEST(CaseVariables, ExpressionsInACase) {
 }
 
 }  // namespace
+
+// <delvar> with GenCase's patterns, and <varssave>/<varsload>.
+TEST(CaseVariables, DeleteSaveAndRestore) {
+  CaseVariables v = withDp();
+  v.define("Size1", 1, false);
+  v.define("Size2", 2, false);
+  v.define("SizeAll", 3, true);
+  v.define("Text", 4, false);
+  v.save();
+  EXPECT_EQ(v.remove("Size?"), 2u);
+  EXPECT_FALSE(v.has("Size1"));
+  EXPECT_TRUE(v.has("SizeAll"));
+  EXPECT_EQ(v.remove(" Tex* , SizeAll"), 2u);
+  EXPECT_EQ(v.remove("D*"), 0u);  // GenCase's own stay
+  EXPECT_TRUE(v.has("Dp"));
+  EXPECT_TRUE(v.restore());
+  EXPECT_DOUBLE_EQ(v.evaluate("Size1+Size2+SizeAll+Text"), 10);
+}
+
+// Variables before <definition> (<predefinition>), used in it and in the commands, and the
+// commands' variables used in <execution>: parameters (as GenCase writes them, evaluated) and
+// <special> elements.
+TEST(CaseVariables, ScopesAcrossTheCase) {
+  const std::string xml = R"(<?xml version="1.0" ?>
+<case><casedef><constantsdef /><mkconfig boundcount="240" fluidcount="9" /><geometry>
+<predefinition><newvarcte Len="0.5" /><newvar Tmp="1" /><delvar vars="Tmp" /></predefinition>
+<definition dp="#Len/10"><pointmin x="-1" y="0" z="-1" /><pointmax x="2" y="0" z="2" /></definition>
+<commands><mainlist><setdrawmode mode="full" />
+<newvar Tmax="0.7" Gx="0.3" /><varssave /><setvar Tmax="9" /><varsload />
+<setmkfluid mk="0" /><drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="#Len" y="2" z="#Len" /></drawbox>
+<setmkbound mk="0" /><drawbox><boxfill>bottom</boxfill><point x="0" y="-1" z="0" /><size x="1" y="2" z="1" /></drawbox>
+</mainlist></commands></geometry></casedef>
+<execution><special><gauges><velocity name="g1"><point x="#Gx" y="0" z="0.1" /></velocity></gauges></special>
+<parameters><parameter key="TimeMax" value="#Tmax" /><parameter key="TimeOut" value="#Tmax/7" /></parameters></execution>
+</case>
+)";
+  const sph::CaseDefinition c = sph::loadCase(sph::test::writeFile(sph::test::tempDir("variable_scopes") / "V_Def.xml", xml));
+  EXPECT_DOUBLE_EQ(c.dp, 0.05);
+  EXPECT_EQ(c.nFluid, 110u);  // GenCase 5.0's count for this case
+  EXPECT_EQ(std::stod(c.parameters.at("TimeMax").value), 0.7);
+  EXPECT_DOUBLE_EQ(std::stod(c.parameters.at("TimeOut").value), 0.1);
+  ASSERT_EQ(c.gauges.items.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.gauges.items[0].point.x, 0.3);
+  // A variable <delvar> removed is gone.
+  std::string bad = xml;
+  bad.replace(bad.find("size x=\"#Len\""), 13, "size x=\"#Tmp\"");
+  EXPECT_THROW(sph::loadCase(sph::test::writeFile(sph::test::tempDir("variable_scopes") / "Bad_Def.xml", bad)),
+               sph::InputError);
+}

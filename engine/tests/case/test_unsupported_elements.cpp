@@ -18,7 +18,7 @@ std::string caseWith(const std::string& casedefExtra, const std::string& special
                      const std::string& commands = "") {
   return "<?xml version=\"1.0\" ?>\n<case>\n<casedef>\n<geometry>\n<definition dp=\"0.1\">\n"
          "<pointmin x=\"0\" y=\"0\" z=\"0\" />\n<pointmax x=\"1\" y=\"1\" z=\"1\" />\n</definition>\n"
-         "<commands>\n<mainlist>\n" + commands + "<setmkfluid mk=\"0\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0.1\" />\n"
+         "<commands>\n<mainlist>\n<setdrawmode mode=\"full\" />\n" + commands + "<setmkfluid mk=\"0\" />\n<drawbox>\n<point x=\"0\" y=\"0\" z=\"0.1\" />\n"
          "<size x=\"0.5\" y=\"0.5\" z=\"0.5\" />\n</drawbox>\n<setmkbound mk=\"1\" />\n<drawbox>\n"
          "<point x=\"0.7\" y=\"0.2\" z=\"0.1\" />\n<size x=\"0.2\" y=\"0.2\" z=\"0.2\" />\n</drawbox>\n"
          "</mainlist>\n</commands>\n</geometry>\n" +

@@ -162,9 +162,6 @@ TEST(BoundaryNormals, BadGeometryIsNamed) {
                      "<modefill>void</modefill>\n<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n"
                      "</fillbox>\n" + kFluid + kTail + "</casedef>\n</case>\n",
               "<fillbox", "cannot be drawn as a shape");
-  // Drawing after <resetdraw> without <setdrawmode>.
-  expectError(kHead + "<resetdraw />\n" + kFluid + kTail + "</casedef>\n</case>\n", "<drawbox>",
-              "no <setdrawmode> since <resetdraw>");
   // A <runlist> of no list.
   expectError(kHead + "<runlist name=\"missing\" />\n" + kFluid + kTail + "</casedef>\n</case>\n", "<runlist",
               "no <list name=\"missing\">");

@@ -198,6 +198,7 @@ std::string accCase(const std::string& special) {
       <definition dp="0.02"><pointmin x="-0.1" y="0" z="-0.1" /><pointmax x="0.7" y="0" z="0.6" /></definition>
       <commands>
         <mainlist>
+          <setdrawmode mode="full" />
           <setmkfluid mk="0" />
           <drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="0.28" y="2" z="0.2" /></drawbox>
           <setmkfluid mk="1" />
@@ -401,6 +402,7 @@ TEST(AccInputRun, FreeBlockOfWaterAcceleratesAsTheInputSays) {
       <definition dp="0.02"><pointmin x="-1" y="0" z="-1" /><pointmax x="1" y="0" z="1" /></definition>
       <commands>
         <mainlist>
+          <setdrawmode mode="full" />
           <setmkfluid mk="0" />
           <drawbox><boxfill>solid</boxfill><point x="-0.1" y="-1" z="0" /><size x="0.2" y="2" z="0.2" /></drawbox>
           <setmkbound mk="0" />

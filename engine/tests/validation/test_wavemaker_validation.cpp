@@ -101,6 +101,7 @@ std::string flumeXml(const Flume& f) {
       </definition>
       <commands>
         <mainlist>
+          <setdrawmode mode="full" />
           <setmkfluid mk="0" />
           <drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="{len}" y="2" z="{d}" /></drawbox>
           <setmkbound mk="0" />
