@@ -212,7 +212,8 @@ void readInertiaAndMassPart(const XmlReader& x, const XMLElement* e, FloatingDef
     for (const XMLElement* v = full->FirstChildElement("values"); v; v = v->NextSiblingElement("values")) {
       if (skipped(v)) continue;
       if (row == 3) x.fail(v, "a fourth row: the inertia is 3 x 3");
-      for (int col = 0; col < 3; ++col) m[row][col] = x.real(v, fmt::format("v{}{}", row + 1, col + 1).c_str());
+      static const char* const kNames[3][3] = {{"v11", "v12", "v13"}, {"v21", "v22", "v23"}, {"v31", "v32", "v33"}};
+      for (int col = 0; col < 3; ++col) m[row][col] = x.real(v, kNames[row][col]);
       ++row;
     }
     if (row != 3) x.fail(full, "needs three <values> rows (v11 v12 v13, v21 v22 v23, v31 v32 v33)");
