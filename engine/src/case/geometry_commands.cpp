@@ -61,6 +61,13 @@ bool GeometryCommands::drawSettingsCommand(const XMLElement* e) {
     if (mode != "full" && mode != "face" && mode != "solid")
       xml_.fail(e, fmt::format("unknown draw mode \"{}\" (expected full, face or solid)", mode));
     drawMode_ = mode == "face" ? DrawMode::Face : (mode == "solid" ? DrawMode::Solid : DrawMode::Full);
+  } else if (name == "setboxlimitmode") {
+    // Whether <fillbox> reaches the nodes its limits snap to (full) or stops inside them (inner,
+    // GenCase's default); GenCase 5.0 draws boxes the same either way.
+    xml_.onlyChildren(e, {});
+    const std::string mode = splitTokens(xml_.attr(e, "mode")).front();
+    if (mode != "inner" && mode != "full") xml_.fail(e, fmt::format("mode=\"{}\" must be inner or full", mode));
+    boxLimitsIncluded_ = mode == "full";
   } else if (name == "setactive") {
     drawPoints_ = xml_.boolean(e, "drawpoints", drawPoints_);
     drawShapes_ = xml_.boolean(e, "drawshapes", drawShapes_);
@@ -124,11 +131,22 @@ bool GeometryCommands::familyCommand(const XMLElement* e) {
   const std::string_view name = e->Name();
   if (name == "setmkfluid" || name == "setmkbound") {
     selectFamily(e, name == "setmkbound", xml_.integer(e, "mk"));
-  } else if (name == "setmknextbound") {
-    nextBound(e);
+  } else if (name == "setmknextbound" || name == "setmknextfluid") {
+    nextMk(e, name == "setmknextbound");
   } else if (name == "setmkvoid") {
     family_ = 0;
     mkBound_.reset();
+    mkFluid_.reset();
+  } else if (name == "mksave") {
+    // GenCase keeps one saved mk, boundary, fluid or void.
+    xml_.onlyChildren(e, {});
+    savedMk_ = SavedMk{family_, mkBound_, mkFluid_};
+  } else if (name == "mkload") {
+    xml_.onlyChildren(e, {});
+    if (!savedMk_) xml_.fail(e, "no <mksave> before it: there is no mk to restore");
+    family_ = savedMk_->family;
+    mkBound_ = savedMk_->mkBound;
+    mkFluid_ = savedMk_->mkFluid;
   } else if (name == "setdpctes") {
     setDpCtes(e);
   } else if (name == "dpctessave") {
@@ -155,6 +173,11 @@ bool GeometryCommands::transformCommand(const XMLElement* e) {
     transform_.move(xml_.vec(e));
   } else if (name == "rotateline" || name == "rotate") {
     rotate(e);
+  } else if (name == "scale") {
+    xml_.onlyChildren(e, {});
+    const Vec3d f = xml_.vec(e);
+    if (!(f.x > 0 && f.y > 0 && f.z > 0)) xml_.fail(e, "the scale factors must be positive");
+    transform_.scale(f);
   } else if (name == "matrixreset") {
     transform_ = {};
   } else if (name == "matrixsave") {
@@ -173,7 +196,33 @@ bool GeometryCommands::transformCommand(const XMLElement* e) {
 // The shapes: lines, boxes, prisms, cylinders, meshes, spheres, points, fills, extrusions. False when `e` is none of them.
 bool GeometryCommands::drawCommand(const XMLElement* e) {
   const std::string_view name = e->Name();
-  if (name == "drawline" || name == "drawlines") {
+  if (name == "drawtriangle" || name == "drawquadri" || name == "drawtriangles" || name == "drawtrianglesstrip" ||
+      name == "drawtrianglesfan") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawTriangles(e);
+  } else if (name == "drawpyramid") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawPyramid(e);
+  } else if (name == "drawpoints") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    xml_.onlyChildren(e, {"point"});
+    if (drawPoints_)
+      for (const Vec3d& p : placed(localPoints(e))) generator_.drawBox(p, p, true, 0, *family_);
+  } else if (name == "drawlineto") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    xml_.onlyChildren(e, {});
+    if (!lineEnd_) xml_.fail(e, "no line to continue: draw a <drawline> or give <setlinebegin> first");
+    const Vec3d to = xml_.vec(e);
+    if (drawPoints_) generator_.drawLine(transform_.apply(*lineEnd_), transform_.apply(to), *family_, reach_.line);
+    lineEnd_ = to;
+  } else if (name == "setlinebegin") {
+    xml_.onlyChildren(e, {});
+    lineEnd_ = xml_.vec(e);
+  } else if (name == "drawline" || name == "drawlines") {
     // Lines ignore the draw mode, and GenCase draws them even after <resetdraw> without a
     // <setdrawmode>.
     requireFamily(e);
@@ -293,17 +342,20 @@ void GeometryCommands::selectFamily(const XMLElement* e, bool bound, int mk) {
   family_ = generator_.family(bound, mk);
   if (bound) mkBound_ = mk;
   else mkBound_.reset();
+  if (!bound) mkFluid_ = mk;
+  else mkFluid_.reset();
 }
 
-// <setmknextbound next="true|false">: GenCase steps the boundary mk to the next (true) or the
-// previous (false) one; when the selected mk is not a boundary one (fluid, void or none) it
-// selects mkbound 0 either way.
-void GeometryCommands::nextBound(const XMLElement* e) {
+// <setmknextbound next="true|false">, <setmknextfluid next="...">: GenCase steps the boundary (fluid)
+// mk to the next (true) or the previous (false) one; when the selected mk is not of that kind
+// (the other, void or none) it selects mk 0 of the kind either way.
+void GeometryCommands::nextMk(const XMLElement* e, bool bound) {
   xml_.onlyChildren(e, {});
   const char* next = e->Attribute("next");
-  if (!next) xml_.fail(e, "needs next=\"true\" (the next mkbound) or next=\"false\" (the previous one)");
+  if (!next) xml_.fail(e, "needs next=\"true\" (the next mk) or next=\"false\" (the previous one)");
   const bool up = xml_.boolean(e, "next", true);
-  selectFamily(e, true, mkBound_ ? *mkBound_ + (up ? 1 : -1) : 0);
+  const std::optional<int>& current = bound ? mkBound_ : mkFluid_;
+  selectFamily(e, bound, current ? *current + (up ? 1 : -1) : 0);
 }
 
 // <setdpctes>: how near (in dp) a node must be to a shape's surface to be drawn, from here on
@@ -349,15 +401,78 @@ void GeometryCommands::setDpCtes(const XMLElement* e) {
 
 // <drawline> (two <point>s) and <drawlines> (two or more: the segments between consecutive ones),
 // the rule in geometry/particle_generator.h.
-void GeometryCommands::drawLines(const XMLElement* e) const {
+void GeometryCommands::drawLines(const XMLElement* e) {
   xml_.onlyChildren(e, {"point"});
-  const std::vector<Vec3d> points = placed(localPoints(e));
+  const std::vector<Vec3d> local = localPoints(e);
+  if (!local.empty()) lineEnd_ = local.back();  // where a <drawlineto> continues
+  const std::vector<Vec3d> points = placed(local);
   if (std::string_view(e->Name()) == "drawline") {
     if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the line), got {}", points.size()));
   } else if (points.size() < 2) {
     xml_.fail(e, fmt::format("needs at least 2 points, got {}", points.size()));
   }
   for (size_t i = 0; i + 1 < points.size(); ++i) generator_.drawLine(points[i], points[i + 1], *family_, reach_.line);
+}
+
+// Triangles drawn as the surface of a mesh (in every draw mode, as GenCase): <drawtriangle> (3
+// points), <drawquadri> (4: the triangles 0-1-2 and 0-2-3, GenCase's split along the first
+// diagonal), <drawtrianglesstrip> (each point with the two before it), <drawtrianglesfan> (the
+// first point with each consecutive pair) and <drawtriangles> (<points> and <triangles> of
+// <triangle x y z> 0-based point indices).
+void GeometryCommands::drawTriangles(const XMLElement* e) const {
+  const std::string_view name = e->Name();
+  std::vector<Vec3d> points;
+  std::vector<std::array<size_t, 3>> triangles;
+  if (name == "drawtriangles") {
+    xml_.onlyChildren(e, {"points", "triangles"});
+    const XMLElement* list = xml_.child(e, "points");
+    xml_.onlyChildren(list, {"point"});
+    points = localPoints(list);
+    const XMLElement* tris = xml_.child(e, "triangles");
+    xml_.onlyChildren(tris, {"triangle"});
+    for (const XMLElement* t = tris->FirstChildElement("triangle"); t; t = t->NextSiblingElement("triangle")) {
+      if (skipped(t)) continue;
+      std::array<size_t, 3> v{};
+      const char* keys[3] = {"x", "y", "z"};
+      for (int k = 0; k < 3; ++k) {
+        const int index = xml_.integer(t, keys[k]);
+        if (index < 0 || size_t(index) >= points.size())
+          xml_.fail(t, fmt::format("{}=\"{}\" is not one of the {} points (0-based)", keys[k], index, points.size()));
+        v[size_t(k)] = size_t(index);
+      }
+      triangles.push_back(v);
+    }
+  } else {
+    xml_.onlyChildren(e, {"point"});
+    points = localPoints(e);
+    const size_t n = points.size();
+    const size_t need = name == "drawtriangle" ? 3 : name == "drawquadri" ? 4 : 3;
+    if (name == "drawtriangle" || name == "drawquadri" ? n != need : n < need)
+      xml_.fail(e, fmt::format("needs {}{} points, got {}", name == "drawtriangle" || name == "drawquadri" ? "" : "at least ",
+                               need, n));
+    if (name == "drawtriangle") triangles = {{0, 1, 2}};
+    else if (name == "drawquadri") triangles = {{0, 1, 2}, {0, 2, 3}};
+    else if (name == "drawtrianglesstrip")
+      for (size_t i = 0; i + 2 < n; ++i) triangles.push_back({i, i + 1, i + 2});
+    else
+      for (size_t i = 1; i + 1 < n; ++i) triangles.push_back({0, i, i + 1});
+  }
+  const std::vector<Vec3d> world = placed(points);
+  std::vector<std::array<Vec3d, 3>> mesh;
+  for (const auto& t : triangles) mesh.push_back({world[t[0]], world[t[1]], world[t[2]]});
+  generator_.drawMesh(mesh, *family_);
+}
+
+// <drawpyramid mask="..."><point/>...</drawpyramid>: the apex, then 3 or 4 base points; faces 1 (the
+// base), 2.. (apex with the base edges in order); solid draws the inside (geometry/particle_generator.h).
+void GeometryCommands::drawPyramid(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point"});
+  const std::vector<Vec3d> points = placed(localPoints(e));
+  if (points.size() != 4 && points.size() != 5)
+    xml_.fail(e, fmt::format("needs 4 or 5 points (the apex, then a base of 3 or 4), got {}", points.size()));
+  const uint64_t masked = maskBits(e, int(points.size()));
+  generator_.drawPyramid(points[0], std::vector<Vec3d>(points.begin() + 1, points.end()), faceBits(masked),
+                         drawsInterior(masked), *family_);
 }
 
 void GeometryCommands::requireFamily(const XMLElement* e) const {
@@ -441,12 +556,14 @@ void GeometryCommands::drawBox(const XMLElement* e) {
   if ((size != nullptr) == (end != nullptr)) xml_.fail(e, "needs one of <size> and <endpoint>");
   // Unrotated, the corners are moved before the size is added (GenCase's rounding); rotated, the
   // box is built in its own frame and its corners transformed (geometry/box_triangles.h).
-  const bool rotated = !transform_.translationOnly();
+  const bool rotated = !transform_.axisAligned();
+  // Scaled (not rotated): both corners transformed.
+  const bool scaled = !rotated && !transform_.translationOnly();
   const Vec3d lo = rotated ? p : transform_.apply(p);
   Vec3d hi;
   if (size) {
     const Vec3d s = xml_.vec(size);
-    hi = {lo.x + s.x, lo.y + s.y, lo.z + s.z};
+    hi = scaled ? transform_.apply(Vec3d{p.x + s.x, p.y + s.y, p.z + s.z}) : Vec3d{lo.x + s.x, lo.y + s.y, lo.z + s.z};
   } else {
     hi = rotated ? xml_.vec(end) : transform_.apply(xml_.vec(end));
   }
@@ -622,15 +739,30 @@ void GeometryCommands::drawPrism(const XMLElement* e) const {
 }
 
 // <drawcylinder radius="R" mask="..."><point/><point/></drawcylinder>: the axis from the first point
-// to the second; faces 1 (the cap at the first point), 2 (the other cap), 3 (the side).
+// to the second; faces 1 (the cap at the first point), 2 (the other cap), 3 (the side). With
+// <layers vdp="a,b,...">: the surface of each cylinder v dp out from the side and the caps
+// (GenCase 5.0 does not round v here; an end without its cap stays), whatever the draw mode.
 void GeometryCommands::drawCylinder(const XMLElement* e) const {
-  xml_.onlyChildren(e, {"point"});
+  xml_.onlyChildren(e, {"point", "layers"});
   const double radius = xml_.real(e, "radius");
   if (!(radius > 0)) xml_.fail(e, "radius must be positive");
   if (!(radius / dp_ < 1e9)) xml_.fail(e, fmt::format("radius {} is more than a billion dp", radius));
   const std::vector<Vec3d> points = placed(localPoints(e));
   if (points.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the ends of the axis), got {}", points.size()));
   const uint64_t masked = maskBits(e, 3);
+  if (e->FirstChildElement("layers")) {
+    const Vec3d axis = sub(points[1], points[0]);
+    const double length = norm(axis);
+    const Vec3d u = length > 0 ? scale(axis, 1 / length) : Vec3d{};
+    for (const double v : layerList(e)) {
+      // The layer's surface v dp out from the side and from each cap drawn (an open end stays).
+      const double r = radius + v * dp_;
+      const double out1 = (masked & 1) ? 0.0 : v * dp_, out2 = (masked & 2) ? 0.0 : v * dp_;
+      const Vec3d a = sub(points[0], scale(u, out1)), b = add(points[1], scale(u, out2));
+      if (r > 0 && length + out1 + out2 > 0) generator_.drawCylinder(a, b, r, ~masked & 7, false, *family_, reach_);
+    }
+    return;
+  }
   generator_.drawCylinder(points[0], points[1], radius, faceBits(masked) & 7, drawsInterior(masked), *family_,
                           reach_);
 }
@@ -652,7 +784,7 @@ std::vector<Vec3d> GeometryCommands::placed(std::vector<Vec3d> points) const {
 // For the commands whose rule under a rotation is not reproduced.
 void GeometryCommands::requireUnrotated(const XMLElement* e, const char* what) const {
   if (!transform_.translationOnly())
-    xml_.fail(e, fmt::format("{} under a rotation (<rotateline>, <rotate>) is not supported", what));
+    xml_.fail(e, fmt::format("{} under a rotation (<rotateline>, <rotate>) or a <scale> is not supported", what));
 }
 
 // The `mask` attribute as GenCase reads it: "a | b | ..." lists face numbers, a single number is
@@ -687,15 +819,24 @@ bool GeometryCommands::drawsInterior(uint64_t masked) const { return masked == 0
 
 // <drawsphere radius="R"><point .../></drawsphere>: the surface in draw mode "face", the whole
 // sphere in "full", the inside in "solid" (geometry/particle_generator.h gives GenCase's rules).
+// <drawsphere radius><point/></drawsphere>; with <layers vdp="a,b,..."> (GenCase 5.0): the surface
+// of each sphere of radius + round(v) dp (half away from zero), whatever the draw mode.
 void GeometryCommands::drawSphere(const XMLElement* e) const {
-  xml_.onlyChildren(e, {"point"});
+  xml_.onlyChildren(e, {"point", "layers"});
   const double radius = xml_.real(e, "radius");
   if (!(radius > 0)) xml_.fail(e, "radius must be positive");
   if (!(radius / dp_ < 1e9)) xml_.fail(e, fmt::format("radius {} is more than a billion dp", radius));
-  const Vec3d c = xml_.vec(xml_.child(e, "point"));
+  const Vec3d c = transform_.apply(xml_.vec(xml_.child(e, "point")));
   using Draw = gen::ParticleGenerator::SphereDraw;
+  if (e->FirstChildElement("layers")) {
+    for (const double v : layerList(e)) {
+      const double r = radius + std::round(v) * dp_;
+      if (r > 0) generator_.drawSphere(c, r, Draw::Surface, *family_, reach_.sphere);
+    }
+    return;
+  }
   const Draw what = drawMode_ == DrawMode::Face ? Draw::Surface : (drawMode_ == DrawMode::Solid ? Draw::Inside : Draw::Full);
-  generator_.drawSphere(transform_.apply(c), radius, what, *family_, reach_.sphere);
+  generator_.drawSphere(c, radius, what, *family_, reach_.sphere);
 }
 
 // <fillbox>: GenCase's fill from a seed point through the empty (<modefill>void</modefill>),
@@ -725,7 +866,7 @@ void GeometryCommands::fillBox(const XMLElement* e) const {
   requireUnrotated(e, "<fillbox>");
   const Vec3d lo = transform_.apply(p);
   const Vec3d hi{lo.x + s.x, lo.y + s.y, lo.z + s.z};
-  generator_.fillBox(transform_.apply(seed), lo, hi, kind, *family_, boundLocal);
+  generator_.fillBox(transform_.apply(seed), lo, hi, kind, *family_, boundLocal, boxLimitsIncluded_);
 }
 
 // <drawfilestl file="F">, <drawfilevtk file="F">, <drawfileply file="F">: the triangles of mesh

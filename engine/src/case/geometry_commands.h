@@ -53,14 +53,16 @@ class GeometryCommands {
   void drawSphere(const XMLElement* e) const;
   void drawCylinder(const XMLElement* e) const;
   void drawMeshFile(const XMLElement* e) const;
-  void drawLines(const XMLElement* e) const;
+  void drawLines(const XMLElement* e);
+  void drawTriangles(const XMLElement* e) const;
+  void drawPyramid(const XMLElement* e) const;
   void drawExtrude(const XMLElement* e) const;
   void rotate(const XMLElement* e);
   void drawRotatedBox(const XMLElement* e, const Vec3d& lo, const Vec3d& hi, bool solid, uint8_t faces,
                       const std::vector<double>& layers) const;
   std::vector<double> layerList(const XMLElement* e) const;
   void setDpCtes(const XMLElement* e);
-  void nextBound(const XMLElement* e);
+  void nextMk(const XMLElement* e, bool bound);
   void selectFamily(const XMLElement* e, bool bound, int mk);
   std::vector<Vec3d> localPoints(const XMLElement* e) const;
   std::vector<Vec3d> placed(std::vector<Vec3d> points) const;
@@ -84,6 +86,14 @@ class GeometryCommands {
   // Drawing state, as GenCase keeps it across lists.
   std::optional<uint16_t> family_;  // 0 = void
   std::optional<int> mkBound_;      // the mkbound of family_ while it is a boundary one
+  std::optional<int> mkFluid_;      // the mkfluid of family_ while it is a fluid one
+  struct SavedMk {
+    std::optional<uint16_t> family;
+    std::optional<int> mkBound, mkFluid;
+  };
+  std::optional<SavedMk> savedMk_;  // <mksave>
+  bool boxLimitsIncluded_ = false;  // <setboxlimitmode mode="full">
+  std::optional<Vec3d> lineEnd_;    // where <drawlineto> starts: the end of the last line, or <setlinebegin>
   gen::DrawReach reach_;            // <setdpctes>
   std::vector<gen::DrawReach> savedReach_;  // <dpctessave>, restored by <dpctesload>
   gen::DrawTransform transform_;    // <move>, <rotateline>, <rotate>

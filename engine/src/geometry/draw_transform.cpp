@@ -74,6 +74,21 @@ void DrawTransform::rotateLine(double degrees, const Vec3d& p1, const Vec3d& p2)
   m_ = product(m_, r);
 }
 
+void DrawTransform::scale(const Vec3d& f) {
+  Matrix t = identity();
+  t[0][0] = f.x;
+  t[1][1] = f.y;
+  t[2][2] = f.z;
+  m_ = product(m_, t);
+}
+
+bool DrawTransform::axisAligned() const {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (i != j && m_[i][j] != 0.0) return false;
+  return true;
+}
+
 Vec3d DrawTransform::apply(const Vec3d& p) const {
   return {m_[0][0] * p.x + m_[0][1] * p.y + m_[0][2] * p.z + m_[0][3],
           m_[1][0] * p.x + m_[1][1] * p.y + m_[1][2] * p.z + m_[1][3],

@@ -1,5 +1,5 @@
 // The transformation GenCase 5.0 applies to the points of every later drawing command: <move>,
-// <rotateline> and <rotate> compose into one affine matrix, reset by <matrixreset> and
+// <rotateline>, <rotate> and <scale> compose into one affine matrix, reset by <matrixreset> and
 // <resetdraw>, saved and restored by <matrixsave> / <matrixload>.
 //
 // Each command multiplies the current matrix on the right (M = M * T), so the command given last
@@ -24,7 +24,13 @@ class DrawTransform {
   // The axis must have two distinct points (the caller checks).
   void rotateLine(double degrees, const Vec3d& p1, const Vec3d& p2);
 
+  // <scale x y z>: the coordinates multiplied axis by axis (radii are not: GenCase scales the
+  // points it transforms only).
+  void scale(const Vec3d& factors);
+
   Vec3d apply(const Vec3d& p) const;
+  // True when the 3x3 part is diagonal: a scale and a translation at most, no rotation.
+  bool axisAligned() const;
   // True when the matrix only translates: its 3x3 part is exactly the identity.
   bool translationOnly() const;
 

@@ -143,6 +143,51 @@ void ParticleGenerator::drawMesh(const std::vector<std::array<Vec3d, 3>>& triang
   ops_.push_back(op);
 }
 
+void ParticleGenerator::drawPyramid(const Vec3d& apex, const std::vector<Vec3d>& base, uint64_t faces, bool interior,
+                                    uint16_t family) {
+  const size_t n = base.size();
+  if (interior) {
+    const LatticeFrame frame{spec_.pointMin, spec_.dp};
+    // The vertices on their nodes, in metres.
+    std::vector<Vec3d> v{apex};
+    v.insert(v.end(), base.begin(), base.end());
+    Op op{Kind::Convex, NodeBox{}};
+    for (size_t k = 0; k < v.size(); ++k) {
+      const int64_t ijk[3] = {nodeIndex(v[k].x, 0), nodeIndex(v[k].y, 1), nodeIndex(v[k].z, 2)};
+      for (int a = 0; a < 3; ++a) {
+        op.box.lo[a] = k == 0 ? ijk[a] : std::min(op.box.lo[a], ijk[a]);
+        op.box.hi[a] = k == 0 ? ijk[a] : std::max(op.box.hi[a], ijk[a]);
+      }
+      v[k] = world(frame, {double(ijk[0]), double(ijk[1]), double(ijk[2])});
+    }
+    Vec3d centroid;
+    for (const Vec3d& p : v) centroid = add(centroid, scale(p, 1.0 / double(v.size())));
+    std::vector<std::pair<WorldPlane, double>> planes;
+    planes.emplace_back(WorldPlane(v[1], v[2], v[3]), 0.0);
+    for (size_t i = 0; i < n; ++i) planes.emplace_back(WorldPlane(v[0], v[1 + i], v[1 + (i + 1) % n]), 0.0);
+    bool flat = false;
+    for (auto& [plane, inward] : planes) {
+      const double c = plane.value(centroid);
+      inward = c > 0 ? 1.0 : -1.0;
+      flat = flat || c == 0;
+    }
+    if (!flat) {  // a pyramid of no volume has no inside
+      op.family = family;
+      op.prism = int(convexes_.size());
+      convexes_.push_back(std::move(planes));
+      ops_.push_back(op);
+    }
+  }
+  std::vector<std::array<Vec3d, 3>> triangles;
+  if (faces & 1) {
+    triangles.push_back({base[0], base[1], base[2]});
+    if (n == 4) triangles.push_back({base[0], base[2], base[3]});
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (faces & (uint64_t(1) << (i + 1))) triangles.push_back({apex, base[i], base[(i + 1) % n]});
+  drawMesh(triangles, family);
+}
+
 void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, SphereDraw what, uint16_t family,
                                    double reach) {
   Op op{Kind::Sphere, NodeBox{}};
@@ -194,11 +239,13 @@ void ParticleGenerator::drawLine(const Vec3d& a, const Vec3d& b, uint16_t family
 }
 
 void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind,
-                                uint16_t family, int boundLocal) {
+                                uint16_t family, int boundLocal, bool withLimits) {
   Op op{Kind::Fill, snap(lo, hi)};
   for (int a = 0; a < 3; ++a) {
-    ++op.box.lo[a];  // strictly inside the box
-    --op.box.hi[a];
+    if (!withLimits) {  // strictly inside the box
+      ++op.box.lo[a];
+      --op.box.hi[a];
+    }
     op.seed[a] = snapIndex(axis(seed, a), a);
   }
   if (spec_.twoD) {
@@ -355,6 +402,17 @@ void ParticleGenerator::paint(NodeGrid& grid, const Op& op) const {
       const std::array<int64_t, 3> hi{lattice_.hi[0], lattice_.hi[1], lattice_.hi[2]};
       prism.faceNodes(op.faces, LatticeFrame{spec_.pointMin, spec_.dp}, lo, hi, nodes);
       for (const auto& q : nodes) grid.set(q[0], q[1], q[2], op.family);
+      break;
+    }
+    case Kind::Convex: {
+      const auto& planes = convexes_[size_t(op.prism)];
+      const LatticeFrame frame{spec_.pointMin, spec_.dp};
+      grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+        const Vec3d p = world(frame, {double(i), double(j), double(k)});
+        for (const auto& [plane, inward] : planes)
+          if (!(plane.value(p) * inward > 0)) return false;
+        return true;
+      });
       break;
     }
     case Kind::Mesh: {

@@ -142,6 +142,14 @@ class ParticleGenerator {
   // Records a triangle mesh (world coordinates; see "Meshes" above). family 0 erases.
   void drawMesh(const std::vector<std::array<Vec3d, 3>>& triangles, uint16_t family);
 
+  // Records a pyramid (GenCase's <drawpyramid>): the apex and 3 or 4 base points (world
+  // coordinates), snapped to nodes. Faces (bits of `faces`): bit 0 the base (a quadrilateral cut
+  // along b0-b2), bit i the side (apex, b_i-1, b_i), the last closing back to b0; each drawn as a
+  // mesh triangle. With `interior`, the nodes strictly inside every face's plane (the planes
+  // through the snapped vertices in metres, inside being the centroid's side): GenCase 5.0's
+  // inside, exactly, for its triangular and square pyramids. family 0 erases.
+  void drawPyramid(const Vec3d& apex, const std::vector<Vec3d>& base, uint64_t faces, bool interior, uint16_t family);
+
   // Records a sphere as GenCase draws it: centre c snapped to a node, Rs = round(radius / dp). Its
   // surface (Surface) is the nodes at distance d from c (node units) with |d - Rs| < reach (0.6
   // unless <setdpctes ctesphere>); the whole sphere (Full) the surface and the nodes with
@@ -166,9 +174,10 @@ class ParticleGenerator {
 
   // Records a fill from `seed` through nodes of `kind` inside the box from `lo` to `hi` (world
   // coordinates, any order) with `family` (see above). With `boundLocal` >= 0 a fill through
-  // boundary nodes runs through the nodes of boundary mk `boundLocal` only.
+  // boundary nodes runs through the nodes of boundary mk `boundLocal` only. The nodes the box's
+  // limits snap to are left out (GenCase's <setboxlimitmode mode="inner">) unless `withLimits`.
   void fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind, uint16_t family,
-               int boundLocal = -1);
+               int boundLocal = -1, bool withLimits = false);
 
   // Runs the recorded shapes and emits the particles. mk = local + mkBoundFirst (boundary) or
   // local + mkFluidFirst (fluid).
@@ -188,7 +197,7 @@ class ParticleGenerator {
     bool bound;
     int local;
   };
-  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh, Line };
+  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh, Line, Convex };
   struct Op {
     Kind kind;
     NodeBox box;  // the snapped box; for a prism, its snapped vertices' range
@@ -221,6 +230,8 @@ class ParticleGenerator {
   std::vector<Op> ops_;
   std::vector<PrismShape> prisms_;
   std::vector<std::vector<std::array<Vec3d, 3>>> meshes_;  // snapped vertices (node indices)
+  // Convex solids (pyramids): each face's plane in metres with the sign of its inner side.
+  std::vector<std::vector<std::pair<WorldPlane, double>>> convexes_;
 };
 
 }  // namespace sph::gen

@@ -321,6 +321,35 @@ void expectBadCase(const std::string& xml, const std::string& marker, const std:
   expectInputError(writeCase("bad.xml", xml), xml, marker, element, text);
 }
 
+TEST(CaseLoaderErrors, BadShapesOfTrianglesPointsAndLines) {
+  const struct {
+    std::string commands;
+    const char* marker;
+    const char* element;
+    const char* text;
+  } bad[] = {
+      {"<setmkbound mk=\"0\" />\n<drawtriangle><point x=\"0\" y=\"0\" z=\"0\" /><point x=\"1\" y=\"0\" z=\"0\" "
+       "/></drawtriangle>\n",
+       "<drawtriangle", "<drawtriangle>", "needs 3 points"},
+      {"<setmkbound mk=\"0\" />\n<drawtriangles><points><point x=\"0\" y=\"0\" z=\"0\" /></points><triangles>\n"
+       "<triangle x=\"0\" y=\"1\" z=\"2\" /></triangles></drawtriangles>\n",
+       "<triangle ", "<triangle>", "not one of the 1 points"},
+      {"<setmkbound mk=\"0\" />\n<drawlineto x=\"1\" y=\"1\" z=\"1\" />\n", "<drawlineto", "<drawlineto>",
+       "no line to continue"},
+      {"<mkload />\n", "<mkload", "<mkload>", "no <mksave>"},
+      {"<setboxlimitmode mode=\"outer\" />\n", "<setboxlimitmode", "<setboxlimitmode>", "inner or full"},
+      {"<scale x=\"0\" y=\"1\" z=\"1\" />\n", "<scale", "<scale>", "positive"},
+      {"<setmkbound mk=\"0\" />\n<drawpyramid><point x=\"0\" y=\"0\" z=\"1\" /><point x=\"0\" y=\"0\" z=\"0\" "
+       "/></drawpyramid>\n",
+       "<drawpyramid", "<drawpyramid>", "needs 4 or 5 points"},
+      {"<varsload />\n", "<varsload", "<varsload>", "no <varssave>"},
+  };
+  for (const auto& b : bad) {
+    SCOPED_TRACE(b.commands);
+    expectBadCase(caseXml(b.commands + kFluidCube), b.marker, b.element, b.text);
+  }
+}
+
 TEST(CaseLoaderErrors, MalformedXml) {
   const std::string xml = "<case>\n<casedef>\n<geometry>\n</casedef>\n</case>\n";
   const std::string path = writeCase("broken.xml", xml);

@@ -40,8 +40,8 @@ TEST(UnsupportedElements, RefusedByNameWithWhatTheyAreFor) {
     std::string casedef, special, element, what;
     std::string commands;
   } cases[] = {
-      {"", "", "<drawtriangle>", "a triangle", "<drawtriangle>\n<point x=\"0\" y=\"0\" z=\"0\" />\n</drawtriangle>\n"},
-      {"", "", "<scale>", "scaling of the shapes drawn", "<scale x=\"2\" y=\"1\" z=\"1\" />\n"},
+      {"", "", "<drawellipsoid>", "an ellipsoid", "<drawellipsoid radius=\"1\">\n<point x=\"0\" y=\"0\" z=\"0\" />\n</drawellipsoid>\n"},
+      {"", "", "<clipbox>", "clipping of the shapes drawn to a box", "<clipbox />\n"},
       {"<initials>\n<densitymesh mkfluid=\"0\" />\n</initials>\n", "", "<densitymesh>", "density from a mesh file", ""},
       {"<vres>\n<bufferbox />\n</vres>\n", "", "<vres>", "variable resolution", ""},
       {"<normals>\n<norparts mkbound=\"1\" />\n</normals>\n", "", "<norparts>", "mDBC normals from the particles", ""},
