@@ -26,6 +26,7 @@ DP_RE = re.compile(r'(<definition\b[^>]*?\bdp=")([^"]*)(")')
 GC_RE = re.compile(r'<(fixed|moving|floating|fluid)\b([^>]*)>')
 ATTR_RE = re.compile(r'(\w+)="([^"]*)"')
 MK_RE = re.compile(r'^\s+mk\s+(\d+)\s+(boundary|fluid)\s+(\d+)\s*$', re.M)
+TEMPLATE_HEADING = "## GenCase's commands of the format reference"
 ERR_RE = re.compile(r'sph: error: (?:(.*?):(\d+): )?(.*)')
 
 
@@ -222,8 +223,15 @@ def main():
         L.append(f"| {r['folder']} | {r['case']} | {dps} | {gcs} | {ours} | {compare(r)} | {md(r.get('run', '-'))} | {ref} | {gcr} |")
     L += [f"| {m} | - | - | - | - | - | - | not in the reference copy | - |" for m in missing_folders(args.reference)]
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    # The format reference's section (template_table.py) stays as it is.
+    kept = ""
+    if os.path.exists(args.out):
+        old = open(args.out).read()
+        at = old.find(TEMPLATE_HEADING)
+        if at >= 0:
+            kept = "\n" + old[at:]
     with open(args.out, "w") as f:
-        f.write("\n".join(L) + "\n")
+        f.write("\n".join(L) + "\n" + kept)
     print(f"wrote {args.out}", file=sys.stderr)
 
 
