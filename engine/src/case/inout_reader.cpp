@@ -367,9 +367,14 @@ class InOutReader {
       x_.onlyChildren(e, {"velocity", "velocity2", "velocity3", "jetcircle", "flowvelocity"});
       for (int k = 0; k < 4; ++k) pick(kFixed[k], k, false);
       if (!given) x_.fail(e, "missing element <velocity v=\"...\"> (or <velocity2>, <velocity3>)");
-      if (which == 3) x_.refuseIfUnsupported(given, "imposevelocity");
-      if (which == 0) x_.onlyChildren(given, {});
-      d.profile = InOutProfile(which);
+      if (which == 0 || which == 3) x_.onlyChildren(given, {});
+      d.jet = which == 3;
+      if (d.jet) {
+        d.jetRadius = x_.real(given, "radius");
+        d.jetDistance = x_.real(given, "distance");
+        if (!(d.jetRadius > 0)) x_.fail(given, fmt::format("radius must be positive (got {:g})", d.jetRadius));
+      }
+      d.profile = d.jet ? InOutProfile::Uniform : InOutProfile(which);
       d.velocity = {rowFrom(given, d.profile, false)};
     } else {
       x_.onlyChildren(e, {"velocitytimes", "velocitytimes2", "velocitytimes3", "velocityfile", "velocityfile2",
@@ -637,6 +642,8 @@ void prepareInOut(const std::string& path, CaseDefinition& c) {
           remove[i] = 1;  // the buffer takes their place (DualSPHysics drops them silently)
         }
     }
+    if (z.jet && s.shape != InOutShape::Circle)
+      throw InputError(zoneWhere + ": <jetcircle> needs a circle zone (<zone3d><circle>), as in DualSPHysics");
     const gen::InOutGeometry g = gen::inOutGeometry(s, z.layers, dp, twoD, y2d, mkParticles, where);
     z.points = g.points;
     z.unitDirection = g.direction;

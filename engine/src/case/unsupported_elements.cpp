@@ -16,7 +16,6 @@ constexpr Unsupported kUnsupported[] = {
     {"casedef", "patterns", "GenCase's particle patterns"},
     {"casedef", "vres", "variable resolution (VRes) buffer zones"},
     {"mkconfig", "mkorientbound", "the orientation of boundary mk numbers"},
-    {"imposevelocity", "jetcircle", "the inlet velocity of a circular jet"},
     {"imposevelocity", "meshdata", "an inlet velocity interpolated from a mesh data file"},
     {"imposevelocity", "gridveldata", "an inlet velocity interpolated from a grid file"},
     {"imposevelocity", "gridresetvelz", "the reset of a grid velocity's z component"},

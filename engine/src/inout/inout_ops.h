@@ -144,7 +144,7 @@ SPH_HD inline void imposeInOutParticle(uint32_t i, const InOutArrays<T>& a, cons
   double x[3];
   loadPosition(q, positionLo(static_cast<const Real4<T>*>(a.posLo), i), x);
   double v[3], rho;
-  inOutImposed(z, p, x[2], v, &rho);
+  inOutImposed(z, p, x, v, &rho);
   const Real4<T> old = a.velrho[i];
   const bool keepVel = z.velocity == 1, keepRho = z.density == 2;
   const Real4<T> vr{keepVel ? old.x : T(v[0]), keepVel ? old.y : T(v[1]), keepVel ? old.z : T(v[2]),

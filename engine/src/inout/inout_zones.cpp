@@ -46,6 +46,16 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
     h.useBox = io.useBoxLimit;
     h.density = z.densityMode == InOutDensityMode::Hydrostatic ? 1 : z.densityMode == InOutDensityMode::Extrapolated ? 2 : 0;
     h.velocity = z.velocityMode == InOutVelocityMode::Extrapolated ? 1 : 0;
+    if (z.jet) {
+      // The zone's circle: the jet narrows from its radius to the jet's over the distance ahead.
+      const InOutShapeDef& circle = z.shapes[1];
+      h.jet = 1;
+      h.jetFraction = z.jetRadius / circle.radius;
+      h.jetReach = dp;
+      h.jetCentre[0] = z.planePoint.x + z.unitDirection.x * z.jetDistance;
+      h.jetCentre[1] = z.planePoint.y + z.unitDirection.y * z.jetDistance;
+      h.jetCentre[2] = z.planePoint.z + z.unitDirection.z * z.jetDistance;
+    }
     InOutMirror& m = mirrorsHost[k];
     for (int a = 0; a < 3; ++a) {
       m.plane[a] = h.plane[a];

@@ -96,6 +96,11 @@ struct InOutZoneDef {
   double flowVolumeFactor = 0;
   std::string flowUnits;
 
+  // <jetcircle v distance radius>: a uniform inlet whose buffer particles within dp of the plane
+  // aim at the circle of `jetRadius` `jetDistance` ahead of the zone's centre (circle zones only).
+  bool jet = false;
+  double jetRadius = 0, jetDistance = 0;
+
   InOutDensityMode densityMode = InOutDensityMode::Constant;
 
   InOutZsurfMode zsurfMode = InOutZsurfMode::Undefined;

@@ -39,6 +39,11 @@ struct InOutZoneData {
   double ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0};
   double ta = 0, tb = 0;
   uint32_t density = 0;         // 0 constant (rho0), 1 hydrostatic, 2 extrapolated (not imposed here)
+  // <jetcircle>: within `jetReach` (dp) behind the plane the velocity aims from the particle to
+  // jetCentre + jetFraction (p - its foot on the axis' plane line), DualSPHysics' UpdateSpecialVel.
+  uint32_t jet = 0;
+  double jetCentre[3] = {0, 0, 0};
+  double jetFraction = 0, jetReach = 0;
 };
 
 struct InOutParams {
@@ -96,10 +101,12 @@ SPH_HD inline InOutAction inOutClassify(uint32_t c, double x, double y, double w
 
 SPH_HD inline double inOutProfile(const double c[3], double w) { return c[0] + w * (c[1] + w * c[2]); }
 
-// The velocity (along the zone's direction) and density zone k imposes at height w. The
+// The velocity (along the zone's direction, or a jet's) and density zone k imposes at x. The
 // extrapolated ones (InOutZoneData::velocity 1, density 2) are not the zone's to impose: the
 // caller keeps the particle's.
-SPH_HD inline void inOutImposed(const InOutZoneData& z, const InOutParams& p, double w, double v[3], double* rho) {
+SPH_HD inline void inOutImposed(const InOutZoneData& z, const InOutParams& p, const double x[3], double v[3],
+                                double* rho) {
+  const double w = x[2];
   double speed = 0;
   // Refilling 0 keeps the buffer above zsurf still (DualSPHysics' SetAnalyticalData).
   if (!z.refillFull || w <= z.zsurf) {
@@ -108,6 +115,18 @@ SPH_HD inline void inOutImposed(const InOutZoneData& z, const InOutParams& p, do
     speed = (t <= z.ta || z.ta == z.tb) ? va : t >= z.tb ? vb : va + (t - z.ta) / (z.tb - z.ta) * (vb - va);
   }
   for (int a = 0; a < 3; ++a) v[a] = speed * z.dir[a];
+  const double s = inOutSigned(z, x[0], x[1], x[2]);
+  if (z.jet && s > -z.jetReach) {
+    // The particle's offset from the zone's axis, shrunk onto the jet's circle ahead.
+    double aim[3], length2 = 0;
+    for (int a = 0; a < 3; ++a) {
+      const double foot = z.plane[a] + z.dir[a] * s;
+      aim[a] = z.jetCentre[a] + (x[a] - foot) * z.jetFraction - x[a];
+      length2 += aim[a] * aim[a];
+    }
+    const double scale = length2 > 0 ? speed / sqrt(length2) : 0.0;
+    for (int a = 0; a < 3; ++a) v[a] = aim[a] * scale;
+  }
   if (z.density == 1) {
     // The Tait equation inverted for the hydrostatic pressure below zsurf, never below rho0
     // (no suction above it).

@@ -5,6 +5,8 @@
 // imposed velocity alone.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <cmath>
 #include <vector>
 
@@ -120,7 +122,7 @@ TEST(InOutPhysics, ProfilesAndTheirTimeInterpolation) {
   double vel[3], rho;
   for (const auto& [t, want] : std::vector<std::pair<double, double>>{{-1, 2}, {1, 1}, {2, 0}, {3, 0}}) {
     p.time = t;
-    inOutImposed(zone, p, 0.05, vel, &rho);
+    inOutImposed(zone, p, std::array<double, 3>{-0.03, 0, 0.05}.data(), vel, &rho);
     EXPECT_DOUBLE_EQ(vel[0], want) << "t " << t;
     EXPECT_EQ(vel[1], 0);
     EXPECT_EQ(rho, 1000);
@@ -138,18 +140,41 @@ TEST(InOutPhysics, HydrostaticDensityInvertsTaitBelowZsurfAndIsRho0AboveIt) {
   p.coefHydro = 1000 * 9.81 / b;
   p.invGamma = 1 / gamma;
   double v[3], rho;
-  inOutImposed(zone, p, 0.0, v, &rho);
+  inOutImposed(zone, p, std::array<double, 3>{-0.03, 0, 0.0}.data(), v, &rho);
   // Tait's pressure of that density is rho0 g depth.
   EXPECT_NEAR(b * (std::pow(rho / 1000, gamma) - 1), 1000 * 9.81 * 0.1, 1e-6);
-  inOutImposed(zone, p, 0.2, v, &rho);
+  inOutImposed(zone, p, std::array<double, 3>{-0.03, 0, 0.2}.data(), v, &rho);
   EXPECT_EQ(rho, 1000);
   // Refilling 0 holds the buffer above zsurf still.
   zone.refillFull = true;
   zone.ca[0] = zone.cb[0] = 0.5;
-  inOutImposed(zone, p, 0.2, v, &rho);
+  inOutImposed(zone, p, std::array<double, 3>{-0.03, 0, 0.2}.data(), v, &rho);
   EXPECT_EQ(v[0], 0);
-  inOutImposed(zone, p, 0.05, v, &rho);
+  inOutImposed(zone, p, std::array<double, 3>{-0.03, 0, 0.05}.data(), v, &rho);
   EXPECT_EQ(v[0], 0.5);
+}
+
+// <jetcircle>: deeper than dp behind the plane the zone's uniform velocity; nearer, aimed from
+// the particle at the jet's circle, its offset from the axis shrunk by jet radius / zone radius.
+TEST(InOutPhysics, JetCircleAimsTheFrontLayerAtTheJet) {
+  InOutZoneData zone = leftZone();
+  zone.ca[0] = zone.cb[0] = 2;
+  zone.jet = 1;
+  zone.jetCentre[0] = 0.2;  // 0.2 m ahead of the plane x = 0
+  zone.jetFraction = 0.05 / 0.1;
+  zone.jetReach = 0.01;
+  InOutParams p;
+  p.rho0 = 1000;
+  double v[3], rho;
+  inOutImposed(zone, p, std::array<double, 3>{-0.03, 0.08, 0}.data(), v, &rho);
+  EXPECT_EQ(v[0], 2);
+  EXPECT_EQ(v[1], 0);
+  inOutImposed(zone, p, std::array<double, 3>{-0.005, 0.08, 0}.data(), v, &rho);
+  const double aim[2] = {0.2 + 0.005, 0.04 - 0.08}, length = std::hypot(aim[0], aim[1]);
+  EXPECT_NEAR(v[0], 2 * aim[0] / length, 1e-12);
+  EXPECT_NEAR(v[1], 2 * aim[1] / length, 1e-12);
+  EXPECT_EQ(v[2], 0);
+  EXPECT_NEAR(std::hypot(v[0], v[1]), 2, 1e-12);  // the speed stays the zone's
 }
 
 TEST(InOutPhysics, IntegratorsMoveBufferParticlesWithTheirImposedVelocityOnly) {

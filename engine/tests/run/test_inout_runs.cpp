@@ -23,6 +23,7 @@
 #include "case/loader.h"
 #include "platform/gpu_runtime.h"
 #include "run/simulation.h"
+#include "dualsphysics_fixture.h"
 #include "test_support.h"
 
 namespace sph {
@@ -324,6 +325,53 @@ TEST_P(InOutChannel, GpuGivesTheCpuCounts) {
     for (size_t k = 0; k < g.partCounts.size(); ++k)
       EXPECT_NEAR(double(g.partCounts[k]), double(h.partCounts[k]), 0.01 * double(h.partCounts[k])) << "PART " << k;
     expectConserved(g);
+  }
+}
+
+// <jetcircle> on the 3D jet (Jet3D_Def.xml's circle of radius 0.05 m pouring down at z = 0.3):
+// after 0.06 s every buffer particle within dp of the plane moves at the jet's 1 m/s, aimed from
+// where it is at the circle of radius 0.025 m 0.1 m below the plane (its offset from the axis
+// halved); deeper ones straight down. The imposed velocity is stored in single precision: 1e-6.
+TEST(InOutJet, FrontLayerAimsAtTheJetCircle) {
+  for (const Device device : {Device::Cpu, Device::Gpu}) {
+    if (device == Device::Gpu && !gpu::available()) continue;
+    SCOPED_TRACE(device == Device::Gpu ? "gpu" : "cpu");
+    std::string xml;
+    {
+      std::ifstream in(kData + "Jet3D_Def.xml");
+      std::stringstream ss;
+      ss << in.rdbuf();
+      xml = ss.str();
+    }
+    const std::string from = R"(<velocity v="1" />)";
+    xml.replace(xml.find(from), from.size(), R"(<jetcircle v="1" distance="0.1" radius="0.025" />)");
+    const CaseDefinition c = loadCase(test::writeFile(test::tempDir("inout_jet_circle") / "JetCircle_Def.xml", xml));
+    RunOptions o = test::silentRun(device, "cell", Precision::Double);
+    o.timeMax = 0.06;
+    Simulation sim(c, o);
+    sim.run();
+    const ParticleSnapshot s = sim.snapshot();
+    const double dp = c.dp, plane = 0.3 - dp / 2;  // direction -z: s = plane - z
+    int front = 0, deeper = 0;
+    for (size_t i = 0; i < s.count(); ++i) {
+      const double x = s.pos[3 * i], y = s.pos[3 * i + 1], z = s.pos[3 * i + 2];
+      const double depth = z - plane;  // behind the plane, in the buffer
+      if (s.type[i] != 1 || depth <= 0 || std::hypot(x - 0.3, y - 0.2) > 0.051) continue;
+      const float vf[3] = {s.vel[3 * i], s.vel[3 * i + 1], s.vel[3 * i + 2]};
+      if (depth < dp) {
+        const double aim[3] = {0.3 + (x - 0.3) * 0.5 - x, 0.2 + (y - 0.2) * 0.5 - y, plane - 0.1 - z};
+        const double len = std::sqrt(aim[0] * aim[0] + aim[1] * aim[1] + aim[2] * aim[2]);
+        for (int a = 0; a < 3; ++a) EXPECT_NEAR(vf[a], aim[a] / len, 1e-6) << "particle " << s.id[i];
+        ++front;
+      } else if (depth > dp + 1e-9) {
+        EXPECT_NEAR(vf[0], 0, 1e-6);
+        EXPECT_NEAR(vf[1], 0, 1e-6);
+        EXPECT_NEAR(vf[2], -1, 1e-6);
+        ++deeper;
+      }
+    }
+    EXPECT_GT(front, 10);
+    EXPECT_GT(deeper, 30);
   }
 }
 
