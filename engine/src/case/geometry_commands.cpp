@@ -138,15 +138,48 @@ bool GeometryCommands::familyCommand(const XMLElement* e) {
     mkBound_.reset();
     mkFluid_.reset();
   } else if (name == "mksave") {
-    // GenCase keeps one saved mk, boundary, fluid or void.
+    // The mk (boundary, fluid or void) on the stack <statesave> shares.
     xml_.onlyChildren(e, {});
-    savedMk_ = SavedMk{family_, mkBound_, mkFluid_};
+    if (savedMks_.size() >= 1000000) xml_.fail(e, "more than a million <mksave> without <mkload>");
+    savedMks_.push_back(SavedMk{family_, mkBound_, mkFluid_});
   } else if (name == "mkload") {
     xml_.onlyChildren(e, {});
-    if (!savedMk_) xml_.fail(e, "no <mksave> before it: there is no mk to restore");
-    family_ = savedMk_->family;
-    mkBound_ = savedMk_->mkBound;
-    mkFluid_ = savedMk_->mkFluid;
+    if (savedMks_.empty()) xml_.fail(e, "no <mksave> before it: there is no mk to restore");
+    family_ = savedMks_.back().family;
+    mkBound_ = savedMks_.back().mkBound;
+    mkFluid_ = savedMks_.back().mkFluid;
+    savedMks_.pop_back();
+  } else if (name == "statesave") {
+    // GenCase's state: the mk, the transformation and the distances on the stacks <mksave>,
+    // <matrixsave> and <dpctessave> use, the draw and box limit modes on their own.
+    xml_.onlyChildren(e, {});
+    if (savedModes_.size() >= 1000000) xml_.fail(e, "more than a million <statesave> without <stateload>");
+    savedMks_.push_back(SavedMk{family_, mkBound_, mkFluid_});
+    savedTransforms_.push_back(transform_);
+    savedReach_.push_back(reach_);
+    savedModes_.push_back(SavedModes{int(drawMode_), boxLimitsIncluded_});
+  } else if (name == "stateload") {
+    // Each part back from its stack; an empty one leaves it as it is (GenCase: no error).
+    xml_.onlyChildren(e, {});
+    if (!savedMks_.empty()) {
+      family_ = savedMks_.back().family;
+      mkBound_ = savedMks_.back().mkBound;
+      mkFluid_ = savedMks_.back().mkFluid;
+      savedMks_.pop_back();
+    }
+    if (!savedTransforms_.empty()) {
+      transform_ = savedTransforms_.back();
+      savedTransforms_.pop_back();
+    }
+    if (!savedReach_.empty()) {
+      reach_ = savedReach_.back();
+      savedReach_.pop_back();
+    }
+    if (!savedModes_.empty()) {
+      drawMode_ = DrawMode(savedModes_.back().drawMode);
+      boxLimitsIncluded_ = savedModes_.back().boxLimitsIncluded;
+      savedModes_.pop_back();
+    }
   } else if (name == "setdpctes") {
     setDpCtes(e);
   } else if (name == "dpctessave") {
@@ -201,6 +234,18 @@ bool GeometryCommands::drawCommand(const XMLElement* e) {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) drawTriangles(e);
+  } else if (name == "drawellipsoid") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawEllipsoid(e);
+  } else if (name == "redraw" || name == "redrawbox") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) redrawCommand(e);
+  } else if (name == "fillpoint") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) fillPoint(e);
   } else if (name == "drawpyramid") {
     requirePointsOnly(e);
     requireFamily(e);
@@ -473,6 +518,68 @@ void GeometryCommands::drawPyramid(const XMLElement* e) const {
   const uint64_t masked = maskBits(e, int(points.size()));
   generator_.drawPyramid(points[0], std::vector<Vec3d>(points.begin() + 1, points.end()), faceBits(masked),
                          drawsInterior(masked), *family_);
+}
+
+// <drawellipsoid radius><point/><point/></drawellipsoid> (GenCase 5.0): the two points are the foci
+// and radius the sum of the distances to them; the surface's band is <setdpctes ctesphere>.
+void GeometryCommands::drawEllipsoid(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"point"});
+  const double sum = xml_.real(e, "radius");
+  if (!(sum > 0)) xml_.fail(e, "radius (the sum of the distances to the foci) must be positive");
+  if (!(sum / dp_ < 1e9)) xml_.fail(e, fmt::format("radius {} is more than a billion dp", sum));
+  const std::vector<Vec3d> foci = placed(localPoints(e));
+  if (foci.size() != 2) xml_.fail(e, fmt::format("needs 2 points (the foci), got {}", foci.size()));
+  using Draw = gen::ParticleGenerator::SphereDraw;
+  const Draw what = drawMode_ == DrawMode::Face ? Draw::Surface : (drawMode_ == DrawMode::Solid ? Draw::Inside : Draw::Full);
+  generator_.drawEllipsoid(foci[0], foci[1], sum, what, *family_, reach_.sphere);
+}
+
+// mkfluid="N" or mkbound="N" (not both) as a family id, or `whenNone` without either.
+int GeometryCommands::familyOfAttribute(const XMLElement* e, int whenNone) {
+  const bool fluid = e->Attribute("mkfluid"), bound = e->Attribute("mkbound");
+  if (fluid && bound) xml_.fail(e, "mkfluid or mkbound: not both");
+  if (!fluid && !bound) return whenNone;
+  const int mk = xml_.integer(e, bound ? "mkbound" : "mkfluid");
+  if (mk < 0 || mk >= (bound ? boundCount_ : fluidCount_))
+    xml_.fail(e, fmt::format("{} {} is outside the mks of <mkconfig>", bound ? "mkbound" : "mkfluid", mk));
+  return int(generator_.family(bound, mk));
+}
+
+// <redraw [mkfluid|mkbound]>: every node of the lattice (or the particles of that mk) takes the
+// current mk; <redrawbox [mkfluid|mkbound]><point/><size/>: the empty nodes (or that mk's
+// particles) strictly inside the box (the nodes its limits snap to left out, whatever
+// <setboxlimitmode>), as GenCase 5.0 does.
+void GeometryCommands::redrawCommand(const XMLElement* e) {
+  if (std::string_view(e->Name()) == "redraw") {
+    xml_.onlyChildren(e, {});
+    generator_.redraw(std::nullopt, familyOfAttribute(e, gen::ParticleGenerator::kAnyNode), *family_);
+    return;
+  }
+  xml_.onlyChildren(e, {"point", "size"});
+  requireUnrotated(e, "<redrawbox>");
+  const Vec3d lo = transform_.apply(xml_.vec(xml_.child(e, "point")));
+  const Vec3d s = xml_.vec(xml_.child(e, "size"));
+  generator_.redraw(std::pair{lo, Vec3d{lo.x + s.x, lo.y + s.y, lo.z + s.z}}, familyOfAttribute(e, 0), *family_);
+}
+
+// <fillpoint x y z [mkfluid|mkbound]><modefill>void | fluid | bound [| border]</modefill>: GenCase's
+// fill from the point through the whole domain (geometry/particle_generator.h).
+void GeometryCommands::fillPoint(const XMLElement* e) const {
+  xml_.onlyChildren(e, {"modefill"});
+  const XMLElement* mode = xml_.child(e, "modefill");
+  uint8_t kinds = 0;
+  bool border = false;
+  for (const std::string& t : splitTokens(mode->GetText() ? mode->GetText() : "")) {
+    if (t == "void") kinds |= 1;
+    else if (t == "fluid") kinds |= 2;
+    else if (t == "bound") kinds |= 4;
+    else if (t == "border") border = true;
+    else xml_.fail(mode, fmt::format("\"{}\" is not void, fluid, bound or border", t));
+  }
+  if (!kinds && !border) xml_.fail(mode, "lists no kind of node to fill (void, fluid, bound, border)");
+  const int fluidLocal = e->Attribute("mkfluid") ? xml_.integer(e, "mkfluid") : -1;
+  const int boundLocal = e->Attribute("mkbound") ? xml_.integer(e, "mkbound") : -1;
+  generator_.fillFrom(transform_.apply(xml_.vec(e)), kinds, border, fluidLocal, boundLocal, *family_);
 }
 
 void GeometryCommands::requireFamily(const XMLElement* e) const {

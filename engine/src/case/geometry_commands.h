@@ -56,6 +56,10 @@ class GeometryCommands {
   void drawLines(const XMLElement* e);
   void drawTriangles(const XMLElement* e) const;
   void drawPyramid(const XMLElement* e) const;
+  void drawEllipsoid(const XMLElement* e) const;
+  void redrawCommand(const XMLElement* e);
+  void fillPoint(const XMLElement* e) const;
+  int familyOfAttribute(const XMLElement* e, int whenNone);
   void drawExtrude(const XMLElement* e) const;
   void rotate(const XMLElement* e);
   void drawRotatedBox(const XMLElement* e, const Vec3d& lo, const Vec3d& hi, bool solid, uint8_t faces,
@@ -91,7 +95,13 @@ class GeometryCommands {
     std::optional<uint16_t> family;
     std::optional<int> mkBound, mkFluid;
   };
-  std::optional<SavedMk> savedMk_;  // <mksave>
+  std::vector<SavedMk> savedMks_;   // <mksave> and <statesave> (one stack, as GenCase)
+  // <statesave>'s own parts of GenCase's state: the draw mode and the box limit mode.
+  struct SavedModes {
+    int drawMode;
+    bool boxLimitsIncluded;
+  };
+  std::vector<SavedModes> savedModes_;
   bool boxLimitsIncluded_ = false;  // <setboxlimitmode mode="full">
   std::optional<Vec3d> lineEnd_;    // where <drawlineto> starts: the end of the last line, or <setlinebegin>
   gen::DrawReach reach_;            // <setdpctes>

@@ -238,6 +238,57 @@ void ParticleGenerator::drawLine(const Vec3d& a, const Vec3d& b, uint16_t family
   ops_.push_back(op);
 }
 
+void ParticleGenerator::drawEllipsoid(const Vec3d& focus1, const Vec3d& focus2, double sumR, SphereDraw what,
+                                      uint16_t family, double reach) {
+  Op op{Kind::Ellipsoid, NodeBox{}};
+  const LatticeFrame frame{spec_.pointMin, spec_.dp};
+  const Vec3d f[2] = {focus1, focus2};
+  // The nodes within sumR + reach dp of a focus hold every node drawn.
+  const int64_t extent = int64_t(std::ceil((sumR + reach * spec_.dp) / spec_.dp)) + 1;
+  for (int n = 0; n < 2; ++n) {
+    const int64_t ijk[3] = {nodeIndex(f[n].x, 0), nodeIndex(f[n].y, 1), nodeIndex(f[n].z, 2)};
+    op.focus[n] = world(frame, {double(ijk[0]), double(ijk[1]), double(ijk[2])});
+    for (int a = 0; a < 3; ++a) {
+      op.box.lo[a] = n == 0 ? ijk[a] - extent : std::min(op.box.lo[a], ijk[a] - extent);
+      op.box.hi[a] = n == 0 ? ijk[a] + extent : std::max(op.box.hi[a], ijk[a] + extent);
+    }
+  }
+  if (spec_.twoD) op.box.lo[1] = op.box.hi[1] = 0;
+  op.radiusGiven = sumR;
+  op.reach = reach;
+  op.sphere = what;
+  op.family = family;
+  ops_.push_back(op);
+}
+
+void ParticleGenerator::redraw(const std::optional<std::pair<Vec3d, Vec3d>>& box, int from, uint16_t family) {
+  Op op{Kind::Redraw, lattice_};
+  if (box) {
+    op.box = snap(box->first, box->second);
+    for (int a = 0; a < 3; ++a) {  // strictly inside the box
+      ++op.box.lo[a];
+      --op.box.hi[a];
+    }
+    if (spec_.twoD) op.box.lo[1] = op.box.hi[1] = 0;
+  }
+  op.redrawFrom = from;
+  op.family = family;
+  ops_.push_back(op);
+}
+
+void ParticleGenerator::fillFrom(const Vec3d& seed, uint8_t kinds, bool invert, int fluidLocal, int boundLocal,
+                                 uint16_t family) {
+  Op op{Kind::Fill, lattice_};
+  for (int a = 0; a < 3; ++a) op.seed[a] = snapIndex(axis(seed, a), a);
+  if (spec_.twoD) op.seed[1] = 0;
+  op.fillKinds = kinds;
+  op.fillInvert = invert;
+  op.fillFluidLocal = fluidLocal;
+  op.fillBoundLocal = boundLocal;
+  op.family = family;
+  ops_.push_back(op);
+}
+
 void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind,
                                 uint16_t family, int boundLocal, bool withLimits) {
   Op op{Kind::Fill, snap(lo, hi)};
@@ -325,6 +376,8 @@ class NodeGrid {
     }
   }
 
+  uint16_t at(int64_t i, int64_t j, int64_t k) const { return nodes_[index(i, j, k)]; }
+
   size_t index(int64_t i, int64_t j, int64_t k) const {
     return size_t((uint64_t(i - span_.lo[0]) * n_[1] + uint64_t(j - span_.lo[1])) * n_[2] +
                   uint64_t(k - span_.lo[2]));
@@ -386,6 +439,20 @@ class NodeGrid {
 void ParticleGenerator::paint(NodeGrid& grid, const Op& op) const {
   switch (op.kind) {
     case Kind::Fill:
+      if (op.fillKinds != 0) {  // <fillpoint>
+        grid.floodFill(op.box, op.seed, op.family, [&](uint16_t v) {
+          bool listed;
+          if (v == 0) {
+            listed = op.fillKinds & 1;
+          } else {
+            const Family& f = families_[v - 1];
+            const int limit = f.bound ? op.fillBoundLocal : op.fillFluidLocal;
+            listed = (op.fillKinds & (f.bound ? 4 : 2)) && (limit < 0 || f.local == limit);
+          }
+          return listed != op.fillInvert;
+        });
+        break;
+      }
       grid.floodFill(op.box, op.seed, op.family, [&](uint16_t v) {
         if (v == 0) return op.fillKind == FillKind::Void;
         const Family& f = families_[v - 1];
@@ -393,6 +460,22 @@ void ParticleGenerator::paint(NodeGrid& grid, const Op& op) const {
         return op.fillKind == (f.bound ? FillKind::Bound : FillKind::Fluid);
       });
       break;
+    case Kind::Redraw:
+      grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+        return op.redrawFrom == kAnyNode || int(grid.at(i, j, k)) == op.redrawFrom;
+      });
+      break;
+    case Kind::Ellipsoid: {
+      const LatticeFrame frame{spec_.pointMin, spec_.dp};
+      const double band = op.reach * spec_.dp;
+      grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+        const Vec3d p = world(frame, {double(i), double(j), double(k)});
+        const double sum = norm(sub(p, op.focus[0])) + norm(sub(p, op.focus[1]));
+        const bool inside = sum <= op.radiusGiven, surface = std::abs(sum - op.radiusGiven) < band;
+        return op.sphere == SphereDraw::Inside ? inside : op.sphere == SphereDraw::Surface ? surface : inside || surface;
+      });
+      break;
+    }
     case Kind::Prism: {
       const PrismShape& prism = prisms_[size_t(op.prism)];
       if (op.prismInterior && prism.hasInterior())

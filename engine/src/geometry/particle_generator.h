@@ -159,6 +159,25 @@ class ParticleGenerator {
   enum class SphereDraw : uint8_t { Full, Surface, Inside };
   void drawSphere(const Vec3d& centre, double radius, SphereDraw what, uint16_t family, double reach = 0.6);
 
+  // Records GenCase's <drawellipsoid>: the foci (world coordinates, snapped to nodes) and the sum
+  // of distances `sumR`; `what` as for a sphere: the nodes with sum <= sumR (Inside), those with
+  // |sum - sumR| < reach dp (Surface; reach is <setdpctes ctesphere>), or both (Full).
+  void drawEllipsoid(const Vec3d& focus1, const Vec3d& focus2, double sumR, SphereDraw what, uint16_t family,
+                     double reach);
+
+  // GenCase's redraw commands (family 0 erases): the nodes of `box` (world coordinates; the nodes
+  // its limits snap to left out) or of the whole lattice (box null) that hold `from` (a family id;
+  // 0 the empty nodes; kAnyNode every node) take `family`.
+  static constexpr int kAnyNode = -1;
+  void redraw(const std::optional<std::pair<Vec3d, Vec3d>>& box, int from, uint16_t family);
+
+  // GenCase's <fillpoint>: from the node nearest `seed`, through the whole lattice, stepping along
+  // the axes, the nodes of the kinds `kinds` admits (bits: 1 empty, 2 fluid, 4 boundary; a kind's
+  // mk limited to fluidLocal or boundLocal when >= 0), or, with `invert`, those it does not admit,
+  // take `family`.
+  void fillFrom(const Vec3d& seed, uint8_t kinds, bool invert, int fluidLocal, int boundLocal, uint16_t family);
+
+
   // Records a cylinder (GenCase's rule): the axis ends `a` and `b` snapped to nodes (positions ca,
   // cb), Rs = round(radius / dp); lp is a node's distance to the axis line. Between the caps
   // means strictly on the inner side of both cap planes (through ca and cb, normal along the
@@ -197,7 +216,7 @@ class ParticleGenerator {
     bool bound;
     int local;
   };
-  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh, Line, Convex };
+  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh, Line, Convex, Ellipsoid, Redraw };
   struct Op {
     Kind kind;
     NodeBox box;  // the snapped box; for a prism, its snapped vertices' range
@@ -208,6 +227,13 @@ class ParticleGenerator {
     bool prismInterior = false;
     FillKind fillKind = FillKind::Void;
     int fillBoundLocal = -1;
+    // <fillpoint> (fillKinds != 0): the kinds it runs through (1 empty, 2 fluid, 4 boundary), or
+    // all others with fillInvert; a fluid mk limit. <redraw*>: redrawFrom.
+    uint8_t fillKinds = 0;
+    bool fillInvert = false;
+    int fillFluidLocal = -1;
+    int redrawFrom = 0;
+    Vec3d focus[2];  // an ellipsoid's snapped foci, in metres
     int64_t seed[3] = {0, 0, 0};  // node index; a sphere's centre; a solid box's low corner
     double radius = 0;             // a sphere's, in nodes; a cylinder's, in metres
     double radiusGiven = 0;        // a sphere's, in metres

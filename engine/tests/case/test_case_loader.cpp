@@ -343,6 +343,11 @@ TEST(CaseLoaderErrors, BadShapesOfTrianglesPointsAndLines) {
        "/></drawpyramid>\n",
        "<drawpyramid", "<drawpyramid>", "needs 4 or 5 points"},
       {"<varsload />\n", "<varsload", "<varsload>", "no <varssave>"},
+      {"<setmkbound mk=\"0\" />\n<drawellipsoid radius=\"1\"><point x=\"0\" y=\"0\" z=\"0\" /></drawellipsoid>\n",
+       "<drawellipsoid", "<drawellipsoid>", "needs 2 points"},
+      {"<setmkbound mk=\"0\" />\n<fillpoint x=\"0\" y=\"0\" z=\"0\">\n<modefill>void | water</modefill></fillpoint>\n",
+       "<modefill", "<modefill>", "not void, fluid, bound or border"},
+      {"<setmkbound mk=\"0\" />\n<redraw mkfluid=\"0\" mkbound=\"1\" />\n", "<redraw ", "<redraw>", "not both"},
   };
   for (const auto& b : bad) {
     SCOPED_TRACE(b.commands);

@@ -40,7 +40,7 @@ TEST(UnsupportedElements, RefusedByNameWithWhatTheyAreFor) {
     std::string casedef, special, element, what;
     std::string commands;
   } cases[] = {
-      {"", "", "<drawellipsoid>", "an ellipsoid", "<drawellipsoid radius=\"1\">\n<point x=\"0\" y=\"0\" z=\"0\" />\n</drawellipsoid>\n"},
+      {"", "", "<drawpolygon>", "a polygon", "<drawpolygon>\n<point x=\"0\" y=\"0\" z=\"0\" />\n</drawpolygon>\n"},
       {"", "", "<clipbox>", "clipping of the shapes drawn to a box", "<clipbox />\n"},
       {"<initials>\n<densitymesh mkfluid=\"0\" />\n</initials>\n", "", "<densitymesh>", "density from a mesh file", ""},
       {"<vres>\n<bufferbox />\n</vres>\n", "", "<vres>", "variable resolution", ""},
