@@ -242,6 +242,10 @@ bool GeometryCommands::drawCommand(const XMLElement* e) {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) redrawCommand(e);
+  } else if (name == "redrawnear" || name == "redrawnearbox") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) redrawNear(e);
   } else if (name == "fillpoint") {
     requirePointsOnly(e);
     requireFamily(e);
@@ -560,6 +564,52 @@ void GeometryCommands::redrawCommand(const XMLElement* e) {
   const Vec3d lo = transform_.apply(xml_.vec(xml_.child(e, "point")));
   const Vec3d s = xml_.vec(xml_.child(e, "size"));
   generator_.redraw(std::pair{lo, Vec3d{lo.x + s.x, lo.y + s.y, lo.z + s.z}}, familyOfAttribute(e, 0), *family_);
+}
+
+// <redrawnear [times] targettp [targetmk] bordertp [bordermk]>[<dirfilter>...</dirfilter>] and
+// <redrawnearbox> (also <point/><size/>): GenCase 5.0's rule (geometry/particle_generator.h). The
+// directions: all 26 neighbours without <dirfilter>; "all" the 6 along the axes; or a list of top
+// (+z), bottom (-z), right (+x), left (-x), back (+y), front (-y), the target at border + d.
+void GeometryCommands::redrawNear(const XMLElement* e) {
+  const bool boxed = std::string_view(e->Name()) == "redrawnearbox";
+  if (boxed) xml_.onlyChildren(e, {"dirfilter", "point", "size"});
+  else xml_.onlyChildren(e, {"dirfilter"});
+  const auto kindOf = [&](const char* attribute) {
+    const std::string t = splitTokens(xml_.attr(e, attribute)).front();
+    if (t != "void" && t != "fluid" && t != "bound") xml_.fail(e, fmt::format("{}=\"{}\" must be void, fluid or bound", attribute, t));
+    return t == "void" ? 0 : t == "fluid" ? 1 : 2;
+  };
+  gen::ParticleGenerator::NearRule rule;
+  rule.targetKind = kindOf("targettp");
+  rule.borderKind = kindOf("bordertp");
+  rule.targetLocal = e->Attribute("targetmk") ? xml_.integer(e, "targetmk") : -1;
+  rule.borderLocal = e->Attribute("bordermk") ? xml_.integer(e, "bordermk") : -1;
+  rule.times = e->Attribute("times") ? xml_.integer(e, "times") : 1;
+  if (rule.times < 1 || rule.times > 1000000) xml_.fail(e, "times must be from 1 to a million");
+  const auto bit = [](int dx, int dy, int dz) { return 1u << ((dx + 1) * 9 + (dy + 1) * 3 + (dz + 1)); };
+  if (const XMLElement* filter = xml_.optionalChild(e, "dirfilter")) {
+    for (const std::string& t : splitTokens(filter->GetText() ? filter->GetText() : "")) {
+      if (t == "all") rule.directions |= bit(1, 0, 0) | bit(-1, 0, 0) | bit(0, 1, 0) | bit(0, -1, 0) | bit(0, 0, 1) | bit(0, 0, -1);
+      else if (t == "top") rule.directions |= bit(0, 0, 1);
+      else if (t == "bottom") rule.directions |= bit(0, 0, -1);
+      else if (t == "right") rule.directions |= bit(1, 0, 0);
+      else if (t == "left") rule.directions |= bit(-1, 0, 0);
+      else if (t == "back") rule.directions |= bit(0, 1, 0);
+      else if (t == "front") rule.directions |= bit(0, -1, 0);
+      else xml_.fail(filter, fmt::format("\"{}\" is not all, top, bottom, right, left, back or front", t));
+    }
+    if (!rule.directions) xml_.fail(filter, "lists no direction");
+  } else {
+    rule.directions = ((1u << 27) - 1) & ~bit(0, 0, 0);
+  }
+  std::optional<std::pair<Vec3d, Vec3d>> box;
+  if (boxed) {
+    requireUnrotated(e, "<redrawnearbox>");
+    const Vec3d lo = transform_.apply(xml_.vec(xml_.child(e, "point")));
+    const Vec3d s = xml_.vec(xml_.child(e, "size"));
+    box = std::pair{lo, Vec3d{lo.x + s.x, lo.y + s.y, lo.z + s.z}};
+  }
+  generator_.redrawNear(box, rule, *family_);
 }
 
 // <fillpoint x y z [mkfluid|mkbound]><modefill>void | fluid | bound [| border]</modefill>: GenCase's

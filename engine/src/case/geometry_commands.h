@@ -58,6 +58,7 @@ class GeometryCommands {
   void drawPyramid(const XMLElement* e) const;
   void drawEllipsoid(const XMLElement* e) const;
   void redrawCommand(const XMLElement* e);
+  void redrawNear(const XMLElement* e);
   void fillPoint(const XMLElement* e) const;
   int familyOfAttribute(const XMLElement* e, int whenNone);
   void drawExtrude(const XMLElement* e) const;

@@ -56,8 +56,6 @@ constexpr Unsupported kUnsupported[] = {
     {"mainlist", "drawwave", "the free surface of a wave"},
     {"mainlist", "fillfigure", "a fill bounded by a figure of triangles"},
     {"mainlist", "fillprism", "a fill bounded by a prism"},
-    {"mainlist", "redrawnear", "changing the mk of particles near others"},
-    {"mainlist", "redrawnearbox", "changing the mk of particles near others in a box"},
     {"mainlist", "rotateadv", "a rotation by three angles"},
     {"mainlist", "setfrdrawmode", "the draw mode of figures"},
     {"mainlist", "setmkbackbound", "a background boundary mk"},

@@ -276,6 +276,23 @@ void ParticleGenerator::redraw(const std::optional<std::pair<Vec3d, Vec3d>>& box
   ops_.push_back(op);
 }
 
+void ParticleGenerator::redrawNear(const std::optional<std::pair<Vec3d, Vec3d>>& box, const NearRule& rule,
+                                   uint16_t family) {
+  Op op{Kind::Near, lattice_};
+  if (box) {
+    op.box = snap(box->first, box->second);
+    for (int a = 0; a < 3; ++a) {  // strictly inside the box
+      ++op.box.lo[a];
+      --op.box.hi[a];
+    }
+    if (spec_.twoD) op.box.lo[1] = op.box.hi[1] = 0;
+  }
+  op.prism = int(nearRules_.size());
+  nearRules_.push_back(rule);
+  op.family = family;
+  ops_.push_back(op);
+}
+
 void ParticleGenerator::fillFrom(const Vec3d& seed, uint8_t kinds, bool invert, int fluidLocal, int boundLocal,
                                  uint16_t family) {
   Op op{Kind::Fill, lattice_};
@@ -377,6 +394,7 @@ class NodeGrid {
   }
 
   uint16_t at(int64_t i, int64_t j, int64_t k) const { return nodes_[index(i, j, k)]; }
+  const NodeBox& span() const { return span_; }
 
   size_t index(int64_t i, int64_t j, int64_t k) const {
     return size_t((uint64_t(i - span_.lo[0]) * n_[1] + uint64_t(j - span_.lo[1])) * n_[2] +
@@ -465,6 +483,39 @@ void ParticleGenerator::paint(NodeGrid& grid, const Op& op) const {
         return op.redrawFrom == kAnyNode || int(grid.at(i, j, k)) == op.redrawFrom;
       });
       break;
+    case Kind::Near: {
+      const NearRule& rule = nearRules_[size_t(op.prism)];
+      const auto isKind = [&](uint16_t v, int kind, int local) {
+        if (v == 0) return kind == 0;
+        const Family& f = families_[v - 1];
+        return kind == (f.bound ? 2 : 1) && (local < 0 || f.local == local);
+      };
+      const NodeBox span = grid.span();
+      const NodeBox region = intersect(op.box, span);
+      if (region.empty()) break;
+      std::vector<std::array<int64_t, 3>> hit;
+      for (int pass = 0; pass < rule.times; ++pass) {
+        hit.clear();
+        // The targets of a pass see the grid as the pass found it.
+        for (int64_t i = region.lo[0]; i <= region.hi[0]; ++i)
+          for (int64_t j = region.lo[1]; j <= region.hi[1]; ++j)
+            for (int64_t k = region.lo[2]; k <= region.hi[2]; ++k) {
+              if (!isKind(grid.at(i, j, k), rule.targetKind, rule.targetLocal)) continue;
+              bool near = false;
+              for (int d = 0; d < 27 && !near; ++d) {
+                if (!(rule.directions >> d & 1u)) continue;
+                const int64_t b[3] = {i - (d / 9 - 1), j - (d / 3 % 3 - 1), k - (d % 3 - 1)};
+                if (b[0] < span.lo[0] || b[0] > span.hi[0] || b[1] < span.lo[1] || b[1] > span.hi[1] ||
+                    b[2] < span.lo[2] || b[2] > span.hi[2])
+                  continue;
+                near = isKind(grid.at(b[0], b[1], b[2]), rule.borderKind, rule.borderLocal);
+              }
+              if (near) hit.push_back({i, j, k});
+            }
+        for (const auto& q : hit) grid.set(q[0], q[1], q[2], op.family);
+      }
+      break;
+    }
     case Kind::Ellipsoid: {
       const LatticeFrame frame{spec_.pointMin, spec_.dp};
       const double band = op.reach * spec_.dp;

@@ -171,6 +171,18 @@ class ParticleGenerator {
   static constexpr int kAnyNode = -1;
   void redraw(const std::optional<std::pair<Vec3d, Vec3d>>& box, int from, uint16_t family);
 
+  // GenCase's <redrawnear> and <redrawnearbox>: `times` passes, each giving `family` to the nodes
+  // of the target kind (0 empty, 1 fluid, 2 boundary; of mk targetLocal when >= 0) that are
+  // border + d for a border node (that kind and mk) and a direction d of `directions` (bit
+  // (dx + 1) * 9 + (dy + 1) * 3 + (dz + 1) of the 27 offsets), the border taken anew each pass;
+  // the targets strictly inside `box` (world coordinates, its limit nodes left out) when given.
+  struct NearRule {
+    int targetKind = 0, targetLocal = -1, borderKind = 0, borderLocal = -1;
+    uint32_t directions = 0;
+    int times = 1;
+  };
+  void redrawNear(const std::optional<std::pair<Vec3d, Vec3d>>& box, const NearRule& rule, uint16_t family);
+
   // GenCase's <fillpoint>: from the node nearest `seed`, through the whole lattice, stepping along
   // the axes, the nodes of the kinds `kinds` admits (bits: 1 empty, 2 fluid, 4 boundary; a kind's
   // mk limited to fluidLocal or boundLocal when >= 0), or, with `invert`, those it does not admit,
@@ -216,7 +228,7 @@ class ParticleGenerator {
     bool bound;
     int local;
   };
-  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh, Line, Convex, Ellipsoid, Redraw };
+  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh, Line, Convex, Ellipsoid, Redraw, Near };
   struct Op {
     Kind kind;
     NodeBox box;  // the snapped box; for a prism, its snapped vertices' range
@@ -256,6 +268,7 @@ class ParticleGenerator {
   std::vector<Op> ops_;
   std::vector<PrismShape> prisms_;
   std::vector<std::vector<std::array<Vec3d, 3>>> meshes_;  // snapped vertices (node indices)
+  std::vector<NearRule> nearRules_;  // <redrawnear>, by Op::prism
   // Convex solids (pyramids): each face's plane in metres with the sign of its inner side.
   std::vector<std::vector<std::pair<WorldPlane, double>>> convexes_;
 };
