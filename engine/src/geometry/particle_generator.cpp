@@ -261,16 +261,19 @@ void ParticleGenerator::drawEllipsoid(const Vec3d& focus1, const Vec3d& focus2, 
   ops_.push_back(op);
 }
 
+NodeBox ParticleGenerator::strictlyInside(const std::pair<Vec3d, Vec3d>& box) const {
+  NodeBox b = snap(box.first, box.second);
+  for (int a = 0; a < 3; ++a) {  // the nodes the limits snap to left out
+    ++b.lo[a];
+    --b.hi[a];
+  }
+  if (spec_.twoD) b.lo[1] = b.hi[1] = 0;
+  return b;
+}
+
 void ParticleGenerator::redraw(const std::optional<std::pair<Vec3d, Vec3d>>& box, int from, uint16_t family) {
   Op op{Kind::Redraw, lattice_};
-  if (box) {
-    op.box = snap(box->first, box->second);
-    for (int a = 0; a < 3; ++a) {  // strictly inside the box
-      ++op.box.lo[a];
-      --op.box.hi[a];
-    }
-    if (spec_.twoD) op.box.lo[1] = op.box.hi[1] = 0;
-  }
+  if (box) op.box = strictlyInside(*box);
   op.redrawFrom = from;
   op.family = family;
   ops_.push_back(op);
@@ -279,14 +282,7 @@ void ParticleGenerator::redraw(const std::optional<std::pair<Vec3d, Vec3d>>& box
 void ParticleGenerator::redrawNear(const std::optional<std::pair<Vec3d, Vec3d>>& box, const NearRule& rule,
                                    uint16_t family) {
   Op op{Kind::Near, lattice_};
-  if (box) {
-    op.box = snap(box->first, box->second);
-    for (int a = 0; a < 3; ++a) {  // strictly inside the box
-      ++op.box.lo[a];
-      --op.box.hi[a];
-    }
-    if (spec_.twoD) op.box.lo[1] = op.box.hi[1] = 0;
-  }
+  if (box) op.box = strictlyInside(*box);
   op.prism = int(nearRules_.size());
   nearRules_.push_back(rule);
   op.family = family;

@@ -217,6 +217,9 @@ class ParticleGenerator {
   // Node range of the lattice and of a world-space box under the snapping rule (for tests).
   const NodeBox& lattice() const { return lattice_; }
   NodeBox snap(const Vec3d& lo, const Vec3d& hi) const;
+  // The nodes strictly inside a world box: snapped, then its limit nodes left out (a 2D case's y
+  // plane kept).
+  NodeBox strictlyInside(const std::pair<Vec3d, Vec3d>& box) const;
   // The snapped index of coordinate x on axis a, clamped to one node beyond the lattice.
   int64_t snapIndex(double x, int a) const;
   // The same without the clamp (within +-2^40), for prism vertices and sphere centres.
