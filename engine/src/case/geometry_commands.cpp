@@ -246,7 +246,7 @@ bool GeometryCommands::drawCommand(const XMLElement* e) {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) redrawNear(e);
-  } else if (name == "fillpoint") {
+  } else if (name == "fillpoint" || name == "fillprism") {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) fillPoint(e);
@@ -613,9 +613,12 @@ void GeometryCommands::redrawNear(const XMLElement* e) {
 }
 
 // <fillpoint x y z [mkfluid|mkbound]><modefill>void | fluid | bound [| border]</modefill>: GenCase's
-// fill from the point through the whole domain (geometry/particle_generator.h).
+// fill from the point through the whole domain (geometry/particle_generator.h); <fillprism> with
+// the <point>s of a prism: through its interior only.
 void GeometryCommands::fillPoint(const XMLElement* e) const {
-  xml_.onlyChildren(e, {"modefill"});
+  const bool prism = std::string_view(e->Name()) == "fillprism";
+  if (prism) xml_.onlyChildren(e, {"modefill", "point"});
+  else xml_.onlyChildren(e, {"modefill"});
   const XMLElement* mode = xml_.child(e, "modefill");
   uint8_t kinds = 0;
   bool border = false;
@@ -629,7 +632,17 @@ void GeometryCommands::fillPoint(const XMLElement* e) const {
   if (!kinds && !border) xml_.fail(mode, "lists no kind of node to fill (void, fluid, bound, border)");
   const int fluidLocal = e->Attribute("mkfluid") ? xml_.integer(e, "mkfluid") : -1;
   const int boundLocal = e->Attribute("mkbound") ? xml_.integer(e, "mkbound") : -1;
-  generator_.fillFrom(transform_.apply(xml_.vec(e)), kinds, border, fluidLocal, boundLocal, *family_);
+  const Vec3d seed = transform_.apply(xml_.vec(e));
+  if (!prism) {
+    generator_.fillFrom(seed, kinds, border, fluidLocal, boundLocal, *family_);
+    return;
+  }
+  // <fillprism>: the points of a <drawprism>, which bounds the fill.
+  const std::vector<Vec3d> points = placed(localPoints(e));
+  if (points.size() < 6 || points.size() % 2)
+    xml_.fail(e, fmt::format("needs an even number of points, at least 6 (a prism's bottom and top), got {}", points.size()));
+  const std::string problem = generator_.fillPrism(seed, points, kinds, border, fluidLocal, boundLocal, *family_);
+  if (!problem.empty()) xml_.fail(e, problem);
 }
 
 void GeometryCommands::requireFamily(const XMLElement* e) const {

@@ -55,7 +55,6 @@ constexpr Unsupported kUnsupported[] = {
     {"mainlist", "drawpolygon", "a polygon"},
     {"mainlist", "drawwave", "the free surface of a wave"},
     {"mainlist", "fillfigure", "a fill bounded by a figure of triangles"},
-    {"mainlist", "fillprism", "a fill bounded by a prism"},
     {"mainlist", "rotateadv", "a rotation by three angles"},
     {"mainlist", "setfrdrawmode", "the draw mode of figures"},
     {"mainlist", "setmkbackbound", "a background boundary mk"},

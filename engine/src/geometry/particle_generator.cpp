@@ -289,6 +289,25 @@ void ParticleGenerator::redrawNear(const std::optional<std::pair<Vec3d, Vec3d>>&
   ops_.push_back(op);
 }
 
+std::string ParticleGenerator::fillPrism(const Vec3d& seed, const std::vector<Vec3d>& points, uint8_t kinds, bool invert,
+                                        int fluidLocal, int boundLocal, uint16_t family) {
+  std::vector<Vec3d> snapped;
+  for (const Vec3d& p : points)
+    snapped.push_back({double(nodeIndex(p.x, 0)), double(nodeIndex(p.y, 1)), double(nodeIndex(p.z, 2))});
+  PrismShape prism;
+  std::string problem = PrismShape::build(snapped, LatticeFrame{spec_.pointMin, spec_.dp}, prism);
+  if (!problem.empty()) return problem;
+  fillFrom(seed, kinds, invert, fluidLocal, boundLocal, family);
+  Op& op = ops_.back();
+  for (int a = 0; a < 3; ++a) {
+    op.box.lo[a] = prism.lo()[a];
+    op.box.hi[a] = prism.hi()[a];
+  }
+  op.prism = int(prisms_.size());
+  prisms_.push_back(std::move(prism));
+  return "";
+}
+
 void ParticleGenerator::fillFrom(const Vec3d& seed, uint8_t kinds, bool invert, int fluidLocal, int boundLocal,
                                  uint16_t family) {
   Op op{Kind::Fill, lattice_};
@@ -400,11 +419,17 @@ class NodeGrid {
   // of(value) holds, stepping along the axes; nothing when the seed is outside or not such a node.
   template <typename OfKind>
   void floodFill(const NodeBox& region, const int64_t seed[3], uint16_t value, OfKind of) {
+    floodFillWithin(region, seed, value, of, [](int64_t, int64_t, int64_t) { return true; });
+  }
+
+  // The same through the nodes for which within(i, j, k) also holds.
+  template <typename OfKind, typename Within>
+  void floodFillWithin(const NodeBox& region, const int64_t seed[3], uint16_t value, OfKind of, Within within) {
     const NodeBox r = intersect(region, span_);
     if (r.empty()) return;
     for (int d = 0; d < 3; ++d)
       if (seed[d] < r.lo[d] || seed[d] > r.hi[d]) return;
-    if (!of(nodes_[index(seed[0], seed[1], seed[2])])) return;
+    if (!of(nodes_[index(seed[0], seed[1], seed[2])]) || !within(seed[0], seed[1], seed[2])) return;
     // A fill through boundary (or fluid) nodes with a boundary (fluid) family leaves them of the
     // same kind: mark what was visited.
     const uint64_t nr[3] = {uint64_t(r.hi[0] - r.lo[0] + 1), uint64_t(r.hi[1] - r.lo[1] + 1),
@@ -425,7 +450,7 @@ class NodeGrid {
           n[d] += step;
           if (n[d] < r.lo[d] || n[d] > r.hi[d]) continue;
           uint8_t& v = visit(n);
-          if (v || !of(nodes_[index(n[0], n[1], n[2])])) continue;
+          if (v || !of(nodes_[index(n[0], n[1], n[2])]) || !within(n[0], n[1], n[2])) continue;
           v = 1;
           stack.push_back(n);
         }
@@ -453,8 +478,10 @@ class NodeGrid {
 void ParticleGenerator::paint(NodeGrid& grid, const Op& op) const {
   switch (op.kind) {
     case Kind::Fill:
-      if (op.fillKinds != 0) {  // <fillpoint>
-        grid.floodFill(op.box, op.seed, op.family, [&](uint16_t v) {
+      if (op.fillKinds != 0) {  // <fillpoint>, <fillprism>
+        const PrismShape* within = op.prism >= 0 ? &prisms_[size_t(op.prism)] : nullptr;
+        if (within && !within->hasInterior()) break;
+        grid.floodFillWithin(op.box, op.seed, op.family, [&](uint16_t v) {
           bool listed;
           if (v == 0) {
             listed = op.fillKinds & 1;
@@ -464,7 +491,7 @@ void ParticleGenerator::paint(NodeGrid& grid, const Op& op) const {
             listed = (op.fillKinds & (f.bound ? 4 : 2)) && (limit < 0 || f.local == limit);
           }
           return listed != op.fillInvert;
-        });
+        }, [&](int64_t i, int64_t j, int64_t k) { return !within || within->inInterior(i, j, k); });
         break;
       }
       grid.floodFill(op.box, op.seed, op.family, [&](uint16_t v) {

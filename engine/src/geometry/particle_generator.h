@@ -188,6 +188,11 @@ class ParticleGenerator {
   // mk limited to fluidLocal or boundLocal when >= 0), or, with `invert`, those it does not admit,
   // take `family`.
   void fillFrom(const Vec3d& seed, uint8_t kinds, bool invert, int fluidLocal, int boundLocal, uint16_t family);
+  // GenCase's <fillprism>: the same fill through the nodes a prism of these 2n points draws in
+  // solid mode (its interior, geometry/prism_shape.h) only. Returns why the points make no prism,
+  // or an empty string.
+  std::string fillPrism(const Vec3d& seed, const std::vector<Vec3d>& points, uint8_t kinds, bool invert,
+                        int fluidLocal, int boundLocal, uint16_t family);
 
 
   // Records a cylinder (GenCase's rule): the axis ends `a` and `b` snapped to nodes (positions ca,
