@@ -96,13 +96,17 @@ void ParticleGenerator::drawBoxInterior(const Vec3d& lo, const Vec3d& hi, uint16
   ops_.push_back(op);
 }
 
-std::string ParticleGenerator::drawPrism(const std::vector<Vec3d>& points, uint64_t faces, bool interior,
-                                         uint16_t family) {
+std::string ParticleGenerator::snappedPrism(const std::vector<Vec3d>& points, PrismShape& prism) const {
   std::vector<Vec3d> snapped;
   for (const Vec3d& p : points)
     snapped.push_back({double(nodeIndex(p.x, 0)), double(nodeIndex(p.y, 1)), double(nodeIndex(p.z, 2))});
+  return PrismShape::build(snapped, LatticeFrame{spec_.pointMin, spec_.dp}, prism);
+}
+
+std::string ParticleGenerator::drawPrism(const std::vector<Vec3d>& points, uint64_t faces, bool interior,
+                                         uint16_t family) {
   PrismShape prism;
-  std::string problem = PrismShape::build(snapped, LatticeFrame{spec_.pointMin, spec_.dp}, prism);
+  std::string problem = snappedPrism(points, prism);
   if (!problem.empty()) return problem;
   Op op{Kind::Prism, NodeBox{}};
   for (int a = 0; a < 3; ++a) {
@@ -291,11 +295,8 @@ void ParticleGenerator::redrawNear(const std::optional<std::pair<Vec3d, Vec3d>>&
 
 std::string ParticleGenerator::fillPrism(const Vec3d& seed, const std::vector<Vec3d>& points, uint8_t kinds, bool invert,
                                         int fluidLocal, int boundLocal, uint16_t family) {
-  std::vector<Vec3d> snapped;
-  for (const Vec3d& p : points)
-    snapped.push_back({double(nodeIndex(p.x, 0)), double(nodeIndex(p.y, 1)), double(nodeIndex(p.z, 2))});
   PrismShape prism;
-  std::string problem = PrismShape::build(snapped, LatticeFrame{spec_.pointMin, spec_.dp}, prism);
+  std::string problem = snappedPrism(points, prism);
   if (!problem.empty()) return problem;
   fillFrom(seed, kinds, invert, fluidLocal, boundLocal, family);
   Op& op = ops_.back();

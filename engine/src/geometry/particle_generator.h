@@ -263,6 +263,9 @@ class ParticleGenerator {
     int64_t axisEnd[3] = {0, 0, 0};
   };
 
+  // The prism of world points `points` snapped to nodes (geometry/prism_shape.h); why they make
+  // none, or an empty string.
+  std::string snappedPrism(const std::vector<Vec3d>& points, PrismShape& prism) const;
   void paint(NodeGrid& grid, const Op& op) const;
   std::optional<NodeBox> drawnSpan() const;
   std::vector<uint16_t> familyOrder(const std::vector<uint64_t>& count) const;
