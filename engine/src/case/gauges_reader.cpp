@@ -8,6 +8,7 @@
 #include "case/damping_reader.h"
 #include "case/inout_reader.h"
 #include "case/output_parts_reader.h"
+#include "case/relaxation_zones_reader.h"
 #include "case/shifting_reader.h"
 #include "case/wave_paddles_reader.h"
 
@@ -28,8 +29,7 @@ namespace {
 // does not implement.
 constexpr std::string_view kUnsupportedSpecial[] = {
     "boundcorr", "boundextrap", "chrono", "flexstrucs",
-    "forcepoints", "mlayerpistons", "moorings",
-    "relaxationzones", "vres"};
+    "forcepoints", "mlayerpistons", "moorings", "vres"};
 // DualSPHysics gauge kinds that this engine does not implement.
 constexpr std::string_view kUnsupportedGauges[] = {"mesh"};
 
@@ -288,11 +288,13 @@ void readSpecial(const XmlReader& xml, const XMLElement* special, CaseDefinition
       if (c.shifting.line) xml.fail(e, fmt::format("appears twice (first at line {})", c.shifting.line));
       c.shifting = readShifting(xml, e);
       c.shifting.line = e->GetLineNum();  // also when switched off, for the error above
+    } else if (name == "relaxationzones") {
+      readRelaxationZones(xml, e, c.relaxZones);
     } else if (name == "initialize") {
       continue;  // read by the case loader once the particles exist (case/loader.cpp)
     } else if (listed(kUnsupportedSpecial, name)) {
       xml.fail(e, "this DualSPHysics <special> feature is not supported by this engine "
-                  "(only <gauges>, <wavepaddles>, <damping>, <accinputs>, <inout>, <timeout>, <savedt>, <shifting>, <outputparts> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
+                  "(only <gauges>, <wavepaddles>, <damping>, <accinputs>, <inout>, <timeout>, <savedt>, <shifting>, <outputparts>, <relaxationzones> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
     } else {
       xml.unknown(e, special);
     }

@@ -91,41 +91,8 @@ class PaddleReader {
       x_.fail(a, "active wave absorption (AWAS) is for pistons (as in DualSPHysics)");
     WavePaddle p = readCommon(e, flap, PaddleWaves::Irregular, "must be positive: the significant wave height",
                               "must be positive: the peak period");
+    readSeaState(e, p);
     IrregularWaves& w = p.irregular;
-    if (const XMLElement* s = active(e, "spectrum")) {
-      const std::string_view v = x_.attr(s, "value");
-      if (v == "jonswap") w.spectrum = IrregularWaves::Spectrum::Jonswap;
-      else if (v == "pierson-moskowitz") w.spectrum = IrregularWaves::Spectrum::PiersonMoskowitz;
-      else x_.fail(s, fmt::format("value=\"{}\" is not a spectrum: jonswap or pierson-moskowitz", v));
-    }
-    if (const XMLElement* s = active(e, "discretization")) {
-      const std::string_view v = x_.attr(s, "value");
-      using D = IrregularWaves::Discretization;
-      if (v == "regular") w.discretization = D::Regular;
-      else if (v == "random") w.discretization = D::Random;
-      else if (v == "stretched") w.discretization = D::Stretched;
-      else if (v == "cosstretched") w.discretization = D::CosStretched;
-      else x_.fail(s, fmt::format("value=\"{}\" is not a discretization: regular, random, stretched or cosstretched", v));
-    }
-    w.peakCoef = optional(e, "peakcoef", 3.3);
-    if (!(w.peakCoef >= 1)) failValue(e, "peakcoef", "must be at least 1 (1: Pierson-Moskowitz's shape)");
-    const double waves = optional(e, "waves", 50);
-    if (!(waves >= 1 && waves <= kMaxSpectrumWaves) || waves != std::floor(waves))
-      failValue(e, "waves", fmt::format("must be a whole number between 1 and {}", kMaxSpectrumWaves));
-    w.waves = int(waves);
-    if (p.order == 2 && w.waves > kMaxSecondOrderWaves)
-      failValue(e, "waves", fmt::format("must be at most {} with waveorder 2: the second order sums every pair of "
-                                        "waves", kMaxSecondOrderWaves));
-    const double seed = optional(e, "randomseed", 0);
-    if (!(seed >= 0 && seed <= 4294967295.0) || seed != std::floor(seed))
-      failValue(e, "randomseed", "must be a whole number between 0 and 4294967295");
-    w.seed = uint32_t(seed);
-    if (const XMLElement* s = active(e, "serieini")) {
-      w.serieIni = x_.real(s, "value");
-      w.autofit = x_.boolean(s, "autofit", false);
-    }
-    w.rampTime = optional(e, "ramptime", 0);
-    if (w.rampTime < 0) failValue(e, "ramptime", "must not be negative");
     // The second order's lever is depth + variabledraft (motion/paddle_second_order.h).
     if (flap && p.order == 2 && !(p.draft > -p.depth))
       failValue(e, "variabledraft",
@@ -169,6 +136,47 @@ class PaddleReader {
                                           "value=\"2\">, the default): it sums every pair of waves", kMaxSecondOrderWaves));
     }
     return p;
+  }
+
+  // The sea state of irregular waves, as paddles and relaxation zones give it: spectrum,
+  // discretization, peakcoef, waves, randomseed, serieini and ramptime, with DualSPHysics'
+  // defaults; p.order must be read before.
+  void readSeaState(const XMLElement* e, WavePaddle& p) {
+    IrregularWaves& w = p.irregular;
+    if (const XMLElement* s = active(e, "spectrum")) {
+      const std::string_view v = x_.attr(s, "value");
+      if (v == "jonswap") w.spectrum = IrregularWaves::Spectrum::Jonswap;
+      else if (v == "pierson-moskowitz") w.spectrum = IrregularWaves::Spectrum::PiersonMoskowitz;
+      else x_.fail(s, fmt::format("value=\"{}\" is not a spectrum: jonswap or pierson-moskowitz", v));
+    }
+    if (const XMLElement* s = active(e, "discretization")) {
+      const std::string_view v = x_.attr(s, "value");
+      using D = IrregularWaves::Discretization;
+      if (v == "regular") w.discretization = D::Regular;
+      else if (v == "random") w.discretization = D::Random;
+      else if (v == "stretched") w.discretization = D::Stretched;
+      else if (v == "cosstretched") w.discretization = D::CosStretched;
+      else x_.fail(s, fmt::format("value=\"{}\" is not a discretization: regular, random, stretched or cosstretched", v));
+    }
+    w.peakCoef = optional(e, "peakcoef", 3.3);
+    if (!(w.peakCoef >= 1)) failValue(e, "peakcoef", "must be at least 1 (1: Pierson-Moskowitz's shape)");
+    const double waves = optional(e, "waves", 50);
+    if (!(waves >= 1 && waves <= kMaxSpectrumWaves) || waves != std::floor(waves))
+      failValue(e, "waves", fmt::format("must be a whole number between 1 and {}", kMaxSpectrumWaves));
+    w.waves = int(waves);
+    if (p.order == 2 && w.waves > kMaxSecondOrderWaves)
+      failValue(e, "waves", fmt::format("must be at most {} with waveorder 2: the second order sums every pair of "
+                                        "waves", kMaxSecondOrderWaves));
+    const double seed = optional(e, "randomseed", 0);
+    if (!(seed >= 0 && seed <= 4294967295.0) || seed != std::floor(seed))
+      failValue(e, "randomseed", "must be a whole number between 0 and 4294967295");
+    w.seed = uint32_t(seed);
+    if (const XMLElement* s = active(e, "serieini")) {
+      w.serieIni = x_.real(s, "value");
+      w.autofit = x_.boolean(s, "autofit", false);
+    }
+    w.rampTime = optional(e, "ramptime", 0);
+    if (w.rampTime < 0) failValue(e, "ramptime", "must not be negative");
   }
 
   // <piston_solitary>: one wave from <waveheight> and <durationcoef>, or <waves> of them, wave n
@@ -398,6 +406,10 @@ class PaddleReader {
 };
 
 }  // namespace
+
+void readIrregularSeaState(const XmlReader& xml, const XMLElement* e, WavePaddle& p) {
+  PaddleReader(xml).readSeaState(e, p);
+}
 
 void readWavePaddles(const XmlReader& xml, const XMLElement* wavepaddles, std::vector<WavePaddle>& out) {
   PaddleReader reader(xml);

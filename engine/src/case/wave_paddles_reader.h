@@ -14,6 +14,10 @@ namespace sph {
 // The paddles of one <wavepaddles> element, appended to `out`.
 void readWavePaddles(const XmlReader& xml, const XMLElement* wavepaddles, std::vector<WavePaddle>& out);
 
+// Irregular waves' <spectrum>, <discretization>, <peakcoef>, <waves>, <randomseed>, <serieini> and
+// <ramptime> children of e into p.irregular (p.order already set), as paddles read them.
+void readIrregularSeaState(const XmlReader& xml, const XMLElement* e, WavePaddle& p);
+
 // Gives each paddle to the <motion> object of its mkbound (which must exist, with no other
 // paddle) and sets its gravity from the case's constants.
 void attachWavePaddles(const std::string& path, const std::vector<WavePaddle>& paddles, CaseDefinition& c);

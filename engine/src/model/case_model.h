@@ -16,6 +16,7 @@
 #include "model/initial_density.h"
 #include "model/case_motion.h"
 #include "model/case_output_parts.h"
+#include "model/case_relaxation_zones.h"
 #include "model/case_shifting.h"
 #include "model/output_times.h"
 #include "model/particle_selection.h"
@@ -135,6 +136,8 @@ struct CaseDefinition {
   CaseOutputParts outputParts;
   // <execution><special><shifting>: shifting and its zones set there (model/case_shifting.h).
   CaseShifting shifting;
+  // <execution><special><relaxationzones> (model/case_relaxation_zones.h).
+  CaseRelaxationZones relaxZones;
   // <execution><special><timeout>: output intervals that change in time; empty: every TimeOut.
   std::vector<OutputInterval> outputTimes;
   // <execution><special><savedt>.

@@ -23,12 +23,7 @@ double waveNumber(double period, double depth, double gravity) {
   return k;
 }
 
-namespace {
-
-// DualSPHysics' ramp: 0 at x = 0 and 1 from x = 1 on, with zero slope at both ends.
-double ramp(double x) { return x >= 1 ? 1.0 : x * x * (6 - 8 * x + 3 * x * x); }
-
-}  // namespace
+double waveRamp(double x) { return x >= 1 ? 1.0 : x * x * (6 - 8 * x + 3 * x * x); }
 
 RegularPaddleLaw::RegularPaddleLaw(const WavePaddle& p)
     : start_(p.start), duration_(p.duration), omega_(2 * std::numbers::pi / p.period), phase_(p.phase),
@@ -54,7 +49,7 @@ RegularPaddleLaw::RegularPaddleLaw(const WavePaddle& p)
   }
 }
 
-double RegularPaddleLaw::rampAt(double tau) const { return rampTime_ > 0 ? ramp(tau / rampTime_) : 1.0; }
+double RegularPaddleLaw::rampAt(double tau) const { return rampTime_ > 0 ? waveRamp(tau / rampTime_) : 1.0; }
 
 double RegularPaddleLaw::at(double t) const {
   double tau = t - start_;

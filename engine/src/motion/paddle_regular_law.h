@@ -33,6 +33,9 @@ namespace sph {
 // The wave number k (rad/m) of the linear dispersion relation for that period, depth and gravity.
 double waveNumber(double period, double depth, double gravity);
 
+// DualSPHysics' ramp of waves: 0 at x = 0 and 1 from x = 1 on, with zero slope at both ends.
+double waveRamp(double x);
+
 class RegularPaddleLaw {
  public:
   explicit RegularPaddleLaw(const WavePaddle& p);

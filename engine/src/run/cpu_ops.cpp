@@ -35,6 +35,13 @@ class CpuOps final : public EngineOps<T> {
     for (int64_t i = nBound; i < int64_t(n); ++i) dampParticle(uint32_t(i), pos, velrho, code, zones, count, dt);
   }
 
+  void relax(const Real4<T>* pos, Real4<T>* velrho, const uint32_t* code, uint32_t nBound, uint32_t n,
+             const RelaxZoneStep& zone) override {
+    const double dt = s_.dt;
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = nBound; i < int64_t(n); ++i) relaxParticle(uint32_t(i), pos, velrho, code, zone, dt);
+  }
+
   void cancelShiftOutsideZones(Real4<T>* shift, const Real4<T>* pos, uint32_t nBound, uint32_t n,
                                const ShiftZone* zones, uint32_t count) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)

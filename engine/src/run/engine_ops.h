@@ -8,6 +8,7 @@
 
 #include "physics/acc_input_physics.h"
 #include "physics/damping_physics.h"
+#include "physics/relaxation_zone_physics.h"
 #include "physics/integrator_physics.h"
 #include "physics/shifting_zones.h"
 #include "physics/time_step.h"
@@ -87,6 +88,10 @@ class EngineOps {
   // of the last computeDt()'s dt; `zones` live where the particles are.
   virtual void damp(const Real4<T>* pos, Real4<T>* velrho, const uint32_t* code, uint32_t nBound, uint32_t n,
                     const DampingZone* zones, uint32_t count) = 0;
+  // One relaxation zone (physics/relaxation_zone_physics.h) over the fluid range [nBound, n) at the
+  // end of a step, with the step's dt (as damp); its waves live where the particles are.
+  virtual void relax(const Real4<T>* pos, Real4<T>* velrho, const uint32_t* code, uint32_t nBound, uint32_t n,
+                     const RelaxZoneStep& zone) = 0;
   // Shifting zones (physics/shifting_zones.h) over [nBound, n) after a force pass that summed the
   // shifting terms: the sums of particles outside every zone are cleared; `zones` live where the
   // particles are.

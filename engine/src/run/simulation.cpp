@@ -245,6 +245,8 @@ RunReport Simulation::run() {
     if (!resumed) {
       output.atTime(s.now(), s);  // a resumed run's outputs of this time are done
       if (output.writes()) writeWavePaddleMotions(output.dir(), s.wavePaddles(), s.params().timeMax, s.params().timeOut);
+      if (output.writes() && s.relaxationZones())
+        s.relaxationZones()->writeSaveMotions(output.dir().string(), s.params().timeOut);
     }
     if (output.writes()) writeRunningReport(r, s, output, secondsSince(t0));
     while (!finished()) {

@@ -118,6 +118,16 @@ class SimulationCore final : public Simulation::Impl {
       dampingZones_.upload(c.damping, "uploading the damping zones");
       dampingCount_ = uint32_t(c.damping.size());
     }
+    if (!c.relaxZones.empty()) {
+      const Vec3d& g = c.constants.gravity;
+      relaxZones = std::make_shared<RelaxationZones>(c.relaxZones, std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z),
+                                                     p.timeMax);
+      const std::vector<double>& w = relaxZones->waveData();
+      if (!w.empty()) {
+        relaxWaves_.allocate(d, w.size(), "the relaxation zones' waves");
+        relaxWaves_.upload(w, "uploading the relaxation zones' waves");
+      }
+    }
     if (!c.accInputs.empty()) {
       const double g[3] = {double(consts_.gx), double(consts_.gy), double(consts_.gz)};
       accInputs_ = std::make_unique<AccInputs>(c.accInputs, c.mks.size(), g, d);
@@ -214,9 +224,10 @@ class SimulationCore final : public Simulation::Impl {
       endStepWork();
     };
     // Not recorded: the first step, the Euler steps (one in VerletSteps, not worth a second
-    // graph), floating bodies, imposed motion, acceleration inputs, inlets/outlets and a viscosity
+    // graph), floating bodies, imposed motion, acceleration inputs, inlets/outlets, relaxation zones and a viscosity
     // in time (host work in the step, values and particle counts that change from step to step).
-    if (!graphs_ || stepCount == 0 || euler || floating_ || motion_ || accInputs_ || inOut_ || !p.viscoTime.empty()) {
+    if (!graphs_ || stepCount == 0 || euler || floating_ || motion_ || accInputs_ || inOut_ || relaxZones ||
+        !p.viscoTime.empty()) {
       work();
       return;
     }
@@ -228,6 +239,7 @@ class SimulationCore final : public Simulation::Impl {
   // the step's scalars, which the step's one wait (waitStepScalars) finishes.
   void endStepWork() {
     dampFluid();
+    relaxFluid();
     moveBoundaries();
     strategy->endStep(state_->view());
     ops_->queueStepScalars();
@@ -597,6 +609,17 @@ class SimulationCore final : public Simulation::Impl {
                dampingZones_.data(), dampingCount_);
   }
 
+  // The relaxation zones after the damping zones, as DualSPHysics' RunRelaxZone(dt) after
+  // RunDamping(dt), at the step's start time.
+  void relaxFluid() {
+    if (!relaxZones) return;
+    ScopedPhase ph(timer.get(), "SU-RelaxZone", PhaseGroup::Other);
+    relaxZones->stepZones(t, relaxWaves_.data(), relaxSteps_);
+    for (const RelaxZoneStep& z : relaxSteps_)
+      ops_->relax(state_->cur.pos.data(), state_->cur.velrho.data(), state_->cur.code.data(), state_->nBound,
+                  state_->n, z);
+  }
+
   // Imposed motion over [t, t + dt] once the step is integrated, as DualSPHysics' RunMotion(stepdt)
   // after ComputeStep() for both integrators (whose halves leave boundary positions and
   // velocities alone); the next force passes see the new positions and velocities.
@@ -782,6 +805,8 @@ class SimulationCore final : public Simulation::Impl {
   DeviceArray<DampingZone> dampingZones_;        // <damping>, where the particles are
   DeviceArray<ShiftZone> shiftZones_;            // <special><shifting>'s zones, where the particles are
   uint32_t dampingCount_ = 0;
+  DeviceArray<double> relaxWaves_;               // the relaxation zones' spectrum waves, where the particles are
+  std::vector<RelaxZoneStep> relaxSteps_;        // the zones of the step (relaxFluid)
   std::unique_ptr<AccInputs> accInputs_;          // null without <accinputs>
   uint64_t floatingIndexedAt_ = ~uint64_t(0);   // state_->reorders when floating particles were last indexed
   std::unique_ptr<FloatingBodies<T>> floating_;  // null without <floatings>

@@ -22,6 +22,7 @@
 #include "run/engine_ops.h"
 #include "run/neighbour_plugin.h"
 #include "run/particle_state.h"
+#include "run/relaxation_zones.h"
 #include "run/run_output.h"
 #include "run/simulation.h"
 
@@ -79,6 +80,7 @@ class Simulation::Impl : public OutputSource {
   virtual const InOutTotals* inOutTotals() const { return nullptr; }
   virtual uint64_t particlesNow() const = 0;
   const std::vector<WavePaddle>& wavePaddles() const { return paddles; }
+  const RelaxationZones* relaxationZones() const { return relaxZones.get(); }
   // Wall seconds the run spent being set up (arrays filled and uploaded, the plugin created), for
   // run.json; set by Simulation's constructor.
   double setupSeconds() const { return setupTime; }
@@ -104,6 +106,7 @@ class Simulation::Impl : public OutputSource {
   std::vector<ExcludedParticle> excludedLog;
   CaseGauges gauges;  // sampled by the run's output schedule (run/run_output.h)
   std::vector<WavePaddle> paddles;  // their <savemotion> files are written at the start
+  std::shared_ptr<const RelaxationZones> relaxZones;  // null without <relaxationzones>
   double setupTime = 0;
   CheckpointHeader header_;
   uint64_t firstStep_ = 0, firstParticleSteps_ = 0;

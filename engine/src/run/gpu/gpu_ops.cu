@@ -114,6 +114,14 @@ __global__ void dampKernel(const Real4<T>* __restrict__ pos, Real4<T>* __restric
 }
 
 template <typename T>
+__global__ void relaxKernel(const Real4<T>* __restrict__ pos, Real4<T>* __restrict__ velrho,
+                            const uint32_t* __restrict__ code, uint32_t nBound, uint32_t n, RelaxZoneStep zone,
+                            const StepScalars* s) {
+  const uint32_t i = nBound + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) relaxParticle(i, pos, velrho, code, zone, s->dt);
+}
+
+template <typename T>
 __global__ void shiftZonesKernel(Real4<T>* __restrict__ shift, const Real4<T>* __restrict__ pos, uint32_t nBound,
                                  uint32_t n, const ShiftZone* __restrict__ zones, uint32_t count) {
   const uint32_t i = nBound + blockIdx.x * blockDim.x + threadIdx.x;
@@ -215,6 +223,13 @@ class GpuOps final : public EngineOps<T> {
     if (n > nBound && count > 0)
       SPH_LAUNCH("damping the fluid in the damping zones (SU-Damping)", n - nBound, kBlock, 0, dampKernel<T>, pos,
                  velrho, code, nBound, n, zones, count, scalars_.data());
+  }
+
+  void relax(const Real4<T>* pos, Real4<T>* velrho, const uint32_t* code, uint32_t nBound, uint32_t n,
+             const RelaxZoneStep& zone) override {
+    if (n > nBound)
+      SPH_LAUNCH("pulling the fluid towards the relaxation zone's velocity (SU-RelaxZone)", n - nBound, kBlock, 0,
+                 relaxKernel<T>, pos, velrho, code, nBound, n, zone, scalars_.data());
   }
 
   void cancelShiftOutsideZones(Real4<T>* shift, const Real4<T>* pos, uint32_t nBound, uint32_t n,
