@@ -118,8 +118,8 @@ class RelaxReader {
   void refuseSpectrumExtras(const XMLElement* e) {
     for (const char* name : {"savemotion", "saveserie", "saveseriewaves", "calcserielength"})
       if (const XMLElement* s = x_.optionalChild(e, name))
-        x_.fail(s, "the theoretical motion and series files of an irregular-wave relaxation zone are not written "
-                   "by this engine; remove it or rename it to <_" + std::string(name) + ">");
+        x_.fail(s, "is not supported by this engine: the theoretical motion and series files of an irregular-wave "
+                   "relaxation zone are not written; remove it or rename it to <_" + std::string(name) + ">");
     if (optional(e, "driftcorrection", 0) != 0)
       failValue(e, "driftcorrection",
                 "is not supported for irregular waves by this engine (DualSPHysics derives their drift from the "

@@ -161,7 +161,7 @@ TEST(RelaxationZonesReaderErrors, BadZones) {
   expectError(caseWith(drift), "<driftcorrection", "<driftcorrection>", "not supported for irregular waves");
   std::string save = spectrum;
   save.replace(save.find("<waveorder value=\"2\" />"), 23, "<savemotion time=\"1\" timedt=\"0.1\" />");
-  expectError(caseWith(save), "<savemotion", "<savemotion>", "not written by this engine");
+  expectError(caseWith(save), "<savemotion", "<savemotion>", "not supported by this engine");
   expectError(caseWith("<rzwaves_external_1d>\n<depth value=\"0.7\" />\n</rzwaves_external_1d>\n"),
               "<rzwaves_external_1d>", "<rzwaves_external_1d>", "not supported by this engine");
   expectError(caseWith("<rz_waves>\n</rz_waves>\n"), "<rz_waves>", "<rz_waves>", "unknown");
