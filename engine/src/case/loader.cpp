@@ -294,7 +294,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   // After the geometry: these name mks that must have particles.
   if (floatings) readFloatings(*this, floatings, c_);
   if (properties) readProperties(*this, properties, c_);
-  if (motion) c_.motions = readMotion(*this, motion, c_.mks);  // refs name generated particles
+  if (motion) readMotion(*this, motion, c_.mks, c_.motions, c_.motionFrames);  // refs name generated particles
   attachWavePaddles(path_, paddles_, c_);
   // DEM cases (bowling pins, a pile of blocks) and DualSPHysics' motion examples (boundaries
   // moving alone) may have no fluid; a case where nothing moves at all is a mistake.

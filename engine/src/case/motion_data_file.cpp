@@ -81,12 +81,15 @@ MotionTable readMotionTable(const std::string& path, const MotionFileColumns& co
   t.path = path;
   for (const std::vector<double>& row : readDataRows(path, columns.fields, columns.time)) {
     t.time.push_back(row[size_t(columns.time)]);
+    auto at = [&](int col) { return col >= 0 ? row[size_t(col)] : 0.0; };
     if (columns.angle >= 0) {
       t.angle.push_back(row[size_t(columns.angle)] * columns.angleFactor);
-    } else {
-      auto at = [&](int col) { return col >= 0 ? row[size_t(col)] : 0.0; };
+    } else if (columns.x >= 0 || columns.y >= 0 || columns.z >= 0) {
       t.pos.push_back({at(columns.x), at(columns.y), at(columns.z)});
     }
+    if (columns.ang1 >= 0)
+      t.angles.push_back({at(columns.ang1) * columns.angleFactor, at(columns.ang2) * columns.angleFactor,
+                          at(columns.ang3) * columns.angleFactor});
   }
   return t;
 }

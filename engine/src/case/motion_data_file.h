@@ -37,6 +37,7 @@ struct MotionFileColumns {
   int time = 0;
   int x = -1, y = -1, z = -1;  // mvfile: the position columns (-1: that component stays 0)
   int angle = -1;              // mvrotfile: the angle column
+  int ang1 = -1, ang2 = -1, ang3 = -1;  // mvrotadvfile, mvpathfile: the three angles' columns
   double angleFactor = 1;      // radians per unit of the file's angles
 };
 

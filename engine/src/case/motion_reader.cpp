@@ -1,5 +1,6 @@
 #include "case/motion_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <initializer_list>
@@ -19,7 +20,7 @@ namespace {
 constexpr double kRadiansPerDegree = std::numbers::pi / 180.0;
 constexpr const char* kSupported =
     "wait, mvrect, mvrectace, mvrectsinu, mvrot, mvrotace, mvrotsinu, mvcir, mvcirace, mvcirsinu, mvfile, "
-    "mvrectfile, mvpredef, mvrotfile, mvnull";
+    "mvrectfile, mvpredef, mvrotfile, mvrotadvfile, mvpathfile, mvnull";
 
 bool oneOf(std::string_view name, std::initializer_list<std::string_view> names) {
   for (std::string_view n : names)
@@ -29,12 +30,11 @@ bool oneOf(std::string_view name, std::initializer_list<std::string_view> names)
 
 bool supported(std::string_view name) {
   return oneOf(name, {"wait", "mvrect", "mvrectace", "mvrectsinu", "mvrot", "mvrotace", "mvrotsinu", "mvcir",
-                      "mvcirace", "mvcirsinu", "mvfile", "mvrectfile", "mvpredef", "mvrotfile", "mvnull"});
+                      "mvcirace", "mvcirsinu", "mvfile", "mvrectfile", "mvpredef", "mvrotfile", "mvrotadvfile",
+                      "mvpathfile", "mvnull"});
 }
 
-// DualSPHysics movements this engine does not implement (yet): refused by name, so the user
-// learns that the case is valid DualSPHysics but not supported here.
-bool knownUnsupported(std::string_view name) { return oneOf(name, {"mvrotadvfile", "mvpathfile"}); }
+bool objectElement(std::string_view name) { return name == "obj" || name == "objreal"; }
 
 // DualSPHysics reads <mvpredef> and <mvrectfile> as other names of <mvfile>.
 bool positionFile(std::string_view name) { return oneOf(name, {"mvfile", "mvrectfile", "mvpredef"}); }
@@ -43,37 +43,56 @@ class MotionReader {
  public:
   MotionReader(const XmlReader& xml, const std::vector<MkEntry>& mks) : x_(xml), mks_(mks) {}
 
-  std::vector<MotionObject> read(const XMLElement* motion) {
-    std::vector<MotionObject> objects;
-    for (const XMLElement* e = motion->FirstChildElement(); e; e = e->NextSiblingElement()) {
-      const std::string_view name = e->Name();
-      if (skipped(e)) continue;
-      if (name == "obj")
-        x_.fail(e, "nested <obj> motion hierarchies are not supported: give each moving mkbound its own <objreal>");
-      if (name != "objreal") x_.unknown(e, motion);
-      MotionObject o = readObject(e);
-      for (const MotionObject& prev : objects)
-        if (prev.ref == o.ref) x_.fail(e, fmt::format("mkbound {} already has a motion (line {})", o.ref, prev.line));
-      objects.push_back(std::move(o));
-    }
-    return objects;
+  // The <objreal> objects and the <obj> frames of <motion>, nested as deep as the case nests them.
+  void read(const XMLElement* motion, std::vector<MotionObject>& objects, std::vector<MotionObject>& frames) {
+    readNested(motion, -1, objects, frames);
+    // While reading, a frame parent f is -2 - f: it follows the objects in the kinematics' list.
+    for (std::vector<MotionObject>* list : {&objects, &frames})
+      for (MotionObject& o : *list)
+        if (o.parent <= -2) o.parent = int(objects.size()) + (-2 - o.parent);
   }
 
  private:
-  MotionObject readObject(const XMLElement* e) {
-    MotionObject o;
-    o.ref = x_.integer(e, "ref");
-    o.line = e->GetLineNum();
-    o.mkIndex = boundFamily(e, o.ref);
-    std::vector<const XMLElement*> movEl, beginEl;
+  void readNested(const XMLElement* e, int parent, std::vector<MotionObject>& objects,
+                  std::vector<MotionObject>& frames) {
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       const std::string_view name = c->Name();
       if (skipped(c)) continue;
+      if (name == "objreal") {
+        MotionObject o = readObject(c, true);
+        for (const MotionObject& prev : objects)
+          if (prev.ref == o.ref) x_.fail(c, fmt::format("mkbound {} already has a motion (line {})", o.ref, prev.line));
+        o.parent = parent;
+        objects.push_back(std::move(o));
+        readNested(c, int(objects.size()) - 1, objects, frames);
+      } else if (name == "obj") {
+        MotionObject o = readObject(c, false);
+        o.parent = parent;
+        frames.push_back(std::move(o));
+        readNested(c, -2 - (int(frames.size()) - 1), objects, frames);
+      } else if (parent == -1) {
+        x_.unknown(c, e);  // directly under <motion>; inside an object readObject checks it
+      }
+    }
+  }
+
+  // An <objreal ref> (real: its particles move) or an <obj> (a frame for the objects nested in it).
+  MotionObject readObject(const XMLElement* e, bool real) {
+    MotionObject o;
+    o.line = e->GetLineNum();
+    if (real) {
+      o.ref = x_.integer(e, "ref");
+      o.mkIndex = boundFamily(e, o.ref);
+    } else {
+      o.ref = -1;
+    }
+    std::vector<const XMLElement*> movEl, beginEl;
+    for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+      const std::string_view name = c->Name();
+      if (skipped(c) || objectElement(name)) continue;
       if (name == "begin") {
         o.begins.push_back(readBegin(c));
         beginEl.push_back(c);
-      } else if (knownUnsupported(name)) {
-        x_.fail(c, fmt::format("this movement type is not supported (supported: {})", kSupported));
       } else if (supported(name)) {
         Movement m = readMovement(c);
         const int k = o.find(m.id);
@@ -82,17 +101,19 @@ class MotionReader {
         o.movements.push_back(m);
         movEl.push_back(c);
       } else {
-        x_.fail(c, fmt::format("unknown element inside <objreal> (expected <begin> or a movement: {})", kSupported));
+        x_.fail(c, fmt::format("unknown element inside <{}> (expected <begin>, a movement ({}) or a nested <obj> or "
+                               "<objreal>)",
+                               e->Name(), kSupported));
       }
     }
     for (size_t b = 0; b < o.begins.size(); ++b)
       if (o.find(o.begins[b].mov) < 0)
-        x_.fail(beginEl[b], fmt::format("mov=\"{}\": no movement with id {} in this <objreal>", o.begins[b].mov,
-                                        o.begins[b].mov));
+        x_.fail(beginEl[b], fmt::format("mov=\"{}\": no movement with id {} in this <{}>", o.begins[b].mov,
+                                        o.begins[b].mov, e->Name()));
     for (size_t k = 0; k < o.movements.size(); ++k) {
       const int next = o.movements[k].next;
       if (next >= 0 && o.find(next) < 0)
-        x_.fail(movEl[k], fmt::format("next=\"{}\": no movement with id {} in this <objreal>", next, next));
+        x_.fail(movEl[k], fmt::format("next=\"{}\": no movement with id {} in this <{}>", next, next, e->Name()));
     }
     checkTimelessLoops(o, movEl);
     return o;
@@ -254,6 +275,8 @@ class MotionReader {
       const XMLElement* file = x_.child(c, "file");
       x_.onlyChildren(file, {});
       m.table = readTable(file, MotionFileColumns{.fields = 2, .time = 0, .angle = 1, .angleFactor = ang});
+    } else if (name == "mvrotadvfile" || name == "mvpathfile") {
+      readAdvancedFile(c, m, name == "mvpathfile", ang);
     } else if (name == "mvcir") {
       x_.onlyChildren(c, {"vel", "ref", "axisp1", "axisp2"});
       m.type = MovementType::Cir;
@@ -277,6 +300,49 @@ class MotionReader {
       readAxis(c, m);
     }
     return m;
+  }
+
+  // mvrotadvfile and mvpathfile: <file> with the columns of the time, the three angles (in the
+  // movement's anglesunits) and, for the path, the position; <center>, <intrinsic>, <axes> and, for
+  // the path, <movecenter>, with DualSPHysics' defaults.
+  void readAdvancedFile(const XMLElement* c, Movement& m, bool path, double ang) const {
+    if (path)
+      x_.onlyChildren(c, {"file", "center", "movecenter", "intrinsic", "axes"});
+    else
+      x_.onlyChildren(c, {"file", "center", "intrinsic", "axes"});
+    m.type = path ? MovementType::PathFile : MovementType::RotAdvFile;
+    m.center = x_.vec(x_.child(c, "center"));
+    if (const XMLElement* i = x_.optionalChild(c, "intrinsic")) m.intrinsic = x_.boolean(i, "value", false);
+    m.moveCenter = path;
+    if (const XMLElement* mc = x_.optionalChild(c, "movecenter")) m.moveCenter = x_.boolean(mc, "value", true);
+    if (const XMLElement* a = x_.optionalChild(c, "axes")) {
+      const std::string_view v = x_.attr(a, "value");
+      const bool ok = v.size() == 3 && std::all_of(v.begin(), v.end(), [](char k) { return k == 'X' || k == 'Y' || k == 'Z'; });
+      if (!ok) x_.fail(a, fmt::format("value=\"{}\" must be three of X, Y and Z (e.g. XYZ, ZYZ), as DualSPHysics reads it", v));
+      for (int k = 0; k < 3; ++k) m.axes[k] = v[size_t(k)];
+    }
+    const XMLElement* file = x_.child(c, "file");
+    x_.onlyChildren(file, {});
+    MotionFileColumns cols;
+    cols.fields = file->Attribute("fields") ? x_.integer(file, "fields") : (path ? 7 : 4);
+    auto column = [&](const char* name, int fallback) {
+      const int k = file->Attribute(name) ? x_.integer(file, name) : fallback;
+      if (k < 0 || k >= cols.fields)
+        x_.fail(file, fmt::format("{}=\"{}\" is not a column of rows of fields=\"{}\" (columns count from 0)", name, k,
+                                  cols.fields));
+      return k;
+    };
+    cols.time = column("fieldtime", 0);
+    if (path) {
+      cols.x = column("fieldx", 1);
+      cols.y = column("fieldy", 2);
+      cols.z = column("fieldz", 3);
+    }
+    cols.ang1 = column("fieldang1", path ? 4 : 1);
+    cols.ang2 = column("fieldang2", path ? 5 : 2);
+    cols.ang3 = column("fieldang3", path ? 6 : 3);
+    cols.angleFactor = ang;
+    m.table = readTable(file, cols);
   }
 
   // <freq v>, <ampl v> and the optional <phase v> of mvrotsinu and mvcirsinu.
@@ -324,9 +390,9 @@ class MotionReader {
 
 }  // namespace
 
-std::vector<MotionObject> readMotion(const XmlReader& xml, const XMLElement* motion,
-                                     const std::vector<MkEntry>& mks) {
-  return MotionReader(xml, mks).read(motion);
+void readMotion(const XmlReader& xml, const XMLElement* motion, const std::vector<MkEntry>& mks,
+                std::vector<MotionObject>& objects, std::vector<MotionObject>& frames) {
+  MotionReader(xml, mks).read(motion, objects, frames);
 }
 
 }  // namespace sph

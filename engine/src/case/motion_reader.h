@@ -17,8 +17,9 @@
 namespace sph {
 
 // `mks` are the generated particle families: refs are checked against them, so this runs after
-// the geometry.
-std::vector<MotionObject> readMotion(const XmlReader& xml, const XMLElement* motion,
-                                     const std::vector<MkEntry>& mks);
+// the geometry. The <objreal> objects go to `objects`, the <obj> frames to `frames`
+// (model/case_motion.h: MotionObject::parent).
+void readMotion(const XmlReader& xml, const XMLElement* motion, const std::vector<MkEntry>& mks,
+                std::vector<MotionObject>& objects, std::vector<MotionObject>& frames);
 
 }  // namespace sph

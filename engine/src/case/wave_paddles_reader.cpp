@@ -450,6 +450,10 @@ void attachWavePaddles(const std::string& path, const std::vector<WavePaddle>& p
           fmt::format("{}:{}: <{}>: mkbound {} has no <motion> object: a paddle moves the particles of "
                       "an <objreal ref=\"{}\"> (with <mvnull>), as in DualSPHysics",
                       path, p.line, element, p.mkbound, p.mkbound));
+    if (object->parent >= 0)
+      throw InputError(fmt::format("{}:{}: <{}>: mkbound {} is nested in another motion object (line {}): a wave "
+                                   "paddle on a nested object is not supported by this engine",
+                                   path, p.line, element, p.mkbound, object->line));
     if (object->paddle)
       throw InputError(fmt::format("{}:{}: <{}>: mkbound {} already has the wave paddle of line {}", path, p.line,
                                    element, p.mkbound, object->paddle->line));

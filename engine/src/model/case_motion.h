@@ -22,6 +22,8 @@ namespace sph {
 // Null: DualSPHysics' <mvnull>, a movement that moves nothing and ends its chain (cases use it to
 // mark an object as moving whose motion comes from elsewhere, e.g. a wave paddle).
 // RectFile, RotFile: <mvfile>/<mvrectfile> and <mvrotfile>, positions or angles from a data file.
+// RotAdvFile, PathFile: <mvrotadvfile> and <mvpathfile>, three chained angles (and, for the path,
+// positions) from a data file.
 // Cir, CirSinu, CirAce: <mvcir>, <mvcirsinu>, <mvcirace>, the object translated (never turned) so
 // that a reference point goes round the axis like mvrot, mvrotsinu, mvrotace turn it.
 enum class MovementType {
@@ -37,7 +39,9 @@ enum class MovementType {
   RotFile,
   Cir,
   CirSinu,
-  CirAce
+  CirAce,
+  RotAdvFile,
+  PathFile
 };
 
 // The rows of a movement's data file, times not decreasing (two rows of one time: the value jumps
@@ -48,6 +52,7 @@ struct MotionTable {
   std::vector<double> time;
   std::vector<Vec3d> pos;     // mvfile
   std::vector<double> angle;  // mvrotfile
+  std::vector<Vec3d> angles;  // mvrotadvfile, mvpathfile: the three angles of each row, radians
 };
 
 struct Movement {
@@ -72,8 +77,17 @@ struct Movement {
   double freqRot = 0, amplRot = 0, phaseRot = 0;
   // mvcir*: the reference point <ref> the object's displacement follows.
   Vec3d ref;
-  // mvfile, mvrectfile, mvrotfile: the rows of the data file (shared: copies of a case share them).
+  // mvfile, mvrectfile, mvrotfile, mvrotadvfile, mvpathfile: the rows of the data file (shared:
+  // copies of a case share them).
   std::shared_ptr<const MotionTable> table;
+  // mvrotadvfile, mvpathfile: the object turns about `center` from the orientation of the file's
+  // angles at one time to that at the next; the orientation of angles (a1, a2, a3) about the axes
+  // named by `axes` is R(a1) R(a2) R(a3) (matrix product) when `intrinsic` is false and
+  // R(a3) R(a2) R(a1) when it is true, as DualSPHysics 5.4 composes them (motion/motion_kinematics.h).
+  // mvpathfile with moveCenter: the centre follows the path.
+  Vec3d center;
+  bool intrinsic = false, moveCenter = false;
+  char axes[3] = {'X', 'Y', 'Z'};
   // mvrectsinu/mvrotsinu without <phase>: continue from the phase the previous movement of the
   // chain reached (DualSPHysics does this so that chained sinusoids join smoothly).
   bool phaseFromPrevious = false;
@@ -90,8 +104,10 @@ struct MotionBegin {
   int line = 0;
 };
 
+// A <motion> object: an <objreal ref=...> (the case's motions), or an <obj> without particles (a
+// frame, the case's motionFrames) whose motion its nested objects share.
 struct MotionObject {
-  int ref = 0;              // mkbound value (local, as in <setmkbound mk=...>)
+  int ref = 0;              // mkbound value (local, as in <setmkbound mk=...>); frames: -1
   uint16_t mkIndex = 0;     // index into CaseDefinition::mks of that boundary family
   int line = 0;
   std::vector<Movement> movements;
@@ -99,6 +115,11 @@ struct MotionObject {
   // The wave paddle of <special><wavepaddles> that drives this object, if any: its law is
   // added to the chains' movements.
   std::optional<WavePaddle> paddle;
+  // The object it is nested in (DualSPHysics' <obj> and <objreal> inside another), as an index
+  // into the case's motions followed by its motionFrames; -1: none. Each step the parent's motion
+  // moves the nested object's particles, its rotation axes and reference points, then the nested
+  // object's own movements run about the moved axes (DualSPHysics' JMotionObj).
+  int parent = -1;
 
   // Index into `movements` of the movement with that id, or -1.
   int find(int id) const {

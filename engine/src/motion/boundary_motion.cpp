@@ -23,7 +23,7 @@ void moveBoundariesCpu(const ParticleView<T>& p, const MotionTableView& m, int t
 
 template <typename T>
 BoundaryMotion<T>::BoundaryMotion(const CaseDefinition& c, const SimParameters& p, Device d, int threads)
-    : kinematics_(c.motions), device_(d), threads_(threads), nMk_(uint32_t(c.mks.size())),
+    : kinematics_(c.motions, c.motionFrames), device_(d), threads_(threads), nMk_(uint32_t(c.mks.size())),
       box_(makePeriodicBox<double>(p)) {
   if (c.motions.size() > size_t(INT16_MAX))
     throw InputError(fmt::format("{}: <motion>: {} moving objects, more than {} are not supported", c.path,

@@ -48,13 +48,70 @@ double fileAngle(const MotionTable& f, double tau) {
          f.angle.front();
 }
 
+// The file's three angles at the time tau into the movement.
+Vec3d fileAngles(const MotionTable& f, double tau) {
+  return tableAt(f.time, f.angles, f.time.front() + tau, [](const Vec3d& a, const Vec3d& b, double w) {
+    return Vec3d{a.x + w * (b.x - a.x), a.y + w * (b.y - a.y), a.z + w * (b.z - a.z)};
+  });
+}
+
+// r = r s (3x3, row-major).
+void multiply(double* r, const double* s) {
+  double p[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) p[3 * i + j] = r[3 * i] * s[j] + r[3 * i + 1] * s[3 + j] + r[3 * i + 2] * s[6 + j];
+  std::copy(p, p + 9, r);
+}
+
+// The orientation of the angles a about m's axes (model/case_motion.h: Movement::axes), each
+// axis turned by the right-hand rule (DualSPHysics' MatrixRotX, Y, Z).
+void orientation(const Movement& m, const Vec3d& a, double* r) {
+  const double ang[3] = {a.x, a.y, a.z};
+  const double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  std::copy(id, id + 9, r);
+  for (int k = 0; k < 3; ++k) {
+    const int i = m.intrinsic ? 2 - k : k;
+    const double c = std::cos(ang[i]), s = std::sin(ang[i]);
+    double q[9];
+    switch (m.axes[i]) {
+      case 'X': {
+        const double x[9] = {1, 0, 0, 0, c, -s, 0, s, c};
+        std::copy(x, x + 9, q);
+        break;
+      }
+      case 'Y': {
+        const double y[9] = {c, 0, s, 0, 1, 0, -s, 0, c};
+        std::copy(y, y + 9, q);
+        break;
+      }
+      default: {
+        const double z[9] = {c, -s, 0, s, c, 0, 0, 0, 1};
+        std::copy(z, z + 9, q);
+      }
+    }
+    multiply(r, q);
+  }
+}
+
 }  // namespace
 
-MotionKinematics::MotionKinematics(std::vector<MotionObject> objects) : objects_(std::move(objects)) {
+MotionKinematics::MotionKinematics(std::vector<MotionObject> objects, std::vector<MotionObject> frames)
+    : objects_(std::move(objects)), nObjects_(objects_.size()) {
+  for (MotionObject& f : frames) objects_.push_back(std::move(f));
   for (const MotionObject& o : objects_) {
     refBase_.push_back(refs_.size());
-    for (const Movement& m : o.movements) refs_.push_back(m.ref);
+    for (const Movement& m : o.movements) {
+      refs_.push_back(m.ref);
+      centers_.push_back(m.center);
+    }
   }
+  // Parents first: by depth of nesting, in the case's order within a depth.
+  std::vector<int> depth(objects_.size(), 0);
+  for (size_t o = 0; o < objects_.size(); ++o)
+    for (int p = objects_[o].parent; p >= 0 && depth[o] <= int(objects_.size()); p = objects_[size_t(p)].parent)
+      ++depth[o];
+  for (size_t o = 0; o < objects_.size(); ++o) order_.push_back(o);
+  std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) { return depth[a] < depth[b]; });
   for (size_t o = 0; o < objects_.size(); ++o) {
     paddles_.emplace_back();
     if (objects_[o].paddle) paddles_.back().emplace(*objects_[o].paddle);
@@ -121,6 +178,8 @@ MotionKinematics::Handover MotionKinematics::handover(const Movement& m, const C
     case MovementType::Null:
     case MovementType::RectFile:
     case MovementType::RotFile:
+    case MovementType::RotAdvFile:
+    case MovementType::PathFile:
       break;
   }
   return h;
@@ -185,9 +244,60 @@ RigidTransform MotionKinematics::piece(const Movement& m, const Chain& c, double
     }
     case MovementType::Wait:
     case MovementType::Null:
-      break;
+    case MovementType::RotAdvFile:
+    case MovementType::PathFile:
+      break;  // advancedFilePiece
   }
   return RigidTransform{};
+}
+
+// mvrotadvfile, mvpathfile over the times a < b into the movement (see the header).
+RigidTransform MotionKinematics::advancedFilePiece(const Chain& c, const Movement& m, double a, double b) {
+  double ra[9], rb[9];
+  orientation(m, fileAngles(*m.table, a), ra);
+  orientation(m, fileAngles(*m.table, b), rb);
+  RigidTransform t;
+  t.linear = false;
+  // R = rb ra^T
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) t.r[3 * i + j] = rb[3 * i] * ra[3 * j] + rb[3 * i + 1] * ra[3 * j + 1] + rb[3 * i + 2] * ra[3 * j + 2];
+  Vec3d d{};
+  Vec3d& centre = centers_[refIndex(c, c.mov)];
+  if (m.type == MovementType::PathFile) {
+    const Vec3d pa = filePos(*m.table, a), pb = filePos(*m.table, b);
+    d = {pb.x - pa.x, pb.y - pa.y, pb.z - pa.z};
+    if (m.moveCenter) centre = {centre.x + d.x, centre.y + d.y, centre.z + d.z};
+  }
+  // x' = c + R (x + d - c): b = c + R (d - c).
+  const double v[3] = {d.x - centre.x, d.y - centre.y, d.z - centre.z};
+  const double cc[3] = {centre.x, centre.y, centre.z};
+  for (int i = 0; i < 3; ++i) t.b[i] = cc[i] + t.r[3 * i] * v[0] + t.r[3 * i + 1] * v[1] + t.r[3 * i + 2] * v[2];
+  return t;
+}
+
+void MotionKinematics::carry(size_t o, const RigidTransform& p) {
+  for (size_t k = 0; k < objects_[o].movements.size(); ++k) {
+    Movement& m = objects_[o].movements[k];
+    m.axisP1 = p.apply(m.axisP1);
+    m.axisP2 = p.apply(m.axisP2);
+    refs_[refBase_[o] + k] = p.apply(refs_[refBase_[o] + k]);
+  }
+  for (Chain& c : chains_)
+    if (c.object == o && c.mov >= 0 && circular(objects_[o].movements[size_t(c.mov)].type))
+      c.refStart = p.apply(c.refStart);
+}
+
+void MotionKinematics::save(CheckpointWriter& w) const {
+  w.putVector("motion.chains", chains_);
+  w.putVector("motion.refs", refs_);
+  std::vector<Vec3d> axes;
+  for (const MotionObject& o : objects_)
+    for (const Movement& m : o.movements) {
+      axes.push_back(m.axisP1);
+      axes.push_back(m.axisP2);
+    }
+  w.putVector("motion.axes", axes);
+  w.putVector("motion.centers", centers_);
 }
 
 RigidTransform MotionKinematics::paddleStep(const WavePaddle& p, const PaddleLaw& law, double ta, double tb,
@@ -208,48 +318,84 @@ void MotionKinematics::restore(const CheckpointReader& r) {
                                  r.path().string(), refs.size(), refs_.size()));
   chains_ = std::move(chains);
   refs_ = std::move(refs);
+  // Axes carried by a parent and centres moved along a path (absent from checkpoints of cases
+  // where neither can move).
+  if (r.has("motion.axes")) {
+    const std::vector<Vec3d> axes = r.vector<Vec3d>("motion.axes");
+    if (axes.size() != 2 * refs_.size())
+      throw InputError(fmt::format("{}: the checkpoint holds {} motion axis points, the case {}", r.path().string(),
+                                   axes.size(), 2 * refs_.size()));
+    size_t k = 0;
+    for (MotionObject& o : objects_)
+      for (Movement& m : o.movements) {
+        m.axisP1 = axes[k++];
+        m.axisP2 = axes[k++];
+      }
+  }
+  if (r.has("motion.centers")) {
+    std::vector<Vec3d> centers = r.vector<Vec3d>("motion.centers");
+    if (centers.size() != centers_.size())
+      throw InputError(fmt::format("{}: the checkpoint holds {} motion centres, the case {}", r.path().string(),
+                                   centers.size(), centers_.size()));
+    centers_ = std::move(centers);
+  }
+}
+
+// Runs chain c over [t, t1], composing its pieces into s.
+void MotionKinematics::runChain(Chain& c, double t, double t1, ObjectStep& s) {
+  while (c.mov >= 0) {
+    const Movement& m = objects_[c.object].movements[size_t(c.mov)];
+    const double end = std::min(c.start + m.duration, c.stop);
+    const double a = std::max(t, c.start), b = std::min(t1, end);
+    if (b > a && m.type != MovementType::Wait && m.type != MovementType::Null) {
+      const bool advanced = m.type == MovementType::RotAdvFile || m.type == MovementType::PathFile;
+      s.transform = s.transform.then(advanced ? advancedFilePiece(c, m, a - c.start, b - c.start) : piece(m, c, a, b));
+      s.moved = true;
+      if (circular(m.type)) refs_[refIndex(c, c.mov)] = refPoint(m, c, b - c.start);
+    }
+    if (t1 < end) break;  // still running at the end of the step
+    if (end >= c.stop || m.next < 0) {
+      c.mov = -1;
+      break;
+    }
+    // Hand over to `next` at `end`, passing on the phase or velocity reached.
+    const Handover h = handover(m, c);
+    c.start += m.duration;
+    const int next = objects_[c.object].find(m.next);
+    if (next < 0) {
+      c.mov = -1;
+      break;
+    }
+    enter(c, next, h);
+  }
 }
 
 std::vector<ObjectStep> MotionKinematics::advance(double t, double dt, const std::vector<double>* paddleExtra) {
-  std::vector<ObjectStep> out(objects_.size());
-  for (size_t o = 0; o < objects_.size(); ++o) out[o].mkIndex = objects_[o].mkIndex;
+  std::vector<ObjectStep> all(objects_.size());
+  for (size_t o = 0; o < nObjects_; ++o) all[o].mkIndex = objects_[o].mkIndex;
   const double t1 = t + dt;
-  for (Chain& c : chains_) {
-    while (c.mov >= 0) {
-      const Movement& m = objects_[c.object].movements[size_t(c.mov)];
-      const double end = std::min(c.start + m.duration, c.stop);
-      const double a = std::max(t, c.start), b = std::min(t1, end);
-      if (b > a && m.type != MovementType::Wait && m.type != MovementType::Null) {
-        ObjectStep& s = out[c.object];
-        s.transform = s.transform.then(piece(m, c, a, b));
-        s.moved = true;
-        if (circular(m.type)) refs_[refIndex(c, c.mov)] = refPoint(m, c, b - c.start);
+  for (size_t o : order_) {
+    const int parent = objects_[o].parent;
+    const bool carried = parent >= 0 && all[size_t(parent)].moved;
+    if (carried) carry(o, all[size_t(parent)].transform);
+    for (Chain& c : chains_)
+      if (c.object == o) runChain(c, t, t1, all[o]);
+    if (paddles_[o]) {
+      const WavePaddle& p = *objects_[o].paddle;
+      // At rest before its start and after its end.
+      if (t1 > p.start && t < paddles_[o]->end()) {
+        const double extra = paddleExtra ? (*paddleExtra)[o] : 0.0;
+        all[o].transform = all[o].transform.then(paddleStep(p, *paddles_[o], t, t1, extra));
+        all[o].moved = true;
       }
-      if (t1 < end) break;  // still running at the end of the step
-      if (end >= c.stop || m.next < 0) {
-        c.mov = -1;
-        break;
-      }
-      // Hand over to `next` at `end`, passing on the phase or velocity reached.
-      const Handover h = handover(m, c);
-      c.start += m.duration;
-      const int next = objects_[c.object].find(m.next);
-      if (next < 0) {
-        c.mov = -1;
-        break;
-      }
-      enter(c, next, h);
+    }
+    if (carried) {
+      all[o].transform = all[size_t(parent)].transform.then(all[o].transform);
+      all[o].moved = true;
     }
   }
-  for (size_t o = 0; o < objects_.size(); ++o) {
-    if (!paddles_[o]) continue;
-    const WavePaddle& p = *objects_[o].paddle;
-    if (t1 <= p.start || t >= paddles_[o]->end()) continue;  // at rest before its start and after its end
-    const double extra = paddleExtra ? (*paddleExtra)[o] : 0.0;
-    out[o].transform = out[o].transform.then(paddleStep(p, *paddles_[o], t, t1, extra));
-    out[o].moved = true;
-  }
-  return out;
+  all.resize(nObjects_);
+  return all;
 }
 
 }  // namespace sph

@@ -20,6 +20,15 @@
 //    its reference point, which goes round the axis by the angle of mvrot/mvrotsinu/mvrotace. The
 //    point belongs to the movement and stays where it went: a chain that comes back to the
 //    movement goes on round from there (another movement with the same <ref> has its own point);
+//  * mvrotadvfile turns the object about its centre from the orientation of the file's three
+//    angles at one end of the step to that at the other, R = O(new) O(old)^T, O composed as
+//    model/case_motion.h says (DualSPHysics' JMatrix4::MatrixRotate, rotations about the fixed
+//    x, y, z by the right-hand rule); mvpathfile also translates by the path's displacement d
+//    (x' = c' + R (x + d - c')), the centre c' moving with the path when movecenter is on (and
+//    staying where it went, like a circular movement's point);
+//  * an object nested in another (model/case_motion.h: MotionObject::parent) first has its
+//    rotation axes, reference points and particles carried by its parent's motion over the step,
+//    then its own movements run about the carried axes: x' = own(parent(x));
 //  * a wave paddle (model/case_wave_paddles.h, motion/paddle_law.h) moves by the difference of its law
 //    between the ends of the step, after its object's chain, about a hinge or along a direction
 //    fixed in space.
@@ -106,15 +115,17 @@ struct ObjectStep {
 
 class MotionKinematics {
  public:
-  explicit MotionKinematics(std::vector<MotionObject> objects);
+  // `frames`: the <obj> frames (model/case_motion.h), which move no particles themselves.
+  explicit MotionKinematics(std::vector<MotionObject> objects, std::vector<MotionObject> frames = {});
 
-  // The motion of every object (in the order given) over [t, t + dt]. Successive calls must
+  // The motion of every object (in the order given, frames left out) over [t, t + dt]. Successive calls must
   // cover successive steps: t of a call is t + dt of the one before (the first may start at
   // any t >= 0; a chain's movements before it are taken as run). `paddleExtra`, when given, holds
   // per object a displacement added to its paddle's over the step (active absorption,
   // motion/paddle_awas.h).
   std::vector<ObjectStep> advance(double t, double dt, const std::vector<double>* paddleExtra = nullptr);
 
+  // The objects, then the frames.
   const std::vector<MotionObject>& objects() const { return objects_; }
   // The law of object k's wave paddle (null when it has none). Copies share the second order's
   // samples of irregular waves, so a copy costs no second computation of them.
@@ -122,10 +133,7 @@ class MotionKinematics {
 
   // Checkpoints: the running movement of every chain and the circular movements' reference
   // points, as advance() left them.
-  void save(CheckpointWriter& w) const {
-    w.putVector("motion.chains", chains_);
-    w.putVector("motion.refs", refs_);
-  }
+  void save(CheckpointWriter& w) const;
   void restore(const CheckpointReader& r);
 
  private:
@@ -155,19 +163,27 @@ class MotionKinematics {
   Handover handover(const Movement& m, const Chain& c) const;
   static RigidTransform piece(const Movement& m, const Chain& c, double ta, double tb);
   static Vec3d refPoint(const Movement& m, const Chain& c, double tau);
-  // refs_ index of movement `mov` of the chain's object.
+  // refs_ (and centers_) index of movement `mov` of the chain's object.
   size_t refIndex(const Chain& c, int mov) const { return refBase_[c.object] + size_t(mov); }
+  void runChain(Chain& c, double t, double t1, ObjectStep& s);
+  RigidTransform advancedFilePiece(const Chain& c, const Movement& m, double a, double b);
+  // Object o's axes, reference points and centres carried by its parent's step transform p.
+  void carry(size_t o, const RigidTransform& p);
 
   // The transform a paddle's law makes over [ta, tb], plus `extra` along a piston's direction.
   static RigidTransform paddleStep(const WavePaddle& p, const PaddleLaw& law, double ta, double tb, double extra);
 
-  std::vector<MotionObject> objects_;
+  std::vector<MotionObject> objects_;  // the objects, then the frames
+  size_t nObjects_ = 0;
+  std::vector<size_t> order_;          // parents before the objects nested in them
   std::vector<Chain> chains_;
   std::vector<std::optional<PaddleLaw>> paddles_;  // per object
   // Where each circular movement's reference point is now, object by object, movement by
   // movement (its <ref> until it runs; unused for the other movements).
   std::vector<Vec3d> refs_;
   std::vector<size_t> refBase_;  // per object: its first movement's index in refs_
+  // Where each mvpathfile's centre is now (movecenter moves it), indexed as refs_.
+  std::vector<Vec3d> centers_;
 };
 
 }  // namespace sph

@@ -77,9 +77,10 @@ namespace {
 std::vector<std::string> dataFilesOf(const CaseDefinition& c) {
   std::vector<std::string> files;
   if (!c.particleFile.empty()) files.push_back(c.particleFile);
-  for (const MotionObject& o : c.motions)
-    for (const Movement& m : o.movements)
-      if (m.table) files.push_back(m.table->path);
+  for (const std::vector<MotionObject>* list : {&c.motions, &c.motionFrames})
+    for (const MotionObject& o : *list)
+      for (const Movement& m : o.movements)
+        if (m.table) files.push_back(m.table->path);
   for (const AccInput& a : c.accInputs)
     if (!a.file.empty()) files.push_back(a.file);
   return files;

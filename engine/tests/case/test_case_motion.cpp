@@ -216,7 +216,9 @@ TEST(CaseMotion, ReadsTheCaseWavemakerMotion) {
   const XMLElement* motion = doc.RootElement()->FirstChildElement("casedef")->FirstChildElement("motion");
   ASSERT_NE(motion, nullptr);
   const std::vector<MkEntry> mks = {{true, 0, 10, 100}, {true, 10, 20, 50}, {false, 0, 1, 1000}};
-  const std::vector<MotionObject> objs = readMotion(XmlReader(ref), motion, mks);
+  std::vector<MotionObject> objs, frames;
+  readMotion(XmlReader(ref), motion, mks, objs, frames);
+  EXPECT_TRUE(frames.empty());
   ASSERT_EQ(objs.size(), 1u);
   const MotionObject& o = objs[0];
   EXPECT_EQ(o.ref, 10);
@@ -288,10 +290,20 @@ TEST_P(CaseMotionErrors, NameFileLineAndElement) {
 const BadMotion kBadMotions[] = {
     {"UnknownType", R"(<objreal ref="1"><begin mov="1" start="0" /><mvzigzag id="1" duration="1" /></objreal>)",
      "<mvzigzag>", "<mvzigzag", "unknown element inside <objreal>"},
-    {"UnsupportedType",
+    {"AdvancedFileWithoutCentre",
      R"(<objreal ref="1"><begin mov="1" start="0" />
 <mvrotadvfile id="1" duration="1"><file name="angles.csv" /></mvrotadvfile></objreal>)",
-     "<mvrotadvfile>", "<mvrotadvfile", "not supported"},
+     "<mvrotadvfile>", "<mvrotadvfile", "missing element <center>"},
+    {"AdvancedFileBadAxes",
+     R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvpathfile id="1" duration="1"><file name="path.csv" /><center x="0" y="0" z="0" />
+<axes value="XQZ" /></mvpathfile></objreal>)",
+     "<axes>", "<axes value", "must be three of X, Y and Z"},
+    {"AdvancedFileColumnOutside",
+     R"(<objreal ref="1"><begin mov="1" start="0" />
+<mvrotadvfile id="1" duration="1"><file name="angles.csv" fields="3" /><center x="0" y="0" z="0" />
+</mvrotadvfile></objreal>)",
+     "<file>", "<file name", "fieldang3=\"3\" is not a column"},
     {"CirWithoutRef", R"(<objreal ref="1"><begin mov="1" start="0" />
 <mvcir id="1" duration="1"><vel ang="10" /><axisp1 x="0" y="0" z="0" /><axisp2 x="0" y="1" z="0" /></mvcir>
 </objreal>)",
@@ -375,9 +387,12 @@ const BadMotion kBadMotions[] = {
 <mvrect id="1" duration="1"><vel x="1" y="0" z="0" />
 <freq x="1" y="0" z="0" /></mvrect></objreal>)",
      "<freq>", "<freq x", "unknown element inside <mvrect>"},
-    {"NestedObj", R"(
-<obj><begin mov="1" start="0" /><wait id="1" duration="1" /></obj>)",
-     "<obj>", "<obj>", "not supported"},
+    {"NestedObjUnknownChild", R"(
+<obj><begin mov="1" start="0" /><wait id="1" duration="1" /><mvzigzag id="2" duration="1" /></obj>)",
+     "<mvzigzag>", "<mvzigzag", "unknown element inside <obj>"},
+    {"NestedObjectSameRef", R"(<objreal ref="1"><begin mov="1" start="0" /><wait id="1" duration="1" />
+<objreal ref="1"><begin mov="1" start="0" /><wait id="1" duration="2" /></objreal></objreal>)",
+     "<objreal>", "duration=\"2\"", "already has a motion"},
     {"SameRefTwice", R"(<objreal ref="1"><begin mov="1" start="0" /><wait id="1" duration="1" /></objreal>
 <objreal ref="1"><begin mov="1" start="0" /><wait id="1" duration="2" /></objreal>)",
      "<objreal>", "duration=\"2\"", "already has a motion"},

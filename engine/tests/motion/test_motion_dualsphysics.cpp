@@ -8,6 +8,10 @@
 //    row again), mvrotfile in radians, mvcir looping through a wait, mvcirsinu and mvcirace each
 //    followed by one continuing its phase or velocity, mvrot, mvrotsinu.
 //  * Rot3D_Def.xml: mvrot and mvcir about an oblique axis (the sense of the turn in 3D).
+//  * AdvMotions_Def.xml (3D, DtFixed 1 ms): objects nested in an <obj> frame and in another
+//    object (translation in a turning frame, a circle and a turn about axes their parents carry),
+//    mvrotadvfile (XYZ extrinsic in degrees; ZYZ intrinsic in radians, columns permuted, a late
+//    start) and mvpathfile (the centre moving with the path; fixed, ZYX intrinsic).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,7 +40,7 @@ void expectAgreement(const std::string& caseFile, const std::string& fixture) {
   ASSERT_FALSE(rows.empty());
   std::map<int, size_t> objectOfMk;
   for (size_t o = 0; o < c.motions.size(); ++o) objectOfMk[c.motions[o].ref] = o;
-  MotionKinematics k(c.motions);
+  MotionKinematics k(c.motions, c.motionFrames);
   std::vector<RigidTransform> total(c.motions.size());
   double t = 0;
   size_t checked = 0;
@@ -65,6 +69,10 @@ TEST(MotionDualSPHysics, FileAndCircularMovementsAgree) {
 }
 
 TEST(MotionDualSPHysics, TurnsAboutAnObliqueAxisAgree) { expectAgreement("Rot3D_Def.xml", "Rot3D_motion.csv"); }
+
+TEST(MotionDualSPHysics, NestedObjectsAndAdvancedFileMovementsAgree) {
+  expectAgreement("AdvMotions_Def.xml", "AdvMotions_motion.csv");
+}
 
 }  // namespace
 }  // namespace sph
