@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "case/inout_grid_file.h"
 #include "case/motion_data_file.h"
 #include "geometry/inout_points.h"
 #include "sph/plugin/errors.h"
@@ -327,6 +328,36 @@ class InOutReader {
       x_.fail(e, "z, z2 and z3 must differ");
   }
 
+  // <imposevelocity mode="3">: <gridveldata file> (DualSPHysics' CSV grid of velocities), with
+  // <gridposzero x z> (the grid's first point, default 0 0) and <gridresetvelz value> (default
+  // true: DualSPHysics 5.4 always zeroes the z velocity after the interpolation). Mesh-data files
+  // (<meshdata>) are refused by name.
+  void interpolatedVelocity(const XMLElement* e, InOutZoneDef& d) const {
+    if (const XMLElement* m = once(e, "meshdata"))
+      x_.fail(m, "velocities from mesh-data files are not supported by this engine; use a <gridveldata> CSV grid");
+    x_.onlyChildren(e, {"gridveldata", "gridresetvelz", "gridposzero", "flowvelocity"});
+    if (const XMLElement* f = once(e, "flowvelocity"); f && x_.boolean(f, "active", false))
+      x_.fail(f, "a flow (active=\"true\") is for a fixed or variable velocity (mode 0 or 1), not an interpolated one");
+    const XMLElement* file = x_.child(e, "gridveldata");
+    x_.onlyChildren(file, {});
+    auto grid = std::make_shared<InOutVelocityGrid>();
+    try {
+      *grid = readInOutVelocityGrid(dataPath(x_.attr(file, "file")));
+    } catch (const InputError& err) {
+      x_.fail(file, err.what());
+    }
+    if (const XMLElement* z = once(e, "gridposzero")) {
+      x_.onlyChildren(z, {});
+      grid->x0 = x_.real(z, "x", 0.0);
+      grid->z0 = x_.real(z, "z", 0.0);
+    }
+    if (const XMLElement* r = once(e, "gridresetvelz")) {
+      x_.onlyChildren(r, {});
+      grid->resetVelz = x_.boolean(r, "value", true);
+    }
+    d.grid = std::move(grid);
+  }
+
   void velocity(const XMLElement* e, InOutZoneDef& d) const {
     d.velocityMode = e->Attribute("mode") ? choice<InOutVelocityMode>(e, "mode", 0, 3,
                                                                        "0 (fixed), 1 (variable), 2 (extrapolated) or 3 (interpolated)")
@@ -337,8 +368,10 @@ class InOutReader {
         x_.fail(f, "a flow (active=\"true\") is for a fixed or variable velocity (mode 0 or 1), not an extrapolated one");
       return;
     }
-    if (d.velocityMode == InOutVelocityMode::Interpolated)
-      x_.fail(e, "mode=\"3\" (velocity interpolated from a grid or mesh file) is not supported by this engine; use 0 or 1");
+    if (d.velocityMode == InOutVelocityMode::Interpolated) {
+      interpolatedVelocity(e, d);
+      return;
+    }
     static const char* kFixed[] = {"velocity", "velocity2", "velocity3", "jetcircle"};
     static const char* kTimes[] = {"velocitytimes", "velocitytimes2", "velocitytimes3"};
     static const char* kFiles[] = {"velocityfile", "velocityfile2", "velocityfile3"};
@@ -357,6 +390,9 @@ class InOutReader {
     const bool fixed = d.velocityMode == InOutVelocityMode::Fixed;
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       const std::string_view n = c->Name();
+      if (n == "gridveldata" || n == "gridresetvelz" || n == "gridposzero")
+        x_.fail(c, fmt::format("is for an interpolated velocity, <imposevelocity mode=\"3\">; this one has mode=\"{}\"",
+                               int(d.velocityMode)));
       const bool ofFixed = n == "velocity" || n == "velocity2" || n == "velocity3";
       const bool ofVariable = n.starts_with("velocitytimes") || n.starts_with("velocityfile");
       if (!skipped(c) && (fixed ? ofVariable : ofFixed))
@@ -483,7 +519,9 @@ class InOutReader {
 // inflow when none is negative, outflow when none is positive, reverse otherwise.
 enum class Behaviour { Inlet, Outlet, Reverse, Unknown };
 Behaviour behaviour(const InOutZoneDef& z) {
-  if (z.velocityMode == InOutVelocityMode::Extrapolated) return Behaviour::Unknown;  // any sign, any time
+  // Extrapolated or interpolated from a grid: any sign, any time.
+  if (z.velocityMode == InOutVelocityMode::Extrapolated || z.velocityMode == InOutVelocityMode::Interpolated)
+    return Behaviour::Unknown;
   double lo = HUGE_VAL, hi = -HUGE_VAL;
   const int n = z.profile == InOutProfile::Uniform ? 1 : z.profile == InOutProfile::Linear ? 2 : 3;
   for (const InOutVelocityRow& r : z.velocity)
@@ -521,11 +559,11 @@ void checkZone(const std::string& where, const InOutZoneDef& z, std::vector<std:
     warnings.push_back(where + ": with <remove value=\"true\">, refilling 0 works as refilling 1 (below zsurf)");
   if (b == Behaviour::Unknown && z.input != InOutInput::Convert)
     warnings.push_back(where + fmt::format(": <inputtreatment value=\"{}\"> is not recommended with an extrapolated "
-                                           "velocity (DualSPHysics' advice): fluid flowing out is let through or "
+                                           "or grid velocity (DualSPHysics' advice): fluid flowing out is let through or "
                                            "removed before it reaches the buffer",
                                            int(z.input)));
   if (b == Behaviour::Unknown && simple)
-    warnings.push_back(where + ": with an extrapolated velocity the flow may reverse, which refilling 0 and 1 cannot "
+    warnings.push_back(where + ": with an extrapolated or grid velocity the flow may reverse, which refilling 0 and 1 cannot "
                                "follow (DualSPHysics warns so too)");
   if (z.velocityMode == InOutVelocityMode::Extrapolated)
     warnings.push_back(where + ": an extrapolated velocity is not recommended for an inlet (DualSPHysics' advice): "

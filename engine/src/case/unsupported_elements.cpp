@@ -17,8 +17,6 @@ constexpr Unsupported kUnsupported[] = {
     {"casedef", "vres", "variable resolution (VRes) buffer zones"},
     {"mkconfig", "mkorientbound", "the orientation of boundary mk numbers"},
     {"imposevelocity", "meshdata", "an inlet velocity interpolated from a mesh data file"},
-    {"imposevelocity", "gridveldata", "an inlet velocity interpolated from a grid file"},
-    {"imposevelocity", "gridresetvelz", "the reset of a grid velocity's z component"},
     {"imposezsurf", "meshdata", "an inlet zsurf interpolated from a mesh data file"},
     {"imposezsurf", "zsurf0", "the initial zsurf of one calculated from the fluid (mode 2)"},
     {"imposezsurf", "zsurfmin", "the lowest zsurf of one calculated from the fluid (mode 2)"},

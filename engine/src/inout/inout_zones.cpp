@@ -46,6 +46,19 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
     h.useBox = io.useBoxLimit;
     h.density = z.densityMode == InOutDensityMode::Hydrostatic ? 1 : z.densityMode == InOutDensityMode::Extrapolated ? 2 : 0;
     h.velocity = z.velocityMode == InOutVelocityMode::Extrapolated ? 1 : 0;
+    gridBase_.push_back(gridHost_.size());
+    if (z.grid) {
+      const InOutVelocityGrid& g = *z.grid;
+      h.grid = 1;
+      h.gridNx = g.nx;
+      h.gridNz = g.nz;
+      h.gridVelz = g.velz && !g.resetVelz;
+      h.gridX0 = g.x0;
+      h.gridZ0 = g.z0;
+      h.gridDpx = g.dpx;
+      h.gridDpz = g.dpz;
+      gridHost_.insert(gridHost_.end(), g.values.begin(), g.values.end());
+    }
     if (z.jet) {
       // The zone's circle: the jet narrows from its radius to the jet's over the distance ahead.
       const InOutShapeDef& circle = z.shapes[1];
@@ -73,6 +86,10 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
   laterRoom_ = uint32_t(io.memoryResize1 * full);
   if (laterRoom_ == 0 && io.memoryResize1 > 0) laterRoom_ = 1;
   dev_.allocate(d, defs_.size(), "the inlet/outlet zones");
+  if (!gridHost_.empty()) {
+    gridDev_.allocate(d, gridHost_.size(), "the inlet/outlet velocity grids");
+    gridDev_.upload(gridHost_, "uploading the inlet/outlet velocity grids");
+  }
 }
 
 InOutParams InOutZones::at(double t) {
@@ -83,6 +100,30 @@ InOutParams InOutZones::at(double t) {
     InOutZoneData next = h;
     next.zsurf = zsurfAt(z, t);
     // The table's rows around t (the first or last row alone outside it).
+    if (z.grid) {
+      // The grid's rows around t (the first or last alone outside them), where the particles live.
+      const std::vector<double>& times = z.grid->times;
+      size_t a = 0, b = 0;
+      if (times.size() > 1 && t > times.front()) {
+        if (t >= times.back()) {
+          a = b = times.size() - 1;
+        } else {
+          b = 1;
+          while (times[b] <= t) ++b;
+          a = b - 1;
+        }
+      }
+      const size_t perTime = size_t(z.grid->nx) * z.grid->nz * (z.grid->velz ? 2 : 1);
+      next.gridA = gridDev_.data() + gridBase_[k] + a * perTime;
+      next.gridB = gridDev_.data() + gridBase_[k] + b * perTime;
+      next.gridTa = times[a];
+      next.gridTb = times[b];
+      if (!(next.zsurf == h.zsurf && next.gridA == h.gridA && next.gridB == h.gridB)) {
+        h = next;
+        changed = true;
+      }
+      continue;
+    }
     const std::vector<InOutVelocityRow>& rows = z.velocity;
     if (rows.empty()) {  // extrapolated: nothing to interpolate
       if (next.zsurf != h.zsurf) {

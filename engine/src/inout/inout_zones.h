@@ -52,6 +52,9 @@ class InOutZones {
   std::vector<InOutZoneData> host_;
   DeviceArray<InOutZoneData> dev_;
   DeviceArray<InOutMirror> mirrors_;
+  std::vector<float> gridHost_;     // the zones' velocity grids, one after the other
+  std::vector<size_t> gridBase_;    // per zone: where its grid starts in gridHost_
+  DeviceArray<float> gridDev_;
   bool extrapolates_ = false;
   double determLimit_ = 1e3;
   bool uploaded_ = false;

@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,19 @@ enum class InOutInput { Free = 0, Convert = 1, Remove = 2 };
 
 // <imposevelocity mode>.
 enum class InOutVelocityMode { Fixed = 0, Variable = 1, Extrapolated = 2, Interpolated = 3 };
+
+// <imposevelocity mode="3"><gridveldata file>: x velocities (and z ones) on a grid of nx x nz
+// points in x and z, dpx and dpz apart from (x0, z0) (<gridposzero>), at times (DualSPHysics'
+// JSphInOutGridData, CSV format version 1). Point (i, k) of a time is values[nz i + k].
+struct InOutVelocityGrid {
+  std::string file;
+  uint32_t nx = 0, nz = 0;
+  double dpx = 0, dpz = 0, x0 = 0, z0 = 0;
+  bool velz = false;       // the file has z velocities ("vars" velx velz)
+  bool resetVelz = true;   // the z velocity is set to 0 after the interpolation (DualSPHysics 5.4 always does)
+  std::vector<double> times;
+  std::vector<float> values;  // per time: nx nz x velocities, then nx nz z velocities when velz
+};
 
 // The velocity's profile in z: v; the line through (z, v), (z2, v2); the parabola through three.
 enum class InOutProfile { Uniform = 0, Linear = 1, Parabolic = 2 };
@@ -90,6 +104,7 @@ struct InOutZoneDef {
   InOutProfile profile = InOutProfile::Uniform;
   std::vector<InOutVelocityRow> velocity;  // Fixed: one row; Variable: the table (times not decreasing)
   std::string velocityFile;                // the file the table came from, if any
+  std::shared_ptr<const InOutVelocityGrid> grid;  // Interpolated: the grid's velocities
   // <flowvelocity active="true">: the velocities are flows, in litres (times this factor: 1 for
   // l/s, US gallons per litre for gal/s and 60 times that for gal/min, times the ratio) per second;
   // the loader turns them into speeds (case/inout_reader.cpp). 0: speeds in m/s.

@@ -44,6 +44,17 @@ struct InOutZoneData {
   uint32_t jet = 0;
   double jetCentre[3] = {0, 0, 0};
   double jetFraction = 0, jetReach = 0;
+  // <gridveldata> (velocity mode 3): the x velocity (and z, when kept) interpolated in time between
+  // the grid's rows gridA (at gridTa) and gridB (at gridTb), then bilinearly in x and z as
+  // DualSPHysics' JSphInOutGridData does (the cell index truncated and clamped to the grid, the
+  // weight taken from the unclamped position, so that points before the grid's first column
+  // extrapolate); each row holds nx nz x velocities, then as many z ones.
+  uint32_t grid = 0;
+  uint32_t gridNx = 1, gridNz = 1;
+  uint32_t gridVelz = 0;        // the z velocity is imposed (else 0)
+  double gridX0 = 0, gridZ0 = 0, gridDpx = 1, gridDpz = 1, gridTa = 0, gridTb = 0;
+  const float* gridA = nullptr;  // where the particles live
+  const float* gridB = nullptr;
 };
 
 struct InOutParams {
@@ -101,6 +112,28 @@ SPH_HD inline InOutAction inOutClassify(uint32_t c, double x, double y, double w
 
 SPH_HD inline double inOutProfile(const double c[3], double w) { return c[0] + w * (c[1] + w * c[2]); }
 
+// Zone z's grid velocity at (x, w) and time t; `offset` picks the x (0) or z (nx nz) values.
+SPH_HD inline double inOutGridVelocity(const InOutZoneData& z, double t, double x, double w, uint32_t offset) {
+  const double f = (t <= z.gridTa || z.gridTa == z.gridTb) ? 0.0 : t >= z.gridTb ? 1.0 : (t - z.gridTa) / (z.gridTb - z.gridTa);
+  auto at = [&](uint32_t k) {
+    const double a = z.gridA[offset + k], b = z.gridB[offset + k];
+    return a + f * (b - a);
+  };
+  const int nx1 = int(z.gridNx) - 1, nz1 = int(z.gridNz) - 1;
+  const double px = (x - z.gridX0) / z.gridDpx, pz = (w - z.gridZ0) / z.gridDpz;
+  int cx = int(px), cz = int(pz);
+  cx = cx < 0 ? 0 : cx > nx1 ? nx1 : cx;
+  cz = cz < 0 ? 0 : cz > nz1 ? nz1 : cz;
+  const double fx = px - cx, fz = pz - cz;
+  const uint32_t cp = z.gridNz * uint32_t(cx) + uint32_t(cz);
+  const double v00 = at(cp);
+  const double v01 = cz < nz1 ? at(cp + 1) : v00;
+  const double v10 = cx < nx1 ? at(cp + z.gridNz) : v00;
+  const double v11 = cx < nx1 ? (cz < nz1 ? at(cp + z.gridNz + 1) : v10) : v01;
+  const double v0 = fz * (v01 - v00) + v00, v1 = fz * (v11 - v10) + v10;
+  return fx * (v1 - v0) + v0;
+}
+
 // The velocity (along the zone's direction, or a jet's) and density zone k imposes at x. The
 // extrapolated ones (InOutZoneData::velocity 1, density 2) are not the zone's to impose: the
 // caller keeps the particle's.
@@ -115,6 +148,11 @@ SPH_HD inline void inOutImposed(const InOutZoneData& z, const InOutParams& p, co
     speed = (t <= z.ta || z.ta == z.tb) ? va : t >= z.tb ? vb : va + (t - z.ta) / (z.tb - z.ta) * (vb - va);
   }
   for (int a = 0; a < 3; ++a) v[a] = speed * z.dir[a];
+  if (z.grid) {  // DualSPHysics sets (vx, 0, vz): along x whatever the zone's direction
+    v[0] = inOutGridVelocity(z, p.time, x[0], w, 0);
+    v[1] = 0;
+    v[2] = z.gridVelz ? inOutGridVelocity(z, p.time, x[0], w, z.gridNx * z.gridNz) : 0.0;
+  }
   const double s = inOutSigned(z, x[0], x[1], x[2]);
   if (z.jet && s > -z.jetReach) {
     // The particle's offset from the zone's axis, shrunk onto the jet's circle ahead.

@@ -192,7 +192,7 @@ TEST(InOutReaderErrors, NameTheFileLineAndElement) {
   std::string interp = kInletLine;
   interp.replace(interp.find("<imposevelocity mode=\"0\"><velocity v=\"0.5\" /></imposevelocity>"), 62,
                  "<imposevelocity mode=\"3\" />");
-  bad("interpolated", interp, "<imposevelocity", "<imposevelocity>", "not supported");
+  bad("interpolated", interp, "<imposevelocity", "<imposevelocity>", "missing element <gridveldata>");
   std::string advanced = kInletLine;
   advanced.replace(advanced.find("<refilling value=\"0\""), 20, "<refilling value=\"2\"");
   bad("advanced", advanced, "<refilling", "<refilling>", "not supported");
@@ -220,6 +220,58 @@ TEST(InOutReaderErrors, JetCircleOnALineAndMeshDataAreRefused) {
   test::expectLoadError("inout_jet", tankWith(jet), "<inoutzone", "<inoutzone>", "needs a circle zone");
   std::string mesh = kInletLine + R"(<imposezsurf mode="1"><meshdata file="z.csv" /></imposezsurf>)";
   test::expectLoadError("inout_mesh", tankWith(mesh), "<meshdata", "<meshdata>", "not supported by this engine");
+}
+
+// <imposevelocity mode="3"> with DualSPHysics' CSV grid: the file's layout, <gridposzero>,
+// <gridresetvelz>; a bad file is an error naming the case's element and the file's line.
+TEST(InOutReader, VelocityGridFile) {
+  const std::string grid = "fmtversion;grid_dpx;grid_dpz;grid_nx;grid_nz;vars\n1;0.04;0.05;2;3;velx velz\n\n"
+                           "time;a;b;c;d;e;f;g;h;i;j;k;l\n"
+                           "0;1;2;3;4;5;6;0.1;0.2;0.3;0.4;0.5;0.6\n0.5;2;3;4;5;6;7;0;0;0;0;0;0\n";
+  std::string zone = kInletLine;
+  zone.replace(zone.find("<imposevelocity mode=\"0\"><velocity v=\"0.5\" /></imposevelocity>"), 62,
+               R"(<imposevelocity mode="3"><gridveldata file="g.csv" /><gridposzero x="-0.06" z="0.01" />
+<gridresetvelz value="false" /></imposevelocity>)");
+  const auto dir = test::tempDir("inout_grid");
+  test::writeFile(dir / "g.csv", grid);
+  const CaseDefinition c = loadCase(test::writeFile(dir / "case_Def.xml", tankWith(zone)));
+  ASSERT_EQ(c.inout.zones.size(), 1u);
+  const InOutZoneDef& z = c.inout.zones[0];
+  EXPECT_EQ(z.velocityMode, InOutVelocityMode::Interpolated);
+  ASSERT_TRUE(z.grid);
+  const InOutVelocityGrid& g = *z.grid;
+  EXPECT_EQ(g.nx, 2u);
+  EXPECT_EQ(g.nz, 3u);
+  EXPECT_DOUBLE_EQ(g.dpx, 0.04);
+  EXPECT_DOUBLE_EQ(g.dpz, 0.05);
+  EXPECT_DOUBLE_EQ(g.x0, -0.06);
+  EXPECT_DOUBLE_EQ(g.z0, 0.01);
+  EXPECT_TRUE(g.velz);
+  EXPECT_FALSE(g.resetVelz);
+  EXPECT_EQ(g.times, (std::vector<double>{0, 0.5}));
+  ASSERT_EQ(g.values.size(), 24u);
+  EXPECT_FLOAT_EQ(g.values[5], 6);
+  EXPECT_FLOAT_EQ(g.values[6], 0.1f);
+
+  auto bad = [&](const std::string& name, const std::string& file, const std::string& text) {
+    SCOPED_TRACE(name);
+    const auto d = test::tempDir("inout_grid_" + name);
+    test::writeFile(d / "g.csv", file);
+    const std::string xml = tankWith(zone);
+    test::expectInputErrorAt(test::writeFile(d / "case_Def.xml", xml), xml, "<gridveldata", "<gridveldata>", text);
+  };
+  bad("head", "time;x\n1;2\n", "the first line must be fmtversion");
+  bad("vars", "fmtversion;grid_dpx;grid_dpz;grid_nx;grid_nz;vars\n1;0.04;0.05;2;3;vely\n0;1;2;3;4;5;6\n",
+      "vars \"vely\"");
+  bad("count", "fmtversion;grid_dpx;grid_dpz;grid_nx;grid_nz;vars\n1;0.04;0.05;2;3;velx\n0;1;2;3;4;5\n",
+      "g.csv:3: 6 values on the row, a row of this grid has 7");
+  bad("order", "fmtversion;grid_dpx;grid_dpz;grid_nx;grid_nz;vars\n1;0.04;0.05;1;1;velx\n0;1\n0;2\n",
+      "g.csv:4: time 0 is not after");
+  bad("nx", "fmtversion;grid_dpx;grid_dpz;grid_nx;grid_nz;vars\n1;0.04;0.05;31;1;velx\n", "1 <= nx <= 30");
+  std::string mesh = kInletLine;
+  mesh.replace(mesh.find("<imposevelocity mode=\"0\"><velocity v=\"0.5\" /></imposevelocity>"), 62,
+               R"(<imposevelocity mode="3"><meshdata file="v.mbi4" /></imposevelocity>)");
+  test::expectLoadError("inout_grid_mesh", tankWith(mesh), "<meshdata", "<meshdata>", "not supported by this engine");
 }
 
 }  // namespace

@@ -241,5 +241,45 @@ TEST(InOutPhysics, SpawnedParticleGoesTheZoneWidthBehindTheCrossingOne) {
   EXPECT_EQ(pos[1].z, 0.05);
 }
 
+// A velocity grid (mode 3), as DualSPHysics' JSphInOutGridData interpolates it: linear in time
+// between two rows, bilinear in x and z, the cell clamped to the grid and the weight taken from the
+// unclamped position (so x before the grid's first column extrapolates, and beyond the last
+// column or row the edge's values hold); the velocity is along x whatever the zone's direction,
+// its z component imposed only when kept.
+TEST(InOutPhysics, GridVelocityInterpolatesInTimeXAndZ) {
+  // 2 x 2 points, dpx 0.1 from x0 -0.2, dpz 0.05 from z0 0: row A x velocities (1, 2 | 3, 4) and z
+  // (0.1 ...); row B twice A.
+  const float a[8] = {1, 2, 3, 4, 0.1f, 0.2f, 0.3f, 0.4f}, b[8] = {2, 4, 6, 8, 0.2f, 0.4f, 0.6f, 0.8f};
+  InOutZoneData z;
+  z.dir[1] = 1;  // not along x
+  z.grid = 1;
+  z.gridNx = z.gridNz = 2;
+  z.gridX0 = -0.2;
+  z.gridDpx = 0.1;
+  z.gridDpz = 0.05;
+  z.gridTa = 1;
+  z.gridTb = 2;
+  z.gridA = a;
+  z.gridB = b;
+  InOutParams p;
+  p.time = 1.5;
+  const double x[3] = {-0.15, 0, 0.025};
+  double v[3], rho;
+  inOutImposed(z, p, x, v, &rho);
+  // Halfway in time (1.5 x A), halfway in x and z: 1.5 (1 + 2 + 3 + 4) / 4.
+  EXPECT_NEAR(v[0], 3.75, 1e-12);
+  EXPECT_EQ(v[1], 0);
+  EXPECT_EQ(v[2], 0);  // reset
+  z.gridVelz = 1;
+  inOutImposed(z, p, x, v, &rho);
+  EXPECT_NEAR(v[2], 0.375, 1e-7);
+  // Before the first column: cell 0, weight -0.5 in x: 1.5 (1.5 - 0.5 (3.5 - 1.5)) at mid z.
+  EXPECT_NEAR(inOutGridVelocity(z, 1.5, -0.25, 0.025, 0), 1.5 * (1.5 - 0.5 * 2), 1e-12);
+  // Beyond the last column and row: the corner's value; after the last time: row B.
+  EXPECT_NEAR(inOutGridVelocity(z, 1.5, 0.5, 0.4, 0), 1.5 * 4, 1e-12);
+  EXPECT_NEAR(inOutGridVelocity(z, 7, -0.2, 0, 0), 2, 1e-12);
+  EXPECT_NEAR(inOutGridVelocity(z, 0, -0.2, 0, 0), 1, 1e-12);
+}
+
 }  // namespace
 }  // namespace sph

@@ -66,6 +66,10 @@ ChannelRun runChannel(const std::string& folder, Device device, const std::strin
   }
   if (!xmlEdit.empty()) xml.replace(xml.find(xmlEdit), xmlEdit.size(), xmlWith);
   const auto dir = test::tempDir(folder);
+  // A velocity grid beside the case (Channel2DGrid).
+  const std::filesystem::path grid = fmt::format("{}{}_vel.csv", kData, caseName);
+  if (std::filesystem::exists(grid))
+    std::filesystem::copy_file(grid, dir / grid.filename(), std::filesystem::copy_options::overwrite_existing);
   const CaseDefinition c = loadCase(test::writeFile(dir / fmt::format("{}_Def.xml", caseName), xml));
   RunOptions o;
   o.device = device;
@@ -249,7 +253,8 @@ TEST_P(InOutDualSPHysics, ChannelAgreesWithDualSPHysicsCpu) {
   expectConserved(r);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, InOutDualSPHysics, ::testing::Values("Channel2D", "Channel2DExtrap"));
+// Channel2DGrid: the inlet's velocity from a grid in x, z and time (mode 3).
+INSTANTIATE_TEST_SUITE_P(Cases, InOutDualSPHysics, ::testing::Values("Channel2D", "Channel2DExtrap", "Channel2DGrid"));
 
 // The 3D jet of Jet3D_Def.xml (a circle of 25 points pouring 1 m/s down into a tank) against
 // DualSPHysics 5.4 CPU over its 0.5 s: nothing leaves, so the particle count is the inlet's alone
