@@ -225,8 +225,7 @@ TEST(GaugesReader, DualSphysicsReferenceCase) {
 }
 
 TEST(GaugesReaderErrors, UnsupportedAndUnknownElements) {
-  expectError(caseWithSpecial("<special>\n<relaxationzones>\n<rzwaves_regular />\n</relaxationzones>\n</special>\n"),
-              "<relaxationzones>", "<relaxationzones>", "not supported");
+  expectError(caseWithSpecial("<special>\n<vres />\n</special>\n"), "<vres", "<vres>", "not supported");
   expectError(caseWithSpecial("<special>\n<forcepoints />\n</special>\n"), "<forcepoints", "<forcepoints>",
               "not supported");
   expectError(caseWithSpecial("<special>\n<mlayerpistons />\n</special>\n"), "<mlayerpistons", "<mlayerpistons>", "not supported");
