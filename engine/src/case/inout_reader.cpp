@@ -17,6 +17,7 @@
 #include "case/inout_grid_file.h"
 #include "case/motion_data_file.h"
 #include "geometry/inout_points.h"
+#include "model/sim_parameters.h"
 #include "sph/plugin/errors.h"
 #include "sph/plugin/particle_code.h"
 
@@ -460,16 +461,46 @@ class InOutReader {
     }
   }
 
+  // <imposezsurf mode="2">: <zsurf0 value> (required), <zsurfmin value>, <zsurffit value|valuedp>,
+  // <remove>, <savevtk>, as DualSPHysics' JSphInOutZsurf reads them.
+  void calculatedZsurf(const XMLElement* e, InOutZoneDef& d) const {
+    if (const XMLElement* m = once(e, "meshdata")) x_.refuseIfUnsupported(m, "imposezsurf");
+    x_.onlyChildren(e, {"remove", "savevtk", "zsurf0", "zsurfmin", "zsurffit"});
+    d.zsurf = {{0.0, x_.real(required(e, "zsurf0"), "value")}};
+    if (const XMLElement* m = once(e, "zsurfmin")) {
+      x_.onlyChildren(m, {});
+      d.zsurfMin = x_.real(m, "value");
+    }
+    if (const XMLElement* f = once(e, "zsurffit")) {
+      x_.onlyChildren(f, {});
+      const bool v = f->Attribute("value") != nullptr, vdp = f->Attribute("valuedp") != nullptr;
+      if (v == vdp) x_.fail(f, "give value (metres) or valuedp (times dp), one of them");
+      d.zsurfFitGiven = true;
+      d.zsurfFit = v ? -x_.real(f, "value") : -x_.real(f, "valuedp");  // valuedp: times dp in prepareInOut
+      d.zsurfFitDp = vdp;
+    }
+    if (const XMLElement* r = once(e, "remove")) d.removeAboveZsurf = x_.boolean(r, "value", false);
+    if (const XMLElement* s = once(e, "savevtk"); s && x_.boolean(s, "value", false))
+      warnings_.push_back(fmt::format("{}:{}: <savevtk value=\"true\">: this engine does not write InOut_Zsurf VTK files",
+                                      x_.path(), s->GetLineNum()));
+  }
+
   void zsurf(const XMLElement* e, InOutZoneDef& d) const {
     d.zsurfMode = e->Attribute("mode") ? choice<InOutZsurfMode>(e, "mode", 0, 2,
                                                                  "0 (fixed), 1 (variable) or 2 (calculated from the fluid)")
                                        : InOutZsurfMode::Fixed;
-    if (d.zsurfMode == InOutZsurfMode::Calculated)
-      x_.fail(e, "mode=\"2\" (zsurf calculated from the fluid) is not supported by this engine; use 0 or 1");
+    if (d.zsurfMode == InOutZsurfMode::Calculated) {
+      calculatedZsurf(e, d);
+      return;
+    }
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       const std::string_view n = c->Name();
       if (skipped(c)) continue;
-      x_.refuseIfUnsupported(c, "imposezsurf");  // mode 2's elements, mesh data
+      x_.refuseIfUnsupported(c, "imposezsurf");  // mesh data
+      if (n == "zsurf0" || n == "zsurfmin" || n == "zsurffit")
+        x_.fail(c, fmt::format("is for a zsurf calculated from the fluid, <imposezsurf mode=\"2\">; this one has "
+                               "mode=\"{}\"",
+                               int(d.zsurfMode)));
       const bool ofVariable = n == "zsurftimes" || n == "zsurffile" || n == "savevtk";
       if (d.zsurfMode == InOutZsurfMode::Fixed && ofVariable)
         x_.fail(c, "is for <imposezsurf mode=\"1\"> (a variable zsurf); this one has mode=\"0\"");
@@ -555,6 +586,12 @@ void checkZone(const std::string& where, const InOutZoneDef& z, std::vector<std:
   if (z.zsurfMode == InOutZsurfMode::Variable && z.refilling == InOutRefilling::SimpleFull && z.removeAboveZsurf)
     throw InputError(where + ": refilling 0 with a variable zsurf and <remove value=\"true\"> is refused by "
                              "DualSPHysics (it empties the buffer above zsurf and never refills it)");
+  if (z.zsurfMode == InOutZsurfMode::Calculated && z.refilling == InOutRefilling::SimpleZsurf)
+    throw InputError(where + ": refilling 1 (below zsurf) cannot follow a zsurf calculated from the fluid (DualSPHysics "
+                             "refuses it too); use refilling 0");
+  if (z.zsurfMode == InOutZsurfMode::Calculated && z.refilling == InOutRefilling::SimpleFull && z.removeAboveZsurf)
+    throw InputError(where + ": refilling 0 with a zsurf calculated from the fluid and <remove value=\"true\"> is "
+                             "refused by DualSPHysics (it empties the buffer above zsurf and never refills it)");
   if (z.refilling == InOutRefilling::SimpleFull && z.removeAboveZsurf)
     warnings.push_back(where + ": with <remove value=\"true\">, refilling 0 works as refilling 1 (below zsurf)");
   if (b == Behaviour::Unknown && z.input != InOutInput::Convert)
@@ -571,6 +608,43 @@ void checkZone(const std::string& where, const InOutZoneDef& z, std::vector<std:
   if (b == Behaviour::Inlet && z.input == InOutInput::Convert)
     warnings.push_back(where + ": <inputtreatment value=\"1\"> (convert fluid) is not recommended for an inlet "
                                "(DualSPHysics' advice): fluid flowing back into it becomes buffer");
+}
+
+// The gauge line of a calculated zsurf (model/case_inout.h), as DualSPHysics' JSphInOutZsurf::
+// ComputeZsurfLine places it: from the corner of the zone's points on the side the flow comes
+// from, moved 2h into the domain, starting at zsurfmin (never below the zone's lowest point) and
+// going up dp by dp to the zone's highest point. A 3D zone whose points span more than dp across
+// the flow gets one zsurf per column in DualSPHysics (a non-uniform zsurf), which is refused here.
+void zsurfGaugeLine(const std::string& where, InOutZoneDef& z, double dp, double h, bool twoD, double y2d) {
+  const Vec3d d = z.unitDirection;
+  if (std::fabs(d.z) > 0.0001)
+    throw InputError(where + ": a zsurf calculated from the fluid (<imposezsurf mode=\"2\">) needs a horizontal "
+                             "direction, as in DualSPHysics");
+  Vec3d lo = z.points.front(), hi = lo;
+  for (const Vec3d& p : z.points) {
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+  }
+  Vec3d p0 = lo, px = lo;
+  if (!twoD) {
+    p0 = {d.x >= 0 ? lo.x : hi.x, (d.x >= 0) == (d.y <= 0) ? lo.y : hi.y, lo.z};
+    px = {d.x >= 0 ? hi.x : lo.x, (d.x >= 0) == (d.y <= 0) ? hi.y : lo.y, lo.z};
+    const double across = std::sqrt((px.x - p0.x) * (px.x - p0.x) + (px.y - p0.y) * (px.y - p0.y));
+    if (unsigned((across + dp * 0.01) / dp) + 1 > 1)
+      throw InputError(where + fmt::format(": a zsurf calculated from the fluid across a 3D zone {:g} m wide (one zsurf "
+                                           "per column, DualSPHysics' non-uniform zsurf) is not supported by this "
+                                           "engine; use a fixed or variable zsurf",
+                                           across));
+  }
+  const double zmin = std::max(z.zsurfMin, lo.z);
+  const double ahead = 2 * h;
+  p0 = {p0.x + d.x * ahead, twoD ? y2d : p0.y + d.y * ahead, zmin};
+  const double top = hi.z;
+  const unsigned n = unsigned((std::fabs(top - zmin) + dp * 0.01) / dp) + 1;
+  z.zsurfGauge.clear();
+  for (unsigned k = 0; k < n; ++k) z.zsurfGauge.push_back({p0.x, p0.y, zmin + k * dp * (top >= zmin ? 1 : -1)});
+  if (!z.zsurfFitGiven) z.zsurfFit = -dp / 2;
+  else if (z.zsurfFitDp) z.zsurfFit *= dp;
 }
 
 // Uniform velocities given as flows (<flowvelocity>) in m/s: the flow divided among the zone's
@@ -701,6 +775,7 @@ void prepareInOut(const std::string& path, CaseDefinition& c) {
                                                    k, p.x, p.y, p.z, q.x, q.y, q.z, lo.x, lo.y, lo.z, hi.x, hi.y, hi.z));
       }
     flowToVelocity(z, dp, twoD);
+    if (z.zsurfMode == InOutZsurfMode::Calculated) zsurfGaugeLine(zoneWhere, z, dp, caseSmoothingLength(c), twoD, y2d);
     checkZone(zoneWhere, z, c.warnings);
     // The initial buffer: every layer of the points below zsurf at the start (all points
     // without zsurf or with refilling 0), zone by zone, layer by layer.

@@ -24,9 +24,20 @@ void inOutProfileCoefficients(InOutProfile profile, const InOutVelocityRow& r, d
   }
 }
 
-InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB, double gamma, double gz, Device d)
+InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB, double gamma, double gz,
+                       double massFluid, bool twoD, Device d)
     : defs_(io.zones), rho0_(rho0), coefHydro_(rho0 * -gz / cteB), invGamma_(1.0 / gamma) {
   host_.resize(defs_.size());
+  // DualSPHysics' mesh gauge of a calculated zsurf: the surface where the mass drops below 0.4
+  // (2D) or 0.5 (3D) particle masses.
+  massFluid_ = massFluid;
+  massLimit_ = massFluid * (twoD ? 0.4 : 0.5);
+  calculated_.assign(defs_.size(), HUGE_VAL);
+  for (size_t k = 0; k < defs_.size(); ++k) {
+    if (defs_[k].zsurfMode != InOutZsurfMode::Calculated) continue;
+    calculated_[k] = defs_[k].zsurf.front().zsurf;  // <zsurf0> until the first step
+    for (const Vec3d& p : defs_[k].zsurfGauge) zsurfPoints_.push_back({p.x, p.y, p.z});
+  }
   std::vector<InOutMirror> mirrorsHost(defs_.size());
   for (size_t k = 0; k < defs_.size(); ++k) {
     const InOutZoneDef& z = defs_[k];
@@ -92,13 +103,42 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
   }
 }
 
+// Each calculated zone's column, from its lowest point up: the surface lies where the mass
+// m sum V W first drops below the limit after being above it, linearly between the two points
+// around it; at the top point when it never drops, at the lowest when no point is wet
+// (DualSPHysics' JGaugeMesh), plus the zone's zsurffit.
+void InOutZones::setZsurfFromGauge(const std::vector<double>& shepard) {
+  size_t at = 0;
+  for (size_t k = 0; k < defs_.size(); ++k) {
+    const InOutZoneDef& z = defs_[k];
+    if (z.zsurfMode != InOutZsurfMode::Calculated) continue;
+    const size_t n = z.zsurfGauge.size();
+    double massPre = 0, frac = 0;
+    size_t surf = 0;
+    for (size_t c = 0; c < n && !surf; ++c) {
+      const double mass = massFluid_ * shepard[at + c];
+      if (mass > massLimit_) massPre = mass;
+      if (mass < massLimit_ && massPre != 0) {
+        frac = (massLimit_ - massPre) / (mass - massPre);
+        surf = c;
+      }
+    }
+    const double z0 = z.zsurfGauge.front().z, step = n > 1 ? z.zsurfGauge[1].z - z0 : 0.0;
+    double zs = z0;
+    if (surf) zs += step * (double(surf) - 1 + frac);
+    else if (massPre != 0) zs += step * double(n - 1);
+    calculated_[k] = zs + z.zsurfFit;
+    at += n;
+  }
+}
+
 InOutParams InOutZones::at(double t) {
   bool changed = !uploaded_;
   for (size_t k = 0; k < defs_.size(); ++k) {
     const InOutZoneDef& z = defs_[k];
     InOutZoneData& h = host_[k];
     InOutZoneData next = h;
-    next.zsurf = zsurfAt(z, t);
+    next.zsurf = z.zsurfMode == InOutZsurfMode::Calculated ? calculated_[k] : zsurfAt(z, t);
     // The table's rows around t (the first or last row alone outside it).
     if (z.grid) {
       // The grid's rows around t (the first or last alone outside them), where the particles live.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/case_gauges.h"
 #include "model/case_inout.h"
 #include "physics/inout_physics.h"
 #include "platform/device_array.h"
@@ -27,7 +28,9 @@ class InOutZones {
  public:
   // dp: the case's; rho0, Tait's B and gamma: the equation of state's; gz: gravity's z (the
   // hydrostatic density uses it alone, as DualSPHysics does).
-  InOutZones(const CaseInOut& io, double dp, double rho0, double cteB, double gamma, double gz, Device d);
+  // massFluid, twoD: the fluid particles' mass and the case's dimension (calculated zsurfs).
+  InOutZones(const CaseInOut& io, double dp, double rho0, double cteB, double gamma, double gz, double massFluid,
+             bool twoD, Device d);
 
   // The zones as they are at time t (velocity tables and zsurf interpolated), uploaded where the
   // particles live when they changed since the last call.
@@ -45,6 +48,13 @@ class InOutZones {
     return {mirrors_.data(), which, count, determLimit_};
   }
 
+  // Calculated zsurfs (model/case_inout.h): the gauge points of every such zone, one zone after
+  // the other (empty: none); after a step the kernel sums sum_j V_j W at them set those zones'
+  // zsurfs, which at() then gives.
+  const std::vector<GaugePoint>& zsurfGaugePoints() const { return zsurfPoints_; }
+  void setZsurfFromGauge(const std::vector<double>& shepard);
+  double zsurfNow(uint32_t zone) const { return calculated_[zone]; }
+
   InOutTotals totals;
 
  private:
@@ -52,6 +62,9 @@ class InOutZones {
   std::vector<InOutZoneData> host_;
   DeviceArray<InOutZoneData> dev_;
   DeviceArray<InOutMirror> mirrors_;
+  std::vector<GaugePoint> zsurfPoints_;
+  std::vector<double> calculated_;  // per zone: its calculated zsurf now (others: unused)
+  double massFluid_ = 0, massLimit_ = 0;
   std::vector<float> gridHost_;     // the zones' velocity grids, one after the other
   std::vector<size_t> gridBase_;    // per zone: where its grid starts in gridHost_
   DeviceArray<float> gridDev_;

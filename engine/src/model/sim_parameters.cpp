@@ -161,15 +161,24 @@ class ParameterReader {
   SimParameters& p_;
 };
 
+}  // namespace
+
+double caseSmoothingLength(const CaseDefinition& c) {
+  const CaseConstants& k = c.constants;
+  if (k.h) return *k.h;  // GenCase's value
+  // DualSPHysics: h = coefh*sqrt(3 dp^2) in 3D, coefh*sqrt(2 dp^2) in 2D, or h = hdp*dp.
+  return k.hdp ? *k.hdp * c.dp : k.coefH * std::sqrt(double(c.twoD ? 2 : 3) * c.dp * c.dp);
+}
+
+namespace {
+
 // The constants of <constantsdef> (or GenCase's output): dimension, h, rho0, gravity, hswl, the
 // speed of sound, Tait's B and the particle masses.
 void deriveConstants(const CaseDefinition& c, SimParameters& p) {
   const CaseConstants& k = c.constants;
   p.dim = c.twoD ? 2 : 3;
   p.dp = c.dp;
-  // DualSPHysics: h = coefh*sqrt(3 dp^2) in 3D, coefh*sqrt(2 dp^2) in 2D, or h = hdp*dp.
-  p.h = k.hdp ? *k.hdp * c.dp : k.coefH * std::sqrt(double(p.dim) * c.dp * c.dp);
-  if (k.h) p.h = *k.h;  // GenCase's value
+  p.h = caseSmoothingLength(c);
   p.support = 2 * p.h;
   p.rho0 = k.rhop0;
   p.gamma = k.gamma;

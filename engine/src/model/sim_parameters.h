@@ -91,6 +91,10 @@ struct SimParameters {
 // Throws InputError (file, line, key) for unsupported or impossible parameter values, those of
 // the neighbour plugin's options (which the case's <parameters> may set like the engine's own)
 // included.
+// The case's smoothing length h, as DualSPHysics derives it (GenCase's h, hdp dp, or coefh
+// sqrt(dim dp^2)).
+double caseSmoothingLength(const CaseDefinition& c);
+
 SimParameters deriveParameters(const CaseDefinition& c, const PluginOptions& plugin = {});
 
 // Empty when `value` is one `o` allows, else what it must be ("one of full, half", "a positive

@@ -175,6 +175,7 @@ bool Simulation::finished() const {
 double Simulation::time() const { return impl_->now(); }
 uint64_t Simulation::steps() const { return impl_->stepsDone(); }
 double Simulation::lastDt() const { return impl_->stepDt(); }
+double Simulation::inOutZsurf(uint32_t zone) const { return impl_->inOutZsurf(zone); }
 uint32_t Simulation::activeParticles() const {
   return impl_->boundInitially() + impl_->fluidInitially() - impl_->exclusions().total();
 }

@@ -74,6 +74,9 @@ class Simulation {
   double time() const;
   uint64_t steps() const;
   double lastDt() const;
+  // Inlet/outlet zone `zone`'s zsurf now (m; +inf: none), as the zone imposes it: a calculated
+  // zsurf (<imposezsurf mode="2">) with its zsurffit.
+  double inOutZsurf(uint32_t zone) const;
   uint32_t activeParticles() const;
   ParticleSnapshot snapshot() const;  // host copy of the current state
   const SimParameters& parameters() const;

@@ -67,7 +67,8 @@ class SimulationCore final : public Simulation::Impl {
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
     if (c.inout.active) {  // (never resumed: Simulation's constructor refuses it)
-      inOut_ = std::make_unique<InOutZones>(c.inout, c.dp, p.rho0, p.cteB, p.gamma, c.constants.gravity.z, d);
+      inOut_ = std::make_unique<InOutZones>(c.inout, c.dp, p.rho0, p.cteB, p.gamma, c.constants.gravity.z, p.massFluid,
+                                            p.dim == 2, d);
       inOutOps_ = d == Device::Gpu ? makeInOutGpuOps<T>() : makeInOutCpuOps<T>(o.threads);
       inOut_->totals.initial = c.inout.zones.empty() ? 0 : std::count_if(c.inOutZone.begin(), c.inOutZone.end(), [](uint8_t z) {
         return z != CaseDefinition::kNoInOutZone;
@@ -295,6 +296,11 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   const InOutTotals* inOutTotals() const override { return inOut_ ? &inOut_->totals : nullptr; }
+  double inOutZsurf(uint32_t zone) const override {
+    if (!inOut_ || zone >= inOut_->count()) return HUGE_VAL;
+    const InOutZoneDef& z = inOut_->zones()[zone];
+    return z.zsurfMode == InOutZsurfMode::Calculated ? inOut_->zsurfNow(zone) : zsurfAt(z, t);
+  }
   const DtLog* dtLog() const override { return dtLog_.get(); }
   uint64_t particlesNow() const override { return state_->n - parked_; }
 
@@ -737,12 +743,25 @@ class SimulationCore final : public Simulation::Impl {
     strategy->extrapolateInOut(state_->view(), consts_, inOut_->extrapolation(inOutList_.data(), count));
   }
 
+  // Calculated zsurfs: their gauges on the particles the step ended with, as DualSPHysics runs its
+  // gauge system before InOutComputeStep.
+  void measureInOutZsurf() {
+    const std::vector<GaugePoint>& points = inOut_->zsurfGaugePoints();
+    if (points.empty()) return;
+    ScopedPhase ph(timer.get(), "SU-Gauges", PhaseGroup::Other);
+    gaugeSource().samplePoints(points, zsurfSamples_);
+    zsurfSums_.resize(zsurfSamples_.size());
+    for (size_t k = 0; k < zsurfSamples_.size(); ++k) zsurfSums_[k] = zsurfSamples_[k].shepard;
+    inOut_->setZsurfFromGauge(zsurfSums_);
+  }
+
   // After a step, at its end time (DualSPHysics' InOutComputeStep): buffer particles that crossed
   // into the domain become fluid and leave new buffer particles behind them, fluid that entered a
   // converting zone becomes buffer, particles that left a zone through its back (or were refused)
   // are removed; then the zones impose their velocity and density. New particles go at the end
   // of the arrays, which grow when they must; the neighbour strategy sees changed particles.
   void inOutStep() {
+    measureInOutZsurf();
     {
       ScopedPhase ph(timer.get(), "SU-InOut", PhaseGroup::Other);
       const InOutParams params = inOut_->at(t);
@@ -816,6 +835,8 @@ class SimulationCore final : public Simulation::Impl {
   uint32_t idNext_ = 0;                          // the id of the next particle an inlet creates
   bool inOutExtrapolationDue_ = false;           // at the next prepare()
   DeviceArray<uint32_t> inOutList_;              // the buffer particles extrapolated
+  std::vector<PointSample> zsurfSamples_;         // the calculated zsurfs' gauges (measureInOutZsurf)
+  std::vector<double> zsurfSums_;
   ParticleArrayNeeds needs_;
   ExclusionLimits<T> limits_{};
   DtRule dtRule_;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -78,6 +79,7 @@ class Simulation::Impl : public OutputSource {
   const CaseGauges& caseGauges() const { return gauges; }
   // Runs with inlets/outlets: their counts (null otherwise); the particles the run holds now.
   virtual const InOutTotals* inOutTotals() const { return nullptr; }
+  virtual double inOutZsurf(uint32_t) const { return HUGE_VAL; }
   virtual uint64_t particlesNow() const = 0;
   const std::vector<WavePaddle>& wavePaddles() const { return paddles; }
   const RelaxationZones* relaxationZones() const { return relaxZones.get(); }

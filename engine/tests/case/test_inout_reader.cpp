@@ -274,5 +274,40 @@ TEST(InOutReader, VelocityGridFile) {
   test::expectLoadError("inout_grid_mesh", tankWith(mesh), "<meshdata", "<meshdata>", "not supported by this engine");
 }
 
+// <imposezsurf mode="2">: the gauge line DualSPHysics' mesh gauge uses (2h into the domain from
+// the zone's points, dp apart from zsurfmin up to the zone's top), zsurf0 and the fit; the
+// combinations DualSPHysics refuses are refused.
+TEST(InOutReader, CalculatedZsurf) {
+  std::string zone = kInletLine + R"(<imposezsurf mode="2"><zsurf0 value="0.09" /><zsurfmin value="0.03" />
+<zsurffit valuedp="0.25" /></imposezsurf>)";
+  const CaseDefinition c = loadText("inout_zcalc", tankWith(zone));
+  const InOutZoneDef& z = c.inout.zones[0];
+  EXPECT_EQ(z.zsurfMode, InOutZsurfMode::Calculated);
+  EXPECT_DOUBLE_EQ(zsurfAt(z, 0), 0.09);
+  EXPECT_DOUBLE_EQ(z.zsurfFit, -0.0025);
+  // Points at x -0.01 (the line), z 0.01..0.1; h = sqrt(2) 0.01 in 2D.
+  ASSERT_EQ(z.zsurfGauge.size(), 8u);  // 0.03, 0.04, ..., 0.10
+  EXPECT_NEAR(z.zsurfGauge[0].x, -0.01 + 2 * std::sqrt(2.0) * 0.01, 1e-12);
+  EXPECT_NEAR(z.zsurfGauge[0].z, 0.03, 1e-12);
+  EXPECT_NEAR(z.zsurfGauge[7].z, 0.10, 1e-12);
+  const std::string plain = kInletLine + R"(<imposezsurf mode="2"><zsurf0 value="0.09" /></imposezsurf>)";
+  EXPECT_DOUBLE_EQ(loadText("inout_zcalc2", tankWith(plain)).inout.zones[0].zsurfFit, -0.005);  // dp/2 down
+
+  auto bad = [](const std::string& name, const std::string& zoneText, const std::string& marker,
+                const std::string& element, const std::string& text) {
+    SCOPED_TRACE(name);
+    test::expectLoadError("inout_zc_" + name, tankWith(zoneText), marker, element, text);
+  };
+  bad("zsurf0", kInletLine + R"(<imposezsurf mode="2"><zsurfmin value="0" /></imposezsurf>)", "<imposezsurf",
+      "<imposezsurf>", "missing element <zsurf0>");
+  bad("fit", kInletLine + R"(<imposezsurf mode="2"><zsurf0 value="0.1" /><zsurffit value="1" valuedp="1" /></imposezsurf>)",
+      "<zsurffit", "<zsurffit>", "one of them");
+  bad("mode", kInletLine + R"(<imposezsurf mode="0"><zsurf value="0.1" /><zsurf0 value="0.1" /></imposezsurf>)",
+      "<zsurf0", "<zsurf0>", "mode=\"2\"");
+  std::string refill = plain;
+  refill.replace(refill.find("<refilling value=\"0\""), 20, "<refilling value=\"1\"");
+  bad("refilling", refill, "<inoutzone>", "<inoutzone>", "refilling 1 (below zsurf) cannot follow a zsurf calculated");
+}
+
 }  // namespace
 }  // namespace sph
