@@ -119,8 +119,6 @@ class InOutReader {
     velocity(required(z, "imposevelocity"), d);
     const XMLElement* refill = required(z, "refilling");
     d.refilling = choice<InOutRefilling>(refill, "value", 0, 2, "0 (simple full), 1 (simple below zsurf) or 2 (advanced)");
-    if (d.refilling == InOutRefilling::Advanced)
-      x_.fail(refill, "value=\"2\" (advanced refilling for reverse flows) is not supported by this engine; use 0 or 1");
     d.input = choice<InOutInput>(required(z, "inputtreatment"), "value", 0, 2,
                                  "0 (no changes), 1 (convert fluid) or 2 (remove fluid)");
     const XMLElement* layers = required(z, "layers");
@@ -575,7 +573,7 @@ void checkZone(const std::string& where, const InOutZoneDef& z, std::vector<std:
     throw InputError(where + ": a hydrostatic density (<imposerhop mode=\"1\">) needs the zone's zsurf (<imposezsurf>)");
   if (b == Behaviour::Reverse && simple)
     throw InputError(where + ": its velocities change sign (inflow and outflow), which refilling 0 and 1 cannot "
-                             "follow (DualSPHysics' advanced refilling, which this engine does not have, can)");
+                             "follow (DualSPHysics refuses it too); use refilling 2 (advanced)");
   if (b == Behaviour::Outlet && z.input != InOutInput::Convert)
     throw InputError(where + fmt::format(": an outlet (negative velocity) needs <inputtreatment value=\"1\"> (convert "
                                          "fluid); {} lets the fluid through or removes it before it reaches the buffer",

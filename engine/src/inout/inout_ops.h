@@ -58,6 +58,15 @@ class InOutOps {
   // pos.w; also in velrhoPre when setPre (the Verlet integrator's previous values, as DualSPHysics'
   // UpdateVelrhopM1).
   virtual void impose(const InOutArrays<T>& a, const InOutParams& p, const PhysicsConstants<T>& c, bool setPre) = 0;
+  // Advanced refilling (physics/inout_physics.h, inOutRefillReach): reach[k] = the largest reach at
+  // refill point k (points: x, y, z each) of the buffer particles of [nBound, n) in its zone, 0
+  // when none; points and reach live where the particles do.
+  virtual void refillReach(const InOutArrays<T>& a, const InOutParams& p, const double* points, uint32_t nPoints,
+                           double dp, double* reach) = 0;
+  // New buffer particles n, n + 1, ... (a.n is the count before) at positions[3k..3k+2] of zone
+  // zones[k], at rest, ids idFirst + k; positions and zones live where the particles do.
+  virtual void append(const InOutArrays<T>& a, const InOutParams& p, const double* positions, const uint32_t* zones,
+                      uint32_t count, uint32_t idFirst) = 0;
   // The buffer particles of [nBound, n) whose zone extrapolates something (InOutZoneData::velocity
   // 1 or density 2), in `which`; returns how many.
   virtual uint32_t listExtrapolated(const InOutArrays<T>& a, const InOutParams& p, uint32_t* which) = 0;
@@ -106,8 +115,27 @@ SPH_HD inline bool inOutCandidate(uint32_t c) {
   return (c & (code::kBoundBit | code::kFloatingBit | code::kParkedBit | code::kExcludedBit)) == 0;
 }
 
-// New buffer particle `to` from the crossing particle `from`: the zone's width behind it, at rest
-// (the impose pass gives it its velocity and density), the other arrays cleared.
+// New buffer particle `to` of zone `zone` and fluid code `fluidCode` at x, at rest (the impose pass
+// gives it its velocity and density), the other arrays cleared.
+template <typename T>
+SPH_HD inline void placeInOutParticle(uint32_t to, const double x[3], uint32_t zone, uint32_t fluidCode,
+                                      uint32_t newId, const InOutArrays<T>& a, const InOutParams& p) {
+  Real4<T> q{T(0), T(0), T(0), T(0)};
+  storePosition(q, positionLo(a.posLo, to), x);
+  a.pos[to] = q;
+  if (a.posPre) a.posPre[to] = q;
+  const Real4<T> rest{T(0), T(0), T(0), T(p.rho0)};
+  a.velrho[to] = rest;
+  a.velrhoPre[to] = rest;
+  a.code[to] = code::toInOut(fluidCode, zone);
+  a.id[to] = newId;
+  if (a.spsTau) a.spsTau[to] = SymTensor<T>{};
+  if (a.normal) a.normal[to] = Real4<T>{T(0), T(0), T(0), T(0)};
+  if (a.tangent) a.tangent[to] = Real4<T>{T(0), T(0), T(0), T(0)};
+  if (a.motionAce) a.motionAce[to] = Real4<T>{T(0), T(0), T(0), T(0)};
+}
+
+// New buffer particle `to` from the crossing particle `from`: the zone's width behind it, of its mk.
 template <typename T>
 SPH_HD inline void spawnInOutParticle(uint32_t from, uint32_t to, uint32_t newId, const InOutArrays<T>& a,
                                       const InOutParams& p) {
@@ -119,19 +147,12 @@ SPH_HD inline void spawnInOutParticle(uint32_t from, uint32_t to, uint32_t newId
   loadPosition(p0, positionLo(static_cast<const Real4<T>*>(a.posLo), from), x);
   const InOutZoneData& z = p.zones[zone];
   for (int k = 0; k < 3; ++k) x[k] -= z.width * z.dir[k];
-  Real4<T> q{T(0), T(0), T(0), T(0)};
-  storePosition(q, positionLo(a.posLo, to), x);
-  a.pos[to] = q;
-  if (a.posPre) a.posPre[to] = q;
-  const Real4<T> rest{T(0), T(0), T(0), T(p.rho0)};
-  a.velrho[to] = rest;
-  a.velrhoPre[to] = rest;
-  a.code[to] = code::toInOut(code::fromInOut(c), zone);
-  a.id[to] = newId;
-  if (a.spsTau) a.spsTau[to] = SymTensor<T>{};
-  if (a.normal) a.normal[to] = Real4<T>{T(0), T(0), T(0), T(0)};
-  if (a.tangent) a.tangent[to] = Real4<T>{T(0), T(0), T(0), T(0)};
-  if (a.motionAce) a.motionAce[to] = Real4<T>{T(0), T(0), T(0), T(0)};
+  placeInOutParticle(to, x, zone, code::fromInOut(c), newId, a, p);
+}
+
+// Whether particle code c is a buffer particle of a zone with advanced refilling.
+SPH_HD inline bool inOutRefilled(uint32_t c, const InOutParams& p) {
+  return code::isInOut(c) && !(c & (code::kParkedBit | code::kExcludedBit)) && p.zones[code::inOutZone(c)].refillAdvanced;
 }
 
 template <typename T>

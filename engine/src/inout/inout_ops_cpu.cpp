@@ -3,6 +3,7 @@
 // that runs repeat exactly whatever the thread count.
 #include <omp.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "inout/inout_ops.h"
@@ -49,6 +50,28 @@ class InOutCpuOps final : public InOutOps<T> {
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (int64_t k = 0; k < int64_t(count); ++k)
       spawnInOutParticle(which[k], a.n + uint32_t(k), idFirst + uint32_t(k), a, p);
+  }
+
+  // In particle order: the maxima do not depend on it.
+  void refillReach(const InOutArrays<T>& a, const InOutParams& p, const double* points, uint32_t nPoints, double dp,
+                   double* reach) override {
+    std::fill(reach, reach + nPoints, 0.0);
+    for (uint32_t i = a.nBound; i < a.n; ++i) {
+      const uint32_t c = a.code[i];
+      if (!inOutRefilled(c, p)) continue;
+      const InOutZoneData& z = p.zones[code::inOutZone(c)];
+      Real4<T> q = a.pos[i];
+      double x[3];
+      loadPosition(q, positionLo(static_cast<const Real4<T>*>(a.posLo), i), x);
+      for (uint32_t k = z.refillFirst; k < z.refillFirst + z.refillCount; ++k)
+        reach[k] = std::max(reach[k], inOutRefillReach(z, x, points + 3 * size_t(k), dp));
+    }
+  }
+
+  void append(const InOutArrays<T>& a, const InOutParams& p, const double* positions, const uint32_t* zones,
+              uint32_t count, uint32_t idFirst) override {
+    for (uint32_t k = 0; k < count; ++k)
+      placeInOutParticle(a.n + k, positions + 3 * size_t(k), zones[k], p.zones[zones[k]].newCode, idFirst + k, a, p);
   }
 
   uint32_t listExtrapolated(const InOutArrays<T>& a, const InOutParams& p, uint32_t* which) override {

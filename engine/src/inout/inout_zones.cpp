@@ -54,6 +54,18 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
     h.removeZsurf = z.removeAboveZsurf;
     h.checkInput = z.input != InOutInput::Free || z.removeAboveZsurf;
     h.refillFull = z.refilling == InOutRefilling::SimpleFull;
+    h.refillAdvanced = z.refilling == InOutRefilling::Advanced;
+    if (h.refillAdvanced) {
+      // DualSPHysics' inlet points: the first layer's, dp/2 forward onto the plane.
+      h.refillFirst = uint32_t(refillZone_.size());
+      h.refillCount = uint32_t(z.points.size());
+      for (const Vec3d& p : z.points) {
+        refillPointsHost_.push_back(p.x + z.unitDirection.x * dp / 2);
+        refillPointsHost_.push_back(p.y + z.unitDirection.y * dp / 2);
+        refillPointsHost_.push_back(p.z + z.unitDirection.z * dp / 2);
+        refillZone_.push_back(uint32_t(k));
+      }
+    }
     h.useBox = io.useBoxLimit;
     h.density = z.densityMode == InOutDensityMode::Hydrostatic ? 1 : z.densityMode == InOutDensityMode::Extrapolated ? 2 : 0;
     h.velocity = z.velocityMode == InOutVelocityMode::Extrapolated ? 1 : 0;
@@ -97,6 +109,13 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
   laterRoom_ = uint32_t(io.memoryResize1 * full);
   if (laterRoom_ == 0 && io.memoryResize1 > 0) laterRoom_ = 1;
   dev_.allocate(d, defs_.size(), "the inlet/outlet zones");
+  refillRate_ = io.refillingRate;
+  dp_ = dp;
+  if (!refillZone_.empty()) {
+    refillPointsDev_.allocate(d, refillPointsHost_.size(), "the inlet/outlet refilling points");
+    refillPointsDev_.upload(refillPointsHost_, "uploading the inlet/outlet refilling points");
+    refillReachDev_.allocate(d, refillZone_.size(), "the inlet/outlet refilling reaches");
+  }
   if (!gridHost_.empty()) {
     gridDev_.allocate(d, gridHost_.size(), "the inlet/outlet velocity grids");
     gridDev_.upload(gridHost_, "uploading the inlet/outlet velocity grids");
@@ -130,6 +149,27 @@ void InOutZones::setZsurfFromGauge(const std::vector<double>& shepard) {
     calculated_[k] = zs + z.zsurfFit;
     at += n;
   }
+}
+
+void InOutZones::refillPlan(const std::vector<double>& reach, std::vector<double>& positions,
+                            std::vector<uint32_t>& zones) const {
+  positions.clear();
+  zones.clear();
+  for (size_t k = 0; k < refillZone_.size(); ++k) {
+    const uint32_t zi = refillZone_[k];
+    const InOutZoneData& z = host_[zi];
+    const double* pt = &refillPointsHost_[3 * k];
+    if (!(pt[2] <= z.zsurf)) continue;  // above the zone's zsurf: not refilled
+    const double depth = reach[k] == 0 ? dp_ : reach[k];
+    if (!(depth < z.width)) continue;  // the column is full
+    for (int a = 0; a < 3; ++a) positions.push_back(pt[a] - depth * z.dir[a]);
+    zones.push_back(zi);
+  }
+}
+
+void InOutZones::setNewParticleCode(uint32_t code) {
+  for (InOutZoneData& h : host_) h.newCode = code;
+  uploaded_ = false;
 }
 
 InOutParams InOutZones::at(double t) {

@@ -52,6 +52,22 @@ class InOutZones {
   // the other (empty: none); after a step the kernel sums sum_j V_j W at them set those zones'
   // zsurfs, which at() then gives.
   const std::vector<GaugePoint>& zsurfGaugePoints() const { return zsurfPoints_; }
+
+  // Advanced refilling (refilling 2; physics/inout_physics.h, inOutRefillReach): the zones'
+  // points on their planes, where the particles live (x, y, z each), and room for their reaches.
+  uint32_t refillPointCount() const { return uint32_t(refillZone_.size()); }
+  const double* refillPoints() const { return refillPointsDev_.data(); }
+  double* refillReach() { return refillReachDev_.data(); }
+  std::vector<double> refillReachNow() const {
+    return refillReachDev_.download(refillZone_.size(), "reading the inlet/outlet refilling reaches");
+  }
+  // Every `refillingrate` steps (0: every step) from the first one on, as DualSPHysics.
+  bool refillDue(uint64_t step) const { return refillRate_ == 0 || step % uint64_t(refillRate_) == 0; }
+  // From the reaches (downloaded): the new buffer particles, positions (x, y, z each) and zones,
+  // of the points at or below their zone's zsurf whose column has room.
+  void refillPlan(const std::vector<double>& reach, std::vector<double>& positions, std::vector<uint32_t>& zones) const;
+  // The code (before code::toInOut) of the particles refilling creates: the zones' buffer mk.
+  void setNewParticleCode(uint32_t code);
   void setZsurfFromGauge(const std::vector<double>& shepard);
   double zsurfNow(uint32_t zone) const { return calculated_[zone]; }
 
@@ -63,6 +79,11 @@ class InOutZones {
   DeviceArray<InOutZoneData> dev_;
   DeviceArray<InOutMirror> mirrors_;
   std::vector<GaugePoint> zsurfPoints_;
+  std::vector<double> refillPointsHost_;
+  std::vector<uint32_t> refillZone_;
+  DeviceArray<double> refillPointsDev_, refillReachDev_;
+  int refillRate_ = 10;
+  double dp_ = 0;
   std::vector<double> calculated_;  // per zone: its calculated zsurf now (others: unused)
   double massFluid_ = 0, massLimit_ = 0;
   std::vector<float> gridHost_;     // the zones' velocity grids, one after the other

@@ -31,6 +31,9 @@ struct InOutZoneData {
   uint32_t input = 0;           // InOutInput: 0 free, 1 convert, 2 remove
   bool checkInput = false;      // fluid entering is converted or removed (input != 0 or removeZsurf)
   bool refillFull = false;      // refilling 0: a crossing particle is always replaced
+  bool refillAdvanced = false;  // refilling 2: no replacement; columns refilled from the plane (inOutRefillReach)
+  uint32_t refillFirst = 0, refillCount = 0;  // refilling 2: the zone's points in the refill point list
+  uint32_t newCode = 0;         // the code of a buffer particle it creates (before code::toInOut)
   bool removeZsurf = false;     // buffer particles above zsurf are removed
   bool useBox = true;           // the entry test also asks for the box
   // Velocity: the profile (0 uniform, 1 linear, 2 parabolic) at the table's rows bracketing the
@@ -97,7 +100,8 @@ SPH_HD inline InOutAction inOutClassify(uint32_t c, double x, double y, double w
     const double depth = -inOutSigned(z, x, y, w);
     const bool below = w <= z.zsurf;
     if (depth > z.width || (z.removeZsurf && !below)) return InOutAction::Remove;
-    if (depth < 0) return (z.refillFull || below) ? InOutAction::ToFluidSpawn : InOutAction::ToFluid;
+    if (depth < 0)
+      return !z.refillAdvanced && (z.refillFull || below) ? InOutAction::ToFluidSpawn : InOutAction::ToFluid;
     return InOutAction::None;
   }
   for (uint32_t k = 0; k < p.count; ++k) {
@@ -111,6 +115,24 @@ SPH_HD inline InOutAction inOutClassify(uint32_t c, double x, double y, double w
 }
 
 SPH_HD inline double inOutProfile(const double c[3], double w) { return c[0] + w * (c[1] + w * c[2]); }
+
+// Advanced refilling (refilling 2, DualSPHysics' ComputeStepFilling): each point of the zone on
+// its plane (a first-layer point dp/2 forward) gets a new buffer particle when its column has
+// room: `reach` is the largest depth behind the plane, over the zone's buffer particles whose foot
+// on the plane lies within dp of the point, of the particle's depth plus sqrt(dp^2 - r^2) (r: the
+// foot's distance from the point); 0 when none is that close, and the new particle goes dp behind
+// the plane; it goes `reach` behind when that is less than the zone's width, else none.
+// The contribution of a buffer particle at x to the point pt (negative: none).
+SPH_HD inline double inOutRefillReach(const InOutZoneData& z, const double x[3], const double pt[3], double dp) {
+  const double s = inOutSigned(z, x[0], x[1], x[2]);
+  double r2 = 0;
+  for (int a = 0; a < 3; ++a) {
+    const double d = pt[a] - (x[a] - s * z.dir[a]);
+    r2 += d * d;
+  }
+  if (!(r2 < dp * dp)) return -1;
+  return -s + sqrt(dp * dp - r2);
+}
 
 // Zone z's grid velocity at (x, w) and time t; `offset` picks the x (0) or z (nx nz) values.
 SPH_HD inline double inOutGridVelocity(const InOutZoneData& z, double t, double x, double w, uint32_t offset) {

@@ -73,6 +73,15 @@ class SimulationCore final : public Simulation::Impl {
       inOut_->totals.initial = c.inout.zones.empty() ? 0 : std::count_if(c.inOutZone.begin(), c.inOutZone.end(), [](uint8_t z) {
         return z != CaseDefinition::kNoInOutZone;
       });
+      // The buffer particles' mk (case/inout_reader.cpp gives them one, the last fluid mk), for
+      // those advanced refilling creates.
+      uint32_t bufferMk = uint32_t(c.mks.size() - 1);
+      for (size_t i = 0; i < c.inOutZone.size(); ++i)
+        if (c.inOutZone[i] != CaseDefinition::kNoInOutZone) {
+          bufferMk = c.mkIndex[i];
+          break;
+        }
+      inOut_->setNewParticleCode(code::make(false, bufferMk));
     }
     // Inlets create particles: room for memoryresize's size0 times their full buffers more.
     const uint32_t capacity = count + (inOut_ ? inOut_->initialRoom() : 0);
@@ -784,9 +793,34 @@ class SimulationCore final : public Simulation::Impl {
         parked_ += counts.removed;
         if (parking_.axis < 0 || parked_ >= std::max<uint32_t>(256, state_->n / 512)) compact(code::kParkedBit);
       }
+      if (inOut_->refillPointCount() > 0 && inOut_->refillDue(stepCount - 1)) refillInOut(params);
     }
     imposeInOut(t, p.stepAlgorithm != 2);
     inOutExtrapolationDue_ = inOut_->extrapolates();
+  }
+
+  // Advanced refilling (refilling 2): the columns of the zones' points with room get a new buffer
+  // particle behind the deepest one near them (InOutZones::refillPlan), as DualSPHysics'
+  // ComputeStepFilling every refillingrate steps.
+  void refillInOut(const InOutParams& params) {
+    const uint32_t np = inOut_->refillPointCount();
+    inOutOps_->refillReach(inOutArrays(), params, inOut_->refillPoints(), np, p.dp, inOut_->refillReach());
+    inOut_->refillPlan(inOut_->refillReachNow(), refillPos_, refillZone_);
+    const uint32_t count = uint32_t(refillZone_.size());
+    if (count == 0) return;
+    const uint32_t n = state_->n;
+    if (uint64_t(n) + count > state_->cur.pos.size()) growParticles(n + count);
+    if (refillPosDev_.size() < refillPos_.size()) {
+      refillPosDev_.allocate(device, refillPos_.size(), "the refilled inlet/outlet particles' positions");
+      refillZoneDev_.allocate(device, refillZone_.size(), "the refilled inlet/outlet particles' zones");
+    }
+    refillPosDev_.upload(refillPos_, "uploading the refilled inlet/outlet particles' positions");
+    refillZoneDev_.upload(refillZone_, "uploading the refilled inlet/outlet particles' zones");
+    inOutOps_->append(inOutArrays(), params, refillPosDev_.data(), refillZoneDev_.data(), count, idNext_);
+    state_->n = n + count;
+    idNext_ += count;
+    inOut_->totals.created += count;
+    particlesChanged_ = true;
   }
 
   // Room for at least `need` particles: every array a step keeps reallocated with its particles
@@ -836,6 +870,10 @@ class SimulationCore final : public Simulation::Impl {
   bool inOutExtrapolationDue_ = false;           // at the next prepare()
   DeviceArray<uint32_t> inOutList_;              // the buffer particles extrapolated
   std::vector<PointSample> zsurfSamples_;         // the calculated zsurfs' gauges (measureInOutZsurf)
+  std::vector<double> refillPos_;                 // advanced refilling's new particles (refillInOut)
+  std::vector<uint32_t> refillZone_;
+  DeviceArray<double> refillPosDev_;
+  DeviceArray<uint32_t> refillZoneDev_;
   std::vector<double> zsurfSums_;
   ParticleArrayNeeds needs_;
   ExclusionLimits<T> limits_{};

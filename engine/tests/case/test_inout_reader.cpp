@@ -193,9 +193,9 @@ TEST(InOutReaderErrors, NameTheFileLineAndElement) {
   interp.replace(interp.find("<imposevelocity mode=\"0\"><velocity v=\"0.5\" /></imposevelocity>"), 62,
                  "<imposevelocity mode=\"3\" />");
   bad("interpolated", interp, "<imposevelocity", "<imposevelocity>", "missing element <gridveldata>");
-  std::string advanced = kInletLine;
-  advanced.replace(advanced.find("<refilling value=\"0\""), 20, "<refilling value=\"2\"");
-  bad("advanced", advanced, "<refilling", "<refilling>", "not supported");
+  std::string refill = kInletLine;
+  refill.replace(refill.find("<refilling value=\"0\""), 20, "<refilling value=\"3\"");
+  bad("refilling", refill, "<refilling", "<refilling>", "2 (advanced)");
   std::string rho = kInletLine + R"(<imposerhop mode="1" />)";
   bad("hydrostatic", rho, "<inoutzone>", "<inoutzone>", "needs the zone's zsurf");
   std::string outlet = kInletLine;

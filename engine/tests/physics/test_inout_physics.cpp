@@ -281,5 +281,24 @@ TEST(InOutPhysics, GridVelocityInterpolatesInTimeXAndZ) {
   EXPECT_NEAR(inOutGridVelocity(z, 0, -0.2, 0, 0), 1, 1e-12);
 }
 
+// Advanced refilling (DualSPHysics' ComputeStepFilling): a crossing particle leaves no new one;
+// a buffer particle reaches a point of the plane when its foot on the plane is within dp of it,
+// to its depth plus sqrt(dp^2 - r^2).
+TEST(InOutPhysics, AdvancedRefillingReachesFromTheDeepestNearParticle) {
+  InOutZoneData z = leftZone();  // plane x = 0, direction +x
+  z.refillAdvanced = true;
+  const std::vector<InOutZoneData> zones{z};
+  const InOutParams p = paramsOf(zones);
+  const uint32_t buffer = code::toInOut(code::make(false, 1), 0);
+  uint32_t zone = 9;
+  EXPECT_EQ(inOutClassify(buffer, 0.001, 0, 0.05, p, &zone), InOutAction::ToFluid);
+  const double dp = 0.01, pt[3] = {0, 0, 0.05};
+  // 0.025 behind the plane, its foot 0.006 from the point: 0.025 + sqrt(0.01^2 - 0.006^2) = 0.033.
+  const double x[3] = {-0.025, 0, 0.056};
+  EXPECT_NEAR(inOutRefillReach(z, x, pt, dp), 0.033, 1e-12);
+  const double far[3] = {-0.025, 0, 0.061};  // foot 0.011 away: none
+  EXPECT_LT(inOutRefillReach(z, far, pt, dp), 0);
+}
+
 }  // namespace
 }  // namespace sph

@@ -181,6 +181,7 @@ TEST(InOutRuns, ResumingIsRefused) {
 // "gauge;name;time;velx;velz" (Channel2D_dualsphysics.csv says how it was made).
 struct DsReference {
   std::vector<uint64_t> np, excluded;
+  std::vector<uint64_t> created;  // "new" rows: buffer particles created so far, the initial ones included
   std::map<std::string, std::map<int, double>> velx, velz;  // name -> (time in ms -> velocity)
 };
 
@@ -196,6 +197,8 @@ DsReference readDsReference(const std::string& caseName) {
     if (f[0] == "part") {
       d.np.push_back(std::stoull(f[3]));
       d.excluded.push_back(std::stoull(f[4]));
+    } else if (f[0] == "new") {
+      d.created.push_back(std::stoull(f[2]));
     } else if (f[0] == "gauge") {  // velx;velz, or velx;vely;velz
       const int ms = int(std::lround(std::stod(f[2]) * 1000));
       d.velx[f[1]][ms] = std::stod(f[3]);
@@ -248,6 +251,13 @@ TEST_P(InOutDualSPHysics, ChannelAgreesWithDualSPHysicsCpu) {
     }
   }
   EXPECT_NEAR(double(r.report.excluded), double(ds.excluded[15]), 0.5 * double(ds.excluded[15]) + 5);
+  // Channel2DReverse: the buffer particles advanced refilling creates, within 3% of DualSPHysics'.
+  if (!ds.created.empty()) {
+    const double created = extraNumber(r.report, "inout_initial") + extraNumber(r.report, "inout_created");
+    std::printf("%s: %.0f buffer particles created, DualSPHysics %llu\n", name.c_str(), created,
+                (unsigned long long)ds.created.back());
+    EXPECT_NEAR(created, double(ds.created.back()), 0.03 * double(ds.created.back()));
+  }
   for (const auto& [gauge, series] : ds.velx) {
     int n = 0;
     const double mean = meanDifference(r.gaugeVelx.at(gauge), series, 1.5, &n);
@@ -298,9 +308,11 @@ TEST(InOutRuns, CalculatedZsurfFollowsDualSPHysics) {
 }
 
 // Channel2DGrid: the inlet's velocity from a grid in x, z and time (mode 3); Channel2DZsurf: the
-// outlet's zsurf calculated from the fluid (mode 2), falling to 0.072 m and back in DualSPHysics.
+// outlet's zsurf calculated from the fluid (mode 2), falling to 0.072 m and back in DualSPHysics;
+// Channel2DReverse: the inlet's flow reverses, its buffer refilled by advanced refilling.
 INSTANTIATE_TEST_SUITE_P(Cases, InOutDualSPHysics,
-                         ::testing::Values("Channel2D", "Channel2DExtrap", "Channel2DGrid", "Channel2DZsurf"));
+                         ::testing::Values("Channel2D", "Channel2DExtrap", "Channel2DGrid", "Channel2DZsurf",
+                                           "Channel2DReverse"));
 
 // The 3D jet of Jet3D_Def.xml (a circle of 25 points pouring 1 m/s down into a tank) against
 // DualSPHysics 5.4 CPU over its 0.5 s: nothing leaves, so the particle count is the inlet's alone
@@ -364,10 +376,11 @@ TEST(InOutRuns, PoiseuilleBetweenInletAndOutletFollowsDualSPHysicsAndTheParabola
 }
 
 // The GPU runs the same rules: the same new particles, and the counts of the CPU run within the
-// round-off differences of two summation orders (with a grid velocity and a calculated zsurf too).
+// round-off differences of two summation orders (with a grid velocity, a calculated zsurf and
+// advanced refilling too).
 TEST_P(InOutChannel, GpuGivesTheCpuCounts) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
-  for (const std::string name : {"Channel2D", "Channel2DExtrap", "Channel2DGrid", "Channel2DZsurf"}) {
+  for (const std::string name : {"Channel2D", "Channel2DExtrap", "Channel2DGrid", "Channel2DZsurf", "Channel2DReverse"}) {
     SCOPED_TRACE(name);
     const ChannelRun g = runChannel(fmt::format("inout_gpu_{}", GetParam()), Device::Gpu, GetParam(), 1.0, "", "", name);
     const ChannelRun h = runChannel(fmt::format("inout_cpu_{}", GetParam()), Device::Cpu, GetParam(), 1.0, "", "", name);

@@ -42,6 +42,32 @@ __global__ void imposeKernel(InOutArrays<T> a, InOutParams p, PhysicsConstants<T
   if (i < a.n) imposeInOutParticle(i, a, p, c, setPre);
 }
 
+// One thread per particle; a refilled buffer particle takes the maximum at each point of its zone
+// (the reaches are >= 0, so their bits order as unsigned integers).
+template <typename T>
+__global__ void refillReachKernel(InOutArrays<T> a, InOutParams p, const double* points, double dp,
+                                  unsigned long long* reach) {
+  const uint32_t i = a.nBound + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= a.n) return;
+  const uint32_t c = a.code[i];
+  if (!inOutRefilled(c, p)) return;
+  const InOutZoneData& z = p.zones[code::inOutZone(c)];
+  Real4<T> q = a.pos[i];
+  double x[3];
+  loadPosition(q, positionLo(static_cast<const Real4<T>*>(a.posLo), i), x);
+  for (uint32_t k = z.refillFirst; k < z.refillFirst + z.refillCount; ++k) {
+    const double r = inOutRefillReach(z, x, points + 3 * size_t(k), dp);
+    if (r > 0) atomicMax(&reach[k], static_cast<unsigned long long>(__double_as_longlong(r)));
+  }
+}
+
+template <typename T>
+__global__ void appendKernel(InOutArrays<T> a, InOutParams p, const double* positions, const uint32_t* zones,
+                             uint32_t count, uint32_t idFirst) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) placeInOutParticle(a.n + k, positions + 3 * size_t(k), zones[k], p.zones[zones[k]].newCode, idFirst + k, a, p);
+}
+
 template <typename T>
 __global__ void listKernel(InOutArrays<T> a, InOutParams p, uint32_t* which, uint32_t* count) {
   const uint32_t i = a.nBound + blockIdx.x * blockDim.x + threadIdx.x;
@@ -72,6 +98,22 @@ class InOutGpuOps final : public InOutOps<T> {
              uint32_t idFirst) override {
     SPH_LAUNCH("creating inlet/outlet buffer particles (SU-InOut)", count, kBlock, 0, spawnKernel<T>, a, p, which,
                count, idFirst);
+  }
+
+  void refillReach(const InOutArrays<T>& a, const InOutParams& p, const double* points, uint32_t nPoints, double dp,
+                   double* reach) override {
+    SPH_CUDA_CHECK(cudaMemsetAsync(reach, 0, sizeof(double) * nPoints, cudaStream_t(0)),
+                   "clearing the advanced refilling's reaches");
+    if (a.n > a.nBound)
+      SPH_LAUNCH("measuring the inlet/outlet columns to refill (SU-InOut)", a.n - a.nBound, kBlock, 0,
+                 refillReachKernel<T>, a, p, points, dp, reinterpret_cast<unsigned long long*>(reach));
+  }
+
+  void append(const InOutArrays<T>& a, const InOutParams& p, const double* positions, const uint32_t* zones,
+              uint32_t count, uint32_t idFirst) override {
+    if (count > 0)
+      SPH_LAUNCH("creating the refilled inlet/outlet buffer particles (SU-InOut)", count, kBlock, 0, appendKernel<T>, a,
+                 p, positions, zones, count, idFirst);
   }
 
   // In whatever order the threads reach them: each particle's extrapolation writes it alone.
