@@ -59,7 +59,11 @@ class RelaxReader {
       p.phase = optional(e, "phase", 0) * std::numbers::pi;
       p.rampPeriods = optional(e, "ramp", 0);
       if (p.rampPeriods < 0) failValue(e, "ramp", "must not be negative");
-      if (const XMLElement* s = x_.optionalChild(e, "savemotion")) saveMotion(s, z);
+      if (const XMLElement* s = x_.optionalChild(e, "savemotion")) {
+        // DualSPHysics' defaults: the run's end and TimeOut; zpos half the depth down.
+        z.motion = readSaveMotion(x_, s, p.period, true);
+        z.saveMotion = true;
+      }
     }
     if (const XMLElement* c = x_.optionalChild(e, "coefdir")) z.coefDir = x_.vec(c, 0);
     else z.coefDir = {1, 0, 0};
@@ -143,35 +147,6 @@ class RelaxReader {
       if (!(c.beta > 0 && c.psi > 0 && div > 0))
         x_.fail(f, fmt::format("psi={:g} beta={:g} give no weight: both must be positive", c.psi, c.beta));
     }
-  }
-
-  // <savemotion periods periodsteps | time timedt xpos zpos>, DualSPHysics' defaults: the run's
-  // end and TimeOut; zpos half the depth down.
-  void saveMotion(const XMLElement* s, RelaxWaveZone& z) {
-    x_.onlyChildren(s, {});
-    PaddleSaveMotion& m = z.motion;
-    m.line = s->GetLineNum();
-    const double period = z.waves.period;
-    if (s->Attribute("periods")) {
-      const double periods = x_.real(s, "periods");
-      if (!(periods > 0)) x_.fail(s, "periods must be positive");
-      m.time = periods * period;
-    } else if (s->Attribute("time")) {
-      m.time = x_.real(s, "time");
-      if (!(*m.time > 0)) x_.fail(s, "time must be positive");
-    }
-    if (s->Attribute("periodsteps")) {
-      const double steps = x_.real(s, "periodsteps");
-      if (!(steps >= 1)) x_.fail(s, "periodsteps must be at least 1");
-      m.dt = period / std::floor(steps);
-    } else if (s->Attribute("timedt")) {
-      m.dt = x_.real(s, "timedt");
-      if (!(*m.dt > 0)) x_.fail(s, "timedt must be positive");
-    }
-    if (m.time && m.dt && *m.time / *m.dt > 1e7) x_.fail(s, "more than ten million samples: raise timedt or lower time");
-    m.xpos = x_.real(s, "xpos", 0);
-    if (s->Attribute("zpos")) m.zpos = x_.real(s, "zpos");
-    z.saveMotion = true;
   }
 
   // <rotateaxis angle anglesunits><point1/><point2/></rotateaxis>: the box turned as GenCase turns

@@ -373,32 +373,7 @@ class PaddleReader {
   void readSaveMotions(const XMLElement* e, WavePaddle& p) const {
     for (const XMLElement* s = e->FirstChildElement("savemotion"); s; s = s->NextSiblingElement("savemotion")) {
       if (skipped(s)) continue;
-      x_.onlyChildren(s, {});
-      PaddleSaveMotion m;
-      m.line = s->GetLineNum();
-      const bool regular = p.waves == PaddleWaves::Regular;
-      if ((s->Attribute("periods") || s->Attribute("periodsteps")) && !regular)
-        x_.fail(s, "periods and periodsteps are for regular waves: give time and timedt");
-      if (s->Attribute("periods")) {
-        const double periods = x_.real(s, "periods");
-        if (!(periods > 0)) x_.fail(s, "periods must be positive");
-        m.time = periods * p.period;
-      } else if (s->Attribute("time")) {
-        m.time = x_.real(s, "time");
-        if (!(*m.time > 0)) x_.fail(s, "time must be positive");
-      }
-      if (s->Attribute("periodsteps")) {
-        const double steps = x_.real(s, "periodsteps");
-        if (!(steps >= 1)) x_.fail(s, "periodsteps must be at least 1");
-        m.dt = p.period / std::floor(steps);
-      } else if (s->Attribute("timedt")) {
-        m.dt = x_.real(s, "timedt");
-        if (!(*m.dt > 0)) x_.fail(s, "timedt must be positive");
-      }
-      if (m.time && m.dt && *m.time / *m.dt > 1e7) x_.fail(s, "more than ten million samples: raise timedt or lower time");
-      m.xpos = x_.real(s, "xpos", 0);
-      if (s->Attribute("zpos")) m.zpos = x_.real(s, "zpos");
-      p.saveMotions.push_back(m);
+      p.saveMotions.push_back(readSaveMotion(x_, s, p.period, p.waves == PaddleWaves::Regular));
     }
   }
 
@@ -406,6 +381,34 @@ class PaddleReader {
 };
 
 }  // namespace
+
+PaddleSaveMotion readSaveMotion(const XmlReader& x, const XMLElement* s, double period, bool regular) {
+  x.onlyChildren(s, {});
+  PaddleSaveMotion m;
+  m.line = s->GetLineNum();
+  if ((s->Attribute("periods") || s->Attribute("periodsteps")) && !regular)
+    x.fail(s, "periods and periodsteps are for regular waves: give time and timedt");
+  if (s->Attribute("periods")) {
+    const double periods = x.real(s, "periods");
+    if (!(periods > 0)) x.fail(s, "periods must be positive");
+    m.time = periods * period;
+  } else if (s->Attribute("time")) {
+    m.time = x.real(s, "time");
+    if (!(*m.time > 0)) x.fail(s, "time must be positive");
+  }
+  if (s->Attribute("periodsteps")) {
+    const double steps = x.real(s, "periodsteps");
+    if (!(steps >= 1)) x.fail(s, "periodsteps must be at least 1");
+    m.dt = period / std::floor(steps);
+  } else if (s->Attribute("timedt")) {
+    m.dt = x.real(s, "timedt");
+    if (!(*m.dt > 0)) x.fail(s, "timedt must be positive");
+  }
+  if (m.time && m.dt && *m.time / *m.dt > 1e7) x.fail(s, "more than ten million samples: raise timedt or lower time");
+  m.xpos = x.real(s, "xpos", 0);
+  if (s->Attribute("zpos")) m.zpos = x.real(s, "zpos");
+  return m;
+}
 
 void readIrregularSeaState(const XmlReader& xml, const XMLElement* e, WavePaddle& p) {
   PaddleReader(xml).readSeaState(e, p);

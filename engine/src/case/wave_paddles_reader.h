@@ -14,6 +14,10 @@ namespace sph {
 // The paddles of one <wavepaddles> element, appended to `out`.
 void readWavePaddles(const XmlReader& xml, const XMLElement* wavepaddles, std::vector<WavePaddle>& out);
 
+// One <savemotion>: time and timedt, or (regular waves) periods and periodsteps of `period`;
+// xpos and zpos. What it leaves out takes DualSPHysics' defaults when the run starts.
+PaddleSaveMotion readSaveMotion(const XmlReader& x, const XMLElement* s, double period, bool regular);
+
 // Irregular waves' <spectrum>, <discretization>, <peakcoef>, <waves>, <randomseed>, <serieini> and
 // <ramptime> children of e into p.irregular (p.order already set), as paddles read them.
 void readIrregularSeaState(const XmlReader& xml, const XMLElement* e, WavePaddle& p);
