@@ -473,9 +473,10 @@ class InOutReader {
       x_.onlyChildren(f, {});
       const bool v = f->Attribute("value") != nullptr, vdp = f->Attribute("valuedp") != nullptr;
       if (v == vdp) x_.fail(f, "give value (metres) or valuedp (times dp), one of them");
-      d.zsurfFitGiven = true;
-      d.zsurfFit = v ? -x_.real(f, "value") : -x_.real(f, "valuedp");  // valuedp: times dp in prepareInOut
-      d.zsurfFitDp = vdp;
+      x_.real(f, v ? "value" : "valuedp");  // a number, as DualSPHysics reads it
+      warnings_.push_back(fmt::format("{}:{}: <zsurffit> is ignored, as by DualSPHysics 5.4 (its mesh gauge of a "
+                                      "calculated zsurf does not apply it)",
+                                      x_.path(), f->GetLineNum()));
     }
     if (const XMLElement* r = once(e, "remove")) d.removeAboveZsurf = x_.boolean(r, "value", false);
     if (const XMLElement* s = once(e, "savevtk"); s && x_.boolean(s, "value", false))
@@ -641,8 +642,6 @@ void zsurfGaugeLine(const std::string& where, InOutZoneDef& z, double dp, double
   const unsigned n = unsigned((std::fabs(top - zmin) + dp * 0.01) / dp) + 1;
   z.zsurfGauge.clear();
   for (unsigned k = 0; k < n; ++k) z.zsurfGauge.push_back({p0.x, p0.y, zmin + k * dp * (top >= zmin ? 1 : -1)});
-  if (!z.zsurfFitGiven) z.zsurfFit = -dp / 2;
-  else if (z.zsurfFitDp) z.zsurfFit *= dp;
 }
 
 // Uniform velocities given as flows (<flowvelocity>) in m/s: the flow divided among the zone's

@@ -125,7 +125,7 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
 // Each calculated zone's column, from its lowest point up: the surface lies where the mass
 // m sum V W first drops below the limit after being above it, linearly between the two points
 // around it; at the top point when it never drops, at the lowest when no point is wet
-// (DualSPHysics' JGaugeMesh), plus the zone's zsurffit.
+// (DualSPHysics' JGaugeMesh).
 void InOutZones::setZsurfFromGauge(const std::vector<double>& shepard) {
   size_t at = 0;
   for (size_t k = 0; k < defs_.size(); ++k) {
@@ -146,7 +146,7 @@ void InOutZones::setZsurfFromGauge(const std::vector<double>& shepard) {
     double zs = z0;
     if (surf) zs += step * (double(surf) - 1 + frac);
     else if (massPre != 0) zs += step * double(n - 1);
-    calculated_[k] = zs + z.zsurfFit;
+    calculated_[k] = zs;
     at += n;
   }
 }

@@ -239,15 +239,16 @@ TEST_P(InOutDualSPHysics, ChannelAgreesWithDualSPHysicsCpu) {
   ASSERT_GE(ds.np.size(), 16u);
   const ChannelRun r = runChannel(fmt::format("inout_ds_{}", name), Device::Cpu, "cell", 1.5, "", "", name);
   ASSERT_EQ(r.partCounts.size(), 16u);
-  // Channel2DZsurf's outlet takes its hydrostatic density from the zsurf it measures, which is
-  // within 0.7 mm of DualSPHysics' (CalculatedZsurfFollowsDualSPHysics): 3 particles apart before the
-  // first exclusion and VelMid 0.031 m/s on average measured, so 5 particles and 0.04 m/s there.
+  // Channel2DZsurf's outlet follows the zsurf it measures (within 0.6 mm of DualSPHysics',
+  // CalculatedZsurfFollowsDualSPHysics), and which buffer particles stand above it, still, and when
+  // they leave feeds back on that level: the two runs part by up to 15 particles (0.9%) before the
+  // first exclusion (at 1.0 s), so there only the suite's 1.5% holds.
   const bool measured = name == "Channel2DZsurf";
-  const double countBound = measured ? 5.0 : 2.0, velBound = measured ? 0.04 : 0.03;
+  const double velBound = 0.03;
   for (size_t k = 0; k < r.partCounts.size(); ++k) {
     EXPECT_NEAR(double(r.partCounts[k]), double(ds.np[k]), 0.015 * double(ds.np[k])) << "PART " << k;
-    if (ds.excluded[k] == 0) {
-      EXPECT_NEAR(double(r.partCounts[k]), double(ds.np[k]), countBound) << "PART " << k;
+    if (ds.excluded[k] == 0 && !measured) {
+      EXPECT_NEAR(double(r.partCounts[k]), double(ds.np[k]), 2.0) << "PART " << k;
     }
   }
   EXPECT_NEAR(double(r.report.excluded), double(ds.excluded[15]), 0.5 * double(ds.excluded[15]) + 5);
@@ -269,12 +270,13 @@ TEST_P(InOutDualSPHysics, ChannelAgreesWithDualSPHysicsCpu) {
 }
 
 // Channel2DZsurf's outlet zsurf, calculated from the fluid (DualSPHysics' mesh gauge 2h inside the
-// domain), against DualSPHysics' own gauge (GaugesMesh_Inlet_i1_zsurf_Zsurf.csv, before the fit
-// of dp/2 down) over 1.5 s: it falls from the zone's top (0.1 m) to 0.072 m as the inlet's surge
+// domain), against DualSPHysics' own gauge (GaugesMesh_Inlet_i1_zsurf_Zsurf.csv, the zsurf its
+// outlet uses: DualSPHysics 5.4 does not apply <zsurffit> with this gauge) over 1.5 s: it falls
+// from the zone's top (0.1 m) to 0.072 m as the inlet's surge
 // draws the water down, and comes back. Within 3 mm (0.3 dp) at every sample: the surface is
 // interpolated between gauge points dp apart from the mass of fluids that differ by the rounding
 // the channel test allows, and the samples' times differ by up to a step (the largest difference
-// is printed: 0.7 mm measured).
+// is printed: 0.6 mm measured).
 TEST(InOutRuns, CalculatedZsurfFollowsDualSPHysics) {
   std::vector<std::pair<double, double>> ds;  // time, zsurf
   {
@@ -293,15 +295,14 @@ TEST(InOutRuns, CalculatedZsurfFollowsDualSPHysics) {
   RunOptions o = test::silentRun(Device::Cpu, "cell", Precision::Single);
   o.timeMax = 1.5;  // DualSPHysics' run
   Simulation sim(c, o);
-  const double fit = -0.005;  // <zsurffit> default: dp/2 down
   EXPECT_NEAR(sim.inOutZsurf(1), 0.105, 1e-12);  // <zsurf0> until the first step
   double lowest = 1, largest = 0;
   for (const auto& [t, zs] : ds) {
     while (sim.time() + 0.5 * sim.lastDt() < t && !sim.finished()) sim.step();
     if (t == 0) continue;
-    EXPECT_NEAR(sim.inOutZsurf(1) - fit, zs, 0.003) << "t = " << t;
-    lowest = std::min(lowest, sim.inOutZsurf(1) - fit);
-    largest = std::max(largest, std::fabs(sim.inOutZsurf(1) - fit - zs));
+    EXPECT_NEAR(sim.inOutZsurf(1), zs, 0.003) << "t = " << t;
+    lowest = std::min(lowest, sim.inOutZsurf(1));
+    largest = std::max(largest, std::fabs(sim.inOutZsurf(1) - zs));
   }
   std::printf("calculated zsurf: largest difference from DualSPHysics' %.2g m, lowest %.4g m\n", largest, lowest);
   EXPECT_LT(lowest, 0.075);
