@@ -386,8 +386,8 @@ TEST_P(InOutChannel, GpuGivesTheCpuCounts) {
     const ChannelRun g = runChannel(fmt::format("inout_gpu_{}", GetParam()), Device::Gpu, GetParam(), 1.0, "", "", name);
     const ChannelRun h = runChannel(fmt::format("inout_cpu_{}", GetParam()), Device::Cpu, GetParam(), 1.0, "", "", name);
     // Advanced refilling measures how deep its columns reach, which the two summation orders move
-    // by their rounding: within 3% there (GPU 361 and 365 against CPU 363 and 357 measured on an
-    // H200); a crossing particle is replaced by exactly one elsewhere.
+    // by their rounding: within 3% there (GPU 361 and 365 against CPU 363 and 357 measured); a
+    // crossing particle is replaced by exactly one elsewhere.
     const double created = extraNumber(h.report, "inout_created");
     EXPECT_NEAR(extraNumber(g.report, "inout_created"), created, name == "Channel2DReverse" ? 0.03 * created : 0.0);
     ASSERT_EQ(g.partCounts.size(), h.partCounts.size());
