@@ -131,7 +131,7 @@ std::string gaugeCsvRow(const ResolvedGauge& g, const GaugeResults& r, size_t fi
 }
 
 GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, fs::path dir)
-    : kernel_{p.kernel, p.dim, p.h, p.massFluid}, dir_(std::move(dir)) {
+    : kernel_{kGaugeKernel, p.dim, p.h, p.massFluid}, dir_(std::move(dir)) {
   if (dir_.empty()) return;
   for (const GaugeSpec& g : gauges.items) {
     if (!g.timing.output.value_or(false)) continue;

@@ -11,6 +11,8 @@
 //          with the Wendland kernel whatever the case's kernel (DualSPHysics' gauges have no
 //          other); the gauge writes m_bound sum_a a_a.
 // In 2D the y coordinate is ignored (the particles lie in one plane).
+// Every gauge sums with the Wendland kernel, whatever the case's kernel: DualSPHysics' gauges have no
+// other (JSph computes the Wendland constants for them when the case uses the cubic spline).
 #pragma once
 
 #include <cmath>
@@ -20,6 +22,9 @@
 #include "sph/plugin/sph_kernels.h"
 
 namespace sph {
+
+// The kernel a run's gauges use (see above); GaugeSumParams and GaugeKernel still take any, for tests.
+inline constexpr KernelKind kGaugeKernel = KernelKind::Wendland;
 
 struct GaugeSumParams {
   KernelKind kernel = KernelKind::Wendland;

@@ -58,7 +58,7 @@ class SimulationCore final : public Simulation::Impl {
     mks = c.mks;
     device = d;
     consts_ = makePhysicsConstants<T>(p);
-    gaugeParams_ = makeGaugeSumParams(p.kernel, p.dim, p.h, p.massFluid, p.rho0, p.cteB, p.gamma);
+    gaugeParams_ = makeGaugeSumParams(kGaugeKernel, p.dim, p.h, p.massFluid, p.rho0, p.cteB, p.gamma);
     nBoundInitial = c.nBound;
     nFluidInitial = c.nFluid;
     setupLap("parameters");
@@ -331,7 +331,7 @@ class SimulationCore final : public Simulation::Impl {
             snapshotInto(gaugeFrame_);
             return gaugeFrame_;
           },
-          GaugeKernel{p.kernel, p.dim, p.h, p.massFluid});
+          GaugeKernel{kGaugeKernel, p.dim, p.h, p.massFluid});
     return *hostGauges_;
   }
 

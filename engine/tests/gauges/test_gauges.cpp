@@ -281,6 +281,39 @@ TEST(GaugeRecorder, TimingAndFiles) {
   EXPECT_EQ(lines("B.csv").size(), times.size() + 1);
 }
 
+// DualSPHysics' gauges sum with the Wendland kernel even when the case uses the cubic spline: a
+// recorder of a cubic-spline run writes the Wendland interpolation (the two differ by percents).
+TEST(GaugeRecorder, SumsWithWendlandWhateverTheCaseKernel) {
+  const CaseDefinition c = tank(true, 0.02, 0.4, "press_cubic");
+  SimParameters p;
+  ParticleSnapshot s = initialState(c, &p);
+  s.time = 0;
+  p.kernel = KernelKind::Cubic;
+  const GaugePoint x{0.25, 0, 0.385};  // near the surface, where the kernel's shape shows
+  const double wendland = samplePoint(FluidGrid(s, {KernelKind::Wendland, p.dim, p.h, p.massFluid}), x).shepard;
+  const double cubic = samplePoint(FluidGrid(s, {KernelKind::Cubic, p.dim, p.h, p.massFluid}), x).shepard;
+  ASSERT_GT(std::abs(cubic - wendland), 1e-4 * wendland) << "the test needs kernels that differ here";
+  const auto dir = test::tempDir("gauges_cubic") / "gauges";
+  fs::create_directories(dir);
+  CaseGauges gauges;
+  GaugeSpec g;
+  g.kind = GaugeKind::Pressure;
+  g.name = "P";
+  g.point = x;
+  g.timing.output = true;
+  gauges.items = {g};
+  GaugeRecorder rec(gauges, p, dir);
+  ASSERT_TRUE(rec.due(0));
+  rec.sample(s);
+  rec.finish();
+  std::ifstream in(dir / "P.csv");
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  const double written = std::stod(row.substr(row.rfind(';') + 1));  // the shepard column
+  EXPECT_NEAR(written, wendland, 1e-6 * wendland);
+}
+
 std::vector<std::vector<double>> readCsv(const fs::path& path, std::string* header) {
   std::ifstream in(path);
   std::getline(in, *header);
