@@ -30,9 +30,6 @@ namespace {
 constexpr std::string_view kUnsupportedSpecial[] = {
     "boundcorr", "boundextrap", "chrono", "flexstrucs",
     "forcepoints", "mlayerpistons", "moorings", "vres"};
-// DualSPHysics gauge kinds that this engine does not implement.
-constexpr std::string_view kUnsupportedGauges[] = {"mesh"};
-
 // <special><timeout>: output intervals that change at given times (model/output_times.h), as
 // DualSPHysics' JDsOutputTime reads them: times >= 0 and increasing, intervals > 0.
 void readTimeOut(const XmlReader& xml, const XMLElement* e, std::vector<OutputInterval>& rows) {
@@ -99,15 +96,16 @@ class GaugesReader {
     for (const XMLElement* e = gauges->FirstChildElement(); e; e = e->NextSiblingElement()) {
       const std::string_view kind = e->Name();
       if (skipped(e) || kind == "default") continue;
-      const bool known = kind == "swl" || kind == "velocity" || kind == "pressure" || kind == "maxz" || kind == "force";
-      if (!known && !listed(kUnsupportedGauges, kind)) x_.unknown(e, gauges);
+      const bool known = kind == "swl" || kind == "velocity" || kind == "pressure" || kind == "maxz" ||
+                         kind == "force" || kind == "mesh";
+      if (!known) x_.unknown(e, gauges);
       if (!x_.boolean(e, "active", true)) continue;
       if (kind == "swl") readSwl(e, defaults);
       else if (kind == "velocity") readPoint(e, defaults, GaugeKind::Velocity);
       else if (kind == "pressure") readPoint(e, defaults, GaugeKind::Pressure);
       else if (kind == "maxz") readMaxZ(e, defaults);
       else if (kind == "force") readForce(e, defaults);
-      else x_.fail(e, "this DualSPHysics gauge is not supported (supported gauges: swl, velocity, pressure, maxz, force)");
+      else readMesh(e, defaults);
     }
   }
 
@@ -193,15 +191,105 @@ class GaugesReader {
     g.pointDp = x_.real(dp, g.pointDpIsCoef ? "coefdp" : "value");
     if (!(g.pointDp > 0) || !std::isfinite(g.pointDp)) x_.fail(dp, fmt::format("must be positive (got {})", g.pointDp));
 
-    if (const XMLElement* m = optionalChild(e, "masslimit")) {
-      if (m->Attribute("value") && m->Attribute("coef")) x_.fail(m, "give value or coef, not both");
-      if (!m->Attribute("value") && !m->Attribute("coef")) x_.fail(m, "needs attribute value (kg) or coef");
-      const bool coef = m->Attribute("coef") != nullptr;
-      const double v = x_.real(m, coef ? "coef" : "value");
-      if (!(v > 0) || !std::isfinite(v)) x_.fail(m, fmt::format("must be positive (got {})", v));
-      (coef ? g.massLimitCoef : g.massLimit) = v;
-    }
+    readMassLimit(e, g);
     out_.items.push_back(std::move(g));
+  }
+
+  void readMassLimit(const XMLElement* e, GaugeSpec& g) const {
+    const XMLElement* m = optionalChild(e, "masslimit");
+    if (!m) return;
+    if (m->Attribute("value") && m->Attribute("coef")) x_.fail(m, "give value or coef, not both");
+    if (!m->Attribute("value") && !m->Attribute("coef")) x_.fail(m, "needs attribute value (kg) or coef");
+    const bool coef = m->Attribute("coef") != nullptr;
+    const double v = x_.real(m, coef ? "coef" : "value");
+    if (!(v > 0) || !std::isfinite(v)) x_.fail(m, fmt::format("must be positive (got {})", v));
+    (coef ? g.massLimitCoef : g.massLimit) = v;
+  }
+
+  // <kclimit value> and <kcdummy value>: a number, or NONE (any case) for none.
+  std::optional<double> numberOrNone(const XMLElement* e, const char* name, double fallback) const {
+    const XMLElement* c = optionalChild(e, name);
+    if (!c) return fallback;
+    const std::vector<std::string> t = splitTokens(x_.attr(c, "value"));
+    if (t.size() == 1 && t[0] == "none") return std::nullopt;
+    const double v = x_.real(c, "value");
+    if (!std::isfinite(v)) x_.fail(c, fmt::format("value must be a finite number or NONE (got {})", v));
+    return v;
+  }
+
+  // DualSPHysics' JGaugeSystem::ReadXml for <mesh>.
+  void readMesh(const XMLElement* e, const GaugeTiming& defaults) {
+    x_.onlyChildren(e, {"savevtkpart", "computedt", "computetime", "output", "outputdt", "outputtime", "point", "vec1",
+                        "vec2", "vec3", "size1", "size2", "size3", "dirdat", "masslimit", "outputdata", "outputfmt",
+                        "buffersize", "kclimit", "kcdummy"});
+    GaugeSpec g = begin(e, defaults, GaugeKind::Mesh);
+    MeshGaugeSpec& m = g.mesh;
+    g.point = point(e, "point");
+    for (int a = 0; a < 3; ++a) {
+      const std::string vec = fmt::format("vec{}", a + 1), size = fmt::format("size{}", a + 1);
+      const XMLElement* v = optionalChild(e, vec.c_str());
+      if (v) {
+        const Vec3d d = x_.vec(v, 0.0);
+        m.axis[a] = {d.x, d.y, d.z};
+      }
+      const GaugePoint& d = m.axis[a];
+      if (d.x == 0 && d.y == 0 && d.z == 0) continue;  // no such axis (as DualSPHysics: <sizeN> unread)
+      const XMLElement* sz = optionalChild(e, size.c_str());
+      if (!sz) x_.fail(v, fmt::format("needs <{} length=\"...\" distpt=\"...\"> (m) beside it", size));
+      m.length[a] = nonNegative(sz, "length");
+      m.distPt[a] = nonNegative(sz, "distpt");
+    }
+    if (const XMLElement* d = optionalChild(e, "dirdat")) {
+      const Vec3d v = x_.vec(d, 0.0);
+      if (v.x == 0 && v.y == 0 && v.z == 0) x_.fail(d, "the direction is the zero vector");
+      m.dirDat = {v.x, v.y, v.z};
+    }
+    const double dl = std::sqrt(m.dirDat.x * m.dirDat.x + m.dirDat.y * m.dirDat.y + m.dirDat.z * m.dirDat.z);
+    m.dirDat = {m.dirDat.x / dl, m.dirDat.y / dl, m.dirDat.z / dl};
+
+    const XMLElement* data = optionalChild(e, "outputdata");
+    if (!data) x_.fail(e, "missing element <outputdata value=\"...\"> (any of vel, veldir, rhop, zsurf)");
+    for (const std::string& t : splitList(x_.attr(data, "value"))) {
+      if (t == "vel") m.vel = true;
+      else if (t == "veldir") m.velDir = true;
+      else if (t == "rhop") m.rho = true;
+      else if (t == "zsurf") m.zsurf = true;
+      else x_.fail(data, fmt::format("unknown output data \"{}\" (give any of vel, veldir, rhop, zsurf)", t));
+    }
+    if (!m.vel && !m.velDir && !m.rho && !m.zsurf) x_.fail(data, "no output data given (any of vel, veldir, rhop, zsurf)");
+    if (const XMLElement* f = optionalChild(e, "outputfmt")) {
+      bool csv = false;
+      for (const std::string& t : splitList(x_.attr(f, "value"))) {
+        if (t == "csv") csv = true;
+        else if (t == "bin")
+          x_.fail(f, "the binary output of mesh gauges (DualSPHysics' .mbi4 files) is not supported by this engine; "
+                     "give csv");
+        else x_.fail(f, fmt::format("unknown output format \"{}\" (give csv, bin or both)", t));
+      }
+      if (!csv) x_.fail(f, "no output format given (csv)");
+    }
+    // <buffersize>: rows DualSPHysics keeps before writing; this engine writes at its own pace.
+    if (const XMLElement* b = optionalChild(e, "buffersize")) nonNegative(b, "value");
+    m.kcLimit = numberOrNone(e, "kclimit", 0.5);
+    m.kcDummy = numberOrNone(e, "kcdummy", 0.0);
+    readMassLimit(e, g);
+    out_.items.push_back(std::move(g));
+  }
+
+  // "a, b,c" as lower-case tokens, empty ones dropped (DualSPHysics removes the spaces and splits at commas).
+  static std::vector<std::string> splitList(std::string_view text) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (const char ch : text) {
+      if (ch == ',') {
+        if (!cur.empty()) out.push_back(cur);
+        cur.clear();
+      } else if (ch != ' ') {
+        cur += char(std::tolower(static_cast<unsigned char>(ch)));
+      }
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
   }
 
   void readMaxZ(const XMLElement* e, const GaugeTiming& defaults) {

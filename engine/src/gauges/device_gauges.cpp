@@ -89,7 +89,7 @@ void DeviceGaugeSource<T>::pointsOn(const ParticleView<T>& p, const std::vector<
   sums_.downloadTo(hostSums_.data(), hostSums_.size(), "downloading the gauge sums");
   for (uint32_t k = 0; k < nPoints; ++k) {
     const double* s = &hostSums_[size_t(k) * kGaugeSumsPerPoint];
-    out[k] = pointSampleFromSums(s[0], s + 1, s[4]);
+    out[k] = pointSampleFromSums(s[0], s + 1, s[4], s[5]);
   }
 }
 

@@ -33,8 +33,8 @@ struct GaugeChunkBox {
   double lo[3], hi[3];  // of the chunk's fluid particles; lo > hi when it has none
 };
 
-// The five sums per point: sum V W, sum V W v (3), sum V W p.
-inline constexpr uint32_t kGaugeSumsPerPoint = 5;
+// The six sums per point: sum V W, sum V W v (3), sum V W p, sum V W rho.
+inline constexpr uint32_t kGaugeSumsPerPoint = 6;
 
 // GPU kernels (gpu/device_gauges.cu), all pointers on the device:
 // the boxes of the chunks of [p.nBound, p.n) (gaugeChunkCount(p) of them);

@@ -16,7 +16,6 @@ namespace sph {
 namespace fs = std::filesystem;
 namespace {
 
-
 // Times within this fraction of dt of a multiple of dt count as that multiple, so rounding in
 // the accumulated simulation time never skips or repeats a sample.
 constexpr double kTimeTol = 1e-9;
@@ -52,6 +51,7 @@ ResolvedGauge resolveGauge(const GaugeSpec& g, const SimParameters& p) {
   r.distLimit = g.distLimit * (g.distLimitUnit == Unit::Dp ? p.dp : g.distLimitUnit == Unit::H ? p.h : 1.0);
   r.floorZ = p.domainMin.z;
   r.massBound = p.massBound;
+  if (g.kind == GaugeKind::Mesh) r.grid = meshGaugeGrid(g);
   if (g.kind == GaugeKind::Force && g.mkIndex < 0)
     throw InputError(fmt::format("gauge '{}' (line {}): the particles of its mkbound {} were not looked up in the case",
                                  g.name, g.line, g.mkBound));
@@ -68,26 +68,40 @@ std::string gaugeCsvHeader(GaugeKind kind) {
       return "time [s];swlx [m];swly [m];swlz [m];pos0x [m];pos0y [m];pos0z [m];pos2x [m];pos2y [m];pos2z [m]\n";
     case GaugeKind::Velocity:
       return "time [s];velx [m/s];vely [m/s];velz [m/s];posx [m];posy [m];posz [m];shepard [-]\n";
-    case GaugeKind::MaxZ:
-      return "time [s];zmax [m];posx [m];posy [m];posz [m]\n";
-    case GaugeKind::Force:
-      return "time [s];force [N];forcex [N];forcey [N];forcez [N]\n";
-    default:
-      return "time [s];press [Pa];posx [m];posy [m];posz [m];shepard [-]\n";
+    case GaugeKind::MaxZ: return "time [s];zmax [m];posx [m];posy [m];posz [m]\n";
+    case GaugeKind::Force: return "time [s];force [N];forcex [N];forcey [N];forcez [N]\n";
+    default: return "time [s];press [Pa];posx [m];posy [m];posz [m];shepard [-]\n";
   }
 }
+
+namespace {
+// A recorder's gauges have at most this many points in all (and so one gauge).
+constexpr size_t kMaxPointsInAll = 10000000;
+}  // namespace
 
 size_t gaugePointCount(const ResolvedGauge& g) {
   const GaugeSpec& s = g.spec;
   if (s.kind == GaugeKind::MaxZ || s.kind == GaugeKind::Force) return 0;
+  if (s.kind == GaugeKind::Mesh) {
+    const MeshGrid& m = g.grid;
+    // The product of three counts of up to 2^64 each: test them one by one.
+    const double points = double(m.n[0]) * double(m.n[1]) * double(m.n[2]);
+    if (points > double(kMaxPointsInAll))
+      throw InputError(
+          fmt::format("gauge '{}' (line {}): its mesh would have {} x {} x {} points, more than {}; give "
+                      "larger distpt values",
+                      s.name, s.line, m.n[0], m.n[1], m.n[2], kMaxPointsInAll));
+    return size_t(m.count());
+  }
   if (s.kind != GaugeKind::Swl) return 1;
   const int pieces = swlPieces(s.point0, s.point2, g.pointDp);
   // Every point of the line is evaluated at each sample (on the GPU, all at once).
   constexpr int kMaxPieces = 1000000;
   if (pieces > kMaxPieces)
-    throw InputError(fmt::format("gauge '{}' (line {}): its swl line would be cut into {} pieces of {} m, more than "
-                                 "{}; give a larger <pointdp>",
-                                 s.name, s.line, pieces, g.pointDp, kMaxPieces));
+    throw InputError(
+        fmt::format("gauge '{}' (line {}): its swl line would be cut into {} pieces of {} m, more than "
+                    "{}; give a larger <pointdp>",
+                    s.name, s.line, pieces, g.pointDp, kMaxPieces));
   return size_t(pieces) + 1;
 }
 
@@ -95,6 +109,7 @@ std::vector<GaugePoint> gaugePoints(const ResolvedGauge& g) {
   gaugePointCount(g);  // refuses a line of too many points
   const GaugeSpec& s = g.spec;
   if (s.kind == GaugeKind::MaxZ || s.kind == GaugeKind::Force) return {};
+  if (s.kind == GaugeKind::Mesh) return meshGridPoints(g.grid);
   if (s.kind != GaugeKind::Swl) return {s.point};
   return swlPoints(s.point0, s.point2, g.pointDp);
 }
@@ -117,8 +132,8 @@ std::string gaugeCsvRow(const ResolvedGauge& g, const GaugeResults& r, size_t fi
   if (s.kind == GaugeKind::Swl) {
     const int pieces = swlPieces(s.point0, s.point2, g.pointDp);
     // kernelMass = the Shepard sum times m (gauges/gauge_sampler.h).
-    const GaugePoint w = swlCrossing(s.point0, s.point2, pieces, g.massLimit,
-                                     [&](int k) { return samples[k].shepard * g.massFluid; });
+    const GaugePoint w =
+        swlCrossing(s.point0, s.point2, pieces, g.massLimit, [&](int k) { return samples[k].shepard * g.massFluid; });
     return fmt::format("{:.9g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g};{:.7g}\n", time, w.x, w.y, w.z,
                        s.point0.x, s.point0.y, s.point0.z, s.point2.x, s.point2.y, s.point2.z);
   }
@@ -130,6 +145,35 @@ std::string gaugeCsvRow(const ResolvedGauge& g, const GaugeResults& r, size_t fi
                      p.shepard);
 }
 
+std::vector<std::string> gaugeFileStems(const GaugeSpec& g) {
+  if (g.kind != GaugeKind::Mesh) return {g.name};
+  std::vector<std::string> out;
+  for (const std::string& o : meshGaugeOutputs(g)) out.push_back(g.name + "_" + o);
+  return out;
+}
+
+std::vector<std::string> gaugeFileStems(const CaseGauges& gauges) {
+  std::vector<std::string> out;
+  for (const GaugeSpec& g : gauges.items)
+    for (std::string& stem : gaugeFileStems(g)) out.push_back(std::move(stem));
+  return out;
+}
+
+std::vector<std::string> gaugeCsvHeaders(const ResolvedGauge& g) {
+  if (g.spec.kind != GaugeKind::Mesh) return {gaugeCsvHeader(g.spec.kind)};
+  std::vector<std::string> out;
+  for (const std::string& o : meshGaugeOutputs(g.spec)) out.push_back(meshGaugeCsvHeader(g.spec, g.grid, o));
+  return out;
+}
+
+std::vector<std::string> gaugeCsvRows(const ResolvedGauge& g, const GaugeResults& r, size_t first, double time) {
+  if (g.spec.kind != GaugeKind::Mesh) return {gaugeCsvRow(g, r, first, time)};
+  const MeshGaugeValues v = meshGaugeValues(g.spec, g.grid, r.points.data() + first, g.massFluid, g.massLimit);
+  std::vector<std::string> out;
+  for (const std::string& o : meshGaugeOutputs(g.spec)) out.push_back(meshGaugeCsvRow(v, o, time));
+  return out;
+}
+
 GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, fs::path dir)
     : kernel_{kGaugeKernel, p.dim, p.h, p.massFluid}, dir_(std::move(dir)) {
   if (dir_.empty()) return;
@@ -137,18 +181,24 @@ GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, f
     if (!g.timing.output.value_or(false)) continue;
     Item it;
     it.g = resolveGauge(g, p);
+    const std::vector<std::string> stems = gaugeFileStems(g);
+    for (const std::string& stem : stems) it.files.push_back({stem, {}, {}, false});
     items_.push_back(std::move(it));
   }
   if (items_.empty()) return;
   // All gauges due at once are evaluated in one call (on the GPU, one warp per point).
-  constexpr size_t kMaxPointsInAll = 10000000;
   size_t points = 0;
   for (const Item& it : items_) points += gaugePointCount(it.g);
   if (points > kMaxPointsInAll)
-    throw InputError(fmt::format("the case's gauges have {} points in all (swl lines cut into pieces of pointdp), "
-                                 "more than {}; give larger <pointdp> values",
-                                 points, kMaxPointsInAll));
-  for (Item& it : items_) it.points = gaugePoints(it.g);
+    throw InputError(
+        fmt::format("the case's gauges have {} points in all (swl lines cut into pieces of pointdp), "
+                    "more than {}; give larger <pointdp> values",
+                    points, kMaxPointsInAll));
+  for (Item& it : items_) {
+    it.points = gaugePoints(it.g);
+    const std::vector<std::string> headers = gaugeCsvHeaders(it.g);
+    for (size_t f = 0; f < it.files.size(); ++f) it.files[f].header = headers[f];
+  }
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) throw InputError(fmt::format("cannot create the gauge folder {}: {}", dir_.string(), ec.message()));
@@ -179,8 +229,8 @@ void GaugeRecorder::sample(double t, GaugeSource& source) {
     if (!computeDue(it, t)) continue;
     const ResolvedGauge& g = it.g;
     it.nextCompute = g.computeDt > 0 ? nextMultiple(t, g.computeDt) : t;
-    const bool write = t >= it.nextOutput - kTimeTol * std::max(g.outputDt, 1e-300) &&
-                       inWindow(t, g.outputStart, g.outputEnd);
+    const bool write =
+        t >= it.nextOutput - kTimeTol * std::max(g.outputDt, 1e-300) && inWindow(t, g.outputStart, g.outputEnd);
     if (!write) continue;
     it.nextOutput = g.outputDt > 0 ? nextMultiple(t, g.outputDt) : t;
     if (g.spec.kind == GaugeKind::MaxZ) {
@@ -196,7 +246,10 @@ void GaugeRecorder::sample(double t, GaugeSource& source) {
   }
   if (due.empty()) return;
   source.sample(request_, results_);
-  for (const Due& d : due) d.item->rows += gaugeCsvRow(d.item->g, results_, d.first, t);
+  for (const Due& d : due) {
+    const std::vector<std::string> rows = gaugeCsvRows(d.item->g, results_, d.first, t);
+    for (size_t f = 0; f < rows.size(); ++f) d.item->files[f].rows += rows[f];
+  }
 }
 
 void GaugeRecorder::sample(const ParticleSnapshot& s) {
@@ -206,23 +259,24 @@ void GaugeRecorder::sample(const ParticleSnapshot& s) {
 
 void GaugeRecorder::flush() {
   if (finished_) return;
-  for (Item& it : items_) {
-    if (it.started && it.rows.empty()) continue;
-    const fs::path part = dir_ / (it.g.spec.name + ".csv.part");
-    std::FILE* f = std::fopen(part.c_str(), it.started ? "ab" : "wb");
-    if (!f) throw RunError(fmt::format("cannot write file '{}': {}", part.string(), std::strerror(errno)));
-    const std::string text = it.started ? it.rows : gaugeCsvHeader(it.g.spec.kind) + it.rows;
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    const int err = errno;
-    if (std::fclose(f) != 0 || !ok)
-      throw RunError(fmt::format("cannot write file '{}': {}", part.string(), std::strerror(ok ? errno : err)));
-    it.started = true;
-    it.rows.clear();
-  }
+  for (Item& it : items_)
+    for (File& file : it.files) {
+      if (file.started && file.rows.empty()) continue;
+      const fs::path part = dir_ / (file.stem + ".csv.part");
+      std::FILE* f = std::fopen(part.c_str(), file.started ? "ab" : "wb");
+      if (!f) throw RunError(fmt::format("cannot write file '{}': {}", part.string(), std::strerror(errno)));
+      const std::string text = file.started ? file.rows : file.header + file.rows;
+      const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+      const int err = errno;
+      if (std::fclose(f) != 0 || !ok)
+        throw RunError(fmt::format("cannot write file '{}': {}", part.string(), std::strerror(ok ? errno : err)));
+      file.started = true;
+      file.rows.clear();
+    }
 }
 
 namespace {
-// One gauge in a checkpoint.
+// One file of a gauge in a checkpoint (a gauge's files share its schedule).
 struct GaugeCheckpoint {
   double nextCompute, nextOutput;
   uint64_t fileBytes;  // of its .part file, flushed
@@ -232,60 +286,65 @@ struct GaugeCheckpoint {
 
 void GaugeRecorder::save(CheckpointWriter& w) {
   flush();
-  for (const Item& it : items_) {
-    const fs::path part = dir_ / (it.g.spec.name + ".csv.part");
-    const uint64_t bytes = it.started ? uint64_t(fs::file_size(part)) : 0;
-    w.putValue("gauge." + it.g.spec.name, GaugeCheckpoint{it.nextCompute, it.nextOutput, bytes, it.started});
-  }
+  for (const Item& it : items_)
+    for (const File& file : it.files) {
+      const fs::path part = dir_ / (file.stem + ".csv.part");
+      const uint64_t bytes = file.started ? uint64_t(fs::file_size(part)) : 0;
+      w.putValue("gauge." + file.stem, GaugeCheckpoint{it.nextCompute, it.nextOutput, bytes, file.started});
+    }
 }
 
 void GaugeRecorder::checkResumable(const CheckpointReader& r) const {
-  for (const Item& it : items_) {
-    const auto g = r.value<GaugeCheckpoint>("gauge." + it.g.spec.name);
-    if (g.started == 0) continue;
-    // A .part is newer than a .csv beside it: the .csv was ended by an earlier stop.
-    const fs::path part = dir_ / (it.g.spec.name + ".csv.part"), done = dir_ / (it.g.spec.name + ".csv");
-    std::error_code ec;
-    const fs::path& file = fs::exists(part, ec) || !fs::exists(done, ec) ? part : done;
-    const uint64_t have = fs::is_regular_file(file, ec) ? uint64_t(fs::file_size(file, ec)) : 0;
-    if (have < g.fileBytes)
-      throw InputError(fmt::format("{}: the gauge's file holds {} bytes, fewer than the {} it had at the checkpoint "
-                                   "({}); the run cannot be resumed into this folder",
-                                   file.string(), have, g.fileBytes, r.path().string()));
-  }
+  for (const Item& it : items_)
+    for (const File& f : it.files) {
+      const auto g = r.value<GaugeCheckpoint>("gauge." + f.stem);
+      if (g.started == 0) continue;
+      // A .part is newer than a .csv beside it: the .csv was ended by an earlier stop.
+      const fs::path part = dir_ / (f.stem + ".csv.part"), done = dir_ / (f.stem + ".csv");
+      std::error_code ec;
+      const fs::path& file = fs::exists(part, ec) || !fs::exists(done, ec) ? part : done;
+      const uint64_t have = fs::is_regular_file(file, ec) ? uint64_t(fs::file_size(file, ec)) : 0;
+      if (have < g.fileBytes)
+        throw InputError(
+            fmt::format("{}: the gauge's file holds {} bytes, fewer than the {} it had at the checkpoint "
+                        "({}); the run cannot be resumed into this folder",
+                        file.string(), have, g.fileBytes, r.path().string()));
+    }
 }
 
 void GaugeRecorder::resume(const CheckpointReader& r) {
   checkResumable(r);
-  for (Item& it : items_) {
-    const auto g = r.value<GaugeCheckpoint>("gauge." + it.g.spec.name);
-    it.nextCompute = g.nextCompute;
-    it.nextOutput = g.nextOutput;
-    it.started = g.started != 0;
-    const fs::path part = dir_ / (it.g.spec.name + ".csv.part"), done = dir_ / (it.g.spec.name + ".csv");
-    std::error_code ec;
-    if (it.started && !fs::exists(part, ec) && fs::exists(done, ec)) fs::rename(done, part, ec);
-    if (ec) throw RunError(fmt::format("cannot rename '{}': {}", done.string(), ec.message()));
-    fs::remove(done, ec);
-    if (!it.started) {
-      fs::remove(part, ec);  // begun after the checkpoint
-      continue;
+  for (Item& it : items_)
+    for (File& f : it.files) {
+      const auto g = r.value<GaugeCheckpoint>("gauge." + f.stem);
+      it.nextCompute = g.nextCompute;
+      it.nextOutput = g.nextOutput;
+      f.started = g.started != 0;
+      const fs::path part = dir_ / (f.stem + ".csv.part"), done = dir_ / (f.stem + ".csv");
+      std::error_code ec;
+      if (f.started && !fs::exists(part, ec) && fs::exists(done, ec)) fs::rename(done, part, ec);
+      if (ec) throw RunError(fmt::format("cannot rename '{}': {}", done.string(), ec.message()));
+      fs::remove(done, ec);
+      if (!f.started) {
+        fs::remove(part, ec);  // begun after the checkpoint
+        continue;
+      }
+      fs::resize_file(part, g.fileBytes, ec);  // rows written after the checkpoint go
+      if (ec) throw RunError(fmt::format("cannot shorten '{}': {}", part.string(), ec.message()));
     }
-    fs::resize_file(part, g.fileBytes, ec);  // rows written after the checkpoint go
-    if (ec) throw RunError(fmt::format("cannot shorten '{}': {}", part.string(), ec.message()));
-  }
 }
 
 void GaugeRecorder::finish() {
   flush();
   if (finished_) return;
   finished_ = true;
-  for (const Item& it : items_) {
-    const fs::path part = dir_ / (it.g.spec.name + ".csv.part");
-    std::error_code ec;
-    fs::rename(part, dir_ / (it.g.spec.name + ".csv"), ec);
-    if (ec) throw RunError(fmt::format("cannot rename '{}': {}", part.string(), ec.message()));
-  }
+  for (const Item& it : items_)
+    for (const File& f : it.files) {
+      const fs::path part = dir_ / (f.stem + ".csv.part");
+      std::error_code ec;
+      fs::rename(part, dir_ / (f.stem + ".csv"), ec);
+      if (ec) throw RunError(fmt::format("cannot rename '{}': {}", part.string(), ec.message()));
+    }
 }
 
 }  // namespace sph

@@ -1,9 +1,10 @@
 // Runs the gauges of a case during a simulation: decides when each one is evaluated (every
 // computedt inside computetime, DualSPHysics' rule: at the first step at or after each multiple
 // of computedt) and when a row is written (every outputdt inside outputtime), and writes
-// OUT/gauges/<name>.csv. Rows are appended to <name>.csv.part while the run goes on and the file
-// is renamed to <name>.csv when the run ends (completed or failed), so a run that is killed
-// leaves only .part files, never a half-written file that looks complete.
+// OUT/gauges/<name>.csv (a mesh gauge: <name>_<output>.csv per output, gauges/mesh_gauge.h). Rows
+// are appended to .csv.part files while the run goes on and each is renamed to .csv when the run
+// ends (completed or failed), so a run that is killed leaves only .part files, never a
+// half-written file that looks complete.
 #pragma once
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "gauges/gauge_sampler.h"
+#include "gauges/mesh_gauge.h"
 #include "model/case_gauges.h"
 #include "model/sim_parameters.h"
 #include "output/checkpoint.h"
@@ -31,6 +33,7 @@ struct ResolvedGauge {
   // writes its DomPosMin.z).
   double floorZ = 0;
   double massBound = 0;  // force: the gauge writes this times the summed acceleration
+  MeshGrid grid;         // mesh
 };
 
 // DualSPHysics' defaults: compute and output every TimeOut from 0 to the end of the run, output
@@ -41,18 +44,28 @@ struct ResolvedGauge {
 ResolvedGauge resolveGauge(const GaugeSpec& g, const SimParameters& p);
 
 // The points a gauge is evaluated at: one for velocity and pressure, the swlPoints() of its
-// line for swl, none for maxz and force; and how many there are. Both throw RunError (naming the
-// gauge and its line) for a line of over a million pieces. A recorder refuses gauges of over ten
-// million points in all.
+// line for swl, its grid's for mesh, none for maxz and force; and how many there are. Both throw
+// InputError (naming the gauge and its line) for a line of over a million pieces or a grid of over
+// ten million points. A recorder refuses gauges of over ten million points in all.
 std::vector<GaugePoint> gaugePoints(const ResolvedGauge& g);
 size_t gaugePointCount(const ResolvedGauge& g);
 // What a maxz gauge asks of a GaugeSource (its sizes in metres), and a force gauge.
 MaxZLine gaugeMaxZLine(const ResolvedGauge& g);
 ForceTarget gaugeForceTarget(const ResolvedGauge& g);
 
-// The header line (with units) and one data row of a gauge's CSV file (';'-separated, as
-// DualSPHysics writes them), from results whose part for this gauge starts at `first`: its first
-// point in r.points (gaugePoints(g)), its line in r.maxZ or its target in r.ace.
+// The files a gauge writes in OUT/gauges, without ".csv": its name, or for a mesh gauge one per
+// output (NAME_Vel, NAME_VelDir, NAME_Rhop, NAME_Zsurf).
+std::vector<std::string> gaugeFileStems(const GaugeSpec& g);
+// Those of all the case's gauges: the files in OUT/gauges that belong to the engine.
+std::vector<std::string> gaugeFileStems(const CaseGauges& gauges);
+
+// The header (with units) and one data row of each of a gauge's CSV files, in the order of
+// gaugeFileStems (';'-separated, as DualSPHysics writes them), from results whose part for this
+// gauge starts at `first`: its first point in r.points (gaugePoints(g)), its line in r.maxZ or its
+// target in r.ace.
+std::vector<std::string> gaugeCsvHeaders(const ResolvedGauge& g);
+std::vector<std::string> gaugeCsvRows(const ResolvedGauge& g, const GaugeResults& r, size_t first, double time);
+// The same for the gauges of one file (all but mesh).
 std::string gaugeCsvHeader(GaugeKind kind);
 std::string gaugeCsvRow(const ResolvedGauge& g, const GaugeResults& r, size_t first, double time);
 
@@ -71,7 +84,7 @@ class GaugeRecorder {
   void flush();                            // appends the buffered rows to the .part files
   void finish();                           // flush, then rename each .part to .csv (once)
 
-  // Checkpoints: each gauge's schedule and the length of its file, flushed first (so before
+  // Checkpoints: each gauge's schedule and the length of its files, flushed first (so before
   // finish()).
   void save(CheckpointWriter& w);
   // A resumed run: the schedules, and each file (.part, or .csv when the run that stopped ended
@@ -83,12 +96,17 @@ class GaugeRecorder {
   void checkResumable(const CheckpointReader& r) const;
 
  private:
+  struct File {
+    std::string stem;          // OUT/gauges/<stem>.csv
+    std::string header;
+    std::string rows;          // not yet written
+    bool started = false;      // the .part file exists (with its header)
+  };
   struct Item {
     ResolvedGauge g;
     std::vector<GaugePoint> points;  // gaugePoints(g)
     double nextCompute = 0, nextOutput = 0;
-    std::string rows;          // not yet written
-    bool started = false;      // the .part file exists (with its header)
+    std::vector<File> files;         // gaugeFileStems(g.spec)
   };
   bool computeDue(const Item& it, double t) const;
 

@@ -62,25 +62,27 @@ void FluidGrid::rebuild(const ParticleSnapshot& s, const GaugeKernel& k) {
     if (s.type[i] == 1) order_[fill_[cellOf(i)]++] = uint32_t(i);
 }
 
-PointSample pointSampleFromSums(double shepard, const double velSum[3], double pressSum) {
+PointSample pointSampleFromSums(double shepard, const double velSum[3], double pressSum, double rhoSum) {
   PointSample out;
   out.shepard = shepard;
   if (shepard > 0) {
     for (int a = 0; a < 3; ++a) out.vel[a] = velSum[a] / shepard;
     out.press = pressSum / shepard;
+    out.rho = rhoSum / shepard;
   }
   return out;
 }
 
 PointSample samplePoint(const FluidGrid& g, const GaugePoint& x) {
   const ParticleSnapshot& s = g.snapshot();
-  double shepard = 0, v[3] = {0, 0, 0}, p = 0;
+  double shepard = 0, v[3] = {0, 0, 0}, p = 0, rho = 0;
   g.forEachNeighbour(x, [&](uint32_t j, double vw) {
     shepard += vw;
     for (int a = 0; a < 3; ++a) v[a] += vw * s.vel[3 * j + a];
     p += vw * s.press[j];
+    rho += vw * s.rho[j];
   });
-  return pointSampleFromSums(shepard, v, p);
+  return pointSampleFromSums(shepard, v, p, rho);
 }
 
 void SnapshotGaugeSource::samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) {

@@ -2,7 +2,7 @@
 // Only fluid particles contribute (as in DualSPHysics' gauges), each with volume V_j = m / rho_j
 // and the case's kernel W of support 2h:
 //   shepard(x) = sum_j V_j W(x - x_j)                       (1 inside the fluid, 0 in air)
-//   f(x)       = sum_j V_j W(x - x_j) f_j / shepard(x)      velocity and pressure (Shepard-normalised)
+//   f(x)       = sum_j V_j W(x - x_j) f_j / shepard(x)      velocity, pressure, density (Shepard-normalised)
 //   mass(x)    = sum_j V_j W(x - x_j) m                     the swl gauge's kernel-summed mass
 // In 2D the y coordinate is ignored (the particles lie in one plane). The maxz and force gauges
 // are not interpolations: the highest fluid particle near a line, and the pressure force of the
@@ -76,14 +76,15 @@ struct PointSample {
   double shepard = 0;            // sum_j V_j W
   double vel[3] = {0, 0, 0};     // m/s, 0 where shepard is 0
   double press = 0;              // Pa, 0 where shepard is 0
+  double rho = 0;                // kg/m^3, 0 where shepard is 0
 };
 
 PointSample samplePoint(const FluidGrid& g, const GaugePoint& x);
 double kernelMass(const FluidGrid& g, const GaugePoint& x);
 
-// A sample from the raw sums at a point (sum V W, sum V W v, sum V W p): velocity and pressure
-// Shepard-normalised, 0 where no fluid is near.
-PointSample pointSampleFromSums(double shepard, const double velSum[3], double pressSum);
+// A sample from the raw sums at a point (sum V W, sum V W v, sum V W p, sum V W rho): velocity,
+// pressure and density Shepard-normalised, 0 where no fluid is near.
+PointSample pointSampleFromSums(double shepard, const double velSum[3], double pressSum, double rhoSum);
 
 // A maxz gauge's line with its sizes in metres.
 struct MaxZLine {

@@ -104,17 +104,10 @@ std::vector<ExcludedParticle> restoreExclusionLog(const CheckpointReader& r) {
   return log;
 }
 
-// The names of the gauges, whose files in OUT/gauges belong to the engine.
-static std::vector<std::string> gaugeNames(const CaseGauges& gauges) {
-  std::vector<std::string> names;
-  for (const GaugeSpec& g : gauges.items) names.push_back(g.name);
-  return names;
-}
-
 RunOutput::RunOutput(fs::path out, bool write, bool writeVtk, FolderUse use, const CaseGauges& gauges,
                      const SimParameters& p, PhaseTimer* timer)
     : out_(std::move(out)),
-      folder_(write ? std::make_unique<OutputFolder>(out_, use, gaugeNames(gauges)) : nullptr),
+      folder_(write ? std::make_unique<OutputFolder>(out_, use, gaugeFileStems(gauges)) : nullptr),
       write_(write),
       writeVtk_(writeVtk),
       timeOut_(p.timeOut),

@@ -231,7 +231,9 @@ TEST(GaugesReaderErrors, UnsupportedAndUnknownElements) {
   expectError(caseWithSpecial("<special>\n<mlayerpistons />\n</special>\n"), "<mlayerpistons", "<mlayerpistons>", "not supported");
   expectError(caseWithSpecial("<special>\n<chrono />\n</special>\n"), "<chrono", "<chrono>", "not supported");
   expectError(caseWithSpecial("<special>\n<gaugez />\n</special>\n"), "<gaugez", "<gaugez>", "unknown element");
-  expectError(caseWithSpecial(gauges("<mesh name=\"F\" />\n")), "<mesh", "<mesh>", "not supported");
+  expectError(caseWithSpecial(gauges("<mesh name=\"F\">\n<point x=\"0\" y=\"0\" z=\"0\" />\n<outputdata value=\"vel\" />\n"
+                                     "<outputfmt value=\"bin\" />\n</mesh>\n")),
+              "<outputfmt", "<outputfmt>", "not supported");
   expectError(caseWithSpecial(gauges("<density name=\"D\" />\n")), "<density", "<density>", "unknown element");
   expectError(caseWithSpecial(gauges("<velocity name=\"V\">\n<point x=\"0\" y=\"0\" z=\"0\" />\n<point0 />\n"
                                      "</velocity>\n")),

@@ -8,7 +8,7 @@
 // Tolerance: the host snapshot stores velocity, density and pressure as float (7 significant
 // digits) and sums in another order, the device sums the run's own values in double; the two
 // differ by float round-off of each term, ~1e-7 of the largest value. 1e-5 of the field's scale
-// (1 for the Shepard sum, the largest speed, the largest pressure) is a hundred times that and
+// (1 for the Shepard sum, the largest speed, the largest pressure, rho0 for the density) is a hundred times that and
 // still far below any physical difference (a point moved by dp/100 changes the sums by ~1e-2).
 #include <gtest/gtest.h>
 
@@ -123,6 +123,7 @@ void expectDeviceSumsMatchTheHost(const GaugeCase& gc, Precision precision) {
     ASSERT_NEAR(d.shepard, h.shepard, 1e-5) << at;
     for (int a = 0; a < 3; ++a) ASSERT_NEAR(d.vel[a], h.vel[a], 1e-5 * vmax) << at << " axis " << a;
     ASSERT_NEAR(d.press, h.press, 1e-5 * pmax) << at;
+    ASSERT_NEAR(d.rho, h.rho, 1e-5 * 1000) << at;  // densities of about rho0 = 1000 kg/m^3
   }
 }
 

@@ -61,18 +61,34 @@ void expectResumeIdentical(const std::string& name, const CaseDefinition& c, con
   test::expectSameResultFiles(r.straightDir, r.resumedDir);
 }
 
-// DamBreak2D at dp 0.05 (about 1,000 particles) with its two swl gauges and a VTK part every
-// 2 ms: the Verlet integrator's Euler step (VerletSteps 40) comes after the checkpoint.
+// DamBreak2D at dp 0.05 (about 1,000 particles) with its two swl gauges, a mesh gauge (two files)
+// and a VTK part every 2 ms: the Verlet integrator's Euler step (VerletSteps 40) comes after the
+// checkpoint.
 TEST(CheckpointResume, DamBreak2DWithGaugesIsBitIdentical) {
   LoadOptions lo;
   lo.dpOverride = 0.05;
-  const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak2D.xml", lo);
+  CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak2D.xml", lo);
+  GaugeSpec mesh;
+  mesh.kind = GaugeKind::Mesh;
+  mesh.name = "Mesh";
+  mesh.point = {0.1, 0, 0};
+  mesh.mesh.axis[0] = {1, 0, 0};
+  mesh.mesh.length[0] = 1;
+  mesh.mesh.distPt[0] = 0.25;
+  mesh.mesh.axis[2] = {0, 0, 1};
+  mesh.mesh.length[2] = 2.2;
+  mesh.mesh.distPt[2] = 0.05;
+  mesh.mesh.vel = mesh.mesh.zsurf = true;
+  mesh.timing.output = true;
+  c.gauges.items.push_back(mesh);
   RunOptions o = cpuOptions();
   o.timeOut = 0.002;
   expectResumeIdentical("dambreak2d", c, o, 25, 45, 60);
   const auto out = test::processTempRoot() / "checkpoint_dambreak2d" / "resumed";
   EXPECT_TRUE(fs::exists(out / "gauges" / "Swl_x02.csv"));
   EXPECT_FALSE(fs::exists(out / "gauges" / "Swl_x02.csv.part"));
+  EXPECT_TRUE(fs::exists(out / "gauges" / "Mesh_Vel.csv"));
+  EXPECT_TRUE(fs::exists(out / "gauges" / "Mesh_Zsurf.csv"));
 }
 
 // A light box floating up in a small 2D tank, with DualSPHysics' symplectic integrator and

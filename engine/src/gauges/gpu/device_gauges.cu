@@ -190,7 +190,7 @@ __global__ void __launch_bounds__(kBlock)
   const unsigned lane = threadIdx.x % kWarp;
   if (point >= nPoints) return;  // whole warps leave together
   const double x[3] = {points[3 * point], k.dim == 2 ? 0.0 : points[3 * point + 1], points[3 * point + 2]};
-  double s[kGaugeSumsPerPoint] = {0, 0, 0, 0, 0};
+  double s[kGaugeSumsPerPoint] = {0, 0, 0, 0, 0, 0};
   for (uint32_t base = 0; base < chunks; base += kWarp) {
     const uint32_t mine = base + lane;
     const bool near = mine < chunks && boxDistance2(boxes[mine], x) < k.support2;
@@ -210,6 +210,7 @@ __global__ void __launch_bounds__(kBlock)
         s[2] += vw * double(vr.y);
         s[3] += vw * double(vr.z);
         s[4] += vw * gaugeTaitPressure(rho, k);
+        s[5] += vw * rho;
       }
     }
   }
