@@ -56,7 +56,8 @@ GpuRun runOnGpu(const GaugeCase& gc, Precision precision) {
   return r;
 }
 
-// The host's gauges on snapshots of `core`, taken into `frame`.
+// The host's gauges on snapshots of `core`, taken into `frame`, with the gauges' kernel (Wendland, also
+// in the cubic-spline cases, as the run's device gauges).
 SnapshotGaugeSource hostSourceOf(Simulation::Impl& core, ParticleSnapshot& frame) {
   const SimParameters& p = core.params();
   return SnapshotGaugeSource(
@@ -64,7 +65,7 @@ SnapshotGaugeSource hostSourceOf(Simulation::Impl& core, ParticleSnapshot& frame
         core.snapshotInto(frame);
         return frame;
       },
-      GaugeKernel{p.kernel, p.dim, p.h, p.massFluid});
+      GaugeKernel{kGaugeKernel, p.dim, p.h, p.massFluid});
 }
 
 void expectDeviceSumsMatchTheHost(const GaugeCase& gc, Precision precision) {
