@@ -609,11 +609,11 @@ void checkZone(const std::string& where, const InOutZoneDef& z, std::vector<std:
                                "(DualSPHysics' advice): fluid flowing back into it becomes buffer");
 }
 
-// The gauge line of a calculated zsurf (model/case_inout.h), as DualSPHysics' JSphInOutZsurf::
+// The gauge of a calculated zsurf (model/case_inout.h), as DualSPHysics' JSphInOutZsurf::
 // ComputeZsurfLine places it: from the corner of the zone's points on the side the flow comes
 // from, moved 2h into the domain, starting at zsurfmin (never below the zone's lowest point) and
-// going up dp by dp to the zone's highest point. A 3D zone whose points span more than dp across
-// the flow gets one zsurf per column in DualSPHysics (a non-uniform zsurf), which is refused here.
+// going up dp by dp to the zone's highest point; in 3D a column every dp across the zone, up to
+// its other corner (floor(width / dp + 0.01) + 1 of them).
 void zsurfGaugeLine(const std::string& where, InOutZoneDef& z, double dp, double h, bool twoD, double y2d) {
   const Vec3d d = z.unitDirection;
   if (std::fabs(d.z) > 0.0001)
@@ -625,15 +625,20 @@ void zsurfGaugeLine(const std::string& where, InOutZoneDef& z, double dp, double
     hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
   }
   Vec3d p0 = lo, px = lo;
+  z.zsurfColumns = 1;
+  z.zsurfAcross = {0, 0, 0};
   if (!twoD) {
     p0 = {d.x >= 0 ? lo.x : hi.x, (d.x >= 0) == (d.y <= 0) ? lo.y : hi.y, lo.z};
     px = {d.x >= 0 ? hi.x : lo.x, (d.x >= 0) == (d.y <= 0) ? hi.y : lo.y, lo.z};
     const double across = std::sqrt((px.x - p0.x) * (px.x - p0.x) + (px.y - p0.y) * (px.y - p0.y));
-    if (unsigned((across + dp * 0.01) / dp) + 1 > 1)
-      throw InputError(where + fmt::format(": a zsurf calculated from the fluid across a 3D zone {:g} m wide (one zsurf "
-                                           "per column, DualSPHysics' non-uniform zsurf) is not supported by this "
-                                           "engine; use a fixed or variable zsurf",
-                                           across));
+    constexpr unsigned kMaxColumns = 100000;
+    const double columns = std::floor((across + dp * 0.01) / dp) + 1;
+    if (columns > kMaxColumns)
+      throw InputError(where + fmt::format(": a zsurf calculated from the fluid across a zone {:g} m wide would take "
+                                           "{:g} gauge columns dp apart, more than {}",
+                                           across, columns, kMaxColumns));
+    z.zsurfColumns = unsigned(columns);
+    if (z.zsurfColumns > 1) z.zsurfAcross = {(px.x - p0.x) / across * dp, (px.y - p0.y) / across * dp, 0};
   }
   const double zmin = std::max(z.zsurfMin, lo.z);
   const double ahead = 2 * h;
@@ -641,7 +646,10 @@ void zsurfGaugeLine(const std::string& where, InOutZoneDef& z, double dp, double
   const double top = hi.z;
   const unsigned n = unsigned((std::fabs(top - zmin) + dp * 0.01) / dp) + 1;
   z.zsurfGauge.clear();
-  for (unsigned k = 0; k < n; ++k) z.zsurfGauge.push_back({p0.x, p0.y, zmin + k * dp * (top >= zmin ? 1 : -1)});
+  for (unsigned c = 0; c < z.zsurfColumns; ++c)
+    for (unsigned k = 0; k < n; ++k)
+      z.zsurfGauge.push_back({p0.x + c * z.zsurfAcross.x, p0.y + c * z.zsurfAcross.y,
+                              zmin + k * dp * (top >= zmin ? 1 : -1)});
 }
 
 // Uniform velocities given as flows (<flowvelocity>) in m/s: the flow divided among the zone's

@@ -33,10 +33,18 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
   massFluid_ = massFluid;
   massLimit_ = massFluid * (twoD ? 0.4 : 0.5);
   calculated_.assign(defs_.size(), HUGE_VAL);
+  columnBase_.assign(defs_.size(), 0);
   for (size_t k = 0; k < defs_.size(); ++k) {
-    if (defs_[k].zsurfMode != InOutZsurfMode::Calculated) continue;
-    calculated_[k] = defs_[k].zsurf.front().zsurf;  // <zsurf0> until the first step
-    for (const Vec3d& p : defs_[k].zsurfGauge) zsurfPoints_.push_back({p.x, p.y, p.z});
+    const InOutZoneDef& z = defs_[k];
+    if (z.zsurfMode != InOutZsurfMode::Calculated) continue;
+    calculated_[k] = z.zsurf.front().zsurf;  // <zsurf0> until the first step
+    for (const Vec3d& p : z.zsurfGauge) zsurfPoints_.push_back({p.x, p.y, p.z});
+    columnBase_[k] = columnsHost_.size();
+    if (z.zsurfColumns > 1) columnsHost_.insert(columnsHost_.end(), z.zsurfColumns, calculated_[k]);
+  }
+  if (!columnsHost_.empty()) {
+    columnsDev_.allocate(d, columnsHost_.size(), "the inlet/outlet zones' zsurf columns");
+    columnsDev_.upload(columnsHost_, "uploading the inlet/outlet zones' zsurf columns");
   }
   std::vector<InOutMirror> mirrorsHost(defs_.size());
   for (size_t k = 0; k < defs_.size(); ++k) {
@@ -67,6 +75,15 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
       }
     }
     h.useBox = io.useBoxLimit;
+    if (z.zsurfMode == InOutZsurfMode::Calculated && z.zsurfColumns > 1) {
+      h.zsurfColumns = z.zsurfColumns;
+      const double dp2 = z.zsurfAcross.x * z.zsurfAcross.x + z.zsurfAcross.y * z.zsurfAcross.y;
+      h.zsurfOrigin[0] = z.zsurfGauge.front().x;
+      h.zsurfOrigin[1] = z.zsurfGauge.front().y;
+      h.zsurfAxis[0] = z.zsurfAcross.x / dp2;
+      h.zsurfAxis[1] = z.zsurfAcross.y / dp2;
+      h.zsurfColumn = columnsDev_.data() + columnBase_[k];
+    }
     h.density = z.densityMode == InOutDensityMode::Hydrostatic ? 1 : z.densityMode == InOutDensityMode::Extrapolated ? 2 : 0;
     h.velocity = z.velocityMode == InOutVelocityMode::Extrapolated ? 1 : 0;
     gridBase_.push_back(gridHost_.size());
@@ -122,7 +139,7 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
   }
 }
 
-// Each calculated zone's column, from its lowest point up: the surface lies where the mass
+// Each calculated zone's columns, each from its lowest point up: the surface lies where the mass
 // m sum V W first drops below the limit after being above it, linearly between the two points
 // around it; at the top point when it never drops, at the lowest when no point is wet
 // (DualSPHysics' JGaugeMesh).
@@ -131,24 +148,38 @@ void InOutZones::setZsurfFromGauge(const std::vector<double>& shepard) {
   for (size_t k = 0; k < defs_.size(); ++k) {
     const InOutZoneDef& z = defs_[k];
     if (z.zsurfMode != InOutZsurfMode::Calculated) continue;
-    const size_t n = z.zsurfGauge.size();
-    double massPre = 0, frac = 0;
-    size_t surf = 0;
-    for (size_t c = 0; c < n && !surf; ++c) {
-      const double mass = massFluid_ * shepard[at + c];
-      if (mass > massLimit_) massPre = mass;
-      if (mass < massLimit_ && massPre != 0) {
-        frac = (massLimit_ - massPre) / (mass - massPre);
-        surf = c;
-      }
-    }
+    const size_t n = z.zsurfGauge.size() / z.zsurfColumns;
+    // Every column starts at the same height and goes up by the same step.
     const double z0 = z.zsurfGauge.front().z, step = n > 1 ? z.zsurfGauge[1].z - z0 : 0.0;
-    double zs = z0;
-    if (surf) zs += step * (double(surf) - 1 + frac);
-    else if (massPre != 0) zs += step * double(n - 1);
-    calculated_[k] = zs;
-    at += n;
+    for (uint32_t col = 0; col < z.zsurfColumns; ++col) {
+      double massPre = 0, frac = 0;
+      size_t surf = 0;
+      for (size_t c = 0; c < n && !surf; ++c) {
+        const double mass = massFluid_ * shepard[at + c];
+        if (mass > massLimit_) massPre = mass;
+        if (mass < massLimit_ && massPre != 0) {
+          frac = (massLimit_ - massPre) / (mass - massPre);
+          surf = c;
+        }
+      }
+      double zs = z0;
+      if (surf) zs += step * (double(surf) - 1 + frac);
+      else if (massPre != 0) zs += step * double(n - 1);
+      if (col == 0) calculated_[k] = zs;
+      if (z.zsurfColumns > 1) {
+        columnsHost_[columnBase_[k] + col] = zs;
+        columnsChanged_ = true;
+      }
+      at += n;
+    }
   }
+}
+
+std::vector<double> InOutZones::zsurfColumnsNow(uint32_t zone) const {
+  const InOutZoneDef& z = defs_[zone];
+  if (z.zsurfColumns < 2) return {calculated_[zone]};
+  const auto first = columnsHost_.begin() + std::ptrdiff_t(columnBase_[zone]);
+  return {first, first + z.zsurfColumns};
 }
 
 void InOutZones::refillPlan(const std::vector<double>& reach, std::vector<double>& positions,
@@ -157,9 +188,10 @@ void InOutZones::refillPlan(const std::vector<double>& reach, std::vector<double
   zones.clear();
   for (size_t k = 0; k < refillZone_.size(); ++k) {
     const uint32_t zi = refillZone_[k];
-    const InOutZoneData& z = host_[zi];
+    InOutZoneData z = host_[zi];
+    if (z.zsurfColumns > 1) z.zsurfColumn = columnsHost_.data() + columnBase_[zi];  // read here, on the host
     const double* pt = &refillPointsHost_[3 * k];
-    if (!(pt[2] <= z.zsurf)) continue;  // above the zone's zsurf: not refilled
+    if (!(pt[2] <= inOutZsurfAt(z, pt[0], pt[1]))) continue;  // above the zone's zsurf: not refilled
     const double depth = reach[k] == 0 ? dp_ : reach[k];
     if (!(depth < z.width)) continue;  // the column is full
     for (int a = 0; a < 3; ++a) positions.push_back(pt[a] - depth * z.dir[a]);
@@ -235,6 +267,10 @@ InOutParams InOutZones::at(double t) {
   if (changed) {
     dev_.upload(host_, "uploading the inlet/outlet zones");
     uploaded_ = true;
+  }
+  if (columnsChanged_) {
+    columnsDev_.upload(columnsHost_, "uploading the inlet/outlet zones' zsurf columns");
+    columnsChanged_ = false;
   }
   InOutParams p;
   p.zones = dev_.data();

@@ -69,7 +69,9 @@ class InOutZones {
   // The code (before code::toInOut) of the particles refilling creates: the zones' buffer mk.
   void setNewParticleCode(uint32_t code);
   void setZsurfFromGauge(const std::vector<double>& shepard);
+  // A calculated zsurf now: its first column's when the zone has several (zsurfColumnsNow).
   double zsurfNow(uint32_t zone) const { return calculated_[zone]; }
+  std::vector<double> zsurfColumnsNow(uint32_t zone) const;
 
   InOutTotals totals;
 
@@ -85,6 +87,10 @@ class InOutZones {
   int refillRate_ = 10;
   double dp_ = 0;
   std::vector<double> calculated_;  // per zone: its calculated zsurf now (others: unused)
+  std::vector<double> columnsHost_;  // the zones with several columns (model/case_inout.h): theirs
+  std::vector<size_t> columnBase_;   // per zone: where its columns start in columnsHost_
+  DeviceArray<double> columnsDev_;
+  bool columnsChanged_ = false;
   double massFluid_ = 0, massLimit_ = 0;
   std::vector<float> gridHost_;     // the zones' velocity grids, one after the other
   std::vector<size_t> gridBase_;    // per zone: where its grid starts in gridHost_

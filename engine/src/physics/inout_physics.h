@@ -27,7 +27,14 @@ struct InOutZoneData {
   double plane[3] = {0, 0, 0};  // a point on the plane
   double width = 0;             // layers dp: how deep the buffer reaches behind the plane
   double boxMin[3] = {0, 0, 0}, boxMax[3] = {0, 0, 0};  // the buffer's box (entry test)
-  double zsurf = HUGE_VAL;      // at the time the pass runs (+inf: none)
+  double zsurf = HUGE_VAL;      // at the time the pass runs (+inf: none); see inOutZsurfAt
+  // A calculated zsurf across a 3D zone (model/case_inout.h): zsurfColumns > 1 values, where the
+  // particles live; a position takes the column nearest its foot on the line from zsurfOrigin
+  // along zsurfAxis (the step between columns divided by dp^2, so that the dot product counts
+  // columns).
+  uint32_t zsurfColumns = 0;
+  double zsurfOrigin[2] = {0, 0}, zsurfAxis[2] = {0, 0};
+  const double* zsurfColumn = nullptr;
   uint32_t input = 0;           // InOutInput: 0 free, 1 convert, 2 remove
   bool checkInput = false;      // fluid entering is converted or removed (input != 0 or removeZsurf)
   bool refillFull = false;      // refilling 0: a crossing particle is always replaced
@@ -73,6 +80,16 @@ SPH_HD inline double inOutSigned(const InOutZoneData& z, double x, double y, dou
   return z.dir[0] * (x - z.plane[0]) + z.dir[1] * (y - z.plane[1]) + z.dir[2] * (w - z.plane[2]);
 }
 
+// The zone's zsurf at horizontal position (x, y): its column's (DualSPHysics'
+// GetCurrentZsurfNonUniform: the nearest column, the first or last beyond the ends), or the
+// zone's one value.
+SPH_HD inline double inOutZsurfAt(const InOutZoneData& z, double x, double y) {
+  if (z.zsurfColumns < 2) return z.zsurf;
+  const double s = (x - z.zsurfOrigin[0]) * z.zsurfAxis[0] + (y - z.zsurfOrigin[1]) * z.zsurfAxis[1] + 0.5;
+  const uint32_t c = s <= 0 ? 0u : s >= double(z.zsurfColumns - 1) ? z.zsurfColumns - 1 : uint32_t(s);
+  return z.zsurfColumn[c];
+}
+
 // Behind the plane and, with the box limit, inside the buffer's box (DualSPHysics' InZone).
 SPH_HD inline bool inOutInZone(const InOutZoneData& z, double x, double y, double w) {
   if (z.useBox && !(x >= z.boxMin[0] && x <= z.boxMax[0] && y >= z.boxMin[1] && y <= z.boxMax[1] && w >= z.boxMin[2] &&
@@ -98,7 +115,7 @@ SPH_HD inline InOutAction inOutClassify(uint32_t c, double x, double y, double w
     *zone = k;
     const InOutZoneData& z = p.zones[k];
     const double depth = -inOutSigned(z, x, y, w);
-    const bool below = w <= z.zsurf;
+    const bool below = w <= inOutZsurfAt(z, x, y);
     if (depth > z.width || (z.removeZsurf && !below)) return InOutAction::Remove;
     if (depth < 0)
       return !z.refillAdvanced && (z.refillFull || below) ? InOutAction::ToFluidSpawn : InOutAction::ToFluid;
@@ -108,7 +125,7 @@ SPH_HD inline InOutAction inOutClassify(uint32_t c, double x, double y, double w
     const InOutZoneData& z = p.zones[k];
     if (!z.checkInput || !inOutInZone(z, x, y, w)) continue;
     *zone = k;
-    if (z.input == 2 || (z.removeZsurf && !(w <= z.zsurf))) return InOutAction::Remove;
+    if (z.input == 2 || (z.removeZsurf && !(w <= inOutZsurfAt(z, x, y)))) return InOutAction::Remove;
     return z.input == 1 ? InOutAction::ToBuffer : InOutAction::None;
   }
   return InOutAction::None;
@@ -162,9 +179,10 @@ SPH_HD inline double inOutGridVelocity(const InOutZoneData& z, double t, double 
 SPH_HD inline void inOutImposed(const InOutZoneData& z, const InOutParams& p, const double x[3], double v[3],
                                 double* rho) {
   const double w = x[2];
+  const double zsurf = inOutZsurfAt(z, x[0], x[1]);
   double speed = 0;
   // Refilling 0 keeps the buffer above zsurf still (DualSPHysics' SetAnalyticalData).
-  if (!z.refillFull || w <= z.zsurf) {
+  if (!z.refillFull || w <= zsurf) {
     const double va = inOutProfile(z.ca, w), vb = inOutProfile(z.cb, w);
     const double t = p.time;
     speed = (t <= z.ta || z.ta == z.tb) ? va : t >= z.tb ? vb : va + (t - z.ta) / (z.tb - z.ta) * (vb - va);
@@ -190,7 +208,7 @@ SPH_HD inline void inOutImposed(const InOutZoneData& z, const InOutParams& p, co
   if (z.density == 1) {
     // The Tait equation inverted for the hydrostatic pressure below zsurf, never below rho0
     // (no suction above it).
-    const double r = pow(1.0 + p.coefHydro * (z.zsurf - w), p.invGamma);
+    const double r = pow(1.0 + p.coefHydro * (zsurf - w), p.invGamma);
     *rho = p.rho0 * (r < 1.0 || r != r ? 1.0 : r);
   } else {
     *rho = p.rho0;

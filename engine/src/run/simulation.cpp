@@ -172,9 +172,9 @@ double Simulation::time() const { return impl_->now(); }
 uint64_t Simulation::steps() const { return impl_->stepsDone(); }
 double Simulation::lastDt() const { return impl_->stepDt(); }
 double Simulation::inOutZsurf(uint32_t zone) const { return impl_->inOutZsurf(zone); }
-uint32_t Simulation::activeParticles() const {
-  return impl_->boundInitially() + impl_->fluidInitially() - impl_->exclusions().total();
-}
+std::vector<double> Simulation::inOutZsurfColumns(uint32_t zone) const { return impl_->inOutZsurfColumns(zone); }
+// Not from the initial counts and the exclusions: inlets/outlets create and remove particles.
+uint32_t Simulation::activeParticles() const { return uint32_t(impl_->particlesNow()); }
 ParticleSnapshot Simulation::snapshot() const {
   ParticleSnapshot s;
   impl_->snapshotInto(s);

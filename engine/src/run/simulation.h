@@ -74,9 +74,11 @@ class Simulation {
   double time() const;
   uint64_t steps() const;
   double lastDt() const;
-  // Inlet/outlet zone `zone`'s zsurf now (m; +inf: none), as the zone imposes it: a calculated
-  // zsurf (<imposezsurf mode="2">) with its zsurffit.
+  // Inlet/outlet zone `zone`'s zsurf now (m; +inf: none), as the zone imposes it; a calculated
+  // zsurf (<imposezsurf mode="2">) across a 3D zone has one per column (model/case_inout.h):
+  // inOutZsurf gives the first, inOutZsurfColumns all.
   double inOutZsurf(uint32_t zone) const;
+  std::vector<double> inOutZsurfColumns(uint32_t zone) const;
   uint32_t activeParticles() const;
   ParticleSnapshot snapshot() const;  // host copy of the current state
   const SimParameters& parameters() const;

@@ -310,6 +310,11 @@ class SimulationCore final : public Simulation::Impl {
     const InOutZoneDef& z = inOut_->zones()[zone];
     return z.zsurfMode == InOutZsurfMode::Calculated ? inOut_->zsurfNow(zone) : zsurfAt(z, t);
   }
+  std::vector<double> inOutZsurfColumns(uint32_t zone) const override {
+    if (!inOut_ || zone >= inOut_->count() || inOut_->zones()[zone].zsurfMode != InOutZsurfMode::Calculated)
+      return {inOutZsurf(zone)};
+    return inOut_->zsurfColumnsNow(zone);
+  }
   const DtLog* dtLog() const override { return dtLog_.get(); }
   uint64_t particlesNow() const override { return state_->n - parked_; }
 

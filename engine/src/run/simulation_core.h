@@ -80,6 +80,7 @@ class Simulation::Impl : public OutputSource {
   // Runs with inlets/outlets: their counts (null otherwise); the particles the run holds now.
   virtual const InOutTotals* inOutTotals() const { return nullptr; }
   virtual double inOutZsurf(uint32_t) const { return HUGE_VAL; }
+  virtual std::vector<double> inOutZsurfColumns(uint32_t zone) const { return {inOutZsurf(zone)}; }
   virtual uint64_t particlesNow() const = 0;
   const std::vector<WavePaddle>& wavePaddles() const { return paddles; }
   const RelaxationZones* relaxationZones() const { return relaxZones.get(); }
