@@ -288,7 +288,7 @@ bool GeometryCommands::drawCommand(const XMLElement* e) {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) drawCylinder(e);
-  } else if (name == "drawfilestl" || name == "drawfilevtk" || name == "drawfileply") {
+  } else if (name == "drawfilestl" || name == "drawfilevtk" || name == "drawfileply" || name == "drawfilecsv") {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) drawMeshFile(e);
@@ -1042,7 +1042,8 @@ void GeometryCommands::fillBox(const XMLElement* e) const {
 // <drawfilestl file="F">, <drawfilevtk file="F">, <drawfileply file="F">: the triangles of mesh
 // file F (relative to the case's folder; geometry/mesh_file.h), placed by the <drawscale>, <drawrotate> and
 // <drawmove> children and the <move> offset (geometry/mesh_placement.h); their surface is drawn
-// (geometry/particle_generator.h).
+// (geometry/particle_generator.h). <drawfilecsv file="F" mode="bathymetry">: the same with the
+// triangles of a bathymetry table.
 void GeometryCommands::drawMeshFile(const XMLElement* e) const {
   xml_.onlyChildren(e, {"drawscale", "drawrotate", "drawmove"});
   if (xml_.boolean(e, "autofill", false)) xml_.fail(e, "autofill=\"true\" is not supported (nor by GenCase 5.0)");
@@ -1068,17 +1069,27 @@ void GeometryCommands::drawMeshFile(const XMLElement* e) const {
   std::filesystem::path file(xml_.attr(e, "file"));
   if (file.is_relative()) file = std::filesystem::path(xml_.path()).parent_path() / file;
   const std::string_view kind = e->Name();
+  if (kind == "drawfilecsv") {
+    const std::vector<std::string> mode = splitTokens(xml_.attr(e, "mode"));
+    if (mode.size() != 1 || mode[0] != "bathymetry")
+      xml_.fail(e, fmt::format("mode \"{}\" is not one GenCase draws (give mode=\"bathymetry\")", xml_.attr(e, "mode")));
+  }
   const gen::MeshFormat format = kind == "drawfilestl" ? gen::MeshFormat::Stl
                                  : kind == "drawfilevtk" ? gen::MeshFormat::Vtk : gen::MeshFormat::Ply;
   std::vector<gen::MeshTriangle> triangles;
+  std::vector<gen::PreciseTriangle> precise;
   try {
-    triangles = gen::readMesh(file.string(), format);
+    if (kind == "drawfilecsv") precise = gen::readBathymetryCsv(file.string());
+    else triangles = gen::readMesh(file.string(), format);
   } catch (const gen::MeshFileError& err) {
     xml_.fail(e, err.what());
   }
   std::vector<std::array<Vec3d, 3>> world;
-  world.reserve(triangles.size());
+  world.reserve(triangles.size() + precise.size());
   for (const gen::MeshTriangle& t : triangles)
+    world.push_back({transform_.apply(place.apply(t[0])), transform_.apply(place.apply(t[1])),
+                      transform_.apply(place.apply(t[2]))});
+  for (const gen::PreciseTriangle& t : precise)
     world.push_back({transform_.apply(place.apply(t[0])), transform_.apply(place.apply(t[1])),
                       transform_.apply(place.apply(t[2]))});
   generator_.drawMesh(world, *family_);

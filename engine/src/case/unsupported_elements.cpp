@@ -45,7 +45,7 @@ constexpr Unsupported kUnsupported[] = {
     {"mainlist", "clipreset", "the end of clipping"},
     {"mainlist", "drawbathymetry", "a bathymetry from points"},
     {"mainlist", "drawfigure", "a figure of triangles"},
-    {"mainlist", "drawfilecsv", "a bathymetry from a CSV file"},
+    {"drawfilecsv", "drawcenter", "a mesh drawn about its centre"},
     {"mainlist", "drawfilevtm", "surfaces from a VTM file"},
     {"mainlist", "drawpolygon", "a polygon"},
     {"mainlist", "drawwave", "the free surface of a wave"},

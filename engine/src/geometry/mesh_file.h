@@ -34,5 +34,11 @@ std::vector<MeshTriangle> readStl(const std::string& path);
 std::vector<MeshTriangle> readVtk(const std::string& path);
 std::vector<MeshTriangle> readPly(const std::string& path);
 std::vector<MeshTriangle> readMesh(const std::string& path, MeshFormat format);
+// A bathymetry table (<drawfilecsv mode="bathymetry">, geometry/mesh_file_csv.cpp) as triangles,
+// in double precision: GenCase keeps the table's values so (a surface at z = 0.05 with dp 0.02
+// puts its particles at 0.04, as 0.05 in double is below the half-way node; 0.05 as a float is
+// above it).
+using PreciseTriangle = std::array<Vec3d, 3>;
+std::vector<PreciseTriangle> readBathymetryCsv(const std::string& path);
 
 }  // namespace sph::gen

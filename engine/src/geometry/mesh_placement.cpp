@@ -20,8 +20,10 @@ Vec3d rotate(const Vec3d& v, int a, double deg) {
 
 }  // namespace
 
-Vec3d MeshPlacement::apply(const Vec3f& f) const {
-  Vec3d v{double(f.x) * scale.x, double(f.y) * scale.y, double(f.z) * scale.z};
+Vec3d MeshPlacement::apply(const Vec3f& f) const { return apply(Vec3d{double(f.x), double(f.y), double(f.z)}); }
+
+Vec3d MeshPlacement::apply(const Vec3d& f) const {
+  Vec3d v{f.x * scale.x, f.y * scale.y, f.z * scale.z};
   v = rotate(v, 1, rotateDegrees.y);
   v = rotate(v, 0, rotateDegrees.x);
   v = rotate(v, 2, rotateDegrees.z);

@@ -20,6 +20,7 @@ struct MeshPlacement {
   Vec3d move;           // <drawmove>
 
   Vec3d apply(const Vec3f& v) const;
+  Vec3d apply(const Vec3d& v) const;  // a bathymetry table's vertices, read in double
 };
 
 }  // namespace sph::gen

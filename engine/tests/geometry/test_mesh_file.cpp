@@ -82,6 +82,45 @@ TEST(MeshFile, VerticesAreSinglePrecision) {
   EXPECT_GT(double(t[0][0].x), 0.15);
 }
 
+// A bathymetry table (<drawfilecsv mode="bathymetry">): x values in the first line, then y and a z
+// per x; each cell cut along (x_i, y_j)-(x_i+1, y_j+1) as GenCase cuts it (GenCase on a cell with
+// one corner raised draws z = min(x, y)), the values kept in double; comments and ',' accepted.
+TEST(MeshFile, BathymetryTable) {
+  const std::string path = writeBytes("bath.csv", "# a comment\nY \\ X => Z;0;1;3\n0;0;0;0.05\n\n2, 0, 1, 0.5\n");
+  const std::vector<PreciseTriangle> t = readBathymetryCsv(path);
+  ASSERT_EQ(t.size(), 4u);
+  const auto is = [](const Vec3d& v, double x, double y, double z) { return v.x == x && v.y == y && v.z == z; };
+  EXPECT_TRUE(is(t[0][0], 0, 0, 0) && is(t[0][1], 1, 0, 0) && is(t[0][2], 1, 2, 1));
+  EXPECT_TRUE(is(t[1][0], 0, 0, 0) && is(t[1][1], 1, 2, 1) && is(t[1][2], 0, 2, 0));
+  EXPECT_TRUE(is(t[2][1], 3, 0, 0.05)) << "kept in double";
+  EXPECT_TRUE(is(t[3][2], 1, 2, 1));
+  auto error = [&](const std::string& name, const std::string& text) {
+    try {
+      readBathymetryCsv(writeBytes(name, text));
+    } catch (const MeshFileError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  std::string msg = error("descending.csv", "h;0;2;1\n0;0;0;0\n1;0;0;0\n");
+  EXPECT_NE(msg.find("descending.csv:1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("increase"), std::string::npos) << msg;
+  msg = error("short.csv", "h;0;1\n0;0;0\n1;0\n");
+  EXPECT_NE(msg.find("short.csv:3"), std::string::npos) << msg;
+  msg = error("word.csv", "h;0;1\n0;0;deep\n1;0;0\n");
+  EXPECT_NE(msg.find("\"deep\" is not a finite number"), std::string::npos) << msg;
+  msg = error("onerow.csv", "h;0;1\n0;0;0\n");
+  EXPECT_NE(msg.find("two rows"), std::string::npos) << msg;
+  msg = error("ydown.csv", "h;0;1\n1;0;0\n0;0;0\n");
+  EXPECT_NE(msg.find("ydown.csv:3"), std::string::npos) << msg;
+  try {
+    readBathymetryCsv(kData + "no_such_table.csv");
+    FAIL() << "a missing file was read";
+  } catch (const MeshFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("no_such_table.csv"), std::string::npos);
+  }
+}
+
 TEST(MeshFile, BadFilesAreRefusedNamingTheFile) {
   const std::string missing = kData + "no_such_mesh.stl";
   EXPECT_NE(readError(missing, MeshFormat::Stl).find("no_such_mesh.stl"), std::string::npos);
@@ -197,6 +236,17 @@ TEST(MeshFile, CaseErrorsNameTheCaseTheLineAndTheMeshFile) {
   EXPECT_NE(loadError(sph::test::writeFile(dir / "twice.xml", twice)).find("<drawmove> given twice"), std::string::npos);
   const std::string autofill = meshCase("<setmkbound mk=\"0\" />\n<drawfilestl file=\"x.stl\" autofill=\"true\" />");
   EXPECT_NE(loadError(sph::test::writeFile(dir / "autofill.xml", autofill)).find("autofill"), std::string::npos);
+  sph::test::writeFile(dir / "t.csv", "h;0;1\n0;0;0\n1;0;0\n");
+  const std::string mode = meshCase("<setmkbound mk=\"0\" />\n<drawfilecsv file=\"t.csv\" mode=\"terrain\" />");
+  EXPECT_NE(loadError(sph::test::writeFile(dir / "mode.xml", mode)).find("mode \"terrain\""), std::string::npos);
+  const std::string centre = meshCase(
+      "<setmkbound mk=\"0\" />\n<drawfilecsv file=\"t.csv\" mode=\"bathymetry\"><drawcenter x=\"1\" y=\"0\" z=\"0\" />"
+      "</drawfilecsv>");
+  EXPECT_NE(loadError(sph::test::writeFile(dir / "centre.xml", centre)).find("not supported"), std::string::npos);
+  const std::string table = meshCase("<setmkbound mk=\"0\" />\n<drawfilecsv file=\"none.csv\" mode=\"bathymetry\" />");
+  const std::string msg = loadError(sph::test::writeFile(dir / "table.xml", table));
+  EXPECT_NE(msg.find("<drawfilecsv>"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("none.csv"), std::string::npos) << msg;
 }
 
 TEST(MeshFile, MeshesDrawTheirSurfaceInEveryDrawMode) {
