@@ -11,6 +11,7 @@
 #include "geometry/extrude_shape.h"
 #include "geometry/mesh_file.h"
 #include "geometry/mesh_placement.h"
+#include "geometry/polygon_triangles.h"
 #include "geometry/prism_shape.h"
 #include "model/number_text.h"
 #include "sph/plugin/errors.h"
@@ -230,7 +231,7 @@ bool GeometryCommands::transformCommand(const XMLElement* e) {
 bool GeometryCommands::drawCommand(const XMLElement* e) {
   const std::string_view name = e->Name();
   if (name == "drawtriangle" || name == "drawquadri" || name == "drawtriangles" || name == "drawtrianglesstrip" ||
-      name == "drawtrianglesfan") {
+      name == "drawtrianglesfan" || name == "drawpolygon") {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) drawTriangles(e);
@@ -466,7 +467,8 @@ void GeometryCommands::drawLines(const XMLElement* e) {
 // Triangles drawn as the surface of a mesh (in every draw mode, as GenCase): <drawtriangle> (3
 // points), <drawquadri> (4: the triangles 0-1-2 and 0-2-3, GenCase's split along the first
 // diagonal), <drawtrianglesstrip> (each point with the two before it), <drawtrianglesfan> (the
-// first point with each consecutive pair) and <drawtriangles> (<points> and <triangles> of
+// first point with each consecutive pair), <drawpolygon> (a planar polygon, cut as
+// geometry/polygon_triangles.h says) and <drawtriangles> (<points> and <triangles> of
 // <triangle x y z> 0-based point indices).
 void GeometryCommands::drawTriangles(const XMLElement* e) const {
   const std::string_view name = e->Name();
@@ -499,7 +501,13 @@ void GeometryCommands::drawTriangles(const XMLElement* e) const {
     if (name == "drawtriangle" || name == "drawquadri" ? n != need : n < need)
       xml_.fail(e, fmt::format("needs {}{} points, got {}", name == "drawtriangle" || name == "drawquadri" ? "" : "at least ",
                                need, n));
-    if (name == "drawtriangle") triangles = {{0, 1, 2}};
+    if (name == "drawpolygon") {
+      try {
+        triangles = gen::polygonTriangles(placed(points));
+      } catch (const gen::PolygonError& err) {
+        xml_.fail(e, err.what());
+      }
+    } else if (name == "drawtriangle") triangles = {{0, 1, 2}};
     else if (name == "drawquadri") triangles = {{0, 1, 2}, {0, 2, 3}};
     else if (name == "drawtrianglesstrip")
       for (size_t i = 0; i + 2 < n; ++i) triangles.push_back({i, i + 1, i + 2});

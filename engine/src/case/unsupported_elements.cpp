@@ -47,7 +47,6 @@ constexpr Unsupported kUnsupported[] = {
     {"mainlist", "drawfigure", "a figure of triangles"},
     {"drawfilecsv", "drawcenter", "a mesh drawn about its centre"},
     {"mainlist", "drawfilevtm", "surfaces from a VTM file"},
-    {"mainlist", "drawpolygon", "a polygon"},
     {"mainlist", "drawwave", "the free surface of a wave"},
     {"mainlist", "fillfigure", "a fill bounded by a figure of triangles"},
     {"mainlist", "rotateadv", "a rotation by three angles"},
