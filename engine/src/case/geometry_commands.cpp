@@ -335,9 +335,31 @@ void GeometryCommands::command(const XMLElement* e) {
 
 // GenCase's own records and messages, which place no particle: <debugout> and <printf> (its log),
 // <exportvar> (variables written into its output file), <cellsout> and <pointsmkout> (files of
-// cells and points). False when `e` is none of them.
+// cells and points); and <abort if="condition" text="...">, which stops the case with its text
+// when the condition (an expression over the variables, case/variables.h) holds or is not given,
+// as GenCase stops. False when `e` is none of them.
 bool GeometryCommands::recordCommand(const XMLElement* e) {
   const std::string_view name = e->Name();
+  if (name == "abort") {
+    xml_.onlyChildren(e, {});
+    bool stop = true;
+    if (const char* condition = e->Attribute("if")) {
+      if (!xml_.variables()) xml_.fail(e, "its condition needs GenCase's variables");
+      try {
+        stop = xml_.variables()->evaluate(condition) != 0;
+      } catch (const std::invalid_argument& err) {
+        xml_.fail(e, fmt::format("attribute if: {}", err.what()));
+      }
+    }
+    if (stop) {
+      // GenCase writes the text with "\n" as a line break.
+      std::string text = e->Attribute("text") ? e->Attribute("text") : "";
+      for (size_t at = text.find("\\n"); at != std::string::npos; at = text.find("\\n", at + 1)) text.replace(at, 2, "\n");
+      xml_.fail(e, text.empty() ? std::string("the case stops here (GenCase's <abort>)")
+                                : fmt::format("the case stops here (GenCase's <abort>): {}", text));
+    }
+    return true;
+  }
   if (name != "debugout" && name != "printf" && name != "exportvar" && name != "cellsout" && name != "pointsmkout")
     return false;
   xml_.onlyChildren(e, {});

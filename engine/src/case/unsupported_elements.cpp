@@ -38,7 +38,6 @@ constexpr Unsupported kUnsupported[] = {
     {"special", "nnphases", "multiphase non-Newtonian flow"},
     {"initialize", "boundnormal_parts", "mDBC normals from the particles (refused by DualSPHysics 5.4 too)"},
     // GenCase's geometry commands (in <mainlist> or a <list>).
-    {"mainlist", "abort", "GenCase's conditional stop"},
     {"mainlist", "clipbox", "clipping of the shapes drawn to a box"},
     {"mainlist", "clipdomain", "clipping of the shapes drawn to the domain"},
     {"mainlist", "clipplane", "clipping of the shapes drawn by a plane"},

@@ -35,7 +35,7 @@ class Parser {
   double parse() {
     skip();
     if (pos_ >= s_.size()) fail("the expression is empty");
-    const double v = sum();
+    const double v = either();
     skip();
     if (pos_ < s_.size()) fail(fmt::format("unexpected '{}' at position {}", s_[pos_], pos_ + 1));
     if (!std::isfinite(v)) fail(fmt::format("the result {} is not a finite number", v));
@@ -56,6 +56,55 @@ class Parser {
       return true;
     }
     return false;
+  }
+
+  // GenCase's conditions, as in C: || over && over == and != over < <= > >= over the sums; true is
+  // 1, false 0 (a number is true when not zero).
+  bool acceptPair(const char* two) {
+    skip();
+    if (s_.compare(pos_, 2, two) == 0) {
+      pos_ += 2;
+      return true;
+    }
+    return false;
+  }
+  double either() {
+    double v = both();
+    while (acceptPair("||")) {
+      const double w = both();
+      v = (v != 0 || w != 0) ? 1 : 0;
+    }
+    return v;
+  }
+  double both() {
+    double v = equality();
+    while (acceptPair("&&")) {
+      const double w = equality();
+      v = (v != 0 && w != 0) ? 1 : 0;
+    }
+    return v;
+  }
+  double equality() {
+    double v = relation();
+    for (;;) {
+      if (acceptPair("==")) v = v == relation() ? 1 : 0;
+      else if (acceptPair("!=")) v = v != relation() ? 1 : 0;
+      else return v;
+    }
+  }
+  double relation() {
+    double v = sum();
+    for (;;) {
+      if (acceptPair("<=")) v = v <= sum() ? 1 : 0;
+      else if (acceptPair(">=")) v = v >= sum() ? 1 : 0;
+      else if (!followedBy("<=") && accept('<')) v = v < sum() ? 1 : 0;
+      else if (!followedBy(">=") && accept('>')) v = v > sum() ? 1 : 0;
+      else return v;
+    }
+  }
+  bool followedBy(const char* two) {
+    skip();
+    return s_.compare(pos_, 2, two) == 0;
   }
 
   double sum() {
@@ -83,13 +132,14 @@ class Parser {
   double unary() {
     if (accept('-')) return -unary();
     if (accept('+')) return unary();
+    if (!followedBy("!=") && accept('!')) return unary() == 0 ? 1 : 0;
     return primary();
   }
   double primary() {
     skip();
     if (pos_ >= s_.size()) fail("the expression ends too early");
     if (accept('(')) {
-      const double v = sum();
+      const double v = either();
       if (!accept(')')) fail(fmt::format("a ')' is missing at position {}", pos_ + 1));
       return v;
     }
@@ -100,6 +150,8 @@ class Parser {
       while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
       const std::string name(s_.substr(start, pos_ - start));
       if (accept('(')) return call(name);
+      if (name == "true") return 1;
+      if (name == "false") return 0;
       bool found = false;
       const double v = lookupFn_(ctx_, name, found);
       if (!found) fail(fmt::format("the variable '{}' does not exist", name));
@@ -128,7 +180,7 @@ class Parser {
   double call(const std::string& f) {
     std::vector<double> a;
     if (!accept(')')) {
-      do a.push_back(sum());
+      do a.push_back(either());
       while (accept(','));
       if (!accept(')')) fail(fmt::format("a ')' is missing after the arguments of {}()", f));
     }

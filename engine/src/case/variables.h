@@ -5,7 +5,8 @@
 // MassFluid itself.
 //
 // Expressions: numbers, variables, + - * / (GenCase has no power operator: pow()), unary minus,
-// parentheses, and GenCase's functions: pi(), e(), float, int, floor, ceil, round, min and max (2
+// parentheses, conditions (< <= > >= == != && || !, true and false: 1 when they hold, else 0,
+// with C's precedence), and GenCase's functions: pi(), e(), float, int, floor, ceil, round, min and max (2
 // or 3 arguments), abs, fmod, fmodr (the remainder rounded), sqrt, exp, log, log10, pow, sin, cos, tan, asin, acos, atan,
 // atan2, sindg, cosdg, tandg (degrees), sinh, cosh, tanh, eval(condition, a, b) (a when condition
 // is not zero), wavelength(gravity, depth, period) (linear waves), roundpos(pos, posmin, dp) and

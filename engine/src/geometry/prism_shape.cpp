@@ -1,6 +1,8 @@
 // <drawprism> rasterisation; the rule is stated in geometry/prism_shape.h.
 #include "geometry/prism_shape.h"
 
+#include "geometry/polygon_triangles.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -13,52 +15,6 @@ namespace {
 constexpr double kCutReach = 0.6;
 
 double component(const Vec3d& v, int a) { return a == 0 ? v.x : (a == 1 ? v.y : v.z); }
-
-// The corner angle at v between its neighbours p and q (radians; 0 when an edge has no length).
-double cornerAngle(const Vec3d& p, const Vec3d& v, const Vec3d& q) {
-  const Vec3d a = sub(p, v), b = sub(q, v);
-  const double len = std::sqrt(dot(a, a) * dot(b, b));
-  return len == 0 ? 0.0 : std::acos(std::clamp(dot(a, b) / len, -1.0, 1.0));
-}
-
-// Is point x inside or on triangle (a, b, c), whose normal is n?
-bool inTriangle(const Vec3d& x, const Vec3d& a, const Vec3d& b, const Vec3d& c, const Vec3d& n) {
-  return dot(cross(sub(b, a), sub(x, a)), n) >= 0 && dot(cross(sub(c, b), sub(x, b)), n) >= 0 &&
-         dot(cross(sub(a, c), sub(x, c)), n) >= 0;
-}
-
-// Cuts the polygon (normal n, right-hand winding) into triangles by ear clipping, the smallest
-// corner angle first (first listed on ties). Returns the triangles as vertex indices in polygon
-// order, the ear's (previous, corner, next).
-std::vector<std::array<size_t, 3>> clipEars(const Vec3d* poly, size_t n, const Vec3d& normal) {
-  std::vector<size_t> left(n);
-  for (size_t i = 0; i < n; ++i) left[i] = i;
-  std::vector<std::array<size_t, 3>> out;
-  while (left.size() > 3) {
-    const size_t m = left.size();
-    size_t best = m;
-    double bestAngle = 0;
-    for (size_t t = 0; t < m; ++t) {
-      const size_t p = left[(t + m - 1) % m], v = left[t], q = left[(t + 1) % m];
-      // An ear is a convex corner whose triangle holds no other vertex (concave bottoms).
-      if (dot(cross(sub(poly[v], poly[p]), sub(poly[q], poly[v])), normal) < 0) continue;
-      bool empty = true;
-      for (size_t u : left)
-        if (u != p && u != v && u != q && inTriangle(poly[u], poly[p], poly[v], poly[q], normal)) empty = false;
-      if (!empty) continue;
-      const double a = cornerAngle(poly[p], poly[v], poly[q]);
-      if (best == m || a < bestAngle) {
-        best = t;
-        bestAngle = a;
-      }
-    }
-    if (best == m) best = 0;  // no ear (a self-crossing bottom): clip in order
-    out.push_back({left[(best + m - 1) % m], left[best], left[(best + 1) % m]});
-    left.erase(left.begin() + std::ptrdiff_t(best));
-  }
-  out.push_back({left[0], left[1], left[2]});
-  return out;
-}
 
 }  // namespace
 

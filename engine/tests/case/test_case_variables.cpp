@@ -64,6 +64,23 @@ TEST(CaseVariables, GenCaseFunctions) {
   EXPECT_NEAR(v.evaluate("wavelength(9.81, 0.01, 20)"), 20 * std::sqrt(9.81 * 0.01), 0.01);
 }
 
+// Conditions (GenCase's <abort if> and eval()): 1 when they hold, else 0, with C's precedence.
+TEST(CaseVariables, Conditions) {
+  const CaseVariables v = withDp();
+  EXPECT_EQ(v.evaluate("Dp < 0.1"), 1);
+  EXPECT_EQ(v.evaluate("Dp > 0.1"), 0);
+  EXPECT_EQ(v.evaluate("Dp <= 0.01 && Dp >= 0.01"), 1);
+  EXPECT_EQ(v.evaluate("Dp != 0.1 == (true || false)"), 1);  // the format reference's example
+  EXPECT_EQ(v.evaluate("1 + 1 == 2"), 1);
+  EXPECT_EQ(v.evaluate("0 || 0 && 1"), 0);
+  EXPECT_EQ(v.evaluate("1 || 0 && 0"), 1);                   // && before ||
+  EXPECT_EQ(v.evaluate("!(Dp < 0.1)"), 0);
+  EXPECT_EQ(v.evaluate("!0 + 1"), 2);
+  EXPECT_EQ(v.evaluate("eval(Dp < 0.1, 4, 5)"), 4);
+  EXPECT_THROW(v.evaluate("Dp <"), std::invalid_argument);
+  EXPECT_THROW(v.evaluate("Dp = 1"), std::invalid_argument);
+}
+
 TEST(CaseVariables, DefineAndSet) {
   CaseVariables v;
   v.define("A", 1, false);
@@ -119,6 +136,10 @@ TEST(CaseVariables, ExpressionsInACase) {
   EXPECT_EQ(a.nFluid, 11u * 11u * 16u);
   EXPECT_EQ(a.nFluid, b.nFluid);
   EXPECT_DOUBLE_EQ(a.pointMin.x, -1);
+  // An <abort> whose condition does not hold lets the case load.
+  const sph::CaseDefinition c = sph::loadCase(sph::test::writeFile(
+      dir / "abort.xml", sph::test::caseXml(def, "<abort if=\"Dp &lt; 0.01\" text=\"too fine\" />\n" + literal, "")));
+  EXPECT_EQ(c.nFluid, b.nFluid);
 
   struct Bad {
     std::string commands, marker, text;
@@ -127,6 +148,11 @@ TEST(CaseVariables, ExpressionsInACase) {
       {"<newvarcte A=\"B + 1\" />\n" + literal, "<newvarcte", "the variable 'B' does not exist"},
       {"<newvarcte A=\"1\" />\n<setvar A=\"2\" />\n" + literal, "<setvar", "the variable 'A' is constant"},
       {"<newvarstr Name=\"x\" />\n" + literal, "<newvarstr", "text variables are not supported"},
+      {"<newvarcte Small=\"Dp &lt; 0.5\" />\n<abort if=\"Small &amp;&amp; Dp &gt; 0.05\" text=\"dp [Dp] is too coarse\\n here\" />\n" +
+           literal,
+       "<abort", "the case stops here (GenCase's <abort>): dp [Dp] is too coarse\n here"},
+      {"<abort />\n" + literal, "<abort", "the case stops here (GenCase's <abort>)"},
+      {"<abort if=\"Dp &lt;\" />\n" + literal, "<abort", "attribute if: expression \"Dp <\""},
       {literal + "\n<drawbox><point x=\"#Nope\" y=\"0\" z=\"0\" /><size x=\"1\" y=\"1\" z=\"1\" /></drawbox>",
        "<point x=\"#Nope\"", "attribute x=\"#Nope\": expression \"Nope\": the variable 'Nope' does not exist"},
   };

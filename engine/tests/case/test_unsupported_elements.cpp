@@ -40,7 +40,7 @@ TEST(UnsupportedElements, RefusedByNameWithWhatTheyAreFor) {
     std::string casedef, special, element, what;
     std::string commands;
   } cases[] = {
-      {"", "", "<drawpolygon>", "a polygon", "<drawpolygon>\n<point x=\"0\" y=\"0\" z=\"0\" />\n</drawpolygon>\n"},
+      {"", "", "<drawfigure>", "a figure of triangles", "<drawfigure>\n<points />\n</drawfigure>\n"},
       {"", "", "<clipbox>", "clipping of the shapes drawn to a box", "<clipbox />\n"},
       {"<initials>\n<densitymesh mkfluid=\"0\" />\n</initials>\n", "", "<densitymesh>", "density from a mesh file", ""},
       {"<vres>\n<bufferbox />\n</vres>\n", "", "<vres>", "variable resolution", ""},
