@@ -239,6 +239,10 @@ bool GeometryCommands::drawCommand(const XMLElement* e) {
     requirePointsOnly(e);
     requireFamily(e);
     if (drawPoints_) drawEllipsoid(e);
+  } else if (name == "drawwave") {
+    requirePointsOnly(e);
+    requireFamily(e);
+    if (drawPoints_) drawWave(e);
   } else if (name == "redraw" || name == "redrawbox") {
     requirePointsOnly(e);
     requireFamily(e);
@@ -552,6 +556,26 @@ void GeometryCommands::drawPyramid(const XMLElement* e) const {
   const uint64_t masked = maskBits(e, int(points.size()));
   generator_.drawPyramid(points[0], std::vector<Vec3d>(points.begin() + 1, points.end()), faceBits(masked),
                          drawsInterior(masked), *family_);
+}
+
+// <drawwave depth hmaxwave x0 z0><point/><size/></drawwave>: GenCase's solitary wave, the nodes of
+// the box (snapped as a <drawbox>'s) below the surface z0 + depth + H sech^2(k (x - x0)),
+// k = sqrt(3 H / (4 depth^3)) (Boussinesq's solitary wave, the same as <initials><velwave>), in
+// every draw mode (found by running GenCase 5.0: the surface's nodes to the last bit, and with
+// <move> the wave and the box's low corner moved, the high corner moved twice: GenCase adds the
+// size to the moved corner and moves the sum).
+void GeometryCommands::drawWave(const XMLElement* e) const {
+  requireUnrotated(e, "<drawwave>");
+  xml_.onlyChildren(e, {"point", "size"});
+  const double depth = xml_.real(e, "depth"), height = xml_.real(e, "hmaxwave");
+  if (!(depth > 0) || !std::isfinite(depth)) xml_.fail(e, fmt::format("depth must be positive (got {:g})", depth));
+  if (!(height >= 0) || !std::isfinite(height)) xml_.fail(e, fmt::format("hmaxwave must be >= 0 (got {:g})", height));
+  const Vec3d origin = transform_.apply(Vec3d{xml_.real(e, "x0"), 0, xml_.real(e, "z0")});
+  const Vec3d lo = transform_.apply(xml_.vec(xml_.child(e, "point")));
+  const Vec3d s = xml_.vec(xml_.child(e, "size"));
+  const Vec3d hi = transform_.apply(Vec3d{lo.x + s.x, lo.y + s.y, lo.z + s.z});
+  generator_.drawWave(lo, hi, origin.z + depth, height, std::sqrt(3 * height / (4 * depth * depth * depth)), origin.x,
+                      *family_);
 }
 
 // <drawellipsoid radius><point/><point/></drawellipsoid> (GenCase 5.0): the two points are the foci

@@ -57,6 +57,7 @@ class GeometryCommands {
   void drawTriangles(const XMLElement* e) const;
   void drawPyramid(const XMLElement* e) const;
   void drawEllipsoid(const XMLElement* e) const;
+  void drawWave(const XMLElement* e) const;
   void redrawCommand(const XMLElement* e);
   void redrawNear(const XMLElement* e);
   void fillPoint(const XMLElement* e) const;

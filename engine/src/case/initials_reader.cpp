@@ -103,6 +103,30 @@ double positive(const XmlReader& x, const XMLElement* e, const char* name) {
   return v;
 }
 
+// <velwave mkfluid depth hmaxwave x0 negative>: the horizontal velocity under GenCase's solitary
+// wave (<drawwave>), the same at every depth: u = sqrt(|g| depth) H sech^2(k (x - x0)) along x
+// (-x when negative), k = sqrt(3 H / (4 depth^3)) (found by running GenCase 5.0: its velocities to
+// float rounding).
+void readWaveVelocity(const XmlReader& x, const XMLElement* v, CaseDefinition& c, bool apply) {
+  x.onlyChildren(v, {});
+  if (!v->Attribute("mkfluid")) x.fail(v, "needs mkfluid=\"N\" (GenCase sets initial velocities of fluid only)");
+  const ParticleSelection s = readSelection(x, v, "mkfluid", c);
+  const double depth = positive(x, v, "depth");
+  const double height = x.real(v, "hmaxwave");
+  if (!(height >= 0) || !std::isfinite(height)) x.fail(v, fmt::format("hmaxwave must be >= 0 (got {:g})", height));
+  const double x0 = x.real(v, "x0");
+  const bool negative = x.boolean(v, "negative", false);
+  if (!apply || !selectsSomeMk(c, s)) return;
+  const double k = std::sqrt(3 * height / (4 * depth * depth * depth));
+  const double peak = std::sqrt(norm(c.constants.gravity) * depth) * height * (negative ? -1.0 : 1.0);
+  if (c.velocities.empty()) c.velocities.assign(c.positions.size(), Vec3f{});
+  for (size_t i = 0; i < c.positions.size(); ++i) {
+    if (!selected(c, s, i)) continue;
+    const double ch = std::cosh(k * (c.positions[i].x - x0));
+    c.velocities[i] = Vec3f{float(peak / (ch * ch)), 0.0f, 0.0f};
+  }
+}
+
 // <densityuniform>, <densitygradient>, <densitydepth> as an operation for the run's start.
 InitialDensityOp readDensity(const XmlReader& x, const XMLElement* e, CaseDefinition& c) {
   using Kind = InitialDensityOp::Kind;
@@ -147,14 +171,15 @@ void placeInitially(const XmlReader& x, const XMLElement* initials, CaseDefiniti
 
 void readInitials(const XmlReader& x, const XMLElement* initials, CaseDefinition& c, bool genCaseOutput) {
   if (!x.boolean(initials, "active", true)) return;
-  x.onlyChildren(initials, {"velocity", "densityuniform", "densitygradient", "densitydepth", "move", "rotateaxis",
-                            "moverandom"});
+  x.onlyChildren(initials, {"velocity", "velwave", "densityuniform", "densitygradient", "densitydepth", "move",
+                            "rotateaxis", "moverandom"});
   for (const XMLElement* e = initials->FirstChildElement(); e; e = e->NextSiblingElement()) {
     if (!active(x, e)) continue;
     const std::string_view name = e->Name();
     const bool profile = e->FirstChildElement("direction") || e->FirstChildElement("velocity") ||
                          e->FirstChildElement("velocity2") || e->FirstChildElement("velocity3");
-    if (name == "velocity" && profile) applyVelocityProfile(x, e, c, !genCaseOutput);
+    if (name == "velwave") readWaveVelocity(x, e, c, !genCaseOutput);
+    else if (name == "velocity" && profile) applyVelocityProfile(x, e, c, !genCaseOutput);
     else if (name == "velocity") readConstantVelocity(x, e, c, !genCaseOutput);
     else if (isPlacement(name) && genCaseOutput) placement(x, e, c, false);
     else if (!isPlacement(name)) {

@@ -83,6 +83,15 @@ void ParticleGenerator::drawBox(const Vec3d& lo, const Vec3d& hi, bool solid, ui
   ops_.push_back(op);
 }
 
+void ParticleGenerator::drawWave(const Vec3d& lo, const Vec3d& hi, double level, double height, double k, double x0,
+                                 uint16_t family) {
+  Op op{Kind::Wave, snap(lo, hi)};
+  op.prism = int(waves_.size());
+  waves_.push_back({level, height, k, x0});
+  op.family = family;
+  ops_.push_back(op);
+}
+
 void ParticleGenerator::drawBoxInterior(const Vec3d& lo, const Vec3d& hi, uint16_t family) {
   Op op{Kind::Interior, snap(lo, hi)};
   // The corners keep their place beyond the lattice: the diagonal's slope depends on them.
@@ -652,6 +661,15 @@ void ParticleGenerator::paint(NodeGrid& grid, const Op& op) const {
         const double d = std::sqrt(double((i - op.seed[0]) * (i - op.seed[0]) + (j - op.seed[1]) * (j - op.seed[1]) +
                                           (k - op.seed[2]) * (k - op.seed[2])));
         return std::abs(d - op.radius) < op.reach || (op.sphere == SphereDraw::Full && d * spec_.dp <= op.radiusGiven);
+      });
+      break;
+    }
+    case Kind::Wave: {
+      const WaveSurface& w = waves_[size_t(op.prism)];
+      grid.fillIf(op.box, op.family, [&](int64_t i, int64_t j, int64_t k) {
+        const Vec3d p = nodePosition(i, j, k);
+        const double c = std::cosh(w.k * (p.x - w.x0));
+        return p.z < w.level + w.height / (c * c);
       });
       break;
     }

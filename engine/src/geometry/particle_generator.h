@@ -208,6 +208,11 @@ class ParticleGenerator {
   // Records a line from `a` to `b` (the rule above); `reach` in dp.
   void drawLine(const Vec3d& a, const Vec3d& b, uint16_t family, double reach = 0.6);
 
+  // Records GenCase's <drawwave>: the nodes of the box [lo, hi] (snapped as a box) below the free
+  // surface of a solitary wave, z < level + height sech^2(k (x - x0)) (a node on the surface is left
+  // out, as GenCase leaves it).
+  void drawWave(const Vec3d& lo, const Vec3d& hi, double level, double height, double k, double x0, uint16_t family);
+
   // Records a fill from `seed` through nodes of `kind` inside the box from `lo` to `hi` (world
   // coordinates, any order) with `family` (see above). With `boundLocal` >= 0 a fill through
   // boundary nodes runs through the nodes of boundary mk `boundLocal` only. The nodes the box's
@@ -236,7 +241,7 @@ class ParticleGenerator {
     bool bound;
     int local;
   };
-  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh, Line, Convex, Ellipsoid, Redraw, Near };
+  enum class Kind : uint8_t { Box, Interior, Prism, Fill, Sphere, Cylinder, Mesh, Line, Convex, Ellipsoid, Redraw, Near, Wave };
   struct Op {
     Kind kind;
     NodeBox box;  // the snapped box; for a prism, its snapped vertices' range
@@ -280,6 +285,10 @@ class ParticleGenerator {
   std::vector<PrismShape> prisms_;
   std::vector<std::vector<std::array<Vec3d, 3>>> meshes_;  // snapped vertices (node indices)
   std::vector<NearRule> nearRules_;  // <redrawnear>, by Op::prism
+  struct WaveSurface {
+    double level, height, k, x0;
+  };
+  std::vector<WaveSurface> waves_;  // <drawwave>, by Op::prism
   // Convex solids (pyramids): each face's plane in metres with the sign of its inner side.
   std::vector<std::vector<std::pair<WorldPlane, double>>> convexes_;
 };

@@ -75,6 +75,52 @@ TEST(CaseInitials, FluidVelocityAsGenCaseWritesIt) {
   EXPECT_TRUE(c.warnings.empty());
 }
 
+// A solitary wave drawn by <drawwave> (depth 1 m, H 0.4 m, crest at x0 = 4 m, dp 0.05) with
+// <velwave>'s velocity: GenCase 5.0 gave 3,868 particles and these x velocities (every depth the
+// same), u = sqrt(g d) H sech^2(sqrt(3 H / (4 d^3)) (x - x0)).
+TEST(CaseInitials, SolitaryWaveVelocityAsGenCaseWritesIt) {
+  auto wave = [](const char* negative) {
+    return std::string(R"(<?xml version="1.0" ?>
+<case>
+<casedef>
+<constantsdef>
+<gravity x="0" y="0" z="-9.81" /><rhop0 value="1000" /><hswl value="0" auto="true" /><gamma value="7" />
+<speedsystem value="0" auto="true" /><coefsound value="20" /><speedsound value="0" auto="true" /><coefh value="1.0" />
+<cflnumber value="0.2" />
+</constantsdef>
+<mkconfig boundcount="240" fluidcount="9" />
+<geometry>
+<definition dp="0.05"><pointmin x="0" y="0" z="0" /><pointmax x="10" y="0" z="3" /></definition>
+<commands><mainlist>
+<setmkfluid mk="0" />
+<drawwave depth="1" hmaxwave="0.4" x0="4" z0="0"><point x="0" y="0" z="0" /><size x="8" y="0" z="2" /></drawwave>
+</mainlist></commands>
+</geometry>
+<initials><velwave mkfluid="0" depth="1" hmaxwave="0.4" x0="4" negative=")") + negative + R"(" /></initials>
+</casedef>
+<execution><parameters><parameter key="TimeMax" value="0.1" /></parameters></execution>
+</case>
+)";
+  };
+  const sph::CaseDefinition c = sph::loadCase(writeCase("Wave_Def.xml", wave("false")));
+  ASSERT_EQ(c.nFluid, 3868u);
+  ASSERT_EQ(c.velocities.size(), c.positions.size());
+  const std::pair<double, float> genCase[] = {{0.0, 0.06111934781074524f}, {0.5, 0.1038159504532814f},
+                                              {2.5, 0.6804373264312744f}, {4.0, 1.25283682346344f},
+                                              {7.5, 0.1038159504532814f}};
+  int checked = 0;
+  for (size_t i = 0; i < c.positions.size(); ++i)
+    for (const auto& [x, u] : genCase)
+      if (std::fabs(c.positions[i].x - x) < 1e-9) {
+        EXPECT_NEAR(c.velocities[i].x, u, 1e-6 * u) << "x " << x << " z " << c.positions[i].z;
+        EXPECT_EQ(c.velocities[i].z, 0.0f);
+        ++checked;
+      }
+  EXPECT_GT(checked, 80);
+  const sph::CaseDefinition back = sph::loadCase(writeCase("WaveBack_Def.xml", wave("true")));
+  for (size_t i = 0; i < c.positions.size(); ++i) ASSERT_EQ(back.velocities[i].x, -c.velocities[i].x);
+}
+
 TEST(CaseInitials, MkWithoutParticlesSetsNothingWithAWarning) {
   const std::string xml = damBreak2D("<initials><velocity mkfluid=\"5\" x=\"1\" y=\"0\" z=\"0\" /></initials>");
   const sph::CaseDefinition c = sph::loadCase(writeCase("InitialsNoMk_Def.xml", xml));
@@ -256,7 +302,9 @@ TEST(CaseInitials, BadOperationsNameLineAndElement) {
        "/></rotateaxis>",
        "<rotateaxis", "rotateaxis", "along y"},
       {"<moverandom mkfluid=\"0\" dpx=\"-0.1\" />", "<moverandom", "moverandom", "negative"},
-      {"<velwave mkfluid=\"0\" depth=\"1\" hmaxwave=\"0.1\" x0=\"1\" />", "<velwave", "velwave", "not supported"},
+      {"<velwave mkfluid=\"0\" depth=\"0\" hmaxwave=\"0.1\" x0=\"1\" />", "<velwave", "velwave", "depth must be positive"},
+      {"<velwave mkfluid=\"0\" depth=\"1\" hmaxwave=\"-0.1\" x0=\"1\" />", "<velwave", "velwave", "hmaxwave"},
+      {"<velwave mkbound=\"0\" depth=\"1\" hmaxwave=\"0.1\" x0=\"1\" />", "<velwave", "velwave", "mkfluid"},
   };
   for (const Bad& b : bad) {
     SCOPED_TRACE(b.initials);
