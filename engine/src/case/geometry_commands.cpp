@@ -339,7 +339,8 @@ void GeometryCommands::command(const XMLElement* e) {
 
 // GenCase's own records and messages, which place no particle: <debugout> and <printf> (its log),
 // <exportvar> (variables written into its output file), <cellsout> and <pointsmkout> (files of
-// cells and points); and <abort if="condition" text="...">, which stops the case with its text
+// cells and points); <clipreset> (the end of clipping: the clipping commands are refused, so there
+// is never any to end); and <abort if="condition" text="...">, which stops the case with its text
 // when the condition (an expression over the variables, case/variables.h) holds or is not given,
 // as GenCase stops. False when `e` is none of them.
 bool GeometryCommands::recordCommand(const XMLElement* e) {
@@ -364,7 +365,8 @@ bool GeometryCommands::recordCommand(const XMLElement* e) {
     }
     return true;
   }
-  if (name != "debugout" && name != "printf" && name != "exportvar" && name != "cellsout" && name != "pointsmkout")
+  if (name != "debugout" && name != "printf" && name != "exportvar" && name != "cellsout" && name != "pointsmkout" &&
+      name != "clipreset")
     return false;
   xml_.onlyChildren(e, {});
   return true;

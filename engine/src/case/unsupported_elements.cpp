@@ -40,7 +40,6 @@ constexpr Unsupported kUnsupported[] = {
     {"mainlist", "clipbox", "clipping of the shapes drawn to a box"},
     {"mainlist", "clipdomain", "clipping of the shapes drawn to the domain"},
     {"mainlist", "clipplane", "clipping of the shapes drawn by a plane"},
-    {"mainlist", "clipreset", "the end of clipping"},
     {"mainlist", "drawbathymetry", "a bathymetry from points"},
     {"mainlist", "drawfigure", "a figure of triangles"},
     {"drawfilecsv", "drawcenter", "a mesh drawn about its centre"},
