@@ -29,8 +29,10 @@ std::vector<std::string> fields(const std::string& line) {
     cur.clear();
   };
   for (const char ch : line) {
-    if (ch == ';' || ch == ',') flush();
-    else cur += ch;
+    if (ch == ';' || ch == ',')
+      flush();
+    else
+      cur += ch;
   }
   flush();
   return out;
@@ -65,7 +67,8 @@ std::vector<PreciseTriangle> readBathymetryCsv(const std::string& path) {
       for (size_t k = 1; k < f.size(); ++k) {
         xs.push_back(number(path, line, f[k], "the x value"));
         if (xs.size() > 1 && !(xs.back() > xs[xs.size() - 2]))
-          throw MeshFileError(fmt::format("{}:{}: the x values must increase ({} after {})", path, line, f[k], f[k - 1]));
+          throw MeshFileError(
+              fmt::format("{}:{}: the x values must increase ({} after {})", path, line, f[k], f[k - 1]));
       }
       continue;
     }

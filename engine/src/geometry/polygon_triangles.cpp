@@ -61,7 +61,6 @@ std::vector<std::array<size_t, 3>> clipEars(const Vec3d* poly, size_t n, const V
   return out;
 }
 
-
 std::vector<std::array<size_t, 3>> polygonTriangles(const std::vector<Vec3d>& p) {
   const size_t n = p.size();
   if (n < 3) throw PolygonError(fmt::format("a polygon needs at least 3 points, got {}", n));
@@ -82,9 +81,10 @@ std::vector<std::array<size_t, 3>> polygonTriangles(const std::vector<Vec3d>& p)
   for (size_t i = 1; i < n; ++i) {
     const double off = dot(sub(p[i], p[0]), normal);
     if (std::fabs(off) > 1e-9 * extent)
-      throw PolygonError(fmt::format("point {} is {:g} m off the plane of the others: only planar polygons are drawn "
-                                     "(GenCase cuts others by a rule not reproduced here)",
-                                     i + 1, off));
+      throw PolygonError(
+          fmt::format("point {} is {:g} m off the plane of the others: only planar polygons are drawn "
+                      "(GenCase cuts others by a rule not reproduced here)",
+                      i + 1, off));
   }
   for (size_t i = 0; i < n; ++i)
     for (size_t j = i + 2; j < n; ++j) {

@@ -26,9 +26,8 @@ std::string writeCase(const std::string& name, const std::string& xml) {
   return file.string();
 }
 
-// DualSPHysics' 2D dam break at dp 0.05 (800 fluid particles of mk 0, 201 boundary) with the
-// initials given; GenCase 5.0 gave the fluid (1.5, 0.25, -0.5) and the walls zero.
-std::string damBreak2D(const std::string& initials) {
+// A case of the given <definition>, geometry commands and initials.
+std::string caseOf(const std::string& definition, const std::string& commands, const std::string& initials) {
   return R"(<?xml version="1.0" ?>
 <case>
 <casedef>
@@ -39,13 +38,9 @@ std::string damBreak2D(const std::string& initials) {
 </constantsdef>
 <mkconfig boundcount="240" fluidcount="9" />
 <geometry>
-<definition dp="0.05"><pointmin x="-1" y="0" z="-1" /><pointmax x="4.5" y="0" z="3.5" /></definition>
+)" + definition + R"(
 <commands><mainlist>
-<setdrawmode mode="full" />
-<setmkfluid mk="0" />
-<drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="1" y="2" z="2" /></drawbox>
-<setmkbound mk="0" />
-<drawbox><boxfill>bottom | left | right | front | back</boxfill><point x="0" y="-1" z="0" /><size x="4" y="2" z="3" /></drawbox>
+)" + commands + R"(
 </mainlist></commands>
 </geometry>
 )" + initials + R"(
@@ -53,6 +48,18 @@ std::string damBreak2D(const std::string& initials) {
 <execution><parameters><parameter key="TimeMax" value="0.1" /></parameters></execution>
 </case>
 )";
+}
+
+// DualSPHysics' 2D dam break at dp 0.05 (800 fluid particles of mk 0, 201 boundary) with the
+// initials given; GenCase 5.0 gave the fluid (1.5, 0.25, -0.5) and the walls zero.
+std::string damBreak2D(const std::string& initials) {
+  return caseOf(R"(<definition dp="0.05"><pointmin x="-1" y="0" z="-1" /><pointmax x="4.5" y="0" z="3.5" /></definition>)",
+                R"(<setdrawmode mode="full" />
+<setmkfluid mk="0" />
+<drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="1" y="2" z="2" /></drawbox>
+<setmkbound mk="0" />
+<drawbox><boxfill>bottom | left | right | front | back</boxfill><point x="0" y="-1" z="0" /><size x="4" y="2" z="3" /></drawbox>)",
+                initials);
 }
 
 TEST(CaseInitials, FluidVelocityAsGenCaseWritesIt) {
@@ -80,27 +87,11 @@ TEST(CaseInitials, FluidVelocityAsGenCaseWritesIt) {
 // same), u = sqrt(g d) H sech^2(sqrt(3 H / (4 d^3)) (x - x0)).
 TEST(CaseInitials, SolitaryWaveVelocityAsGenCaseWritesIt) {
   auto wave = [](const char* negative) {
-    return std::string(R"(<?xml version="1.0" ?>
-<case>
-<casedef>
-<constantsdef>
-<gravity x="0" y="0" z="-9.81" /><rhop0 value="1000" /><hswl value="0" auto="true" /><gamma value="7" />
-<speedsystem value="0" auto="true" /><coefsound value="20" /><speedsound value="0" auto="true" /><coefh value="1.0" />
-<cflnumber value="0.2" />
-</constantsdef>
-<mkconfig boundcount="240" fluidcount="9" />
-<geometry>
-<definition dp="0.05"><pointmin x="0" y="0" z="0" /><pointmax x="10" y="0" z="3" /></definition>
-<commands><mainlist>
-<setmkfluid mk="0" />
-<drawwave depth="1" hmaxwave="0.4" x0="4" z0="0"><point x="0" y="0" z="0" /><size x="8" y="0" z="2" /></drawwave>
-</mainlist></commands>
-</geometry>
-<initials><velwave mkfluid="0" depth="1" hmaxwave="0.4" x0="4" negative=")") + negative + R"(" /></initials>
-</casedef>
-<execution><parameters><parameter key="TimeMax" value="0.1" /></parameters></execution>
-</case>
-)";
+    return caseOf(R"(<definition dp="0.05"><pointmin x="0" y="0" z="0" /><pointmax x="10" y="0" z="3" /></definition>)",
+                  R"(<setmkfluid mk="0" />
+<drawwave depth="1" hmaxwave="0.4" x0="4" z0="0"><point x="0" y="0" z="0" /><size x="8" y="0" z="2" /></drawwave>)",
+                  std::string(R"(<initials><velwave mkfluid="0" depth="1" hmaxwave="0.4" x0="4" negative=")") + negative +
+                      R"(" /></initials>)");
   };
   const sph::CaseDefinition c = sph::loadCase(writeCase("Wave_Def.xml", wave("false")));
   ASSERT_EQ(c.nFluid, 3868u);

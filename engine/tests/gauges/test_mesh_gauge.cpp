@@ -100,8 +100,8 @@ TEST(MeshGaugeValues, FreeSurfaceOfAColumn) {
   // Above the limit at 0 and 0.1 (the last above: 0.9), below at 0.2 (0.1): 0.1 + 0.1 (0.4 -
   // 0.9) / (0.1 - 0.9).
   EXPECT_NEAR(zsurf({1, 0.9, 0.1, 0, 0}), 0.1 + 0.1 * 0.5 / 0.8, 1e-12);
-  EXPECT_NEAR(zsurf({0, 0, 0, 0, 0}), 0.0, 1e-15);        // dry
-  EXPECT_NEAR(zsurf({1, 1, 1, 1, 0.5}), 0.4, 1e-12);       // never below again: the end
+  EXPECT_NEAR(zsurf({0, 0, 0, 0, 0}), 0.0, 1e-15);                          // dry
+  EXPECT_NEAR(zsurf({1, 1, 1, 1, 0.5}), 0.4, 1e-12);                        // never below again: the end
   EXPECT_NEAR(zsurf({0.2, 0.3, 1, 0.1, 0}), 0.2 + 0.1 * 0.6 / 0.9, 1e-12);  // wet only from 0.2
   // Exactly at the limit neither counts as above nor below (DualSPHysics' strict tests).
   EXPECT_NEAR(zsurf({1, 0.4, 0.2, 0, 0}), 0.0 + 0.1 * (0.4 - 1) / (0.2 - 1) + 0.1, 1e-12);
@@ -193,14 +193,13 @@ TEST(MeshGaugeReader, BadInputNamesTheElement) {
   bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><outputfmt value="csv, bin" />)", "outputfmt",
       "outputfmt", "not supported");
   bad(R"(<size1 length="0.2" distpt="0.05" />)", "", "vec1", "vec1", "size1");
-  bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><dirdat x="0" y="0" z="0" />)", "dirdat",
-      "dirdat", "zero vector");
+  bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><dirdat x="0" y="0" z="0" />)", "dirdat", "dirdat",
+      "zero vector");
   bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><kclimit value="lots" />)", "kclimit", "kclimit",
       "");
-  bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><masslimit value="1" coef="0.4" />)",
-      "masslimit", "masslimit", "not both");
-  bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><colour value="red" />)", "colour", "colour",
-      "");
+  bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><masslimit value="1" coef="0.4" />)", "masslimit",
+      "masslimit", "not both");
+  bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><colour value="red" />)", "colour", "colour", "");
 }
 
 // A file of DualSPHysics' mesh-gauge CSV: its three header lines and its rows of numbers.
@@ -236,7 +235,8 @@ std::vector<std::string> fields(const std::string& line) {
 // abs + rel |value|: at most 1 passes.
 double worstRatio(const std::vector<double>& ours, const std::vector<double>& ds, double abs, double rel) {
   double worst = 0;
-  for (size_t k = 1; k < ds.size(); ++k) worst = std::max(worst, std::abs(ours[k] - ds[k]) / (abs + rel * std::abs(ds[k])));
+  for (size_t k = 1; k < ds.size(); ++k)
+    worst = std::max(worst, std::abs(ours[k] - ds[k]) / (abs + rel * std::abs(ds[k])));
   return worst;
 }
 
@@ -260,9 +260,9 @@ void expectMeshGaugesFollowDualSPHysics(Device device, const std::string& neighb
     const char* file;
     double abs, rel;
   };
-  const Output outputs[] = {{"Section_Vel", 1e-3, 2e-4},  {"Section_VelDir", 1e-3, 2e-4}, {"Section_Rhop", 1e-2, 2e-4},
-                            {"Section_Zsurf", 3e-5, 0},   {"Raw_Vel", 1e-3, 2e-4},        {"Raw_Rhop", 1e-2, 2e-4},
-                            {"Raw_Zsurf", 3e-5, 0},       {"Thin_VelDir", 1e-3, 2e-4},    {"Thin_Rhop", 1e-2, 2e-4}};
+  const Output outputs[] = {{"Section_Vel", 1e-3, 2e-4}, {"Section_VelDir", 1e-3, 2e-4}, {"Section_Rhop", 1e-2, 2e-4},
+                            {"Section_Zsurf", 3e-5, 0},  {"Raw_Vel", 1e-3, 2e-4},        {"Raw_Rhop", 1e-2, 2e-4},
+                            {"Raw_Zsurf", 3e-5, 0},      {"Thin_VelDir", 1e-3, 2e-4},    {"Thin_Rhop", 1e-2, 2e-4}};
   for (const Output& out : outputs) {
     SCOPED_TRACE(out.file);
     const MeshCsv ds = readMeshCsv(test::dualsphysicsData(std::string("MeshGauge2D_GaugesMesh_") + out.file + ".csv"));
@@ -273,8 +273,10 @@ void expectMeshGaugesFollowDualSPHysics(Device device, const std::string& neighb
     const std::vector<std::string> a = fields(ours.header[1]), b = fields(ds.header[1]);
     ASSERT_EQ(a.size(), b.size());
     for (size_t k = 0; k < a.size(); ++k) {
-      if (k < 8) EXPECT_EQ(a[k], b[k]) << "field " << k;
-      else EXPECT_NEAR(std::stod(a[k]), std::stod(b[k]), 1e-7) << "field " << k;
+      if (k < 8)
+        EXPECT_EQ(a[k], b[k]) << "field " << k;
+      else
+        EXPECT_NEAR(std::stod(a[k]), std::stod(b[k]), 1e-7) << "field " << k;
     }
     size_t matched = 0;
     for (const std::vector<double>& row : ds.rows) {

@@ -17,11 +17,13 @@
 namespace {
 
 using sph::Vec3d;
-using sph::gen::polygonTriangles;
 using sph::gen::PolygonError;
+using sph::gen::polygonTriangles;
 
 Vec3d minus(const Vec3d& a, const Vec3d& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-Vec3d crossOf(const Vec3d& a, const Vec3d& b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+Vec3d crossOf(const Vec3d& a, const Vec3d& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
 double dotOf(const Vec3d& a, const Vec3d& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 // The polygon's vector area (Newell), and the sum of its triangles', each checked to face the same way.
@@ -45,7 +47,7 @@ void expectCovered(const std::vector<Vec3d>& p) {
 TEST(PolygonTriangles, ConvexConcaveAndTilted) {
   expectCovered({{0, 0, 0}, {1, 0, 0}, {0.9, 0.5, 0}, {0.5, 0.9, 0}, {0, 1, 0}, {-0.5, 0.9, 0}});
   // An L with a notch, both ways round.
-  std::vector<Vec3d> notch = {{0, 0, 0.5}, {0, 0.53, 0.5}, {0.31, 0.53, 0.5}, {0.31, 0.2, 0.5},
+  std::vector<Vec3d> notch = {{0, 0, 0.5},      {0, 0.53, 0.5},   {0.31, 0.53, 0.5}, {0.31, 0.2, 0.5},
                               {0.6, 0.35, 0.5}, {0.77, 0.2, 0.5}, {0.77, 0, 0.5}};
   expectCovered(notch);
   std::reverse(notch.begin(), notch.end());
@@ -72,9 +74,10 @@ TEST(PolygonTriangles, WhatHasNoRegionIsRefused) {
 
 TEST(PolygonTriangles, ACaseWithABentPolygonNamesTheElement) {
   std::string xml = sph::test::smallTankWithSpecial("", "");
-  const std::string polygon = "<setmkbound mk=\"5\" />\n<drawpolygon>\n<point x=\"0\" y=\"0\" z=\"0.5\" />"
-                              "<point x=\"0.1\" y=\"0\" z=\"0.5\" /><point x=\"0.1\" y=\"0\" z=\"0.6\" />"
-                              "<point x=\"0\" y=\"0.1\" z=\"0.6\" /></drawpolygon>\n";
+  const std::string polygon =
+      "<setmkbound mk=\"5\" />\n<drawpolygon>\n<point x=\"0\" y=\"0\" z=\"0.5\" />"
+      "<point x=\"0.1\" y=\"0\" z=\"0.5\" /><point x=\"0.1\" y=\"0\" z=\"0.6\" />"
+      "<point x=\"0\" y=\"0.1\" z=\"0.6\" /></drawpolygon>\n";
   xml.insert(xml.find("</mainlist>"), polygon);
   sph::test::expectLoadError("polygon_bent", xml, "<drawpolygon>", "<drawpolygon>", "off the plane");
 }
