@@ -94,6 +94,8 @@ class TreeParser {
  public:
   explicit TreeParser(File& f) : f_(f), pos_(kHeadBytes) {}
 
+  bool atEnd() const { return pos_ >= f_.size_; }
+
   void item(Item& it, int depth) {
     if (depth > kMaxDepth) f_.fail(fmt::format("items nested more than {} deep at byte {}", kMaxDepth, pos_));
     u32("the size of an item");
@@ -233,10 +235,10 @@ class TreeParser {
   uint64_t pos_;
 };
 
-File::File(std::string path) : path_(std::move(path)) {
-  requireRegularFile(path_, "particle file");
+File::File(std::string path, const std::string& what, bool list) : path_(std::move(path)) {
+  requireRegularFile(path_, what);
   in_.open(path_, std::ios::binary);
-  if (!in_) throw InputError(fmt::format("{}: cannot open the particle file", path_));
+  if (!in_) throw InputError(fmt::format("{}: cannot open the {}", path_, what));
   in_.seekg(0, std::ios::end);
   size_ = uint64_t(in_.tellg());
   char head[kHeadBytes];
@@ -249,7 +251,12 @@ File::File(std::string path) : path_(std::move(path)) {
   code_.assign(static_cast<const char*>(head) + std::strlen(kMagic), nl);
   while (!code_.empty() && code_.back() == ' ') code_.pop_back();
   if (nl[1] != 0) fail("a big-endian JBinaryData file: only little-endian files are read");
-  TreeParser(*this).item(root_, 0);
+  TreeParser parser(*this);
+  parser.item(root_, 0);
+  while (list && !parser.atEnd()) {
+    appended_.emplace_back();
+    parser.item(appended_.back(), 0);
+  }
 }
 
 void File::readRaw(uint64_t offset, void* dst, uint64_t bytes, const std::string& what) {

@@ -11,6 +11,9 @@
 //   array  uint32 size of its definition, "\nARRAY", name, hide (uint32), type, count, bytes
 //          (uint32 each), the data
 //
+// A list file (DualSPHysics' SaveFileListApp: mesh data, .mbi4) holds more items after the first,
+// each appended as the run went on; they are read as the root's siblings (appended()).
+//
 // Only the item tree and the values are read when the file is opened; an array's data stays in
 // the file until readArray() asks for it, so a case of hundreds of millions of particles is read
 // once, straight into its destination. Every failure throws InputError naming the file and what
@@ -77,12 +80,14 @@ struct Item {
 
 class File {
  public:
-  // Opens `path` and reads its item tree.
-  explicit File(std::string path);
+  // Opens `path` and reads its item tree; `what` names the file's role in messages ("particle
+  // file"); `list`: the items appended after the first too.
+  explicit File(std::string path, const std::string& what = "particle file", bool list = false);
 
   const std::string& path() const { return path_; }
   const std::string& code() const { return code_; }  // "JPartDataBi4" for GenCase's output
   const Item& root() const { return root_; }
+  const std::vector<Item>& appended() const { return appended_; }
 
   // Reads an array of `type` (element bytes typeSize(type)) into `out`, which is resized to
   // count * components values of T. T must be the C++ type of one component of `type`.
@@ -98,6 +103,7 @@ class File {
   uint64_t size_ = 0;
   std::ifstream in_;
   Item root_;
+  std::vector<Item> appended_;
 
   friend class TreeParser;
 };
