@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "case/inout_grid_file.h"
+#include "case/mesh_data_xml.h"
 #include "case/motion_data_file.h"
 #include "geometry/inout_points.h"
 #include "model/sim_parameters.h"
@@ -329,14 +330,16 @@ class InOutReader {
 
   // <imposevelocity mode="3">: <gridveldata file> (DualSPHysics' CSV grid of velocities), with
   // <gridposzero x z> (the grid's first point, default 0 0) and <gridresetvelz value> (default
-  // true: DualSPHysics 5.4 always zeroes the z velocity after the interpolation). Mesh-data files
-  // (<meshdata>) are refused by name.
+  // true: DualSPHysics 5.4 always zeroes the z velocity after the interpolation); or <meshdata>.
   void interpolatedVelocity(const XMLElement* e, InOutZoneDef& d) const {
-    if (const XMLElement* m = once(e, "meshdata"))
-      x_.fail(m, "velocities from mesh-data files are not supported by this engine; use a <gridveldata> CSV grid");
-    x_.onlyChildren(e, {"gridveldata", "gridresetvelz", "gridposzero", "flowvelocity"});
     if (const XMLElement* f = once(e, "flowvelocity"); f && x_.boolean(f, "active", false))
       x_.fail(f, "a flow (active=\"true\") is for a fixed or variable velocity (mode 0 or 1), not an interpolated one");
+    if (const XMLElement* m = once(e, "meshdata")) {
+      x_.onlyChildren(e, {"meshdata", "flowvelocity"});
+      meshVelocity(m, d);
+      return;
+    }
+    x_.onlyChildren(e, {"gridveldata", "gridresetvelz", "gridposzero", "flowvelocity"});
     const XMLElement* file = x_.child(e, "gridveldata");
     x_.onlyChildren(file, {});
     auto grid = std::make_shared<InOutVelocityGrid>();
@@ -355,6 +358,30 @@ class InOutReader {
       grid->resetVelz = x_.boolean(r, "value", true);
     }
     d.grid = std::move(grid);
+  }
+
+  // <imposevelocity mode="3"><meshdata>: a .mbi4's VelDir (magnitude="true", the default) or Vel,
+  // a CSV's one variable: magnitudes along the zone's direction or vectors by its type. Reversed,
+  // then multiplied and shifted component by component (setvelmul, setveladd), which DualSPHysics
+  // applies to vectors only.
+  void meshVelocity(const XMLElement* m, InOutZoneDef& d) const {
+    const MeshDataOptions o = readMeshDataOptions(x_, m, MeshDataUse::Velocity);
+    auto data = loadMeshData(x_, m, o, o.magnitude ? "VelDir" : "Vel");
+    if (o.reverse)
+      for (float& v : data->values) v = -v;
+    const bool scaled = !(o.velMul.x == 1 && o.velMul.y == 1 && o.velMul.z == 1 && o.velAdd.x == 0 && o.velAdd.y == 0 &&
+                           o.velAdd.z == 0);
+    if (scaled && data->components == 3) {
+      const double mul[3] = {o.velMul.x, o.velMul.y, o.velMul.z}, add[3] = {o.velAdd.x, o.velAdd.y, o.velAdd.z};
+      for (size_t k = 0; k < data->values.size(); ++k)
+        data->values[k] = float(data->values[k] * mul[k % 3] + add[k % 3]);
+    } else if (scaled) {
+      warnings_.push_back(fmt::format("{}:{}: setvelmul and setveladd are ignored for velocity magnitudes ({} holds "
+                                      "{}), as by DualSPHysics 5.4",
+                                      x_.path(), m->GetLineNum(), data->file, data->name));
+    }
+    d.meshVelocity = std::move(data);
+    d.meshVelocityTime0 = o.initialTime;
   }
 
   void velocity(const XMLElement* e, InOutZoneDef& d) const {
@@ -462,7 +489,8 @@ class InOutReader {
   // <imposezsurf mode="2">: <zsurf0 value> (required), <zsurfmin value>, <zsurffit value|valuedp>,
   // <remove>, <savevtk>, as DualSPHysics' JSphInOutZsurf reads them.
   void calculatedZsurf(const XMLElement* e, InOutZoneDef& d) const {
-    if (const XMLElement* m = once(e, "meshdata")) x_.refuseIfUnsupported(m, "imposezsurf");
+    if (const XMLElement* m = once(e, "meshdata"))
+      x_.fail(m, "is for a variable zsurf, <imposezsurf mode=\"1\">; this one has mode=\"2\" (calculated)");
     x_.onlyChildren(e, {"remove", "savevtk", "zsurf0", "zsurfmin", "zsurffit"});
     d.zsurf = {{0.0, x_.real(required(e, "zsurf0"), "value")}};
     if (const XMLElement* m = once(e, "zsurfmin")) {
@@ -495,12 +523,11 @@ class InOutReader {
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       const std::string_view n = c->Name();
       if (skipped(c)) continue;
-      x_.refuseIfUnsupported(c, "imposezsurf");  // mesh data
       if (n == "zsurf0" || n == "zsurfmin" || n == "zsurffit")
         x_.fail(c, fmt::format("is for a zsurf calculated from the fluid, <imposezsurf mode=\"2\">; this one has "
                                "mode=\"{}\"",
                                int(d.zsurfMode)));
-      const bool ofVariable = n == "zsurftimes" || n == "zsurffile" || n == "savevtk";
+      const bool ofVariable = n == "zsurftimes" || n == "zsurffile" || n == "savevtk" || n == "meshdata";
       if (d.zsurfMode == InOutZsurfMode::Fixed && ofVariable)
         x_.fail(c, "is for <imposezsurf mode=\"1\"> (a variable zsurf); this one has mode=\"0\"");
       if (d.zsurfMode == InOutZsurfMode::Variable && n == "zsurf")
@@ -519,9 +546,16 @@ class InOutReader {
       d.zsurf = {{0.0, x_.real(required(e, "zsurf"), "value")}};
       return;
     }
-    if (const XMLElement* m = once(e, "meshdata")) x_.refuseIfUnsupported(m, "imposezsurf");
     const XMLElement* times = once(e, "zsurftimes");
     const XMLElement* file = once(e, "zsurffile");
+    // DualSPHysics takes <meshdata> before the others (and then refuses them as unknown).
+    if (const XMLElement* m = once(e, "meshdata")) {
+      if (times || file) x_.fail(times ? times : file, "give <meshdata>, <zsurftimes> or <zsurffile>, one of them");
+      const MeshDataOptions o = readMeshDataOptions(x_, m, MeshDataUse::Zsurf);
+      d.zsurfMesh = loadMeshData(x_, m, o, "Zsurf");
+      d.zsurfMeshTime0 = o.initialTime;
+      return;
+    }
     if (times && file) x_.fail(file, "give <zsurftimes> or <zsurffile>, not both");
     if (!times && !file) x_.fail(e, "missing the variable zsurf: <zsurftimes> or <zsurffile>");
     if (times) {
@@ -549,7 +583,7 @@ class InOutReader {
 // inflow when none is negative, outflow when none is positive, reverse otherwise.
 enum class Behaviour { Inlet, Outlet, Reverse, Unknown };
 Behaviour behaviour(const InOutZoneDef& z) {
-  // Extrapolated or interpolated from a grid: any sign, any time.
+  // Extrapolated or interpolated (a grid, mesh data): any sign, any time.
   if (z.velocityMode == InOutVelocityMode::Extrapolated || z.velocityMode == InOutVelocityMode::Interpolated)
     return Behaviour::Unknown;
   double lo = HUGE_VAL, hi = -HUGE_VAL;
@@ -595,12 +629,12 @@ void checkZone(const std::string& where, const InOutZoneDef& z, std::vector<std:
     warnings.push_back(where + ": with <remove value=\"true\">, refilling 0 works as refilling 1 (below zsurf)");
   if (b == Behaviour::Unknown && z.input != InOutInput::Convert)
     warnings.push_back(where + fmt::format(": <inputtreatment value=\"{}\"> is not recommended with an extrapolated "
-                                           "or grid velocity (DualSPHysics' advice): fluid flowing out is let through or "
+                                           "or interpolated velocity (DualSPHysics' advice): fluid flowing out is let through or "
                                            "removed before it reaches the buffer",
                                            int(z.input)));
   if (b == Behaviour::Unknown && simple)
-    warnings.push_back(where + ": with an extrapolated or grid velocity the flow may reverse, which refilling 0 and 1 cannot "
-                               "follow (DualSPHysics warns so too)");
+    warnings.push_back(where + ": with an extrapolated or interpolated velocity the flow may reverse, which refilling "
+                               "0 and 1 cannot follow (DualSPHysics warns so too)");
   if (z.velocityMode == InOutVelocityMode::Extrapolated)
     warnings.push_back(where + ": an extrapolated velocity is not recommended for an inlet (DualSPHysics' advice): "
                                "it suits outlets");
@@ -609,47 +643,116 @@ void checkZone(const std::string& where, const InOutZoneDef& z, std::vector<std:
                                "(DualSPHysics' advice): fluid flowing back into it becomes buffer");
 }
 
-// The gauge of a calculated zsurf (model/case_inout.h), as DualSPHysics' JSphInOutZsurf::
-// ComputeZsurfLine places it: from the corner of the zone's points on the side the flow comes
-// from, moved 2h into the domain, starting at zsurfmin (never below the zone's lowest point) and
-// going up dp by dp to the zone's highest point; in 3D a column every dp across the zone, up to
-// its other corner (floor(width / dp + 0.01) + 1 of them).
-void zsurfGaugeLine(const std::string& where, InOutZoneDef& z, double dp, double h, bool twoD, double y2d) {
+// The line of zsurf columns of a 3D zone (DualSPHysics' JSphInOutZsurf::ComputeZsurfLine): from
+// the corner of the zone's points on the side the flow comes from to the opposite corner, at the
+// points' lowest z, a column every dp (floor(width / dp + 0.01) + 1 of them); one column at the
+// points' lowest corner in 2D. `lo`, `hi`: the points' bounds.
+struct ZsurfLine {
+  Vec3d lo, hi, foot;    // foot: the first column's
+  Vec3d across;          // from a column to the next (length dp), zero for one column
+  uint32_t columns = 1;
+};
+
+ZsurfLine zsurfLine(const std::string& where, const InOutZoneDef& z, double dp, bool twoD, const char* why) {
   const Vec3d d = z.unitDirection;
   if (std::fabs(d.z) > 0.0001)
-    throw InputError(where + ": a zsurf calculated from the fluid (<imposezsurf mode=\"2\">) needs a horizontal "
-                             "direction, as in DualSPHysics");
-  Vec3d lo = z.points.front(), hi = lo;
+    throw InputError(where + fmt::format(": {} needs a horizontal direction, as in DualSPHysics", why));
+  ZsurfLine l;
+  l.lo = l.hi = z.points.front();
   for (const Vec3d& p : z.points) {
-    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
-    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+    l.lo = {std::min(l.lo.x, p.x), std::min(l.lo.y, p.y), std::min(l.lo.z, p.z)};
+    l.hi = {std::max(l.hi.x, p.x), std::max(l.hi.y, p.y), std::max(l.hi.z, p.z)};
   }
-  Vec3d p0 = lo, px = lo;
-  z.zsurfColumns = 1;
-  z.zsurfAcross = {0, 0, 0};
-  if (!twoD) {
-    p0 = {d.x >= 0 ? lo.x : hi.x, (d.x >= 0) == (d.y <= 0) ? lo.y : hi.y, lo.z};
-    px = {d.x >= 0 ? hi.x : lo.x, (d.x >= 0) == (d.y <= 0) ? hi.y : lo.y, lo.z};
-    const double across = std::sqrt((px.x - p0.x) * (px.x - p0.x) + (px.y - p0.y) * (px.y - p0.y));
-    constexpr unsigned kMaxColumns = 100000;
-    const double columns = std::floor((across + dp * 0.01) / dp) + 1;
-    if (columns > kMaxColumns)
-      throw InputError(where + fmt::format(": a zsurf calculated from the fluid across a zone {:g} m wide would take "
-                                           "{:g} gauge columns dp apart, more than {}",
-                                           across, columns, kMaxColumns));
-    z.zsurfColumns = unsigned(columns);
-    if (z.zsurfColumns > 1) z.zsurfAcross = {(px.x - p0.x) / across * dp, (px.y - p0.y) / across * dp, 0};
-  }
-  const double zmin = std::max(z.zsurfMin, lo.z);
+  l.foot = l.lo;
+  if (twoD) return l;
+  const Vec3d &lo = l.lo, &hi = l.hi;
+  l.foot = {d.x >= 0 ? lo.x : hi.x, (d.x >= 0) == (d.y <= 0) ? lo.y : hi.y, lo.z};
+  const Vec3d px{d.x >= 0 ? hi.x : lo.x, (d.x >= 0) == (d.y <= 0) ? hi.y : lo.y, lo.z};
+  const double width = std::sqrt((px.x - l.foot.x) * (px.x - l.foot.x) + (px.y - l.foot.y) * (px.y - l.foot.y));
+  constexpr unsigned kMaxColumns = 100000;
+  const double columns = std::floor((width + dp * 0.01) / dp) + 1;
+  if (columns > kMaxColumns)
+    throw InputError(where + fmt::format(": {} across a zone {:g} m wide would take {:g} columns dp apart, more than {}",
+                                         why, width, columns, kMaxColumns));
+  l.columns = unsigned(columns);
+  if (l.columns > 1) l.across = {(px.x - l.foot.x) / width * dp, (px.y - l.foot.y) / width * dp, 0};
+  return l;
+}
+
+// The gauge of a calculated zsurf (model/case_inout.h), as DualSPHysics' JSphInOutZsurf places it:
+// the columns of zsurfLine moved 2h into the domain, each starting at zsurfmin (never below the
+// zone's lowest point) and going up dp by dp to the zone's highest point.
+void zsurfGaugeLine(const std::string& where, InOutZoneDef& z, double dp, double h, bool twoD, double y2d) {
+  const ZsurfLine l = zsurfLine(where, z, dp, twoD, "a zsurf calculated from the fluid (<imposezsurf mode=\"2\">)");
+  const Vec3d d = z.unitDirection;
+  z.zsurfColumns = l.columns;
+  z.zsurfAcross = l.across;
+  const double zmin = std::max(z.zsurfMin, l.lo.z);
   const double ahead = 2 * h;
-  p0 = {p0.x + d.x * ahead, twoD ? y2d : p0.y + d.y * ahead, zmin};
-  const double top = hi.z;
+  const Vec3d p0{l.foot.x + d.x * ahead, twoD ? y2d : l.foot.y + d.y * ahead, zmin};
+  const double top = l.hi.z;
   const unsigned n = unsigned((std::fabs(top - zmin) + dp * 0.01) / dp) + 1;
   z.zsurfGauge.clear();
   for (unsigned c = 0; c < z.zsurfColumns; ++c)
     for (unsigned k = 0; k < n; ++k)
       z.zsurfGauge.push_back({p0.x + c * z.zsurfAcross.x, p0.y + c * z.zsurfAcross.y,
                               zmin + k * dp * (top >= zmin ? 1 : -1)});
+}
+
+// A variable zsurf from mesh data (model/case_inout.h, DualSPHysics' MeshToUniformData and
+// MeshToZsurfLinePoints): the data's frames from the last at or before <initialtime> on, each
+// interpolated at the centre of the zone's points (2D, or data of one column) or at the feet of
+// the zone's columns (zsurfLine), their times less <initialtime>.
+void zsurfFromMesh(const std::string& where, InOutZoneDef& z, double dp, bool twoD) {
+  const MeshData& m = *z.zsurfMesh;
+  const double t0 = z.zsurfMeshTime0;
+  size_t first = 0;
+  if (t0 > 0)
+    while (first + 1 < m.times.size() && m.times[first + 1] <= t0) ++first;
+  const MeshInterp in = meshInterpolation(m);
+  const auto at = [&](size_t frame, const Vec3d& p) {
+    float out[3];
+    meshInterpolate(in, m.frame(frame), m.frame(frame), 0.0f, p.x, p.y, p.z, out);
+    return out[0];
+  };
+  const bool uniform = twoD || m.npt[0] * m.npt[1] == 1;
+  const ZsurfLine l = uniform ? ZsurfLine{} : zsurfLine(where, z, dp, twoD, "a zsurf from mesh data across the zone");
+  if (uniform || l.columns == 1) {
+    Vec3d p = l.foot;
+    if (uniform) {
+      Vec3d lo = z.points.front(), hi = lo;
+      for (const Vec3d& q : z.points) {
+        lo = {std::min(lo.x, q.x), std::min(lo.y, q.y), std::min(lo.z, q.z)};
+        hi = {std::max(hi.x, q.x), std::max(hi.y, q.y), std::max(hi.z, q.z)};
+      }
+      p = {(lo.x + hi.x) / 2, (lo.y + hi.y) / 2, (lo.z + hi.z) / 2};
+    }
+    z.zsurf.clear();
+    for (size_t k = first; k < m.times.size(); ++k) z.zsurf.push_back({m.times[k] - t0, at(k, p)});
+    if (m.loopEnd != DBL_MAX) {
+      z.zsurfLoopEnd = m.loopEnd - t0;
+      z.zsurfLoopSpan = m.loopSpan;
+    }
+    return;
+  }
+  auto series = std::make_shared<MeshData>();
+  series->file = m.file;
+  series->name = m.name;
+  series->npt[0] = l.columns;
+  series->origin = l.foot;
+  series->vdp[0] = l.across;
+  for (size_t k = first; k < m.times.size(); ++k) {
+    series->times.push_back(m.times[k] - t0);
+    for (uint32_t c = 0; c < l.columns; ++c)
+      series->values.push_back(at(k, {l.foot.x + c * l.across.x, l.foot.y + c * l.across.y, l.foot.z}));
+  }
+  if (m.loopEnd != DBL_MAX) {
+    series->loopEnd = m.loopEnd - t0;
+    series->loopSpan = m.loopSpan;
+  }
+  z.zsurfColumns = l.columns;
+  z.zsurfAcross = l.across;
+  z.zsurfSeries = std::move(series);
 }
 
 // Uniform velocities given as flows (<flowvelocity>) in m/s: the flow divided among the zone's
@@ -781,15 +884,15 @@ void prepareInOut(const std::string& path, CaseDefinition& c) {
       }
     flowToVelocity(z, dp, twoD);
     if (z.zsurfMode == InOutZsurfMode::Calculated) zsurfGaugeLine(zoneWhere, z, dp, caseSmoothingLength(c), twoD, y2d);
+    if (z.zsurfMesh) zsurfFromMesh(zoneWhere, z, dp, twoD);
     checkZone(zoneWhere, z, c.warnings);
     // The initial buffer: every layer of the points below zsurf at the start (all points
     // without zsurf or with refilling 0), zone by zone, layer by layer.
-    const double zs = zsurfAt(z, 0);
     const bool all = z.zsurfMode == InOutZsurfMode::Undefined || z.refilling == InOutRefilling::SimpleFull;
     const size_t before = buffers.size();
     for (int k = 0; k < z.layers; ++k)
       for (const Vec3d& p : z.points)
-        if (all || p.z <= zs)
+        if (all || p.z <= zsurfAtPoint(z, 0, p))
           buffers.push_back({Vec3d{p.x - k * dp * g.direction.x, p.y - k * dp * g.direction.y, p.z - k * dp * g.direction.z},
                              uint8_t(zi)});
     z.initialParticles = uint32_t(buffers.size() - before);

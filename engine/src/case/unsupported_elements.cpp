@@ -16,8 +16,6 @@ constexpr Unsupported kUnsupported[] = {
     {"casedef", "patterns", "GenCase's particle patterns"},
     {"casedef", "vres", "variable resolution (VRes) buffer zones"},
     {"mkconfig", "mkorientbound", "the orientation of boundary mk numbers"},
-    {"imposevelocity", "meshdata", "an inlet velocity interpolated from a mesh data file"},
-    {"imposezsurf", "meshdata", "an inlet zsurf interpolated from a mesh data file"},
     {"fillbox", "endpoint", "a fill box given by its end point"},
     {"redrawbox", "endpoint", "a redraw box given by its end point"},
     {"redrawnearbox", "endpoint", "a redraw box given by its end point"},

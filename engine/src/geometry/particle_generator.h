@@ -258,7 +258,7 @@ class ParticleGenerator {
     bool fillInvert = false;
     int fillFluidLocal = -1;
     int redrawFrom = 0;
-    Vec3d focus[2];  // an ellipsoid's snapped foci, in metres
+    Vec3d focus[2] = {};  // an ellipsoid's snapped foci, in metres
     int64_t seed[3] = {0, 0, 0};  // node index; a sphere's centre; a solid box's low corner
     double radius = 0;             // a sphere's, in nodes; a cylinder's, in metres
     double radiusGiven = 0;        // a sphere's, in metres

@@ -36,10 +36,14 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
   columnBase_.assign(defs_.size(), 0);
   for (size_t k = 0; k < defs_.size(); ++k) {
     const InOutZoneDef& z = defs_[k];
+    columnBase_[k] = columnsHost_.size();
+    if (z.zsurfSeries && z.zsurfColumns > 1) {  // the columns of a zsurf from mesh data, set by at()
+      columnsHost_.insert(columnsHost_.end(), z.zsurfColumns, HUGE_VAL);
+      continue;
+    }
     if (z.zsurfMode != InOutZsurfMode::Calculated) continue;
     calculated_[k] = z.zsurf.front().zsurf;  // <zsurf0> until the first step
     for (const Vec3d& p : z.zsurfGauge) zsurfPoints_.push_back({p.x, p.y, p.z});
-    columnBase_[k] = columnsHost_.size();
     if (z.zsurfColumns > 1) columnsHost_.insert(columnsHost_.end(), z.zsurfColumns, calculated_[k]);
   }
   if (!columnsHost_.empty()) {
@@ -75,11 +79,13 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
       }
     }
     h.useBox = io.useBoxLimit;
-    if (z.zsurfMode == InOutZsurfMode::Calculated && z.zsurfColumns > 1) {
+    const bool columns = (z.zsurfMode == InOutZsurfMode::Calculated || z.zsurfSeries) && z.zsurfColumns > 1;
+    if (columns) {
       h.zsurfColumns = z.zsurfColumns;
       const double dp2 = z.zsurfAcross.x * z.zsurfAcross.x + z.zsurfAcross.y * z.zsurfAcross.y;
-      h.zsurfOrigin[0] = z.zsurfGauge.front().x;
-      h.zsurfOrigin[1] = z.zsurfGauge.front().y;
+      const Vec3d foot = z.zsurfSeries ? z.zsurfSeries->origin : z.zsurfGauge.front();
+      h.zsurfOrigin[0] = foot.x;
+      h.zsurfOrigin[1] = foot.y;
       h.zsurfAxis[0] = z.zsurfAcross.x / dp2;
       h.zsurfAxis[1] = z.zsurfAcross.y / dp2;
       h.zsurfColumn = columnsDev_.data() + columnBase_[k];
@@ -98,6 +104,12 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
       h.gridDpx = g.dpx;
       h.gridDpz = g.dpz;
       gridHost_.insert(gridHost_.end(), g.values.begin(), g.values.end());
+    }
+    meshBase_.push_back(meshHost_.size());
+    if (z.meshVelocity) {
+      h.mesh = 1;
+      h.meshInterp = meshInterpolation(*z.meshVelocity);
+      meshHost_.insert(meshHost_.end(), z.meshVelocity->values.begin(), z.meshVelocity->values.end());
     }
     if (z.jet) {
       // The zone's circle: the jet narrows from its radius to the jet's over the distance ahead.
@@ -136,6 +148,10 @@ InOutZones::InOutZones(const CaseInOut& io, double dp, double rho0, double cteB,
   if (!gridHost_.empty()) {
     gridDev_.allocate(d, gridHost_.size(), "the inlet/outlet velocity grids");
     gridDev_.upload(gridHost_, "uploading the inlet/outlet velocity grids");
+  }
+  if (!meshHost_.empty()) {
+    meshDev_.allocate(d, meshHost_.size(), "the inlet/outlet velocity mesh data");
+    meshDev_.upload(meshHost_, "uploading the inlet/outlet velocity mesh data");
   }
 }
 
@@ -211,6 +227,27 @@ InOutParams InOutZones::at(double t) {
     InOutZoneData& h = host_[k];
     InOutZoneData next = h;
     next.zsurf = z.zsurfMode == InOutZsurfMode::Calculated ? calculated_[k] : zsurfAt(z, t);
+    if (z.zsurfSeries && z.zsurfColumns > 1)
+      for (uint32_t c = 0; c < z.zsurfColumns; ++c) {
+        const double v = zsurfColumnAt(*z.zsurfSeries, t, c);
+        double& now = columnsHost_[columnBase_[k] + c];
+        if (v != now) {
+          now = v;
+          columnsChanged_ = true;
+        }
+      }
+    if (z.meshVelocity) {
+      const MeshFrames f = meshFramesAt(*z.meshVelocity, t + z.meshVelocityTime0);
+      const float* base = meshDev_.data() + meshBase_[k];
+      next.meshA = base + f.a * z.meshVelocity->valuesPerTime();
+      next.meshB = base + f.b * z.meshVelocity->valuesPerTime();
+      next.meshF = f.f;
+      if (!(next.zsurf == h.zsurf && next.meshA == h.meshA && next.meshB == h.meshB && next.meshF == h.meshF)) {
+        h = next;
+        changed = true;
+      }
+      continue;
+    }
     // The table's rows around t (the first or last row alone outside it).
     if (z.grid) {
       // The grid's rows around t (the first or last alone outside them), where the particles live.

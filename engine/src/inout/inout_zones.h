@@ -95,6 +95,9 @@ class InOutZones {
   std::vector<float> gridHost_;     // the zones' velocity grids, one after the other
   std::vector<size_t> gridBase_;    // per zone: where its grid starts in gridHost_
   DeviceArray<float> gridDev_;
+  std::vector<float> meshHost_;     // the zones' velocity mesh data, one after the other
+  std::vector<size_t> meshBase_;    // per zone: where its frames start in meshHost_
+  DeviceArray<float> meshDev_;
   bool extrapolates_ = false;
   double determLimit_ = 1e3;
   bool uploaded_ = false;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "model/mesh_data.h"
 #include "model/vec3d.h"
 
 namespace sph {
@@ -105,6 +106,13 @@ struct InOutZoneDef {
   std::vector<InOutVelocityRow> velocity;  // Fixed: one row; Variable: the table (times not decreasing)
   std::string velocityFile;                // the file the table came from, if any
   std::shared_ptr<const InOutVelocityGrid> grid;  // Interpolated: the grid's velocities
+  // Interpolated from <meshdata> (DualSPHysics' JMeshTDatasDsVel) instead: magnitudes along the
+  // zone's direction (one component) or velocities (three), in time and space
+  // (physics/mesh_data_physics.h); reverse, setvelmul and setveladd already applied. The data's
+  // time at the run's time t is t + meshVelocityTime0 (<initialtime>; DualSPHysics' GPU code adds
+  // it, its CPU code leaves it out).
+  std::shared_ptr<const MeshData> meshVelocity;
+  double meshVelocityTime0 = 0;
   // <flowvelocity active="true">: the velocities are flows, in litres (times this factor: 1 for
   // l/s, US gallons per litre for gal/s and 60 times that for gal/min, times the ratio) per second;
   // the loader turns them into speeds (case/inout_reader.cpp). 0: speeds in m/s.
@@ -120,6 +128,17 @@ struct InOutZoneDef {
 
   InOutZsurfMode zsurfMode = InOutZsurfMode::Undefined;
   std::vector<InOutZsurfRow> zsurf;  // Fixed: one row; Variable: the table
+  // A variable zsurf from <meshdata> (DualSPHysics' JSphInOutZsurf): in 2D, or from data with a
+  // single column, the table above holds the data at the centre of the zone's points at each of
+  // its times (those from the last at or before <initialtime> on, shifted by it), looped as
+  // <timeloop> asks (from zsurfLoopEnd on the time goes back by zsurfLoopSpan). Otherwise
+  // zsurfSeries holds, at each of those times, the data at the feet of zsurfColumns columns dp
+  // apart across the zone from its corner on the upstream side (as for a calculated zsurf, at the
+  // zone's points themselves), each position taking its nearest column's zsurf.
+  std::shared_ptr<const MeshData> zsurfMesh;     // the file's data, as read (the loader's input)
+  double zsurfMeshTime0 = 0;
+  double zsurfLoopEnd = HUGE_VAL, zsurfLoopSpan = 0;
+  std::shared_ptr<const MeshData> zsurfSeries;   // npt[0] = zsurfColumns; origin: the first column's foot
   bool removeAboveZsurf = false;     // <remove value="true">
   std::string zsurfFile;
   // Calculated (<imposezsurf mode="2">): `zsurf` holds <zsurf0>, the zsurf until the first step;
@@ -145,16 +164,41 @@ struct InOutZoneDef {
   uint32_t initialParticles = 0;  // buffer particles created at the start
 };
 
+// Column c of a zone's zsurf series at time t, in single precision as DualSPHysics mixes them.
+inline float zsurfColumnAt(const MeshData& series, double t, uint32_t c) {
+  const MeshFrames f = meshFramesAt(series, t);
+  const float a = series.frame(f.a)[c], b = series.frame(f.b)[c];
+  return f.f == 0.0f ? a : f.f >= 1.0f ? b : (b - a) * f.f + a;
+}
+
 // The zone's zsurf at time t: linear between the table's rows, the first and last row's value
-// before and after them (DualSPHysics' JLinearValue); +infinity when the zone has none.
+// before and after them (DualSPHysics' JLinearValue); +infinity when the zone has none; its first
+// column's with a zsurf series.
 inline double zsurfAt(const InOutZoneDef& z, double t) {
+  if (z.zsurfSeries) return zsurfColumnAt(*z.zsurfSeries, t, 0);
   if (z.zsurf.empty()) return HUGE_VAL;
+  if (t >= z.zsurfLoopEnd) {
+    const double begin = z.zsurfLoopEnd - z.zsurfLoopSpan;
+    t = std::fmod(t - begin, z.zsurfLoopSpan) + begin;
+    if (t >= z.zsurfLoopEnd) t -= z.zsurfLoopSpan;
+  }
   if (t <= z.zsurf.front().time) return z.zsurf.front().zsurf;
   if (t >= z.zsurf.back().time) return z.zsurf.back().zsurf;
   size_t k = 1;
   while (z.zsurf[k].time < t) ++k;
   const InOutZsurfRow &a = z.zsurf[k - 1], &b = z.zsurf[k];
   return b.time == a.time ? b.zsurf : a.zsurf + (t - a.time) / (b.time - a.time) * (b.zsurf - a.zsurf);
+}
+
+// The zone's zsurf at time t at horizontal position p: its nearest column's when it has a zsurf
+// series, else zsurfAt.
+inline double zsurfAtPoint(const InOutZoneDef& z, double t, const Vec3d& p) {
+  if (!z.zsurfSeries || z.zsurfSeries->npt[0] < 2) return zsurfAt(z, t);
+  const MeshData& s = *z.zsurfSeries;
+  const Vec3d& u = s.vdp[0];
+  const double steps = ((p.x - s.origin.x) * u.x + (p.y - s.origin.y) * u.y) / (u.x * u.x + u.y * u.y) + 0.5;
+  const uint32_t c = steps <= 0 ? 0u : steps >= double(s.npt[0] - 1) ? s.npt[0] - 1 : uint32_t(steps);
+  return zsurfColumnAt(s, t, c);
 }
 
 struct CaseInOut {

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "physics/mesh_data_physics.h"
 #include "sph/plugin/hd.h"
 #include "sph/plugin/particle_code.h"
 #include "sph/plugin/real4.h"
@@ -65,6 +66,14 @@ struct InOutZoneData {
   double gridX0 = 0, gridZ0 = 0, gridDpx = 1, gridDpz = 1, gridTa = 0, gridTb = 0;
   const float* gridA = nullptr;  // where the particles live
   const float* gridB = nullptr;
+  // <meshdata> (velocity mode 3, DualSPHysics' JMeshTDatasDsVel): the frames meshA and meshB
+  // around the time mixed at meshF, then interpolated at the position (physics/
+  // mesh_data_physics.h): a magnitude along the zone's direction, or a vector.
+  uint32_t mesh = 0;
+  MeshInterp meshInterp;
+  const float* meshA = nullptr;  // where the particles live
+  const float* meshB = nullptr;
+  float meshF = 0;
 };
 
 struct InOutParams {
@@ -192,6 +201,11 @@ SPH_HD inline void inOutImposed(const InOutZoneData& z, const InOutParams& p, co
     v[0] = inOutGridVelocity(z, p.time, x[0], w, 0);
     v[1] = 0;
     v[2] = z.gridVelz ? inOutGridVelocity(z, p.time, x[0], w, z.gridNx * z.gridNz) : 0.0;
+  }
+  if (z.mesh) {
+    float m[3] = {0, 0, 0};
+    meshInterpolate(z.meshInterp, z.meshA, z.meshB, z.meshF, x[0], x[1], w, m);
+    for (int a = 0; a < 3; ++a) v[a] = z.meshInterp.components == 1 ? double(float(z.dir[a]) * m[0]) : double(m[a]);
   }
   const double s = inOutSigned(z, x[0], x[1], x[2]);
   if (z.jet && s > -z.jetReach) {

@@ -6,9 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "case/loader.h"
+#include "case/mesh_data_file.h"
 #include "geometry/inout_points.h"
 #include "test_support.h"
 
@@ -212,14 +216,117 @@ TEST(InOutReaderErrors, NameTheFileLineAndElement) {
   bad("mode", mode, "<velocity v", "<velocity>", "mode=\"0\"");
 }
 
-// A jet circle needs a circle zone (DualSPHysics refuses it on other shapes too); mesh data are
-// refused by name.
-TEST(InOutReaderErrors, JetCircleOnALineAndMeshDataAreRefused) {
+// A jet circle needs a circle zone (DualSPHysics refuses it on other shapes too).
+TEST(InOutReaderErrors, JetCircleOnALineIsRefused) {
   std::string jet = kInletLine;
   jet.replace(jet.find("<velocity v=\"0.5\" />"), 20, R"(<jetcircle v="2" distance="0.01" radius="0.02" />)");
   test::expectLoadError("inout_jet", tankWith(jet), "<inoutzone", "<inoutzone>", "needs a circle zone");
-  std::string mesh = kInletLine + R"(<imposezsurf mode="1"><meshdata file="z.csv" /></imposezsurf>)";
-  test::expectLoadError("inout_mesh", tankWith(mesh), "<meshdata", "<meshdata>", "not supported by this engine");
+}
+
+const std::string kMeshData = fmt::format("{}/engine/tests/data/meshdata/", SPH_SOURCE_DIR);
+
+std::string withVelocity(const std::string& imposevelocity) {
+  std::string zone = kInletLine;
+  zone.replace(zone.find("<imposevelocity mode=\"0\"><velocity v=\"0.5\" /></imposevelocity>"), 62, imposevelocity);
+  return zone;
+}
+
+// <imposevelocity mode="3"><meshdata>: DualSPHysics' own gauge file (the slanted 9 x 4 grid of
+// MeshGauge2D_Raw.mbi4, tests/case/test_mesh_data_file.cpp) as three-component velocities,
+// reversed, then multiplied and shifted component by component, its grid moved by setpos; the
+// attribute forms and the child elements; magnitudes ignore setvelmul with a warning, as
+// DualSPHysics does; a variable the file lacks is an error at the element.
+TEST(InOutReader, VelocityFromMeshData) {
+  const auto dir = test::tempDir("inout_meshvel");
+  std::filesystem::copy_file(kMeshData + "MeshGauge2D_Raw.mbi4", dir / "g.mbi4");
+  const std::string zone = withVelocity(R"(<imposevelocity mode="3"><meshdata file="g.mbi4" magnitude="false"
+reverse="true" setaddz="0.5" setx="9"><setvelmul x="2" y="1" z="1" /><initialtime v="0.25" />
+<setpos x="1" y="0" z="0" /></meshdata></imposevelocity>)");
+  const CaseDefinition c = loadCase(test::writeFile(dir / "case_Def.xml", tankWith(zone)));
+  const InOutZoneDef& z = c.inout.zones[0];
+  ASSERT_TRUE(z.meshVelocity);
+  const MeshData raw = readMeshData(kMeshData + "MeshGauge2D_Raw.mbi4", "Vel");
+  const MeshData& m = *z.meshVelocity;
+  EXPECT_EQ(m.components, 3u);
+  EXPECT_DOUBLE_EQ(m.origin.x, raw.origin.x + 1);  // <setpos> over setx
+  EXPECT_DOUBLE_EQ(z.meshVelocityTime0, 0.25);
+  ASSERT_EQ(m.values.size(), raw.values.size());
+  const size_t k = m.valuesPerTime() + 3;  // the second time's second point
+  ASSERT_NE(raw.values[k], 0.0f);
+  EXPECT_FLOAT_EQ(m.values[k], -2 * raw.values[k]);
+  EXPECT_FLOAT_EQ(m.values[k + 1], -raw.values[k + 1]);
+  EXPECT_FLOAT_EQ(m.values[k + 2], -raw.values[k + 2] + 0.5f);
+  // magnitude="true" (the default) asks a .mbi4 for VelDir, which this one does not hold.
+  const std::string veldir = tankWith(withVelocity(R"(<imposevelocity mode="3"><meshdata file="g.mbi4" /></imposevelocity>)"));
+  test::expectInputErrorAt(test::writeFile(dir / "veldir_Def.xml", veldir), veldir, "<meshdata", "<meshdata>",
+                           "no variable VelDir in the file");
+  // A CSV of magnitudes with setvelmul: ignored, said so.
+  test::writeFile(dir / "m.csv", "Format;n\nJMeshTDatas-200817;VelDir;m/s;float;false;1;1;2;0;0;0;0;0;0;0;0;0;0;0;0.1;1;0;0\n"
+                                  "time;a;b\n0;0.5;0.6\n");
+  const CaseDefinition mag = loadCase(test::writeFile(
+      dir / "mag_Def.xml", tankWith(withVelocity(R"(<imposevelocity mode="3"><meshdata file="m.csv" setmulx="2" /></imposevelocity>)"))));
+  EXPECT_EQ(mag.inout.zones[0].meshVelocity->components, 1u);
+  EXPECT_EQ(mag.inout.zones[0].meshVelocity->values[1], 0.6f);
+  bool warned = false;
+  for (const std::string& w : mag.warnings) warned = warned || w.find("ignored for velocity magnitudes") != std::string::npos;
+  EXPECT_TRUE(warned);
+  const std::string loop = tankWith(withVelocity(R"(<imposevelocity mode="3"><meshdata file="m.csv"><timeloop tbegin="1" tend="1" /></meshdata></imposevelocity>)"));
+  test::expectInputErrorAt(test::writeFile(dir / "loop_Def.xml", loop), loop, "<timeloop", "<timeloop>",
+                           "tbegin (1) must be before tend (1)");
+}
+
+// <imposezsurf mode="1"><meshdata> in 2D: a table of the data at the centre of the zone's points
+// (x -0.01, z 0.055) at the data's times from the last at or before <initialtime> on, less it,
+// and looped as <timeloop> says; only for a variable zsurf.
+TEST(InOutReader, ZsurfFromMeshData) {
+  const auto dir = test::tempDir("inout_meshzsurf");
+  // Two columns at x -0.11 and 0.09 (moved there by setx): the centre is halfway.
+  test::writeFile(dir / "z.csv", "Format;n\nJMeshTDatas-200817;Zsurf;m;float;true;2;1;1;-0.21;0;0;0.2;0;0;0;0;0;0;0;0;0;0;1\n"
+                                 "time;a;b\n0;0.1;0.2\n1;0.2;0.3\n2;0.3;0.4\n3;0.4;0.5\n");
+  const std::string zone = kInletLine + R"(<imposezsurf mode="1"><meshdata file="z.csv" setx="0.1"><initialtime v="1.5" />
+<timeloop tbegin="1.1" tend="3" /></meshdata></imposezsurf>)";
+  const CaseDefinition c = loadCase(test::writeFile(dir / "case_Def.xml", tankWith(zone)));
+  const InOutZoneDef& z = c.inout.zones[0];
+  EXPECT_FALSE(z.zsurfSeries);
+  ASSERT_EQ(z.zsurf.size(), 3u);  // the data's times 1, 2, 3 less 1.5
+  EXPECT_DOUBLE_EQ(z.zsurf[0].time, -0.5);
+  EXPECT_NEAR(z.zsurf[0].zsurf, 0.25, 1e-7);
+  EXPECT_NEAR(z.zsurf[1].zsurf, 0.35, 1e-7);
+  EXPECT_NEAR(z.zsurf[2].zsurf, 0.25, 1e-7);  // the loop's end takes the values of its start (time 1)
+  EXPECT_NEAR(zsurfAt(z, 0), 0.30, 1e-7);
+  EXPECT_NEAR(zsurfAt(z, 1.0), 0.30, 1e-7);
+  EXPECT_NEAR(zsurfAt(z, 2.0), 0.30, 1e-7);  // from 1.5 on the time goes back by 2
+  EXPECT_NEAR(zsurfAt(z, 2.5), 0.35, 1e-7);
+  const std::string fixed = kInletLine + R"(<imposezsurf mode="0"><zsurf value="0.1" /><meshdata file="z.csv" /></imposezsurf>)";
+  test::expectLoadError("inout_meshzsurf_fixed", tankWith(fixed), "<meshdata", "<meshdata>", "mode=\"1\"");
+  const std::string calc = kInletLine + R"(<imposezsurf mode="2"><zsurf0 value="0.1" /><meshdata file="z.csv" /></imposezsurf>)";
+  test::expectLoadError("inout_meshzsurf_calc", tankWith(calc), "<meshdata", "<meshdata>", "is for a variable zsurf");
+  const std::string both = kInletLine + R"(<imposezsurf mode="1"><meshdata file="z.csv" /><zsurffile file="z.csv" /></imposezsurf>)";
+  test::expectLoadError("inout_meshzsurf_both", tankWith(both), "<zsurffile", "<zsurffile>", "one of them");
+}
+
+// In 3D across an outlet wider than dp (Channel3DMesh_Def.xml: 0.1 m wide, dp 0.02): a column of
+// zsurf every dp from the corner upstream (y 0.1) to the other (y 0), each the data at its foot at
+// every time; a point takes its nearest column's.
+TEST(InOutReader, ZsurfFromMeshDataAcrossA3DZone) {
+  const std::string inout = fmt::format("{}/engine/tests/data/inout/", SPH_SOURCE_DIR);
+  const CaseDefinition c = loadCase(inout + "Channel3DMesh_Def.xml");
+  const InOutZoneDef& z = c.inout.zones[1];
+  ASSERT_TRUE(z.zsurfSeries);
+  EXPECT_EQ(z.zsurfColumns, 6u);
+  const MeshData& s = *z.zsurfSeries;
+  EXPECT_NEAR(s.origin.y, 0.1, 1e-12);
+  EXPECT_NEAR(s.vdp[0].y, -0.02, 1e-12);
+  ASSERT_EQ(s.times.size(), 4u);
+  // At 0.15 s the data's columns read 0.09, 0.075 and 0.085 at y 0, 0.05 and 0.1.
+  EXPECT_NEAR(zsurfColumnAt(s, 0.15, 0), 0.085, 1e-7);
+  EXPECT_NEAR(zsurfColumnAt(s, 0.15, 1), 0.081, 1e-7);  // y 0.08
+  EXPECT_NEAR(zsurfColumnAt(s, 0.15, 5), 0.09, 1e-7);
+  EXPECT_NEAR(zsurfAtPoint(z, 0.15, {0.62, 0.071, 0.05}), 0.081, 1e-7);
+  EXPECT_NEAR(zsurfAtPoint(z, 0.25, {0.62, 0.0, 0.05}), 0.08, 1e-7);  // halfway to 0.35 s's 0.07
+  // The inlet's speeds: magnitudes on 3 x 3 points in y and z.
+  ASSERT_TRUE(c.inout.zones[0].meshVelocity);
+  EXPECT_EQ(meshInterpolation(*c.inout.zones[0].meshVelocity).axes, 2u);
 }
 
 // <imposevelocity mode="3"> with DualSPHysics' CSV grid: the file's layout, <gridposzero>,
@@ -268,10 +375,6 @@ TEST(InOutReader, VelocityGridFile) {
   bad("order", "fmtversion;grid_dpx;grid_dpz;grid_nx;grid_nz;vars\n1;0.04;0.05;1;1;velx\n0;1\n0;2\n",
       "g.csv:4: time 0 is not after");
   bad("nx", "fmtversion;grid_dpx;grid_dpz;grid_nx;grid_nz;vars\n1;0.04;0.05;31;1;velx\n", "1 <= nx <= 30");
-  std::string mesh = kInletLine;
-  mesh.replace(mesh.find("<imposevelocity mode=\"0\"><velocity v=\"0.5\" /></imposevelocity>"), 62,
-               R"(<imposevelocity mode="3"><meshdata file="v.mbi4" /></imposevelocity>)");
-  test::expectLoadError("inout_grid_mesh", tankWith(mesh), "<meshdata", "<meshdata>", "not supported by this engine");
 }
 
 // <imposezsurf mode="2">: the gauge line DualSPHysics' mesh gauge uses (2h into the domain from

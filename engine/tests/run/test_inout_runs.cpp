@@ -66,10 +66,12 @@ ChannelRun runChannel(const std::string& folder, Device device, const std::strin
   }
   if (!xmlEdit.empty()) xml.replace(xml.find(xmlEdit), xmlEdit.size(), xmlWith);
   const auto dir = test::tempDir(folder);
-  // A velocity grid beside the case (Channel2DGrid).
-  const std::filesystem::path grid = fmt::format("{}{}_vel.csv", kData, caseName);
-  if (std::filesystem::exists(grid))
-    std::filesystem::copy_file(grid, dir / grid.filename(), std::filesystem::copy_options::overwrite_existing);
+  // The case's data files beside it (Channel2DGrid's velocity grid, Channel2DMesh's mesh data).
+  for (const char* data : {"_vel.csv", "_Vel.csv", "_VelDir.csv", "_Zsurf.csv"}) {
+    const std::filesystem::path file = fmt::format("{}{}{}", kData, caseName, data);
+    if (std::filesystem::exists(file))
+      std::filesystem::copy_file(file, dir / file.filename(), std::filesystem::copy_options::overwrite_existing);
+  }
   const CaseDefinition c = loadCase(test::writeFile(dir / fmt::format("{}_Def.xml", caseName), xml));
   RunOptions o;
   o.device = device;
@@ -242,8 +244,10 @@ TEST_P(InOutDualSPHysics, ChannelAgreesWithDualSPHysicsCpu) {
   // Channel2DZsurf's outlet follows the zsurf it measures (within 0.6 mm of DualSPHysics',
   // CalculatedZsurfFollowsDualSPHysics), and which buffer particles stand above it, still, and when
   // they leave feeds back on that level: the two runs part by up to 15 particles (0.9%) before the
-  // first exclusion (at 1.0 s), so there only the suite's 1.5% holds.
-  const bool measured = name == "Channel2DZsurf";
+  // first exclusion (at 1.0 s), so there only the suite's 1.5% holds. So with Channel2DMesh's
+  // outlet, whose zsurf from its mesh data falls below the zone's top from 0.2 s on: the two runs
+  // create the same 994 particles, and part by up to 4 (0.25%) before the first exclusion.
+  const bool measured = name == "Channel2DZsurf" || name == "Channel2DMesh";
   const double velBound = 0.03;
   for (size_t k = 0; k < r.partCounts.size(); ++k) {
     EXPECT_NEAR(double(r.partCounts[k]), double(ds.np[k]), 0.015 * double(ds.np[k])) << "PART " << k;
@@ -363,10 +367,11 @@ TEST(InOutRuns, CalculatedZsurfColumnsFollowDualSPHysics3D) {
 
 // Channel2DGrid: the inlet's velocity from a grid in x, z and time (mode 3); Channel2DZsurf: the
 // outlet's zsurf calculated from the fluid (mode 2), falling to 0.072 m and back in DualSPHysics;
-// Channel2DReverse: the inlet's flow reverses, its buffer refilled by advanced refilling.
+// Channel2DReverse: the inlet's flow reverses, its buffer refilled by advanced refilling;
+// Channel2DMesh: the inlet's velocity vectors and the outlet's zsurf from mesh-data files.
 INSTANTIATE_TEST_SUITE_P(Cases, InOutDualSPHysics,
                          ::testing::Values("Channel2D", "Channel2DExtrap", "Channel2DGrid", "Channel2DZsurf",
-                                           "Channel2DReverse"));
+                                           "Channel2DReverse", "Channel2DMesh"));
 
 // The 3D jet of Jet3D_Def.xml (a circle of 25 points pouring 1 m/s down into a tank) against
 // DualSPHysics 5.4 CPU over its 0.5 s: nothing leaves, so the particle count is the inlet's alone
@@ -387,6 +392,28 @@ TEST(InOutRuns, JetAgreesWithDualSPHysicsCpu) {
   std::printf("jet: mean |velz - DualSPHysics'| %.4f m/s, tank: mean |velx - DualSPHysics'| %.4f m/s\n", jet, tank);
   EXPECT_LT(jet, 0.01);
   EXPECT_LT(tank, 0.01);
+  expectConserved(r);
+}
+
+// Channel3DMesh_Def.xml: the 3D channel's inlet speed from mesh data (magnitudes on 3 x 3 points
+// across the inlet in y and z, changing in time: bilinear) and its outlet's zsurf from mesh data
+// in each of its 6 columns across the channel, over 0.6 s against DualSPHysics 5.4 CPU: the inlet
+// creates its 450 particles (DualSPHysics' "total new"), the count at every PART within 2 of
+// DualSPHysics' (equal, measured), and the velocity at VelMid within 0.005 m/s on average
+// (1.3e-4 m/s measured).
+TEST(InOutRuns, MeshDataAgreesWithDualSPHysics3D) {
+  const DsReference ds = readDsReference("Channel3DMesh");
+  ASSERT_EQ(ds.np.size(), 7u);
+  const ChannelRun r = runChannel("inout_mesh3d", Device::Cpu, "cell", 0.6, "", "", "Channel3DMesh");
+  EXPECT_EQ(extraNumber(r.report, "inout_initial") + extraNumber(r.report, "inout_created"), 450u);
+  ASSERT_EQ(r.partCounts.size(), ds.np.size());
+  for (size_t k = 0; k < r.partCounts.size(); ++k)
+    EXPECT_NEAR(double(r.partCounts[k]), double(ds.np[k]), 2.0) << "PART " << k;
+  int n = 0;
+  const double mean = meanDifference(r.gaugeVelx.at("VelMid"), ds.velx.at("VelMid"), 0.6, &n);
+  std::printf("mesh data 3D: mean |velx - DualSPHysics'| %.5f m/s over %d samples\n", mean, n);
+  EXPECT_GT(n, 8);
+  EXPECT_LT(mean, 0.005);
   expectConserved(r);
 }
 
@@ -430,12 +457,13 @@ TEST(InOutRuns, PoiseuilleBetweenInletAndOutletFollowsDualSPHysicsAndTheParabola
 }
 
 // The GPU runs the same rules: the same new particles, and the counts of the CPU run within the
-// round-off differences of two summation orders (with a grid velocity, a calculated zsurf, one per
-// column across a 3D outlet, and advanced refilling too).
+// round-off differences of two summation orders (with a grid velocity, mesh data, a calculated
+// zsurf, one per column across a 3D outlet, and advanced refilling too).
 TEST_P(InOutChannel, GpuGivesTheCpuCounts) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here (" << gpu::deviceDescription() << ")";
   for (const std::string name :
-       {"Channel2D", "Channel2DExtrap", "Channel2DGrid", "Channel2DZsurf", "Channel2DReverse", "Channel3DZsurf"}) {
+       {"Channel2D", "Channel2DExtrap", "Channel2DGrid", "Channel2DZsurf", "Channel2DReverse", "Channel3DZsurf",
+        "Channel2DMesh", "Channel3DMesh"}) {
     SCOPED_TRACE(name);
     const ChannelRun g = runChannel(fmt::format("inout_gpu_{}", GetParam()), Device::Gpu, GetParam(), 1.0, "", "", name);
     const ChannelRun h = runChannel(fmt::format("inout_cpu_{}", GetParam()), Device::Cpu, GetParam(), 1.0, "", "", name);
