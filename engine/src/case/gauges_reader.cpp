@@ -258,15 +258,13 @@ class GaugesReader {
     }
     if (!m.vel && !m.velDir && !m.rho && !m.zsurf) x_.fail(data, "no output data given (any of vel, veldir, rhop, zsurf)");
     if (const XMLElement* f = optionalChild(e, "outputfmt")) {
-      bool csv = false;
+      m.csv = false;
       for (const std::string& t : splitList(x_.attr(f, "value"))) {
-        if (t == "csv") csv = true;
-        else if (t == "bin")
-          x_.fail(f, "the binary output of mesh gauges (DualSPHysics' .mbi4 files) is not supported by this engine; "
-                     "give csv");
+        if (t == "csv") m.csv = true;
+        else if (t == "bin") m.bin = true;
         else x_.fail(f, fmt::format("unknown output format \"{}\" (give csv, bin or both)", t));
       }
-      if (!csv) x_.fail(f, "no output format given (csv)");
+      if (!m.csv && !m.bin) x_.fail(f, "no output format given (csv, bin or both)");
     }
     // <buffersize>: rows DualSPHysics keeps before writing; this engine writes at its own pace.
     if (const XMLElement* b = optionalChild(e, "buffersize")) nonNegative(b, "value");

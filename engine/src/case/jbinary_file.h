@@ -26,27 +26,9 @@
 #include <string>
 #include <vector>
 
-namespace sph::jbd {
+#include "model/jbinary_types.h"
 
-// JBinaryDataDef::TpData, the type codes of values and arrays.
-enum class DataType : uint32_t {
-  Text = 1,
-  Bool = 2,
-  Char = 3,
-  UChar = 4,
-  Short = 5,
-  UShort = 6,
-  Int = 7,
-  UInt = 8,
-  LLong = 9,
-  ULLong = 10,
-  Float = 11,
-  Double = 12,
-  Int3 = 20,
-  UInt3 = 21,
-  Float3 = 22,
-  Double3 = 23,
-};
+namespace sph::jbd {
 
 // Bytes of one value of `type` (0 for text and unknown codes).
 uint32_t typeSize(DataType type);

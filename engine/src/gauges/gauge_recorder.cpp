@@ -145,32 +145,39 @@ std::string gaugeCsvRow(const ResolvedGauge& g, const GaugeResults& r, size_t fi
                      p.shepard);
 }
 
-std::vector<std::string> gaugeFileStems(const GaugeSpec& g) {
-  if (g.kind != GaugeKind::Mesh) return {g.name};
+std::vector<std::string> gaugeFileNames(const GaugeSpec& g) {
+  if (g.kind != GaugeKind::Mesh) return {g.name + ".csv"};
   std::vector<std::string> out;
-  for (const std::string& o : meshGaugeOutputs(g)) out.push_back(g.name + "_" + o);
+  if (g.mesh.csv)
+    for (const std::string& o : meshGaugeOutputs(g)) out.push_back(g.name + "_" + o + ".csv");
+  if (g.mesh.bin) out.push_back(g.name + ".mbi4");
   return out;
 }
 
-std::vector<std::string> gaugeFileStems(const CaseGauges& gauges) {
+std::vector<std::string> gaugeFileNames(const CaseGauges& gauges) {
   std::vector<std::string> out;
   for (const GaugeSpec& g : gauges.items)
-    for (std::string& stem : gaugeFileStems(g)) out.push_back(std::move(stem));
+    for (std::string& name : gaugeFileNames(g)) out.push_back(std::move(name));
   return out;
 }
 
-std::vector<std::string> gaugeCsvHeaders(const ResolvedGauge& g) {
+std::vector<std::string> gaugeFileHeaders(const ResolvedGauge& g) {
   if (g.spec.kind != GaugeKind::Mesh) return {gaugeCsvHeader(g.spec.kind)};
   std::vector<std::string> out;
-  for (const std::string& o : meshGaugeOutputs(g.spec)) out.push_back(meshGaugeCsvHeader(g.spec, g.grid, o));
+  if (g.spec.mesh.csv)
+    for (const std::string& o : meshGaugeOutputs(g.spec)) out.push_back(meshGaugeCsvHeader(g.spec, g.grid, o));
+  if (g.spec.mesh.bin) out.push_back(meshGaugeBinHeader(g.spec, g.grid));
   return out;
 }
 
-std::vector<std::string> gaugeCsvRows(const ResolvedGauge& g, const GaugeResults& r, size_t first, double time) {
+std::vector<std::string> gaugeFileRows(const ResolvedGauge& g, const GaugeResults& r, size_t first, double time,
+                                       uint32_t sample) {
   if (g.spec.kind != GaugeKind::Mesh) return {gaugeCsvRow(g, r, first, time)};
   const MeshGaugeValues v = meshGaugeValues(g.spec, g.grid, r.points.data() + first, g.massFluid, g.massLimit);
   std::vector<std::string> out;
-  for (const std::string& o : meshGaugeOutputs(g.spec)) out.push_back(meshGaugeCsvRow(v, o, time));
+  if (g.spec.mesh.csv)
+    for (const std::string& o : meshGaugeOutputs(g.spec)) out.push_back(meshGaugeCsvRow(v, o, time));
+  if (g.spec.mesh.bin) out.push_back(meshGaugeBinItem(g.spec, v, sample, time));
   return out;
 }
 
@@ -181,8 +188,7 @@ GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, f
     if (!g.timing.output.value_or(false)) continue;
     Item it;
     it.g = resolveGauge(g, p);
-    const std::vector<std::string> stems = gaugeFileStems(g);
-    for (const std::string& stem : stems) it.files.push_back({stem, {}, {}, false});
+    for (const std::string& name : gaugeFileNames(g)) it.files.push_back({name, {}, {}, false});
     items_.push_back(std::move(it));
   }
   if (items_.empty()) return;
@@ -196,7 +202,7 @@ GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, f
                     points, kMaxPointsInAll));
   for (Item& it : items_) {
     it.points = gaugePoints(it.g);
-    const std::vector<std::string> headers = gaugeCsvHeaders(it.g);
+    const std::vector<std::string> headers = gaugeFileHeaders(it.g);
     for (size_t f = 0; f < it.files.size(); ++f) it.files[f].header = headers[f];
   }
   std::error_code ec;
@@ -247,7 +253,7 @@ void GaugeRecorder::sample(double t, GaugeSource& source) {
   if (due.empty()) return;
   source.sample(request_, results_);
   for (const Due& d : due) {
-    const std::vector<std::string> rows = gaugeCsvRows(d.item->g, results_, d.first, t);
+    const std::vector<std::string> rows = gaugeFileRows(d.item->g, results_, d.first, t, d.item->samples++);
     for (size_t f = 0; f < rows.size(); ++f) d.item->files[f].rows += rows[f];
   }
 }
@@ -262,7 +268,7 @@ void GaugeRecorder::flush() {
   for (Item& it : items_)
     for (File& file : it.files) {
       if (file.started && file.rows.empty()) continue;
-      const fs::path part = dir_ / (file.stem + ".csv.part");
+      const fs::path part = dir_ / (file.name + ".part");
       std::FILE* f = std::fopen(part.c_str(), file.started ? "ab" : "wb");
       if (!f) throw RunError(fmt::format("cannot write file '{}': {}", part.string(), std::strerror(errno)));
       const std::string text = file.started ? file.rows : file.header + file.rows;
@@ -282,25 +288,33 @@ struct GaugeCheckpoint {
   uint64_t fileBytes;  // of its .part file, flushed
   uint8_t started;
 };
+
+// A file's key in a checkpoint: "gauge.<name>" without ".csv" (as before binary files existed).
+std::string checkpointKey(const std::string& file) {
+  const bool csv = file.size() > 4 && file.compare(file.size() - 4, 4, ".csv") == 0;
+  return "gauge." + (csv ? file.substr(0, file.size() - 4) : file);
+}
 }  // namespace
 
 void GaugeRecorder::save(CheckpointWriter& w) {
   flush();
   for (const Item& it : items_)
     for (const File& file : it.files) {
-      const fs::path part = dir_ / (file.stem + ".csv.part");
+      const fs::path part = dir_ / (file.name + ".part");
       const uint64_t bytes = file.started ? uint64_t(fs::file_size(part)) : 0;
-      w.putValue("gauge." + file.stem, GaugeCheckpoint{it.nextCompute, it.nextOutput, bytes, file.started});
+      w.putValue(checkpointKey(file.name), GaugeCheckpoint{it.nextCompute, it.nextOutput, bytes, file.started});
     }
+  for (const Item& it : items_)
+    if (it.g.spec.kind == GaugeKind::Mesh && it.g.spec.mesh.bin) w.putValue("gauge." + it.g.spec.name + ".samples", it.samples);
 }
 
 void GaugeRecorder::checkResumable(const CheckpointReader& r) const {
   for (const Item& it : items_)
     for (const File& f : it.files) {
-      const auto g = r.value<GaugeCheckpoint>("gauge." + f.stem);
+      const auto g = r.value<GaugeCheckpoint>(checkpointKey(f.name));
       if (g.started == 0) continue;
       // A .part is newer than a .csv beside it: the .csv was ended by an earlier stop.
-      const fs::path part = dir_ / (f.stem + ".csv.part"), done = dir_ / (f.stem + ".csv");
+      const fs::path part = dir_ / (f.name + ".part"), done = dir_ / f.name;
       std::error_code ec;
       const fs::path& file = fs::exists(part, ec) || !fs::exists(done, ec) ? part : done;
       const uint64_t have = fs::is_regular_file(file, ec) ? uint64_t(fs::file_size(file, ec)) : 0;
@@ -314,13 +328,15 @@ void GaugeRecorder::checkResumable(const CheckpointReader& r) const {
 
 void GaugeRecorder::resume(const CheckpointReader& r) {
   checkResumable(r);
-  for (Item& it : items_)
+  for (Item& it : items_) {
+    if (it.g.spec.kind == GaugeKind::Mesh && it.g.spec.mesh.bin)
+      it.samples = r.value<uint32_t>("gauge." + it.g.spec.name + ".samples");
     for (File& f : it.files) {
-      const auto g = r.value<GaugeCheckpoint>("gauge." + f.stem);
+      const auto g = r.value<GaugeCheckpoint>(checkpointKey(f.name));
       it.nextCompute = g.nextCompute;
       it.nextOutput = g.nextOutput;
       f.started = g.started != 0;
-      const fs::path part = dir_ / (f.stem + ".csv.part"), done = dir_ / (f.stem + ".csv");
+      const fs::path part = dir_ / (f.name + ".part"), done = dir_ / f.name;
       std::error_code ec;
       if (f.started && !fs::exists(part, ec) && fs::exists(done, ec)) fs::rename(done, part, ec);
       if (ec) throw RunError(fmt::format("cannot rename '{}': {}", done.string(), ec.message()));
@@ -332,6 +348,7 @@ void GaugeRecorder::resume(const CheckpointReader& r) {
       fs::resize_file(part, g.fileBytes, ec);  // rows written after the checkpoint go
       if (ec) throw RunError(fmt::format("cannot shorten '{}': {}", part.string(), ec.message()));
     }
+  }
 }
 
 void GaugeRecorder::finish() {
@@ -340,9 +357,9 @@ void GaugeRecorder::finish() {
   finished_ = true;
   for (const Item& it : items_)
     for (const File& f : it.files) {
-      const fs::path part = dir_ / (f.stem + ".csv.part");
+      const fs::path part = dir_ / (f.name + ".part");
       std::error_code ec;
-      fs::rename(part, dir_ / (f.stem + ".csv"), ec);
+      fs::rename(part, dir_ / f.name, ec);
       if (ec) throw RunError(fmt::format("cannot rename '{}': {}", part.string(), ec.message()));
     }
 }

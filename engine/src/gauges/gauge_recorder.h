@@ -1,10 +1,10 @@
 // Runs the gauges of a case during a simulation: decides when each one is evaluated (every
 // computedt inside computetime, DualSPHysics' rule: at the first step at or after each multiple
 // of computedt) and when a row is written (every outputdt inside outputtime), and writes
-// OUT/gauges/<name>.csv (a mesh gauge: <name>_<output>.csv per output, gauges/mesh_gauge.h). Rows
-// are appended to .csv.part files while the run goes on and each is renamed to .csv when the run
-// ends (completed or failed), so a run that is killed leaves only .part files, never a
-// half-written file that looks complete.
+// OUT/gauges/<name>.csv (a mesh gauge: <name>_<output>.csv per output and <name>.mbi4,
+// gauges/mesh_gauge.h). Rows are appended to .part files while the run goes on and each is renamed
+// when the run ends (completed or failed), so a run that is killed leaves only .part files, never
+// a half-written file that looks complete.
 #pragma once
 
 #include <filesystem>
@@ -53,18 +53,20 @@ size_t gaugePointCount(const ResolvedGauge& g);
 MaxZLine gaugeMaxZLine(const ResolvedGauge& g);
 ForceTarget gaugeForceTarget(const ResolvedGauge& g);
 
-// The files a gauge writes in OUT/gauges, without ".csv": its name, or for a mesh gauge one per
-// output (NAME_Vel, NAME_VelDir, NAME_Rhop, NAME_Zsurf).
-std::vector<std::string> gaugeFileStems(const GaugeSpec& g);
+// The files a gauge writes in OUT/gauges: NAME.csv, or for a mesh gauge one CSV per output
+// (NAME_Vel.csv, NAME_VelDir.csv, NAME_Rhop.csv, NAME_Zsurf.csv) and NAME.mbi4 as its <outputfmt>
+// asks.
+std::vector<std::string> gaugeFileNames(const GaugeSpec& g);
 // Those of all the case's gauges: the files in OUT/gauges that belong to the engine.
-std::vector<std::string> gaugeFileStems(const CaseGauges& gauges);
+std::vector<std::string> gaugeFileNames(const CaseGauges& gauges);
 
-// The header (with units) and one data row of each of a gauge's CSV files, in the order of
-// gaugeFileStems (';'-separated, as DualSPHysics writes them), from results whose part for this
-// gauge starts at `first`: its first point in r.points (gaugePoints(g)), its line in r.maxZ or its
-// target in r.ace.
-std::vector<std::string> gaugeCsvHeaders(const ResolvedGauge& g);
-std::vector<std::string> gaugeCsvRows(const ResolvedGauge& g, const GaugeResults& r, size_t first, double time);
+// The start (a CSV's header with units, a .mbi4's head and first item) and one sample's part of
+// each of a gauge's files, in the order of gaugeFileNames, from results whose part for this gauge
+// starts at `first`: its first point in r.points (gaugePoints(g)), its line in r.maxZ or its
+// target in r.ace; `sample` counts the gauge's samples written before (a .mbi4 numbers its items).
+std::vector<std::string> gaugeFileHeaders(const ResolvedGauge& g);
+std::vector<std::string> gaugeFileRows(const ResolvedGauge& g, const GaugeResults& r, size_t first, double time,
+                                       uint32_t sample);
 // The same for the gauges of one file (all but mesh).
 std::string gaugeCsvHeader(GaugeKind kind);
 std::string gaugeCsvRow(const ResolvedGauge& g, const GaugeResults& r, size_t first, double time);
@@ -82,7 +84,7 @@ class GaugeRecorder {
   void sample(double t, GaugeSource& source);
   void sample(const ParticleSnapshot& s);  // the same from a host snapshot taken at s.time
   void flush();                            // appends the buffered rows to the .part files
-  void finish();                           // flush, then rename each .part to .csv (once)
+  void finish();                           // flush, then drop each .part's suffix (once)
 
   // Checkpoints: each gauge's schedule and the length of its files, flushed first (so before
   // finish()).
@@ -97,7 +99,7 @@ class GaugeRecorder {
 
  private:
   struct File {
-    std::string stem;          // OUT/gauges/<stem>.csv
+    std::string name;          // OUT/gauges/<name>
     std::string header;
     std::string rows;          // not yet written
     bool started = false;      // the .part file exists (with its header)
@@ -106,7 +108,8 @@ class GaugeRecorder {
     ResolvedGauge g;
     std::vector<GaugePoint> points;  // gaugePoints(g)
     double nextCompute = 0, nextOutput = 0;
-    std::vector<File> files;         // gaugeFileStems(g.spec)
+    uint32_t samples = 0;            // rows made so far
+    std::vector<File> files;         // gaugeFileNames(g.spec)
   };
   bool computeDue(const Item& it, double t) const;
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "output/jbinary_writer.h"
+
 namespace sph {
 
 GaugePoint MeshGrid::at(uint64_t i, uint64_t j, uint64_t k) const {
@@ -141,6 +143,60 @@ std::string meshGaugeCsvRow(const MeshGaugeValues& v, const std::string& output,
   row.reserve(row.size() + 16 * values.size() + 1);
   for (const double x : values) row += ";" + real(x);
   return row + "\n";
+}
+
+namespace {
+
+// DualSPHysics' TpTypeData codes of the outputs (float 18, float3 62) and its tag of per-column data.
+constexpr uint32_t kTypeFloat = 18, kTypeFloat3 = 62;
+constexpr int32_t kTagData12 = 12;
+
+const std::vector<double>& outputValues(const MeshGaugeValues& v, const std::string& output) {
+  return output == "Vel" ? v.vel : output == "VelDir" ? v.velDir : output == "Rhop" ? v.rho : v.zsurf;
+}
+
+}  // namespace
+
+std::string meshGaugeBinHeader(const GaugeSpec& g, const MeshGrid& m) {
+  jbd::ItemWriter root("JMeshTDatas", false);
+  root.text("AppName", jbd::writerAppName());
+  root.u32("FormatVer", 200817);
+  const auto vec = [&](const char* name, const GaugePoint& p) {
+    const double v[3] = {p.x, p.y, p.z};
+    root.f64x3(name, v);
+  };
+  vec("MeshPtRef", m.origin);
+  vec("MeshVdp1", m.step[0]);
+  vec("MeshVdp2", m.step[1]);
+  vec("MeshVdp3", m.step[2]);
+  for (int a = 0; a < 3; ++a) root.u32(fmt::format("MeshNpt{}", a + 1), uint32_t(m.n[a]));
+  const float dir[3] = {float(g.mesh.dirDat.x), float(g.mesh.dirDat.y), float(g.mesh.dirDat.z)};
+  root.f32x3("MeshDirDat", dir);
+  const std::vector<std::string> outputs = meshGaugeOutputs(g);
+  root.u32("Data_Count", uint32_t(outputs.size()));
+  for (size_t c = 0; c < outputs.size(); ++c) {
+    const std::string& o = outputs[c];
+    root.text(fmt::format("DataName_{:02}", c), o);
+    root.u32(fmt::format("DataType_{:02}", c), o == "Vel" ? kTypeFloat3 : kTypeFloat);
+    root.u32(fmt::format("DataSize_{:02}", c), uint32_t(o == "Zsurf" ? m.columns() : m.count()));
+    root.i32(fmt::format("DataTag_{:02}", c), o == "Zsurf" ? kTagData12 : 0);
+  }
+  return jbd::fileHead("JMeshTDatas") + root.bytes();
+}
+
+std::string meshGaugeBinItem(const GaugeSpec& g, const MeshGaugeValues& v, uint32_t ctime, double time) {
+  jbd::ItemWriter item(fmt::format("TIME_{:06}", ctime), true);
+  item.u32("Ctime", ctime);
+  item.f64("TimeStep", time);
+  std::vector<float> values;
+  for (const std::string& o : meshGaugeOutputs(g)) {
+    const std::vector<double>& d = outputValues(v, o);
+    values.assign(d.begin(), d.end());
+    const bool triple = o == "Vel";
+    item.array(o, triple ? jbd::DataType::Float3 : jbd::DataType::Float, uint32_t(values.size() / (triple ? 3 : 1)),
+               values.data());
+  }
+  return item.bytes();
 }
 
 }  // namespace sph

@@ -15,6 +15,10 @@
 //
 // The CSV files are DualSPHysics' (JMeshTDatasSave::SaveCsv): per output, a header of the grid, then
 // a row per sample time with a value per point (the first axis fastest), or per column for zsurf.
+// The binary file (<outputfmt> bin) is its .mbi4 (JMeshTDatasSave::SaveDataTime, a JBinaryData
+// list file): a first item with the grid and the outputs (name, type, size, tag 12 for zsurf's
+// per-column values), then a hidden item TIME_nnnnnn per sample with its number (Ctime), its time
+// (TimeStep) and an array per output, in single precision.
 #pragma once
 
 #include <cstddef>
@@ -56,5 +60,8 @@ std::vector<std::string> meshGaugeOutputs(const GaugeSpec& g);
 // The CSV header (three lines) and a data row of one output.
 std::string meshGaugeCsvHeader(const GaugeSpec& g, const MeshGrid& m, const std::string& output);
 std::string meshGaugeCsvRow(const MeshGaugeValues& v, const std::string& output, double time);
+// The .mbi4 file's head and first item, and the item of sample number `ctime`.
+std::string meshGaugeBinHeader(const GaugeSpec& g, const MeshGrid& m);
+std::string meshGaugeBinItem(const GaugeSpec& g, const MeshGaugeValues& v, uint32_t ctime, double time);
 
 }  // namespace sph

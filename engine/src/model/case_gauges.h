@@ -40,7 +40,8 @@ struct MeshGaugeSpec {
   GaugePoint dirDat{1, 0, 0};  // <dirdat>: veldir is the velocity along it (made a unit vector)
   // <outputdata>: any of vel, veldir, rhop, zsurf.
   bool vel = false, velDir = false, rho = false, zsurf = false;
-  // <outputfmt> is csv (the default): DualSPHysics' bin (.mbi4) is refused by the reader.
+  // <outputfmt>: csv (the default) and/or bin (DualSPHysics' .mbi4, gauges/mesh_gauge.h).
+  bool csv = true, bin = false;
   // <kclimit>: the Shepard sum sum V W from which values are divided by it (the kernel
   // correction); none (NONE): never, the raw sums are written. <kcdummy>: what points below the
   // limit get instead; none (NONE): their raw sums.

@@ -101,7 +101,7 @@ std::vector<fs::path> previousRunFiles(const fs::path& out, const std::vector<st
     }
   }
   for (const std::string& g : gaugeNames)
-    for (const char* tail : {".csv", ".csv.part", ".csv.tmp"})
+    for (const char* tail : {"", ".part", ".tmp"})
       if (fs::is_regular_file(out / "gauges" / (g + tail), ec)) files.push_back(out / "gauges" / (g + tail));
   return files;
 }

@@ -3,7 +3,7 @@
 //
 // An earlier run's results are the files this engine writes: run.json, excluded.csv,
 // floating.csv, vtk/Part_NNNN.vtk, checkpoint/checkpoint.bin and, for the gauges of this case,
-// gauges/NAME.csv. A new run into a folder holding any of them needs FolderUse::Overwrite (sph run
+// their files in gauges/ (NAME.csv, ...). A new run into a folder holding any of them needs FolderUse::Overwrite (sph run
 // --overwrite); even then they stay until the new run has written its first output (a run that
 // fails in its set-up leaves the old results whole), and then only those the new run has not
 // rewritten go. A resumed run (FolderUse::Resume, sph run --resume) continues the results of the
@@ -53,7 +53,8 @@ class OutputFolder {
   std::vector<OldFile> previous_;
 };
 
-// The files of an earlier run in `out` (see above), for the gauges named.
+// The files of an earlier run in `out` (see above), for the gauge files named (with their
+// extensions, as gaugeFileNames gives them; a file's .part and .tmp count too).
 std::vector<std::filesystem::path> previousRunFiles(const std::filesystem::path& out,
                                                     const std::vector<std::string>& gaugeNames);
 

@@ -107,7 +107,7 @@ std::vector<ExcludedParticle> restoreExclusionLog(const CheckpointReader& r) {
 RunOutput::RunOutput(fs::path out, bool write, bool writeVtk, FolderUse use, const CaseGauges& gauges,
                      const SimParameters& p, PhaseTimer* timer)
     : out_(std::move(out)),
-      folder_(write ? std::make_unique<OutputFolder>(out_, use, gaugeFileStems(gauges)) : nullptr),
+      folder_(write ? std::make_unique<OutputFolder>(out_, use, gaugeFileNames(gauges)) : nullptr),
       write_(write),
       writeVtk_(writeVtk),
       timeOut_(p.timeOut),

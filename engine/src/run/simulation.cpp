@@ -113,7 +113,7 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
                                  "particles are created and removed as it runs (DualSPHysics does not restart such "
                                  "runs either)",
                                  c.path));
-  if (o.writeOutput) checkOutputFolder(outputDir(o, c.name), folderUse(o), gaugeFileStems(c.gauges));
+  if (o.writeOutput) checkOutputFolder(outputDir(o, c.name), folderUse(o), gaugeFileNames(c.gauges));
   NeighbourPlugin neighbours = loadNeighbourPlugin(c, o);
   std::unique_ptr<CheckpointReader> resume;
   if (o.resume) {

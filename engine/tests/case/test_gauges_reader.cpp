@@ -232,8 +232,8 @@ TEST(GaugesReaderErrors, UnsupportedAndUnknownElements) {
   expectError(caseWithSpecial("<special>\n<chrono />\n</special>\n"), "<chrono", "<chrono>", "not supported");
   expectError(caseWithSpecial("<special>\n<gaugez />\n</special>\n"), "<gaugez", "<gaugez>", "unknown element");
   expectError(caseWithSpecial(gauges("<mesh name=\"F\">\n<point x=\"0\" y=\"0\" z=\"0\" />\n<outputdata value=\"vel\" />\n"
-                                     "<outputfmt value=\"bin\" />\n</mesh>\n")),
-              "<outputfmt", "<outputfmt>", "not supported");
+                                     "<outputfmt value=\"xml\" />\n</mesh>\n")),
+              "<outputfmt", "<outputfmt>", "unknown output format \"xml\"");
   expectError(caseWithSpecial(gauges("<density name=\"D\" />\n")), "<density", "<density>", "unknown element");
   expectError(caseWithSpecial(gauges("<velocity name=\"V\">\n<point x=\"0\" y=\"0\" z=\"0\" />\n<point0 />\n"
                                      "</velocity>\n")),

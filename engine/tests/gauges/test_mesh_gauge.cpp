@@ -10,11 +10,17 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "case/jbinary_file.h"
 #include "case/loader.h"
+#include "case/mesh_data_file.h"
 #include "dualsphysics_fixture.h"
 #include "gauges/gauge_recorder.h"
 #include "gauges/mesh_gauge.h"
+#include "output/jbinary_writer.h"
 #include "platform/gpu_runtime.h"
+#include "platform/input_file.h"
 #include "run/simulation.h"
 #include "sph/plugin/errors.h"
 #include "test_support.h"
@@ -172,7 +178,7 @@ TEST(MeshGaugeReader, ReadsTheDefaults) {
   EXPECT_EQ(g.mesh.kcDummy, 0.0);
   EXPECT_EQ(g.mesh.dirDat.x, 1.0);
   EXPECT_EQ(meshGaugeGrid(g).n[0], 5u);
-  EXPECT_EQ(gaugeFileStems(g), std::vector<std::string>{"M_Vel"});
+  EXPECT_EQ(gaugeFileNames(g), std::vector<std::string>{"M_Vel.csv"});
 }
 
 TEST(MeshGaugeReader, BadInputNamesTheElement) {
@@ -190,8 +196,8 @@ TEST(MeshGaugeReader, BadInputNamesTheElement) {
   bad(R"(<outputdata value="vel" />)", "", "<mesh", "mesh", "outputdata");
   bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><outputfmt value="csv,vtk" />)", "outputfmt",
       "outputfmt", "vtk");
-  bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><outputfmt value="csv, bin" />)", "outputfmt",
-      "outputfmt", "not supported");
+  bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><outputfmt value=" , " />)", "outputfmt",
+      "outputfmt", "no output format");
   bad(R"(<size1 length="0.2" distpt="0.05" />)", "", "vec1", "vec1", "size1");
   bad(R"(<outputdata value="vel" />)", R"(<outputdata value="vel" /><dirdat x="0" y="0" z="0" />)", "dirdat", "dirdat",
       "zero vector");
@@ -290,6 +296,26 @@ void expectMeshGaugesFollowDualSPHysics(Device device, const std::string& neighb
     }
     EXPECT_GE(matched, 3u);
   }
+  // The Raw gauge's .mbi4 holds the values of its CSV files, and DualSPHysics' values within the
+  // CSV's bounds.
+  const std::string bin = (dir / "out" / "gauges" / "Raw.mbi4").string();
+  const std::string dsBin = fmt::format("{}/engine/tests/data/meshdata/MeshGauge2D_Raw.mbi4", SPH_SOURCE_DIR);
+  for (const Output& out : {Output{"Vel", 1e-3, 2e-4}, Output{"Rhop", 1e-2, 2e-4}, Output{"Zsurf", 3e-5, 0}}) {
+    SCOPED_TRACE(std::string("Raw.mbi4 ") + out.file);
+    const MeshData ours = readMeshData(bin, out.file);
+    const MeshData csv = readMeshData((dir / "out" / "gauges" / (std::string("Raw_") + out.file + ".csv")).string(), "");
+    const MeshData ds = readMeshData(dsBin, out.file);
+    ASSERT_EQ(ours.values.size(), csv.values.size());
+    for (size_t k = 0; k < ours.values.size(); ++k)
+      ASSERT_NEAR(ours.values[k], csv.values[k], 1.2e-7 * std::fabs(ours.values[k])) << "value " << k;
+    ASSERT_GE(ours.times.size(), ds.times.size());
+    const size_t per = ds.valuesPerTime();
+    for (size_t t = 0; t < ds.times.size(); ++t) {
+      EXPECT_NEAR(ours.times[t], ds.times[t], 1e-6);
+      const std::vector<double> a(ours.frame(t), ours.frame(t) + per), b(ds.frame(t), ds.frame(t) + per);
+      EXPECT_LE(worstRatio(a, b, out.abs, out.rel), 1.0) << "t = " << ds.times[t];
+    }
+  }
 }
 
 TEST(MeshGaugeRun, FollowsDualSPHysics) { expectMeshGaugesFollowDualSPHysics(Device::Cpu, "cell"); }
@@ -302,6 +328,59 @@ TEST_P(MeshGaugeRunGpu, FollowsDualSPHysics) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Strategies, MeshGaugeRunGpu, ::testing::Values("cell", "verlet"));
+
+// The binary file against DualSPHysics' own (MeshGauge2D_Raw.mbi4, written by DualSPHysics 5.4 for
+// the Raw gauge of MeshGauge2D_Def.xml): a time item made from DualSPHysics' values is its bytes
+// exactly; the first item holds its values (but the application's name, and the direction's last
+// digit, which DualSPHysics' build rounds to 0.99999994).
+TEST(MeshGaugeBin, DualSPHysicsLayout) {
+  const CaseDefinition c = loadCase(test::dualsphysicsData("MeshGauge2D_Def.xml"));
+  const GaugeSpec* raw = nullptr;
+  for (const GaugeSpec& g : c.gauges.items)
+    if (g.name == "Raw") raw = &g;
+  ASSERT_TRUE(raw);
+  EXPECT_TRUE(raw->mesh.bin && raw->mesh.csv);
+  const std::string path = fmt::format("{}/engine/tests/data/meshdata/MeshGauge2D_Raw.mbi4", SPH_SOURCE_DIR);
+  const std::string ds = readInputFile(path, "fixture");
+  // The second time item, from DualSPHysics' values.
+  MeshGaugeValues v;
+  double time = 0;
+  for (const char* var : {"Vel", "Rhop", "Zsurf"}) {
+    const MeshData m = readMeshData(path, var);
+    std::vector<double>& out = std::string(var) == "Vel" ? v.vel : std::string(var) == "Rhop" ? v.rho : v.zsurf;
+    out.assign(m.frame(1), m.frame(1) + m.valuesPerTime());
+    time = m.times[1];
+  }
+  const std::string item = meshGaugeBinItem(*raw, v, 1, time);
+  const size_t at = ds.find("TIME_000001") - 4 - 10 - 4;  // its size, "\nITEM\n" and its name's length
+  const size_t end = ds.find("TIME_000002") - 4 - 10 - 4;
+  ASSERT_LT(at, end);
+  EXPECT_EQ(item.size(), end - at);
+  EXPECT_TRUE(item == ds.substr(at, end - at)) << "the time item's bytes differ from DualSPHysics'";
+
+  const MeshGrid grid = meshGaugeGrid(*raw);
+  const std::string head = meshGaugeBinHeader(*raw, grid);
+  const std::string ours = (test::tempDir("mesh_bin") / "Raw.mbi4").string();
+  test::writeFile(ours, head);
+  const jbd::File a(ours, "mesh-data file"), b(path, "mesh-data file");
+  EXPECT_EQ(a.code(), b.code());
+  EXPECT_EQ(a.root().name, b.root().name);
+  ASSERT_EQ(a.root().values.size(), b.root().values.size());
+  for (const auto& [key, value] : b.root().values) {
+    SCOPED_TRACE(key);
+    const jbd::Value* mine = a.root().value(key);
+    ASSERT_TRUE(mine);
+    EXPECT_EQ(mine->type, value.type);
+    if (key == "AppName") {
+      EXPECT_EQ(mine->text, jbd::writerAppName());
+    } else {
+      EXPECT_EQ(mine->text, value.text);
+      for (int k = 0; k < 3; ++k) EXPECT_NEAR(mine->number[k], value.number[k], 1e-7);
+    }
+  }
+  const size_t dsHead = ds.find("TIME_000000") - 4 - 10 - 4;
+  EXPECT_EQ(head.size() - jbd::writerAppName().size(), dsHead - std::string("DualSPHysics5 v5.4.355 (08-04-2025)").size());
+}
 
 }  // namespace
 }  // namespace sph

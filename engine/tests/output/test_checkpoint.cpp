@@ -61,8 +61,8 @@ void expectResumeIdentical(const std::string& name, const CaseDefinition& c, con
   test::expectSameResultFiles(r.straightDir, r.resumedDir);
 }
 
-// DamBreak2D at dp 0.05 (about 1,000 particles) with its two swl gauges, a mesh gauge (two files)
-// and a VTK part every 2 ms: the Verlet integrator's Euler step (VerletSteps 40) comes after the
+// DamBreak2D at dp 0.05 (about 1,000 particles) with its two swl gauges, a mesh gauge (two CSV files
+// and a .mbi4) and a VTK part every 2 ms: the Verlet integrator's Euler step (VerletSteps 40) comes after the
 // checkpoint.
 TEST(CheckpointResume, DamBreak2DWithGaugesIsBitIdentical) {
   LoadOptions lo;
@@ -79,6 +79,7 @@ TEST(CheckpointResume, DamBreak2DWithGaugesIsBitIdentical) {
   mesh.mesh.length[2] = 2.2;
   mesh.mesh.distPt[2] = 0.05;
   mesh.mesh.vel = mesh.mesh.zsurf = true;
+  mesh.mesh.bin = true;  // and its .mbi4, whose items are numbered across the resume
   mesh.timing.output = true;
   c.gauges.items.push_back(mesh);
   RunOptions o = cpuOptions();
@@ -89,6 +90,7 @@ TEST(CheckpointResume, DamBreak2DWithGaugesIsBitIdentical) {
   EXPECT_FALSE(fs::exists(out / "gauges" / "Swl_x02.csv.part"));
   EXPECT_TRUE(fs::exists(out / "gauges" / "Mesh_Vel.csv"));
   EXPECT_TRUE(fs::exists(out / "gauges" / "Mesh_Zsurf.csv"));
+  EXPECT_TRUE(fs::exists(out / "gauges" / "Mesh.mbi4"));
 }
 
 // A light box floating up in a small 2D tank, with DualSPHysics' symplectic integrator and
