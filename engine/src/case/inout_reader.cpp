@@ -389,6 +389,9 @@ class InOutReader {
                                                                        "0 (fixed), 1 (variable), 2 (extrapolated) or 3 (interpolated)")
                                           : InOutVelocityMode::Fixed;
     if (d.velocityMode == InOutVelocityMode::Extrapolated) {
+      for (const char* n : {"meshdata", "gridveldata"})
+        if (const XMLElement* c = once(e, n))
+          x_.fail(c, "is for an interpolated velocity, <imposevelocity mode=\"3\">; this one has mode=\"2\"");
       x_.onlyChildren(e, {"flowvelocity"});
       if (const XMLElement* f = once(e, "flowvelocity"); f && x_.boolean(f, "active", false))
         x_.fail(f, "a flow (active=\"true\") is for a fixed or variable velocity (mode 0 or 1), not an extrapolated one");
@@ -416,7 +419,7 @@ class InOutReader {
     const bool fixed = d.velocityMode == InOutVelocityMode::Fixed;
     for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
       const std::string_view n = c->Name();
-      if (n == "gridveldata" || n == "gridresetvelz" || n == "gridposzero")
+      if (n == "gridveldata" || n == "gridresetvelz" || n == "gridposzero" || n == "meshdata")
         x_.fail(c, fmt::format("is for an interpolated velocity, <imposevelocity mode=\"3\">; this one has mode=\"{}\"",
                                int(d.velocityMode)));
       const bool ofFixed = n == "velocity" || n == "velocity2" || n == "velocity3";
