@@ -16,7 +16,7 @@ namespace sph {
 namespace {
 
 // DualSPHysics paddles this engine does not make yet: refused by name.
-constexpr std::string_view kUnsupportedPaddles[] = {"flap_solitary", "piston_focused", "flap_focused"};
+constexpr std::string_view kUnsupportedPaddles[] = {"flap_solitary", "flap_focused"};
 
 // Bounds on <waves> of a spectrum: DualSPHysics' examples take 1024; the paddle's law sums every
 // wave each step, and at second order keeps a term per pair of waves (24 bytes each: 200 MB at
@@ -138,10 +138,50 @@ class PaddleReader {
     return p;
   }
 
+  // <piston_focused>: a focused group of a spectrum's waves (model/case_wave_paddles.h), with
+  // DualSPHysics' defaults (regular bands, 128 waves, fpretime 5, Nw 1000). As DualSPHysics,
+  // <spectrum> and <randomseed> must be given; <maxwaveh> may appear twice, once with nwaves and
+  // once with time.
+  WavePaddle readFocused(const XMLElement* e) {
+    x_.onlyChildren(e, {"mkbound", "depth", "start", "duration", "pistondir", "spectrum", "discretization",
+                        "randomseed", "waveorder", "waveheight", "waveperiod", "gainstroke", "peakcoef", "waves", "xf",
+                        "fphase", "maxwaveh", "ramptime", "fpretime", "fmovtime", "fmovramp", "savemotion"});
+    WavePaddle p = readCommon(e, false, PaddleWaves::Irregular, "must be positive: the significant wave height",
+                              "must be positive: the peak period");
+    x_.child(e, "spectrum");
+    x_.child(e, "randomseed");
+    IrregularWaves& w = p.irregular;
+    w.discretization = IrregularWaves::Discretization::Regular;
+    readSeaState(e, p, 128);
+    FocusedWaves& f = w.focus;
+    f.on = true;
+    f.x = required(e, "xf");
+    f.phase = optional(e, "fphase", 0) * std::numbers::pi / 180;
+    f.preTime = optional(e, "fpretime", 5);
+    f.moveTime = optional(e, "fmovtime", 0);
+    if (f.moveTime < 0) failValue(e, "fmovtime", "must not be negative (0: the paddle moves to the end)");
+    f.moveRamp = optional(e, "fmovramp", 0);
+    if (f.moveRamp < 0) failValue(e, "fmovramp", "must not be negative");
+    for (const XMLElement* m = e->FirstChildElement("maxwaveh"); m; m = m->NextSiblingElement("maxwaveh")) {
+      x_.onlyChildren(m, {});
+      if (m->Attribute("nwaves")) f.maxWaves = x_.real(m, "nwaves");
+      if (m->Attribute("time")) f.maxWavesTime = x_.real(m, "time");
+      if (!m->Attribute("nwaves") && !m->Attribute("time")) x_.fail(m, "give nwaves or time");
+    }
+    const double count = f.maxWavesTime > 0 ? f.maxWavesTime / (p.period / 1.1) : f.maxWaves;
+    if (!(count > 1))
+      x_.fail(e->FirstChildElement("maxwaveh") ? e->FirstChildElement("maxwaveh") : e,
+              fmt::format("the maximum wave height is that of {:g} waves: more than one is needed (Hmax = 0.706 Hs "
+                          "sqrt(ln Nw))",
+                          count));
+    readSaveMotions(e, p);
+    return p;
+  }
+
   // The sea state of irregular waves, as paddles and relaxation zones give it: spectrum,
   // discretization, peakcoef, waves, randomseed, serieini and ramptime, with DualSPHysics'
   // defaults; p.order must be read before.
-  void readSeaState(const XMLElement* e, WavePaddle& p) {
+  void readSeaState(const XMLElement* e, WavePaddle& p, int defaultWaves = 50) {
     IrregularWaves& w = p.irregular;
     if (const XMLElement* s = active(e, "spectrum")) {
       const std::string_view v = x_.attr(s, "value");
@@ -160,7 +200,7 @@ class PaddleReader {
     }
     w.peakCoef = optional(e, "peakcoef", 3.3);
     if (!(w.peakCoef >= 1)) failValue(e, "peakcoef", "must be at least 1 (1: Pierson-Moskowitz's shape)");
-    const double waves = optional(e, "waves", 50);
+    const double waves = optional(e, "waves", defaultWaves);
     if (!(waves >= 1 && waves <= kMaxSpectrumWaves) || waves != std::floor(waves))
       failValue(e, "waves", fmt::format("must be a whole number between 1 and {}", kMaxSpectrumWaves));
     w.waves = int(waves);
@@ -425,11 +465,13 @@ void readWavePaddles(const XmlReader& xml, const XMLElement* wavepaddles, std::v
       out.push_back(reader.readSolitary(e));
     } else if (name == "piston_spectrum" || name == "flap_spectrum") {
       out.push_back(reader.readSpectrum(e));
+    } else if (name == "piston_focused") {
+      out.push_back(reader.readFocused(e));
     } else if (std::find(std::begin(kUnsupportedPaddles), std::end(kUnsupportedPaddles), name) !=
                std::end(kUnsupportedPaddles)) {
       xml.fail(e,
                "this wave paddle is not supported by this engine (supported: <piston> and <flap>, regular waves, "
-               "<piston_spectrum> and <flap_spectrum>, irregular waves, and <piston_solitary>)");
+               "<piston_spectrum> and <flap_spectrum>, irregular waves, <piston_focused> and <piston_solitary>)");
     } else {
       xml.unknown(e, wavepaddles);
     }
@@ -442,6 +484,7 @@ void attachWavePaddles(const std::string& path, const std::vector<WavePaddle>& p
   for (const WavePaddle& p : paddles) {
     const bool flap = p.type == PaddleType::Flap;
     const char* element = p.waves == PaddleWaves::Solitary    ? "piston_solitary"
+                          : p.irregular.focus.on              ? "piston_focused"
                           : p.waves == PaddleWaves::Irregular ? (flap ? "flap_spectrum" : "piston_spectrum")
                           : flap                              ? "flap"
                                                               : "piston";

@@ -18,8 +18,23 @@ namespace sph {
 enum class PaddleType { Piston, Flap };
 
 // What the paddle makes: regular waves (<piston>, <flap>), solitary waves (<piston_solitary>,
-// always a piston) or irregular waves of a spectrum (<piston_spectrum>, <flap_spectrum>).
+// always a piston) or irregular waves of a spectrum (<piston_spectrum>, <flap_spectrum>, and the
+// focused group of <piston_focused>).
 enum class PaddleWaves { Regular, Solitary, Irregular };
+
+// A focused wave group (DualSPHysics' <piston_focused>, its "NewWave" group after Whittaker et
+// al. 2017): the spectrum's waves, with amplitudes shaped by the spectrum and phases that bring
+// every crest to x in front of the paddle at one time (motion/paddle_irregular_law.h).
+struct FocusedWaves {
+  bool on = false;
+  double x = 0;             // <xf>: the focus location (m in front of the paddle)
+  double phase = 0;         // <fphase>, radians: 0 a crest at the focus, pi a trough
+  double preTime = 5;       // <fpretime>: time added before the group reaches the focus
+  double moveTime = 0;      // <fmovtime>: the paddle goes back to rest this long after the start (0: never)
+  double moveRamp = 0;      // <fmovramp>: the motion ramps down over this time before moveTime
+  double maxWaves = 1000;   // <maxwaveh nwaves>: the maximum wave height is that of this many waves
+  double maxWavesTime = 0;  // <maxwaveh time>: or of the waves in this time (> 0 wins)
+};
 
 // The sea state of an irregular-wave paddle (DualSPHysics' <piston_spectrum>/<flap_spectrum>):
 // the paddle's WavePaddle::height is the significant wave height Hs and its period the peak
@@ -45,6 +60,7 @@ struct IrregularWaves {
   double wavesTimeMin = 0, wavesTimeMax = 0, wavesX = 0;
   // <calcserielength>: how many waves the series holds from 0 to lengthTime; 0: not asked for.
   double lengthTime = 0;
+  FocusedWaves focus;  // <piston_focused>
 };
 
 // The theory whose solitary wave the piston makes (<theory>; DualSPHysics' numbering).

@@ -196,14 +196,33 @@ IrregularPaddleLaw::IrregularPaddleLaw(const WavePaddle& p)
   const double d = p.depth;
   const bool flap = p.type == PaddleType::Flap;
   const double l = flap ? p.draft : 0.0;
+  // A focused group: the amplitudes share half the maximum wave height in proportion to S df,
+  // the phases bring every crest (fphase 0) to x at the focus time.
+  const FocusedWaves& focus = w.focus;
+  double energy = 0, crest = 0;
+  if (focus.on) {
+    focus_ = true;
+    moveTime_ = focus.moveTime;
+    moveRamp_ = focus.moveRamp <= focus.moveTime ? focus.moveRamp : 0.0;
+    for (int i = 0; i < n; ++i) energy += spectrumDensity(p, bands.f[size_t(i)]) * bands.df[size_t(i)];
+    const double count = focus.maxWavesTime > 0 ? focus.maxWavesTime / (p.period / 1.1) : focus.maxWaves;
+    maxHeight_ = 0.706 * p.height * std::sqrt(std::log(count));
+    crest = maxHeight_ / 2;
+    // The group velocity of the range's upper frequency.
+    const double km = waveNumber(1 / fmax_, d, p.gravity), wm = 2 * kPi * fmax_;
+    const double cg = 0.5 * wm / km * (1 + 2 * km * d / std::sinh(2 * km * d));
+    focusTime_ = focus.preTime + focus.x / cg;
+  }
   for (int i = 0; i < n; ++i) {
     Wave v;
     v.f = bands.f[size_t(i)];
     v.df = bands.df[size_t(i)];
-    v.amplitude = std::sqrt(2 * spectrumDensity(p, v.f) * v.df);
+    v.amplitude = focus.on ? crest * spectrumDensity(p, v.f) * v.df / energy
+                           : std::sqrt(2 * spectrumDensity(p, v.f) * v.df);
     v.phase = phase[size_t(i)];
     v.omega = 2 * kPi * v.f;
     v.k = waveNumber(1 / v.f, d, p.gravity);
+    if (focus.on) v.phase = -v.omega * focusTime_ + v.k * focus.x - focus.phase;
     const double kd = v.k * d, sh = std::sinh(kd), ch = std::cosh(kd), den = std::sinh(2 * kd) + 2 * kd;
     const double heightOverStroke = flap ? 4 * sh * (sh - (ch - std::cosh(v.k * l)) / (v.k * (d - l))) / den
                                          : 2 * (std::cosh(2 * kd) - 1) / den;
@@ -285,10 +304,12 @@ double IrregularPaddleLaw::at(double t) const {
   // At rest until the start, then where the series is: a series not starting at a zero of the
   // motion makes the paddle jump in its first step, as in DualSPHysics.
   double tau = t - start_;
-  if (tau <= 0) return 0.0;
+  if (focus_ ? tau < 0 : tau <= 0) return 0.0;
   if (duration_ > 0) tau = std::min(tau, duration_);
+  if (focus_ && moveTime_ > 0 && tau > moveTime_) return 0.0;  // back to rest after fmovtime
   if (t == cachedT_) return cachedX_;
-  const double r = rampTime_ > 0 ? ramp(tau / rampTime_) : 1.0;
+  double r = rampTime_ > 0 ? ramp(tau / rampTime_) : 1.0;
+  if (focus_ && moveRamp_ > 0 && tau > moveTime_ - moveRamp_) r *= ramp((moveTime_ - tau) / moveRamp_);
   const double s = serie0_ + tau;
   cachedT_ = t;
   cachedX_ = r * (firstOrder(s) + (table_ ? table_->at(s) : 0.0));

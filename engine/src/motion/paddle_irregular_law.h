@@ -34,7 +34,16 @@
 //    is rounded to 6 significant digits;
 //  * <gainstroke> multiplies the paddle's motion; after <duration> the paddle stays;
 //  * at <waveorder> 2 the difference-frequency terms of motion/paddle_second_order.h are added to the
-//    series (autofit then looks for the zero of the whole motion).
+//    series (autofit then looks for the zero of the whole motion);
+//  * a focused group (<piston_focused>, checked against DualSPHysics' files by
+//    engine/tests/motion/test_focused_paddle.cpp): the same waves, but a_i = (Hmax / 2) S_i df_i /
+//    sum S df, Hmax = 0.706 Hs sqrt(ln Nw) (Nw = <maxwaveh nwaves>, or <maxwaveh time> / (Tp / 1.1)
+//    when given), and phi_i = -w_i tf + k_i xf - fphase, tf = fpretime + xf / cg(fmax) (the linear
+//    group velocity of the range's upper end): the paddle starts from the series' time 0 at its
+//    start (no random phases, no serieini), is at rest before it (and at it only with a ramp), and
+//    back at rest after fmovtime (from the start; after <duration> it stays), ramped down over
+//    fmovramp before it (none when fmovramp > fmovtime); <gainstroke> multiplies the first order
+//    only.
 #pragma once
 
 #include <cstdint>
@@ -69,8 +78,13 @@ class IrregularPaddleLaw {
   // time t.
   double at(double t) const;
   double end() const {
-    return duration_ > 0 ? start_ + duration_ : std::numeric_limits<double>::infinity();
+    double span = duration_ > 0 ? duration_ : std::numeric_limits<double>::infinity();
+    if (focus_ && moveTime_ > 0) span = std::min(span, moveTime_);
+    return start_ + span;
   }
+  // A focused group's maximum wave height and focus time (from the start).
+  double maxHeight() const { return maxHeight_; }
+  double focusTime() const { return focusTime_; }
 
   const std::vector<Wave>& waves() const { return waves_; }
   double fmin() const { return fmin_; }
@@ -108,6 +122,8 @@ class IrregularPaddleLaw {
   std::vector<Wave> waves_;
   double fmin_ = 0, fmax_ = 0, serie0_ = 0;
   double start_, duration_, rampTime_, gain_;
+  bool focus_ = false;
+  double moveTime_ = 0, moveRamp_ = 0, maxHeight_ = 0, focusTime_ = 0;
   std::shared_ptr<const std::vector<SubharmonicPair>> pairs_;  // <waveorder> 2
   std::shared_ptr<SubharmonicTable> table_;                     // the second order a run reads
   // boundElevationCoefficients, made when the paddle's absorption aims at the second order.

@@ -58,9 +58,29 @@ std::string solitaryHeader(const WavePaddle& p, const SolitaryPaddleLaw& law) {
 constexpr const char* kSpectrumNames[] = {"JONSWAP", "Pierson-Moskowitz"};
 constexpr const char* kDiscretizationNames[] = {"Regular", "Random", "Energy Stretched", "Cosine Stretched"};
 
+// As DualSPHysics' header of a focused group.
+std::string focusedHeader(const WavePaddle& p, const IrregularPaddleLaw& law) {
+  const IrregularWaves& w = p.irregular;
+  const FocusedWaves& f = w.focus;
+  const double waves = f.maxWavesTime > 0 ? f.maxWavesTime / (p.period / 1.1) : f.maxWaves;
+  return fmt::format(
+      "Type of paddle: Piston - Focused\nMovement direction: ({}:{}:{}) [m]\nStart time: {} [s]\nGravity: {} [m/s^2]\n"
+      "Depth: {} [m]\nInitialRamp: {} [s]\nSpectrum: {}\nDiscretization: {}\nNumber of basic waves: {}\n"
+      "Wave order generation: {}\nWaveHeight-significant: {} [m]\nWavePeriod-peak: {} [s]\nGainStroke: {}\n"
+      "Peak coefficient: {}\nRandom seed: {}\nFocused location: {} [m]\nFocused phase: {:.6g} [deg] ({:.6g} [rad])\n"
+      "Focused reach time: {:.6g} [s]\nPre-time focused: {} [s]\nFinal motion time: {} [s]\nFinal ramp: {} [s]\n"
+      "Max-wave config: {:.6g} [waves] ({:.6g} [s])\nMax-wave Height: {:.6g} [m]\n\nTime [s];Position [m]\n",
+      p.direction.x, p.direction.y, p.direction.z, p.start, p.gravity, p.depth, w.rampTime,
+      kSpectrumNames[int(w.spectrum)], kDiscretizationNames[int(w.discretization)], w.waves,
+      p.order == 2 ? "2nd" : "1st", p.height, p.period, p.gainStroke, w.peakCoef, w.seed, f.x,
+      f.phase * 180 / std::numbers::pi, f.phase, law.focusTime(), f.preTime, f.moveTime,
+      f.moveRamp <= f.moveTime ? f.moveRamp : 0.0, waves, waves * p.period / 1.1, law.maxHeight());
+}
+
 // As DualSPHysics' header, with the serie's start after autofit.
 std::string irregularHeader(const WavePaddle& p, const IrregularPaddleLaw& law) {
   const IrregularWaves& w = p.irregular;
+  if (w.focus.on) return focusedHeader(p, law);
   return fmt::format(
       "Type of paddle: {} - Spectrum\nStart time: {} [s]\nDepth: {} [m]\nInitialRamp: {} [s]\nSpectrum: {}\n"
       "Discretization: {}\nNumber of basic waves: {}\nWave order generation: {}\nWaveHeight-significant: {} [m]\n"
