@@ -7,6 +7,7 @@
 #include "case/acc_inputs_reader.h"
 #include "case/damping_reader.h"
 #include "case/inout_reader.h"
+#include "case/ml_pistons_reader.h"
 #include "case/output_parts_reader.h"
 #include "case/relaxation_zones_reader.h"
 #include "case/shifting_reader.h"
@@ -29,7 +30,7 @@ namespace {
 // does not implement.
 constexpr std::string_view kUnsupportedSpecial[] = {
     "boundcorr", "boundextrap", "chrono", "flexstrucs",
-    "forcepoints", "mlayerpistons", "moorings", "vres"};
+    "forcepoints", "moorings", "vres"};
 // <special><timeout>: output intervals that change at given times (model/output_times.h), as
 // DualSPHysics' JDsOutputTime reads them: times >= 0 and increasing, intervals > 0.
 void readTimeOut(const XmlReader& xml, const XMLElement* e, std::vector<OutputInterval>& rows) {
@@ -376,11 +377,13 @@ void readSpecial(const XmlReader& xml, const XMLElement* special, CaseDefinition
       c.shifting.line = e->GetLineNum();  // also when switched off, for the error above
     } else if (name == "relaxationzones") {
       readRelaxationZones(xml, e, c.relaxZones);
+    } else if (name == "mlayerpistons") {
+      readMlPistons(xml, e, c.mlPistons);
     } else if (name == "initialize") {
       continue;  // read by the case loader once the particles exist (case/loader.cpp)
     } else if (listed(kUnsupportedSpecial, name)) {
       xml.fail(e, "this DualSPHysics <special> feature is not supported by this engine "
-                  "(only <gauges>, <wavepaddles>, <damping>, <accinputs>, <inout>, <timeout>, <savedt>, <shifting>, <outputparts>, <relaxationzones> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
+                  "(only <gauges>, <wavepaddles>, <mlayerpistons>, <damping>, <accinputs>, <inout>, <timeout>, <savedt>, <shifting>, <outputparts>, <relaxationzones> and <initialize> are); remove it or rename it to <_" + std::string(name) + "> to disable it");
     } else {
       xml.unknown(e, special);
     }

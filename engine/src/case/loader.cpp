@@ -29,6 +29,7 @@
 #include "case/output_parts_reader.h"
 #include "case/particle_selection.h"
 #include "case/simulation_domain.h"
+#include "case/ml_pistons_reader.h"
 #include "case/wave_paddles_reader.h"
 #include "case/xml_reader.h"
 #include "geometry/particle_generator.h"
@@ -296,6 +297,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   if (properties) readProperties(*this, properties, c_);
   if (motion) readMotion(*this, motion, c_.mks, c_.motions, c_.motionFrames);  // refs name generated particles
   attachWavePaddles(path_, paddles_, c_);
+  attachMlPistons(path_, c_);
   // DEM cases (bowling pins, a pile of blocks) and DualSPHysics' motion examples (boundaries
   // moving alone) may have no fluid; a case where nothing moves at all is a mistake.
   if (c_.nFluid == 0 && c_.floatings.empty() && c_.motions.empty() && !c_.inout.active)

@@ -1,7 +1,8 @@
 // Reader of <special><wavepaddles> (model/case_wave_paddles.h): regular waves from a <piston> or a
 // <flap>, with active absorption (<awas_zsurf>) for pistons, solitary waves from a
-// <piston_solitary>. The other paddles of DualSPHysics (<piston_spectrum>, <flap_spectrum>,
-// <flap_solitary>, ...) are refused by name. Every error names the file, the line and the element.
+// <piston_solitary>, irregular waves from a <piston_spectrum> or <flap_spectrum>, focused groups
+// from a <piston_focused>. <flap_solitary> and <flap_focused> are refused by name. Every error
+// names the file, the line and the element.
 #pragma once
 
 #include <vector>

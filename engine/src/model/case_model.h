@@ -123,6 +123,8 @@ struct CaseDefinition {
   CaseGauges gauges;
   // <motion>: boundary objects with imposed movements (model/case_motion.h).
   std::vector<MotionObject> motions;
+  // <special><mlayerpistons> as read, before the loader gives each to its motion object.
+  std::vector<MlPiston> mlPistons;
   // <motion>'s <obj> elements without particles, whose motion their nested objects share.
   std::vector<MotionObject> motionFrames;
   // <execution><special><damping>: zones where the fluid's velocity is damped (physics/damping_physics.h).

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "model/case_ml_pistons.h"
 #include "model/case_wave_paddles.h"
 #include "model/vec3d.h"
 
@@ -115,6 +116,9 @@ struct MotionObject {
   // The wave paddle of <special><wavepaddles> that drives this object, if any: its law is
   // added to the chains' movements.
   std::optional<WavePaddle> paddle;
+  // The multi-layer piston of <special><mlayerpistons> that moves this object's particles layer
+  // by layer (motion/ml_piston_law.h), if any.
+  std::optional<MlPiston> mlPiston;
   // The object it is nested in (DualSPHysics' <obj> and <objreal> inside another), as an index
   // into the case's motions followed by its motionFrames; -1: none. Each step the parent's motion
   // moves the nested object's particles, its rotation axes and reference points, then the nested

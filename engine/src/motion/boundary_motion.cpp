@@ -47,6 +47,32 @@ BoundaryMotion<T>::BoundaryMotion(const CaseDefinition& c, const SimParameters& 
   }
   for (size_t k = 0; k < anchor_.size(); ++k)
     for (double& a : anchor_[k]) a /= std::max(count[k], 1u);
+  // Multi-layer pistons: their layers from their particles' extent.
+  mlLaws_.resize(c.motions.size());
+  mlBase_.assign(c.motions.size(), 0);
+  uint32_t cells = 0;
+  for (size_t k = 0; k < c.motions.size(); ++k) {
+    const std::optional<MlPiston>& piston = c.motions[k].mlPiston;
+    if (!piston) continue;
+    double lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
+    for (uint32_t i = 0; i < c.nBound; ++i)
+      if (slots[c.mkIndex[i]] == int16_t(k)) {
+        lo[0] = std::min(lo[0], c.positions[i].y), hi[0] = std::max(hi[0], c.positions[i].y);
+        lo[1] = std::min(lo[1], c.positions[i].z), hi[1] = std::max(hi[1], c.positions[i].z);
+      }
+    if (!(lo[1] <= hi[1]))
+      throw InputError(fmt::format("{}:{}: <{}>: the piston (mkbound {}) has no particles", c.path, piston->line,
+                                   piston->twoD ? "piston2d" : "piston1d", piston->mkbound));
+    mlLaws_[k].emplace(*piston, p.dp, lo[1], hi[1], lo[0], hi[0], p.timeMax);
+    mlBase_[k] = cells;
+    cells += mlLaws_[k]->layersY() * mlLaws_[k]->layersZ();
+  }
+  if (cells > 0) {
+    layerMovHost_.assign(cells, 0.0);
+    layerVelHost_.assign(cells, 0.0);
+    layerMov_.allocate(d, cells, "the multi-layer pistons' moves");
+    layerVel_.allocate(d, cells, "the multi-layer pistons' velocities");
+  }
   // Absorbing pistons: the face at rest is the largest x of their particles.
   awas_.resize(c.motions.size());
   paddleExtra_.assign(c.motions.size(), 0.0);
@@ -77,7 +103,9 @@ void BoundaryMotion<T>::apply(double t, double dt, const ParticleView<T>& p, Gau
   if (absorbs() && !gauges) throw RunError("an absorbing piston (<awas_zsurf>) moved without its gauge");
   for (size_t k : awasObjects_) paddleExtra_[k] = awas_[k]->step(t, dt, *gauges);
   const std::vector<ObjectStep> steps = kinematics_.advance(t, dt, absorbs() ? &paddleExtra_ : nullptr);
-  const bool moved = std::any_of(steps.begin(), steps.end(), [](const ObjectStep& s) { return s.moved; });
+  // A multi-layer piston sets its particles' velocities every step.
+  const bool moved = !layerMovHost_.empty() ||
+                     std::any_of(steps.begin(), steps.end(), [](const ObjectStep& s) { return s.moved; });
   // Nothing moves now and every velocity was already cleared: no pass.
   if (!moved && !movedLastStep_) return;
   movedLastStep_ = moved;
@@ -94,8 +122,32 @@ void BoundaryMotion<T>::apply(double t, double dt, const ParticleView<T>& p, Gau
          r.r[3] * m.anchor[0] + r.r[4] * m.anchor[1] + r.r[5] * m.anchor[2] + r.b[1],
          r.r[6] * m.anchor[0] + r.r[7] * m.anchor[1] + r.r[8] * m.anchor[2] + r.b[2]};
   }
+  // Multi-layer pistons: each cell moves by X(t + dt) - X(t), from X = 0 in the run's first step
+  // (motion/ml_piston_law.h).
+  for (size_t k = 0; k < mlLaws_.size(); ++k) {
+    if (!mlLaws_[k]) continue;
+    const MlPistonLaw& law = *mlLaws_[k];
+    const std::vector<double> x1 = law.displacement(t + dt), v1 = law.velocity(t + dt);
+    const std::vector<double> x0 = t > 0 ? law.displacement(t) : std::vector<double>(x1.size(), 0.0);
+    for (size_t q = 0; q < x1.size(); ++q) {
+      layerMovHost_[mlBase_[k] + q] = x1[q] - x0[q];
+      layerVelHost_[mlBase_[k] + q] = v1[q];
+    }
+    MotionTransform& m = host_[k];
+    m.layers = law.layersZ();
+    m.layersY = law.layersY();
+    m.layerBase = mlBase_[k];
+    m.layerY0 = law.ymin();
+    m.layerZ0 = law.zmin();
+    m.layerDp = law.dp();
+  }
+  if (!layerMovHost_.empty()) {
+    layerMov_.upload(layerMovHost_, "uploading the multi-layer pistons' moves");
+    layerVel_.upload(layerVelHost_, "uploading the multi-layer pistons' velocities");
+  }
   transforms_.upload(host_, "uploading the moving objects' transforms");
-  const MotionTableView view{slotOfMk_.data(), nMk_, transforms_.data(), box_};
+  const MotionTableView view{slotOfMk_.data(), nMk_,           transforms_.data(),
+                             box_,             layerMov_.data(), layerVel_.data()};
   if (device_ == Device::Gpu)
     moveBoundariesGpu(p, view);
   else

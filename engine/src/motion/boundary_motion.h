@@ -12,6 +12,7 @@
 #include "model/case_model.h"
 #include "model/sim_parameters.h"
 #include "motion/boundary_motion_ops.h"
+#include "motion/ml_piston_law.h"
 #include "motion/motion_kinematics.h"
 #include "motion/paddle_awas.h"
 #include "platform/device_array.h"
@@ -54,6 +55,12 @@ class BoundaryMotion {
   DeviceArray<MotionTransform> transforms_;
   std::vector<MotionTransform> host_;
   std::vector<std::array<double, 3>> anchor_;  // per object: its centroid, moved with it (not wrapped)
+  // Multi-layer pistons: per object its law (if any) and where its cells start in the layer
+  // arrays; the cells' moves and velocities of this step.
+  std::vector<std::optional<MlPistonLaw>> mlLaws_;
+  std::vector<uint32_t> mlBase_;
+  std::vector<double> layerMovHost_, layerVelHost_;
+  DeviceArray<double> layerMov_, layerVel_;
   PeriodicBox<double> box_;
   bool movedLastStep_ = false;
 };

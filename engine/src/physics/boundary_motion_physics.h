@@ -4,7 +4,9 @@
 // word (particles are reordered, so never by position in the arrays), gets
 //   x' = R x + b,   v = (x' - x)/dt
 // computed in double and rounded once to the run's precision. A pure translation imposes
-// v = b/dt directly. The density and the pressure (velrho.w, pos.w) are left to the integrator.
+// v = b/dt directly; a multi-layer piston moves each layer of its particles by its own amount
+// (MotionTransform::layers). The density and the pressure (velrho.w, pos.w) are left to the
+// integrator.
 // mDBC's normal (when `normal` is given) turns with the object: n' = R n. mDBC2's wall
 // acceleration (when `motionAce` is given) is the velocity's change over the step, (v' - v)/dt, as
 // DualSPHysics' CopyMotionVelAce computes it. Single-precision runs move pos + posLo (when
@@ -35,6 +37,12 @@ struct MotionTransform {
   double invDt;      // 1/dt of the step
   double anchor[3];  // a point of the object at the start of the step (periodic runs)
   uint32_t linear;   // 1: r is the identity
+  // A multi-layer piston (motion/ml_piston_law.h) instead, when layers > 0: a particle at (y, z)
+  // is in cell (unsigned((y - layerY0) / layerDp), unsigned((z - layerZ0) / layerDp)) of
+  // layersY x layers, its x moved by that cell's layerMov and its x velocity set to its layerVel
+  // (the table's arrays from layerBase, column after column); above the top layer it stays.
+  uint32_t layers = 0, layersY = 1, layerBase = 0;
+  double layerY0 = 0, layerZ0 = 0, layerDp = 1;
 };
 
 struct MotionTableView {
@@ -42,6 +50,8 @@ struct MotionTableView {
   uint32_t nMk = 0;
   const MotionTransform* transforms = nullptr;
   PeriodicBox<double> box;            // the run's periodic axes (none: all open)
+  const double* layerMov = nullptr;   // the multi-layer pistons' cells, where the particles live
+  const double* layerVel = nullptr;
 };
 
 template <typename T>
@@ -60,7 +70,16 @@ SPH_HD SPH_FORCEINLINE void moveBoundaryParticle(uint32_t i, Real4<T>* pos, Real
   Real4<T>* lo = positionLo(posLo, i);
   double x[3], moved[3];
   loadPosition(p, lo, x);
-  if (t.linear) {
+  if (t.layers) {
+    const double dz = (x[2] - t.layerZ0) / t.layerDp, dy = (x[1] - t.layerY0) / t.layerDp;
+    const uint32_t cz = dz > 0 ? uint32_t(dz) : 0u;
+    uint32_t cy = dy > 0 ? uint32_t(dy) : 0u;
+    if (cy >= t.layersY) cy = t.layersY - 1;
+    const uint32_t cell = t.layerBase + cy * t.layers + cz;
+    for (int k = 0; k < 3; ++k) moved[k] = x[k];
+    if (cz < t.layers) moved[0] += m.layerMov[cell];
+    v.x = T(cz < t.layers ? m.layerVel[cell] : 0.0);
+  } else if (t.linear) {
     for (int k = 0; k < 3; ++k) moved[k] = x[k] + t.b[k];
     v.x = T(t.b[0] * t.invDt);
     v.y = T(t.b[1] * t.invDt);

@@ -228,7 +228,7 @@ TEST(GaugesReaderErrors, UnsupportedAndUnknownElements) {
   expectError(caseWithSpecial("<special>\n<vres />\n</special>\n"), "<vres", "<vres>", "not supported");
   expectError(caseWithSpecial("<special>\n<forcepoints />\n</special>\n"), "<forcepoints", "<forcepoints>",
               "not supported");
-  expectError(caseWithSpecial("<special>\n<mlayerpistons />\n</special>\n"), "<mlayerpistons", "<mlayerpistons>", "not supported");
+  expectError(caseWithSpecial("<special>\n<moorings />\n</special>\n"), "<moorings", "<moorings>", "not supported");
   expectError(caseWithSpecial("<special>\n<chrono />\n</special>\n"), "<chrono", "<chrono>", "not supported");
   expectError(caseWithSpecial("<special>\n<gaugez />\n</special>\n"), "<gaugez", "<gaugez>", "unknown element");
   expectError(caseWithSpecial(gauges("<mesh name=\"F\">\n<point x=\"0\" y=\"0\" z=\"0\" />\n<outputdata value=\"vel\" />\n"

@@ -1,12 +1,16 @@
-// Fuzz target: any bytes as a motion data file (<mvfile>, <mvrotfile>) and as an acceleration
-// data file (<acctimesfile>), read as the case loader reads them. They must load or be refused
-// with an InputError naming the file; a crash, a hang or any other exception is a bug.
+// Fuzz target: any bytes as a motion data file (<mvfile>, <mvrotfile>), as an acceleration data
+// file (<acctimesfile>) and as a mesh-data file (<meshdata>: a JMeshTDatas CSV when the bytes
+// start with "Format", a .mbi4 when with "#FileJBD"), read as the case loader reads them. They
+// must load or be refused with an InputError naming the file; a crash, a hang, an allocation of
+// what a corrupt count claims or any other exception is a bug.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "case/mesh_data_file.h"
 #include "case/motion_data_file.h"
 #include "fuzz_target.h"
 #include "sph/plugin/errors.h"
@@ -21,6 +25,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }();
   std::ofstream(file, std::ios::binary | std::ios::trunc)
       .write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  const std::string head(reinterpret_cast<const char*>(data), std::min<size_t>(size, 8));
+  if (head.rfind("Format", 0) == 0 || head == "#FileJBD") {
+    const fs::path mesh = file.parent_path() / (head == "#FileJBD" ? "data.mbi4" : "mesh.csv");
+    std::ofstream(mesh, std::ios::binary | std::ios::trunc)
+        .write(reinterpret_cast<const char*>(data), std::streamsize(size));
+    try {
+      (void)sph::readMeshData(mesh.string(), "Vel");
+    } catch (const sph::InputError&) {
+    }
+    return 0;
+  }
   // The first byte picks the reader's columns, so that every shape of row gets its inputs.
   const int pick = size > 0 ? data[0] % 4 : 0;
   try {
