@@ -142,20 +142,21 @@ bool GeometryCommands::familyCommand(const XMLElement* e) {
     // The mk (boundary, fluid or void) on the stack <statesave> shares.
     xml_.onlyChildren(e, {});
     if (savedMks_.size() >= 1000000) xml_.fail(e, "more than a million <mksave> without <mkload>");
-    savedMks_.push_back(SavedMk{family_, mkBound_, mkFluid_});
+    savedMks_.push_back(SavedMk{family_, mkBound_, mkFluid_, pattern_});
   } else if (name == "mkload") {
     xml_.onlyChildren(e, {});
     if (savedMks_.empty()) xml_.fail(e, "no <mksave> before it: there is no mk to restore");
     family_ = savedMks_.back().family;
     mkBound_ = savedMks_.back().mkBound;
     mkFluid_ = savedMks_.back().mkFluid;
+    usePattern(savedMks_.back().pattern);
     savedMks_.pop_back();
   } else if (name == "statesave") {
     // GenCase's state: the mk, the transformation and the distances on the stacks <mksave>,
     // <matrixsave> and <dpctessave> use, the draw and box limit modes on their own.
     xml_.onlyChildren(e, {});
     if (savedModes_.size() >= 1000000) xml_.fail(e, "more than a million <statesave> without <stateload>");
-    savedMks_.push_back(SavedMk{family_, mkBound_, mkFluid_});
+    savedMks_.push_back(SavedMk{family_, mkBound_, mkFluid_, pattern_});
     savedTransforms_.push_back(transform_);
     savedReach_.push_back(reach_);
     savedModes_.push_back(SavedModes{int(drawMode_), boxLimitsIncluded_});
@@ -166,6 +167,7 @@ bool GeometryCommands::familyCommand(const XMLElement* e) {
       family_ = savedMks_.back().family;
       mkBound_ = savedMks_.back().mkBound;
       mkFluid_ = savedMks_.back().mkFluid;
+      usePattern(savedMks_.back().pattern);
       savedMks_.pop_back();
     }
     if (!savedTransforms_.empty()) {
@@ -330,8 +332,8 @@ bool GeometryCommands::drawCommand(const XMLElement* e) {
 }
 
 void GeometryCommands::command(const XMLElement* e) {
-  if (drawSettingsCommand(e) || listCommand(e) || familyCommand(e) || transformCommand(e) || drawCommand(e) ||
-      recordCommand(e))
+  if (drawSettingsCommand(e) || listCommand(e) || familyCommand(e) || patternCommand(e) || transformCommand(e) ||
+      drawCommand(e) || recordCommand(e))
     return;
   xml_.refuseIfUnsupported(e, "mainlist");
   xml_.fail(e, "unknown geometry command");
@@ -409,6 +411,50 @@ bool runVariableCommand(const XmlReader& xml, const XMLElement* e, CaseVariables
       xml.fail(e, fmt::format("{}=\"{}\": {}", name, a->Value(), err.what()));
     }
   }
+  return true;
+}
+
+void GeometryCommands::usePattern(const PatternState& p) {
+  pattern_ = p;
+  generator_.usePattern(p.pattern, p.background, p.backgroundFamily);
+}
+
+// <setpattern name> (GenCase's built-in "solid": none) and the background of its empty places:
+// <setmkbackvoid>, <setmkbackfluid mk>, <setmkbackbound mk>, <setmkbackclear>. False when `e`
+// is none of them.
+bool GeometryCommands::patternCommand(const XMLElement* e) {
+  const std::string_view name = e->Name();
+  PatternState p = pattern_;
+  using Background = gen::ParticleGenerator::Background;
+  if (name == "setpattern") {
+    xml_.onlyChildren(e, {});
+    const std::string which = xml_.attr(e, "name");
+    std::string lower = which;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+    if (lower == "solid") {
+      p.pattern = -1;
+    } else {
+      p.pattern = generator_.patternIndex(which);
+      if (p.pattern < 0) xml_.fail(e, fmt::format("name=\"{}\": no such pattern in <casedef><patterns>", which));
+    }
+  } else if (name == "setmkbackvoid" || name == "setmkbackclear") {
+    xml_.onlyChildren(e, {});
+    p.background = name == "setmkbackvoid" ? Background::Void : Background::Keep;
+    p.backgroundFamily = 0;
+  } else if (name == "setmkbackfluid" || name == "setmkbackbound") {
+    xml_.onlyChildren(e, {});
+    const bool bound = name == "setmkbackbound";
+    const int mk = xml_.integer(e, "mk");
+    const int limit = bound ? boundCount_ : fluidCount_;
+    if (mk < 0 || mk >= limit)
+      xml_.fail(e, fmt::format("mk {} is outside 0..{} (<mkconfig {}count=\"{}\">)", mk, limit - 1,
+                               bound ? "bound" : "fluid", limit));
+    p.background = Background::Family;
+    p.backgroundFamily = generator_.family(bound, mk);
+  } else {
+    return false;
+  }
+  usePattern(p);
   return true;
 }
 

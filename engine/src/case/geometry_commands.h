@@ -93,9 +93,20 @@ class GeometryCommands {
   std::optional<uint16_t> family_;  // 0 = void
   std::optional<int> mkBound_;      // the mkbound of family_ while it is a boundary one
   std::optional<int> mkFluid_;      // the mkfluid of family_ while it is a fluid one
+  // The particle pattern shapes are drawn with and its background (geometry/node_pattern.h),
+  // saved and restored with the mk.
+  struct PatternState {
+    int pattern = -1;
+    gen::ParticleGenerator::Background background = gen::ParticleGenerator::Background::Keep;
+    uint16_t backgroundFamily = 0;
+  };
+  PatternState pattern_;
+  void usePattern(const PatternState& p);
+  bool patternCommand(const XMLElement* e);
   struct SavedMk {
     std::optional<uint16_t> family;
     std::optional<int> mkBound, mkFluid;
+    PatternState pattern;
   };
   std::vector<SavedMk> savedMks_;   // <mksave> and <statesave> (one stack, as GenCase)
   // <statesave>'s own parts of GenCase's state: the draw mode and the box limit mode.

@@ -134,6 +134,8 @@ class CaseReader : public XmlReader {
   const XMLElement* genParticles_ = nullptr;
   const XMLElement* genConstants_ = nullptr;
   const XMLElement* genMotion_ = nullptr;
+  const XMLElement* patterns_ = nullptr;  // <casedef><patterns>
+  void readPatterns(const XMLElement* patterns, gen::ParticleGenerator& generator) const;
   std::vector<WavePaddle> paddles_;  // <special><wavepaddles>, given to their motion objects after <motion>
   const XMLElement* initialize_ = nullptr;  // <special><initialize>, applied to the particles once they exist
   const XMLElement* execution_ = nullptr;   // <execution>, read once the geometry's variables exist
@@ -245,6 +247,7 @@ const XMLElement* CaseReader::readGeometry(const XMLElement* geometry, std::map<
 void CaseReader::readCaseDef(const XMLElement* casedef) {
   const XMLElement *constants = nullptr, *mkconfig = nullptr, *geometry = nullptr, *motion = nullptr;
   const XMLElement *floatings = nullptr, *properties = nullptr, *normals = nullptr, *initials = nullptr;
+  const XMLElement* patterns = nullptr;
   for (const XMLElement* e = casedef->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string_view name = e->Name();
     if (skipped(e)) continue;
@@ -255,6 +258,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
                               : name == "properties" ? &properties
                               : name == "motion"     ? &motion
                               : name == "initials"   ? &initials
+                              : name == "patterns"   ? &patterns
                                                      : nullptr;
     if (slot) {
       if (*slot) fail(e, "appears twice");
@@ -271,6 +275,7 @@ void CaseReader::readCaseDef(const XMLElement* casedef) {
   if (mkconfig) readMkConfig(mkconfig);
   if (!geometry) fail(casedef, "missing element <geometry>");
 
+  patterns_ = patterns;
   std::map<std::string, const XMLElement*> lists;
   const XMLElement* mainlist = readGeometry(geometry, lists);
   if (genParticles_) {
@@ -500,6 +505,36 @@ void CaseReader::defineVariable(const XMLElement* e, const std::string& name, do
   }
 }
 
+// <casedef><patterns>: GenCase's particle patterns (geometry/node_pattern.h), each checked as
+// GenCase checks it (a bad one stops the case even when no shape uses it); names are
+// case-insensitive and unique, and "solid" is GenCase's own (no pattern).
+void CaseReader::readPatterns(const XMLElement* patterns, gen::ParticleGenerator& generator) const {
+  onlyChildren(patterns, {"pattern"});
+  for (const XMLElement* e = patterns->FirstChildElement("pattern"); e; e = e->NextSiblingElement("pattern")) {
+    if (skipped(e)) continue;
+    onlyChildren(e, {"size", "scale", "gap", "border"});
+    const std::string name = attr(e, "name");
+    if (generator.patternIndex(name) >= 0) fail(e, fmt::format("name=\"{}\": the pattern name already exists", name));
+    int64_t size[3] = {1, 1, 1}, scale[3] = {1, 1, 1}, gap[3] = {0, 0, 0}, border[3] = {0, 0, 0};
+    const auto read = [&](const char* element, int64_t out[3], bool needed) {
+      const XMLElement* c = needed ? child(e, element) : optionalChild(e, element);
+      if (!c) return;
+      onlyChildren(c, {});
+      out[0] = integer(c, "x");
+      out[1] = integer(c, "y");
+      out[2] = integer(c, "z");
+    };
+    read("size", size, true);
+    read("scale", scale, false);
+    read("gap", gap, false);
+    read("border", border, false);
+    gen::NodePattern p;
+    const std::string problem = gen::makeNodePattern(name, attr(e, "pattern"), size, scale, gap, border, p);
+    if (!problem.empty()) fail(e, fmt::format("pattern \"{}\": {}", name, problem));
+    generator.addPattern(std::move(p));
+  }
+}
+
 void CaseReader::runMainList(const XMLElement* list, const std::map<std::string, const XMLElement*>& lists) {
   gen::LatticeSpec spec;
   spec.dp = c_.dp;
@@ -511,6 +546,7 @@ void CaseReader::runMainList(const XMLElement* list, const std::map<std::string,
   spec.boundPairs = c_.constants.latticeBound == 2;
   spec.fluidPairs = c_.constants.latticeFluid == 2;
   gen::ParticleGenerator generator(spec);
+  if (patterns_) readPatterns(patterns_, generator);
   GeometryCommands commands(*this, variables_, c_.name, c_.dp, boundCount_, fluidCount_, lists, generator);
   commands.run(list);
   shapeFiles_ = commands.shapeFiles();

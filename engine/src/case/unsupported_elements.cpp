@@ -13,7 +13,6 @@ struct Unsupported {
 // From DualSPHysics 5.4's format reference (GenCase_CaseTemplate.xml and _FmtXML_*.xml); the
 // coverage table (docs/format-coverage.md) lists them as refused.
 constexpr Unsupported kUnsupported[] = {
-    {"casedef", "patterns", "GenCase's particle patterns"},
     {"casedef", "vres", "variable resolution (VRes) buffer zones"},
     {"mkconfig", "mkorientbound", "the orientation of boundary mk numbers"},
     {"fillbox", "endpoint", "a fill box given by its end point"},
@@ -45,12 +44,7 @@ constexpr Unsupported kUnsupported[] = {
     {"mainlist", "fillfigure", "a fill bounded by a figure of triangles"},
     {"mainlist", "rotateadv", "a rotation by three angles"},
     {"mainlist", "setfrdrawmode", "the draw mode of figures"},
-    {"mainlist", "setmkbackbound", "a background boundary mk"},
-    {"mainlist", "setmkbackclear", "clearing the background mk"},
-    {"mainlist", "setmkbackfluid", "a background fluid mk"},
-    {"mainlist", "setmkbackvoid", "a background void mk"},
     {"mainlist", "setmknextauto", "automatic next mk numbers"},
-    {"mainlist", "setpattern", "a particle pattern"},
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -45,6 +46,34 @@ uint16_t ParticleGenerator::family(bool bound, int local) {
   return uint16_t(families_.size());
 }
 
+int ParticleGenerator::addPattern(NodePattern p) {
+  patterns_.push_back(std::move(p));
+  return int(patterns_.size()) - 1;
+}
+
+int ParticleGenerator::patternIndex(const std::string& name) const {
+  const auto lower = [](std::string t) {
+    for (char& c : t) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return t;
+  };
+  for (size_t k = 0; k < patterns_.size(); ++k)
+    if (lower(patterns_[k].name) == lower(name)) return int(k);
+  return -1;
+}
+
+void ParticleGenerator::usePattern(int pattern, Background background, uint16_t backgroundFamily) {
+  pattern_ = pattern;
+  background_ = background;
+  backgroundFamily_ = backgroundFamily;
+}
+
+void ParticleGenerator::push(Op op) {
+  op.pattern = pattern_;
+  op.background = background_;
+  op.backgroundFamily = backgroundFamily_;
+  ops_.push_back(op);
+}
+
 int64_t ParticleGenerator::snapIndex(double x, int a) const {
   // std::round goes half-way values away from zero, as GenCase does. Clamp one node beyond the
   // lattice before converting, so huge shapes cannot overflow and faces outside the lattice stay
@@ -80,7 +109,7 @@ void ParticleGenerator::drawBox(const Vec3d& lo, const Vec3d& hi, bool solid, ui
   op.solid = solid;
   op.faces = faces & kAllFaces;
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 void ParticleGenerator::drawWave(const Vec3d& lo, const Vec3d& hi, double level, double height, double k, double x0,
@@ -89,7 +118,7 @@ void ParticleGenerator::drawWave(const Vec3d& lo, const Vec3d& hi, double level,
   op.prism = int(waves_.size());
   waves_.push_back({level, height, k, x0});
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 void ParticleGenerator::drawBoxInterior(const Vec3d& lo, const Vec3d& hi, uint16_t family) {
@@ -102,7 +131,7 @@ void ParticleGenerator::drawBoxInterior(const Vec3d& lo, const Vec3d& hi, uint16
   ++op.box.lo[2];  // strictly between the bottom and the top
   --op.box.hi[2];
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 std::string ParticleGenerator::snappedPrism(const std::vector<Vec3d>& points, PrismShape& prism) const {
@@ -127,7 +156,7 @@ std::string ParticleGenerator::drawPrism(const std::vector<Vec3d>& points, uint6
   op.family = family;
   op.prism = int(prisms_.size());
   prisms_.push_back(std::move(prism));
-  ops_.push_back(op);
+  push(op);
   return "";
 }
 
@@ -153,7 +182,7 @@ void ParticleGenerator::drawMesh(const std::vector<std::array<Vec3d, 3>>& triang
   op.family = family;
   op.prism = int(meshes_.size());
   meshes_.push_back(std::move(snapped));
-  ops_.push_back(op);
+  push(op);
 }
 
 void ParticleGenerator::drawPyramid(const Vec3d& apex, const std::vector<Vec3d>& base, uint64_t faces, bool interior,
@@ -188,7 +217,7 @@ void ParticleGenerator::drawPyramid(const Vec3d& apex, const std::vector<Vec3d>&
       op.family = family;
       op.prism = int(convexes_.size());
       convexes_.push_back(std::move(planes));
-      ops_.push_back(op);
+      push(op);
     }
   }
   std::vector<std::array<Vec3d, 3>> triangles;
@@ -215,7 +244,7 @@ void ParticleGenerator::drawSphere(const Vec3d& centre, double radius, SphereDra
     op.box.hi[a] = op.seed[a] + span;
   }
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 void ParticleGenerator::drawCylinder(const Vec3d& a, const Vec3d& b, double radius, uint64_t faces, bool interior,
@@ -235,7 +264,7 @@ void ParticleGenerator::drawCylinder(const Vec3d& a, const Vec3d& b, double radi
   op.faces = faces;
   op.solid = interior;
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 void ParticleGenerator::drawLine(const Vec3d& a, const Vec3d& b, uint16_t family, double reach) {
@@ -248,7 +277,7 @@ void ParticleGenerator::drawLine(const Vec3d& a, const Vec3d& b, uint16_t family
   }
   op.reach = reach;
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 void ParticleGenerator::drawEllipsoid(const Vec3d& focus1, const Vec3d& focus2, double sumR, SphereDraw what,
@@ -271,7 +300,7 @@ void ParticleGenerator::drawEllipsoid(const Vec3d& focus1, const Vec3d& focus2, 
   op.reach = reach;
   op.sphere = what;
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 NodeBox ParticleGenerator::strictlyInside(const std::pair<Vec3d, Vec3d>& box) const {
@@ -289,7 +318,7 @@ void ParticleGenerator::redraw(const std::optional<std::pair<Vec3d, Vec3d>>& box
   if (box) op.box = strictlyInside(*box);
   op.redrawFrom = from;
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 void ParticleGenerator::redrawNear(const std::optional<std::pair<Vec3d, Vec3d>>& box, const NearRule& rule,
@@ -299,7 +328,7 @@ void ParticleGenerator::redrawNear(const std::optional<std::pair<Vec3d, Vec3d>>&
   op.prism = int(nearRules_.size());
   nearRules_.push_back(rule);
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 std::string ParticleGenerator::fillPrism(const Vec3d& seed, const std::vector<Vec3d>& points, uint8_t kinds, bool invert,
@@ -328,7 +357,7 @@ void ParticleGenerator::fillFrom(const Vec3d& seed, uint8_t kinds, bool invert, 
   op.fillFluidLocal = fluidLocal;
   op.fillBoundLocal = boundLocal;
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d& hi, FillKind kind,
@@ -348,7 +377,7 @@ void ParticleGenerator::fillBox(const Vec3d& seed, const Vec3d& lo, const Vec3d&
   op.fillKind = kind;
   op.fillBoundLocal = kind == FillKind::Bound ? boundLocal : -1;
   op.family = family;
-  ops_.push_back(op);
+  push(op);
 }
 
 namespace {
@@ -394,6 +423,14 @@ class NodeGrid {
     for (int64_t i = 0; i < int64_t(n_[0]); ++i) std::fill_n(nodes_.get() + uint64_t(i) * plane, plane, uint16_t(0));
   }
 
+  // The particle pattern the writes below go through (geometry/node_pattern.h): a node that is
+  // not one of its particle places gets the background instead of the value (or keeps its own).
+  void usePattern(const NodePattern* pattern, ParticleGenerator::Background background, uint16_t backgroundFamily) {
+    pattern_ = pattern;
+    background_ = background;
+    backgroundFamily_ = backgroundFamily;
+  }
+
   // Sets the nodes of `region` for which member(i, j, k) holds.
   template <typename Member>
   void fillIf(const NodeBox& region, uint16_t value, Member member) {
@@ -403,12 +440,16 @@ class NodeGrid {
     for (int64_t i = r.lo[0]; i <= r.hi[0]; ++i)
       for (int64_t j = r.lo[1]; j <= r.hi[1]; ++j)
         for (int64_t k = r.lo[2]; k <= r.hi[2]; ++k)
-          if (member(i, j, k)) nodes_[index(i, j, k)] = value;
+          if (member(i, j, k)) write(i, j, k, value);
   }
 
   void fill(const NodeBox& region, uint16_t value) {
     const NodeBox r = intersect(region, span_);
     if (r.empty()) return;
+    if (pattern_) {
+      fillIf(region, value, [](int64_t, int64_t, int64_t) { return true; });
+      return;
+    }
 #pragma omp parallel for schedule(static)
     for (int64_t i = r.lo[0]; i <= r.hi[0]; ++i) {
       for (int64_t j = r.lo[1]; j <= r.hi[1]; ++j) {
@@ -453,7 +494,7 @@ class NodeGrid {
     while (!stack.empty()) {
       const std::array<int64_t, 3> q = stack.back();
       stack.pop_back();
-      nodes_[index(q[0], q[1], q[2])] = value;
+      write(q[0], q[1], q[2], value);
       for (int d = 0; d < 3; ++d) {
         for (int64_t step : {-1, 1}) {
           std::array<int64_t, 3> n = q;
@@ -471,7 +512,15 @@ class NodeGrid {
   void set(int64_t i, int64_t j, int64_t k, uint16_t value) {
     if (i < span_.lo[0] || i > span_.hi[0] || j < span_.lo[1] || j > span_.hi[1] || k < span_.lo[2] || k > span_.hi[2])
       return;
-    nodes_[index(i, j, k)] = value;
+    write(i, j, k, value);
+  }
+
+  // A node of the span takes `value` (or the pattern's background).
+  void write(int64_t i, int64_t j, int64_t k, uint16_t value) {
+    uint16_t& node = nodes_[index(i, j, k)];
+    if (!pattern_ || pattern_->filled(i, j, k)) node = value;
+    else if (background_ == ParticleGenerator::Background::Void) node = 0;
+    else if (background_ == ParticleGenerator::Background::Family) node = backgroundFamily_;
   }
 
   const uint16_t* nodes() const { return nodes_.get(); }
@@ -481,11 +530,20 @@ class NodeGrid {
   NodeBox span_;
   uint64_t n_[3] = {0, 0, 0};
   std::unique_ptr<uint16_t[]> nodes_;
+  const NodePattern* pattern_ = nullptr;
+  ParticleGenerator::Background background_ = ParticleGenerator::Background::Keep;
+  uint16_t backgroundFamily_ = 0;
 };
 
 // Draws one operation into the node array, in the order of the commands. One case per shape of
 // GenCase, each a short loop over its nodes: kept together, they read as the list of shapes.
 void ParticleGenerator::paint(NodeGrid& grid, const Op& op) const {
+  grid.usePattern(op.pattern >= 0 ? &patterns_[size_t(op.pattern)] : nullptr, op.background, op.backgroundFamily);
+  paintShape(grid, op);
+  grid.usePattern(nullptr, Background::Keep, 0);
+}
+
+void ParticleGenerator::paintShape(NodeGrid& grid, const Op& op) const {
   switch (op.kind) {
     case Kind::Fill:
       if (op.fillKinds != 0) {  // <fillpoint>, <fillprism>

@@ -65,6 +65,7 @@
 #include <string_view>
 #include <vector>
 
+#include "geometry/node_pattern.h"
 #include "geometry/prism_shape.h"
 #include "model/case_model.h"
 
@@ -127,6 +128,14 @@ class ParticleGenerator {
 
   // The family drawn by later shapes; registered on first use. Returns its id (>= 1).
   uint16_t family(bool bound, int local);
+
+  // Particle patterns (geometry/node_pattern.h): every shape drawn from now on keeps the
+  // pattern's particle places (`pattern`: an index of addPattern, -1 none) and gives its empty
+  // places the background: left as they are (Keep), emptied (Void) or given `backgroundFamily`.
+  enum class Background : uint8_t { Keep, Void, Family };
+  int addPattern(NodePattern p);
+  int patternIndex(const std::string& name) const;  // case-insensitive; -1: none
+  void usePattern(int pattern, Background background, uint16_t backgroundFamily);
 
   // Records a box from `lo` to `hi` (world coordinates, any order). `faces` is a BoxFace mask;
   // `solid` fills the whole box instead. family 0 erases (void).
@@ -259,6 +268,9 @@ class ParticleGenerator {
     int fillFluidLocal = -1;
     int redrawFrom = 0;
     Vec3d focus[2] = {};  // an ellipsoid's snapped foci, in metres
+    int pattern = -1;     // the particle pattern it is drawn with (patterns_), and its background
+    Background background = Background::Keep;
+    uint16_t backgroundFamily = 0;
     int64_t seed[3] = {0, 0, 0};  // node index; a sphere's centre; a solid box's low corner
     double radius = 0;             // a sphere's, in nodes; a cylinder's, in metres
     double radiusGiven = 0;        // a sphere's, in metres
@@ -271,7 +283,8 @@ class ParticleGenerator {
   // The prism of world points `points` snapped to nodes (geometry/prism_shape.h); why they make
   // none, or an empty string.
   std::string snappedPrism(const std::vector<Vec3d>& points, PrismShape& prism) const;
-  void paint(NodeGrid& grid, const Op& op) const;
+  void paint(NodeGrid& grid, const Op& op) const;       // with the op's pattern
+  void paintShape(NodeGrid& grid, const Op& op) const;
   std::optional<NodeBox> drawnSpan() const;
   std::vector<uint16_t> familyOrder(const std::vector<uint64_t>& count) const;
   void placeParticles(const NodeGrid& grid, const NodeBox& span, std::vector<uint64_t>& planeCount,
@@ -282,6 +295,11 @@ class ParticleGenerator {
   NodeBox lattice_;
   std::vector<Family> families_;  // id - 1
   std::vector<Op> ops_;
+  std::vector<NodePattern> patterns_;
+  int pattern_ = -1;
+  Background background_ = Background::Keep;
+  uint16_t backgroundFamily_ = 0;
+  void push(Op op);  // with the pattern in use
   std::vector<PrismShape> prisms_;
   std::vector<std::vector<std::array<Vec3d, 3>>> meshes_;  // snapped vertices (node indices)
   std::vector<NearRule> nearRules_;  // <redrawnear>, by Op::prism
