@@ -1,15 +1,18 @@
 #include "case/relaxation_zones_reader.h"
 
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 #include <string>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "case/ml_pistons_reader.h"
 #include "case/wave_paddles_reader.h"
 #include "geometry/draw_transform.h"
 #include "physics/relaxation_zone_physics.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {
@@ -69,6 +72,74 @@ class RelaxReader {
     else z.coefDir = {1, 0, 0};
     z.drift = optional(e, "driftcorrection", 0);
     if (z.drift < 0) failValue(e, "driftcorrection", "must not be negative (0: off, 1: the whole Stokes drift)");
+    return z;
+  }
+
+  // <rzwaves_external_1d>: DualSPHysics reads <filesvel>_velx_xNN_y00.csv (and _velz_ with
+  // <usevelz>) beside the case, NN from <filesvelx initial> for <filesvelx count> files.
+  RelaxExternalZone external(const XMLElement* e) {
+    x_.onlyChildren(e, {"start", "duration", "depth", "swl", "filesvel", "filesvelx", "usevelz", "movedata", "dpz",
+                        "smooth", "center", "width", "coefdir", "coefdt", "function", "driftcorrection",
+                        "driftinitialramp"});
+    RelaxExternalZone z;
+    common(e, z.common);
+    z.depth = optional(e, "depth", 0);
+    z.swl = optional(e, "swl", 0);
+    if (optional(e, "driftcorrection", 0) != 0)
+      failValue(e, "driftcorrection",
+                "is not supported for external velocity data by this engine (its rule was not measured); use 0");
+    const XMLElement* base = x_.child(e, "filesvel");
+    x_.onlyChildren(base, {});
+    const std::string name = x_.attr(base, "value");
+    const XMLElement* which = x_.child(e, "filesvelx");
+    x_.onlyChildren(which, {});
+    const int first = x_.integer(which, "initial"), count = x_.integer(which, "count");
+    if (first < 0 || count < 1 || first + count > 100)
+      x_.fail(which, fmt::format("initial={} count={}: files 00 to 99, at least one", first, count));
+    if (const XMLElement* u = x_.optionalChild(e, "usevelz")) z.useVelz = x_.boolean(u, "value", false);
+    if (const XMLElement* m = x_.optionalChild(e, "movedata")) z.moveData = x_.vec(m, 0);
+    if (const XMLElement* d = x_.optionalChild(e, "dpz")) {
+      x_.onlyChildren(d, {});
+      z.dpzCoef = x_.real(d, "valuedp", 2);
+      if (!(z.dpzCoef > 0)) x_.fail(d, "valuedp must be positive");
+    }
+    const double smooth = optional(e, "smooth", 0);
+    if (!(smooth >= 0 && smooth <= 1000) || smooth != std::floor(smooth))
+      failValue(e, "smooth", "must be a whole number from 0 to 1000 (nodes each side)");
+    z.smooth = int(smooth);
+    z.centerX = x_.vec(x_.child(e, "center")).x;
+    z.width = required(e, "width");
+    if (!(z.width > 0)) failValue(e, "width", "must be positive: the zone's length along x");
+    if (const XMLElement* c = x_.optionalChild(e, "coefdir")) z.coefDir = x_.vec(c, 0);
+    if (z.coefDir.z != 0 && !z.useVelz)
+      x_.fail(x_.child(e, "coefdir"), "coefdir.z is not zero but velocity in z is not loaded (<usevelz value=\"true\">), "
+                                     "as DualSPHysics refuses");
+    const std::filesystem::path dir = std::filesystem::path(x_.path()).parent_path();
+    for (int k = first; k < first + count; ++k)
+      for (const char* component : {"velx", "velz"}) {
+        if (std::string_view(component) == "velz" && !z.useVelz) continue;
+        const std::string file = (dir / fmt::format("{}_{}_x{:02}_y00.csv", name, component, k)).string();
+        try {
+          (std::string_view(component) == "velx" ? z.velx : z.velz).push_back(readMlPistonData(file));
+        } catch (const InputError& err) {
+          x_.fail(base, err.what());
+        }
+      }
+    // The files at evenly spaced x (DualSPHysics: "Positions of data files are invalid") with the
+    // same times.
+    const MlPistonData& f0 = z.velx.front();
+    const double dpx = z.velx.size() > 1 ? z.velx[1].posx - f0.posx : 0;
+    if (z.velx.size() > 1 && !(dpx > 0)) x_.fail(base, "the files' px must increase with their number");
+    for (size_t k = 0; k < z.velx.size(); ++k) {
+      const MlPistonData& f = z.velx[k];
+      if (std::fabs(f.posx - (f0.posx + double(k) * dpx)) > 0.025 * dpx)
+        x_.fail(base, fmt::format("{}: px {:g} is not {:g}: the files must be evenly spaced in x (DualSPHysics: "
+                                  "\"Positions of data files are invalid\")",
+                                  f.file, f.posx, f0.posx + double(k) * dpx));
+      for (const MlPistonData* g : {&f, z.useVelz ? &z.velz[k] : &f})
+        if (g->times != f0.times)
+          x_.fail(base, fmt::format("{}: its times are not those of {}", g->file, f0.file));
+    }
     return z;
   }
 
@@ -189,15 +260,12 @@ void readRelaxationZones(const XmlReader& x, const XMLElement* e, CaseRelaxation
   for (const XMLElement* z = e->FirstChildElement(); z; z = z->NextSiblingElement()) {
     if (skipped(z)) continue;
     const std::string_view name = z->Name();
-    const bool known = name == "rzwaves_regular" || name == "rzwaves_spectrum" || name == "rz_uniform";
-    if (!known) {
-      if (name == "rzwaves_external_1d")
-        x.fail(z, "relaxation zones from external velocity files (SWASH) are not supported by this engine: "
-                  "their file format is not published by DualSPHysics");
-      x.unknown(z, e);
-    }
+    const bool known = name == "rzwaves_regular" || name == "rzwaves_spectrum" || name == "rz_uniform" ||
+                       name == "rzwaves_external_1d";
+    if (!known) x.unknown(z, e);
     if (!x.boolean(z, "active", true)) continue;
     if (name == "rz_uniform") out.uniform.push_back(reader.uniform(z));
+    else if (name == "rzwaves_external_1d") out.external.push_back(reader.external(z));
     else out.waves.push_back(reader.waves(z, name == "rzwaves_spectrum"));
   }
 }

@@ -10,6 +10,7 @@
 
 #include <vector>
 
+#include "model/case_ml_pistons.h"
 #include "model/case_wave_paddles.h"
 #include "model/vec3d.h"
 
@@ -55,10 +56,27 @@ struct RelaxUniformZone {
   std::vector<double> times, values;  // <velocitytimes>: linear between rows, held beyond them
 };
 
+// <rzwaves_external_1d>: the target is external velocity data (e.g. SWASH output), one file per
+// x position (<filesvel>_velx_xNN_y00.csv, and _velz_ ones with <usevelz>), in the format of
+// the multi-layer pistons' files (model/case_ml_pistons.h), through the band |x - centerX| <=
+// width/2; the rules are in run/relaxation_zones.h.
+struct RelaxExternalZone {
+  RelaxZoneCommon common;
+  std::vector<MlPistonData> velx, velz;  // per file, in x order
+  bool useVelz = false;
+  Vec3d moveData;          // <movedata>: the data's positions moved by it
+  double dpzCoef = 2;      // <dpz valuedp>: the grid's step in z, times dp
+  int smooth = 0;          // <smooth>: nodes each side averaged in z
+  double centerX = 0, width = 0;
+  Vec3d coefDir{1, 0, 0};  // x and z scale F for each velocity component
+  double depth = 0, swl = 0;
+};
+
 struct CaseRelaxationZones {
   std::vector<RelaxWaveZone> waves;
   std::vector<RelaxUniformZone> uniform;
-  bool empty() const { return waves.empty() && uniform.empty(); }
+  std::vector<RelaxExternalZone> external;
+  bool empty() const { return waves.empty() && uniform.empty() && external.empty(); }
 };
 
 }  // namespace sph

@@ -19,6 +19,9 @@
 //  * uniform zones: inside the (turned) box, strictly; s = the distance from the box's centre
 //    along its direction over half the box's length that way; all three components blended
 //    towards the velocity along the direction;
+//  * external zones (run/relaxation_zones.h): the band of wave zones, the target bilinear in the
+//    data's grid of x and z (the end nodes' beyond it), x blended with F coefdir.x, z with
+//    F coefdir.z when the data have z velocities;
 //  * only fluid particles (not floating bodies, not excluded ones); the times are the step's start.
 #pragma once
 
@@ -31,7 +34,7 @@
 
 namespace sph {
 
-enum class RelaxKind : uint32_t { Regular, Spectrum, Uniform };
+enum class RelaxKind : uint32_t { Regular, Spectrum, Uniform, External };
 
 // One zone as it acts during one step: the host works out the time-dependent terms.
 struct RelaxZoneStep {
@@ -52,6 +55,14 @@ struct RelaxZoneStep {
   // direction; the target velocity.
   double origin[3] = {0, 0, 0}, axes[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, size[3] = {0, 0, 0};
   double center[3] = {0, 0, 0}, dir[3] = {1, 0, 0}, velocity[3] = {0, 0, 0};
+  // External data (rzwaves_external_1d): nodes (i, k) at (pxmin + i dpx, pzmin + k dpz), i up to
+  // npx1, k up to npz1, at index i (npz1 + 1) + k of the tables extA and extB (x velocities; z
+  // ones from extAz, extBz when useVelz), where the particles live, mixed at extF: the target is
+  // A + extF (B - A), bilinear in x and z, the end nodes' beyond them (DualSPHysics'
+  // KerCalcVelocityExternalXZ). centerX, widthHalf, coefX, coefZ as for wave zones.
+  double pxmin = 0, pzmin = 0, dpx = 1, dpz = 1, extF = 0;
+  uint32_t npx1 = 0, npz1 = 0, useVelz = 0;
+  const double *extA = nullptr, *extB = nullptr, *extAz = nullptr, *extBz = nullptr;
 };
 
 namespace relax {
@@ -90,6 +101,38 @@ SPH_HD inline void waveVelocity(const RelaxZoneStep& z, double xr, double zr, do
   }
 }
 
+// Along one axis of the external grid: the node below pos (n1 at most) and the weight of the
+// next (DualSPHysics' KerGetInterpolationData).
+SPH_HD inline uint32_t externalCell(double pos, double posmin, double dp, uint32_t n1, double* f) {
+  double d = pos > posmin ? pos - posmin : 0.0;
+  uint32_t c = uint32_t(d / dp);
+  if (c > n1) {
+    c = n1;
+    d = 0;
+  } else {
+    d -= dp * c;
+  }
+  *f = d / dp;
+  return c;
+}
+
+// The external target at (x, z) from the tables a and b mixed at f.
+SPH_HD inline double externalVelocity(const RelaxZoneStep& z, const double* a, const double* b, double x, double zz) {
+  uint32_t cx = 0, cz = 0;
+  double fx = 0, fz = 0;
+  if (z.npx1) cx = externalCell(x, z.pxmin, z.dpx, z.npx1, &fx);
+  if (z.npz1) cz = externalCell(zz, z.pzmin, z.dpz, z.npz1, &fz);
+  const uint32_t npz = z.npz1 + 1;
+  const uint32_t p000 = cx * npz + cz;
+  const uint32_t p100 = cx < z.npx1 ? p000 + npz : p000;
+  const uint32_t p001 = cz < z.npz1 ? p000 + 1 : p000;
+  const uint32_t p101 = cx < z.npx1 ? p001 + npz : p001;
+  auto at = [&](uint32_t q) { return a[q] + z.extF * (b[q] - a[q]); };
+  const double v000 = fz * at(p001) + (1. - fz) * at(p000);
+  const double v100 = z.npx1 ? fz * at(p101) + (1. - fz) * at(p100) : v000;
+  return z.npx1 ? fx * (v100 - v000) + v000 : v000;
+}
+
 }  // namespace relax
 
 template <typename T>
@@ -119,6 +162,14 @@ SPH_HD SPH_FORCEINLINE void relaxParticle(uint32_t i, const Real4<T>* pos, Real4
   const double s = xr / z.widthHalf;
   if (!(s >= -1 && s <= 1)) return;
   const double f = relax::weight(z, s) * coef;
+  if (z.kind == RelaxKind::External) {
+    const double fx = f * z.coefX, fz = f * z.coefZ;
+    v.x = T(fx * relax::externalVelocity(z, z.extA, z.extB, p[0], p[2]) + (1 - fx) * double(v.x));
+    if (z.useVelz && z.coefZ != 0)
+      v.z = T(fz * relax::externalVelocity(z, z.extAz, z.extBz, p[0], p[2]) + (1 - fz) * double(v.z));
+    velrho[i] = v;
+    return;
+  }
   const double zr = p[2] - z.swl;
   double u, w;
   relax::waveVelocity(z, xr, zr, u, w);

@@ -1,5 +1,6 @@
 #include "run/relaxation_zones.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -12,6 +13,7 @@
 #include "motion/paddle_irregular_law.h"
 #include "motion/paddle_regular_law.h"
 #include "output/output.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {
@@ -34,7 +36,20 @@ bool acting(const RelaxZoneCommon& c, double end, double t) { return t >= c.star
 
 }  // namespace
 
-RelaxationZones::RelaxationZones(const CaseRelaxationZones& c, double gravity, double timeMax) : gravity_(gravity) {
+namespace {
+
+// A row's velocity at height z: linear between its levels, the end levels' beyond them.
+double profileAt(const double* z, const double* v, uint32_t n, double at) {
+  if (at <= z[0]) return v[0];
+  for (uint32_t i = 0; i + 1 < n; ++i)
+    if (z[i] <= at && at < z[i + 1]) return v[i] + (v[i + 1] - v[i]) * ((at - z[i]) / (z[i + 1] - z[i]));
+  return v[n - 1];
+}
+
+}  // namespace
+
+RelaxationZones::RelaxationZones(const CaseRelaxationZones& c, double gravity, double timeMax, double dp)
+    : gravity_(gravity) {
   for (const RelaxWaveZone& z : c.waves) {
     Wave w;
     w.zone = z;
@@ -60,6 +75,98 @@ RelaxationZones::RelaxationZones(const CaseRelaxationZones& c, double gravity, d
     uniform_.push_back(z);
     uniformEnd_.push_back(endOf(z.common, timeMax));
   }
+  for (const RelaxExternalZone& z : c.external) {
+    External x;
+    x.zone = z;
+    x.end = endOf(z.common, timeMax);
+    const MlPistonData& f0 = z.velx.front();
+    // The rows kept: 0 <= T <= the zone's end (an absolute time, as DualSPHysics compares them).
+    std::vector<size_t> rows;
+    for (size_t r = 0; r < f0.times.size(); ++r)
+      if (f0.times[r] >= 0 && f0.times[r] <= x.end) rows.push_back(r);
+    if (rows.size() < 2)
+      throw InputError(fmt::format("<rzwaves_external_1d> (line {}): {} row(s) of {} between 0 and the zone's end "
+                                   "{:g} s; at least two are needed",
+                                   z.common.line, rows.size(), f0.file, x.end));
+    for (size_t r : rows) x.times.push_back(f0.times[r]);
+    const size_t nx = z.velx.size();
+    x.npx1 = uint32_t(nx - 1);
+    x.dpx = nx > 1 ? z.velx[1].posx - f0.posx : 1.0;
+    x.pxmin = f0.posx + z.moveData.x;
+    x.dpz = z.dpzCoef * dp;
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (const MlPistonData& f : z.velx) {
+      const double* levels = f.z.data() + rows.front() * f.levels;
+      lo = std::min(lo, levels[0]);
+      hi = std::max(hi, levels[f.levels - 1]);
+    }
+    x.npz1 = uint32_t(std::max(0.0, std::floor((hi - lo) / x.dpz)));
+    x.pzmin = lo + z.moveData.z;
+    const size_t npz = x.npz1 + 1;
+    x.nodes = nx * npz;
+    const int parts = z.useVelz ? 2 : 1;
+    x.first = waveData_.size();
+    // Per row: the nodes' x velocities (and z ones), then the same averaged over <smooth> in z.
+    std::vector<double> table;
+    for (int averaged = 0; averaged < (z.smooth > 0 ? 2 : 1); ++averaged)
+      for (size_t r : rows)
+        for (int part = 0; part < parts; ++part)
+          for (size_t i = 0; i < nx; ++i) {
+            const MlPistonData& f = (part == 0 ? z.velx : z.velz)[i];
+            std::vector<double> column(npz);
+            for (size_t k = 0; k < npz; ++k)
+              column[k] = profileAt(f.z.data() + r * f.levels, f.v.data() + r * f.levels, f.levels,
+                                    lo + double(k) * x.dpz);
+            if (averaged)
+              for (size_t k = 0; k < npz; ++k) {
+                const size_t a = k > size_t(z.smooth) ? k - size_t(z.smooth) : 0, b = std::min(npz - 1, k + size_t(z.smooth));
+                double sum = 0;
+                for (size_t q = a; q <= b; ++q) sum += column[q];
+                table.push_back(sum / double(b - a + 1));
+              }
+            else
+              table.insert(table.end(), column.begin(), column.end());
+          }
+    waveData_.insert(waveData_.end(), table.begin(), table.end());
+    external_.push_back(std::move(x));
+  }
+}
+
+RelaxZoneStep RelaxationZones::externalStep(const External& x, double t, const double* waves) const {
+  const RelaxExternalZone& z = x.zone;
+  RelaxZoneStep s;
+  s.kind = RelaxKind::External;
+  setWeight(z.common, s);
+  s.centerX = z.centerX;
+  s.widthHalf = z.width / 2;
+  s.coefX = z.coefDir.x;
+  s.coefZ = z.coefDir.z;
+  s.pxmin = x.pxmin;
+  s.pzmin = x.pzmin;
+  s.dpx = x.dpx;
+  s.dpz = x.dpz;
+  s.npx1 = x.npx1;
+  s.npz1 = x.npz1;
+  s.useVelz = z.useVelz ? 1 : 0;
+  const double td = t - z.common.start;
+  const std::vector<double>& T = x.times;
+  size_t r = 0;  // T[r] < td <= T[r + 1], or r = 0 at the first row
+  while (r + 2 < T.size() && td > T[r + 1]) ++r;
+  const double f = td <= T[0] ? 0.0 : (td - T[r]) / (T[r + 1] - T[r]);
+  const size_t parts = z.useVelz ? 2 : 1, row = parts * x.nodes, rows = T.size();
+  const double* plain = waves + x.first;
+  const double* averaged = plain + rows * row;
+  const double *a = plain + r * row, *b = plain + (r + 1) * row;
+  if (z.smooth > 0) {
+    a = td <= T[0] ? averaged : plain + (r + 1) * row;
+    b = td <= T[0] ? averaged : averaged + (r + 1) * row;
+  }
+  s.extA = a;
+  s.extB = b;
+  s.extAz = a + x.nodes;
+  s.extBz = b + x.nodes;
+  s.extF = f;
+  return s;
 }
 
 RelaxZoneStep RelaxationZones::waveStep(const Wave& w, double t, const double* waves) const {
@@ -107,6 +214,12 @@ void RelaxationZones::stepZones(double t, const double* waves, std::vector<Relax
   out.clear();
   for (const Wave& w : waves_)
     if (acting(w.zone.common, w.end, t)) out.push_back(waveStep(w, t, waves));
+  // External zones act while their data last (DualSPHysics' data before the first row kept give
+  // an infinite target: not followed).
+  for (const External& x : external_) {
+    const double td = t - x.zone.common.start;
+    if (t >= x.zone.common.start && td >= x.times.front() && td <= x.times.back()) out.push_back(externalStep(x, t, waves));
+  }
   for (size_t i = 0; i < uniform_.size(); ++i) {
     const RelaxUniformZone& z = uniform_[i];
     if (!acting(z.common, uniformEnd_[i], t)) continue;

@@ -131,7 +131,7 @@ class SimulationCore final : public Simulation::Impl {
     if (!c.relaxZones.empty()) {
       const Vec3d& g = c.constants.gravity;
       relaxZones = std::make_shared<RelaxationZones>(c.relaxZones, std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z),
-                                                     p.timeMax);
+                                                     p.timeMax, p.dp);
       const std::vector<double>& w = relaxZones->waveData();
       if (!w.empty()) {
         relaxWaves_.allocate(d, w.size(), "the relaxation zones' waves");

@@ -155,7 +155,12 @@ TEST(RelaxationZonesReaderErrors, BadZones) {
   save.replace(save.find("<waveorder value=\"2\" />"), 23, "<savemotion time=\"1\" timedt=\"0.1\" />");
   expectError(caseWith(save), "<savemotion", "<savemotion>", "not supported by this engine");
   expectError(caseWith("<rzwaves_external_1d>\n<depth value=\"0.7\" />\n</rzwaves_external_1d>\n"),
-              "<rzwaves_external_1d>", "<rzwaves_external_1d>", "not supported by this engine");
+              "<rzwaves_external_1d>", "<rzwaves_external_1d>", "missing element <filesvel>");
+  expectError(caseWith("<rzwaves_external_1d>\n<driftcorrection value=\"1\" />\n</rzwaves_external_1d>\n"),
+              "<driftcorrection", "<driftcorrection>", "not supported for external velocity data");
+  expectError(caseWith("<rzwaves_external_1d>\n<filesvel value=\"none\" />\n<filesvelx initial=\"0\" count=\"2\" />\n"
+                       "<center x=\"1\" y=\"0\" z=\"0\" />\n<width value=\"0.5\" />\n</rzwaves_external_1d>\n"),
+              "<filesvel ", "<filesvel>", "none_velx_x00_y00.csv");
   expectError(caseWith("<rz_waves>\n</rz_waves>\n"), "<rz_waves>", "<rz_waves>", "unknown");
   const std::string uniform = R"(<rz_uniform>
 <domainbox>

@@ -44,7 +44,7 @@ CaseDefinition relaxZones2D() {
 // at the velocity of its table at the step's start.
 TEST(RelaxationZones, TimeWindowsAndVelocityTable) {
   const CaseDefinition c = relaxZones2D();
-  const RelaxationZones zones(c.relaxZones, 9.81, 0.1);
+  const RelaxationZones zones(c.relaxZones, 9.81, 0.1, c.dp);
   std::vector<RelaxZoneStep> s;
   zones.stepZones(0.0, nullptr, s);
   ASSERT_EQ(s.size(), 1u);
@@ -70,7 +70,7 @@ TEST(RelaxationZones, BlendOfOneParticle) {
   c.relaxZones.waves[0].common.coefDt = 0;
   c.relaxZones.waves[0].coefDir = {1, 0, 1};
   c.relaxZones.waves[0].drift = 0;
-  const RelaxationZones zones(c.relaxZones, 9.81, 0.1);
+  const RelaxationZones zones(c.relaxZones, 9.81, 0.1, c.dp);
   std::vector<RelaxZoneStep> s;
   zones.stepZones(0.05, nullptr, s);
   ASSERT_EQ(s.size(), 1u);
@@ -125,7 +125,7 @@ std::vector<std::vector<double>> dataRows(const std::string& path) {
 // zpos -0.2; the run ends at 0.1 s) against DualSPHysics' own, which prints 6 decimals.
 TEST(RelaxationZones, SaveMotionFileAsDualSphysicsWritesIt) {
   const CaseDefinition c = relaxZones2D();
-  const RelaxationZones zones(c.relaxZones, 9.81, 0.1);
+  const RelaxationZones zones(c.relaxZones, 9.81, 0.1, c.dp);
   const auto dir = test::tempDir("relax_savemotion");
   zones.writeSaveMotions(dir.string(), 0.1);
   const auto ours = dataRows((dir / "RelaxZone_id0.csv").string());

@@ -35,7 +35,8 @@
 //    strength, and a turned box pulling the fluid at a velocity that changes in time, active
 //    from step 10 to step 40; RelaxSpectrum2D: irregular waves (JONSWAP, 64 waves) starting
 //    at 1 ms with a 5 ms ramp, replacing the velocity at the zone's centre (coefdt 0); every 2nd
-//    particle.
+//    particle. RelaxExternal2D: a zone of external velocity data (<rzwaves_external_1d>, x and z
+//    velocities of three files on levels that change from row to row), every 2nd particle.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -159,6 +160,8 @@ const AgreementCase kRelaxZones2D{"engine/tests/data/dualsphysics/RelaxZones2D_D
                                   {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
 const AgreementCase kRelaxSpectrum2D{"engine/tests/data/dualsphysics/RelaxSpectrum2D_Def.xml", "RelaxSpectrum2D",
                                      true, {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
+const AgreementCase kRelaxExternal2D{"engine/tests/data/dualsphysics/RelaxExternal2D_Def.xml", "RelaxExternal2D",
+                                     true, {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
 const AgreementCase kShiftingDamBreak2D{"engine/tests/data/dualsphysics/ShiftingDamBreak2D_Def.xml",
                                         "ShiftingDamBreak2D", true, {1e-7, 1e-5, 5e-4}, {2e-6, 2e-4, 1e-2}};
 
@@ -232,7 +235,8 @@ std::vector<Variant> variants() {
                                  &kSpsMovingSquare, &kSpsVerletSquare, &kMdbcDamBreak2D,
                                  &kMdbcMolteniDamBreak2D, &kMdbcNoSlipDamBreak2D, &kMdbcFreeSlipDamBreak2D,
                                  &kMdbcPaddle2D, &kMdbc3D, &kFloatingSmall, &kFloatingVerletSmall, &kSolidsSmall, &kWaveMakeSmall,
-                                 &kAccInputTank2D, &kRelaxZones2D, &kRelaxSpectrum2D})
+                                 &kAccInputTank2D, &kRelaxZones2D, &kRelaxSpectrum2D,
+                                 &kRelaxExternal2D})
     for (Device d : {Device::Cpu, Device::Gpu})
       for (Precision p : {Precision::Single, Precision::Double})
         for (const char* s : {"cell", "verlet"}) {
