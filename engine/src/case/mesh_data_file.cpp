@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "case/data_fields.h"
 #include "case/jbinary_file.h"
 #include "platform/input_file.h"
 #include "sph/plugin/errors.h"
@@ -27,31 +28,6 @@ constexpr uint64_t kMaxPoints = uint64_t(1) << 31;
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return s;
-}
-
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return std::string(s);
-}
-
-std::vector<std::string> cells(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (size_t k = 0; k <= line.size(); ++k)
-    if (k == line.size() || line[k] == sep) {
-      out.push_back(trim(std::string_view(line).substr(start, k - start)));
-      start = k + 1;
-    }
-  while (!out.empty() && out.back().empty()) out.pop_back();  // a separator ending the line
-  return out;
-}
-
-bool number(const std::string& s, double& v) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  v = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(v);
 }
 
 void checkGrid(const MeshData& m, const std::string& where) {
@@ -72,7 +48,7 @@ MeshData readCsv(const std::string& path) {
   std::vector<std::pair<int, std::string>> lines;  // non-blank, not comments, with their numbers
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
-    const std::string t = trim(line);
+    const std::string t = trimField(line);
     if (!t.empty() && t[0] != '#') lines.push_back({n, t});
   }
   auto fail = [&](int n, const std::string& msg) -> InputError {
@@ -83,11 +59,11 @@ MeshData readCsv(const std::string& path) {
                               "row per time",
                               lines.size()));
   const char sep = lines[0].second.find(';') != std::string::npos ? ';' : ',';
-  const std::vector<std::string> head = cells(lines[0].second, sep);
+  const std::vector<std::string> head = splitFields(lines[0].second, sep);
   if (head.empty() || lower(head[0]) != "format")
     throw fail(lines[0].first, "the first line must start with \"Format\" (DualSPHysics' JMeshTDatas CSV)");
   const auto& [hn, hl] = lines[1];
-  const std::vector<std::string> h = cells(hl, sep);
+  const std::vector<std::string> h = splitFields(hl, sep);
   const std::string want = fmt::format("JMeshTDatas-{}", kFormatVersion);
   if (h.empty() || h[0] != want)
     throw fail(hn, fmt::format("format \"{}\", {} expected", h.empty() ? "" : h[0], want));
@@ -105,7 +81,7 @@ MeshData readCsv(const std::string& path) {
   m.data12 = d12 == "true" || d12 == "1";
   double v[18];
   for (int k = 0; k < 18; ++k)
-    if (!number(h[5 + k], v[k])) throw fail(hn, fmt::format("value {} (\"{}\") is not a number", 6 + k, h[5 + k]));
+    if (!parseField(h[5 + k], v[k])) throw fail(hn, fmt::format("value {} (\"{}\") is not a number", 6 + k, h[5 + k]));
   for (int k = 0; k < 3; ++k) {
     if (v[k] < 1 || v[k] != std::floor(v[k]) || v[k] > double(kMaxPoints))
       throw fail(hn, fmt::format("Npt{} = {:g}: a count of points, at least 1", k + 1, v[k]));
@@ -118,18 +94,18 @@ MeshData readCsv(const std::string& path) {
   const size_t per = m.valuesPerTime();
   for (size_t r = 3; r < lines.size(); ++r) {
     const auto& [n, text] = lines[r];
-    const std::vector<std::string> c = cells(text, sep);
+    const std::vector<std::string> c = splitFields(text, sep);
     if (c.size() != per + 1)
       throw fail(n, fmt::format("{} values; a row has the time and {} values ({} points of {})", c.size(), per + 1,
                                 m.points(), m.components == 3 ? "3 components" : "1 value"));
     double t;
-    if (!number(c[0], t)) throw fail(n, fmt::format("the time \"{}\" is not a number", c[0]));
+    if (!parseField(c[0], t)) throw fail(n, fmt::format("the time \"{}\" is not a number", c[0]));
     if (!m.times.empty() && !(t > m.times.back()))
       throw fail(n, fmt::format("time {:g} is not after the previous row's {:g}", t, m.times.back()));
     m.times.push_back(t);
     for (size_t k = 1; k <= per; ++k) {
       double x;
-      if (!number(c[k], x)) throw fail(n, fmt::format("value {} (\"{}\") is not a number", k + 1, c[k]));
+      if (!parseField(c[k], x)) throw fail(n, fmt::format("value {} (\"{}\") is not a number", k + 1, c[k]));
       m.values.push_back(float(x));
     }
   }

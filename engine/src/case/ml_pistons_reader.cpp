@@ -9,32 +9,12 @@
 
 #include <fmt/format.h>
 
+#include "case/data_fields.h"
 #include "platform/input_file.h"
 #include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {
-
-std::vector<std::string> fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::stringstream ss(line);
-  while (std::getline(ss, cell, ';')) {
-    while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ' || cell.back() == '\t')) cell.pop_back();
-    size_t a = 0;
-    while (a < cell.size() && (cell[a] == ' ' || cell[a] == '\t')) ++a;
-    out.push_back(cell.substr(a));
-  }
-  while (!out.empty() && out.back().empty()) out.pop_back();
-  return out;
-}
-
-bool number(const std::string& s, double& v) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  v = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(v);
-}
 
 class Reader {
  public:
@@ -111,11 +91,11 @@ MlPistonData readMlPistonData(const std::string& path) {
   auto fail = [&](const std::string& why) { return InputError(fmt::format("{}:{}: {}", path, n, why)); };
   while (std::getline(in, line)) {
     ++n;
-    const std::vector<std::string> f = fields(line);
+    const std::vector<std::string> f = splitFields(line, ';');
     if (f.empty()) continue;
     ++kept;
     if (kept == 1) {  // px:;POSX;py:;POSY
-      if (f.size() < 4 || !number(f[1], d.posx) || !number(f[3], d.posy))
+      if (f.size() < 4 || !parseField(f[1], d.posx) || !parseField(f[3], d.posy))
         throw fail("the first line must be px:;POSX;py:;POSY (DualSPHysics' velocity data)");
       continue;
     }
@@ -126,13 +106,13 @@ MlPistonData readMlPistonData(const std::string& path) {
     if (d.levels == 0) d.levels = levels;
     if (levels != d.levels) throw fail(fmt::format("{} levels, the first row has {}", levels, d.levels));
     double t;
-    if (!number(f[0], t)) throw fail(fmt::format("the time \"{}\" is not a number", f[0]));
+    if (!parseField(f[0], t)) throw fail(fmt::format("the time \"{}\" is not a number", f[0]));
     if (!d.times.empty() && !(t > d.times.back()))
       throw fail(fmt::format("time {:g} is not after the previous row's {:g}", t, d.times.back()));
     d.times.push_back(t);
     for (uint32_t k = 0; k < 2 * levels; ++k) {
       double v;
-      if (!number(f[1 + k], v)) throw fail(fmt::format("value {} (\"{}\") is not a number", k + 2, f[1 + k]));
+      if (!parseField(f[1 + k], v)) throw fail(fmt::format("value {} (\"{}\") is not a number", k + 2, f[1 + k]));
       (k < levels ? d.z : d.v).push_back(v);
     }
   }

@@ -27,6 +27,16 @@ void setWeight(const RelaxZoneCommon& c, RelaxZoneStep& s) {
   relax::weightConstants(c.psi, c.beta, s.sub, s.div);
 }
 
+// What the zones of a band along x share: the weight, the band and the components' factors.
+template <typename Zone>
+void setBand(const Zone& z, RelaxZoneStep& s) {
+  setWeight(z.common, s);
+  s.centerX = z.centerX;
+  s.widthHalf = z.width / 2;
+  s.coefX = z.coefDir.x;
+  s.coefZ = z.coefDir.z;
+}
+
 double endOf(const RelaxZoneCommon& c, double timeMax) {
   return c.duration > 0 ? c.start + c.duration : timeMax;
 }
@@ -136,11 +146,7 @@ RelaxZoneStep RelaxationZones::externalStep(const External& x, double t, const d
   const RelaxExternalZone& z = x.zone;
   RelaxZoneStep s;
   s.kind = RelaxKind::External;
-  setWeight(z.common, s);
-  s.centerX = z.centerX;
-  s.widthHalf = z.width / 2;
-  s.coefX = z.coefDir.x;
-  s.coefZ = z.coefDir.z;
+  setBand(z, s);
   s.pxmin = x.pxmin;
   s.pzmin = x.pzmin;
   s.dpx = x.dpx;
@@ -173,11 +179,7 @@ RelaxZoneStep RelaxationZones::waveStep(const Wave& w, double t, const double* w
   const RelaxWaveZone& z = w.zone;
   const WavePaddle& p = z.waves;
   RelaxZoneStep s;
-  setWeight(z.common, s);
-  s.centerX = z.centerX;
-  s.widthHalf = z.width / 2;
-  s.coefX = z.coefDir.x;
-  s.coefZ = z.coefDir.z;
+  setBand(z, s);
   s.swl = z.swl;
   s.depth = p.depth;
   const double tau = t - z.common.start;
