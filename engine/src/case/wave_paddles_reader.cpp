@@ -143,6 +143,8 @@ class PaddleReader {
   // <spectrum> and <randomseed> must be given; <maxwaveh> may appear twice, once with nwaves and
   // once with time.
   WavePaddle readFocused(const XMLElement* e) {
+    if (const XMLElement* a = active(e, "awas_zsurf"))
+      x_.fail(a, "active wave absorption (AWAS) is not available with focused waves (as in DualSPHysics)");
     x_.onlyChildren(e, {"mkbound", "depth", "start", "duration", "pistondir", "spectrum", "discretization",
                         "randomseed", "waveorder", "waveheight", "waveperiod", "gainstroke", "peakcoef", "waves", "xf",
                         "fphase", "maxwaveh", "ramptime", "fpretime", "fmovtime", "fmovramp", "savemotion"});

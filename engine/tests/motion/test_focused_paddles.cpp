@@ -115,6 +115,8 @@ TEST(FocusedPaddleReader, DefaultsAndErrors) {
   bad("fmovtime", base + R"(<fmovtime value="-1" /></piston_focused>)", "<fmovtime", "<fmovtime>", "must not be negative");
   bad("maxwaveh", base + R"(<maxwaveh nwaves="1" /></piston_focused>)", "<maxwaveh", "<maxwaveh>", "more than one");
   bad("serieini", base + R"(<serieini value="3" /></piston_focused>)", "<serieini", "<serieini>", "");
+  bad("awas", base + R"(<awas_zsurf><swl value="0.5" /></awas_zsurf></piston_focused>)", "<awas_zsurf", "<awas_zsurf>",
+      "not available with focused waves");
 }
 
 }  // namespace
