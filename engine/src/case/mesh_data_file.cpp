@@ -33,13 +33,13 @@ std::string lower(std::string s) {
 void checkGrid(const MeshData& m, const std::string& where) {
   const uint64_t n = uint64_t(m.npt[0]) * m.npt[1] * m.npt[2];
   if (m.npt[0] == 0 || m.npt[1] == 0 || m.npt[2] == 0 || n > kMaxPoints)
-    throw InputError(fmt::format("{}: the grid of {} x {} x {} points is empty or too large", where, m.npt[0],
-                                 m.npt[1], m.npt[2]));
+    throw InputError(
+        fmt::format("{}: the grid of {} x {} x {} points is empty or too large", where, m.npt[0], m.npt[1], m.npt[2]));
   for (int k = 0; k < 3; ++k) {
     const Vec3d& u = m.vdp[k];
     if (m.npt[k] > 1 && !(u.x * u.x + u.y * u.y + u.z * u.z > 0))
-      throw InputError(fmt::format("{}: axis {} of the grid has {} points but no step between them (Vec{} is 0)",
-                                   where, k + 1, m.npt[k], k + 1));
+      throw InputError(fmt::format("{}: axis {} of the grid has {} points but no step between them (Vec{} is 0)", where,
+                                   k + 1, m.npt[k], k + 1));
   }
 }
 
@@ -65,14 +65,14 @@ MeshData readCsv(const std::string& path) {
   const auto& [hn, hl] = lines[1];
   const std::vector<std::string> h = splitFields(hl, sep);
   const std::string want = fmt::format("JMeshTDatas-{}", kFormatVersion);
-  if (h.empty() || h[0] != want)
-    throw fail(hn, fmt::format("format \"{}\", {} expected", h.empty() ? "" : h[0], want));
+  if (h.empty() || h[0] != want) throw fail(hn, fmt::format("format \"{}\", {} expected", h.empty() ? "" : h[0], want));
   if (h.size() < 23) throw fail(hn, fmt::format("{} values, the header row has 23", h.size()));
   MeshData m;
   m.file = path;
   m.name = h[1];
   const std::string type = lower(h[3]);
-  if (type == "float3" || type == "double3") m.components = 3;
+  if (type == "float3" || type == "double3")
+    m.components = 3;
   else if (type != "float" && type != "double")
     throw fail(hn, fmt::format("data type \"{}\": float, double, float3 or double3", h[3]));
   const std::string d12 = lower(h[4]);
@@ -157,11 +157,13 @@ MeshData readMbi4(const std::string& path, const std::string& variable) {
     m.data12 = int(value(f, root, fmt::format("DataTag_{:02}", c)).number[0]) == kTagData12;
   }
   if (m.name.empty())
-    throw InputError(fmt::format("{}: no variable {} in the file (it has {})", path, variable, names.empty() ? "none" : names));
+    throw InputError(
+        fmt::format("{}: no variable {} in the file (it has {})", path, variable, names.empty() ? "none" : names));
   if (type != kTypeFloat && type != kTypeDouble && type != kTypeFloat3 && type != kTypeDouble3)
-    throw InputError(fmt::format("{}: variable {} has the type code {}: float, double, float3 or double3 (18, 19, 62, "
-                                 "63)",
-                                 path, m.name, type));
+    throw InputError(
+        fmt::format("{}: variable {} has the type code {}: float, double, float3 or double3 (18, 19, 62, "
+                    "63)",
+                    path, m.name, type));
   m.components = type == kTypeFloat3 || type == kTypeDouble3 ? 3 : 1;
   if (size != m.points())
     throw InputError(fmt::format("{}: variable {} has {} values, its grid {}", path, m.name, size, m.points()));
@@ -175,7 +177,8 @@ MeshData readMbi4(const std::string& path, const std::string& variable) {
   auto addTime = [&](double t, const jbd::Item& it) {
     if (!std::isfinite(t)) throw InputError(fmt::format("{}: item {} has the time {}", path, it.name, t));
     if (!m.times.empty() && !(t > m.times.back()))
-      throw InputError(fmt::format("{}: item {}: time {:g} is not after the previous {:g}", path, it.name, t, m.times.back()));
+      throw InputError(
+          fmt::format("{}: item {}: time {:g} is not after the previous {:g}", path, it.name, t, m.times.back()));
     m.times.push_back(t);
   };
   std::vector<double> data;

@@ -36,11 +36,14 @@ MeshDataOptions readMeshDataOptions(const XmlReader& x, const XMLElement* e, Mes
   if (velocity) {
     if (const XMLElement* c = leaf("magnitude")) o.magnitude = x.boolean(c, "v", o.magnitude);
     if (const XMLElement* c = leaf("reverse")) o.reverse = x.boolean(c, "v", o.reverse);
-    if (const XMLElement* c = leaf("setvelmul")) o.velMul = {x.real(c, "x", o.velMul.x), x.real(c, "y", o.velMul.y), x.real(c, "z", o.velMul.z)};
-    if (const XMLElement* c = leaf("setveladd")) o.velAdd = {x.real(c, "x", o.velAdd.x), x.real(c, "y", o.velAdd.y), x.real(c, "z", o.velAdd.z)};
+    if (const XMLElement* c = leaf("setvelmul"))
+      o.velMul = {x.real(c, "x", o.velMul.x), x.real(c, "y", o.velMul.y), x.real(c, "z", o.velMul.z)};
+    if (const XMLElement* c = leaf("setveladd"))
+      o.velAdd = {x.real(c, "x", o.velAdd.x), x.real(c, "y", o.velAdd.y), x.real(c, "z", o.velAdd.z)};
   }
   if (const XMLElement* c = leaf("initialtime")) o.initialTime = x.real(c, "v", o.initialTime);
-  if (const XMLElement* c = leaf("setpos")) o.setPos = {x.real(c, "x", o.setPos.x), x.real(c, "y", o.setPos.y), x.real(c, "z", o.setPos.z)};
+  if (const XMLElement* c = leaf("setpos"))
+    o.setPos = {x.real(c, "x", o.setPos.x), x.real(c, "y", o.setPos.y), x.real(c, "z", o.setPos.z)};
   if (const XMLElement* c = leaf("timeloop")) {
     if (!c->Attribute("tbegin") || !c->Attribute("tend")) x.fail(c, "give both tbegin and tend");
     o.loopBegin = x.real(c, "tbegin");

@@ -21,12 +21,12 @@ enum class MeshDataUse {
 };
 
 struct MeshDataOptions {
-  std::string file;          // resolved against the case's folder
+  std::string file;  // resolved against the case's folder
   Vec3d setPos;
-  double initialTime = 0;    // the data's time at the run's 0
+  double initialTime = 0;  // the data's time at the run's 0
   double loopBegin = DBL_MAX, loopEnd = DBL_MAX;
-  bool magnitude = true;     // velocity: a magnitude (VelDir) or three components (Vel) in a .mbi4
-  bool reverse = false;      // velocity: v = -v
+  bool magnitude = true;  // velocity: a magnitude (VelDir) or three components (Vel) in a .mbi4
+  bool reverse = false;   // velocity: v = -v
   Vec3d velMul{1, 1, 1}, velAdd{0, 0, 0};
 };
 

@@ -38,7 +38,8 @@ class Reader {
         MlPistonColumn c = column(v);
         c.posy = x_.real(leaf(v, "posy", true), "value");
         if (!p.columns.empty() && !(c.posy > p.columns.back().posy))
-          x_.fail(v, fmt::format("posy {:g} must be above the previous <veldata>'s {:g}", c.posy, p.columns.back().posy));
+          x_.fail(v,
+                  fmt::format("posy {:g} must be above the previous <veldata>'s {:g}", c.posy, p.columns.back().posy));
         p.columns.push_back(std::move(c));
       }
       if (p.columns.empty()) x_.fail(e, "missing element <veldata>: a piston2d needs velocity data");
@@ -140,21 +141,24 @@ void attachMlPistons(const std::string& path, CaseDefinition& c) {
     for (MotionObject& o : c.motions)
       if (o.ref == p.mkbound) object = &o;
     if (!object)
-      throw InputError(fmt::format("{}:{}: <{}>: mkbound {} has no <motion> object: a piston moves the particles of "
-                                   "an <objreal ref=\"{}\"> (with <mvnull>), as in DualSPHysics",
-                                   path, p.line, element, p.mkbound, p.mkbound));
+      throw InputError(
+          fmt::format("{}:{}: <{}>: mkbound {} has no <motion> object: a piston moves the particles of "
+                      "an <objreal ref=\"{}\"> (with <mvnull>), as in DualSPHysics",
+                      path, p.line, element, p.mkbound, p.mkbound));
     if (object->paddle || object->mlPiston)
-      throw InputError(fmt::format("{}:{}: <{}>: mkbound {} already has a wave paddle or piston", path, p.line,
-                                   element, p.mkbound));
+      throw InputError(
+          fmt::format("{}:{}: <{}>: mkbound {} already has a wave paddle or piston", path, p.line, element, p.mkbound));
     if (object->parent >= 0)
-      throw InputError(fmt::format("{}:{}: <{}>: mkbound {} is nested in another motion object: not supported by "
-                                   "this engine",
-                                   path, p.line, element, p.mkbound));
+      throw InputError(
+          fmt::format("{}:{}: <{}>: mkbound {} is nested in another motion object: not supported by "
+                      "this engine",
+                      path, p.line, element, p.mkbound));
     for (size_t k = 1; k < p.columns.size(); ++k)
       if (!(p.columns[k].posy - p.columns[k - 1].posy > 2 * c.dp))
-        throw InputError(fmt::format("{}:{}: <{}>: the <veldata> at posy {:g} and {:g} are closer than 2 dp ({:g}), "
-                                     "as DualSPHysics refuses",
-                                     path, p.line, element, p.columns[k - 1].posy, p.columns[k].posy, 2 * c.dp));
+        throw InputError(
+            fmt::format("{}:{}: <{}>: the <veldata> at posy {:g} and {:g} are closer than 2 dp ({:g}), "
+                        "as DualSPHysics refuses",
+                        path, p.line, element, p.columns[k - 1].posy, p.columns[k].posy, 2 * c.dp));
     object->mlPiston = p;
   }
   c.mlPistons.clear();

@@ -54,7 +54,8 @@ std::string makeNodePattern(const std::string& name, const std::string& text, co
       out.places[p] = uint8_t(digit >> (3 - p % 4) & 1);
     }
   } else {
-    if (text.size() != n) return fmt::format("{} characters for {} places ({} x {} x {})", text.size(), n, size[0], size[1], size[2]);
+    if (text.size() != n)
+      return fmt::format("{} characters for {} places ({} x {} x {})", text.size(), n, size[0], size[1], size[2]);
     for (size_t p = 0; p < n; ++p) out.places[p] = text[p] != '-';
   }
   return "";

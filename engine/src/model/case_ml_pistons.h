@@ -34,8 +34,8 @@ struct MlPistonColumn {
 struct MlPiston {
   int mkbound = 0;
   int line = 0;
-  bool twoD = false;           // <piston2d>: columns across y
-  double incz = 0;             // <incz>: added to the data's levels
+  bool twoD = false;             // <piston2d>: columns across y
+  double incz = 0;               // <incz>: added to the data's levels
   int smoothZ = 0, smoothY = 0;  // <smooth> (<smoothz>) and <smoothy>: moving averages over layers
   std::vector<MlPistonColumn> columns;
 };

@@ -67,16 +67,19 @@ void meshLoop(MeshData& m, double begin, double end) {
   while (kept < m.times.size() && m.times[kept] <= end) ++kept;
   m.times.resize(kept);
   m.values.resize(kept * m.valuesPerTime());
-  if (kept == 0) throw InputError(fmt::format("{}: no time of the mesh data is at or before the loop's end {:g}", m.file, end));
+  if (kept == 0)
+    throw InputError(fmt::format("{}: no time of the mesh data is at or before the loop's end {:g}", m.file, end));
   size_t nearest = 0;
   for (size_t k = 1; k < kept; ++k)
     if (std::fabs(m.times[k] - begin) < std::fabs(m.times[nearest] - begin)) nearest = k;
   if (nearest + 1 >= kept)
-    throw InputError(fmt::format("{}: the loop {:g}-{:g} s holds no time of the mesh data after its start (the data's "
-                                 "time nearest {:g} is its last up to {:g}: {:g})",
-                                 m.file, begin, end, begin, end, m.times[nearest]));
+    throw InputError(
+        fmt::format("{}: the loop {:g}-{:g} s holds no time of the mesh data after its start (the data's "
+                    "time nearest {:g} is its last up to {:g}: {:g})",
+                    m.file, begin, end, begin, end, m.times[nearest]));
   const size_t per = m.valuesPerTime();
-  std::copy_n(m.values.begin() + std::ptrdiff_t(nearest * per), per, m.values.begin() + std::ptrdiff_t((kept - 1) * per));
+  std::copy_n(m.values.begin() + std::ptrdiff_t(nearest * per), per,
+              m.values.begin() + std::ptrdiff_t((kept - 1) * per));
   m.loopEnd = m.times.back();
   m.loopSpan = m.loopEnd - m.times[nearest];
 }

@@ -25,9 +25,9 @@ struct MeshData {
   Vec3d origin;
   Vec3d vdp[3];
   uint32_t npt[3] = {1, 1, 1};
-  Vec3d dirdat;             // the file's unit direction of its VelDir values (information)
-  std::vector<double> times;   // increasing
-  std::vector<float> values;   // per time: valuesPerTime() of them
+  Vec3d dirdat;               // the file's unit direction of its VelDir values (information)
+  std::vector<double> times;  // increasing
+  std::vector<float> values;  // per time: valuesPerTime() of them
   // <timeloop>: from loopEnd on, the time goes back by loopSpan (loopEnd - loopSpan is the time
   // of the frame nearest the loop's requested start); DBL_MAX: no loop.
   double loopEnd = DBL_MAX, loopSpan = 0;

@@ -61,8 +61,7 @@ MlPistonLaw::MlPistonLaw(const MlPiston& p, double dp, double zmin, double zmax,
       std::vector<double> v(nz_);
       const double* z = d.z.data() + r * n;
       const double* vel = d.v.data() + r * n;
-      for (uint32_t k = 0; k < nz_; ++k)
-        v[k] = n == 3 ? vel[2] : profileAt(z, vel, n, p.incz, zmin + double(k) * dp);
+      for (uint32_t k = 0; k < nz_; ++k) v[k] = n == 3 ? vel[2] : profileAt(z, vel, n, p.incz, zmin + double(k) * dp);
       v = smooth(v, p.smoothZ);
       if (col.times.empty()) std::fill(v.begin(), v.end(), 0.0);  // the piston starts at rest
       col.times.push_back(T - c.timeDataIni);
@@ -73,7 +72,8 @@ MlPistonLaw::MlPistonLaw(const MlPiston& p, double dp, double zmin, double zmax,
     for (size_t r = 1; r < col.times.size(); ++r) {
       const double h = col.times[r] - col.times[r - 1];
       for (uint32_t k = 0; k < nz_; ++k)
-        col.cumul[r * nz_ + k] = col.cumul[(r - 1) * nz_ + k] + 0.5 * h * (col.vel[(r - 1) * nz_ + k] + col.vel[r * nz_ + k]);
+        col.cumul[r * nz_ + k] =
+            col.cumul[(r - 1) * nz_ + k] + 0.5 * h * (col.vel[(r - 1) * nz_ + k] + col.vel[r * nz_ + k]);
     }
     columns_.push_back(std::move(col));
   }

@@ -46,9 +46,9 @@ class MlPistonLaw {
 
  private:
   struct Column {
-    std::vector<double> times;   // run times of the rows kept
-    std::vector<double> vel;     // per row, nz layer velocities
-    std::vector<double> cumul;   // per row, nz displacements at the row
+    std::vector<double> times;  // run times of the rows kept
+    std::vector<double> vel;    // per row, nz layer velocities
+    std::vector<double> cumul;  // per row, nz displacements at the row
   };
   std::vector<double> columnsToCells(const std::vector<std::vector<double>>& perColumn) const;
 

@@ -21,11 +21,11 @@ namespace sph {
 // model/mesh_data.h). `axes` of the grid's three take part (those with more than one point),
 // each as a plane whose equation gives the distance in steps, and the index stride of a step.
 struct MeshInterp {
-  uint32_t axes = 0;              // 0 (one value), 1, 2 or 3
-  uint32_t components = 1;        // 1 (a magnitude or a scalar) or 3 (a vector)
-  double plane[3][4] = {};        // per axis taking part: a x + b y + c z + d = steps from the first point
-  uint32_t last[3] = {0, 0, 0};   // its last point's index
-  uint32_t stride[3] = {0, 0, 0}; // values between consecutive points along it
+  uint32_t axes = 0;               // 0 (one value), 1, 2 or 3
+  uint32_t components = 1;         // 1 (a magnitude or a scalar) or 3 (a vector)
+  double plane[3][4] = {};         // per axis taking part: a x + b y + c z + d = steps from the first point
+  uint32_t last[3] = {0, 0, 0};    // its last point's index
+  uint32_t stride[3] = {0, 0, 0};  // values between consecutive points along it
 };
 
 // The position's cell along one axis: the first of its two points and the weight of the second

@@ -69,14 +69,17 @@ TEST(MeshDataFile, BadFilesNameTheFileAndLine) {
     }
   };
   EXPECT_EQ(readMeshData(test::writeFile(dir / "ok.csv", meshCsv(good, "0;1;2\n0.5;3;4\n")), "x").times.size(), 2u);
-  refused("version.csv", meshCsv("JMeshTDatas-100;VelDir;m/s;float;false;2;1;1;0;0;0;0.1;0;0;0;0;0;0;0;0;1;0;0", "0;1;2\n"),
+  refused("version.csv",
+          meshCsv("JMeshTDatas-100;VelDir;m/s;float;false;2;1;1;0;0;0;0.1;0;0;0;0;0;0;0;0;1;0;0", "0;1;2\n"),
           ":2: format");
-  refused("type.csv", meshCsv("JMeshTDatas-200817;VelDir;m/s;int;false;2;1;1;0;0;0;0.1;0;0;0;0;0;0;0;0;1;0;0", "0;1;2\n"),
+  refused("type.csv",
+          meshCsv("JMeshTDatas-200817;VelDir;m/s;int;false;2;1;1;0;0;0;0.1;0;0;0;0;0;0;0;0;1;0;0", "0;1;2\n"),
           ":2: data type");
   refused("count.csv", meshCsv(good, "0;1;2\n0.5;3\n"), ":5: 2 values");
   refused("number.csv", meshCsv(good, "0;1;x2\n"), ":4: value 3");
   refused("order.csv", meshCsv(good, "0.5;1;2\n0.5;3;4\n"), ":5: time 0.5 is not after");
-  refused("step.csv", meshCsv("JMeshTDatas-200817;VelDir;m/s;float;false;2;1;1;0;0;0;0;0;0;0;0;0;0;0;0;1;0;0", "0;1;2\n"),
+  refused("step.csv",
+          meshCsv("JMeshTDatas-200817;VelDir;m/s;float;false;2;1;1;0;0;0;0;0;0;0;0;0;0;0;0;1;0;0", "0;1;2\n"),
           "no step");
   refused("short.csv", "Format;x\n", "lines of data");
   refused("grid.txt", "", ".csv or .mbi4");

@@ -73,17 +73,22 @@ TEST(NodePatternReader, ErrorsNameTheElement) {
     return xml;
   };
   const std::string brick = R"(<pattern name="Brick" pattern="X-"><size x="2" y="1" z="1" /></pattern>)";
-  test::expectLoadError("pattern_twice", withPatterns(brick + R"(<pattern name="brick" pattern="X"><size x="1" y="1" z="1" /></pattern>)", ""),
-                        "<pattern name=\"brick\"", "<pattern>", "already exists");
+  test::expectLoadError(
+      "pattern_twice",
+      withPatterns(brick + R"(<pattern name="brick" pattern="X"><size x="1" y="1" z="1" /></pattern>)", ""),
+      "<pattern name=\"brick\"", "<pattern>", "already exists");
   test::expectLoadError("pattern_unknown", withPatterns(brick, R"(<setpattern name="tile" />)"), "<setpattern",
                         "<setpattern>", "no such pattern");
-  test::expectLoadError("pattern_length", withPatterns(R"(<pattern name="p" pattern="XXX"><size x="2" y="1" z="1" /></pattern>)", ""),
+  test::expectLoadError("pattern_length",
+                        withPatterns(R"(<pattern name="p" pattern="XXX"><size x="2" y="1" z="1" /></pattern>)", ""),
                         "<pattern name=\"p\"", "<pattern>", "3 characters for 2 places");
-  test::expectLoadError("pattern_size", withPatterns(R"(<pattern name="p" pattern="X"><scale x="1" y="1" z="1" /></pattern>)", ""),
+  test::expectLoadError("pattern_size",
+                        withPatterns(R"(<pattern name="p" pattern="X"><scale x="1" y="1" z="1" /></pattern>)", ""),
                         "<pattern name=\"p\"", "<pattern>", "missing element <size>");
   // Names of any case, and "solid" (no pattern).
-  const CaseDefinition c = loadCase(test::writeFile(test::tempDir("pattern_ok") / "case.xml",
-                                                    withPatterns(brick, R"(<setpattern name="BRICK" /><setpattern name="Solid" />)")));
+  const CaseDefinition c =
+      loadCase(test::writeFile(test::tempDir("pattern_ok") / "case.xml",
+                               withPatterns(brick, R"(<setpattern name="BRICK" /><setpattern name="Solid" />)")));
   EXPECT_EQ(c.nFluid, 36u);
 }
 

@@ -86,7 +86,8 @@ TEST(MeshData, LoopWrapsTheTimeBackToTheFrameNearestItsStart) {
 // a position takes the distance of its foot along the line.
 TEST(MeshData, LinearAlongASlantedAxisClampedAtItsEnds) {
   const double v[] = {1, 2, 4, 8};
-  const MeshData m = grid(4, 1, 1, {1, 0, 2}, {0.06, 0, 0.08}, {}, {}, [&](uint32_t i, uint32_t, uint32_t) { return v[i]; });
+  const MeshData m =
+      grid(4, 1, 1, {1, 0, 2}, {0.06, 0, 0.08}, {}, {}, [&](uint32_t i, uint32_t, uint32_t) { return v[i]; });
   const MeshInterp in = meshInterpolation(m);
   EXPECT_EQ(in.axes, 1u);
   // 0.15 m along, and 0.3 m off the line sideways (along (0.8, 0, -0.6)): between points 1 and 2.
@@ -109,17 +110,15 @@ TEST(MeshData, BilinearAndTrilinear) {
   // Clamped per axis: past the last j and below the first k.
   EXPECT_NEAR(at(xyz, 0, {1.6, 9, -4}), 1 + 1.2 + 10, 2e-4);
   // A bilinear surface that is not linear: the cell's midpoint is the mean of its corners.
-  const MeshData saddle = grid(2, 2, 1, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {}, [](uint32_t i, uint32_t j, uint32_t) {
-    return double(i * j);
-  });
+  const MeshData saddle = grid(2, 2, 1, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {},
+                               [](uint32_t i, uint32_t j, uint32_t) { return double(i * j); });
   EXPECT_FLOAT_EQ(at(saddle, 0, {0.5, 0.5, 7}), 0.25f);
 }
 
 // Per-column data (a zsurf, data12) of a grid with points in z too: only the first two axes.
 TEST(MeshData, PerColumnDataUsesTheFirstTwoAxes) {
-  MeshData m = grid(2, 2, 1, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {}, [](uint32_t i, uint32_t j, uint32_t) {
-    return 1.0 + i + 2.0 * j;
-  });
+  MeshData m = grid(2, 2, 1, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {},
+                    [](uint32_t i, uint32_t j, uint32_t) { return 1.0 + i + 2.0 * j; });
   m.npt[2] = 5;
   m.vdp[2] = {0, 0, 0.1};
   m.data12 = true;

@@ -112,7 +112,8 @@ TEST(FocusedPaddleReader, DefaultsAndErrors) {
   bad("xf", R"(<piston_focused><mkbound value="10" /><depth value="0.5" /><spectrum value="jonswap" />
 <randomseed value="1" /><waveheight value="0.1" /><waveperiod value="1.5" /></piston_focused>)",
       "<piston_focused><mkbound", "<piston_focused>", "missing element <xf>");
-  bad("fmovtime", base + R"(<fmovtime value="-1" /></piston_focused>)", "<fmovtime", "<fmovtime>", "must not be negative");
+  bad("fmovtime", base + R"(<fmovtime value="-1" /></piston_focused>)", "<fmovtime", "<fmovtime>",
+      "must not be negative");
   bad("maxwaveh", base + R"(<maxwaveh nwaves="1" /></piston_focused>)", "<maxwaveh", "<maxwaveh>", "more than one");
   bad("serieini", base + R"(<serieini value="3" /></piston_focused>)", "<serieini", "<serieini>", "");
   bad("awas", base + R"(<awas_zsurf><swl value="0.5" /></awas_zsurf></piston_focused>)", "<awas_zsurf", "<awas_zsurf>",
