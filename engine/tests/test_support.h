@@ -64,6 +64,13 @@ inline int lineOf(const std::string& text, const std::string& needle) {
   return line;
 }
 
+inline std::string readText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 inline std::string writeFile(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path) << text;
   return path.string();

@@ -137,9 +137,7 @@ void readMlPistons(const XmlReader& xml, const XMLElement* e, std::vector<MlPist
 void attachMlPistons(const std::string& path, CaseDefinition& c) {
   for (const MlPiston& p : c.mlPistons) {
     const char* element = p.twoD ? "piston2d" : "piston1d";
-    MotionObject* object = nullptr;
-    for (MotionObject& o : c.motions)
-      if (o.ref == p.mkbound) object = &o;
+    MotionObject* object = motionObjectOf(c, p.mkbound);
     if (!object)
       throw InputError(
           fmt::format("{}:{}: <{}>: mkbound {} has no <motion> object: a piston moves the particles of "

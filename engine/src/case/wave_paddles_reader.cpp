@@ -490,9 +490,7 @@ void attachWavePaddles(const std::string& path, const std::vector<WavePaddle>& p
                           : p.waves == PaddleWaves::Irregular ? (flap ? "flap_spectrum" : "piston_spectrum")
                           : flap                              ? "flap"
                                                               : "piston";
-    MotionObject* object = nullptr;
-    for (MotionObject& o : c.motions)
-      if (o.ref == p.mkbound) object = &o;
+    MotionObject* object = motionObjectOf(c, p.mkbound);
     if (!object)
       throw InputError(
           fmt::format("{}:{}: <{}>: mkbound {} has no <motion> object: a paddle moves the particles of "

@@ -18,6 +18,13 @@ const FloatingDef* floatingOf(const CaseDefinition& c, int mkBound) {
   return nullptr;
 }
 
+MotionObject* motionObjectOf(CaseDefinition& c, int mkBound) {
+  MotionObject* object = nullptr;
+  for (MotionObject& o : c.motions)
+    if (o.ref == mkBound) object = &o;
+  return object;
+}
+
 std::string caseNameOf(const std::string& path) {
   std::string name = std::filesystem::path(path).stem().string();
   if (name.size() > 4 && name.compare(name.size() - 4, 4, "_Def") == 0) name.resize(name.size() - 4);

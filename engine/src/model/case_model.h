@@ -166,6 +166,8 @@ inline bool selected(const CaseDefinition& c, const ParticleSelection& s, size_t
 
 // The floating body that mkbound `local` belongs to, or nullptr when it is not floating.
 const FloatingDef* floatingOf(const CaseDefinition& c, int mkBound);
+// The <motion> object (<objreal ref>) of mkbound `mkBound`, or nullptr when it has none.
+MotionObject* motionObjectOf(CaseDefinition& c, int mkBound);
 
 // The case's name: the file's stem without DualSPHysics' "_Def" suffix (out/<name> by default).
 std::string caseNameOf(const std::string& path);

@@ -23,16 +23,10 @@ namespace {
 
 const std::string kFocused = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/dualsphysics/focused/";
 
-std::string readText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // FocusedPaddle_Def.xml with its <piston_focused> replaced by `paddle`.
 std::string withPaddle(const std::string& paddle) {
-  std::string xml = readText(kFocused + "FocusedPaddle_Def.xml");
+  std::string xml = test::readText(kFocused + "FocusedPaddle_Def.xml");
   const size_t a = xml.find("<piston_focused>", xml.find("<wavepaddles>")), b = xml.find("</piston_focused>") + 17;
   return xml.replace(a, b - a, paddle);
 }

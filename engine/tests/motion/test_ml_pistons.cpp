@@ -33,12 +33,6 @@ namespace {
 
 const std::string kDir = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/dualsphysics/mlpistons/";
 
-std::string readText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void expectPistonFollowsDualSPHysics(const std::string& name, Device device, const std::string& neighbours) {
   const CaseDefinition c = loadCase(kDir + name + "_Def.xml");
@@ -119,7 +113,7 @@ TEST(MlPistonReader, FileAndErrors) {
   bad("levels.csv", "px:;1;py:;0\nt\n0;1;2\n1;1;2;3;4\n", ":4: 2 levels, the first row has 1");
   bad("order.csv", "px:;1;py:;0\nt\n1;1;2\n1;1;2\n", ":4: time 1 is not after");
   bad("short.csv", "px:;1;py:;0\nt\n1;1;2\n", "1 rows of data");
-  std::string xml = readText(kDir + "MlP5_Def.xml");
+  std::string xml = test::readText(kDir + "MlP5_Def.xml");
   xml.replace(xml.find("<posy value=\"0.45\" />"), 21, "<posy value=\"0.2\" />");
   const std::string closer = test::writeFile(dir / "Closer_Def.xml", xml);
   std::filesystem::copy_file(kDir + "MlP5_v0.csv", dir / "MlP5_v0.csv");
@@ -130,7 +124,7 @@ TEST(MlPistonReader, FileAndErrors) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("closer than 2 dp"), std::string::npos) << e.what();
   }
-  std::string missing = readText(kDir + "MlT3_Def.xml");
+  std::string missing = test::readText(kDir + "MlT3_Def.xml");
   missing.replace(missing.find("MlT3_vel.csv"), 12, "nothere.csv");
   test::expectInputErrorAt(test::writeFile(dir / "Missing_Def.xml", missing), missing, "<filevelx", "<filevelx>",
                            "nothere.csv");
