@@ -23,9 +23,13 @@ struct BuildRequest {
   uint32_t lanes = kLanes3D;            // lanes per particle in the interaction (verlet_layout.h)
   uint32_t countLanes = kCountLanes3D;  // lanes per particle in the GPU's count pass
   ListLayout layout = ListLayout::Indices;
+  // Half lists for force passes that compute each pair once (forEachListMember's `once`), where
+  // the backend has such a pass: the GPU's index lists in single precision (gpu/once_forces.cuh).
+  bool pairsOnce = false;
 };
 struct BuildResult {
   bool built = false;       // false: the lists did not fit (nothing was changed)
+  bool pairsOnce = false;   // the lists are half lists: interact() computes each pair once
   uint64_t entries = 0;     // allocated entries or mask words (regions, padding included)
   uint64_t members = 0;     // list members (sum of lengths)
   size_t bytes = 0;         // bytes the lists need (entries or words, lengths, offsets)

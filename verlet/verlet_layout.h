@@ -8,8 +8,11 @@
 // overflow 32 bits past ~9 million particles.
 #pragma once
 
+#include <cctype>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "sph/plugin/hd.h"
@@ -31,6 +34,24 @@ inline std::optional<ListLayout> parseLayout(std::string_view s) {
   if (s == "clusters") return ListLayout::Clusters;
   return std::nullopt;
 }
+
+// VerletPairs: "once" (half lists and a force pass that gives each pair's terms to both of its
+// particles, where the backend has it) or "twice" (every particle sums over all its neighbours).
+inline constexpr std::string_view kDefaultPairs = "once";
+// The option's value in lower case (the engine checks values without case), the default when absent.
+inline std::string pairsOption(const std::map<std::string, std::string>& options) {
+  const auto it = options.find("VerletPairs");
+  std::string v = it == options.end() ? std::string(kDefaultPairs) : it->second;
+  for (char& ch : v) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return v;
+}
+
+// Which of two fluid particles a != j holds their pair in half lists: the one before the other in
+// the sorted order, so that a particle's members are the tail of each candidate range, read in
+// order. Holding every other neighbour on each side (by the parity of a + j) gives the lists of a
+// warp more even lengths (fewer idle lanes, less padding) but ran the force pass 10-15% slower
+// (tools/bench/RESULTS.md).
+SPH_HD inline bool holdsPair(uint32_t a, uint32_t j) { return a < j; }
 
 inline constexpr uint32_t kWarp = 32;
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "neighbours/cell_mode.h"
+#include "verlet_layout.h"
 
 namespace sph::verlet {
 namespace {
@@ -55,60 +56,106 @@ double latticeCandidates(double listRadius, int dim) {
   return sum / samples;
 }
 
-// The cluster layout on a lattice: a
-// block of nodes sorted as a build sorts them (cells of Rc/2, x fastest; within a cell, in
-// lattice order), cut into clusters of 8 consecutive nodes; each cluster of the block's interior
-// has an entry per cluster holding a node within Rc of one of its nodes. Their mean over 8.
-double latticeClusterEntries(double listRadius, int dim) {
-  constexpr int kCluster = 8;
-  const int reach = int(std::ceil(listRadius));
-  const int side = 2 * reach + 4 * kCluster, ny = dim == 3 ? side : 1;
-  const double cell = listRadius / 2;
-  const int nc = int(std::floor((side - 1) / cell)) + 1;
+namespace {
+
+// A cube of lattice nodes (a square in 2D) with `margin` nodes beyond the reach of Rc on each side,
+// sorted as a build sorts particles (cells of Rc/2, x fastest; within a cell, in lattice order):
+// rank[index(x, y, z)] is a node's place in that order; offsets, the (dx, dy, dz) within Rc.
+struct SortedLattice {
   struct Node {
     int64_t key;
     int x, y, z;
   };
-  std::vector<Node> nodes;
-  nodes.reserve(size_t(side) * ny * side);
-  for (int z = 0; z < side; ++z)
-    for (int y = 0; y < ny; ++y)
-      for (int x = 0; x < side; ++x) {
-        const int64_t cx = int64_t(x / cell), cy = int64_t(y / cell), cz = int64_t(z / cell);
-        nodes.push_back({cx + nc * (cy + int64_t(nc) * cz), x, y, z});
-      }
-  std::stable_sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.key < b.key; });
-  std::vector<int> rank(nodes.size());
-  auto index = [&](int x, int y, int z) { return (size_t(z) * ny + y) * side + x; };
-  for (size_t r = 0; r < nodes.size(); ++r) rank[index(nodes[r].x, nodes[r].y, nodes[r].z)] = int(r);
-  std::vector<int> offsets;  // (dx, dy, dz) within Rc, packed
-  for (int dz = -reach; dz <= reach; ++dz)
-    for (int dy = dim == 3 ? -reach : 0; dy <= (dim == 3 ? reach : 0); ++dy)
-      for (int dx = -reach; dx <= reach; ++dx)
-        if ((dx || dy || dz) && double(dx * dx + dy * dy + dz * dz) < listRadius * listRadius) {
-          offsets.push_back(dx);
-          offsets.push_back(dy);
-          offsets.push_back(dz);
+  int reach = 0, side = 0, ny = 1;
+  std::vector<Node> nodes;  // in sorted order
+  std::vector<int> rank;
+  std::vector<int> offsets;  // packed triples
+
+  SortedLattice(double listRadius, int dim, int margin) {
+    reach = int(std::ceil(listRadius));
+    side = 2 * reach + margin;
+    ny = dim == 3 ? side : 1;
+    const double cell = listRadius / 2;
+    const int nc = int(std::floor((side - 1) / cell)) + 1;
+    nodes.reserve(size_t(side) * ny * side);
+    for (int z = 0; z < side; ++z)
+      for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < side; ++x) {
+          const int64_t cx = int64_t(x / cell), cy = int64_t(y / cell), cz = int64_t(z / cell);
+          nodes.push_back({cx + nc * (cy + int64_t(nc) * cz), x, y, z});
         }
-  auto inside = [&](const Node& n) {
+    std::stable_sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.key < b.key; });
+    rank.resize(nodes.size());
+    for (size_t r = 0; r < nodes.size(); ++r) rank[index(nodes[r].x, nodes[r].y, nodes[r].z)] = int(r);
+    for (int dz = -reach; dz <= reach; ++dz)
+      for (int dy = dim == 3 ? -reach : 0; dy <= (dim == 3 ? reach : 0); ++dy)
+        for (int dx = -reach; dx <= reach; ++dx)
+          if ((dx || dy || dz) && double(dx * dx + dy * dy + dz * dz) < listRadius * listRadius) {
+            offsets.push_back(dx);
+            offsets.push_back(dy);
+            offsets.push_back(dz);
+          }
+  }
+  size_t index(int x, int y, int z) const { return (size_t(z) * ny + y) * side + x; }
+  // All its neighbours within Rc are nodes of the block.
+  bool inside(const Node& n) const {
     auto in = [&](int v) { return v >= reach && v < side - reach; };
-    return in(n.x) && in(n.z) && (dim == 2 || in(n.y));
-  };
+    return in(n.x) && in(n.z) && (ny == 1 || in(n.y));
+  }
+  // Calls fn(rank of j) for each neighbour j within Rc of node n (inside()).
+  template <typename Fn>
+  void forEachNeighbour(const Node& n, Fn&& fn) const {
+    for (size_t o = 0; o < offsets.size(); o += 3)
+      fn(rank[index(n.x + offsets[o], n.y + offsets[o + 1], n.z + offsets[o + 2])]);
+  }
+};
+
+}  // namespace
+
+// The cluster layout on a lattice: clusters of 8 consecutive sorted nodes; each cluster of the
+// block's interior has an entry per cluster holding a node within Rc of one of its nodes. Their
+// mean over 8.
+double latticeClusterEntries(double listRadius, int dim) {
+  constexpr int kCluster = 8;
+  const SortedLattice l(listRadius, dim, 4 * kCluster);
   double entries = 0;
   long clusters = 0;
   std::vector<int> js;
-  for (size_t first = 0; first + kCluster <= nodes.size(); first += kCluster) {
-    if (!std::all_of(nodes.begin() + first, nodes.begin() + first + kCluster, inside)) continue;
+  for (size_t first = 0; first + kCluster <= l.nodes.size(); first += kCluster) {
+    if (!std::all_of(l.nodes.begin() + first, l.nodes.begin() + first + kCluster,
+                     [&](const SortedLattice::Node& n) { return l.inside(n); }))
+      continue;
     js.clear();
     for (size_t r = first; r < first + kCluster; ++r)
-      for (size_t o = 0; o < offsets.size(); o += 3)
-        js.push_back(rank[index(nodes[r].x + offsets[o], nodes[r].y + offsets[o + 1], nodes[r].z + offsets[o + 2])] /
-                     kCluster);
+      l.forEachNeighbour(l.nodes[r], [&](int j) { js.push_back(j / kCluster); });
     std::sort(js.begin(), js.end());
     entries += double(std::unique(js.begin(), js.end()) - js.begin());
     ++clusters;
   }
   return clusters ? entries / clusters / kCluster : 0.0;
+}
+
+// Half lists (pairs once) on a lattice: a node lists the neighbours whose pair it holds
+// (holdsPair, by places in the sorted order), and a warp's 32 lists take the room of its longest.
+double latticeHalfListEntries(double listRadius, int dim) {
+  constexpr int kWarpNodes = 32;
+  const SortedLattice l(listRadius, dim, 2 * kWarpNodes);
+  double entries = 0;
+  long warps = 0;
+  for (size_t first = 0; first + kWarpNodes <= l.nodes.size(); first += kWarpNodes) {
+    int longest = 0;
+    bool all = true;
+    for (size_t r = first; r < first + kWarpNodes && all; ++r) {
+      all = l.inside(l.nodes[r]);
+      int held = 0;
+      if (all) l.forEachNeighbour(l.nodes[r], [&](int j) { held += holdsPair(uint32_t(r), uint32_t(j)); });
+      longest = std::max(longest, held);
+    }
+    if (!all) continue;
+    entries += longest;
+    ++warps;
+  }
+  return warps ? entries / warps : 0.0;
 }
 
 std::vector<MemoryNeed> estimateVerletMemory(const MemoryQuery& q) {
@@ -119,9 +166,13 @@ std::vector<MemoryNeed> estimateVerletMemory(const MemoryQuery& q) {
   std::vector<MemoryNeed> needs;
   // Entries (padded to the warp's longest: none on a lattice), lengths, region offsets, and the
   // positions of the last build (the displacement check).
-  const double entries = latticeNeighbours(radius, q.dim);
-  needs.push_back({"index lists", cell.bytes + n * (4 * entries + 4 + 8.0 / 32 + real4),
-                   fmt::format("the cell search and {:.0f} entries a particle at rest", entries)});
+  // Half lists (VerletPairs once, on the GPU in single precision) add the pass's diffusion sums
+  // and flags (8 bytes a particle).
+  const bool half = q.device == Device::Gpu && q.precision == Precision::Single && pairsOption(q.options) == "once";
+  const double entries = half ? latticeHalfListEntries(radius, q.dim) : latticeNeighbours(radius, q.dim);
+  needs.push_back({"index lists", cell.bytes + n * (4 * entries + 4 + 8.0 / 32 + real4 + (half ? 8 : 0)),
+                   fmt::format("the cell search and {:.0f} entries a particle at rest{}", entries,
+                               half ? " (each pair once)" : "")});
   // An entry: a 32-bit j-cluster and a 64-bit mask; per cluster of 8, its entry count and offset.
   const double clusterEntries = latticeClusterEntries(radius, q.dim);
   needs.push_back({"cluster lists", cell.bytes + n * (12 * clusterEntries + 16.0 / 8 + real4),

@@ -22,6 +22,10 @@ double latticeCandidates(double listRadius, int dim);
 // dp), a cluster's entries over 8.
 double latticeClusterEntries(double listRadius, int dim);
 
+// Entries a particle of half lists (VerletPairs once: the neighbours whose pair it holds,
+// holdsPair) takes on a lattice (list radius in dp), each warp's 32 lists padded to its longest.
+double latticeHalfListEntries(double listRadius, int dim);
+
 // The needs of the strategy: the cell search it falls back to when no layout fits (its minimum),
 // and the cell search with the lists of each layout.
 std::vector<MemoryNeed> estimateVerletMemory(const MemoryQuery& q);

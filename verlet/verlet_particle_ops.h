@@ -67,19 +67,26 @@ struct NoRowHook {
 // gives); Parts = 1 takes them whole, in candidate order (the list order). afterRow() runs after
 // each row of cells; every particle of a grid makes the same number of row calls, so GPU lanes
 // reach it together (the staged GPU fill flushes there).
+// once: the half lists of a pass that computes each pair once (gpu/once_forces.cuh): a fluid
+// particle keeps its wall neighbours and the fluid neighbours whose pair it holds (holdsPair), a
+// wall particle none.
 template <bool Periodic, uint32_t Parts, typename T, typename Source, typename Out, typename AfterRow = NoRowHook>
 SPH_HD SPH_FORCEINLINE void forEachListMember(uint32_t a, uint32_t part, const CellLookup& l, const Source& pos,
-                                              uint32_t nBound, T rc2, Out&& out, AfterRow&& afterRow = AfterRow{}) {
+                                              uint32_t nBound, T rc2, Out&& out, AfterRow&& afterRow = AfterRow{},
+                                              bool once = false) {
   const Real4<T> posA = pos(a);
   const PeriodicBox<T> box = l.image<T>();
-  auto range = [&](uint32_t begin, uint32_t end) {
+  const bool boundA = a < nBound;
+  const bool none = once && boundA;  // rows still walked: the GPU's lanes meet at afterRow()
+  auto range = [&](uint32_t begin, uint32_t end, bool fluid) {
+    if (none) return;
     for (uint32_t j = begin + part; j < end; j += Parts)
-      if (listMember<Periodic>(a, j, posA, pos(j), box, rc2)) out(j);
+      if ((!once || !fluid || holdsPair(a, j)) && listMember<Periodic>(a, j, posA, pos(j), box, rc2)) out(j);
   };
-  cell::forEachCandidateRow<Periodic>(l, loadReadOnly(l.keys + a), posA, a < nBound,
+  cell::forEachCandidateRow<Periodic>(l, loadReadOnly(l.keys + a), posA, boundA,
                                       [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
-                                        range(fBegin, fEnd);
-                                        range(bBegin, bEnd);
+                                        range(fBegin, fEnd, true);
+                                        range(bBegin, bEnd, false);
                                         afterRow();
                                       });
 }
@@ -88,9 +95,10 @@ SPH_HD SPH_FORCEINLINE void forEachListMember(uint32_t a, uint32_t part, const C
 // grids without a periodic axis (periodic.h, pairDeltaIf).
 template <bool Periodic = true, uint32_t Parts = 1, typename T, typename Source>
 SPH_HD SPH_FORCEINLINE uint32_t countList(uint32_t a, uint32_t part, const CellLookup& l, const Source& pos,
-                                          uint32_t nBound, T rc2) {
+                                          uint32_t nBound, T rc2, bool once = false) {
   uint32_t count = 0;
-  forEachListMember<Periodic, Parts>(a, part, l, pos, nBound, rc2, [&](uint32_t) { ++count; });
+  forEachListMember<Periodic, Parts>(
+      a, part, l, pos, nBound, rc2, [&](uint32_t) { ++count; }, NoRowHook{}, once);
   return count;
 }
 
@@ -98,12 +106,15 @@ SPH_HD SPH_FORCEINLINE uint32_t countList(uint32_t a, uint32_t part, const CellL
 // gpu/staged_fill.cuh, in the same order).
 template <bool Periodic = true, typename T, typename Source>
 SPH_HD SPH_FORCEINLINE void fillList(uint32_t a, const CellLookup& l, const Source& pos, uint32_t nBound, T rc2,
-                                     const uint64_t* regionEnd, uint32_t* entries) {
+                                     const uint64_t* regionEnd, uint32_t* entries, bool once = false) {
   uint64_t slot = entrySlot(regionEnd, a, 0);
-  forEachListMember<Periodic, 1>(a, 0, l, pos, nBound, rc2, [&](uint32_t j) {
-    entries[slot] = j;
-    slot += kWarp;
-  });
+  forEachListMember<Periodic, 1>(
+      a, 0, l, pos, nBound, rc2,
+      [&](uint32_t j) {
+        entries[slot] = j;
+        slot += kWarp;
+      },
+      NoRowHook{}, once);
 }
 
 // The interaction of particle a with the members that `members` gives: members(pair) calls

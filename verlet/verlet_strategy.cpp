@@ -6,6 +6,7 @@
 #include <limits>
 #include <new>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -63,15 +64,30 @@ std::vector<ListLayout> layoutOrder(const StrategyContext& ctx) {
 
 std::vector<StrategyOption> VerletStrategy::options() const {
   std::vector<StrategyOption> o = {
-      {"VerletListSteps", "--verlet-steps", "C", {},
+      {"VerletListSteps",
+       "--verlet-steps",
+       "C",
+       {},
        fmt::format("steps a list should last at the current top speed, C in the skin dh = 2 Vmax C dt; default {:g} "
                    "in 3D, {:g} in 2D",
                    kDefaultListSteps3D, kDefaultListSteps2D)},
-      {"VerletLayout", "--verlet-layout", "auto|indices|clusters|bitmask", {"auto", "indices", "clusters", "bitmask"},
+      {"VerletLayout",
+       "--verlet-layout",
+       "auto|indices|clusters|bitmask",
+       {"auto", "indices", "clusters", "bitmask"},
        "how lists are stored: indices (a 32-bit index per neighbour, the fastest), clusters (lists shared by "
        "clusters of 8 particles, about a ninth of the memory, slower), bitmask (a bit per build candidate, about a "
        "tenth, slower still) or auto (indices; clusters when they do not fit; then bitmask; then the cell search "
        "until the next rebuild); default auto"},
+      {"VerletPairs",
+       "--verlet-pairs",
+       "once|twice",
+       {"once", "twice"},
+       "once: the GPU's index lists in single precision hold each pair once and the force pass adds each pair's "
+       "terms to both particles (atomic additions: results vary between runs by rounding); twice: every particle "
+       "sums over all its neighbours, bit-reproducible; runs with floating bodies, mDBC2 walls, shifting or the SPS "
+       "model, the CPU, double precision and the other layouts always take twice; default " +
+           std::string(kDefaultPairs)},
       {"VerletMemoryLimit", "", "BYTES", {}, "the most bytes the lists may take; default: what the device has"}};
   // The cell search's, for the rebuild points where no list layout fits.
   for (StrategyOption c : cell::cellSearchOptions()) {
@@ -104,6 +120,12 @@ void VerletStrategy::configure(const StrategyContext& ctx) {
     rule_.maxFraction = std::min(rule_.maxFraction, room);
   }
   layouts_ = layoutOrder(ctx);
+  const std::string pairMode = pairsOption(ctx.options);
+  if (pairMode != "once" && pairMode != "twice")
+    throw InputError(fmt::format("verlet neighbour search: VerletPairs must be once or twice, not '{}'",
+                                 ctx.options.at("VerletPairs")));
+  pairsOnce_ = pairMode == "once" && ctx.device == Device::Gpu && ctx.precision == Precision::Single;
+  listsOnce_ = false;
   const double cap = positiveOption(ctx, "VerletMemoryLimit", 0.0);
   memoryCap_ = size_t(cap);
   if (!backend_ || ctx_.device != ctx.device)
@@ -260,7 +282,8 @@ void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
   BuildResult r;
   {
     ScopedPhase phase(ctx_.timer, "VL-Build", PhaseGroup::List);
-    BuildRequest req{rc_, memoryCap_, lanesPerParticle(ctx_.dim), countLanesPerParticle(ctx_.dim), layouts_.front()};
+    BuildRequest req{
+        rc_, memoryCap_, lanesPerParticle(ctx_.dim), countLanesPerParticle(ctx_.dim), layouts_.front(), pairsOnce_};
     // After the preferred layout did not fit, the next builds start with the one that did (a
     // failed attempt costs a count pass), trying from the preferred one again every kRetryBuilds.
     const bool retry = buildsSinceRetry_ >= kRetryBuilds;
@@ -283,6 +306,8 @@ void VerletStrategy::buildPendingT(const ParticleView<T>& p) {
   if (r.built) {
     built_ = true;
     builtN_ = p.n;
+    listsOnce_ = r.pairsOnce;
+    onceBuilds_ += r.pairsOnce ? 1 : 0;
     ++rebuilds_;
     sumMeanLength_ += p.n ? double(r.members) / p.n : 0.0;
     listBytes_ = r.bytes;
@@ -298,12 +323,29 @@ void VerletStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<
   if (double(c.support) > ctx_.support * (1.0 + 1e-6))
     throw RunError(fmt::format("verlet neighbour search: the physics' support {:g} exceeds the configured {:g}",
                                double(c.support), ctx_.support));
+  // Each pair once only in plain passes (pair_physics.h, interactPairMass's Mirror); from the first
+  // other pass on, full lists.
+  const bool plain = !out.spsStrain && !out.shift && !c.floating.any() && !p.tangent;
+  if (!plain && pairsOnce_) {
+    pairsOnce_ = false;
+    ++pairModeChanges_;
+  }
   buildPendingT(p);
   rememberView(p);
   cell::requireSamePeriodicBox(c.periodic, cell_.grid(), "verlet");
   if (fallback_) {
     ++fallbackPasses_;
     cell_.interact(p, c, out);  // times itself as CF-Forces
+    return;
+  }
+  if (listsOnce_ && !plain) {
+    // Half lists in hand: this pass takes the cell search over their build's tables (cells of
+    // Rc/2 sorted at the build, which reach every pair within 2h until the next rebuild, as for
+    // the fallback); the next step builds full lists.
+    ++fallbackPasses_;
+    built_ = false;
+    listsOnce_ = false;
+    cell_.interact(p, c, out);
     return;
   }
   ScopedPhase phase(ctx_.timer, "CF-Forces", PhaseGroup::Interaction);
@@ -325,6 +367,7 @@ StrategyStats VerletStrategy::stats() const {
   s["builds_bitmask_layout"] = double(layoutBuilds_[size_t(ListLayout::Bitmask)]);
   s["builds_clusters_layout"] = double(layoutBuilds_[size_t(ListLayout::Clusters)]);
   s["layout_fallbacks"] = double(layoutFallbacks_);
+  s["builds_pairs_once"] = double(onceBuilds_);
   s["fallback_events"] = double(fallbackEvents_);
   s["fallback_passes"] = double(fallbackPasses_);
   s["displacement_checks_queued"] = double(queuedChecks_);

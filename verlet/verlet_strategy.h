@@ -68,6 +68,7 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   uint64_t rebuilds() const { return rebuilds_; }
   uint64_t fallbackPasses() const { return fallbackPasses_; }
   bool listsInUse() const { return built_ && !fallback_; }
+  bool halfLists() const { return built_ && !fallback_ && listsOnce_; }
 
  private:
   friend class StrategyFor<VerletStrategy>;
@@ -120,6 +121,10 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   bool built_ = false, pendingBuild_ = false, fallback_ = false, warned_ = false;
   bool checkQueued_ = false;   // endStep() queued the displacement check of these particles
   bool corrects_ = false;      // correctBoundaries() is called (mDBC runs)
+  // Pairs once (VerletPairs): the next builds ask for half lists (BuildRequest::pairsOnce) until
+  // a pass that needs every pair from both sides is seen; listsOnce_: the lists in hand are half.
+  bool pairsOnce_ = false, listsOnce_ = false;
+  uint64_t onceBuilds_ = 0, pairModeChanges_ = 0;
   uint32_t queuedN_ = 0;
   uint32_t builtN_ = 0;
   uint64_t queuedChecks_ = 0, waitedChecks_ = 0;

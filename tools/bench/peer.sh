@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # DualSPHysics 5.4 (its GPU build) and ours side by side on the same GenCase particles, the same
-# number of steps, one GPU, one call: for each case GenCase writes the particles once; DualSPHysics
+# number of steps, one GPU, one call: for each case GenCase writes the particles once (its default output: the .bi4 and the cells of the case as VTK); DualSPHysics
 # runs them to the case's time (-cellmode:h, no output, no timers) and its step count is what every
 # configuration of ours then runs (--steps, no VTK, phase timers on, single precision). Then
 # peer_table.py writes the table (loop seconds, speed-up over DualSPHysics, force pass in ns per
@@ -21,7 +21,8 @@
 #   CASES_DIR    folder of the benchmark's _Def.xml files (default PEER_DIR/cases)
 #   CONFIGS      ours to run (default "cell verlet-indices verlet-clusters"): cell (h cells, as
 #                DualSPHysics), verlet (the default layout), verlet-indices, verlet-clusters,
-#                verlet-bitmask
+#                verlet-bitmask, verlet-once and verlet-twice (index lists, each pair computed once
+#                or twice: --verlet-pairs)
 #   PEER_DIR     folder with GenCase_linux64 and DualSPHysics (default <repo>/peer): the GPU build
 #                as DualSPHysics5.4_linux64, dsph/DualSPHysics5.4_linux64 or the packed
 #                DualSPHysics5.4_linux64_sm90.tar.xz (unpacked there on first use)
@@ -60,6 +61,7 @@ config_args() {
     cell) echo "--neighbours cell --cell-mode half" ;;
     verlet) echo "--neighbours verlet" ;;
     verlet-indices | verlet-clusters | verlet-bitmask) echo "--neighbours verlet --verlet-layout ${1#verlet-}" ;;
+    verlet-once | verlet-twice) echo "--neighbours verlet --verlet-layout indices --verlet-pairs ${1#verlet-}" ;;
     *) return 1 ;;
   esac
 }
@@ -109,6 +111,9 @@ step() {  # log program args...
   timeout "$limit" "$@" >"$out" 2>&1
 }
 
+# The last lines of a failed program's log, indented under the bench's own line.
+show_tail() { [[ -f "$1" ]] && tail -n "${2:-5}" "$1" | sed 's/^/    /'; return 0; }
+
 # "Steps of simulation..............: 19,871" -> 19871 (DualSPHysics writes thousands with commas).
 run_out_value() { sed -n "s/^$2\.*: *\([0-9,.]*\).*/\1/p" "$1" | head -n 1 | tr -d ,; }
 
@@ -126,8 +131,9 @@ for item in "${cases[@]}"; do
   fi
   ((dry)) || mkdir -p "$dir/gencase" "$dir/dsph"
   log "$name: GenCase"
-  step "$dir/gencase/log.txt" "$gencase" "${xml%.xml}" "$dir/gencase/$name" -save:none || {
+  step "$dir/gencase/log.txt" "$gencase" "${xml%.xml}" "$dir/gencase/$name" || {
     log "$name: GenCase failed (see $dir/gencase/log.txt)"
+    show_tail "$dir/gencase/log.txt"
     failed=1
     continue
   }
@@ -135,6 +141,7 @@ for item in "${cases[@]}"; do
   step "$dir/dsph/log.txt" "$dsph" "$dir/gencase/$name" "$dir/dsph" -gpu:0 -sv:none -svres -svtimers:0 \
     -tmax:"$tmax" -tout:"$tmax" -cellmode:half || {
     log "$name: DualSPHysics failed (see $dir/dsph/log.txt)"
+    show_tail "$dir/dsph/log.txt"
     failed=1
     continue
   }
@@ -155,6 +162,7 @@ for item in "${cases[@]}"; do
       ((dry)) || { cp "$out/run.json" "$dir/$c.json"; rm -rf "$out"; }
     else
       log "$name: ours ($c) failed (see $dir/$c.log)"
+      show_tail "$dir/$c.log"
       failed=1
     fi
   done

@@ -30,8 +30,8 @@ inline constexpr uint32_t kStageRows = SPH_VERLET_STAGE_ROWS;
 
 template <bool Periodic, typename T, typename Source>
 __device__ SPH_FORCEINLINE void stagedFillList(uint32_t a, uint32_t n, const CellLookup& l, const Source& pos,
-                                               uint32_t nBound, T rc2, const uint64_t* regionEnd,
-                                               uint32_t* entries, uint32_t (*stage)[kWarp]) {
+                                               uint32_t nBound, T rc2, const uint64_t* regionEnd, uint32_t* entries,
+                                               uint32_t (*stage)[kWarp], bool once) {
   constexpr unsigned kAll = 0xffffffffu;
   const bool active = a < n;
   // Lanes past n (last warp only) walk particle n - 1's rows, in the same group, and store nothing.
@@ -72,7 +72,8 @@ __device__ SPH_FORCEINLINE void stagedFillList(uint32_t a, uint32_t n, const Cel
       [&] {
         const uint32_t from = stagedFrom(), end = stagedEnd();
         if (__any_sync(kAll, active && from < end && 2 * (end - from) >= kStageRows)) writeStage();
-      });
+      },
+      once);
   writeStage();
 }
 

@@ -34,6 +34,7 @@
 #include "verlet_gpu_build.cuh"
 #include "verlet_gpu_checks.cuh"
 #include "verlet_gpu_forces.cuh"
+#include "once_forces.cuh"
 #include "verlet_gpu_launch.cuh"
 #include "verlet_gpu_stats.cuh"
 
@@ -138,7 +139,8 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
 
   size_t deviceBytes() const override {
     return entriesCapacity_ * sizeof(uint32_t) + length_.bytes() + regionSize_.bytes() + regionEnd_.bytes() +
-           scanTemp_.bytes() + refF_.bytes() + refD_.bytes() + xy_.bytes() + z_.bytes() + clusterSums_.bytes();
+           scanTemp_.bytes() + refF_.bytes() + refD_.bytes() + xy_.bytes() + z_.bytes() + clusterSums_.bytes() +
+           onceDdt_.bytes() + onceFlags_.bytes();
   }
   size_t peakDeviceBytes() const override { return peak_; }
 
@@ -169,6 +171,9 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     refD_.release();
     xy_.release();
     z_.release();
+    onceDdt_.release();
+    onceFlags_.release();
+    once_ = false;
     n_ = 0;
     lastGoodTotal_ = 0;
     clusterStorage_ = false;
@@ -257,6 +262,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     grow(regionEnd_, groups, "allocating list offsets");
     clearScalars();
     const bool masks = r.layout == ListLayout::Bitmask;
+    const bool once = r.pairsOnce && r.layout == ListLayout::Indices && std::is_same_v<T, float>;
     if (n > 0) {
       if (masks) {
         SPH_LAUNCH("counting mask words (VL-Build step 1)", n, kBlock, 0,
@@ -266,8 +272,8 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
         // Open grids skip the minimum image per candidate (periodic.h, pairDeltaIf).
         withLanes<kCountLanes2D, kCountLanes3D>(r.countLanes, [&](auto lanes) {
           auto* count = periodic ? &countKernel<T, Source, true, lanes()> : &countKernel<T, Source, false, lanes()>;
-          SPH_LAUNCH("counting neighbour lists (VL-Build step 1)", n * lanes(), kBlock, 0, count, l, pos, n,
-                     p.nBound, rc2, length_.data(), scalars_.data());
+          SPH_LAUNCH("counting neighbour lists (VL-Build step 1)", n * lanes(), kBlock, 0, count, l, pos, n, p.nBound,
+                     rc2, once, length_.data(), scalars_.data());
         });
       }
       SPH_LAUNCH("finding the longest list per warp (VL-Build step 2)", n, kBlock, 0, regionSizeKernel,
@@ -293,11 +299,17 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
       res.members = readScalars("reading the mask members").members;
     } else if (n > 0) {
       SPH_LAUNCH("writing neighbour lists (VL-Build step 4)", n, kBlock, 0,
-                 (periodic ? &fillKernel<T, Source, true> : &fillKernel<T, Source, false>), l, pos, n,
-                 p.nBound, rc2, regionEnd_.data(), entries_);
+                 (periodic ? &fillKernel<T, Source, true> : &fillKernel<T, Source, false>), l, pos, n, p.nBound, rc2,
+                 once, regionEnd_.data(), entries_);
     }
+    if (once) {
+      grow(onceDdt_, n, "allocating the pair-once diffusion sums");
+      grow(onceFlags_, n, "allocating the pair-once diffusion flags");
+    }
+    once_ = once;
     finishBuild(p, l, r, ref, total);
     res.built = true;
+    res.pairsOnce = once;
     return res;
   }
 
@@ -333,8 +345,9 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     builtDouble_ = sizeof(T) == sizeof(double);
     box_ = l.image<double>();
     lastGoodTotal_ = total;
-    const LaunchSignature now{entries_, length_.data(), regionEnd_.data(), refF_.data(), refD_.data(),
-                              clusters().mask, n_, lanes_, layout_, box_, lookup_};
+    const LaunchSignature now{
+        entries_, length_.data(), regionEnd_.data(), refF_.data(), refD_.data(), clusters().mask, onceDdt_.data(),
+        n_,       lanes_,         layout_,           once_,        box_,         lookup_};
     if (!now.sameAs(launched_)) {
       launched_ = now;
       ++generation_;
@@ -356,6 +369,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   template <typename T, typename Source>
   BuildResult buildClustersT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r,
                              const Source& pos, DeviceBuffer<Real4<T>>& ref) {
+    once_ = false;
     const uint32_t n = p.n, clusters = clusterCount(n);
     const bool periodic = l.periodic(0) || l.periodic(1) || l.periodic(2);
     const T rc2 = T(r.listRadius) * T(r.listRadius);
@@ -458,6 +472,13 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
     if (p.n != n_) throw RunError("verlet neighbour search: interact() on particles the lists were not built for");
+    if (once_) {
+      if constexpr (std::is_same_v<T, float>)
+        launchOnce(p, c, out);
+      else
+        throw RunError("verlet neighbour search: half lists (pairs once) in a double-precision pass");
+      return;
+    }
     if (layout_ == ListLayout::Bitmask)
       launchForces(masks<T>(), p, c, out);
     else if (layout_ == ListLayout::Clusters)
@@ -506,6 +527,33 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
       withLanes<kLanes2D, kLanes3D>(lanes_, each);
   }
 
+  // The pass over half lists (once_forces.cuh): the outputs cleared, each pair once, then the
+  // diffusion sums added where a wall can switch them off.
+  void launchOnce(const ParticleView<float>& p, const PhysicsConstants<float>& c, const ForceOutputs<float>& out) {
+    if (out.spsStrain || out.shift || c.floating.any() || p.tangent)
+      throw RunError(
+          "verlet neighbour search: half lists (pairs once) in a pass that needs every pair from both sides");
+    if (p.n == 0) return;
+    const bool split = wallsCanSwitchOffDiffusion(c);
+    SPH_CUDA_CHECK(cudaMemsetAsync(out.ace, 0, size_t(p.n) * sizeof(Real4<float>), 0), "clearing the force sums");
+    if (split)
+      SPH_CUDA_CHECK(cudaMemsetAsync(onceDdt_.data(), 0, size_t(p.n) * sizeof(float), 0),
+                     "clearing the diffusion sums");
+    withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
+      using Lanes = decltype(lanes);
+      auto* kernel = neighbours::dispatchInteraction(c, out, false, [](auto v) {
+        using V = decltype(v);
+        return &onceForcesKernel<V::K, V::Periodic, Lanes::value>;  // never a coded variant here (checked above)
+      });
+      SPH_LAUNCH("computing forces once a pair from half lists (CF-Forces)", p.n * lanes(), kForceBlock, 0, kernel,
+                 indexLists(), p.pos, p.velrho, p.n, p.nBound, c, out.ace, out.viscdt, out.contacts,
+                 split ? onceDdt_.data() : nullptr, onceFlags_.data());
+    });
+    if (split && p.n > p.nBound)
+      SPH_LAUNCH("adding the density diffusion (CF-Forces)", p.n - p.nBound, kBlock, 0, addDiffusionKernel, out.ace,
+                 onceDdt_.data(), onceFlags_.data(), p.nBound, p.n);
+  }
+
   template <typename T>
   ListStats statsT(const ParticleView<T>& p, double support) const {
     ListStats s;
@@ -538,14 +586,16 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   struct LaunchSignature {
     const void *entries = nullptr, *length = nullptr, *regionEnd = nullptr, *refF = nullptr, *refD = nullptr;
     const void* clusterMask = nullptr;  // moves with the entry count within the same allocation
+    const void* onceDdt = nullptr;      // the pair-once pass's diffusion sums (with its flags)
     uint32_t n = 0, lanes = 0;
     ListLayout layout = ListLayout::Indices;
+    bool once = false;
     PeriodicBox<double> box;
     cell::CellLookup cells;  // a mask's rows: the tables and grid of its build
     bool sameAs(const LaunchSignature& o) const {
       return entries == o.entries && length == o.length && regionEnd == o.regionEnd && refF == o.refF &&
-             refD == o.refD && clusterMask == o.clusterMask && n == o.n && lanes == o.lanes && layout == o.layout &&
-             std::memcmp(&box, &o.box, sizeof(box)) == 0 &&
+             refD == o.refD && clusterMask == o.clusterMask && onceDdt == o.onceDdt && n == o.n && lanes == o.lanes &&
+             layout == o.layout && once == o.once && std::memcmp(&box, &o.box, sizeof(box)) == 0 &&
              (layout != ListLayout::Bitmask || std::memcmp(&cells, &o.cells, sizeof(cells)) == 0);
     }
   };
@@ -569,6 +619,9 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   DeviceBuffer<Real4<float>> refF_;
   DeviceBuffer<Real4<double>> refD_;
   DeviceBuffer<double> xy_, z_;
+  DeviceBuffer<float> onceDdt_;       // half lists: the diffusion sums of a pass
+  DeviceBuffer<uint32_t> onceFlags_;  // and each particle's PairAccum::ddtOff
+  bool once_ = false;                 // the lists are half lists (BuildRequest::pairsOnce)
   uint32_t* entries_ = nullptr;
   size_t lastAttemptBytes_ = 0;  // what the current build's lists need, once counted
   size_t entriesCapacity_ = 0;

@@ -26,11 +26,11 @@ __global__ void __launch_bounds__(kBlock) splitXyZKernel(const Real4<double>* __
 // part, verlet_layout.h) count a share of its candidates each and add their counts by shuffles.
 template <typename T, typename Source, bool Periodic, uint32_t Lanes>
 __global__ void __launch_bounds__(kBlock)
-    countKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, uint32_t* __restrict__ length,
-                Scalars* __restrict__ out) {
+    countKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, bool once,
+                uint32_t* __restrict__ length, Scalars* __restrict__ out) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = t / Lanes, part = t % Lanes;
-  const uint32_t count = a < n ? countList<Periodic, Lanes>(a, part, l, pos, nBound, rc2) : 0;
+  const uint32_t count = a < n ? countList<Periodic, Lanes>(a, part, l, pos, nBound, rc2, once) : 0;
   uint32_t total = count;
   total = sph::gpu::groupSum<Lanes>(total);
   if (a < n && part == 0) length[a] = total;
@@ -52,12 +52,12 @@ __global__ void __launch_bounds__(kBlock)
 // (staged_fill.cuh).
 template <typename T, typename Source, bool Periodic>
 __global__ void __launch_bounds__(kBlock)
-    fillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
+    fillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, bool once,
                const unsigned long long* __restrict__ regionEnd, uint32_t* __restrict__ entries) {
   __shared__ uint32_t stage[kBlock / kWarp][kStageRows][kWarp];
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   stagedFillList<Periodic>(a, n, l, pos, nBound, rc2, reinterpret_cast<const uint64_t*>(regionEnd), entries,
-                           stage[threadIdx.x / kWarp]);
+                           stage[threadIdx.x / kWarp], once);
 }
 
 // Step 1 of a bitmask build: the words of each mask (its candidates; no distances needed).

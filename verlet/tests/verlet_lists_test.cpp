@@ -34,13 +34,14 @@ struct ListCase {
   int dim;
   SetKind kind;
   sph::verlet::ListLayout layout;
+  bool once = false;  // VerletPairs once: half lists where the backend has them (the GPU in single precision)
 };
 
 std::string listCaseName(const ::testing::TestParamInfo<ListCase>& info) {
   const ListCase& c = info.param;
   const char* kind = c.kind == SetKind::Random ? "random" : c.kind == SetKind::Lattice ? "lattice" : "hotspot";
-  return fmt::format("{}_{}_{}D_{}_{}", sph::deviceName(c.device), sph::precisionName(c.precision), c.dim, kind,
-                     sph::verlet::layoutName(c.layout));
+  return fmt::format("{}_{}_{}D_{}_{}{}", sph::deviceName(c.device), sph::precisionName(c.precision), c.dim, kind,
+                     sph::verlet::layoutName(c.layout), c.once ? "_once" : "");
 }
 
 template <typename T>
@@ -82,6 +83,7 @@ void checkLists(const ListCase& lc) {
   VerletStrategy v;
   sph::StrategyContext ctx = makeContext(lc.device, lc.precision, lc.dim, support, domain, CellMode::Half, run.reorderer());
   ctx.options["VerletLayout"] = sph::verlet::layoutName(lc.layout);
+  ctx.options["VerletPairs"] = lc.once ? "once" : "twice";
   v.configure(ctx);
   double vmax = 0;
   for (const auto& q : particles.velrho) vmax = std::max(vmax, std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z));
@@ -93,8 +95,12 @@ void checkLists(const ListCase& lc) {
   const HostParticles<T> now = run.particles();
   const HostLists l = v.lists();
   const auto found = listPairs(l, now);
-  const auto expected = expectedListPairs(now, v.listRadius());
-  EXPECT_GT(expected.size(), now.size());
+  const bool half = lc.once && lc.device == Device::Gpu && lc.precision == Precision::Single &&
+                    lc.layout == sph::verlet::ListLayout::Indices;
+  EXPECT_EQ(v.halfLists(), half);
+  const auto expected =
+      half ? halfListPairs(now, expectedListPairs(now, v.listRadius())) : expectedListPairs(now, v.listRadius());
+  EXPECT_GT(expected.size(), now.size() / 2);
   if (edgeBand<T>(lc.device) == 0.0) {
     EXPECT_EQ(found, expected);
   }
@@ -152,6 +158,14 @@ std::vector<ListCase> allListCases() {
           for (auto layout : {sph::verlet::ListLayout::Indices, sph::verlet::ListLayout::Bitmask,
                               sph::verlet::ListLayout::Clusters})
             out.push_back({d, p, dim, k, layout});
+  // Half lists: where the GPU builds them, and the CPU and double precision, which build full
+  // lists whatever VerletPairs asks.
+  for (Device d : {Device::Cpu, Device::Gpu})
+    for (Precision p : {Precision::Single, Precision::Double})
+      for (int dim : {3, 2})
+        for (SetKind k : {SetKind::Random, SetKind::Lattice, SetKind::HotSpot})
+          if (d == Device::Gpu || (p == Precision::Single && k == SetKind::Random))
+            out.push_back({d, p, dim, k, sph::verlet::ListLayout::Indices, true});
   return out;
 }
 
@@ -242,9 +256,12 @@ TEST_P(VerletRebuild, RebuildsExactlyWhenHalfTheSkinIsUsedAndMissesNoPair) {
       dh = v.listRadius() - support;
       for (uint32_t i = 0; i < now.size(); ++i) ref[now.id[i]] = now.pos[i];
     }
-    // Every pair within the support is listed.
+    // Every pair within the support is listed (once in half lists, the default on the GPU in
+    // single precision).
     const auto listed = listPairs(v.lists(), now);
-    const auto needed = expectedListPairs(now, support);
+    ASSERT_EQ(v.halfLists(), device == Device::Gpu);
+    const auto needed =
+        v.halfLists() ? halfListPairs(now, expectedListPairs(now, support)) : expectedListPairs(now, support);
     std::vector<uint64_t> missing;
     std::set_difference(needed.begin(), needed.end(), listed.begin(), listed.end(), std::back_inserter(missing));
     ASSERT_TRUE(missing.empty()) << missing.size() << " pairs within the support missing at step " << step;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "neighbours/cell_mode.h"
@@ -16,8 +17,11 @@ constexpr double kDp = 0.01;
 // DamBreak's: coefh 1 in 3D, 2h = 2 sqrt(3) dp; the list radius 2.1h = 3.64 dp.
 constexpr double kDamBreakRadius = 1.05 * 2 * 1.7320508075688772;
 
+// Full index lists (VerletPairs twice) unless a test asks otherwise: the layouts are compared
+// against them.
 MemoryQuery query(int dim, uint64_t particles, double support = 2 * 1.7320508075688772 * kDp) {
   MemoryQuery q;
+  q.options["VerletPairs"] = "twice";
   q.dim = dim;
   q.dp = kDp;
   q.support = support;
@@ -40,9 +44,35 @@ TEST(VerletMemoryEstimate, IndexListsCountTheLatticeNeighbours) {
   // the surface have fewer, the skin was 1% of 2h then), about 230 at the peak of a whole run
   // (a wider skin, warp padding, storage headroom): the estimate lies between.
   EXPECT_EQ(latticeNeighbours(kDamBreakRadius, 3), 202);
-  // Entries, lengths, region offsets and the build's positions, beside the cell search.
-  const auto needs = estimateVerletMemory(query(3, 1000));
-  EXPECT_DOUBLE_EQ(need(needs, "index lists").bytes, 1000 * 16 + 1000 * (4 * 202 + 4 + 8.0 / 32 + 16));
+  // Entries, lengths, region offsets and the build's positions, beside the cell search (full
+  // lists: VerletPairs twice, and the CPU or double precision whatever it says).
+  EXPECT_DOUBLE_EQ(need(estimateVerletMemory(query(3, 1000)), "index lists").bytes,
+                   1000 * 16 + 1000 * (4 * 202 + 4 + 8.0 / 32 + 16));
+  MemoryQuery cpu = query(3, 1000);
+  cpu.options.clear();  // the default, once, is the GPU's
+  cpu.device = Device::Cpu;
+  EXPECT_DOUBLE_EQ(need(estimateVerletMemory(cpu), "index lists").bytes,
+                   1000 * 16 + 1000 * (4 * 202 + 4 + 8.0 / 32 + 16));
+}
+
+// Half lists (VerletPairs once, the default on the GPU in single precision): a node lists the
+// neighbours after it in the build's order, a warp the room of its longest; beside them the
+// pass's diffusion sums and flags.
+TEST(VerletMemoryEstimate, HalfListsTakeHalfTheEntriesAndTheWarpsLongest) {
+  const double half = latticeHalfListEntries(kDamBreakRadius, 3);
+  EXPECT_GT(half, 202 / 2.0);
+  EXPECT_LT(half, 0.8 * 202);  // the warp's longest: its first particles hold more than half
+  const double half2D = latticeHalfListEntries(kDamBreakRadius, 2);
+  EXPECT_GT(half2D, latticeNeighbours(kDamBreakRadius, 2) / 2);
+  EXPECT_LT(half2D, latticeNeighbours(kDamBreakRadius, 2));
+  MemoryQuery q = query(3, 1000);
+  q.options.clear();  // the default
+  EXPECT_DOUBLE_EQ(need(estimateVerletMemory(q), "index lists").bytes,
+                   1000 * 16 + 1000 * (4 * half + 4 + 8.0 / 32 + 16 + 8));
+  q.options["VerletPairs"] = "ONCE";  // as given: the engine checks values without case
+  EXPECT_DOUBLE_EQ(need(estimateVerletMemory(q), "index lists").bytes,
+                   1000 * 16 + 1000 * (4 * half + 4 + 8.0 / 32 + 16 + 8));
+  std::printf("half lists on the lattice: %.1f entries a particle in 3D, %.1f in 2D\n", half, half2D);
 }
 
 TEST(VerletMemoryEstimate, BitmaskListsCountTheCandidatesOfTheTrimmedRows) {

@@ -54,6 +54,7 @@ CaseDefinition smallDamBreak3D(const std::filesystem::path& dir) {
 struct RunSetup {
   Device device;
   Precision precision;
+  bool once = false;  // VerletPairs once (half lists on the GPU in single precision)
 };
 
 class VerletVsCell : public ::testing::TestWithParam<RunSetup> {};
@@ -68,9 +69,12 @@ TEST_P(VerletVsCell, SamePhysicsFor500Steps) {
   const auto dir = test::tempDir("verlet_vs_cell");
   for (const CaseDefinition& c : {damBreak2D(), smallDamBreak3D(dir)}) {
     const Outcome cell = runCase(c, "cell", s.device, s.precision, 500);
-    const Outcome verlet = runCase(c, "verlet", s.device, s.precision, 500);
+    const Outcome verlet =
+        runCase(c, "verlet", s.device, s.precision, 500, {{"VerletPairs", s.once ? "once" : "twice"}});
     ASSERT_EQ(verlet.report.strategy, "verlet");
     EXPECT_GT(verlet.report.strategyStats.at("rebuilds"), 1.0);
+    EXPECT_EQ(verlet.report.strategyStats.at("builds_pairs_once"),
+              s.once ? verlet.report.strategyStats.at("rebuilds") : 0.0);
     const test::StateDifferences d = test::compareById(verlet.state, cell.state);
     std::printf("%s %s %s: max differences %.3g m, %.3g m/s, %.3g kg/m3; %g rebuilds\n", c.name.c_str(),
                 deviceName(s.device), precisionName(s.precision), d.pos, d.vel, d.rho,
@@ -83,12 +87,37 @@ TEST_P(VerletVsCell, SamePhysicsFor500Steps) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Verlet, VerletVsCell,
-                         ::testing::Values(RunSetup{Device::Cpu, Precision::Double}, RunSetup{Device::Cpu, Precision::Single},
-                                           RunSetup{Device::Gpu, Precision::Double}, RunSetup{Device::Gpu, Precision::Single}),
+                         ::testing::Values(RunSetup{Device::Cpu, Precision::Double},
+                                           RunSetup{Device::Cpu, Precision::Single},
+                                           RunSetup{Device::Gpu, Precision::Double},
+                                           RunSetup{Device::Gpu, Precision::Single},
+                                           RunSetup{Device::Gpu, Precision::Single, true}),
                          [](const auto& info) {
                            return std::string(deviceName(info.param.device)) + "_" +
-                                  precisionName(info.param.precision);
+                                  precisionName(info.param.precision) + (info.param.once ? "_once" : "");
                          });
+
+// Shifting's passes (the Symplectic corrector's) need every pair from both sides: a run asked
+// for half lists builds them once, takes the corrector pass of that step on the cell search, and
+// builds full lists from then on; it agrees with a run of full lists as VerletVsCell's runs do.
+TEST(VerletPairsOnce, ShiftingRunMovesToFullLists) {
+  if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
+  const auto dir = test::tempDir("verlet_pairs_once");
+  CaseDefinition c = smallDamBreak3D(dir);
+  c.parameters["StepAlgorithm"] = {"2", 0};
+  c.parameters["Shifting"] = {"3", 0};
+  const Outcome once = runCase(c, "verlet", Device::Gpu, Precision::Single, 200, {{"VerletPairs", "once"}});
+  const Outcome twice = runCase(c, "verlet", Device::Gpu, Precision::Single, 200, {{"VerletPairs", "twice"}});
+  ASSERT_EQ(once.report.status, "completed") << once.report.error;
+  EXPECT_EQ(once.report.strategyStats.at("builds_pairs_once"), 1.0);
+  EXPECT_EQ(once.report.strategyStats.at("fallback_passes"), 1.0);
+  EXPECT_GT(once.report.strategyStats.at("rebuilds"), 2.0);
+  const test::StateDifferences d = test::compareById(once.state, twice.state);
+  std::printf("once against twice with shifting: %.3g m, %.3g m/s, %.3g kg/m3\n", d.pos, d.vel, d.rho);
+  EXPECT_LT(d.pos, 1e-4);
+  EXPECT_LT(d.vel, 1e-2);
+  EXPECT_LT(d.rho, 0.5);
+}
 
 // A 1 kB cap for the lists: every rebuild falls back to the cell search; the run completes,
 // agrees with the cell plugin, and the report counts the fallback passes.

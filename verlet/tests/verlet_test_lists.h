@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "cell_test_support.h"
@@ -54,4 +55,18 @@ std::vector<uint64_t> expectedListPairs(const HostParticles<T>& p, double radius
   return out;
 }
 
+// The members of half lists (forEachListMember's `once`) among `all` (id pairs of p): a fluid
+// particle keeps its boundary neighbours and the fluid ones whose pair it holds (holdsPair, by
+// places in p's order), a boundary particle none.
+template <typename T>
+std::vector<uint64_t> halfListPairs(const HostParticles<T>& p, const std::vector<uint64_t>& all) {
+  std::unordered_map<uint32_t, uint32_t> index;
+  for (uint32_t i = 0; i < p.size(); ++i) index[p.id[i]] = i;
+  std::vector<uint64_t> out;
+  for (uint64_t q : all) {
+    const uint32_t a = index.at(uint32_t(q >> 32)), j = index.at(uint32_t(q & 0xffffffffu));
+    if (a >= p.nBound && (j < p.nBound || sph::verlet::holdsPair(a, j))) out.push_back(q);
+  }
+  return out;
+}
 }  // namespace celltest

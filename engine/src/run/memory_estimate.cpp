@@ -56,6 +56,7 @@ DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t parti
   q.dp = p.dp;
   q.support = p.support;
   q.particles = particles;
+  q.options = p.strategyOptions;
   e.strategy = strategy.estimateMemory(q);
   return e;
 }

@@ -127,7 +127,7 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
   double deviceFree = 0;
   {
     // Before anything of the run is allocated: a case that cannot fit is refused with the dp that does.
-    const SimParameters p = deriveParameters(c, neighbours.options());
+    const SimParameters p = runParameters(c, o, neighbours.options());  // the case's and the command line's options
     const HostMemoryEstimate host = estimateHostMemory(c, p, d, o.precision, *neighbours.strategy);
     // The case is in memory already: what the run may use is what is left and what the case holds.
     const double hostBudget = availableHostBytes() + host.caseData;

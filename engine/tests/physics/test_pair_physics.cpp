@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <type_traits>
 
 #include "sph/plugin/pair_physics.h"
 #include "sph/plugin/sph_kernels.h"
@@ -262,6 +264,62 @@ TEST(PairPhysics, MolteniDiffusesTowardsMdbcWalls) {
       EXPECT_EQ(wall.ddtSwitchedOff(), mode != DensityDiffusion::FourtakasFull) << int(mode);
     }
   }
+}
+
+// interactPairMass<Mirror = true> gives b what b's own pass over a would give it (a pass that
+// computes each pair once adds the mirror to b instead): every kernel, viscosity, density
+// diffusion and boundary model, a fluid b and a wall b, a pair that approaches and one that does not.
+TEST(PairPhysics, MirrorIsWhatTheNeighbourComputesItself) {
+  for (KernelKind k : {KernelKind::Cubic, KernelKind::Wendland})
+    for (auto mode : {DensityDiffusion::None, DensityDiffusion::Molteni, DensityDiffusion::Fourtakas,
+                      DensityDiffusion::FourtakasFull})
+      for (auto visc : {Viscosity::Artificial, Viscosity::Laminar})
+        for (auto boundary : {BoundaryModel::Dbc, BoundaryModel::MdbcVel0})
+          for (bool wallB : {false, true})
+            for (double approach : {1.0, -1.0}) {
+              auto c = waterConstants(k, mode);
+              c.viscosity = visc;
+              c.viscoBound = 0.05;  // walls' viscosity differs: b's terms must use a's pair's
+              c.boundary = boundary;
+              c.massBound = 0.7 * c.massFluid;
+              const Real4<double> va{0.3 * approach, -0.1, 0.2, 1003}, vb{-0.2 * approach, 0.05, -0.4, 998};
+              const Real4<double> pa = withPressure({0.1, 0.2, 0.3, 0}, va.w, c);
+              const Real4<double> pb = withPressure({0.11, 0.205, 0.29, 0}, vb.w, c);
+              const double massB = wallB ? c.massBound : c.massFluid;
+              PairAccum<double> a, once, b;
+              MirrorSums<double> m;
+              auto both = [&](auto kernel) {
+                constexpr KernelKind K = decltype(kernel)::value;
+                interactPair<K>(pa, va, false, pb, vb, wallB, c, a);
+                interactPairMass<K, true, true>(pa, va, false, pb, vb, wallB, massB, false, c, once, false,
+                                                SymTensor<double>{}, static_cast<const Real4<double>*>(nullptr), &m);
+                interactPair<K>(pb, vb, wallB, pa, va, false, c, b);
+              };
+              if (k == KernelKind::Cubic)
+                both(std::integral_constant<KernelKind, KernelKind::Cubic>{});
+              else
+                both(std::integral_constant<KernelKind, KernelKind::Wendland>{});
+              const std::string what = "kernel " + std::to_string(int(k)) + " ddt " + std::to_string(int(mode)) +
+                                       " visc " + std::to_string(int(visc)) + " mdbc " +
+                                       std::to_string(boundary != BoundaryModel::Dbc) + " wall " +
+                                       std::to_string(wallB) + " approach " + std::to_string(approach);
+              // a's own sums are those of the plain pair.
+              EXPECT_EQ(once.ax, a.ax) << what;
+              EXPECT_EQ(once.arho, a.arho) << what;
+              EXPECT_EQ(once.ddt, a.ddt) << what;
+              EXPECT_EQ(once.ddtOff, a.ddtOff) << what;
+              EXPECT_EQ(once.viscdt, a.viscdt) << what;
+              const double scale = std::max({std::abs(b.ax), std::abs(b.ay), std::abs(b.az), 1e-30});
+              EXPECT_NEAR(m.ax, b.ax, 1e-14 * scale) << what;
+              EXPECT_NEAR(m.ay, b.ay, 1e-14 * scale) << what;
+              EXPECT_NEAR(m.az, b.az, 1e-14 * scale) << what;
+              EXPECT_NEAR(m.arho, b.arho, 1e-14 * std::abs(b.arho)) << what;
+              EXPECT_NEAR(m.ddt, b.ddt, 1e-14 * std::abs(b.ddt)) << what;
+              EXPECT_NE(m.arho, 0.0) << what;
+              if (!wallB && mode != DensityDiffusion::None) EXPECT_NE(m.ddt, 0.0) << what;
+              if (!wallB) EXPECT_NE(m.ax, 0.0) << what;
+              EXPECT_EQ(b.viscdt, a.viscdt) << what;  // why b needs none of it
+            }
 }
 
 }  // namespace

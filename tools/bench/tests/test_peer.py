@@ -58,6 +58,10 @@ class PeerScript(unittest.TestCase):
         self.assertIn("-tmax:0.03", lines[6])
 
     def test_bad_configuration_and_case_are_refused(self):
+        once = self.dry(CASES="DamBreak@1.6", CONFIGS="verlet-once verlet-twice")
+        self.assertEqual(once.returncode, 0, once.stderr)
+        self.assertIn("--verlet-layout indices --verlet-pairs once", once.stdout)
+        self.assertIn("--verlet-layout indices --verlet-pairs twice", once.stdout)
         out = self.dry(CONFIGS="cell fastest")
         self.assertEqual(out.returncode, 2)
         self.assertIn("unknown configuration 'fastest'", out.stderr)

@@ -78,6 +78,8 @@ struct MemoryQuery {
   double dp = 0;       // the particle spacing: a case at rest is a lattice of dp
   double support = 0;  // 2h
   uint64_t particles = 0;
+  // The strategy's options as the run would give them to configure() (StrategyContext::options).
+  std::map<std::string, std::string> options;
 };
 struct MemoryNeed {
   std::string what;    // e.g. "index lists"

@@ -86,6 +86,14 @@ struct SpsAccum<T, true> {
   }
 };
 
+// What a pair gives its neighbour b when each pair is computed once (interactPairMass with
+// Mirror = true): b's acceleration, continuity and density diffusion terms, from the same
+// distances, kernel gradient and pressures as a's. For a boundary b only arho.
+template <typename T>
+struct MirrorSums {
+  T ax = 0, ay = 0, az = 0, arho = 0, ddt = 0;
+};
+
 // What a particle accumulates over its neighbours.
 template <typename T, bool Shift = false, bool Sps = false>
 struct PairAccum : ShiftAccum<T, Shift>, SpsAccum<T, Sps> {
@@ -124,13 +132,23 @@ struct PairAccum : ShiftAccum<T, Shift>, SpsAccum<T, Sps> {
   // neighbours in two passes and keeps the wall pass's verdict on D_a only when that pass gave
   // the particle anything (continuity, acceleration or v_ab.r_ab > 0): a particle at rest with
   // zero pressure (the free surface at the start) keeps its D_a beside a wall.
-  SPH_HD SPH_FORCEINLINE bool ddtSwitchedOff() const {
-    return (ddtOff & kDdtOff) != 0 || (ddtOff & (kDdtOffByWall | kWallActive)) == (kDdtOffByWall | kWallActive);
+  SPH_HD SPH_FORCEINLINE bool ddtSwitchedOff() const { return ddtSwitchedOff(ddtOff); }
+  static SPH_HD SPH_FORCEINLINE bool ddtSwitchedOff(uint32_t bits) {
+    return (bits & kDdtOff) != 0 || (bits & (kDdtOffByWall | kWallActive)) == (kDdtOffByWall | kWallActive);
   }
   SPH_HD SPH_FORCEINLINE T densityRate() const { return ddtSwitchedOff() ? arho : arho + ddt; }
   // max v_ab.r_ab/(r^2+eta^2), and the DEM rate of a touched particle, for the time step.
   SPH_HD SPH_FORCEINLINE T timeStepRate() const { return contacts > 0 && demdt > viscdt ? demdt : viscdt; }
 };
+
+// Whether a pass without floating bodies can switch a particle's density diffusion off
+// (PairAccum::ddtSwitchedOff): only a wall neighbour can, under DensityDT 1 or 2, unless Molteni's
+// term runs over mDBC walls (interactPairMass below).
+template <typename T>
+SPH_HD SPH_FORCEINLINE bool wallsCanSwitchOffDiffusion(const PhysicsConstants<T>& c) {
+  return c.ddt != DensityDiffusion::None && c.ddt != DensityDiffusion::FourtakasFull &&
+         !(c.ddt == DensityDiffusion::Molteni && c.boundary != BoundaryModel::Dbc);
+}
 
 // Tait equation of state, P = B((rho/rho0)^gamma - 1).
 template <typename T>
@@ -176,13 +194,21 @@ void foldDerivedConstants(PhysicsConstants<T>& c) {
 // is b's tau/rho in the SPS passes (zero for walls and floating particles). viscVelB, when given
 // (an mDBC2 wall b, mdbc_physics.h), is the velocity of b in the viscous terms and the time
 // step's v_ab . r_ab; continuity keeps b's own velocity.
-template <KernelKind K, bool Periodic = true, typename T, bool Shift, bool Sps>
+// Mirror = true also gives b's terms of the pair in *mirror (MirrorSums), for passes that compute
+// each pair once: a must be a fluid particle, and the pass plain (no floating body, mDBC2 wall,
+// shifting or SPS; fluid particles of one mass). Every pair term is then antisymmetric or
+// symmetric in a and b with known factors: grad_b W_ba = -grad_a W_ab, so b's momentum term is
+// the negative of a's (same mass, same P and viscosity terms); its continuity term is
+// m_a v_ab.grad_a W_ab rho_b/rho_a; its diffusion term has the density difference the other way
+// round, with the hydrostatic difference for z_a - z_b. v_ab.r_ab/(r^2+eta^2) is the same for
+// both: only the largest over all particles is used (the time step), so b takes none of it.
+template <KernelKind K, bool Periodic = true, bool Mirror = false, typename T, bool Shift, bool Sps>
 SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T>& velrhoA, bool boundA,
                                              const Real4<T>& posB, const Real4<T>& velrhoB, bool boundB, T massB,
-                                             bool floatB, const PhysicsConstants<T>& c,
-                                             PairAccum<T, Shift, Sps>& acc, bool movingB = false,
-                                             const SymTensor<T>& tauB = SymTensor<T>{},
-                                             const Real4<T>* viscVelB = nullptr) {
+                                             bool floatB, const PhysicsConstants<T>& c, PairAccum<T, Shift, Sps>& acc,
+                                             bool movingB = false, const SymTensor<T>& tauB = SymTensor<T>{},
+                                             const Real4<T>* viscVelB = nullptr, MirrorSums<T>* mirror = nullptr) {
+  static_assert(!Mirror || (!Shift && !Sps), "a pair is computed once only in plain passes");
   T dx, dy, dz;  // r_a - r_b, the minimum image along periodic axes
   pairDeltaIf<Periodic>(posA, posB, c.periodic, dx, dy, dz);
   const T r2 = dx * dx + dy * dy + dz * dz;
@@ -207,7 +233,8 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   acc.viscdt = dotRr2 > acc.viscdt ? dotRr2 : acc.viscdt;
   const T rhoA = velrhoA.w, rhoB = velrhoB.w;
   const T invRhoB = T(1) / rhoB;
-  const T arhoPair = massB * (dvx * frx + dvy * fry + dvz * frz) * (rhoA * invRhoB);
+  const T dvGrad = dvx * frx + dvy * fry + dvz * frz;
+  const T arhoPair = massB * dvGrad * (rhoA * invRhoB);
   acc.arho += arhoPair;
   if (boundA) return;
   if constexpr (Shift) {
@@ -226,6 +253,7 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   }
 
   const T invRhoA = T(1) / rhoA;  // loop-invariant: hoisted out of the neighbour loop
+  if constexpr (Mirror) mirror->arho = c.massFluid * dvGrad * (rhoB * invRhoA);  // a is fluid
   T prs = (posA.w + posB.w) * (invRhoA * invRhoB);
   if constexpr (K == KernelKind::Cubic) {
     const T wab = cubicWOverWdp(r, c);
@@ -244,12 +272,20 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   acc.ax += coef * frx;
   acc.ay += coef * fry;
   acc.az += coef * frz;
+  T lam = 0;
   if (c.viscosity != Viscosity::Artificial) {
     // r_ab . grad_a W_ab = fac r^2 < 0: the term opposes v_ab.
-    const T lam = massB * T(4) * viscosity * (fac * r2) * invR2eta / (rhoA + rhoB);
+    lam = massB * T(4) * viscosity * (fac * r2) * invR2eta / (rhoA + rhoB);
     acc.ax += lam * vdx;
     acc.ay += lam * vdy;
     acc.az += lam * vdz;
+  }
+  if constexpr (Mirror) {
+    if (!boundB) {  // a wall b takes only its continuity term; a fluid b the negative of a's
+      mirror->ax = -(coef * frx + lam * vdx);
+      mirror->ay = -(coef * fry + lam * vdy);
+      mirror->az = -(coef * frz + lam * vdz);
+    }
   }
   if constexpr (Sps) {
     // m_b (tau_a/rho_a + tau_b/rho_b) . grad_a W_ab, and 2S_a (sps_physics.h).
@@ -295,6 +331,13 @@ SPH_HD SPH_FORCEINLINE void interactPairMass(const Real4<T>& posA, const Real4<T
   if (c.ddt != DensityDiffusion::Molteni) drho -= hydrostaticDensityDifference(c.ddtGz * (-dz), c);  // z_b - z_a
   // -(r_ab . grad_a W_ab) = -fac r^2 > 0 since fac < 0 inside the support.
   acc.ddt += c.ddtCoef * (massB * invRhoB) * drho * (-fac * r2) * invR2eta;
+  if constexpr (Mirror) {
+    if (!boundB) {  // a wall b has no diffusion term (Molteni's towards mDBC walls is a's alone)
+      T drhoB = rhoA - rhoB;
+      if (c.ddt != DensityDiffusion::Molteni) drhoB -= hydrostaticDensityDifference(c.ddtGz * dz, c);  // z_a - z_b
+      mirror->ddt = c.ddtCoef * (c.massFluid * invRhoA) * drhoB * (-fac * r2) * invR2eta;
+    }
+  }
 }
 
 // K must be the kernel c was folded for (c.kernel). Periodic = false is for boxes without a

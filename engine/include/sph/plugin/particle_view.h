@@ -42,7 +42,9 @@ struct ParticleView {
 template <typename T>
 struct ForceOutputs {
   Real4<T>* ace = nullptr;  // ax, ay, az (gravity excluded), drho/dt in w
-  T* viscdt = nullptr;      // max_b v_ab.r_ab/(r^2+eta^2) per particle, for the time step
+  // max_b v_ab.r_ab/(r^2+eta^2) per particle, for the time step, which takes the largest over all
+  // particles: a pass that computes each pair once gives a pair's value to one of its particles.
+  T* viscdt = nullptr;
   // DEM contacts per particle (PairAccum::contacts); set only in runs with floating bodies, and
   // then written for every particle.
   uint32_t* contacts = nullptr;
