@@ -29,8 +29,9 @@ def run_out(path):
     if seconds is None or steps is None:
         raise ValueError(f"{path}: no 'Simulation Runtime' or 'Steps of simulation' (did the run finish?)")
     memory = (value("GPU Memory") or 0) + (value("GPU Memory (for cells)") or 0)
-    return {"seconds": seconds, "steps": int(steps), "particles": int(value("Maximum number of particles") or 0),
-            "bytes": memory}
+    # "Maximum number of particles" is what its arrays were sized for (with over-allocation).
+    particles = value("Particles of simulation (initial)") or value("Maximum number of particles") or 0
+    return {"seconds": seconds, "steps": int(steps), "particles": int(particles), "bytes": memory}
 
 
 def load(folder):

@@ -24,7 +24,8 @@ Runtime per physical second......: 11.143750 sec.
 Steps per second.................: 1114.4
 Steps of simulation..............: {steps}
 PART files.......................: 1
-Maximum number of particles......: 171,496
+Particles of simulation (initial): 171,496
+Maximum number of particles......: 180,071
 Maximum number of cells..........: 1,234
 CPU Memory.......................: 1,048,576 (1.00 MiB)
 GPU Memory.......................: 104,857,600 (100.00 MiB)
