@@ -326,10 +326,7 @@ void VerletStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<
   // Each pair once only in plain passes (pair_physics.h, interactPairMass's Mirror); from the first
   // other pass on, full lists.
   const bool plain = !out.spsStrain && !out.shift && !c.floating.any() && !p.tangent;
-  if (!plain && pairsOnce_) {
-    pairsOnce_ = false;
-    ++pairModeChanges_;
-  }
+  if (!plain) pairsOnce_ = false;
   buildPendingT(p);
   rememberView(p);
   cell::requireSamePeriodicBox(c.periodic, cell_.grid(), "verlet");

@@ -124,7 +124,7 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   // Pairs once (VerletPairs): the next builds ask for half lists (BuildRequest::pairsOnce) until
   // a pass that needs every pair from both sides is seen; listsOnce_: the lists in hand are half.
   bool pairsOnce_ = false, listsOnce_ = false;
-  uint64_t onceBuilds_ = 0, pairModeChanges_ = 0;
+  uint64_t onceBuilds_ = 0;
   uint32_t queuedN_ = 0;
   uint32_t builtN_ = 0;
   uint64_t queuedChecks_ = 0, waitedChecks_ = 0;

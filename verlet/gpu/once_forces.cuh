@@ -14,7 +14,8 @@
 // it off (wallsCanSwitchOffDiffusion); where one can, the diffusion sums go to their own array
 // and the owner's verdict (its flags) decides in a short pass after (addDiffusionKernel).
 // viscdt: the pair's v_ab.r_ab/(r^2+eta^2) is the same for a and b and only its largest value over
-// all particles is used (the time step), so a's covers every pair it owns and walls write 0.
+// all particles is used (the time step), so a's covers every pair it owns and walls get 0.
+// The kernel runs over the fluid particles only (a wall particle's warps would do nothing).
 // Sums arrive in any order, so results vary between runs by rounding; runs that must repeat bit
 // for bit take every pair twice (VerletPairs twice).
 // Included by verlet_gpu_backend.cu alone (anonymous namespace, --use_fast_math).
@@ -45,9 +46,10 @@ __global__ void __launch_bounds__(kForceBlock)
                      uint32_t n, uint32_t nBound, PhysicsConstants<float> c, Real4<float>* __restrict__ ace,
                      float* __restrict__ viscdt, uint32_t* __restrict__ contacts, float* __restrict__ ddt,
                      uint32_t* __restrict__ ddtOff) {
+  // Fluid particles only: walls have no list (launchOnce clears their outputs).
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint32_t a = t / Lanes, part = t % Lanes;
-  const bool fluid = a < n && a >= nBound;
+  const uint32_t a = nBound + t / Lanes, part = t % Lanes;
+  const bool fluid = a < n;
   PairAccum<float> acc;
   if (fluid) {
     const Real4<float> posA = loadReadOnly(pos + a), velA = loadReadOnly(velrho + a);
@@ -73,10 +75,9 @@ __global__ void __launch_bounds__(kForceBlock)
     }
   }
   sumLanes<Lanes, false>(acc);
-  if (a >= n || part != 0) return;
+  if (!fluid || part != 0) return;
   viscdt[a] = acc.viscdt;
   if (contacts) contacts[a] = 0;
-  if (!fluid) return;
   if (ddt) {
     atomicAdd4(ace + a, acc.ax, acc.ay, acc.az, acc.arho);
     atomicAdd(ddt + a, acc.ddt);

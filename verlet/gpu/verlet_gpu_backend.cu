@@ -535,7 +535,12 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
           "verlet neighbour search: half lists (pairs once) in a pass that needs every pair from both sides");
     if (p.n == 0) return;
     const bool split = wallsCanSwitchOffDiffusion(c);
+    // Without fluid particles nothing is launched and the cleared outputs stand.
     SPH_CUDA_CHECK(cudaMemsetAsync(out.ace, 0, size_t(p.n) * sizeof(Real4<float>), 0), "clearing the force sums");
+    SPH_CUDA_CHECK(cudaMemsetAsync(out.viscdt, 0, size_t(p.nBound) * sizeof(float), 0), "clearing the walls' dt terms");
+    if (out.contacts)
+      SPH_CUDA_CHECK(cudaMemsetAsync(out.contacts, 0, size_t(p.nBound) * sizeof(uint32_t), 0),
+                     "clearing the walls' contacts");
     if (split)
       SPH_CUDA_CHECK(cudaMemsetAsync(onceDdt_.data(), 0, size_t(p.n) * sizeof(float), 0),
                      "clearing the diffusion sums");
@@ -545,8 +550,8 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
         using V = decltype(v);
         return &onceForcesKernel<V::K, V::Periodic, Lanes::value>;  // never a coded variant here (checked above)
       });
-      SPH_LAUNCH("computing forces once a pair from half lists (CF-Forces)", p.n * lanes(), kForceBlock, 0, kernel,
-                 indexLists(), p.pos, p.velrho, p.n, p.nBound, c, out.ace, out.viscdt, out.contacts,
+      SPH_LAUNCH("computing forces once a pair from half lists (CF-Forces)", (p.n - p.nBound) * lanes(), kForceBlock, 0,
+                 kernel, indexLists(), p.pos, p.velrho, p.n, p.nBound, c, out.ace, out.viscdt, out.contacts,
                  split ? onceDdt_.data() : nullptr, onceFlags_.data());
     });
     if (split && p.n > p.nBound)
