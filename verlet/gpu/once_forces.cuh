@@ -1,14 +1,14 @@
 // The force pass that computes each pair once, over half index lists (forEachListMember's
-// `once`: a fluid particle lists its wall neighbours and the fluid neighbours whose pair it holds,
-// holdsPair; a wall particle nothing). The lanes of fluid particle a run the pair physics for its members as the
-// full lists' kernel does, with interactPairMass's mirror: a keeps its own sums in registers,
-// and b's terms (pair_physics.h, MirrorSums) go to b by atomic additions, one 16-byte vector
-// addition a pair (acceleration and density rate together). The outputs are cleared before the
-// pass; a's own sums are added at its end. Walls get their density rate from their fluid
-// neighbours' mirrors alone.
+// `once`: a fluid particle lists its wall neighbours and the fluid neighbours after it in the
+// sorted order, holdsPair; a wall particle nothing). The lanes of fluid particle a run the pair
+// physics for its members as the full lists' kernel does, with interactPairMass's mirror: a keeps
+// its own sums in registers, and b's terms (pair_physics.h, MirrorSums) go to b by atomic
+// additions, one 16-byte vector addition a pair (acceleration and density rate together). The
+// outputs are cleared before the pass; a's own sums are added at its end. Walls get their density
+// rate from their fluid neighbours' mirrors alone.
 //
-// Why: half the pair physics, which is what the force pass spends its issue slots on, for one
-// vector atomic a pair, which the L2 absorbs; tools/bench/RESULTS.md has the measurements.
+// Why: the pair physics is what the force pass spends its issue slots on; computed once, it is
+// half, for one vector atomic a pair (tools/bench/RESULTS.md has what that gains).
 //
 // The density diffusion of a particle joins its density rate unless a wall neighbour switches
 // it off (wallsCanSwitchOffDiffusion); where one can, the diffusion sums go to their own array
