@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The table and chart of tools/bench/peer.sh: per case, DualSPHysics' GPU build and each of our
-configurations on the same particles and step count: loop seconds, speed-up over DualSPHysics,
-our force pass in ns per particle and pass, device memory and its ratio to our cell plugin's.
+configurations on the same particles and step count: loop seconds, speed-up over DualSPHysics and
+over our cell plugin, our force pass in ns per particle and pass, device memory and its ratio to
+our cell plugin's.
 
     python3 tools/bench/peer_table.py RESULT_DIR [--no-chart]
 
@@ -64,10 +65,13 @@ def rows(cases):
     for case in ordered(cases, CASE_ORDER):
         dsph, ours = cases[case]["dsph"], cases[case]["ours"]
         cell = ours.get("cell")
-        cell_bytes = cell["peak_device_bytes"] if cell and cell["status"] == "completed" else None
+        cell_ok = cell and cell["status"] == "completed"
+        cell_bytes = cell["peak_device_bytes"] if cell_ok else None
+        cell_seconds = cell["wall_seconds"] if cell_ok and cell["wall_seconds"] > 0 else None
         if dsph:
             out.append({"case": case, "config": "DualSPHysics", "particles": dsph["particles"], "steps": dsph["steps"],
                         "seconds": dsph["seconds"], "speedup": 1.0, "force_ns": None, "bytes": dsph["bytes"],
+                        "vs_cell": cell_seconds / dsph["seconds"] if cell_seconds else None,
                         "bytes_vs_cell": dsph["bytes"] / cell_bytes if cell_bytes else None, "status": "completed"})
         for config in ordered(ours, CONFIG_ORDER):
             r = ours[config]
@@ -76,6 +80,7 @@ def rows(cases):
             if r["status"] == "completed":
                 row.update(seconds=r["wall_seconds"], force_ns=force_ns(r), bytes=r["peak_device_bytes"],
                            speedup=dsph["seconds"] / r["wall_seconds"] if dsph and r["wall_seconds"] > 0 else None,
+                           vs_cell=cell_seconds / r["wall_seconds"] if cell_seconds and r["wall_seconds"] > 0 else None,
                            bytes_vs_cell=r["peak_device_bytes"] / cell_bytes if cell_bytes else None)
                 if dsph and r["steps"] != dsph["steps"]:
                     row["note"] = f"{r['steps']} steps against DualSPHysics' {dsph['steps']}"
@@ -86,9 +91,9 @@ def rows(cases):
 def table(cases):
     device = next((r["device_name"] for c in cases.values() for r in c["ours"].values() if r.get("device_name")), "")
     lines = [f"Device: {device or 'unknown'}", "",
-             "| case | code | particles | steps | loop s | speed-up over DualSPHysics | force pass ns/particle/pass | "
-             "device GiB | memory / our cell |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| case | code | particles | steps | loop s | speed-up over DualSPHysics | speed-up over our cell | "
+             "force pass ns/particle/pass | device GiB | memory / our cell |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
 
     def f(v, fmt):
         return "" if v is None else format(v, fmt)
@@ -96,11 +101,12 @@ def table(cases):
     for r in rows(cases):
         if r["status"] != "completed":
             lines.append(f"| {r['case']} | {r['config']} | {r['particles']:,} | {r['steps']:,} | "
-                         f"{r['status']}: {r.get('error')} | | | | |")
+                         f"{r['status']}: {r.get('error')} | | | | | |")
             continue
         note = f" ({r['note']})" if r.get("note") else ""
         lines.append(f"| {r['case']} | {r['config']} | {r['particles']:,} | {r['steps']:,}{note} | {r['seconds']:.2f} | "
-                     f"{f(r['speedup'], '.2f')}{'x' if r['speedup'] is not None else ''} | {f(r['force_ns'], '.3f')} | "
+                     f"{f(r['speedup'], '.2f')}{'x' if r['speedup'] is not None else ''} | "
+                     f"{f(r['vs_cell'], '.2f')}{'x' if r['vs_cell'] is not None else ''} | {f(r['force_ns'], '.3f')} | "
                      f"{r['bytes'] / 2**30:.2f} | {f(r['bytes_vs_cell'], '.2f')}{'x' if r['bytes_vs_cell'] else ''} |")
     return "\n".join(lines) + "\n"
 

@@ -142,12 +142,14 @@ class PeerTable(unittest.TestCase):
         dsph, verlet = self.row(text, "DualSPHysics"), self.row(text, "verlet-indices")
         self.assertEqual(dsph[5], "1.00x")
         self.assertEqual(verlet[5], "2.50x")
+        self.assertEqual(verlet[6], f"{self.cell['wall_seconds'] / self.verlet['wall_seconds']:.2f}x")
+        self.assertEqual(self.row(text, "cell")[6], "1.00x")
         force = next(p for p in self.verlet["phases"] if p["name"] == "CF-Forces")
         expected = force["seconds"] / force["calls"] / 171496 * 1e9
-        self.assertAlmostEqual(float(verlet[6]), expected, places=3)
+        self.assertAlmostEqual(float(verlet[7]), expected, places=3)
         ratio = self.verlet["peak_device_bytes"] / self.cell["peak_device_bytes"]
-        self.assertEqual(verlet[8], f"{ratio:.2f}x")
-        self.assertEqual(self.row(text, "cell")[8], "1.00x")
+        self.assertEqual(verlet[9], f"{ratio:.2f}x")
+        self.assertEqual(self.row(text, "cell")[9], "1.00x")
         self.assertNotIn("steps against", text)  # same steps as DualSPHysics
 
     def test_a_different_step_count_is_said(self):
