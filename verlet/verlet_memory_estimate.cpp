@@ -162,7 +162,11 @@ std::vector<MemoryNeed> estimateVerletMemory(const MemoryQuery& q) {
   const double n = double(q.particles);
   const double real4 = q.precision == Precision::Double ? 32 : 16;
   const double radius = (1 + kSkinShare) * q.support / q.dp;
-  MemoryNeed cell = cell::cellSearchMemory(q);
+  // The cell search beside the lists sorts and builds them (no pass of its own); alone (the
+  // fallback) it pairs as the lists do (VerletStrategy::configure), with its own pass's scratch.
+  MemoryQuery cellQuery = q;
+  cellQuery.options["CellPairs"] = "twice";
+  MemoryNeed cell = cell::cellSearchMemory(cellQuery);
   std::vector<MemoryNeed> needs;
   // Entries (padded to the warp's longest: none on a lattice), lengths, region offsets, and the
   // positions of the last build (the displacement check).
@@ -181,10 +185,12 @@ std::vector<MemoryNeed> estimateVerletMemory(const MemoryQuery& q) {
   const double candidates = latticeCandidates(radius, q.dim);
   needs.push_back({"bitmask lists", cell.bytes + n * (4 * (candidates / 32 + 1.5) + 4 + 8.0 / 32 + real4),
                    fmt::format("the cell search and {:.0f} candidates a particle", candidates)});
-  cell.what = "cell search alone";
-  cell.detail = "when no list layout fits";
-  cell.minimum = true;
-  needs.push_back(cell);
+  cellQuery.options["CellPairs"] = pairsOption(q.options);
+  MemoryNeed alone = cell::cellSearchMemory(cellQuery);
+  alone.what = "cell search alone";
+  alone.detail = "when no list layout fits";
+  alone.minimum = true;
+  needs.push_back(alone);
   return needs;
 }
 

@@ -131,6 +131,8 @@ void VerletStrategy::configure(const StrategyContext& ctx) {
   if (!backend_ || ctx_.device != ctx.device)
     backend_ = ctx.device == Device::Gpu ? makeVerletGpuBackend() : makeVerletCpuBackend(ctx.threads);
   ctx_ = ctx;
+  // The cell search (fallback and the passes half lists cannot take) pairs as the lists do.
+  ctx_.options["CellPairs"] = pairsOnce_ ? "once" : "twice";
   built_ = pendingBuild_ = fallback_ = false;
   firstLayout_ = 0;
   buildsSinceRetry_ = 0;

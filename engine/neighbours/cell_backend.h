@@ -64,6 +64,12 @@ class CellBackend {
   virtual void extrapolateInOut(const ParticleView<double>& p, const PhysicsConstants<double>& c,
                                 const InOutExtrapolation& x) = 0;
 
+  // CellPairs once: the GPU's plain single-precision passes compute each pair once
+  // (gpu/pair_once.cuh); the CPU takes every pair from both of its particles whatever it says.
+  virtual void setPairsOnce(bool) {}
+  // How many passes since configure() computed each pair once.
+  virtual uint64_t passesPairsOnce() const { return 0; }
+
   // Candidate totals of the last interaction pass, if any (the GPU counts them on demand).
   virtual std::optional<CandidateTotals> candidateTotals() const = 0;
 

@@ -26,11 +26,21 @@ CellMode parseCellMode(const std::map<std::string, std::string>& options);
 // skipped, see cell_iteration.h) or "all" (DualSPHysics' full rows). Throws InputError otherwise.
 bool parseTrimRows(const std::map<std::string, std::string>& options);
 
+// Reads options["CellPairs"]: "once" (default: the GPU's plain single-precision passes compute
+// each pair once, gpu/pair_once.cuh) or "twice" (every pair from both of its particles, in a
+// fixed order: runs that repeat bit for bit). Throws InputError otherwise.
+bool parsePairsOnce(const std::map<std::string, std::string>& options);
+
+// CellPairs as a strategy option: the cell plugin's (the Verlet plugin gives its cell search
+// its own VerletPairs).
+StrategyOption cellPairsOption();
+
 // CellMode and CellRows as strategy options, for the strategies that run the cell search.
 std::vector<StrategyOption> cellSearchOptions();
 
 // What the cell search holds for `q.particles` particles (its keys and indices, double-buffered
-// for the radix sort): 16 bytes a particle.
+// for the radix sort): 16 bytes a particle, and at most 8 more for the pair-once passes' diffusion
+// sums (GPU, single precision, CellPairs once; held only where walls can switch the diffusion off).
 MemoryNeed cellSearchMemory(const MemoryQuery& q);
 
 }  // namespace sph::cell

@@ -42,6 +42,7 @@ void CellSearch::configure(const StrategyContext& ctx) {
   mode_ = mode;
   grid_ = grid;
   backend_->setGrid(grid_);
+  backend_->setPairsOnce(parsePairsOnce(ctx.options));
 }
 
 void CellSearch::requireConfigured(const char* what) const {
@@ -119,6 +120,7 @@ StrategyStats CellSearch::stats() const {
     if (grid_.period[d] > 0.0) s[std::string("periodic_cells_") + "xyz"[d]] = double(d == 0 ? grid_.ncx : d == 1 ? grid_.ncy : grid_.ncz);
   s["cells"] = double(grid_.ncells);
   s["rows_trimmed"] = grid_.trimRows ? 1.0 : 0.0;
+  s["passes_pairs_once"] = double(backend_->passesPairsOnce());
   if (const auto t = backend_->candidateTotals(); t && t->particles > 0) {
     s["candidates_per_particle"] = double(t->candidates) / double(t->particles);
     s["neighbours_per_particle"] = double(t->inRange) / double(t->particles);

@@ -5,7 +5,8 @@
 // engine/neighbours/cell_search.h, which the Verlet plugin builds on too.
 //
 // Options (StrategyContext::options): CellMode = full (cells of 2h, the default) | half (cells of
-// h); CellRows = reachable (the default) | all (neighbours/cell_iteration.h).
+// h); CellRows = reachable (the default) | all (neighbours/cell_iteration.h); CellPairs = once
+// (the default) | twice (neighbours/gpu/pair_once.cuh).
 #pragma once
 
 #include "neighbours/cell_mode.h"
@@ -17,7 +18,11 @@ namespace sph::cell {
 class CellStrategy final : public StrategyFor<CellStrategy> {
  public:
   const char* name() const override { return "cell"; }
-  std::vector<StrategyOption> options() const override { return cellSearchOptions(); }
+  std::vector<StrategyOption> options() const override {
+    std::vector<StrategyOption> o = cellSearchOptions();
+    o.push_back(cellPairsOption());
+    return o;
+  }
   std::vector<MemoryNeed> estimateMemory(const MemoryQuery& q) const override {
     MemoryNeed m = cellSearchMemory(q);
     m.minimum = true;

@@ -32,6 +32,11 @@ TEST(CellOptions, ModesAndErrors) {
   EXPECT_TRUE(parseTrimRows({{"CellRows", "Reachable"}}));
   EXPECT_FALSE(parseTrimRows({{"CellRows", "all"}}));
   EXPECT_THROW(parseTrimRows({{"CellRows", "some"}}), sph::InputError);
+  using sph::cell::parsePairsOnce;
+  EXPECT_TRUE(parsePairsOnce({}));
+  EXPECT_TRUE(parsePairsOnce({{"CellPairs", "Once"}}));
+  EXPECT_FALSE(parsePairsOnce({{"CellPairs", "twice"}}));
+  EXPECT_THROW(parsePairsOnce({{"CellPairs", "thrice"}}), sph::InputError);
 
   HostParticles<float> p = smallLattice(0);
   HostReorderer<float> reorderer(p);

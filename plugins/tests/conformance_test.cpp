@@ -74,7 +74,7 @@ void PrintTo(const ConformanceCase& c, std::ostream* os) { *os << caseName(c); }
 // Option sets each plugin is run with besides its defaults: those that change which candidates
 // it visits.
 std::vector<std::map<std::string, std::string>> optionSets(const std::string& plugin) {
-  if (plugin == "cell") return {{}, {{"CellMode", "half"}}, {{"CellRows", "all"}}};
+  if (plugin == "cell") return {{}, {{"CellMode", "half"}}, {{"CellRows", "all"}}, {{"CellPairs", "twice"}}};
   if (plugin == "verlet")
     return {{}, {{"VerletLayout", "bitmask"}}, {{"VerletLayout", "clusters"}}, {{"VerletPairs", "twice"}}};
   return {{}};
@@ -230,16 +230,19 @@ void checkForces(const ConformanceCase& cc) {
     return;
   }
   const ForceReference<T> ref = bruteForceForces(p, c);
-  // Half lists (VerletPairs once, the default: the GPU's plain passes in single precision) give each pair's
-  // v_ab.r_ab/(r^2+eta^2) to one of its two particles: only the largest, which the time step
-  // takes, is defined.
+  // Each pair once (VerletPairs once and CellPairs once, the defaults: the GPU's plain passes in
+  // single precision) gives each pair's v_ab.r_ab/(r^2+eta^2) to one of its two particles: only
+  // the largest, which the time step takes, is defined.
   const auto stats = r.strategy().stats();
-  const bool once = stats.count("builds_pairs_once") && stats.at("builds_pairs_once") > 0;
+  const bool once = (stats.count("builds_pairs_once") && stats.at("builds_pairs_once") > 0) ||
+                    (stats.count("passes_pairs_once") && stats.at("passes_pairs_once") > 0);
   const bool plain = cc.check == Check::Open3D || cc.check == Check::Open2D || cc.check == Check::Periodic3D ||
                      cc.check == Check::Periodic2D;
-  // The default, once, where it applies: index lists (auto builds them here), the GPU, single
-  // precision, a plain pass.
-  const bool defaults = cc.plugin == "verlet" && !cc.options.count("VerletPairs") && !cc.options.count("VerletLayout");
+  // The default, once, where it applies: index lists (auto builds them here) or cells, the GPU,
+  // single precision, a plain pass.
+  const bool defaults =
+      (cc.plugin == "verlet" && !cc.options.count("VerletPairs") && !cc.options.count("VerletLayout")) ||
+      (cc.plugin == "cell" && !cc.options.count("CellPairs"));
   EXPECT_EQ(once, defaults && plain && cc.device == Device::Gpu && cc.precision == Precision::Single);
   if (once) {
     T found = 0, expected = 0;

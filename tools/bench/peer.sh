@@ -20,7 +20,8 @@
 #                a DualSPHysics case CASES_DIR/NAME_Def.xml, or a path to a _Def.xml.
 #   CASES_DIR    folder of the benchmark's _Def.xml files (default PEER_DIR/cases)
 #   CONFIGS      ours to run (default "cell verlet-indices verlet-clusters"): cell (h cells, as
-#                DualSPHysics), verlet (the default layout), verlet-indices, verlet-clusters,
+#                DualSPHysics), cell-once and cell-twice (each pair computed once or twice:
+#                --cell-pairs), verlet (the default layout), verlet-indices, verlet-clusters,
 #                verlet-bitmask, verlet-once and verlet-twice (index lists, each pair computed once
 #                or twice: --verlet-pairs)
 #   PEER_DIR     folder with GenCase_linux64 and DualSPHysics (default <repo>/peer): the GPU build
@@ -59,6 +60,7 @@ log() { echo "[peer $(date +%H:%M:%S)] $*"; }
 config_args() {
   case "$1" in
     cell) echo "--neighbours cell --cell-mode half" ;;
+    cell-once | cell-twice) echo "--neighbours cell --cell-mode half --cell-pairs ${1#cell-}" ;;
     verlet) echo "--neighbours verlet" ;;
     verlet-indices | verlet-clusters | verlet-bitmask) echo "--neighbours verlet --verlet-layout ${1#verlet-}" ;;
     verlet-once | verlet-twice) echo "--neighbours verlet --verlet-layout indices --verlet-pairs ${1#verlet-}" ;;

@@ -14,7 +14,7 @@ import re
 import sys
 from pathlib import Path
 
-CONFIG_ORDER = ["cell", "verlet", "verlet-indices", "verlet-twice", "verlet-once", "verlet-clusters", "verlet-bitmask"]
+CONFIG_ORDER = ["cell", "cell-twice", "cell-once", "verlet", "verlet-indices", "verlet-twice", "verlet-once", "verlet-clusters", "verlet-bitmask"]
 CASE_ORDER = ["DamBreak", "WaveMake", "Spheric2Dam_100K", "Spheric2Dam_01M", "Spheric2Dam_04M", "Spheric2Dam_13M"]
 
 

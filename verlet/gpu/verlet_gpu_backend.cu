@@ -530,20 +530,14 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   // The pass over half lists (once_forces.cuh): the outputs cleared, each pair once, then the
   // diffusion sums added where a wall can switch them off.
   void launchOnce(const ParticleView<float>& p, const PhysicsConstants<float>& c, const ForceOutputs<float>& out) {
-    if (out.spsStrain || out.shift || c.floating.any() || p.tangent)
+    if (!neighbours::gpu::plainPass(c, out, p.tangent != nullptr))
       throw RunError(
           "verlet neighbour search: half lists (pairs once) in a pass that needs every pair from both sides");
     if (p.n == 0) return;
     const bool split = wallsCanSwitchOffDiffusion(c);
+    const PairOnceOutputs once{out.ace, out.viscdt, out.contacts, split ? onceDdt_.data() : nullptr, onceFlags_.data()};
     // Without fluid particles nothing is launched and the cleared outputs stand.
-    SPH_CUDA_CHECK(cudaMemsetAsync(out.ace, 0, size_t(p.n) * sizeof(Real4<float>), 0), "clearing the force sums");
-    SPH_CUDA_CHECK(cudaMemsetAsync(out.viscdt, 0, size_t(p.nBound) * sizeof(float), 0), "clearing the walls' dt terms");
-    if (out.contacts)
-      SPH_CUDA_CHECK(cudaMemsetAsync(out.contacts, 0, size_t(p.nBound) * sizeof(uint32_t), 0),
-                     "clearing the walls' contacts");
-    if (split)
-      SPH_CUDA_CHECK(cudaMemsetAsync(onceDdt_.data(), 0, size_t(p.n) * sizeof(float), 0),
-                     "clearing the diffusion sums");
+    neighbours::gpu::clearPairOnceOutputs(once, p.n, p.nBound);
     withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
       using Lanes = decltype(lanes);
       auto* kernel = neighbours::dispatchInteraction(c, out, false, [](auto v) {
@@ -551,12 +545,9 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
         return &onceForcesKernel<V::K, V::Periodic, Lanes::value>;  // never a coded variant here (checked above)
       });
       SPH_LAUNCH("computing forces once a pair from half lists (CF-Forces)", (p.n - p.nBound) * lanes(), kForceBlock, 0,
-                 kernel, indexLists(), p.pos, p.velrho, p.n, p.nBound, c, out.ace, out.viscdt, out.contacts,
-                 split ? onceDdt_.data() : nullptr, onceFlags_.data());
+                 kernel, indexLists(), p.pos, p.velrho, p.n, p.nBound, c, once);
     });
-    if (split && p.n > p.nBound)
-      SPH_LAUNCH("adding the density diffusion (CF-Forces)", p.n - p.nBound, kBlock, 0, addDiffusionKernel, out.ace,
-                 onceDdt_.data(), onceFlags_.data(), p.nBound, p.n);
+    neighbours::gpu::addPairOnceDiffusion(once, p.n, p.nBound);
   }
 
   template <typename T>

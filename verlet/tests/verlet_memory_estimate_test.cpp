@@ -111,7 +111,11 @@ TEST(VerletMemoryEstimate, TheMinimumIsTheCellSearchItFallsBackTo) {
   for (const MemoryNeed& m : needs)
     if (m.minimum) {
       ++minima;
-      EXPECT_DOUBLE_EQ(m.bytes, cell::cellSearchMemory(query(3, 1000)).bytes);
+      // query() asks for VerletPairs twice, which the cell search is given too.
+      MemoryQuery twice = query(3, 1000);
+      twice.options["CellPairs"] = "twice";
+      EXPECT_DOUBLE_EQ(m.bytes, cell::cellSearchMemory(twice).bytes);
+      EXPECT_DOUBLE_EQ(m.bytes, 1000 * 16);
     }
   EXPECT_EQ(minima, 1);
   EXPECT_EQ(needs.size(), 4u);

@@ -1,9 +1,11 @@
 // The GPU backend: owns the cell search's device buffers (keys and indices, double-buffered for the
 // radix sort; the start table; CUB's temporary storage) and queues all work on stream 0.
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "cell_gpu_launch.h"
+#include "pair_once.cuh"
 #include "sph/plugin/gpu/device_buffer.cuh"
 
 namespace sph::cell {
@@ -30,6 +32,12 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
   }
   const uint32_t* sortedIndex() const override { return index_[sorted_].data(); }
 
+  void setPairsOnce(bool once) override {
+    pairsOnce_ = once;
+    passesOnce_ = 0;
+  }
+  uint64_t passesPairsOnce() const override { return passesOnce_; }
+
   void buildCellStart() override {
     const uint32_t keyCount = grid_.keyCount();
     grow(start_, size_t(keyCount) + 1, "allocating the cell start table");
@@ -49,7 +57,7 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
 
   size_t deviceBytes() const override {
     return keys_[0].bytes() + keys_[1].bytes() + index_[0].bytes() + index_[1].bytes() + start_.bytes() +
-           temp_.bytes() + totals_.bytes();
+           temp_.bytes() + totals_.bytes() + onceDdt_.bytes() + onceFlags_.bytes();
   }
   size_t peakDeviceBytes() const override { return peak_; }
 
@@ -88,7 +96,21 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
     requireTables(p.n, "interact()");
-    gpu::launchCellForces(inputs(p), c, out);
+    bool once = false;
+    if constexpr (std::is_same_v<T, float>) {
+      once = pairsOnce_ && neighbours::gpu::plainPass(c, out, p.tangent != nullptr);
+      if (once && wallsCanSwitchOffDiffusion(c)) {
+        // Only the diffusion that walls can switch off needs them. The cell search's passes are
+        // never recorded into a replayed step (replayToken 0), so they may allocate.
+        grow(onceDdt_, p.n, "allocating the pair-once diffusion sums");
+        grow(onceFlags_, p.n, "allocating the pair-once diffusion flags");
+      }
+      if (once) gpu::launchCellForcesOnce(inputs(p), c, out, onceDdt_.data(), onceFlags_.data());
+    }
+    if (once)
+      ++passesOnce_;
+    else
+      gpu::launchCellForces(inputs(p), c, out);
     last_ = LastPass{true, sizeof(T) == sizeof(double), p.pos, p.n, p.nBound, double(c.support2)};
     cachedTotals_.reset();
   }
@@ -165,6 +187,10 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
   DeviceBuffer<uint32_t> keys_[2], index_[2];
   DeviceBuffer<uint32_t> start_;
   DeviceBuffer<unsigned char> temp_;
+  bool pairsOnce_ = false;
+  uint64_t passesOnce_ = 0;
+  DeviceBuffer<float> onceDdt_;       // the pair-once passes' diffusion sums
+  DeviceBuffer<uint32_t> onceFlags_;  // and each particle's PairAccum::ddtOff
   mutable DeviceBuffer<unsigned long long> totals_;
   mutable unsigned long long hostTotals_[3] = {0, 0, 0};
   mutable size_t peak_ = 0;

@@ -10,6 +10,7 @@
 // too); neighbouring lanes already agree on most in-range decisions. Block size: see kForceBlock.
 #include "../interaction_variant.h"
 #include "cell_gpu_launch.h"
+#include "pair_once.cuh"
 #include "sph/plugin/gpu/cuda_check.cuh"
 
 namespace sph::cell::gpu {
@@ -41,7 +42,50 @@ __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
   writeForces(a, particleForces<K, Periodic, Coded, Shift, Sps>(a, in, c, none), out);
 }
 
+// Each pair once (pair_once.cuh): one thread per fluid particle a, over the same rows as
+// cellForcesKernel, taking the walls of every row and only the fluid particles after a in the
+// sorted order (j > a: the rows of cells before a's own hold none, and come as empty ranges).
+// Each fluid pair is then visited by the smaller index of the two, since the cells around a hold
+// every particle within the support of a, and the walls, which scan nothing, get their density
+// rate from their fluid neighbours.
+template <KernelKind K, bool Periodic>
+__global__ void __launch_bounds__(kForceBlock<float>, SPH_CELL_FORCE_MIN_BLOCKS)
+    cellOnceForcesKernel(ForceInputs<float> in, PhysicsConstants<float> c, neighbours::gpu::PairOnceOutputs out) {
+  const uint32_t a = in.nBound + blockIdx.x * blockDim.x + threadIdx.x;
+  if (a >= in.n) return;
+  const Real4<float> posA = loadReadOnly(in.pos + a), velA = loadReadOnly(in.velrho + a);
+  PairAccum<float> acc;
+  auto pair = [&](uint32_t j) {
+    const Real4<float> posB = loadReadOnly(in.pos + j);
+    if (distance2<Periodic>(posA, posB, c.periodic) < c.support2)
+      neighbours::gpu::pairOnce<K, Periodic>(posA, velA, j, posB, loadReadOnly(in.velrho + j), in.nBound, c, acc, out);
+  };
+  forEachCandidateRow<Periodic>(in.lookup, loadReadOnly(in.lookup.keys + a), posA, false,
+                                [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
+                                  for (uint32_t j = fBegin > a ? fBegin : a + 1; j < fEnd; ++j) pair(j);
+                                  for (uint32_t j = bBegin; j < bEnd; ++j) pair(j);
+                                });
+  neighbours::gpu::finishPairsOnce(a, acc, out);
+}
+
 }  // namespace
+
+void launchCellForcesOnce(const ForceInputs<float>& in, const PhysicsConstants<float>& c,
+                          const ForceOutputs<float>& out, float* ddt, uint32_t* ddtOff) {
+  if (!neighbours::gpu::plainPass(c, out, in.tangent != nullptr))
+    throw RunError("cell neighbour search: each pair once in a pass that needs every pair from both sides");
+  if (in.n == 0) return;
+  const bool split = wallsCanSwitchOffDiffusion(c);
+  const neighbours::gpu::PairOnceOutputs once{out.ace, out.viscdt, out.contacts, split ? ddt : nullptr, ddtOff};
+  // Without fluid particles nothing is launched and the cleared outputs stand.
+  neighbours::gpu::clearPairOnceOutputs(once, in.n, in.nBound);
+  auto* kernel = neighbours::dispatchInteraction(c, out, false, [](auto v) {
+    using V = decltype(v);
+    return &cellOnceForcesKernel<V::K, V::Periodic>;  // never a coded variant here (checked above)
+  });
+  SPH_LAUNCH("computing forces once a pair (CF-Forces)", in.n - in.nBound, kForceBlock<float>, 0, kernel, in, c, once);
+  neighbours::gpu::addPairOnceDiffusion(once, in.n, in.nBound);
+}
 
 template <typename T>
 void launchCellForces(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {

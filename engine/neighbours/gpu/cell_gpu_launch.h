@@ -34,6 +34,11 @@ void buildCellStart(const uint32_t* sortedKeys, uint32_t n, uint32_t keyCount, u
 template <typename T>
 void launchCellForces(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
 
+// CF-Forces computing each pair once (pair_once.cuh), for plain single-precision passes (throws
+// RunError for others); ddt and ddtOff: n entries of scratch each.
+void launchCellForcesOnce(const ForceInputs<float>& in, const PhysicsConstants<float>& c,
+                          const ForceOutputs<float>& out, float* ddt, uint32_t* ddtOff);
+
 // mDBC: what every boundary particle with a normal takes from its ghost node (mdbc_physics.h,
 // mdbcStoreWall; cell_particle_ops.h, ghostSums); `view` gives the arrays it writes.
 template <typename T>

@@ -1,7 +1,9 @@
-// The cell search's GPU pass equals its CPU pass on the same particles, in both cell modes (the
-// conformance suite, conformance_test.cpp, checks both against the all-pairs evaluation).
+// The cell search's GPU pass equals its CPU pass on the same particles, in both cell modes and
+// with each pair computed once or twice (the conformance suite, conformance_test.cpp, checks both
+// against the all-pairs evaluation).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -23,6 +25,7 @@ struct ForceCaseParams {
   int dim;
   CellMode mode;
   DensityDiffusion ddt;
+  bool pairsOnce = false;  // CellPairs (the CPU pairs twice whatever it says)
 };
 
 // Per-term slack in ulps (see forceMismatches): the CPU computes every term exactly like the
@@ -38,8 +41,10 @@ void runForces(const ForceCaseParams& fp, const ForceCase& fc, const sph::Physic
                sph::StrategyStats* stats = nullptr) {
   Harness<T> run(fp.device, particles);
   sph::cell::CellSearch cell;
-  cell.configure(makeContext(fp.device, fp.precision, fp.dim, 2 * fc.h, domainAround(fc.particles, fc.dp), fp.mode,
-                             run.reorderer()));
+  sph::StrategyContext ctx = makeContext(fp.device, fp.precision, fp.dim, 2 * fc.h, domainAround(fc.particles, fc.dp),
+                                         fp.mode, run.reorderer());
+  ctx.options["CellPairs"] = fp.pairsOnce ? "once" : "twice";
+  cell.configure(ctx);
   cell.prepare(run.view(), sph::PrepareReason::Step);
   cell.interact(run.view(), c, run.outputs());
   particles = run.particles();
@@ -47,9 +52,11 @@ void runForces(const ForceCaseParams& fp, const ForceCase& fc, const sph::Physic
   if (stats) *stats = cell.stats();
 }
 
-// The GPU pass against the CPU pass on the same particles, matched by particle id.
+// The GPU pass against the CPU pass on the same particles, matched by particle id. A GPU pass that
+// computes each pair once gives a pair's v_ab.r_ab/(r^2+eta^2) to one of its particles: only the
+// largest over all particles (the time step's) is compared then.
 template <typename T>
-void checkGpuAgainstCpu(KernelKind kernel, int dim, CellMode mode) {
+void checkGpuAgainstCpu(KernelKind kernel, int dim, CellMode mode, bool pairsOnce) {
   const ForceCase fc = makeForceCase(dim, 11);
   const auto c = makeConstants<T>(dim, kernel, fc.dp, fc.h, DensityDiffusion::Fourtakas);
   const Precision prec = sizeof(T) == sizeof(double) ? Precision::Double : Precision::Single;
@@ -60,7 +67,10 @@ void checkGpuAgainstCpu(KernelKind kernel, int dim, CellMode mode) {
   std::vector<T> viscCpu, viscGpu;
   sph::StrategyStats statsCpu, statsGpu;
   runForces<T>({Device::Cpu, prec, kernel, dim, mode, c.ddt}, fc, c, cpu, aceCpu, viscCpu, &statsCpu);
-  runForces<T>({Device::Gpu, prec, kernel, dim, mode, c.ddt}, fc, c, gpu, aceGpu, viscGpu, &statsGpu);
+  runForces<T>({Device::Gpu, prec, kernel, dim, mode, c.ddt, pairsOnce}, fc, c, gpu, aceGpu, viscGpu, &statsGpu);
+  const bool once = pairsOnce && prec == Precision::Single;
+  EXPECT_EQ(statsGpu.at("passes_pairs_once"), once ? 1.0 : 0.0);
+  EXPECT_EQ(statsCpu.at("passes_pairs_once"), 0.0);
   ASSERT_EQ(cpu.size(), gpu.size());
 
   // Reorder the GPU outputs into the CPU's particle order, then reuse the brute-force scales.
@@ -71,6 +81,12 @@ void checkGpuAgainstCpu(KernelKind kernel, int dim, CellMode mode) {
   for (uint32_t i = 0; i < cpu.size(); ++i) {
     aceMatched[i] = aceGpu[gpuIndex.at(cpu.id[i])];
     viscMatched[i] = viscGpu[gpuIndex.at(cpu.id[i])];
+  }
+  if (once) {
+    const T found = *std::max_element(viscMatched.begin(), viscMatched.end());
+    const T expected = *std::max_element(viscCpu.begin(), viscCpu.end());
+    EXPECT_NEAR(double(found), double(expected), 1e-5 * double(expected));
+    viscMatched = viscCpu;
   }
   ForceReference<T> ref = bruteForceForces(cpu, c);
   for (uint32_t i = 0; i < cpu.size(); ++i) {
@@ -91,27 +107,30 @@ void checkGpuAgainstCpu(KernelKind kernel, int dim, CellMode mode) {
   EXPECT_NEAR(statsCpu.at("in_range_ratio"), statsGpu.at("in_range_ratio"), 1e-3);
 }
 
-class CellGpuVsCpu : public ::testing::TestWithParam<std::tuple<Precision, KernelKind, int, CellMode>> {};
+class CellGpuVsCpu : public ::testing::TestWithParam<std::tuple<Precision, KernelKind, int, CellMode, bool>> {};
 
 TEST_P(CellGpuVsCpu, SameOutputs) {
   CELLTEST_SKIP_WITHOUT(Device::Gpu);
-  const auto [prec, kernel, dim, mode] = GetParam();
+  const auto [prec, kernel, dim, mode, once] = GetParam();
   if (prec == Precision::Double)
-    checkGpuAgainstCpu<double>(kernel, dim, mode);
+    checkGpuAgainstCpu<double>(kernel, dim, mode, once);
   else
-    checkGpuAgainstCpu<float>(kernel, dim, mode);
+    checkGpuAgainstCpu<float>(kernel, dim, mode, once);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Cell, CellGpuVsCpu,
-    ::testing::Values(std::make_tuple(Precision::Single, KernelKind::Wendland, 3, CellMode::Full),
-                      std::make_tuple(Precision::Double, KernelKind::Cubic, 3, CellMode::Half),
-                      std::make_tuple(Precision::Single, KernelKind::Cubic, 2, CellMode::Half),
-                      std::make_tuple(Precision::Double, KernelKind::Wendland, 2, CellMode::Full)),
+    ::testing::Values(std::make_tuple(Precision::Single, KernelKind::Wendland, 3, CellMode::Full, false),
+                      std::make_tuple(Precision::Single, KernelKind::Wendland, 3, CellMode::Full, true),
+                      std::make_tuple(Precision::Single, KernelKind::Wendland, 3, CellMode::Half, true),
+                      std::make_tuple(Precision::Double, KernelKind::Cubic, 3, CellMode::Half, true),
+                      std::make_tuple(Precision::Single, KernelKind::Cubic, 2, CellMode::Half, false),
+                      std::make_tuple(Precision::Single, KernelKind::Cubic, 2, CellMode::Half, true),
+                      std::make_tuple(Precision::Double, KernelKind::Wendland, 2, CellMode::Full, false)),
     [](const auto& info) {
-      return fmt::format("{}_{}_{}D_{}", sph::precisionName(std::get<0>(info.param)),
+      return fmt::format("{}_{}_{}D_{}_{}", sph::precisionName(std::get<0>(info.param)),
                          std::get<1>(info.param) == KernelKind::Cubic ? "cubic" : "wendland", std::get<2>(info.param),
-                         sph::cell::cellModeName(std::get<3>(info.param)));
+                         sph::cell::cellModeName(std::get<3>(info.param)), std::get<4>(info.param) ? "once" : "twice");
     });
 
 }  // namespace
