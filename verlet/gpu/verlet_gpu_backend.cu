@@ -538,7 +538,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     const PairOnceOutputs once{out.ace, out.viscdt, out.contacts, split ? onceDdt_.data() : nullptr, onceFlags_.data()};
     // Without fluid particles nothing is launched and the cleared outputs stand.
     neighbours::gpu::clearPairOnceOutputs(once, p.n, p.nBound);
-    withLanes<kLanes2D, kLanes3D>(lanes_, [&](auto lanes) {
+    auto each = [&](auto lanes) {
       using Lanes = decltype(lanes);
       auto* kernel = neighbours::dispatchInteraction(c, out, false, [](auto v) {
         using V = decltype(v);
@@ -546,7 +546,11 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
       });
       SPH_LAUNCH("computing forces once a pair from half lists (CF-Forces)", (p.n - p.nBound) * lanes(), kForceBlock, 0,
                  kernel, indexLists(), p.pos, p.velrho, p.n, p.nBound, c, once);
-    });
+    };
+    if (p.n - p.nBound >= kOnceFewerLanesFrom)
+      each(std::integral_constant<uint32_t, kOnceFewerLanes>{});
+    else
+      withLanes<kLanes2D, kLanes3D>(lanes_, each);
     neighbours::gpu::addPairOnceDiffusion(once, p.n, p.nBound);
   }
 

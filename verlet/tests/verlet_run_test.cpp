@@ -119,6 +119,31 @@ TEST(VerletPairsOnce, ShiftingRunMovesToFullLists) {
   EXPECT_LT(d.rho, 0.5);
 }
 
+// From ~600,000 fluid particles the pass over half lists runs 4 lanes a particle instead of 8
+// (once_forces.cuh, kOnceFewerLanesFrom): the small dam break at a spacing that makes 680,000
+// fluid particles, 20 steps, against full lists. A member missed or doubled changes a particle's
+// acceleration by about g, its velocity by g x 20 dt (~1e-3 m/s at this spacing's dt); the two
+// summation orders differ by a few ulps of the state.
+TEST(VerletPairsOnce, LargeCaseOnFewerLanesAgreesWithFullLists) {
+  if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
+  const auto dir = test::tempDir("verlet_pairs_once_large");
+  CaseDefinition c = smallDamBreak3D(dir);
+  LoadOptions lo;
+  lo.dpOverride = 0.0026;
+  c = loadCase((dir / "Small3D_Def.xml").string(), lo);
+  const Outcome once = runCase(c, "verlet", Device::Gpu, Precision::Single, 20, {{"VerletPairs", "once"}});
+  const Outcome twice = runCase(c, "verlet", Device::Gpu, Precision::Single, 20, {{"VerletPairs", "twice"}});
+  ASSERT_EQ(once.report.status, "completed") << once.report.error;
+  ASSERT_GE(once.report.nFluid, 600000u);
+  EXPECT_GE(once.report.strategyStats.at("builds_pairs_once"), 1.0);
+  const test::StateDifferences d = test::compareById(once.state, twice.state);
+  std::printf("%llu fluid particles, once against twice: %.3g m, %.3g m/s, %.3g kg/m3\n",
+              static_cast<unsigned long long>(once.report.nFluid), d.pos, d.vel, d.rho);
+  EXPECT_LT(d.pos, 1e-6);
+  EXPECT_LT(d.vel, 1e-4);
+  EXPECT_LT(d.rho, 1e-2);
+}
+
 // A 1 kB cap for the lists: every rebuild falls back to the cell search; the run completes,
 // agrees with the cell plugin, and the report counts the fallback passes.
 class VerletMemoryCap : public ::testing::TestWithParam<Device> {};
