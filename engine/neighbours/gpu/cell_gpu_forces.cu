@@ -31,10 +31,15 @@ inline constexpr unsigned kForceBlock = sizeof(T) == sizeof(float) ? 256 : 128;
 #ifndef SPH_CELL_FORCE_MIN_BLOCKS
 #define SPH_CELL_FORCE_MIN_BLOCKS 1
 #endif
-// The pair-once kernel's minimum blocks per SM: 4 blocks of 256 caps it at 64 registers, where it
-// would take 66 and fit 3 blocks (occupancy 37.5% instead of 50%); 4% faster on SPHERIC test 2 at
-// 1 M particles on Hopper.
+// The pair-once kernel's minimum blocks per SM (blocks of 256): 4 caps it at 64 registers, where
+// it would take 66 and fit 3 blocks (occupancy 37.5% instead of 50%); 5 caps it at 48 (62.5%),
+// which pays from a few hundred thousand fluid particles and costs on small cases. Force pass on
+// an H200, 4 -> 5 blocks: DamBreak (0.13 M fluid) 2.00 -> 2.08 ns, WaveMake (0.40 M) 6.10 -> 5.99,
+// SPHERIC test 2 at 1.1 M (0.65 M fluid) 1.288 -> 1.241, at 13 M 1.366 -> 1.296 (3 blocks -> 4
+// had given 1.336 -> 1.288 at 1.1 M). Blocks of 128 (8 an SM) and 512 (2) were slower than 5 of 256.
 inline constexpr unsigned kOnceMinBlocks = kForceBlock<float> == 256 ? 4 : SPH_CELL_FORCE_MIN_BLOCKS;
+inline constexpr unsigned kOnceMinBlocksLarge = kForceBlock<float> == 256 ? 5 : SPH_CELL_FORCE_MIN_BLOCKS;
+inline constexpr uint32_t kOnceLargeFrom = 300000;  // fluid particles
 
 // One instance per interaction variant (interaction_variant.h).
 template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps>
@@ -53,8 +58,8 @@ __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
 // Each fluid pair is then visited by the smaller index of the two, since the cells around a hold
 // every particle within the support of a, and the walls, which scan nothing, get their density
 // rate from their fluid neighbours.
-template <KernelKind K, bool Periodic>
-__global__ void __launch_bounds__(kForceBlock<float>, kOnceMinBlocks)
+template <KernelKind K, bool Periodic, unsigned MinBlocks>
+__global__ void __launch_bounds__(kForceBlock<float>, MinBlocks)
     cellOnceForcesKernel(ForceInputs<float> in, PhysicsConstants<float> c, neighbours::gpu::PairOnceOutputs out) {
   const uint32_t a = in.nBound + blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= in.n) return;
@@ -84,9 +89,12 @@ void launchCellForcesOnce(const ForceInputs<float>& in, const PhysicsConstants<f
   const neighbours::gpu::PairOnceOutputs once{out.ace, out.viscdt, out.contacts, split ? ddt : nullptr, ddtOff};
   // Without fluid particles nothing is launched and the cleared outputs stand.
   neighbours::gpu::clearPairOnceOutputs(once, in.n, in.nBound);
-  auto* kernel = neighbours::dispatchInteraction(c, out, false, [](auto v) {
+  const bool large = in.n - in.nBound >= kOnceLargeFrom;
+  auto* kernel = neighbours::dispatchInteraction(c, out, false, [large](auto v) {
     using V = decltype(v);
-    return &cellOnceForcesKernel<V::K, V::Periodic>;  // never a coded variant here (checked above)
+    // Never a coded variant here (checked above).
+    return large ? &cellOnceForcesKernel<V::K, V::Periodic, kOnceMinBlocksLarge>
+                 : &cellOnceForcesKernel<V::K, V::Periodic, kOnceMinBlocks>;
   });
   SPH_LAUNCH("computing forces once a pair (CF-Forces)", in.n - in.nBound, kForceBlock<float>, 0, kernel, in, c, once);
   neighbours::gpu::addPairOnceDiffusion(once, in.n, in.nBound);
