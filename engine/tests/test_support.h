@@ -195,6 +195,18 @@ inline std::string smallTankWithSpecial(const std::string& special, const std::s
   return xml;
 }
 
+// A small 3D dam break: a 0.2 x 0.2 x 0.3 m column of water in a 0.6 x 0.2 x 0.4 m box open at
+// the top, particle spacing dp, with the parameters `parameters`.
+inline std::string smallDamBreak3D(double dp, const std::string& parameters) {
+  return caseXml(R"(<definition dp=")" + std::to_string(dp) +
+                     R"("><pointmin x="-0.1" y="-0.1" z="-0.1" /><pointmax x="1" y="1" z="1" /></definition>)",
+                 R"(<setmkfluid mk="0" />
+<drawbox><boxfill>solid</boxfill><point x="0" y="0" z="0" /><size x="0.2" y="0.2" z="0.3" /></drawbox>
+<setmkbound mk="0" />
+<drawbox><boxfill>bottom | left | right | front | back</boxfill><point x="0" y="0" z="0" /><size x="0.6" y="0.2" z="0.4" /></drawbox>)",
+                 parameters);
+}
+
 // A 2D tank without a right wall: the water runs off the end of the floor and leaves the
 // domain steadily (exclusions, parking and compactions; PartsOutMax 1: losing most of it is the
 // point). `stepParameters` picks the integrator.

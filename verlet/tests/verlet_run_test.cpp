@@ -40,13 +40,7 @@ CaseDefinition damBreak2D() {
 CaseDefinition smallDamBreak3D(const std::filesystem::path& dir) {
   return loadCase(test::writeFile(
       dir / "Small3D_Def.xml",
-      test::caseXml(
-          R"(<definition dp="0.025"><pointmin x="-0.1" y="-0.1" z="-0.1" /><pointmax x="1" y="1" z="1" /></definition>)",
-          R"(<setmkfluid mk="0" />
-<drawbox><boxfill>solid</boxfill><point x="0" y="0" z="0" /><size x="0.2" y="0.2" z="0.3" /></drawbox>
-<setmkbound mk="0" />
-<drawbox><boxfill>bottom | left | right | front | back</boxfill><point x="0" y="0" z="0" /><size x="0.6" y="0.2" z="0.4" /></drawbox>)",
-          R"(<parameter key="StepAlgorithm" value="1" /><parameter key="Kernel" value="1" />
+      test::smallDamBreak3D(0.025, R"(<parameter key="StepAlgorithm" value="1" /><parameter key="Kernel" value="1" />
 <parameter key="Visco" value="0.1" /><parameter key="DensityDT" value="2" />
 <parameter key="TimeMax" value="1" /><parameter key="TimeOut" value="1" />)")));
 }

@@ -17,13 +17,7 @@ namespace sph {
 namespace {
 
 std::string smallDamBreak3D() {
-  return test::caseXml(
-      R"(<definition dp="0.02"><pointmin x="-0.1" y="-0.1" z="-0.1" /><pointmax x="1" y="1" z="1" /></definition>)",
-      R"(<setmkfluid mk="0" />
-<drawbox><boxfill>solid</boxfill><point x="0" y="0" z="0" /><size x="0.2" y="0.2" z="0.3" /></drawbox>
-<setmkbound mk="0" />
-<drawbox><boxfill>bottom | left | right | front | back</boxfill><point x="0" y="0" z="0" /><size x="0.6" y="0.2" z="0.4" /></drawbox>)",
-      R"(<parameter key="StepAlgorithm" value="2" /><parameter key="Kernel" value="2" />
+  return test::smallDamBreak3D(0.02, R"(<parameter key="StepAlgorithm" value="2" /><parameter key="Kernel" value="2" />
 <parameter key="Visco" value="0.1" /><parameter key="DensityDT" value="2" />
 <parameter key="TimeMax" value="1" /><parameter key="TimeOut" value="1" />
 <simulationdomain><posmin x="default" y="default" z="default" /><posmax x="default" y="default" z="default + 50%" /></simulationdomain>)");
