@@ -19,10 +19,8 @@ using neighbours::gpu::PairOnceOutputs;
 // Lanes per fluid particle over half lists in large cases. Half lists are half as long as the
 // full lists the lane count was chosen for (verlet_layout.h): from ~half a million fluid
 // particles the device has warps enough without 8 lanes, and 4 leave fewer lanes idle at the
-// ends of the lists and one shuffle round less. Measured on an H200 (force pass, 8 -> 4 lanes):
-// SPHERIC test 2 at 1.1 M particles (0.65 M fluid) 0.845 -> 0.807 ns, at 13 M (10.4 M fluid)
-// 1.007 -> 0.915 ns (2 lanes: 0.907); DamBreak (0.13 M fluid) 1.14 -> 1.16 ns, WaveMake (0.40 M
-// fluid) 3.40 -> 3.52 ns.
+// ends of the lists and one shuffle round less; below it 8 stay faster (the sweep:
+// tools/bench/RESULTS.md, "Four lanes a particle over half lists").
 inline constexpr uint32_t kOnceFewerLanes = 4;
 inline constexpr uint32_t kOnceFewerLanesFrom = 600000;
 

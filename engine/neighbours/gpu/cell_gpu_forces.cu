@@ -33,10 +33,9 @@ inline constexpr unsigned kForceBlock = sizeof(T) == sizeof(float) ? 256 : 128;
 #endif
 // The pair-once kernel's minimum blocks per SM (blocks of 256): 4 caps it at 64 registers, where
 // it would take 66 and fit 3 blocks (occupancy 37.5% instead of 50%); 5 caps it at 48 (62.5%),
-// which pays from a few hundred thousand fluid particles and costs on small cases. Force pass on
-// an H200, 4 -> 5 blocks: DamBreak (0.13 M fluid) 2.00 -> 2.08 ns, WaveMake (0.40 M) 6.10 -> 5.99,
-// SPHERIC test 2 at 1.1 M (0.65 M fluid) 1.288 -> 1.241, at 13 M 1.366 -> 1.296 (3 blocks -> 4
-// had given 1.336 -> 1.288 at 1.1 M). Blocks of 128 (8 an SM) and 512 (2) were slower than 5 of 256.
+// which was faster from a few hundred thousand fluid particles and slower on small cases, where
+// the spills cost more than the extra warps hide. Blocks of 128 (8 an SM) and 512 (2) were slower
+// than 5 of 256. The sweep: tools/bench/RESULTS.md, "Four lanes a particle over half lists".
 inline constexpr unsigned kOnceMinBlocks = kForceBlock<float> == 256 ? 4 : SPH_CELL_FORCE_MIN_BLOCKS;
 inline constexpr unsigned kOnceMinBlocksLarge = kForceBlock<float> == 256 ? 5 : SPH_CELL_FORCE_MIN_BLOCKS;
 inline constexpr uint32_t kOnceLargeFrom = 300000;  // fluid particles
