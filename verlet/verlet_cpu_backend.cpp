@@ -9,6 +9,8 @@
 #include <type_traits>
 
 #include "neighbours/interaction_variant.h"
+#include "neighbours/pair_once_cpu.h"
+#include "sph/plugin/errors.h"
 #include "verlet_bitmask.h"
 #include "verlet_backend_for.h"
 #include "verlet_clusters.h"
@@ -169,6 +171,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   template <typename T>
   void finishBuild(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r) {
     layout_ = r.layout;
+    once_ = false;
     lookup_ = l;
     nBound_ = p.nBound;
     n_ = p.n;
@@ -186,11 +189,13 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     const Real4Source<T> pos{p.pos};
     std::vector<uint32_t> length(n);
     const bool useMasks = r.layout == ListLayout::Bitmask;
+    // Half lists (each pair once) in the index layout, as on the GPU.
+    const bool once = r.pairsOnce && r.layout == ListLayout::Indices;
     // 1. count (members; for a mask, the words its candidates take)
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
     for (int64_t a = 0; a < int64_t(n); ++a)
       length[a] = useMasks ? maskWords(candidateCount<true, T>(uint32_t(a), l, pos, p.nBound))
-                        : countList(uint32_t(a), 0, l, pos, p.nBound, rc2);
+                           : countList(uint32_t(a), 0, l, pos, p.nBound, rc2, once);
     // 2. per-group maximum (the warp shuffle of the GPU), 3. inclusive scan
     std::vector<uint64_t> regionEnd(groups);
     uint64_t total = 0, members = 0;
@@ -224,17 +229,23 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
       res.members = sum;
     } else {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
-      for (int64_t a = 0; a < int64_t(n); ++a) fillList(uint32_t(a), l, pos, p.nBound, rc2, ends, entries);
+      for (int64_t a = 0; a < int64_t(n); ++a) fillList(uint32_t(a), l, pos, p.nBound, rc2, ends, entries, once);
     }
     length_ = std::move(length);
     regionEnd_ = std::move(regionEnd);
     finishBuild(p, l, r);
+    once_ = once;
+    res.pairsOnce = once;
     res.built = true;
     return res;
   }
 
   template <typename T>
-  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) const {
+  void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+    if (once_) {
+      interactOnce(p, c, out);
+      return;
+    }
     neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [&](auto v) {
       if (layout_ == ListLayout::Bitmask)
         withLanes<kMaskLanes2D, kMaskLanes3D>(lanes_, [&](auto lanes) { loopLanesOver<decltype(v), lanes()>(masks(), p, c, out); });
@@ -261,6 +272,31 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     }
   }
 
+  // Over half lists: each pair once (neighbours/pair_once_cpu.h), a fluid particle's members in
+  // list order.
+  template <typename T>
+  void interactOnce(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+    if (!neighbours::pairOncePass(c, out, p.tangent != nullptr))
+      throw RunError(
+          "verlet neighbour search: half lists (pairs once) in a pass that needs every pair from both sides");
+    auto& once = [this]() -> neighbours::PairOnceCpu<T>& {
+      if constexpr (std::is_same_v<T, float>)
+        return onceFloat_;
+      else
+        return onceDouble_;
+    }();
+    const ListsView lists{entries_.data(), regionEnd_.data(), length_.data(), n_};
+    // A plain pass: the kernel and the periodicity are all that vary (dispatchInOut's choice).
+    neighbours::dispatchInOut(c, [&](auto k, auto periodic) {
+      once.template run<decltype(k)::value, decltype(periodic)::value>(
+          p, c, out, threads_, [&](uint32_t a, auto&& pair) {
+            const uint32_t len = lists.length[a];
+            const uint32_t* e = lists.entries + regionStart(lists.regionEnd, a / kWarp) + (a % kWarp);
+            for (uint32_t k2 = 0; k2 < len; ++k2) pair(e[uint64_t(k2) * kWarp]);
+          });
+    });
+  }
+
   MaskLists<double> masks() const {
     return {{entries_.data(), regionEnd_.data(), length_.data(), n_}, lookup_, ref_.data(), nBound_};
   }
@@ -273,6 +309,9 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   uint32_t n_ = 0, nBound_ = 0;
   uint32_t lanes_ = kLanes3D;
   ListLayout layout_ = ListLayout::Indices;
+  bool once_ = false;  // the lists in hand are half lists
+  neighbours::PairOnceCpu<float> onceFloat_;
+  neighbours::PairOnceCpu<double> onceDouble_;
   cell::CellLookup lookup_;  // the build's cell tables (a mask's rows), untouched until the next rebuild
   std::vector<uint32_t> entries_, length_;
   std::vector<uint64_t> regionEnd_;

@@ -170,11 +170,11 @@ std::vector<MemoryNeed> estimateVerletMemory(const MemoryQuery& q) {
   std::vector<MemoryNeed> needs;
   // Entries (padded to the warp's longest: none on a lattice), lengths, region offsets, and the
   // positions of the last build (the displacement check).
-  // Half lists (VerletPairs once, on the GPU in single precision) add the pass's diffusion sums
-  // and flags (8 bytes a particle).
-  const bool half = q.device == Device::Gpu && q.precision == Precision::Single && pairsOption(q.options) == "once";
+  // Half lists (VerletPairs once, cell::pairsOnceRuns) add the pass's scratch.
+  const bool half = cell::pairsOnceRuns(q.device, q.precision) && pairsOption(q.options) == "once";
   const double entries = half ? latticeHalfListEntries(radius, q.dim) : latticeNeighbours(radius, q.dim);
-  needs.push_back({"index lists", cell.bytes + n * (4 * entries + 4 + 8.0 / 32 + real4 + (half ? 8 : 0)),
+  const double scratch = half ? cell::pairOnceScratchBytes(q) : 0.0;
+  needs.push_back({"index lists", cell.bytes + n * (4 * entries + 4 + 8.0 / 32 + real4 + scratch),
                    fmt::format("the cell search and {:.0f} entries a particle at rest{}", entries,
                                half ? " (each pair once)" : "")});
   // An entry: a 32-bit j-cluster and a 64-bit mask; per cluster of 8, its entry count and offset.

@@ -83,10 +83,11 @@ std::vector<StrategyOption> VerletStrategy::options() const {
        "--verlet-pairs",
        "once|twice",
        {"once", "twice"},
-       "once: the GPU's index lists in single precision hold each pair once and the force pass adds each pair's "
-       "terms to both particles (atomic additions: results vary between runs by rounding); twice: every particle "
-       "sums over all its neighbours, bit-reproducible; runs with floating bodies, mDBC2 walls, shifting or the SPS "
-       "model, the CPU, double precision and the other layouts always take twice; default " +
+       "once: index lists hold each pair once and the force pass adds each pair's terms to both particles (on the "
+       "GPU in single precision only, by atomic additions: results vary between runs by rounding; on the CPU in "
+       "both, bit-reproducible on the same number of threads); twice: every particle sums over all its neighbours, "
+       "bit-reproducible; runs with floating bodies, mDBC2 walls, shifting or the SPS model, GPU double precision "
+       "and the other layouts always take twice; default " +
            std::string(kDefaultPairs)},
       {"VerletMemoryLimit", "", "BYTES", {}, "the most bytes the lists may take; default: what the device has"}};
   // The cell search's, for the rebuild points where no list layout fits.
@@ -124,7 +125,7 @@ void VerletStrategy::configure(const StrategyContext& ctx) {
   if (pairMode != "once" && pairMode != "twice")
     throw InputError(fmt::format("verlet neighbour search: VerletPairs must be once or twice, not '{}'",
                                  ctx.options.at("VerletPairs")));
-  pairsOnce_ = pairMode == "once" && ctx.device == Device::Gpu && ctx.precision == Precision::Single;
+  pairsOnce_ = pairMode == "once" && cell::pairsOnceRuns(ctx.device, ctx.precision);
   listsOnce_ = false;
   const double cap = positiveOption(ctx, "VerletMemoryLimit", 0.0);
   memoryCap_ = size_t(cap);

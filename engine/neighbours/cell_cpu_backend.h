@@ -1,5 +1,6 @@
 // The CPU backend: keys in parallel, a stable counting sort (the CPU's radix sort: keys are
-// small integers), the start table, and OpenMP loops over forEachCandidate().
+// small integers), the start table, and OpenMP loops over forEachCandidate() (or, each pair once,
+// over the rows of pair_once_cpu.h's parts).
 #pragma once
 
 #include <optional>
@@ -7,6 +8,7 @@
 
 #include "cell_backend.h"
 #include "cell_iteration.h"
+#include "pair_once_cpu.h"
 
 namespace sph::cell {
 
@@ -19,8 +21,12 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   const uint32_t* sortedIndex() const override { return perm_.data(); }
   void buildCellStart() override;
 
-  std::optional<CandidateTotals> candidateTotals() const override { return totals_; }
-
+  std::optional<CandidateTotals> candidateTotals() const override;
+  void setPairsOnce(bool once) override {
+    pairsOnce_ = once;
+    passesOnce_ = 0;
+  }
+  uint64_t passesPairsOnce() const override { return passesOnce_; }
 
   size_t deviceBytes() const override { return 0; }
   size_t peakDeviceBytes() const override { return 0; }
@@ -33,6 +39,10 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <typename Variant, typename T>  // interaction_variant.h
   void forceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <typename T>
+  void onceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  template <typename T>
+  CandidateTotals tallyLastPass(const Real4<T>* pos) const;
   template <typename T>
   void correctBoundariesT(const ParticleView<T>& p, const PhysicsConstants<T>& c);
   template <typename T>
@@ -55,7 +65,19 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   std::vector<uint32_t> perm_;        // sortedIndex
   std::vector<uint32_t> offsets_;     // counting-sort scatter positions, keyCount + 1
   std::vector<uint32_t> start_;       // start table, keyCount + 1
-  std::optional<CandidateTotals> totals_;
+  mutable std::optional<CandidateTotals> totals_;
+  // Each pair once (CellPairs once): the pass's scratch per precision, and what the statistics
+  // need to count the last pass's candidates as a pass over every pair would (only on request).
+  bool pairsOnce_ = true;
+  uint64_t passesOnce_ = 0;
+  neighbours::PairOnceCpu<float> onceFloat_;
+  neighbours::PairOnceCpu<double> onceDouble_;
+  struct LastOncePass {
+    const void* pos = nullptr;
+    bool isDouble = false;
+    uint32_t n = 0, nBound = 0;
+    double support2 = 0;
+  } lastOnce_;
 };
 
 }  // namespace sph::cell

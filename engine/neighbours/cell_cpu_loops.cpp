@@ -1,6 +1,9 @@
-// OpenMP loops of the CPU backend: the force pass and the diagnostic pair enumeration, both
-// one particle per iteration through the shared per-particle functions.
+// OpenMP loops of the CPU backend: the force pass (every pair from both sides, one particle per
+// iteration through the shared per-particle functions, or each pair once) and the diagnostic
+// pair enumeration.
 #include <omp.h>
+
+#include <type_traits>
 
 #include "cell_cpu_backend.h"
 #include "cell_particle_ops.h"
@@ -20,7 +23,64 @@ template <typename T>
 void CellCpuBackend::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c,
                                const ForceOutputs<T>& out) {
   requireTables(p.n, "interact()");
+  if (pairsOnce_ && neighbours::pairOncePass(c, out, p.tangent != nullptr)) {
+    onceLoop(p, c, out);
+    return;
+  }
+  lastOnce_ = {};
   neighbours::dispatchInteraction(c, out, p.tangent != nullptr, [&](auto v) { forceLoop<decltype(v)>(p, c, out); });
+}
+
+// Each pair once (pair_once_cpu.h): fluid particle a takes the walls of every row and the fluid
+// after it, the rows before its own coming as empty ranges, as the GPU's kernel does.
+template <typename T>
+void CellCpuBackend::onceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
+  const CellLookup l = lookup();
+  auto& once = [this]() -> neighbours::PairOnceCpu<T>& {
+    if constexpr (std::is_same_v<T, float>)
+      return onceFloat_;
+    else
+      return onceDouble_;
+  }();
+  // A plain pass: the kernel and the periodicity are all that vary (dispatchInOut's choice).
+  neighbours::dispatchInOut(c, [&](auto k, auto periodic) {
+    constexpr bool Periodic = decltype(periodic)::value;
+    once.template run<decltype(k)::value, Periodic>(p, c, out, threadCount(), [&](uint32_t a, auto&& pair) {
+      forEachCandidateRow<Periodic>(l, l.keys[a], p.pos[a], false,
+                                    [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd)
+                                        SPH_LAMBDA_INLINE {
+                                          for (uint32_t j = fBegin > a ? fBegin : a + 1; j < fEnd; ++j) pair(j);
+                                          for (uint32_t j = bBegin; j < bEnd; ++j) pair(j);
+                                        });
+    });
+  });
+  ++passesOnce_;
+  totals_.reset();
+  lastOnce_ = {p.pos, std::is_same_v<T, double>, p.n, p.nBound, double(c.support2)};
+}
+
+// The candidates of the last pass's particles as a pass over every pair visits them.
+template <typename T>
+CandidateTotals CellCpuBackend::tallyLastPass(const Real4<T>* pos) const {
+  const CellLookup l = lookup();
+  const int64_t n = lastOnce_.n;
+  const uint32_t nBound = lastOnce_.nBound;
+  const T r2 = T(lastOnce_.support2);
+  uint64_t candidates = 0, inRange = 0;
+#pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount()) reduction(+ : candidates, inRange)
+  for (int64_t a = 0; a < n; ++a) {
+    const CandidateTally t = particleTally(uint32_t(a), l, pos, nBound, r2);
+    candidates += t.candidates;
+    inRange += t.inRange;
+  }
+  return CandidateTotals{uint64_t(n), candidates, inRange};
+}
+
+std::optional<CandidateTotals> CellCpuBackend::candidateTotals() const {
+  if (totals_ || !lastOnce_.pos || !tablesReady_ || n_ != lastOnce_.n) return totals_;
+  totals_ = lastOnce_.isDouble ? tallyLastPass(static_cast<const Real4<double>*>(lastOnce_.pos))
+                               : tallyLastPass(static_cast<const Real4<float>*>(lastOnce_.pos));
+  return totals_;
 }
 
 template <typename V, typename T>

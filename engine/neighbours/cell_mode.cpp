@@ -52,9 +52,10 @@ StrategyOption cellPairsOption() {
           "--cell-pairs",
           "once|twice",
           {"once", "twice"},
-          "once: the GPU's single-precision passes without floating bodies, mDBC2 walls, shifting or SPS compute "
-          "each pair once and add the neighbour's terms by atomics (results vary by rounding from run to run); "
-          "twice: every pair from both of its particles, runs that repeat bit for bit; default once"};
+          "once: passes without floating bodies, mDBC2 walls, shifting or SPS compute each pair once (the GPU's "
+          "in single precision only, adding the neighbour's terms by atomics: results vary by rounding from run to "
+          "run; the CPU's in both, repeating bit for bit on the same number of threads); twice: every pair from "
+          "both of its particles, runs that repeat bit for bit; default once"};
 }
 
 std::vector<StrategyOption> cellSearchOptions() {
@@ -66,12 +67,25 @@ std::vector<StrategyOption> cellSearchOptions() {
            "DualSPHysics does; default reachable"}};
 }
 
+double pairOnceScratchBytes(const MemoryQuery& q) {
+  // The GPU's diffusion sums and flags (float and 32 bits, only where walls can switch the
+  // diffusion off).
+  if (q.device == Device::Gpu) return 8.0;
+  // The CPU's: the same in its precision, and the parts' spill windows (pair_once_cpu.h): five
+  // sums for each fluid particle within reach of an earlier part (a few cell layers after each
+  // part's end, once per part) and one for each wall, about kSpillShare of the particles
+  // over all parts together.
+  constexpr double kSpillShare = 1.0;
+  const double real = q.precision == Precision::Double ? 8.0 : 4.0;
+  return real + 4.0 + kSpillShare * 5.0 * real;
+}
+
 MemoryNeed cellSearchMemory(const MemoryQuery& q) {
   MemoryNeed m;
   m.what = "cell search";
-  const bool once = q.device == Device::Gpu && q.precision == Precision::Single && parsePairsOnce(q.options);
-  m.bytes = (once ? 24.0 : 16.0) * double(q.particles);
-  m.detail = once ? "keys and indices, double-buffered for the sort; the pair-once passes' diffusion sums (at most)"
+  const bool once = pairsOnceRuns(q.device, q.precision) && parsePairsOnce(q.options);
+  m.bytes = (16.0 + (once ? pairOnceScratchBytes(q) : 0.0)) * double(q.particles);
+  m.detail = once ? "keys and indices, double-buffered for the sort; the pair-once passes' scratch (at most)"
                   : "keys and indices, double-buffered for the sort";
   return m;
 }

@@ -26,10 +26,19 @@ CellMode parseCellMode(const std::map<std::string, std::string>& options);
 // skipped, see cell_iteration.h) or "all" (DualSPHysics' full rows). Throws InputError otherwise.
 bool parseTrimRows(const std::map<std::string, std::string>& options);
 
-// Reads options["CellPairs"]: "once" (default: the GPU's plain single-precision passes compute
-// each pair once, gpu/pair_once.cuh) or "twice" (every pair from both of its particles, in a
-// fixed order: runs that repeat bit for bit). Throws InputError otherwise.
+// Where a force pass can compute each pair once: on the GPU in single precision (float4
+// atomics), on the CPU in both (pair_once_cpu.h: no atomics).
+inline bool pairsOnceRuns(Device device, Precision precision) {
+  return device == Device::Cpu || precision == Precision::Single;
+}
+
+// Reads options["CellPairs"]: "once" (default: plain passes compute each pair once where
+// pairsOnceRuns, gpu/pair_once.cuh and pair_once_cpu.h) or "twice" (every pair from both of its
+// particles, in a fixed order: runs that repeat bit for bit). Throws InputError otherwise.
 bool parsePairsOnce(const std::map<std::string, std::string>& options);
+
+// Bytes a particle of what a pair-once pass keeps beside its outputs (at most).
+double pairOnceScratchBytes(const MemoryQuery& q);
 
 // CellPairs as a strategy option: the cell plugin's (the Verlet plugin gives its cell search
 // its own VerletPairs).

@@ -30,6 +30,9 @@
 #   DSPH, GENCASE  the two programs, when they are elsewhere
 #   SPH_BIN      our binary (build/bin/sph); PYTHON (python3 with matplotlib)
 #   RUN_TIMEOUT  seconds for any one program run (default 600)
+#   PEER_DEVICE  gpu (default) or cpu: DualSPHysics' CPU build (DualSPHysics5.4CPU_linux64 in
+#                PEER_DIR, -cpu -ompthreads:THREADS) against ours with --device cpu --threads THREADS
+#   THREADS      CPU threads of both codes with PEER_DEVICE=cpu (default: every core, nproc)
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -54,6 +57,13 @@ done
 read -r -a cases <<<"${CASES:-DamBreak@1.6 WaveMake@0.2 Spheric2Dam_01M@0.3 Spheric2Dam_04M@0.1 Spheric2Dam_13M@0.03}"
 read -r -a configs <<<"${CONFIGS:-cell verlet-indices verlet-clusters}"
 limit="${RUN_TIMEOUT:-600}"
+device="${PEER_DEVICE:-gpu}"
+threads="${THREADS:-$(nproc)}"
+case "$device" in
+  gpu) dsph_device=(-gpu:0) ours_device=(--device gpu) ;;
+  cpu) dsph_device=(-cpu "-ompthreads:$threads") ours_device=(--device cpu --threads "$threads") ;;
+  *) echo "peer.sh: PEER_DEVICE must be gpu or cpu, not '$device'" >&2; exit 2 ;;
+esac
 
 log() { echo "[peer $(date +%H:%M:%S)] $*"; }
 
@@ -81,6 +91,7 @@ case_name() { local b; b="$(basename "$1")"; b="${b%.xml}"; echo "${b%_Def}"; }
 
 find_dsph() {
   [[ -n "${DSPH:-}" ]] && { echo "$DSPH"; return; }
+  [[ "$device" == cpu ]] && { echo "$peer/DualSPHysics5.4CPU_linux64"; return; }
   local f
   for f in "$peer/DualSPHysics5.4_linux64" "$peer/dsph/DualSPHysics5.4_linux64"; do
     [[ -x "$f" ]] && { echo "$f"; return; }
@@ -140,7 +151,7 @@ for item in "${cases[@]}"; do
     continue
   }
   log "$name: DualSPHysics to $tmax s"
-  step "$dir/dsph/log.txt" "$dsph" "$dir/gencase/$name" "$dir/dsph" -gpu:0 -sv:none -svres -svtimers:0 \
+  step "$dir/dsph/log.txt" "$dsph" "$dir/gencase/$name" "$dir/dsph" "${dsph_device[@]}" -sv:none -svres -svtimers:0 \
     -tmax:"$tmax" -tout:"$tmax" -cellmode:half || {
     log "$name: DualSPHysics failed (see $dir/dsph/log.txt)"
     show_tail "$dir/dsph/log.txt"
@@ -159,7 +170,7 @@ for item in "${cases[@]}"; do
     tmax2="$(awk -v t="$tmax" 'BEGIN { printf "%.9g", 2 * t }')"
     out="$dir/$c"
     ((dry)) || rm -rf "$out"
-    if step "$dir/$c.log" "$sph" run "$dir/gencase/$name.xml" --device gpu --precision single --no-vtk --quiet \
+    if step "$dir/$c.log" "$sph" run "$dir/gencase/$name.xml" "${ours_device[@]}" --precision single --no-vtk --quiet \
       --steps "$steps" --time-max "$tmax2" --checkpoint-every 0 --out "$out" "${extra[@]}"; then
       ((dry)) || { cp "$out/run.json" "$dir/$c.json"; rm -rf "$out"; }
     else

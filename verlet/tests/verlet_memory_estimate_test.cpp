@@ -45,14 +45,14 @@ TEST(VerletMemoryEstimate, IndexListsCountTheLatticeNeighbours) {
   // (a wider skin, warp padding, storage headroom): the estimate lies between.
   EXPECT_EQ(latticeNeighbours(kDamBreakRadius, 3), 202);
   // Entries, lengths, region offsets and the build's positions, beside the cell search (full
-  // lists: VerletPairs twice, and the CPU or double precision whatever it says).
+  // lists: VerletPairs twice, and the GPU in double precision whatever it says).
   EXPECT_DOUBLE_EQ(need(estimateVerletMemory(query(3, 1000)), "index lists").bytes,
                    1000 * 16 + 1000 * (4 * 202 + 4 + 8.0 / 32 + 16));
-  MemoryQuery cpu = query(3, 1000);
-  cpu.options.clear();  // the default, once, is the GPU's
-  cpu.device = Device::Cpu;
-  EXPECT_DOUBLE_EQ(need(estimateVerletMemory(cpu), "index lists").bytes,
-                   1000 * 16 + 1000 * (4 * 202 + 4 + 8.0 / 32 + 16));
+  MemoryQuery gpuDouble = query(3, 1000);
+  gpuDouble.options.clear();  // the default, once, has no double-precision GPU pass
+  gpuDouble.precision = sph::Precision::Double;
+  EXPECT_DOUBLE_EQ(need(estimateVerletMemory(gpuDouble), "index lists").bytes,
+                   1000 * 16 + 1000 * (4 * 202 + 4 + 8.0 / 32 + 32));
 }
 
 // Half lists (VerletPairs once, the default on the GPU in single precision): a node lists the
@@ -72,6 +72,11 @@ TEST(VerletMemoryEstimate, HalfListsTakeHalfTheEntriesAndTheWarpsLongest) {
   q.options["VerletPairs"] = "ONCE";  // as given: the engine checks values without case
   EXPECT_DOUBLE_EQ(need(estimateVerletMemory(q), "index lists").bytes,
                    1000 * 16 + 1000 * (4 * half + 4 + 8.0 / 32 + 16 + 8));
+  // The CPU's pass (no atomics) keeps its diffusion sums and flags and its parts' spill windows
+  // (cell::pairOnceScratchBytes): 4 + 4 + 5 x 4 bytes a particle in single precision.
+  q.device = Device::Cpu;
+  EXPECT_DOUBLE_EQ(need(estimateVerletMemory(q), "index lists").bytes,
+                   1000 * 16 + 1000 * (4 * half + 4 + 8.0 / 32 + 16 + 28));
   std::printf("half lists on the lattice: %.1f entries a particle in 3D, %.1f in 2D\n", half, half2D);
 }
 

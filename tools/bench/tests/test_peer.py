@@ -58,6 +58,18 @@ class PeerScript(unittest.TestCase):
         self.assertIn("cases/Spheric2Dam_13M_Def ", lines[5])
         self.assertIn("-tmax:0.03", lines[6])
 
+    def test_cpu_runs_the_cpu_build_of_dualsphysics_and_ours_on_the_same_threads(self):
+        out = self.dry(CASES="DamBreak@1.6", CONFIGS="cell", PEER_DEVICE="cpu", THREADS="16")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = [l for l in out.stdout.splitlines() if not l.startswith("[peer")]
+        self.assertIn("DualSPHysics5.4CPU_linux64 ", lines[1])
+        self.assertIn("-cpu -ompthreads:16", lines[1])
+        self.assertNotIn("-gpu", lines[1])
+        self.assertIn("--device cpu --threads 16", lines[2])
+        bad = self.dry(CASES="DamBreak@1.6", PEER_DEVICE="tpu")
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("PEER_DEVICE must be gpu or cpu", bad.stderr)
+
     def test_bad_configuration_and_case_are_refused(self):
         once = self.dry(CASES="DamBreak@1.6", CONFIGS="verlet-once verlet-twice")
         self.assertEqual(once.returncode, 0, once.stderr)
