@@ -7,7 +7,8 @@
 // Why: the pair physics is what the pass spends its time on; computed once, it is half.
 //
 // Without atomics, and so that a run repeats bit for bit on the same number of threads: the fluid
-// particles are cut into `parts` contiguous ranges, each taken by one thread in order. A part
+// particles are cut into contiguous parts (kPartsPerThread a thread), each taken by one thread in
+// order. A part
 // adds the terms of its own particles in place; those of particles after its range (fluid j > a
 // reaches a few cell layers further) and of walls go to the part's own spill windows. After the
 // parts, each particle adds the windows that hold it in part order. The result depends on the
@@ -79,14 +80,20 @@ class SpillWindow {
 template <typename T>
 class PairOnceCpu {
  public:
-  // The pass over particles p (walls first, then fluid) in `parts` parts: pairs(a, pair) calls
-  // pair(j) for every j that fluid particle a owns (its walls, and fluid j > a) among its
+  // Parts per thread: one each leaves the threads waiting for the slowest part (particles at the
+  // surface or by a wall have fewer pairs); many more spill more (each part's window reaches the
+  // same few cell layers past its end). Four measured best (tools/bench/RESULTS.md).
+  static constexpr int kPartsPerThread = 4;
+
+  // The pass over particles p (walls first, then fluid) on `threads` threads: pairs(a, pair)
+  // calls pair(j) for every j that fluid particle a owns (its walls, and fluid j > a) among its
   // candidates; pairs beyond the support are skipped here. Writes every particle's outputs.
   template <KernelKind K, bool Periodic, typename Pairs>
-  void run(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out, int parts,
+  void run(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out, int threads,
            Pairs&& pairs) {
     const uint32_t n = p.n, nBound = p.nBound, nFluid = n - nBound;
-    parts = std::max(1, std::min<int>(parts, int(std::max<uint32_t>(nFluid, 1))));
+    threads = std::max(1, threads);
+    const int parts = std::max(1, std::min<int>(threads * kPartsPerThread, int(std::max<uint32_t>(nFluid, 1))));
     const bool split = wallsCanSwitchOffDiffusion(c);
     if (split) {
       ddt_.resize(n);
@@ -96,7 +103,7 @@ class PairOnceCpu {
     wallSpill_.resize(size_t(parts));
     T* ddt = split ? ddt_.data() : nullptr;
     uint32_t* ddtOff = ddtOff_.data();
-#pragma omp parallel num_threads(parts)
+#pragma omp parallel num_threads(threads)
     {
 #pragma omp for schedule(dynamic, 1)
       for (int q = 0; q < parts; ++q) {

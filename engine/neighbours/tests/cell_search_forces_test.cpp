@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -25,7 +26,8 @@ struct ForceCaseParams {
   int dim;
   CellMode mode;
   DensityDiffusion ddt;
-  bool pairsOnce = false;  // CellPairs (the CPU pairs twice whatever it says)
+  bool pairsOnce = false;  // CellPairs
+  int threads = 0;         // the CPU's threads (0: every core)
 };
 
 // Per-term slack in ulps (see forceMismatches): the CPU computes every term exactly like the
@@ -44,6 +46,7 @@ void runForces(const ForceCaseParams& fp, const ForceCase& fc, const sph::Physic
   sph::StrategyContext ctx = makeContext(fp.device, fp.precision, fp.dim, 2 * fc.h, domainAround(fc.particles, fc.dp),
                                          fp.mode, run.reorderer());
   ctx.options["CellPairs"] = fp.pairsOnce ? "once" : "twice";
+  ctx.threads = fp.threads;
   cell.configure(ctx);
   cell.prepare(run.view(), sph::PrepareReason::Step);
   cell.interact(run.view(), c, run.outputs());
@@ -105,6 +108,52 @@ void checkGpuAgainstCpu(KernelKind kernel, int dim, CellMode mode, bool pairsOnc
   // decision may flip for a pair at the support edge (FMA in r^2).
   EXPECT_EQ(statsCpu.at("candidates_per_particle"), statsGpu.at("candidates_per_particle"));
   EXPECT_NEAR(statsCpu.at("in_range_ratio"), statsGpu.at("in_range_ratio"), 1e-3);
+}
+
+// The CPU's pass that computes each pair once (pair_once_cpu.h) repeats bit for bit on the same
+// threads, agrees with every pair twice to rounding on any number of threads (its parts follow
+// the threads), and counts the candidates a pass over every pair visits.
+template <typename T>
+void checkCpuOnce(int dim, DensityDiffusion ddt) {
+  const ForceCase fc = makeForceCase(dim, 11);
+  const auto c = makeConstants<T>(dim, KernelKind::Wendland, fc.dp, fc.h, ddt);
+  const Precision prec = sizeof(T) == sizeof(double) ? Precision::Double : Precision::Single;
+  HostParticles<T> start = fc.particles.as<T>();
+  setPressure(start, c);
+  HostParticles<T> twice = start;
+  std::vector<Real4<T>> aceTwice;
+  std::vector<T> viscTwice;
+  sph::StrategyStats statsTwice;
+  runForces<T>({Device::Cpu, prec, KernelKind::Wendland, dim, CellMode::Half, ddt, false, 2}, fc, c, twice, aceTwice,
+               viscTwice, &statsTwice);
+  EXPECT_EQ(statsTwice.at("passes_pairs_once"), 0.0);
+  for (int threads : {1, 2, 3}) {
+    HostParticles<T> first = start, again = start;
+    std::vector<Real4<T>> ace, aceAgain;
+    std::vector<T> visc, viscAgain;
+    sph::StrategyStats stats;
+    const ForceCaseParams fp{Device::Cpu, prec, KernelKind::Wendland, dim, CellMode::Half, ddt, true, threads};
+    runForces<T>(fp, fc, c, first, ace, visc, &stats);
+    runForces<T>(fp, fc, c, again, aceAgain, viscAgain);
+    EXPECT_EQ(stats.at("passes_pairs_once"), 1.0);
+    EXPECT_EQ(stats.at("candidates_per_particle"), statsTwice.at("candidates_per_particle"));
+    ASSERT_EQ(first.id, twice.id);  // the same sort
+    for (size_t i = 0; i < ace.size(); ++i) {
+      ASSERT_EQ(std::memcmp(&ace[i], &aceAgain[i], sizeof(ace[i])), 0) << "particle " << i << ", " << threads;
+      ASSERT_EQ(visc[i], viscAgain[i]);
+    }
+    // A pair's v_ab.r_ab/(r^2+eta^2) goes to one of its particles: only the largest is defined.
+    EXPECT_EQ(*std::max_element(visc.begin(), visc.end()), *std::max_element(viscTwice.begin(), viscTwice.end()));
+    ForceReference<T> ref = bruteForceForces(first, c);
+    const auto bad = forceMismatches(ref, ace, std::vector<T>(viscTwice), perTermUlps(Device::Cpu));
+    EXPECT_TRUE(bad.empty()) << threads << " threads:\n" << fmt::format("{}", fmt::join(bad, "\n"));
+  }
+}
+
+TEST(CellCpuPairsOnce, RepeatsAndAgreesWithEveryPairTwice) {
+  checkCpuOnce<float>(3, DensityDiffusion::Fourtakas);
+  checkCpuOnce<double>(3, DensityDiffusion::Molteni);
+  checkCpuOnce<float>(2, DensityDiffusion::None);
 }
 
 class CellGpuVsCpu : public ::testing::TestWithParam<std::tuple<Precision, KernelKind, int, CellMode, bool>> {};
