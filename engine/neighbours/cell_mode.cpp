@@ -72,9 +72,10 @@ double pairOnceScratchBytes(const MemoryQuery& q) {
   // diffusion off).
   if (q.device == Device::Gpu) return 8.0;
   // The CPU's: the same in its precision, and the parts' spill windows (pair_once_cpu.h): five
-  // sums for each fluid particle within reach of an earlier part (a few cell layers after each
-  // part's end, once per part) and one for each wall, about kSpillShare of the particles
-  // over all parts together.
+  // sums for each fluid particle within reach of an earlier part and one for each wall a part
+  // touches. A part's windows reach a few cell layers past its end, so over all parts they hold
+  // about kSpillShare entries a particle in cases of millions on a few dozen threads; more in
+  // small cases, where they are small anyway.
   constexpr double kSpillShare = 1.0;
   const double real = q.precision == Precision::Double ? 8.0 : 4.0;
   return real + 4.0 + kSpillShare * 5.0 * real;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# DualSPHysics 5.4 (its GPU build) and ours side by side on the same GenCase particles, the same
-# number of steps, one GPU, one call: for each case GenCase writes the particles once (its default output: the .bi4 and the cells of the case as VTK); DualSPHysics
+# DualSPHysics 5.4 (its GPU build, or its CPU build with PEER_DEVICE=cpu) and ours side by side on
+# the same GenCase particles, the same number of steps, one machine, one call: for each case GenCase writes the particles once (its default output: the .bi4 and the cells of the case as VTK); DualSPHysics
 # runs them to the case's time (-cellmode:h, no output, no timers) and its step count is what every
 # configuration of ours then runs (--steps, no VTK, phase timers on, single precision). Then
 # peer_table.py writes the table (loop seconds, speed-up over DualSPHysics, force pass in ns per
