@@ -171,7 +171,9 @@ std::vector<MemoryNeed> estimateVerletMemory(const MemoryQuery& q) {
   // Entries (padded to the warp's longest: none on a lattice), lengths, region offsets, and the
   // positions of the last build (the displacement check).
   // Half lists (VerletPairs once, cell::pairsOnceRuns) add the pass's scratch.
-  const bool half = cell::pairsOnceRuns(q.device, q.precision) && pairsOption(q.options) == "once";
+  const bool half =
+      cell::pairsOnceRuns(q.device, q.precision) &&
+      cell::pairsOnceAsked(pairsOption(q.options) == "once", q.options.count("VerletPairs") > 0, q.device);
   const double entries = half ? latticeHalfListEntries(radius, q.dim) : latticeNeighbours(radius, q.dim);
   const double scratch = half ? cell::pairOnceScratchBytes(q) : 0.0;
   needs.push_back({"index lists", cell.bytes + n * (4 * entries + 4 + 8.0 / 32 + real4 + scratch),

@@ -125,7 +125,8 @@ void VerletStrategy::configure(const StrategyContext& ctx) {
   if (pairMode != "once" && pairMode != "twice")
     throw InputError(fmt::format("verlet neighbour search: VerletPairs must be once or twice, not '{}'",
                                  ctx.options.at("VerletPairs")));
-  pairsOnce_ = pairMode == "once" && cell::pairsOnceRuns(ctx.device, ctx.precision);
+  pairsOnce_ = cell::pairsOnceRuns(ctx.device, ctx.precision) &&
+               cell::pairsOnceAsked(pairMode == "once", ctx.options.count("VerletPairs") > 0, ctx.device);
   listsOnce_ = false;
   const double cap = positiveOption(ctx, "VerletMemoryLimit", 0.0);
   memoryCap_ = size_t(cap);

@@ -84,7 +84,8 @@ double pairOnceScratchBytes(const MemoryQuery& q) {
 MemoryNeed cellSearchMemory(const MemoryQuery& q) {
   MemoryNeed m;
   m.what = "cell search";
-  const bool once = pairsOnceRuns(q.device, q.precision) && parsePairsOnce(q.options);
+  const bool once = pairsOnceRuns(q.device, q.precision) &&
+                    pairsOnceAsked(parsePairsOnce(q.options), q.options.count("CellPairs") > 0, q.device);
   m.bytes = (16.0 + (once ? pairOnceScratchBytes(q) : 0.0)) * double(q.particles);
   m.detail = once ? "keys and indices, double-buffered for the sort; the pair-once passes' scratch (at most)"
                   : "keys and indices, double-buffered for the sort";

@@ -32,6 +32,13 @@ inline bool pairsOnceRuns(Device device, Precision precision) {
   return device == Device::Cpu || precision == Precision::Single;
 }
 
+// Whether a run takes each pair once, given what its option (CellPairs, VerletPairs) says and
+// whether it was given: once is the GPU's default; the CPU's pass is taken only when asked for
+// (an inlet/outlet channel diverged with it: what differs is not yet understood).
+inline bool pairsOnceAsked(bool saysOnce, bool given, Device device) {
+  return saysOnce && (given || device == Device::Gpu);
+}
+
 // Reads options["CellPairs"]: "once" (default: plain passes compute each pair once where
 // pairsOnceRuns, gpu/pair_once.cuh and pair_once_cpu.h) or "twice" (every pair from both of its
 // particles, in a fixed order: runs that repeat bit for bit). Throws InputError otherwise.

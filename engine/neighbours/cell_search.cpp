@@ -42,7 +42,7 @@ void CellSearch::configure(const StrategyContext& ctx) {
   mode_ = mode;
   grid_ = grid;
   backend_->setGrid(grid_);
-  backend_->setPairsOnce(parsePairsOnce(ctx.options));
+  backend_->setPairsOnce(pairsOnceAsked(parsePairsOnce(ctx.options), ctx.options.count("CellPairs") > 0, ctx.device));
 }
 
 void CellSearch::requireConfigured(const char* what) const {

@@ -72,9 +72,16 @@ TEST(VerletMemoryEstimate, HalfListsTakeHalfTheEntriesAndTheWarpsLongest) {
   q.options["VerletPairs"] = "ONCE";  // as given: the engine checks values without case
   EXPECT_DOUBLE_EQ(need(estimateVerletMemory(q), "index lists").bytes,
                    1000 * 16 + 1000 * (4 * half + 4 + 8.0 / 32 + 16 + 8));
-  // The CPU's pass (no atomics) keeps its diffusion sums and flags and its parts' spill windows
-  // (cell::pairOnceScratchBytes): 4 + 4 + 5 x 4 bytes a particle in single precision.
+  // The CPU's pass (no atomics; taken only when asked for) keeps its diffusion sums and flags and
+  // its parts' spill windows (cell::pairOnceScratchBytes): 4 + 4 + 5 x 4 bytes a particle in
+  // single precision. Without the option the CPU takes every pair twice.
   q.device = Device::Cpu;
+  EXPECT_DOUBLE_EQ(need(estimateVerletMemory(q), "index lists").bytes,
+                   1000 * 16 + 1000 * (4 * half + 4 + 8.0 / 32 + 16 + 28));
+  q.options.clear();
+  EXPECT_DOUBLE_EQ(need(estimateVerletMemory(q), "index lists").bytes,
+                   1000 * 16 + 1000 * (4 * 202 + 4 + 8.0 / 32 + 16));
+  q.options["VerletPairs"] = "once";
   EXPECT_DOUBLE_EQ(need(estimateVerletMemory(q), "index lists").bytes,
                    1000 * 16 + 1000 * (4 * half + 4 + 8.0 / 32 + 16 + 28));
   std::printf("half lists on the lattice: %.1f entries a particle in 3D, %.1f in 2D\n", half, half2D);
