@@ -55,7 +55,7 @@ StrategyOption cellPairsOption() {
           "once: passes without floating bodies, mDBC2 walls, shifting or SPS compute each pair once (the GPU's "
           "in single precision only, adding the neighbour's terms by atomics: results vary by rounding from run to "
           "run; the CPU's in both, repeating bit for bit on the same number of threads); twice: every pair from "
-          "both of its particles, runs that repeat bit for bit; default once"};
+          "both of its particles, runs that repeat bit for bit; default once on the GPU, twice on the CPU"};
 }
 
 std::vector<StrategyOption> cellSearchOptions() {
