@@ -279,12 +279,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     if (!neighbours::pairOncePass(c, out, p.tangent != nullptr))
       throw RunError(
           "verlet neighbour search: half lists (pairs once) in a pass that needs every pair from both sides");
-    auto& once = [this]() -> neighbours::PairOnceCpu<T>& {
-      if constexpr (std::is_same_v<T, float>)
-        return onceFloat_;
-      else
-        return onceDouble_;
-    }();
+    auto& once = onceScratch_.of<T>();
     const ListsView lists{entries_.data(), regionEnd_.data(), length_.data(), n_};
     // A plain pass: the kernel and the periodicity are all that vary (dispatchInOut's choice).
     neighbours::dispatchInOut(c, [&](auto k, auto periodic) {
@@ -310,8 +305,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   uint32_t lanes_ = kLanes3D;
   ListLayout layout_ = ListLayout::Indices;
   bool once_ = false;  // the lists in hand are half lists
-  neighbours::PairOnceCpu<float> onceFloat_;
-  neighbours::PairOnceCpu<double> onceDouble_;
+  neighbours::PairOnceCpuScratch onceScratch_;
   cell::CellLookup lookup_;  // the build's cell tables (a mask's rows), untouched until the next rebuild
   std::vector<uint32_t> entries_, length_;
   std::vector<uint64_t> regionEnd_;

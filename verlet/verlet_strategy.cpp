@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "neighbours/cell_mode.h"
+#include "neighbours/interaction_variant.h"
 #include "sph/plugin/errors.h"
 #include "verlet_memory_estimate.h"
 
@@ -329,7 +330,7 @@ void VerletStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<
                                double(c.support), ctx_.support));
   // Each pair once only in plain passes (pair_physics.h, interactPairMass's Mirror); from the first
   // other pass on, full lists.
-  const bool plain = !out.spsStrain && !out.shift && !c.floating.any() && !p.tangent;
+  const bool plain = neighbours::pairOncePass(c, out, p.tangent != nullptr);
   if (!plain) pairsOnce_ = false;
   buildPendingT(p);
   rememberView(p);

@@ -70,8 +70,7 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   // need to count the last pass's candidates as a pass over every pair would (only on request).
   bool pairsOnce_ = true;
   uint64_t passesOnce_ = 0;
-  neighbours::PairOnceCpu<float> onceFloat_;
-  neighbours::PairOnceCpu<double> onceDouble_;
+  neighbours::PairOnceCpuScratch once_;
   struct LastOncePass {
     const void* pos = nullptr;
     bool isDouble = false;

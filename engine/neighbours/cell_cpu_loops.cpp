@@ -36,12 +36,7 @@ void CellCpuBackend::interactT(const ParticleView<T>& p, const PhysicsConstants<
 template <typename T>
 void CellCpuBackend::onceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   const CellLookup l = lookup();
-  auto& once = [this]() -> neighbours::PairOnceCpu<T>& {
-    if constexpr (std::is_same_v<T, float>)
-      return onceFloat_;
-    else
-      return onceDouble_;
-  }();
+  auto& once = once_.of<T>();
   // A plain pass: the kernel and the periodicity are all that vary (dispatchInOut's choice).
   neighbours::dispatchInOut(c, [&](auto k, auto periodic) {
     constexpr bool Periodic = decltype(periodic)::value;

@@ -49,6 +49,14 @@ decltype(auto) dispatchInteraction(const PhysicsConstants<T>& c, const ForceOutp
   return withKernel(std::integral_constant<KernelKind, KernelKind::Wendland>{});
 }
 
+// Whether a force pass can compute each pair once: a plain pass, what interactPairMass's mirror
+// requires (pair_physics.h; no floating body, mDBC2 wall, shifting or SPS sums). The others take
+// every pair from both sides. `slipWalls` as for dispatchInteraction.
+template <typename T>
+bool pairOncePass(const PhysicsConstants<T>& c, const ForceOutputs<T>& out, bool slipWalls) {
+  return !out.spsStrain && !out.shift && !c.floating.any() && !slipWalls;
+}
+
 // mDBC's boundary correction (mdbc_physics.h): the kernel, periodicity, and Slip (mDBC2: the
 // ghost node's velocity too).
 template <KernelKind K_, bool Periodic_, bool Slip_>

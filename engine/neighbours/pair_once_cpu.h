@@ -19,8 +19,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
+#include "interaction_variant.h"
 #include "particle_ops.h"
 #include "sph/plugin/pair_physics.h"
 #include "sph/plugin/particle_view.h"
@@ -34,13 +36,6 @@
 #endif
 
 namespace sph::neighbours {
-
-// Whether a pass can compute each pair once: a plain pass (what interactPairMass's mirror
-// requires). The rest take every pair from both sides.
-template <typename T>
-bool pairOncePass(const PhysicsConstants<T>& c, const ForceOutputs<T>& out, bool slipWalls) {
-  return !out.spsStrain && !out.shift && !c.floating.any() && !slipWalls;
-}
 
 // A part's sums for particles outside its range: a dense window [base, base + size) of the
 // particle indices, grown on demand at either end. Entries are zero outside a pass (the
@@ -199,6 +194,22 @@ class PairOnceCpu {
   std::vector<uint32_t> ddtOff_;
   std::vector<SpillWindow<FluidTerms>> fluidSpill_;
   std::vector<SpillWindow<T>> wallSpill_;
+};
+
+// A backend's pair-once scratch for both precisions.
+class PairOnceCpuScratch {
+ public:
+  template <typename T>
+  PairOnceCpu<T>& of() {
+    if constexpr (std::is_same_v<T, float>)
+      return float_;
+    else
+      return double_;
+  }
+
+ private:
+  PairOnceCpu<float> float_;
+  PairOnceCpu<double> double_;
 };
 
 }  // namespace sph::neighbours

@@ -530,7 +530,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   // The pass over half lists (once_forces.cuh): the outputs cleared, each pair once, then the
   // diffusion sums added where a wall can switch them off.
   void launchOnce(const ParticleView<float>& p, const PhysicsConstants<float>& c, const ForceOutputs<float>& out) {
-    if (!neighbours::gpu::plainPass(c, out, p.tangent != nullptr))
+    if (!neighbours::pairOncePass(c, out, p.tangent != nullptr))
       throw RunError(
           "verlet neighbour search: half lists (pairs once) in a pass that needs every pair from both sides");
     if (p.n == 0) return;

@@ -98,7 +98,7 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
     requireTables(p.n, "interact()");
     bool once = false;
     if constexpr (std::is_same_v<T, float>) {
-      once = pairsOnce_ && neighbours::gpu::plainPass(c, out, p.tangent != nullptr);
+      once = pairsOnce_ && neighbours::pairOncePass(c, out, p.tangent != nullptr);
       if (once && wallsCanSwitchOffDiffusion(c)) {
         // Only the diffusion that walls can switch off needs them. The cell search's passes are
         // never recorded into a replayed step (replayToken 0), so they may allocate.

@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(kForceBlock<float>, MinBlocks)
 
 void launchCellForcesOnce(const ForceInputs<float>& in, const PhysicsConstants<float>& c,
                           const ForceOutputs<float>& out, float* ddt, uint32_t* ddtOff) {
-  if (!neighbours::gpu::plainPass(c, out, in.tangent != nullptr))
+  if (!neighbours::pairOncePass(c, out, in.tangent != nullptr))
     throw RunError("cell neighbour search: each pair once in a pass that needs every pair from both sides");
   if (in.n == 0) return;
   const bool split = wallsCanSwitchOffDiffusion(c);

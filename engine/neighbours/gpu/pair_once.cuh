@@ -17,11 +17,12 @@
 // Sums arrive in any order, so results vary between runs by rounding: runs that must repeat bit
 // for bit take every pair twice.
 // Single precision only (float4 atomics); plain passes only (no floating body, mDBC2 wall,
-// shifting or SPS sums): requirePlainPairOncePass.
+// shifting or SPS sums): pairOncePass (interaction_variant.h).
 #pragma once
 
 #include <cstdint>
 
+#include "../interaction_variant.h"
 #include "sph/plugin/gpu/cuda_check.cuh"
 #include "sph/plugin/pair_physics.h"
 #include "sph/plugin/particle_view.h"
@@ -50,12 +51,6 @@ struct PairOnceOutputs {
   float* ddt = nullptr;
   uint32_t* ddtOff = nullptr;
 };
-
-// Whether a pass computes each pair once: a plain pass (what interactPairMass's mirror
-// requires). The rest take every pair from both sides.
-inline bool plainPass(const PhysicsConstants<float>& c, const ForceOutputs<float>& out, bool slipWalls) {
-  return !out.spsStrain && !out.shift && !c.floating.any() && !slipWalls;
-}
 
 // The pair of fluid particle a with j (within the support), computed once: a's terms join acc,
 // j's go to j.
