@@ -24,7 +24,8 @@ struct BuildRequest {
   uint32_t countLanes = kCountLanes3D;  // lanes per particle in the GPU's count pass
   ListLayout layout = ListLayout::Indices;
   // Half lists for force passes that compute each pair once (forEachListMember's `once`), where
-  // the backend has such a pass: the GPU's index lists in single precision (gpu/once_forces.cuh).
+  // the backend has such a pass: index and cluster lists, on the GPU in single precision only
+  // (gpu/once_forces.cuh); never bitmask lists (they hold candidates, not members).
   bool pairsOnce = false;
 };
 struct BuildResult {

@@ -16,6 +16,10 @@
 // bits a member) against ~650 for index lists. Unlike the bitmask layout (verlet_bitmask.h) the
 // force pass walks no cell rows: an entry gives its members directly.
 //
+// Half lists (each pair once, verlet_layout.h's holdsPair) keep in a particle's byte only the
+// members whose pair it holds: a cluster's own entry and those of the clusters after it in the
+// sorted order mostly, about half the entries; a cluster of walls has none.
+//
 // Lane `part` of the P lanes of a particle takes the members whose rank in the particle's list
 // (entry order, bits ascending within an entry) is part (mod P). The GPU stages the members of P
 // entries at a time in shared memory by rank (gpu/staged_clusters.cuh) so that the pair physics

@@ -93,16 +93,20 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   }
 
   // The entries of cluster `cluster` into `out` (ascending j-clusters, masks merged); returns the
-  // members of its particles' lists.
+  // members of its particles' lists (half lists with `once`).
   template <typename T>
   static uint64_t collectCluster(uint32_t cluster, const ParticleView<T>& p, const cell::CellLookup& l, T rc2,
-                                 std::vector<std::pair<uint32_t, uint64_t>>& out) {
+                                 bool once, std::vector<std::pair<uint32_t, uint64_t>>& out) {
     out.clear();
     const Real4Source<T> pos{p.pos};
     const uint32_t first = cluster * kClusterSize, last = std::min(p.n, first + kClusterSize);
     for (uint32_t a = first; a < last; ++a)
-      forEachListMember<true, 1>(a, 0, l, pos, p.nBound, rc2,
-                                 [&](uint32_t j) { out.push_back({j / kClusterSize, memberBit(a, j)}); });
+      forEachListMember<true, 1>(
+          a, 0, l, pos, p.nBound, rc2,
+          [&](uint32_t j) {
+            out.push_back({j / kClusterSize, memberBit(a, j)});
+          },
+          NoRowHook{}, once);
     const uint64_t members = out.size();
     std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     size_t kept = 0;
@@ -121,6 +125,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   BuildResult buildClustersT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r) {
     const uint32_t n = p.n, clusters = clusterCount(n);
     const T rc2 = T(r.listRadius) * T(r.listRadius);
+    const bool once = r.pairsOnce;
     std::vector<uint64_t> begin(clusters), count(clusters);
     uint64_t members = 0;
 #pragma omp parallel num_threads(threads_) reduction(+ : members)
@@ -128,7 +133,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
       std::vector<std::pair<uint32_t, uint64_t>> scratch;
 #pragma omp for schedule(dynamic, 64)
       for (int64_t c = 0; c < int64_t(clusters); ++c) {
-        members += collectCluster(uint32_t(c), p, l, rc2, scratch);
+        members += collectCluster(uint32_t(c), p, l, rc2, once, scratch);
         count[c] = scratch.size();
       }
     }
@@ -153,7 +158,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
       std::vector<std::pair<uint32_t, uint64_t>> scratch;
 #pragma omp for schedule(dynamic, 64)
       for (int64_t c = 0; c < int64_t(clusters); ++c) {
-        collectCluster(uint32_t(c), p, l, rc2, scratch);
+        collectCluster(uint32_t(c), p, l, rc2, once, scratch);
         uint64_t e = begin[c];
         for (const auto& [j, m] : scratch) {
           clusterJ_[e] = j;
@@ -164,6 +169,8 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     clusterBegin_ = std::move(begin);
     clusterCount_ = std::move(count);
     finishBuild(p, l, r);
+    once_ = once;
+    res.pairsOnce = once;
     res.built = true;
     return res;
   }
@@ -189,7 +196,8 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     const Real4Source<T> pos{p.pos};
     std::vector<uint32_t> length(n);
     const bool useMasks = r.layout == ListLayout::Bitmask;
-    // Half lists (each pair once) in the index layout, as on the GPU.
+    // Half lists (each pair once) in the index layout, as on the GPU (bitmask lists hold
+    // candidates, not members: always whole).
     const bool once = r.pairsOnce && r.layout == ListLayout::Indices;
     // 1. count (members; for a mask, the words its candidates take)
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
@@ -273,7 +281,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
   }
 
   // Over half lists: each pair once (neighbours/pair_once_cpu.h), a fluid particle's members in
-  // list order.
+  // list order (index lists) or rank order (cluster lists).
   template <typename T>
   void interactOnce(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
     if (!neighbours::pairOncePass(c, out, p.tangent != nullptr))
@@ -281,10 +289,16 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
           "verlet neighbour search: half lists (pairs once) in a pass that needs every pair from both sides");
     auto& once = onceScratch_.of<T>();
     const ListsView lists{entries_.data(), regionEnd_.data(), length_.data(), n_};
+    const ClusterLists clustered = clusters();
+    const bool byCluster = layout_ == ListLayout::Clusters;
     // A plain pass: the kernel and the periodicity are all that vary (dispatchInOut's choice).
     neighbours::dispatchInOut(c, [&](auto k, auto periodic) {
       once.template run<decltype(k)::value, decltype(periodic)::value>(
           p, c, out, threads_, [&](uint32_t a, auto&& pair) {
+            if (byCluster) {
+              forEachClusterMember(clustered, a, 0, 1, pair);
+              return;
+            }
             const uint32_t len = lists.length[a];
             const uint32_t* e = lists.entries + regionStart(lists.regionEnd, a / kWarp) + (a % kWarp);
             for (uint32_t k2 = 0; k2 < len; ++k2) pair(e[uint64_t(k2) * kWarp]);

@@ -113,9 +113,9 @@ struct SortedLattice {
 }  // namespace
 
 // The cluster layout on a lattice: clusters of 8 consecutive sorted nodes; each cluster of the
-// block's interior has an entry per cluster holding a node within Rc of one of its nodes. Their
-// mean over 8.
-double latticeClusterEntries(double listRadius, int dim) {
+// block's interior has an entry per cluster holding a node within Rc of one of its nodes (with
+// `half`, a node whose pair one of its nodes holds). Their mean over 8.
+double latticeClusterEntries(double listRadius, int dim, bool half) {
   constexpr int kCluster = 8;
   const SortedLattice l(listRadius, dim, 4 * kCluster);
   double entries = 0;
@@ -127,7 +127,9 @@ double latticeClusterEntries(double listRadius, int dim) {
       continue;
     js.clear();
     for (size_t r = first; r < first + kCluster; ++r)
-      l.forEachNeighbour(l.nodes[r], [&](int j) { js.push_back(j / kCluster); });
+      l.forEachNeighbour(l.nodes[r], [&](int j) {
+        if (!half || holdsPair(uint32_t(r), uint32_t(j))) js.push_back(j / kCluster);
+      });
     std::sort(js.begin(), js.end());
     entries += double(std::unique(js.begin(), js.end()) - js.begin());
     ++clusters;
@@ -180,9 +182,11 @@ std::vector<MemoryNeed> estimateVerletMemory(const MemoryQuery& q) {
                    fmt::format("the cell search and {:.0f} entries a particle at rest{}", entries,
                                half ? " (each pair once)" : "")});
   // An entry: a 32-bit j-cluster and a 64-bit mask; per cluster of 8, its entry count and offset.
-  const double clusterEntries = latticeClusterEntries(radius, q.dim);
-  needs.push_back({"cluster lists", cell.bytes + n * (12 * clusterEntries + 16.0 / 8 + real4),
-                   fmt::format("the cell search and {:.1f} entries a particle", clusterEntries)});
+  // Half lists in this layout too (the GPU's; the CPU's when asked), with the same scratch.
+  const double clusterEntries = latticeClusterEntries(radius, q.dim, half);
+  needs.push_back({"cluster lists", cell.bytes + n * (12 * clusterEntries + 16.0 / 8 + real4 + scratch),
+                   fmt::format("the cell search and {:.1f} entries a particle{}", clusterEntries,
+                               half ? " (each pair once)" : "")});
   // Words of 32 candidates (half a word of rounding and a word of warp padding on average).
   const double candidates = latticeCandidates(radius, q.dim);
   needs.push_back({"bitmask lists", cell.bytes + n * (4 * (candidates / 32 + 1.5) + 4 + 8.0 / 32 + real4),

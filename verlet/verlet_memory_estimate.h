@@ -19,8 +19,8 @@ double latticeNeighbours(double radius, int dim);
 double latticeCandidates(double listRadius, int dim);
 
 // Entries a particle of the cluster layout (verlet_clusters.h) takes on a lattice (list radius in
-// dp), a cluster's entries over 8.
-double latticeClusterEntries(double listRadius, int dim);
+// dp), a cluster's entries over 8; half: of half lists (holdsPair).
+double latticeClusterEntries(double listRadius, int dim, bool half = false);
 
 // Entries a particle of half lists (VerletPairs once: the neighbours whose pair it holds,
 // holdsPair) takes on a lattice (list radius in dp), each warp's 32 lists padded to its longest.

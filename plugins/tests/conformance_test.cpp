@@ -77,7 +77,12 @@ void PrintTo(const ConformanceCase& c, std::ostream* os) { *os << caseName(c); }
 std::vector<std::map<std::string, std::string>> optionSets(const std::string& plugin) {
   if (plugin == "cell") return {{}, {{"CellMode", "half"}}, {{"CellRows", "all"}}, {{"CellPairs", "twice"}}};
   if (plugin == "verlet")
-    return {{}, {{"VerletLayout", "bitmask"}}, {{"VerletLayout", "clusters"}}, {{"VerletPairs", "twice"}}};
+    return {{},
+            {{"VerletLayout", "bitmask"}},
+            {{"VerletLayout", "clusters"}},
+            {{"VerletPairs", "twice"}},
+            {{"VerletPairs", "once"}},  // the CPU's half lists (the GPU's default)
+            {{"VerletLayout", "clusters"}, {"VerletPairs", "once"}}};
   return {{}};
 }
 
@@ -239,12 +244,17 @@ void checkForces(const ConformanceCase& cc) {
                     (stats.count("passes_pairs_once") && stats.at("passes_pairs_once") > 0);
   const bool plain = cc.check == Check::Open3D || cc.check == Check::Open2D || cc.check == Check::Periodic3D ||
                      cc.check == Check::Periodic2D;
-  // The default, once, where it applies: index lists (auto builds them here) or cells, the GPU,
-  // single precision, a plain pass.
-  const bool defaults =
-      (cc.plugin == "verlet" && !cc.options.count("VerletPairs") && !cc.options.count("VerletLayout")) ||
-      (cc.plugin == "cell" && !cc.options.count("CellPairs"));
-  EXPECT_EQ(once, defaults && plain && cc.device == Device::Gpu && cc.precision == Precision::Single);
+  // Once where it is asked for (by default on the GPU) and runs: a plain pass, cells or index or
+  // cluster lists (bitmask lists hold candidates), the CPU or the GPU in single precision.
+  auto option = [&](const char* key) {
+    const auto it = cc.options.find(key);
+    return it == cc.options.end() ? std::string() : it->second;
+  };
+  const std::string asked = option(cc.plugin == "verlet" ? "VerletPairs" : "CellPairs");
+  const bool wanted = asked == "once" || (asked.empty() && cc.device == Device::Gpu);
+  const bool halves = cc.plugin == "cell" || (cc.plugin == "verlet" && option("VerletLayout") != "bitmask");
+  const bool runs = cc.device == Device::Cpu || cc.precision == Precision::Single;
+  EXPECT_EQ(once, wanted && halves && plain && runs);
   if (once) {
     T found = 0, expected = 0;
     for (size_t i = 0; i < viscdt.size(); ++i) {

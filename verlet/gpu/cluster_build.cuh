@@ -11,6 +11,10 @@
 // one pass (clusterBuildKernel): each warp claims its cluster's room with an atomic cursor, so a
 // build walks the candidates once; only when the storage is too small do the two passes run.
 //
+// once: half lists (BuildRequest::pairsOnce, verlet_particle_ops.h's forEachListMember): a fluid
+// particle's bits are its walls and the fluid after it (holdsPair), a wall's none, so that a
+// cluster of walls has no entry.
+//
 // A table has kClusterTable slots: a cluster whose particles reach more j-clusters (over ~1,500
 // members a particle in 3D) reports an overflow and the build fails, as when the lists do not
 // fit in memory, so the strategy falls back to another layout.
@@ -73,13 +77,13 @@ struct ClusterTable {
   // table's atomics the build's largest cost.
   template <bool Periodic, typename T, typename Source>
   __device__ uint32_t fill(uint32_t cluster, uint32_t lane, const cell::CellLookup& l, const Source& pos, uint32_t n,
-                           uint32_t nBound, T rc2) {
+                           uint32_t nBound, T rc2, bool once) {
     clear(lane);
     constexpr uint32_t P = kClusterBuildLanes;
     const uint32_t r = lane / P, part = lane % P;
     const uint32_t a = cluster * kClusterSize + r;
     uint32_t members = 0;
-    if (a < n) {
+    if (a < n && !(once && a < nBound)) {  // a particle's lanes skip together (its shuffles' group)
       const unsigned group = ((1u << P) - 1u) << (lane - part);  // the particle's lanes
       const Real4<T> posA = pos(a);
       const PeriodicBox<T> box = l.image<T>();
@@ -100,7 +104,8 @@ struct ClusterTable {
       };
       cell::forEachCandidateRow<Periodic>(l, loadReadOnly(l.keys + a), posA, a < nBound,
                                           [&](uint32_t fBegin, uint32_t fEnd, uint32_t bBegin, uint32_t bEnd) {
-                                            range(fBegin, fEnd);
+                                            // Half lists hold only the fluid after a (holdsPair).
+                                            range(once ? max(fBegin, min(a + 1u, fEnd)) : fBegin, fEnd);
                                             range(bBegin, bEnd);
                                           });
     }
@@ -119,14 +124,14 @@ struct ClusterBuildSums {
 // Count pass (of two): each cluster's entries into count[cluster].
 template <typename T, typename Source, bool Periodic>
 __global__ void __launch_bounds__(kClusterBuildBlock)
-    clusterCountKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
+    clusterCountKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, bool once,
                        unsigned long long* __restrict__ count, ClusterBuildSums* __restrict__ sums) {
   __shared__ ClusterTable<false> tables[kClusterBuildBlock / kWarp];
   const uint32_t lane = threadIdx.x % kWarp;
   ClusterTable<false>& table = tables[threadIdx.x / kWarp];
   const uint32_t cluster = (blockIdx.x * blockDim.x + threadIdx.x) / kWarp;
   if (cluster >= clusterCount(n)) return;  // the whole warp
-  const uint32_t members = table.fill<Periodic>(cluster, lane, l, pos, n, nBound, rc2);
+  const uint32_t members = table.fill<Periodic>(cluster, lane, l, pos, n, nBound, rc2, once);
   const unsigned long long sum = sph::gpu::groupSum(static_cast<unsigned long long>(members));
   if (lane != 0) return;
   count[cluster] = table.used;
@@ -175,7 +180,7 @@ struct ClusterWriter {
 // the scan's end of each cluster is replaced by its begin.
 template <typename T, typename Source, bool Periodic>
 __global__ void __launch_bounds__(kClusterBuildBlock)
-    clusterFillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2,
+    clusterFillKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, bool once,
                       unsigned long long* __restrict__ endToBegin, const unsigned long long* __restrict__ count,
                       uint32_t* __restrict__ jcluster, unsigned long long* __restrict__ mask) {
   constexpr uint32_t kWarps = kClusterBuildBlock / kWarp;
@@ -183,7 +188,7 @@ __global__ void __launch_bounds__(kClusterBuildBlock)
   const uint32_t lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   const uint32_t cluster = (blockIdx.x * blockDim.x + threadIdx.x) / kWarp;
   if (cluster >= clusterCount(n)) return;  // the whole warp
-  w.tables[warp].template fill<Periodic>(cluster, lane, l, pos, n, nBound, rc2);
+  w.tables[warp].template fill<Periodic>(cluster, lane, l, pos, n, nBound, rc2, once);
   const uint32_t used = w.pack(warp, lane);
   const uint64_t first = endToBegin[cluster] - count[cluster];
   w.write(warp, lane, used, first, jcluster, mask);
@@ -197,7 +202,7 @@ __global__ void __launch_bounds__(kClusterBuildBlock)
 // storage again. The clusters' places depend on the warps' order, their entries do not.
 template <typename T, typename Source, bool Periodic>
 __global__ void __launch_bounds__(kClusterBuildBlock)
-    clusterBuildKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, uint64_t capacity,
+    clusterBuildKernel(cell::CellLookup l, Source pos, uint32_t n, uint32_t nBound, T rc2, bool once, uint64_t capacity,
                        unsigned long long* __restrict__ begin, unsigned long long* __restrict__ count,
                        uint32_t* __restrict__ jcluster, unsigned long long* __restrict__ mask,
                        ClusterBuildSums* __restrict__ sums) {
@@ -206,7 +211,7 @@ __global__ void __launch_bounds__(kClusterBuildBlock)
   const uint32_t lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   const uint32_t cluster = (blockIdx.x * blockDim.x + threadIdx.x) / kWarp;
   if (cluster >= clusterCount(n)) return;  // the whole warp
-  const uint32_t members = w.tables[warp].template fill<Periodic>(cluster, lane, l, pos, n, nBound, rc2);
+  const uint32_t members = w.tables[warp].template fill<Periodic>(cluster, lane, l, pos, n, nBound, rc2, once);
   const unsigned long long sum = sph::gpu::groupSum(static_cast<unsigned long long>(members));
   const uint32_t used = w.pack(warp, lane);
   unsigned long long first = 0;

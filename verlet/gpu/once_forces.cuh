@@ -1,9 +1,10 @@
-// The force pass that computes each pair once, over half index lists (forEachListMember's
-// `once`: a fluid particle lists its wall neighbours and the fluid neighbours after it in the
-// sorted order, holdsPair; a wall particle nothing). The lanes of fluid particle a run the pair
-// physics for its members as the full lists' kernel does, with the mirror of
-// neighbours/gpu/pair_once.cuh (what the pair-once passes share: atomics, diffusion, viscdt).
-// The kernel runs over the fluid particles only (a wall particle's warps would do nothing).
+// The force passes that compute each pair once, over half lists (forEachListMember's `once`: a
+// fluid particle lists its wall neighbours and the fluid neighbours after it in the sorted
+// order, holdsPair; a wall particle nothing), in the index and the cluster layouts. The lanes of
+// fluid particle a run the pair physics for its members as the full lists' kernels do, with the
+// mirror of neighbours/gpu/pair_once.cuh (what the pair-once passes share: atomics, diffusion,
+// viscdt). The kernels run over the fluid particles only (a wall particle's warps would do
+// nothing).
 // Included by verlet_gpu_backend.cu alone (anonymous namespace, --use_fast_math).
 #pragma once
 
@@ -44,6 +45,32 @@ __global__ void __launch_bounds__(kForceBlock)
       neighbours::gpu::pairOnce<K, Periodic>(posA, velA, j, posB, loadReadOnly(velrho + j), nBound, c, acc, out);
     }
   }
+  sumLanes<Lanes, false>(acc);
+  if (!fluid || part != 0) return;
+  neighbours::gpu::finishPairsOnce(a, acc, out);
+}
+
+// The same over half cluster lists, the members staged by rank (staged_clusters.cuh) from the
+// cluster that holds the first fluid particle: `first` is its first particle, and the walls
+// before nBound in it, like the lanes past n, take no member (the stage's flushes need every
+// lane of the warp).
+template <KernelKind K, bool Periodic, uint32_t Lanes>
+__global__ void __launch_bounds__(kForceBlock)
+    clusterOnceForcesKernel(ClusterLists lists, const Real4<float>* __restrict__ pos,
+                            const Real4<float>* __restrict__ velrho, uint32_t first, uint32_t n, uint32_t nBound,
+                            PhysicsConstants<float> c, PairOnceOutputs out) {
+  __shared__ uint32_t stage[kForceBlock / Lanes][kClusterStage<Lanes>];
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t a = first + t / Lanes, part = t % Lanes;
+  const bool fluid = a >= nBound && a < n;
+  const uint32_t self = a < n ? a : n - 1;
+  const Real4<float> posA = loadReadOnly(pos + self), velA = loadReadOnly(velrho + self);
+  PairAccum<float> acc;
+  stagedClusterMembers<Lanes>(lists, self, part, fluid, stage[threadIdx.x / Lanes], [&](uint32_t j) {
+    const Real4<float> posB = loadReadOnly(pos + j);
+    if (distance2<Periodic>(posA, posB, c.periodic) >= c.support2) return;
+    neighbours::gpu::pairOnce<K, Periodic>(posA, velA, j, posB, loadReadOnly(velrho + j), nBound, c, acc, out);
+  });
   sumLanes<Lanes, false>(acc);
   if (!fluid || part != 0) return;
   neighbours::gpu::finishPairsOnce(a, acc, out);

@@ -262,7 +262,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     grow(regionEnd_, groups, "allocating list offsets");
     clearScalars();
     const bool masks = r.layout == ListLayout::Bitmask;
-    const bool once = r.pairsOnce && r.layout == ListLayout::Indices && std::is_same_v<T, float>;
+    const bool once = halfLists<T>(r);
     if (n > 0) {
       if (masks) {
         SPH_LAUNCH("counting mask words (VL-Build step 1)", n, kBlock, 0,
@@ -302,15 +302,27 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
                  (periodic ? &fillKernel<T, Source, true> : &fillKernel<T, Source, false>), l, pos, n, p.nBound, rc2,
                  once, regionEnd_.data(), entries_);
     }
+    setHalfLists(once, n);
+    finishBuild(p, l, r, ref, total);
+    res.built = true;
+    res.pairsOnce = once;
+    return res;
+  }
+
+  // Whether a build makes half lists (each pair once): asked for, a layout whose pass can take
+  // them (not bitmask lists, which hold candidates rather than members) and single precision
+  // (the pass's float4 atomics).
+  template <typename T>
+  static bool halfLists(const BuildRequest& r) {
+    return r.pairsOnce && r.layout != ListLayout::Bitmask && std::is_same_v<T, float>;
+  }
+  // The lists about to be finished are half lists (or not), with the pass's scratch for them.
+  void setHalfLists(bool once, uint32_t n) {
     if (once) {
       grow(onceDdt_, n, "allocating the pair-once diffusion sums");
       grow(onceFlags_, n, "allocating the pair-once diffusion flags");
     }
     once_ = once;
-    finishBuild(p, l, r, ref, total);
-    res.built = true;
-    res.pairsOnce = once;
-    return res;
   }
 
   // Step 3 of a build: regionEnd_ = the inclusive sum of the first `count` regionSize_, its last
@@ -370,6 +382,7 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
   BuildResult buildClustersT(const ParticleView<T>& p, const cell::CellLookup& l, const BuildRequest& r,
                              const Source& pos, DeviceBuffer<Real4<T>>& ref) {
     once_ = false;
+    const bool once = halfLists<T>(r);
     const uint32_t n = p.n, clusters = clusterCount(n);
     const bool periodic = l.periodic(0) || l.periodic(1) || l.periodic(2);
     const T rc2 = T(r.listRadius) * T(r.listRadius);
@@ -395,16 +408,18 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
         (r.memoryCap == 0 || capacity * 12 + size_t(clusters) * perCluster <= r.memoryCap)) {
       clearSums();
       SPH_LAUNCH("writing cluster lists in one pass (VL-Build)", size_t(clusters) * kWarp, kClusterBuildBlock, 0,
-                 (periodic ? &clusterBuildKernel<T, Source, true> : &clusterBuildKernel<T, Source, false>), l, pos,
-                 n, p.nBound, rc2, capacity, regionEnd_.data(), regionSize_.data(), entries_, clusterMasks(),
+                 (periodic ? &clusterBuildKernel<T, Source, true> : &clusterBuildKernel<T, Source, false>), l, pos, n,
+                 p.nBound, rc2, once, capacity, regionEnd_.data(), regionSize_.data(), entries_, clusterMasks(),
                  clusterSums_.data());
       readSums("reading the cluster list size");
       if (!sums.overflow) {
         res.entries = sums.cursor;
         res.members = sums.members;
         res.bytes = sums.cursor * 12 + size_t(clusters) * perCluster;
+        setHalfLists(once, n);
         finishClusterBuild(p, l, r, ref, sums.cursor);
         res.built = true;
+        res.pairsOnce = once;
         return res;
       }
     }
@@ -413,8 +428,8 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     uint64_t total = 0;
     if (n > 0) {
       SPH_LAUNCH("counting cluster entries (VL-Build step 1)", size_t(clusters) * kWarp, kClusterBuildBlock, 0,
-                 (periodic ? &clusterCountKernel<T, Source, true> : &clusterCountKernel<T, Source, false>), l, pos,
-                 n, p.nBound, rc2, regionSize_.data(), clusterSums_.data());
+                 (periodic ? &clusterCountKernel<T, Source, true> : &clusterCountKernel<T, Source, false>), l, pos, n,
+                 p.nBound, rc2, once, regionSize_.data(), clusterSums_.data());
       scanSizes(clusters, "scanning cluster entry counts (VL-Build step 3)");
       readSums("reading the cluster list size");
       total = regionEndHostLast_;
@@ -428,9 +443,11 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     if (n > 0)
       SPH_LAUNCH("writing cluster lists (VL-Build step 4)", size_t(clusters) * kWarp, kClusterBuildBlock, 0,
                  (periodic ? &clusterFillKernel<T, Source, true> : &clusterFillKernel<T, Source, false>), l, pos, n,
-                 p.nBound, rc2, regionEnd_.data(), regionSize_.data(), entries_, clusterMasks());
+                 p.nBound, rc2, once, regionEnd_.data(), regionSize_.data(), entries_, clusterMasks());
+    setHalfLists(once, n);
     finishClusterBuild(p, l, r, ref, total);
     res.built = true;
+    res.pairsOnce = once;
     return res;
   }
   template <typename T>
@@ -538,6 +555,25 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     const PairOnceOutputs once{out.ace, out.viscdt, out.contacts, split ? onceDdt_.data() : nullptr, onceFlags_.data()};
     // Without fluid particles nothing is launched and the cleared outputs stand.
     neighbours::gpu::clearPairOnceOutputs(once, p.n, p.nBound);
+    if (layout_ == ListLayout::Clusters) {
+      // From the cluster of the first fluid particle; a plain pass (checked above): no coded variant.
+      auto clustered = [&](auto lanes) {
+        using Lanes = decltype(lanes);
+        auto* kernel = neighbours::dispatchInteraction(c, out, false, [](auto v) {
+          using V = decltype(v);
+          return &clusterOnceForcesKernel<V::K, V::Periodic, Lanes::value>;
+        });
+        const uint32_t first = p.nBound / kClusterSize * kClusterSize;
+        SPH_LAUNCH("computing forces once a pair from half cluster lists (CF-Forces)", size_t(p.n - first) * lanes(),
+                   kForceBlock, 0, kernel, clusters(), p.pos, p.velrho, first, p.n, p.nBound, c, once);
+      };
+      if (p.n - p.nBound >= kOnceFewerLanesFrom)
+        clustered(std::integral_constant<uint32_t, kOnceFewerLanes>{});
+      else
+        clustered(std::integral_constant<uint32_t, kClusterLanes>{});
+      neighbours::gpu::addPairOnceDiffusion(once, p.n, p.nBound);
+      return;
+    }
     auto each = [&](auto lanes) {
       using Lanes = decltype(lanes);
       auto* kernel = neighbours::dispatchInteraction(c, out, false, [](auto v) {

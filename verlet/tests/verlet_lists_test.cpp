@@ -96,8 +96,9 @@ void checkLists(const ListCase& lc) {
   const HostParticles<T> now = run.particles();
   const HostLists l = v.lists();
   const auto found = listPairs(l, now);
+  // Bitmask lists hold candidates, not members: never half.
   const bool half =
-      lc.once && sph::cell::pairsOnceRuns(lc.device, lc.precision) && lc.layout == sph::verlet::ListLayout::Indices;
+      lc.once && sph::cell::pairsOnceRuns(lc.device, lc.precision) && lc.layout != sph::verlet::ListLayout::Bitmask;
   EXPECT_EQ(v.halfLists(), half);
   const auto expected =
       half ? halfListPairs(now, expectedListPairs(now, v.listRadius())) : expectedListPairs(now, v.listRadius());
@@ -159,14 +160,17 @@ std::vector<ListCase> allListCases() {
           for (auto layout : {sph::verlet::ListLayout::Indices, sph::verlet::ListLayout::Bitmask,
                               sph::verlet::ListLayout::Clusters})
             out.push_back({d, p, dim, k, layout});
-  // Half lists: where the GPU builds them, and the CPU and double precision, which build full
-  // lists whatever VerletPairs asks.
+  // Half lists, index and cluster layouts: where the GPU builds them (single precision), the GPU
+  // in double precision, which builds full lists whatever VerletPairs asks, and the CPU, which
+  // builds them in both; bitmask lists stay whole.
   for (Device d : {Device::Cpu, Device::Gpu})
     for (Precision p : {Precision::Single, Precision::Double})
       for (int dim : {3, 2})
         for (SetKind k : {SetKind::Random, SetKind::Lattice, SetKind::HotSpot})
-          if (d == Device::Gpu || (p == Precision::Single && k == SetKind::Random))
-            out.push_back({d, p, dim, k, sph::verlet::ListLayout::Indices, true});
+          for (auto layout : {sph::verlet::ListLayout::Indices, sph::verlet::ListLayout::Clusters})
+            if (d == Device::Gpu || k == SetKind::Random) out.push_back({d, p, dim, k, layout, true});
+  for (Device d : {Device::Cpu, Device::Gpu})
+    out.push_back({d, Precision::Single, 3, SetKind::Random, sph::verlet::ListLayout::Bitmask, true});
   return out;
 }
 

@@ -99,10 +99,10 @@ void checkPeriodicLists(const PeriodicListCase& lc) {
   const HostParticles<T> now = run.particles();
   const auto found = listPairs(v.lists(), now);
   const sph::PeriodicBox<T> boxT = boxAs<T>(box);
-  // Half lists (VerletPairs once, the default: the GPU's index lists in single precision) hold
-  // each pair once.
+  // Half lists (VerletPairs once, the default: the GPU's index and cluster lists in single
+  // precision) hold each pair once.
   const bool half =
-      lc.device == Device::Gpu && lc.precision == Precision::Single && lc.layout == sph::verlet::ListLayout::Indices;
+      lc.device == Device::Gpu && lc.precision == Precision::Single && lc.layout != sph::verlet::ListLayout::Bitmask;
   EXPECT_EQ(v.halfLists(), half);
   const auto all = expectedListPairs(now, v.listRadius(), boxT);
   const auto expected = half ? halfListPairs(now, all) : all;

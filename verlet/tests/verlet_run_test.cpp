@@ -48,7 +48,8 @@ CaseDefinition smallDamBreak3D(const std::filesystem::path& dir) {
 struct RunSetup {
   Device device;
   Precision precision;
-  bool once = false;  // VerletPairs once (half lists on the GPU in single precision)
+  bool once = false;  // VerletPairs once (half lists on the GPU in single precision, and on the CPU)
+  const char* layout = "indices";
 };
 
 class VerletVsCell : public ::testing::TestWithParam<RunSetup> {};
@@ -63,8 +64,8 @@ TEST_P(VerletVsCell, SamePhysicsFor500Steps) {
   const auto dir = test::tempDir("verlet_vs_cell");
   for (const CaseDefinition& c : {damBreak2D(), smallDamBreak3D(dir)}) {
     const Outcome cell = runCase(c, "cell", s.device, s.precision, 500);
-    const Outcome verlet =
-        runCase(c, "verlet", s.device, s.precision, 500, {{"VerletPairs", s.once ? "once" : "twice"}});
+    const Outcome verlet = runCase(c, "verlet", s.device, s.precision, 500,
+                                   {{"VerletPairs", s.once ? "once" : "twice"}, {"VerletLayout", s.layout}});
     ASSERT_EQ(verlet.report.strategy, "verlet");
     EXPECT_GT(verlet.report.strategyStats.at("rebuilds"), 1.0);
     EXPECT_EQ(verlet.report.strategyStats.at("builds_pairs_once"),
@@ -80,16 +81,18 @@ TEST_P(VerletVsCell, SamePhysicsFor500Steps) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Verlet, VerletVsCell,
-                         ::testing::Values(RunSetup{Device::Cpu, Precision::Double},
-                                           RunSetup{Device::Cpu, Precision::Single},
-                                           RunSetup{Device::Gpu, Precision::Double},
-                                           RunSetup{Device::Gpu, Precision::Single},
-                                           RunSetup{Device::Gpu, Precision::Single, true}),
-                         [](const auto& info) {
-                           return std::string(deviceName(info.param.device)) + "_" +
-                                  precisionName(info.param.precision) + (info.param.once ? "_once" : "");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Verlet, VerletVsCell,
+    ::testing::Values(RunSetup{Device::Cpu, Precision::Double}, RunSetup{Device::Cpu, Precision::Single},
+                      RunSetup{Device::Gpu, Precision::Double}, RunSetup{Device::Gpu, Precision::Single},
+                      RunSetup{Device::Gpu, Precision::Single, true},
+                      RunSetup{Device::Gpu, Precision::Single, true, "clusters"},
+                      RunSetup{Device::Cpu, Precision::Single, true, "clusters"}),
+    [](const auto& info) {
+      return std::string(deviceName(info.param.device)) + "_" + precisionName(info.param.precision) +
+             (info.param.once ? "_once" : "") +
+             (std::string(info.param.layout) == "indices" ? "" : "_" + std::string(info.param.layout));
+    });
 
 // Shifting's passes (the Symplectic corrector's) need every pair from both sides: a run asked
 // for half lists builds them once, takes the corrector pass of that step on the cell search, and
@@ -113,11 +116,11 @@ TEST(VerletPairsOnce, ShiftingRunMovesToFullLists) {
   EXPECT_LT(d.rho, 0.5);
 }
 
-// From ~600,000 fluid particles the pass over half lists runs 4 lanes a particle instead of 8
-// (once_forces.cuh, kOnceFewerLanesFrom): the small dam break at a spacing that makes 680,000
-// fluid particles, 20 steps, against full lists. A member missed or doubled changes a particle's
-// acceleration by about g, its velocity by g x 20 dt (~1e-3 m/s at this spacing's dt); the two
-// summation orders differ by a few ulps of the state.
+// From ~600,000 fluid particles the passes over half lists run 4 lanes a particle instead of 8
+// (once_forces.cuh, kOnceFewerLanesFrom), index and cluster lists: the small dam break at a
+// spacing that makes 680,000 fluid particles, 20 steps, against full index lists. A member missed
+// or doubled changes a particle's acceleration by about g, its velocity by g x 20 dt (~1e-3 m/s
+// at this spacing's dt); the two summation orders differ by a few ulps of the state.
 TEST(VerletPairsOnce, LargeCaseOnFewerLanesAgreesWithFullLists) {
   if (!gpu::available()) GTEST_SKIP() << "no usable CUDA GPU here";
   const auto dir = test::tempDir("verlet_pairs_once_large");
@@ -125,12 +128,18 @@ TEST(VerletPairsOnce, LargeCaseOnFewerLanesAgreesWithFullLists) {
   LoadOptions lo;
   lo.dpOverride = 0.0026;
   c = loadCase((dir / "Small3D_Def.xml").string(), lo);
-  const Outcome once = runCase(c, "verlet", Device::Gpu, Precision::Single, 20, {{"VerletPairs", "once"}});
-  const Outcome twice = runCase(c, "verlet", Device::Gpu, Precision::Single, 20, {{"VerletPairs", "twice"}});
-  ASSERT_EQ(once.report.status, "completed") << once.report.error;
-  ASSERT_GE(once.report.nFluid, 600000u);
-  EXPECT_GE(once.report.strategyStats.at("builds_pairs_once"), 1.0);
-  test::expectOnceMatchesTwice(once, twice);
+  const Outcome twice =
+      runCase(c, "verlet", Device::Gpu, Precision::Single, 20, {{"VerletPairs", "twice"}, {"VerletLayout", "indices"}});
+  for (const char* layout : {"indices", "clusters"}) {
+    SCOPED_TRACE(layout);
+    const Outcome once =
+        runCase(c, "verlet", Device::Gpu, Precision::Single, 20, {{"VerletPairs", "once"}, {"VerletLayout", layout}});
+    ASSERT_EQ(once.report.status, "completed") << once.report.error;
+    ASSERT_GE(once.report.nFluid, 600000u);
+    EXPECT_GE(once.report.strategyStats.at("builds_pairs_once"), 1.0);
+    EXPECT_GE(once.report.strategyStats.at(std::string("builds_") + layout + "_layout"), 1.0);
+    test::expectOnceMatchesTwice(once, twice);
+  }
 }
 
 // A 1 kB cap for the lists: every rebuild falls back to the cell search; the run completes,
