@@ -10,7 +10,7 @@
 
 SPH_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SPH_BUILD_DIR="${SPH_BUILD_DIR:-$SPH_REPO/build}"
-SPH_PACKAGES=(cmake g++ libtinyxml2-dev libfmt-dev libgtest-dev pkg-config python3-matplotlib)
+SPH_PACKAGES=(cmake g++ libtinyxml2-dev libfmt-dev libgtest-dev pkg-config python3-matplotlib libopenmpi-dev openmpi-bin)
 
 # shellcheck source=tools/jobs.sh
 source "$SPH_REPO/tools/jobs.sh"
@@ -41,7 +41,7 @@ sph_missing_packages() {
 sph_check_packages() {
   if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "setup: not a Debian/Ubuntu system; install CMake >= 3.24, a C++20 compiler, TinyXML2, fmt," \
-         "GoogleTest and pkg-config yourself" >&2
+         "GoogleTest, pkg-config and an MPI (Open MPI) yourself" >&2
     return 0
   fi
   local missing=()

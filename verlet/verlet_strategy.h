@@ -49,6 +49,8 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   const char* name() const override { return "verlet"; }
   std::vector<StrategyOption> options() const override;
   std::vector<MemoryNeed> estimateMemory(const MemoryQuery& q) const override;
+  // The support and the widest skin (verlet_skin.h's SkinRule::maxFraction).
+  double haloReach(double support) const override { return support * (1.0 + SkinRule{}.maxFraction); }
   void configure(const StrategyContext& ctx) override;
   void beginStep(double lastDt) override;
   uint64_t replayToken() const override;

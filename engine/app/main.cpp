@@ -21,6 +21,9 @@
 #include "model/case_model.h"
 #include "model/sim_parameters.h"
 #include "output/output.h"
+#include "parallel/communicator.h"
+#include "parallel/slab_decomposition.h"
+#include "parallel/slab_plan.h"
 #include "platform/gpu_runtime.h"
 #include "platform/plugin_loader.h"
 #include "platform/stop_request.h"
@@ -36,6 +39,8 @@ constexpr const char* kUsage = R"(usage:
   sph run CASE.xml [options]   run a DualSPHysics case: a _Def.xml, or GenCase's output
                                (CASE.xml with CASE.bi4 beside it)
   sph info CASE.xml [--dp DP]  particle counts, dp, h, c0, dt, domain, cell grid, memory estimate
+           [--ranks N]         and the slabs N ranks would take, each rank's particles, halo and
+                               device memory (with the run options given: plugin, precision)
   sph plugins [--plugin-path DIR]  list the neighbour-search strategies found, with their paths
                                and options
   sph --help                   this text
@@ -83,11 +88,15 @@ Plugins are searched in the --plugin-path directories (which must exist), then <
 reason when that file cannot be used (built from other engine headers, not a library, writable by
 every user); `sph plugins` lists every libsph_*.so found and says why any is skipped.
 Exit code 0 only on success; 2 for bad input, 1 when the run failed (OUT/run.json says why).
+Under an MPI launcher (mpirun -np N sph ...) every rank starts MPI; one case over several ranks
+is not run yet: `sph run` stops on more than one rank instead of running the case N times into
+one folder.
 )";
 
 struct Args {
   std::string command, casePath;
   std::string resume;  // --resume OUT
+  uint32_t ranks = 0;  // sph info --ranks N (0: not asked)
   sph::RunOptions run;
   sph::LoadOptions load;
   std::vector<std::pair<std::string, std::string>> pluginFlags;  // options no command of sph has
@@ -209,6 +218,11 @@ Args parseArgs(int argc, char** argv) {
     if (o.empty() || o[0] != '-') {
       if (!a.casePath.empty()) usageError(fmt::format("unexpected argument '{}'", o));
       a.casePath = o;
+    } else if (o == "--ranks") {
+      if (a.command != "info") usageError("--ranks is an option of sph info; a run takes its ranks from mpirun -np N");
+      const double n = parseNumber(o, value(o));
+      if (!(n >= 1) || n != std::floor(n) || n > 1e6) usageError("--ranks must be a positive integer (at most 10^6)");
+      a.ranks = uint32_t(n);
     } else if (parseRunOption(a, o, value)) {
     } else if (o.size() > 2 && o.compare(0, 2, "--") == 0 && i + 1 < v.size() && !v[i + 1].empty() &&
                v[i + 1][0] != '-') {
@@ -343,6 +357,40 @@ void printMemoryEstimates(const Args& a, const sph::CaseDefinition& c, const sph
              "with the particles\n");
 }
 
+// `sph info --ranks N`: the slabs N ranks would take (parallel/slab_plan.h) and each rank's device
+// memory for its own particles and its halo, with the run's plugin and precision.
+void printRankPlan(const Args& a, const sph::CaseDefinition& c, const sph::SimParameters& p,
+                   const sph::NeighbourPlugin& neighbours) {
+  const double lo[3] = {p.domainMin.x, p.domainMin.y, p.domainMin.z},
+               hi[3] = {p.domainMax.x, p.domainMax.y, p.domainMax.z};
+  const int axis = sph::parallel::longestAxis(lo, hi);
+  std::vector<double> along(c.positions.size());
+  for (size_t i = 0; i < along.size(); ++i)
+    along[i] = axis == 0 ? c.positions[i].x : axis == 1 ? c.positions[i].y : c.positions[i].z;
+  const double reach = neighbours.strategy->haloReach(p.support);
+  const sph::parallel::SlabPlan plan =
+      sph::parallel::planSlabs(along, axis, lo[axis], hi[axis], reach, a.ranks, p.periodic[axis]);
+  fmt::print(
+      "ranks       {}: slabs along {} of whole layers of {:.4g} m ({} layers; the halo reach of '{}' is {:.4g} m), "
+      "balanced by particles{}\n",
+      a.ranks, "xyz"[axis], plan.layer, plan.layerParticles.size(), neighbours.info.name, reach,
+      plan.periodic ? "; the axis is periodic" : "");
+  double most = 0;
+  for (uint32_t r = 0; r < plan.ranks(); ++r) {
+    const uint64_t n = plan.owned[r] + plan.halo[r];
+    const sph::DeviceMemoryEstimate e = sph::estimateDeviceMemory(p, n, a.run.precision, *neighbours.strategy);
+    most = std::max(most, e.run());
+    fmt::print(
+        "  rank {:<4} {} from {:.4g} to {:.4g} m: {} particles and {} in its halo; at least {} of device memory\n", r,
+        "xyz"[axis], plan.origin + plan.layer * plan.begin[r], plan.origin + plan.layer * plan.begin[r + 1],
+        plan.owned[r], plan.halo[r], bytesText(e.run()));
+  }
+  fmt::print(
+      "  the busiest rank needs at least {} ({} precision, '{}': the engine arrays and the plugin's least need, "
+      "as `sph run` checks on one rank)\n",
+      bytesText(most), sph::precisionName(a.run.precision), neighbours.info.name);
+}
+
 int cmdInfo(const Args& a) {
   const sph::CaseDefinition c = sph::loadCase(a.casePath, a.load);
   const sph::NeighbourPlugin neighbours = sph::loadNeighbourPlugin(c, a.run);
@@ -394,6 +442,7 @@ int cmdInfo(const Args& a) {
   }
   printCellGrids(p);
   printMemoryEstimates(a, c, p, neighbours);
+  if (a.ranks > 0) printRankPlan(a, c, p, neighbours);
   return 0;
 }
 
@@ -469,8 +518,16 @@ int main(int argc, char** argv) {
       return 0;
     }
   try {
+    // MPI for the process's lifetime when a launcher started it (parallel/communicator.h).
+    const sph::parallel::MpiSession mpi;
+    const sph::parallel::Communicator& world = sph::parallel::Communicator::world();
     Args a = parseArgs(argc, argv);
     if (a.command == "plugins") return cmdPlugins(a);
+    if (a.command == "run" && !world.single())
+      throw sph::InputError(
+          fmt::format("{} ranks: this version runs a case on one rank only (one GPU, or the cores of one machine); "
+                      "start it without mpirun, or with -np 1",
+                      world.size()));
     if (a.command != "run" && a.command != "info") usageError(fmt::format("unknown command '{}'", a.command));
     if (a.casePath.empty()) usageError(fmt::format("sph {}: no case file given", a.command));
     resolvePluginFlags(a);

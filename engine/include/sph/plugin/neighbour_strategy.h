@@ -98,6 +98,10 @@ class NeighbourStrategy {
   virtual std::vector<StrategyOption> options() const = 0;
   // What the strategy will hold for a case (neither configured nor allocated yet).
   virtual std::vector<MemoryNeed> estimateMemory(const MemoryQuery& q) const = 0;
+  // How far beyond a rank's part of the domain its copies of the neighbouring ranks' particles
+  // (the halo) must reach, for a support of 2h: the support itself for searches that find the
+  // neighbours afresh at every pass; lists kept between rebuilds add the most their skin can be.
+  virtual double haloReach(double support) const { return support; }
   virtual void configure(const StrategyContext& ctx) = 0;
   // Called once per time step, before its first prepare(), with the dt of the previous step
   // (DtIni, or DtFixed, before the first): list-based strategies size their skin with it.

@@ -1,0 +1,78 @@
+// The ranks of one run and what they say to each other: the only place the engine talks MPI.
+//
+// A run started by an MPI launcher (mpirun, srun: the launcher's environment says so,
+// launchedByMpi()) initialises MPI through an MpiSession in main(); every other run, and every
+// build without MPI (SPH_MPI off), is the single rank of its own communicator, whose collectives
+// return their argument. So the engine's code asks the same questions whether there is one rank
+// or many, and a plain `sph run` never loads MPI.
+//
+// Collectives are blocking and must be called by every rank in the same order with the same
+// sizes, as MPI's are. Errors (a failed MPI call) throw RunError naming what was being done.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sph::parallel {
+
+// Whether this process was started by an MPI launcher (Open MPI's, PMIx or PMI based ones).
+bool launchedByMpi();
+
+// Whether this build can run over MPI.
+bool builtWithMpi();
+
+// MPI for the lifetime of the object: initialised by the constructor when the process was started
+// by a launcher and the build has MPI, finalised by the destructor. One per process, in main().
+class MpiSession {
+ public:
+  MpiSession();
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  bool active() const { return active_; }
+
+ private:
+  bool active_ = false;
+};
+
+class Communicator {
+ public:
+  // MPI_COMM_WORLD while an MpiSession is active; else the single rank of this process.
+  static const Communicator& world();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  // The rank among those of the same machine, and how many share it: a rank's GPU is
+  // localRank() modulo the machine's GPUs (several ranks may share one).
+  int localRank() const { return localRank_; }
+  int localSize() const { return localSize_; }
+  bool single() const { return size_ == 1; }
+
+  // Every rank gets the minimum, maximum or sum over all ranks.
+  double minimum(double v) const;
+  double maximum(double v) const;
+  double sum(double v) const;
+  uint64_t sum(uint64_t v) const;
+  // Element-wise sums of a vector of the same size on every rank, in place.
+  void sumInPlace(std::vector<double>& v) const;
+  // Every rank's value, in rank order.
+  std::vector<double> gather(double v) const;
+  // Every rank's vector (of any size), concatenated in rank order.
+  std::vector<double> gatherv(const std::vector<double>& v) const;
+  // Sends `send` to rank `to` and receives from rank `from` into `received` (resized to what
+  // arrives); either may be -1 (none). Ranks pair up so that the calls cannot deadlock.
+  void exchange(const std::vector<uint8_t>& send, int to, std::vector<uint8_t>& received, int from) const;
+  void barrier() const;
+  // Whether every rank says true.
+  bool all(bool v) const;
+
+ private:
+  Communicator() = default;
+  friend class MpiSession;
+  int rank_ = 0, size_ = 1, localRank_ = 0, localSize_ = 1;
+  bool mpi_ = false;
+};
+
+}  // namespace sph::parallel

@@ -1,0 +1,93 @@
+// The communicator on 1 to 4 ranks (sph_rank_tests, started alone and by mpiexec): its
+// collectives against the values each rank can compute alone, and the slabs of a decomposition
+// built from the sum of the ranks' layer counts, the same on every rank.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "parallel/communicator.h"
+#include "parallel/slab_decomposition.h"
+
+namespace sph::parallel {
+namespace {
+
+const Communicator& world() { return Communicator::world(); }
+
+TEST(Communicator, KnowsItsRanks) {
+  const Communicator& w = world();
+  const char* launched = std::getenv("OMPI_COMM_WORLD_SIZE");
+  EXPECT_EQ(w.size(), launched && builtWithMpi() ? std::atoi(launched) : 1);
+  EXPECT_EQ(w.single(), w.size() == 1);
+  EXPECT_GE(w.rank(), 0);
+  EXPECT_LT(w.rank(), w.size());
+  // One machine: every rank is local.
+  EXPECT_EQ(w.localSize(), w.size());
+  EXPECT_EQ(w.localRank(), w.rank());
+}
+
+TEST(Communicator, ReducesOverEveryRank) {
+  const Communicator& w = world();
+  const int n = w.size(), r = w.rank();
+  EXPECT_EQ(w.minimum(r + 1.5), 1.5);
+  EXPECT_EQ(w.maximum(r + 1.5), n + 0.5);
+  EXPECT_EQ(w.sum(double(r + 1)), n * (n + 1) / 2.0);
+  EXPECT_EQ(w.sum(uint64_t(1) << 40), uint64_t(n) << 40);  // beyond 32 bits
+  std::vector<double> v{double(r), 1.0, -2.0 * r};
+  w.sumInPlace(v);
+  EXPECT_EQ(v, (std::vector<double>{n * (n - 1) / 2.0, double(n), -double(n * (n - 1))}));
+  EXPECT_TRUE(w.all(true));
+  EXPECT_EQ(w.all(r != n - 1), false);  // the last rank says no
+}
+
+TEST(Communicator, GathersInRankOrder) {
+  const Communicator& w = world();
+  const int n = w.size(), r = w.rank();
+  std::vector<double> expected;
+  for (int k = 0; k < n; ++k) expected.push_back(2.0 * k);
+  EXPECT_EQ(w.gather(2.0 * r), expected);
+  // Rank k gives k + 1 copies of k (rank 0 one, the last n): sizes differ by rank.
+  expected.clear();
+  for (int k = 0; k < n; ++k) expected.insert(expected.end(), size_t(k + 1), double(k));
+  EXPECT_EQ(w.gatherv(std::vector<double>(size_t(r + 1), double(r))), expected);
+}
+
+TEST(Communicator, ExchangesWithNeighboursInARingAndAlongALine) {
+  const Communicator& w = world();
+  const int n = w.size(), r = w.rank();
+  // A ring: to the next rank, from the one before; r + 1 bytes of value r.
+  std::vector<uint8_t> got;
+  const int before = (r + n - 1) % n;
+  w.exchange(std::vector<uint8_t>(size_t(r + 1), uint8_t(r)), (r + 1) % n, got, before);
+  EXPECT_EQ(got, std::vector<uint8_t>(size_t(before + 1), uint8_t(before)));
+  // A line (slabs): nothing comes from before rank 0, nothing goes past the last; empty buffers
+  // arrive empty.
+  w.exchange(std::vector<uint8_t>(size_t(3 * r), 7), r + 1 < n ? r + 1 : -1, got, r - 1);
+  EXPECT_EQ(got, r > 0 ? std::vector<uint8_t>(size_t(3 * (r - 1)), 7) : std::vector<uint8_t>{});
+  EXPECT_THROW(w.exchange({}, n, got, -1), std::exception);
+}
+
+// Each rank counts the particles of its share in each layer; the sums give every rank the same
+// slabs, those of the whole count.
+TEST(Communicator, SlabsFromSummedLayerCountsAgreeOnEveryRank) {
+  const Communicator& w = world();
+  const int n = w.size(), r = w.rank();
+  std::vector<double> all(60), mine(60, 0.0);
+  for (size_t l = 0; l < all.size(); ++l) all[l] = double((l * 37) % 11 + 1);
+  // Rank r holds every n-th particle of each layer, starting at its own.
+  for (size_t l = 0; l < all.size(); ++l)
+    for (int p = 0; p < int(all[l]); ++p)
+      if (p % n == r) mine[l] += 1;
+  w.sumInPlace(mine);
+  EXPECT_EQ(mine, all);
+  const SlabBegins slabs = balancedSlabs(mine, uint32_t(std::max(n, 2)), 3);
+  std::vector<double> begins(slabs.begin(), slabs.end());
+  const std::vector<double> everyone = w.gatherv(begins);
+  for (int k = 0; k < n; ++k)
+    EXPECT_EQ(std::vector<double>(everyone.begin() + k * begins.size(), everyone.begin() + (k + 1) * begins.size()),
+              begins)
+        << "rank " << k;
+}
+
+}  // namespace
+}  // namespace sph::parallel
