@@ -88,9 +88,12 @@ Plugins are searched in the --plugin-path directories (which must exist), then <
 reason when that file cannot be used (built from other engine headers, not a library, writable by
 every user); `sph plugins` lists every libsph_*.so found and says why any is skipped.
 Exit code 0 only on success; 2 for bad input, 1 when the run failed (OUT/run.json says why).
-Under an MPI launcher (mpirun -np N sph ...) every rank starts MPI; one case over several ranks
-is not run yet: `sph run` stops on more than one rank instead of running the case N times into
-one folder.
+Several ranks: `mpirun -np N sph run CASE.xml [options]` runs one case on N ranks, each owning a
+slab of the domain along its longest axis (as `sph info --ranks N` shows) with the copies of its
+neighbours' particles within reach, on the GPU of its rank on the machine (several ranks may share
+one) or on CPU cores; the time step is the run's. Rank 0 writes the output, whole, as one rank
+would (gauges too); the others print nothing unless they fail. Not yet over several ranks: floating
+bodies, inlets/outlets, wave absorption, checkpoints and --resume (such cases are refused).
 )";
 
 struct Args {
@@ -483,11 +486,18 @@ int cmdRun(const Args& a) {
   sph::Simulation& sim = *simulation;
   const auto t2 = std::chrono::steady_clock::now();
   const auto& p = sim.parameters();
+  // Over several ranks rank 0 speaks for the run.
+  const sph::parallel::Communicator& world = sph::parallel::Communicator::world();
+  if (world.rank() != 0) {
+    sim.run();
+    return 0;
+  }
   for (const std::string& w : p.warnings) fmt::print(stderr, "sph: warning: {}\n", printable(w));
-  fmt::print("sph: {} ({}D, {} particles: {} boundary, {} fluid) on the {} ({}), {} precision, neighbours '{}'\n",
+  fmt::print("sph: {} ({}D, {} particles: {} boundary, {} fluid) on the {} ({}), {} precision, neighbours '{}'{}\n",
              c.name, p.dim, c.positions.size(), c.nBound, c.nFluid, sph::deviceName(sim.device()),
              sim.device() == sph::Device::Gpu ? sph::gpu::deviceDescription() : "OpenMP",
-             sph::precisionName(a.run.precision), sim.strategyName());
+             sph::precisionName(a.run.precision), sim.strategyName(),
+             world.single() ? "" : fmt::format(", {} ranks", world.size()));
   const double load = std::chrono::duration<double>(t1 - t0).count();
   const double setup = std::chrono::duration<double>(t2 - t1).count();
   fmt::print("setup: {:.2f} s to load the case, {:.2f} s to prepare the run ({:.1f} M particles/s in all)\n", load,
@@ -517,29 +527,34 @@ int main(int argc, char** argv) {
       fmt::print("{}", kUsage);
       return 0;
     }
+  // MPI for the process's lifetime when a launcher started it (parallel/communicator.h).
+  std::unique_ptr<sph::parallel::MpiSession> mpi;
+  const sph::parallel::Communicator& world = sph::parallel::Communicator::world();
+  // A failure on any rank of several ends them all (the others may wait for it in a collective),
+  // with the message of the rank that failed.
+  const auto fail = [&](int code, const std::string& text) {
+    fmt::print(stderr, "sph: {}{}\n", world.single() ? "" : fmt::format("rank {}: ", world.rank()), printable(text));
+    if (mpi && !world.single()) {
+      std::fflush(stderr);
+      mpi->abort(code);
+    }
+    return code;
+  };
   try {
-    // MPI for the process's lifetime when a launcher started it (parallel/communicator.h).
-    const sph::parallel::MpiSession mpi;
-    const sph::parallel::Communicator& world = sph::parallel::Communicator::world();
+    mpi = std::make_unique<sph::parallel::MpiSession>();
     Args a = parseArgs(argc, argv);
     if (a.command == "plugins") return cmdPlugins(a);
-    if (a.command == "run" && !world.single())
-      throw sph::InputError(
-          fmt::format("{} ranks: this version runs a case on one rank only (one GPU, or the cores of one machine); "
-                      "start it without mpirun, or with -np 1",
-                      world.size()));
+    // Each rank its GPU, before anything of CUDA runs (parallel/communicator.h, localRank).
+    if (!world.single()) sph::gpu::useDeviceOfLocalRank(world.localRank());
     if (a.command != "run" && a.command != "info") usageError(fmt::format("unknown command '{}'", a.command));
     if (a.casePath.empty()) usageError(fmt::format("sph {}: no case file given", a.command));
     resolvePluginFlags(a);
     return a.command == "info" ? cmdInfo(a) : cmdRun(a);
   } catch (const sph::InputError& e) {
-    fmt::print(stderr, "sph: error: {}\n", printable(e.what()));
-    return 2;
+    return fail(2, fmt::format("error: {}", e.what()));
   } catch (const sph::InterruptedError& e) {
-    fmt::print(stderr, "sph: {}\n", printable(e.what()));
-    return 128 + e.signal();  // as a shell reports a process ended by that signal
+    return fail(128 + e.signal(), e.what());  // as a shell reports a process ended by that signal
   } catch (const std::exception& e) {
-    fmt::print(stderr, "sph: run failed: {}\n", printable(e.what()));
-    return 1;
+    return fail(1, fmt::format("run failed: {}", e.what()));
   }
 }

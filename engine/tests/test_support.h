@@ -1,6 +1,7 @@
 // Helpers for engine tests: temporary case files and running the sph binary.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,15 @@ inline std::string readText(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The particle count of a legacy VTK file (its POINTS line).
+inline uint64_t vtkPointCount(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("POINTS ", 0) == 0) return std::stoull(line.substr(7));
+  throw std::runtime_error("no POINTS in " + file.string());
 }
 
 inline std::string writeFile(const std::filesystem::path& path, const std::string& text) {

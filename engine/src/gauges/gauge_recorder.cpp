@@ -181,8 +181,8 @@ std::vector<std::string> gaugeFileRows(const ResolvedGauge& g, const GaugeResult
   return out;
 }
 
-GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, fs::path dir)
-    : kernel_{kGaugeKernel, p.dim, p.h, p.massFluid}, dir_(std::move(dir)) {
+GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, fs::path dir, bool follower)
+    : kernel_{kGaugeKernel, p.dim, p.h, p.massFluid}, dir_(std::move(dir)), follower_(follower) {
   if (dir_.empty()) return;
   for (const GaugeSpec& g : gauges.items) {
     if (!g.timing.output.value_or(false)) continue;
@@ -205,6 +205,7 @@ GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, f
     const std::vector<std::string> headers = gaugeFileHeaders(it.g);
     for (size_t f = 0; f < it.files.size(); ++f) it.files[f].header = headers[f];
   }
+  if (follower_) return;
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) throw InputError(fmt::format("cannot create the gauge folder {}: {}", dir_.string(), ec.message()));
@@ -252,6 +253,7 @@ void GaugeRecorder::sample(double t, GaugeSource& source) {
   }
   if (due.empty()) return;
   source.sample(request_, results_);
+  if (follower_) return;
   for (const Due& d : due) {
     const std::vector<std::string> rows = gaugeFileRows(d.item->g, results_, d.first, t, d.item->samples++);
     for (size_t f = 0; f < rows.size(); ++f) d.item->files[f].rows += rows[f];
@@ -264,7 +266,7 @@ void GaugeRecorder::sample(const ParticleSnapshot& s) {
 }
 
 void GaugeRecorder::flush() {
-  if (finished_) return;
+  if (finished_ || follower_) return;
   for (Item& it : items_)
     for (File& file : it.files) {
       if (file.started && file.rows.empty()) continue;
@@ -353,7 +355,7 @@ void GaugeRecorder::resume(const CheckpointReader& r) {
 
 void GaugeRecorder::finish() {
   flush();
-  if (finished_) return;
+  if (finished_ || follower_) return;
   finished_ = true;
   for (const Item& it : items_)
     for (const File& f : it.files) {

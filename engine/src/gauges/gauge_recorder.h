@@ -75,8 +75,10 @@ class GaugeRecorder {
  public:
   // Gauges whose output is off are dropped (this engine has no other use for their values).
   // `dir` empty: no gauge is run (--no-output). An earlier run's files of these gauges are
-  // replaced (output/output_folder.h says when the others go).
-  GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, std::filesystem::path dir);
+  // replaced (output/output_folder.h says when the others go). A follower (a rank other than 0
+  // of a run over several) samples at the same times, its sources answering rank 0 (which holds
+  // the particles gathered from every rank), and writes nothing.
+  GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, std::filesystem::path dir, bool follower = false);
 
   bool empty() const { return items_.empty(); }
   bool due(double t) const;  // some gauge is to be evaluated at time t
@@ -118,6 +120,7 @@ class GaugeRecorder {
   GaugeResults results_;
   std::filesystem::path dir_;
   std::vector<Item> items_;
+  bool follower_ = false;
   bool finished_ = false;
 };
 

@@ -63,6 +63,11 @@ const Communicator& Communicator::world() {
   return w;
 }
 
+const Communicator& Communicator::self() {
+  static const Communicator s;
+  return s;
+}
+
 MpiSession::MpiSession() {
 #if defined(SPH_HAVE_MPI)
   if (!launchedByMpi()) return;
@@ -95,6 +100,14 @@ MpiSession::~MpiSession() {
 #endif
 }
 
+void MpiSession::abort(int code) const {
+#if defined(SPH_HAVE_MPI)
+  if (active_) MPI_Abort(MPI_COMM_WORLD, code);
+#else
+  (void)code;
+#endif
+}
+
 double Communicator::minimum(double v) const {
   allReduce(mpi_, &v, 1, Kind::Double, Op::Min, "reducing a minimum");
   return v;
@@ -119,6 +132,14 @@ void Communicator::sumInPlace(std::vector<double>& v) const {
   allReduce(mpi_, v.data(), int(v.size()), Kind::Double, Op::Sum, "reducing sums");
 }
 
+void Communicator::sumInPlace(uint64_t* v, int count) const {
+  allReduce(mpi_, v, count, Kind::U64, Op::Sum, "reducing counts");
+}
+
+void Communicator::maximumInPlace(double* v, int count) const {
+  allReduce(mpi_, v, count, Kind::Double, Op::Max, "reducing maxima");
+}
+
 std::vector<double> Communicator::gather(double v) const {
   std::vector<double> all(size_t(size_), v);
 #if defined(SPH_HAVE_MPI)
@@ -140,6 +161,50 @@ std::vector<double> Communicator::gatherv(const std::vector<double>& v) const {
           "gathering vectors");
     return all;
   }
+#endif
+  return v;
+}
+
+namespace {
+#if defined(SPH_HAVE_MPI)
+// Every rank's bytes concatenated in rank order, on every rank (root < 0) or on `root` alone.
+std::vector<uint8_t> gatherAll(const std::vector<uint8_t>& v, int size, int root) {
+  if (v.size() > size_t(std::numeric_limits<int>::max()))
+    throw RunError(fmt::format("MPI: gathering {} bytes from one rank (at most 2 GiB)", v.size()));
+  const int mine = int(v.size());
+  std::vector<int> counts(static_cast<size_t>(size)), offsets(static_cast<size_t>(size));
+  check(MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD), "gathering sizes");
+  std::vector<long long> wide(counts.begin(), counts.end());
+  const long long total = std::accumulate(wide.begin(), wide.end(), 0LL);
+  if (total > std::numeric_limits<int>::max())
+    throw RunError(fmt::format("MPI: gathering {} bytes (at most 2 GiB at once)", total));
+  std::exclusive_scan(counts.begin(), counts.end(), offsets.begin(), 0);
+  int rank = 0;
+  check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "asking this rank");
+  std::vector<uint8_t> all(root < 0 || rank == root ? size_t(total) : 0);
+  if (root < 0)
+    check(MPI_Allgatherv(v.data(), mine, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, MPI_COMM_WORLD),
+          "gathering bytes");
+  else
+    check(MPI_Gatherv(v.data(), mine, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, root,
+                      MPI_COMM_WORLD),
+          "gathering bytes to one rank");
+  return all;
+}
+#endif
+}  // namespace
+
+std::vector<uint8_t> Communicator::gatherBytes(const std::vector<uint8_t>& v) const {
+#if defined(SPH_HAVE_MPI)
+  if (mpi_) return gatherAll(v, size_, -1);
+#endif
+  return v;
+}
+
+std::vector<uint8_t> Communicator::gatherBytesTo(int root, const std::vector<uint8_t>& v) const {
+  if (root < 0 || root >= size_) throw RunError(fmt::format("MPI: gathering to rank {} among {} ranks", root, size_));
+#if defined(SPH_HAVE_MPI)
+  if (mpi_) return gatherAll(v, size_, root);
 #endif
   return v;
 }

@@ -32,6 +32,9 @@ class MpiSession {
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
   bool active() const { return active_; }
+  // Ends every rank of the run with `code` (MPI_Abort): one rank's failure must not leave the
+  // others waiting in a collective. Returns only when MPI is not active.
+  void abort(int code) const;
 
  private:
   bool active_ = false;
@@ -41,6 +44,8 @@ class Communicator {
  public:
   // MPI_COMM_WORLD while an MpiSession is active; else the single rank of this process.
   static const Communicator& world();
+  // The single rank of this process, also under a launcher (a run every rank does alone).
+  static const Communicator& self();
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -55,12 +60,17 @@ class Communicator {
   double maximum(double v) const;
   double sum(double v) const;
   uint64_t sum(uint64_t v) const;
-  // Element-wise sums of a vector of the same size on every rank, in place.
+  // Element-wise sums (maxima) of `count` values at `v`, the same count on every rank, in place.
   void sumInPlace(std::vector<double>& v) const;
+  void sumInPlace(uint64_t* v, int count) const;
+  void maximumInPlace(double* v, int count) const;
   // Every rank's value, in rank order.
   std::vector<double> gather(double v) const;
   // Every rank's vector (of any size), concatenated in rank order.
   std::vector<double> gatherv(const std::vector<double>& v) const;
+  std::vector<uint8_t> gatherBytes(const std::vector<uint8_t>& v) const;
+  // The same on rank `root` alone (the others get an empty vector).
+  std::vector<uint8_t> gatherBytesTo(int root, const std::vector<uint8_t>& v) const;
   // Sends `send` to rank `to` and receives from rank `from` into `received` (resized to what
   // arrives); either may be -1 (none). Ranks pair up so that the calls cannot deadlock.
   void exchange(const std::vector<uint8_t>& send, int to, std::vector<uint8_t>& received, int from) const;

@@ -44,7 +44,8 @@ Records swap(const Communicator& c, const Slab& s, const Records& up, const Reco
 
 }  // namespace
 
-Records exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach) {
+Records exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach,
+                     ExchangeCounts* counts) {
   Records up = emptyLike(own), down = emptyLike(own);
   if (comm.size() == 1) return up;
   const bool first = comm.rank() == 0, last = comm.rank() == comm.size() - 1;
@@ -60,10 +61,12 @@ Records exchangeHalo(const Communicator& comm, const Records& own, const Slab& s
       if (last) up.setAlong(up.count() - 1, x - slab.period());
     }
   }
-  return swap(comm, slab, up, down);
+  Records got = swap(comm, slab, up, down);
+  if (counts) *counts = {up.count() + down.count(), got.count()};
+  return got;
 }
 
-Records migrate(const Communicator& comm, const Records& own, const Slab& slab) {
+Records migrate(const Communicator& comm, const Records& own, const Slab& slab, ExchangeCounts* counts) {
   Records keep = emptyLike(own), up = emptyLike(own), down = emptyLike(own);
   const int lower = lowerRank(comm, slab), upper = upperRank(comm, slab);
   for (size_t i = 0; i < own.count(); ++i) {
@@ -75,8 +78,10 @@ Records migrate(const Communicator& comm, const Records& own, const Slab& slab) 
     if (slab.periodic && (x < slab.domainLo || x >= slab.domainHi))
       to.setAlong(to.count() - 1, x < slab.domainLo ? x + slab.period() : x - slab.period());
   }
+  if (counts) *counts = {up.count() + down.count(), 0};
   if (comm.size() > 1) {
     const Records got = swap(comm, slab, up, down);
+    if (counts) counts->received = got.count();
     const bool first = comm.rank() == 0, last = comm.rank() == comm.size() - 1;
     for (size_t i = 0; i < got.count(); ++i) {
       const double x = got.along(i);

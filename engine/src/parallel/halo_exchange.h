@@ -37,15 +37,21 @@ struct Slab {
   double period() const { return domainHi - domainLo; }
 };
 
+// Records this rank sent to its neighbours and received from them in one exchange.
+struct ExchangeCounts {
+  uint64_t sent = 0, received = 0;
+};
+
 // The halo this rank receives: copies of its neighbours' records within `reach` of the boundary
 // they share with it (shifted by the period across a periodic seam). One rank has none (its own
 // periodic images are its neighbour search's). Every rank calls it.
-Records exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach);
+Records exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach,
+                     ExchangeCounts* counts = nullptr);
 
 // This rank's records after migration: those still in its slab and those that entered it from a
 // neighbour. A record across a periodic seam is wrapped into the domain first; one outside the
 // domain of an open axis stays with the first or last rank. Every rank calls it. Throws RunError
 // when a record has moved past a neighbour's slab.
-Records migrate(const Communicator& comm, const Records& own, const Slab& slab);
+Records migrate(const Communicator& comm, const Records& own, const Slab& slab, ExchangeCounts* counts = nullptr);
 
 }  // namespace sph::parallel

@@ -57,11 +57,11 @@ struct IntegratorArrays {
   Real4<T>* posLo = nullptr;
 };
 
-// Particles whose position the integrator leaves alone: DBC boundaries, floating bodies, and
-// parked (excluded, awaiting compaction) particles.
+// Particles whose position the integrator leaves alone: DBC boundaries, floating bodies, parked
+// (excluded, awaiting compaction) particles and another rank's halo copies (never excluded here).
 template <typename T>
 SPH_HD SPH_FORCEINLINE bool heldByIntegrator(uint32_t i, const IntegratorArrays<T>& a) {
-  return i < a.nBound || (a.code && (a.code[i] & (code::kFloatingBit | code::kParkedBit)) != 0);
+  return i < a.nBound || (a.code && (a.code[i] & (code::kFloatingBit | code::kParkedBit | code::kHaloBit)) != 0);
 }
 
 // An mDBC2 wall particle (code::kMdbc2Bit): its density is its correction's, which the

@@ -31,10 +31,11 @@ struct DtRule {
   double dtMin = 0;
   double dtFixed = 0;  // > 0: constant dt
   bool velocityOfAll = false;  // DtAllParticles = 1: max |v| over boundary particles too
-  // Runs with inlets/outlets: the particle codes, whose in/out buffer particles' accelerations
-  // are left out (their motion is imposed, as DualSPHysics' ComputeAceMax ignores them). Null
-  // otherwise. It moves with every reorder: set for each pass.
-  const uint32_t* inOutCode = nullptr;
+  // Runs with inlets/outlets or over several ranks: the particle codes. In/out buffer particles'
+  // accelerations are left out (their motion is imposed, as DualSPHysics' ComputeAceMax ignores
+  // them), halo copies altogether (their owner counts them). Null otherwise. It moves with every
+  // reorder: set for each pass.
+  const uint32_t* code = nullptr;
 };
 
 // Which force pass the reduced terms come from.
@@ -68,12 +69,12 @@ struct DtTerms {
 
 template <typename T>
 SPH_HD inline DtTerms particleDtTerms(uint32_t i, uint32_t nBound, const Real4<T>* ace, const T* viscdt,
-                                      const Real4<T>* velrho, bool velocityOfAll,
-                                      const uint32_t* inOutCode = nullptr) {
+                                      const Real4<T>* velrho, bool velocityOfAll, const uint32_t* code = nullptr) {
   DtTerms t;
+  if (code && code::isHalo(code[i])) return t;
   t.viscdt = fmax(0.0, double(viscdt[i]));
   const bool fluid = i >= nBound;
-  if (fluid && !(inOutCode && code::isInOut(inOutCode[i]))) {
+  if (fluid && !(code && code::isInOut(code[i]))) {
     const Real4<T> f = ace[i];
     t.ace2 = double(f.x) * f.x + double(f.y) * f.y + double(f.z) * f.z;
   }

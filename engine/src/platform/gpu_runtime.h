@@ -12,6 +12,10 @@ bool builtWithCuda();
 // A build without CUDA: throws RunError saying that it cannot `what` (its GPU entry points call it).
 [[noreturn]] void unavailable(const char* what);
 bool available();               // built with CUDA and at least one usable device
+// A run over several ranks: the rank's device is its rank among the ranks of its machine modulo
+// the machine's devices (several ranks may share one). Called before any other CUDA work of the
+// process; nothing without a usable device. Returns the device's index (-1: none).
+int useDeviceOfLocalRank(int localRank);
 std::string deviceDescription(); // e.g. "NVIDIA H200 (sm_90, 139 GiB)"
 // The device's memory, less what SPH_DEVICE_MEMORY_LIMIT holds back: with that variable set to L,
 // the process holds back all but L bytes of the memory free when it first asks (for its whole

@@ -64,10 +64,15 @@ class CpuOps final : public EngineOps<T> {
     double maxA = 0, maxV = 0, maxU = 0;
 #pragma omp parallel for num_threads(threads_) reduction(max : maxA, maxV, maxU) schedule(static)
     for (int64_t i = 0; i < int64_t(n); ++i) {
-      const DtTerms t = particleDtTerms(uint32_t(i), nBound, ace, viscdt, velrho, rule.velocityOfAll, rule.inOutCode);
+      const DtTerms t = particleDtTerms(uint32_t(i), nBound, ace, viscdt, velrho, rule.velocityOfAll, rule.code);
       maxA = std::max(maxA, t.ace2);
       maxV = std::max(maxV, t.viscdt);
       maxU = std::max(maxU, t.vel2);
+    }
+    if (this->combineDtMaxima_) {
+      double m[3] = {maxA, maxV, maxU};
+      this->combineDtMaxima_(m);
+      maxA = m[0], maxV = m[1], maxU = m[2];
     }
     if (pass != DtPass::Corrector) {  // a new step: its exclusion counts start at zero
       s_.excludedOutOfDomain = 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "physics/acc_input_physics.h"
@@ -133,6 +134,16 @@ class EngineOps {
   // dst[i] = src[perm[i]] for every array; those null in src are skipped.
   virtual void gather(const ReorderArrays<T>& src, const ReorderArrays<T>& dst, const uint32_t* perm,
                       uint32_t n) = 0;
+
+  // Runs over several ranks: computeDt() hands the maxima of its pass's terms (|f|^2, the viscous
+  // term, |v|^2; physics/time_step.h) to `f`, which replaces them in place by those of every rank,
+  // before it computes dt from them; so every rank takes the run's dt (a maximum is exact: the
+  // same dt as on one rank). Unset: this rank's maxima are the run's.
+  using DtMaximaCombiner = std::function<void(double maxima[3])>;
+  void combineDtMaximaWith(DtMaximaCombiner f) { combineDtMaxima_ = std::move(f); }
+
+ protected:
+  DtMaximaCombiner combineDtMaxima_;
 };
 
 template <typename T>

@@ -64,6 +64,15 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
   r.extra["setup_phases"] = setupPhaseSummary(s.setupPhases());
   if (s.deviceFreeAtStart > 0) r.extra["device_free_bytes_at_start"] = fmt::format("{:.0f}", s.deviceFreeAtStart);
   r.extra["kernel"] = s.params().kernel == KernelKind::Cubic ? "cubic" : "wendland";
+  r.extra["ranks"] = fmt::format("{}", s.communicator().size());
+  if (const RankExchangeTotals* x = s.rankExchangeTotals()) {
+    // Rank 0's (the report is its): the phases MPI-Halo and MPI-Reduce time the same exchanges.
+    r.extra["rank0_exchanges"] = fmt::format("{}", x->exchanges);
+    r.extra["rank0_mean_halo_particles"] =
+        fmt::format("{:.1f}", x->exchanges ? double(x->haloParticles) / double(x->exchanges) : 0.0);
+    r.extra["rank0_particles_migrated_in"] = fmt::format("{}", x->migrated);
+    r.extra["rank0_bytes_sent"] = fmt::format("{}", x->bytesSent);
+  }
   if (const InOutTotals* io = s.inOutTotals()) {
     r.extra["inout_initial"] = fmt::format("{}", io->initial);
     r.extra["inout_created"] = fmt::format("{}", io->created);

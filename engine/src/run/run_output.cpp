@@ -105,15 +105,16 @@ std::vector<ExcludedParticle> restoreExclusionLog(const CheckpointReader& r) {
 }
 
 RunOutput::RunOutput(fs::path out, bool write, bool writeVtk, FolderUse use, const CaseGauges& gauges,
-                     const SimParameters& p, PhaseTimer* timer)
+                     const SimParameters& p, PhaseTimer* timer, bool follower)
     : out_(std::move(out)),
-      folder_(write ? std::make_unique<OutputFolder>(out_, use, gaugeFileNames(gauges)) : nullptr),
+      folder_(write && !follower ? std::make_unique<OutputFolder>(out_, use, gaugeFileNames(gauges)) : nullptr),
       write_(write),
+      follower_(follower),
       writeVtk_(writeVtk),
       timeOut_(p.timeOut),
       outputTimes_(p.outputTimes),
       timer_(timer),
-      gauges_(gauges, p, write ? out_ / "gauges" : fs::path()) {}
+      gauges_(gauges, p, write ? out_ / "gauges" : fs::path(), follower) {}
 
 void RunOutput::atTime(double t, OutputSource& source) {
   if (!started_) {
@@ -151,14 +152,15 @@ void RunOutput::save(double t, OutputSource& source) {
   if (!write_ || !writeVtk_) return;
   OutputClock clock{outputSeconds_};
   ScopedPhase ph(timer_, "SU-SavePart", PhaseGroup::Other);
-  source.snapshotInto(frame_);
+  source.snapshotInto(frame_);  // with the other ranks (a follower's part goes to rank 0)
+  if (follower_) return;
   if (partFilter_ && partFilter_->filters(part_)) partFilter_->apply(frame_, centresOf(source.floatingStates()));
   writeVtkParticles((out_ / "vtk" / fmt::format("Part_{:04d}.vtk", part_)).string(), frame_);
   ++part_;
 }
 
 void RunOutput::saveFloating(double t, OutputSource& source) {
-  if (!write_) return;
+  if (!writes()) return;
   const std::vector<FloatingBodyState> bodies = source.floatingStates();
   if (bodies.empty()) return;
   OutputClock clock{outputSeconds_};
@@ -168,7 +170,7 @@ void RunOutput::saveFloating(double t, OutputSource& source) {
 }
 
 void RunOutput::recordAwas(OutputSource& source, bool outputTime) {
-  if (!write_) return;
+  if (!writes()) return;
   const std::vector<AwasState> pistons = source.awasStates();
   bool any = false;
   for (const AwasState& a : pistons) {
@@ -187,7 +189,7 @@ std::filesystem::path RunOutput::saveNow(double t, OutputSource& source) {
 }
 
 void RunOutput::writeDtLog(bool all) {
-  if (!write_ || !dtLog_) return;
+  if (!writes() || !dtLog_) return;
   OutputClock clock{outputSeconds_};
   dtLog_->write(out_, all);
 }
@@ -195,8 +197,8 @@ void RunOutput::writeDtLog(bool all) {
 void RunOutput::finish(const std::vector<ExcludedParticle>& excluded) {
   gauges_.finish();
   writeDtLog(true);
-  if (write_ && !awasRows_.empty()) writeTextFileAtomic((out_ / "awas.csv").string(), kAwasCsvHeader + awasRows_);
-  if (write_ && !excluded.empty()) writeExcludedCsv(out_ / "excluded.csv", excluded);
+  if (writes() && !awasRows_.empty()) writeTextFileAtomic((out_ / "awas.csv").string(), kAwasCsvHeader + awasRows_);
+  if (writes() && !excluded.empty()) writeExcludedCsv(out_ / "excluded.csv", excluded);
 }
 
 namespace {
@@ -209,7 +211,7 @@ struct OutputCheckpoint {
 }  // namespace
 
 void RunOutput::checkpoint(const OutputSource& source) {
-  if (!write_) return;
+  if (!writes()) return;
   OutputClock clock{outputSeconds_};
   ScopedPhase ph(timer_, "SU-Checkpoint", PhaseGroup::Other);
   CheckpointWriter w(checkpointPath(out_), source.checkpointHeader());
@@ -242,7 +244,7 @@ std::string rowsAtCheckpoint(const fs::path& csv, const char* header, uint64_t r
 
 void RunOutput::resume(const CheckpointReader& r, const std::vector<ExcludedParticle>& excluded) {
   started_ = true;
-  if (!write_) return;
+  if (!writes()) return;
   // Every check before the first change: a refused resumption leaves the folder as it was.
   const auto o = r.value<OutputCheckpoint>("output");
   const std::string floatingRows =

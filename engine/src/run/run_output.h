@@ -69,9 +69,11 @@ class RunOutput {
   // Creates OUT (and OUT/vtk) and locks it (output/output_folder.h: an earlier run's results there need
   // FolderUse::Overwrite, and go once this run has written its first output), unless `write` is
   // false (--no-output: nothing is written, no gauge is run). `timer` receives the phases
-  // SU-SavePart, SU-Gauges and SU-Checkpoint.
+  // SU-SavePart, SU-Gauges and SU-Checkpoint. A follower (a rank other than 0 of a run over
+  // several) keeps rank 0's schedule and takes the same snapshots, whose particles go to rank 0
+  // (the source gathers them), but creates and writes nothing.
   RunOutput(std::filesystem::path out, bool write, bool writeVtk, FolderUse use, const CaseGauges& gauges,
-            const SimParameters& p, PhaseTimer* timer);
+            const SimParameters& p, PhaseTimer* timer, bool follower = false);
 
   // The outputs of time t: at the start (first call) and after every step.
   void atTime(double t, OutputSource& source);
@@ -95,7 +97,7 @@ class RunOutput {
   void setPartFilter(const PartFilter* filter) { partFilter_ = filter; }
 
   const std::filesystem::path& dir() const { return out_; }
-  bool writes() const { return write_; }
+  bool writes() const { return write_ && !follower_; }
   int parts() const { return part_; }
   int checkpoints() const { return checkpoints_; }  // written by this process
   double outputSeconds() const { return outputSeconds_; }  // host time spent on output
@@ -113,7 +115,7 @@ class RunOutput {
   std::filesystem::path out_;
   const PartFilter* partFilter_ = nullptr;
   std::unique_ptr<OutputFolder> folder_;  // while writing
-  bool write_, writeVtk_;
+  bool write_, follower_, writeVtk_;
   double timeOut_;
   std::vector<OutputInterval> outputTimes_;  // <special><timeout>, else empty
   PhaseTimer* timer_;

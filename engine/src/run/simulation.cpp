@@ -18,6 +18,7 @@
 #include "platform/stop_request.h"
 #include "run/memory_estimate.h"
 #include "run/neighbour_plugin.h"
+#include "run/rank_domain.h"
 #include "run/report_builder.h"
 #include "run/run_output.h"
 #include "run/simulation_core.h"
@@ -99,7 +100,7 @@ std::string reportFailedSetup(const std::string& casePath, const RunOptions& o, 
 
 Device defaultDevice() { return gpu::available() ? Device::Gpu : Device::Cpu; }
 
-Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
+Simulation::Simulation(const CaseDefinition& c, const RunOptions& o, const parallel::Communicator& comm) {
   // Before the set-up: a folder or a checkpoint that cannot be used should not cost a large
   // case's set-up.
   if (o.resume && !o.writeOutput)
@@ -113,7 +114,12 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
                                  "particles are created and removed as it runs (DualSPHysics does not restart such "
                                  "runs either)",
                                  c.path));
-  if (o.writeOutput) checkOutputFolder(outputDir(o, c.name), folderUse(o), gaugeFileNames(c.gauges));
+  if (o.resume && !comm.single())
+    throw InputError(
+        fmt::format("--resume: a run over {} ranks cannot resume from a checkpoint yet (nor write one)", comm.size()));
+  // Rank 0 writes the output of a run over several ranks.
+  if (o.writeOutput && comm.rank() == 0)
+    checkOutputFolder(outputDir(o, c.name), folderUse(o), gaugeFileNames(c.gauges));
   NeighbourPlugin neighbours = loadNeighbourPlugin(c, o);
   std::unique_ptr<CheckpointReader> resume;
   if (o.resume) {
@@ -132,8 +138,12 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
     // The case is in memory already: what the run may use is what is left and what the case holds.
     const double hostBudget = availableHostBytes() + host.caseData;
     const double boundShare = c.positions.empty() ? 0 : double(c.nBound) / double(c.positions.size());
+    // A rank of several holds its slab and halo.
+    const uint64_t particles =
+        comm.single() ? c.positions.size()
+                      : planRanks(c, p, neighbours.strategy->haloReach(p.support), comm).expectedParticles();
     if (d == Device::Gpu) {
-      const DeviceMemoryEstimate device = estimateDeviceMemory(p, c.positions.size(), o.precision, *neighbours.strategy);
+      const DeviceMemoryEstimate device = estimateDeviceMemory(p, particles, o.precision, *neighbours.strategy);
       // What is free now: the device less the CUDA context (and anything else holding it).
       deviceFree = double(gpu::freeMemoryBytes());
       requireRunMemory(host, hostBudget, &device, deviceFree, p, gpu::deviceDescription(), boundShare);
@@ -142,7 +152,7 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o) {
     }
   }
   const auto start = std::chrono::steady_clock::now();
-  impl_ = makeSimulationCore(c, o, d, std::move(neighbours));
+  impl_ = makeSimulationCore(c, o, d, std::move(neighbours), comm);
   impl_->deviceFreeAtStart = deviceFree;
   if (c.outputParts.active) impl_->partFilter = std::make_unique<PartFilter>(c.outputParts, c, centresOf(impl_->floatingStates()));
   if (resume) {
@@ -212,8 +222,10 @@ std::string saveDivergedState(RunOutput& output, Simulation::Impl& s) {
 RunReport Simulation::run() {
   Impl& s = *impl_;
   const RunOptions& o = s.options();
+  // Over several ranks rank 0 writes; the others follow its schedule (run/run_output.h).
+  const parallel::Communicator& comm = s.communicator();
   RunOutput output(outputDir(o, s.name()), o.writeOutput, o.writeVtk, folderUse(o), s.caseGauges(), s.params(),
-                   &s.phaseTimer());
+                   &s.phaseTimer(), comm.rank() != 0);
   output.setPartFilter(s.partFilter.get());
   const bool resumed = s.resumedFrom != nullptr;
   if (resumed) {
@@ -221,12 +233,13 @@ RunReport Simulation::run() {
     s.resumedFrom.reset();
   }
   RunReport r = startReport(s);
-  ProgressLine progress(o.progress, s.stepsDone(), s.now());
+  ProgressLine progress(o.progress && comm.rank() == 0, s.stepsDone(), s.now());
   const auto t0 = Clock::now();
   // Checkpoints every checkpointEvery wall seconds after a step's outputs, and when a signal
   // stops the run (unless this step's was just written).
   // Runs with inlets/outlets cannot resume (see the constructor): no checkpoints to resume from.
-  const bool checkpoints = output.writes() && o.checkpointEvery > 0 && !s.inOutTotals();
+  // Nor over several ranks yet (each would need its own, and to resume on as many).
+  const bool checkpoints = output.writes() && o.checkpointEvery > 0 && !s.inOutTotals() && comm.single();
   auto lastCheckpoint = t0;
   uint64_t checkpointStep = resumed ? s.stepsDone() : ~uint64_t(0);
   auto checkpoint = [&] {

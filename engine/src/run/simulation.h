@@ -12,6 +12,7 @@
 #include "model/case_model.h"
 #include "model/sim_parameters.h"
 #include "output/output.h"
+#include "parallel/communicator.h"
 #include "sph/plugin/neighbour_strategy.h"
 
 namespace sph {
@@ -59,7 +60,11 @@ struct RunOptions {
 
 class Simulation {
  public:
-  Simulation(const CaseDefinition& c, const RunOptions& o);
+  // comm: the ranks that run the case together, each its slab of it (run/rank_domain.h); all of
+  // them construct the simulation and call run() (or step()) alike. The world of an MPI launcher by
+  // default: one rank without one.
+  Simulation(const CaseDefinition& c, const RunOptions& o,
+             const parallel::Communicator& comm = parallel::Communicator::world());
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;

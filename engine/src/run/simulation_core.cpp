@@ -4,6 +4,9 @@
 #include <bit>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
+#include <optional>
+#include <string_view>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -19,6 +22,7 @@
 #include "platform/gpu_runtime.h"
 #include "platform/host_staging.h"
 #include "run/float_positions.h"
+#include "run/rank_domain.h"
 #include "run/step_graphs.h"
 #include "sph/plugin/errors.h"
 #include "sph/plugin/particle_code.h"
@@ -45,7 +49,9 @@ struct CoreCheckpoint {
 template <typename T>
 class SimulationCore final : public Simulation::Impl {
  public:
-  SimulationCore(const CaseDefinition& c, const RunOptions& o, Device d, NeighbourPlugin neighbours) {
+  SimulationCore(const CaseDefinition& c, const RunOptions& o, Device d, NeighbourPlugin neighbours,
+                 const parallel::Communicator& comm)
+      : comm_(comm) {
     p = runParameters(c, o, neighbours.options());
     opts = o;
     timeMax = p.timeMax;
@@ -83,8 +89,17 @@ class SimulationCore final : public Simulation::Impl {
         }
       inOut_->setNewParticleCode(code::make(false, bufferMk));
     }
-    // Inlets create particles: room for memoryresize's size0 times their full buffers more.
-    const uint32_t capacity = count + (inOut_ ? inOut_->initialRoom() : 0);
+    std::optional<RankLayout> layout;
+    if (!comm.single()) {
+      if (const std::string why = rankRefusal(c); !why.empty())
+        throw InputError(fmt::format("{}: this case cannot run over {} ranks yet: {}; run it on one rank", c.path,
+                                     comm.size(), why));
+      layout = planRanks(c, p, neighbours.strategy->haloReach(p.support), comm);
+    }
+    // Inlets create particles: room for memoryresize's size0 times their full buffers more. A
+    // rank of several holds its slab's particles and halo, and the arrays grow when it must.
+    const uint32_t capacity = layout ? uint32_t(std::min<uint64_t>(count, layout->expectedParticles() * 5 / 4 + 1024))
+                                     : count + (inOut_ ? inOut_->initialRoom() : 0);
     ParticleArrayNeeds needs;
     needs.posPre = p.stepAlgorithm == 2;
     needs.shift = shifting();
@@ -97,6 +112,17 @@ class SimulationCore final : public Simulation::Impl {
     state_ = std::make_unique<ParticleState<T>>(d, capacity, needs, ops_.get());
     setupLap("device arrays");
     const ParticleOrder order = planParticleOrder(c);
+    if (layout) {
+      // This rank's particles, in the engine's order; their ids are those of a run on one rank.
+      const int axis = layout->plan.axis;
+      for (uint32_t i = 0; i < count; ++i)
+        if (layout->ownerOf(caseAlong(c, order.caseOf(i), axis)) == comm.rank()) mine_.push_back(i);
+      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout);
+      // The halo across a periodic seam along the slab axis comes shifted by the period: pairs
+      // take plain distances there, and migration wraps the particles that cross it.
+      consts_.periodic.length[axis] = T(0);
+      ops_->combineDtMaximaWith([&comm](double* m) { comm.maximumInPlace(m, 3); });
+    }
     setupLap("particle order");
     if (!c.floatings.empty()) {
       floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, capacity, o.threads);
@@ -117,7 +143,8 @@ class SimulationCore final : public Simulation::Impl {
     setupLap("neighbour plugin");
 
     // Timed runs replay too: the phase timers' events become nodes of the graph (platform/phase_timers.h).
-    if (d == Device::Gpu && o.stepGraphs) graphs_ = makeStepGraphs();
+    // Not over several ranks: each pass waits for the exchange between them.
+    if (d == Device::Gpu && o.stepGraphs && !ranks_) graphs_ = makeStepGraphs();
     if (!c.motions.empty()) motion_ = std::make_unique<BoundaryMotion<T>>(c, p, d, o.threads);
     if (!p.shiftZones.empty()) {
       shiftZones_.allocate(d, p.shiftZones.size(), "the shifting zones");
@@ -205,10 +232,18 @@ class SimulationCore final : public Simulation::Impl {
     dt = s.dt;
     dtNext_ = s.dtNext;
     dtMinHits += s.dtMinHit;
-    particleSteps += state_->n - parked_;
+    particleSteps += ranks_ ? globalParticles_ : state_->n - parked_;
     t += dt;
     ++stepCount;
-    const ExclusionCounts now{s.excludedOutOfDomain, s.excludedDensity};
+    ExclusionCounts now{s.excludedOutOfDomain, s.excludedDensity};
+    if (ranks_) {
+      // Every rank learns the run's exclusions, so that all of them go through excludeParticles.
+      ScopedPhase ph(timer.get(), "MPI-Reduce", PhaseGroup::Other);
+      uint64_t counts[2] = {now.outOfDomain, now.density};
+      comm_.sumInPlace(counts, 2);
+      now = {uint32_t(counts[0]), uint32_t(counts[1])};
+      globalParticles_ -= now.total();
+    }
     if (now.total() > 0) excludeParticles(now);
     if (inOut_) inOutStep();
   }
@@ -258,6 +293,7 @@ class SimulationCore final : public Simulation::Impl {
   std::string stepGraphSummary() const override {
     if (device != Device::Gpu) return "off (cpu)";
     if (!opts.stepGraphs) return "off (--no-graphs)";
+    if (ranks_) return "off (several ranks)";
     return fmt::format("{} ({} recorded, {} steps replayed{}{})", graphs_->enabled() ? "on" : "off",
                        graphs_->recordings(), graphs_->replays(), graphs_->enabled() ? "" : ": ",
                        graphs_->disabledReason());
@@ -273,10 +309,11 @@ class SimulationCore final : public Simulation::Impl {
     state_->cur.velrho.downloadTo(h.velrho.reserve(device, all, what), all, "downloading velocities");
     state_->cur.code.downloadTo(h.code.reserve(device, all, what), all, "downloading particle codes");
     state_->cur.id.downloadTo(h.id.reserve(device, all, what), all, "downloading particle ids");
-    // Parked particles were excluded: they are not part of the state.
+    // Parked particles were excluded: they are not part of the state; halo copies are another
+    // rank's.
     h.rows.clear();
     for (uint32_t i = 0; i < all; ++i)
-      if (!code::isParked(h.code[i])) h.rows.push_back(i);
+      if (!code::isParked(h.code[i]) && !code::isHalo(h.code[i])) h.rows.push_back(i);
     const uint32_t n = uint32_t(h.rows.size());
     s.time = t;
     s.pos.resize(3 * size_t(n));
@@ -302,6 +339,7 @@ class SimulationCore final : public Simulation::Impl {
       const uint32_t mi = code::mkIndex(c);
       s.mk[r] = mi < mks.size() ? mks[mi].mk : -1;
     }
+    if (ranks_) gatherSnapshot(comm_, s);
   }
 
   const InOutTotals* inOutTotals() const override { return inOut_ ? &inOut_->totals : nullptr; }
@@ -316,16 +354,19 @@ class SimulationCore final : public Simulation::Impl {
     return inOut_->zsurfColumnsNow(zone);
   }
   const DtLog* dtLog() const override { return dtLog_.get(); }
-  uint64_t particlesNow() const override { return state_->n - parked_; }
+  const parallel::Communicator& communicator() const override { return comm_; }
+  const RankExchangeTotals* rankExchangeTotals() const override { return ranks_ ? &ranks_->totals() : nullptr; }
+  uint64_t particlesNow() const override { return ranks_ ? globalParticles_ : state_->n - parked_; }
 
   size_t engineDeviceBytes() const override {
     if (device != Device::Gpu) return 0;
     return state_->bytes() + (floating_ ? floating_->bytes() : 0) + (deviceGauges_ ? deviceGauges_->deviceBytes() : 0);
   }
 
-  // GPU runs sum the gauges on the device (gauges/device_gauges.h); CPU runs bin a snapshot.
+  // GPU runs sum the gauges on the device (gauges/device_gauges.h); CPU runs bin a snapshot, and
+  // so do runs over several ranks, on rank 0, of the snapshot gathered from every rank.
   GaugeSource& gaugeSource() override {
-    if (device == Device::Gpu) {
+    if (device == Device::Gpu && !ranks_) {
       if (!deviceGauges_)
         deviceGauges_ = std::make_unique<DeviceGaugeSource<T>>([this] { return state_->view(); }, gaugeParams_);
       return *deviceGauges_;
@@ -408,6 +449,14 @@ class SimulationCore final : public Simulation::Impl {
     std::copy(lo, lo + 3, ctx.domainMin);
     std::copy(hi, hi + 3, ctx.domainMax);
     std::copy(p.periodic, p.periodic + 3, ctx.periodic);
+    if (ranks_) {
+      // The halo lies up to the reach beyond the slab, across a periodic seam too (shifted), and
+      // the strategy sees plain distances along the slab axis.
+      const RankLayout& l = ranks_->layout();
+      ctx.periodic[l.plan.axis] = false;
+      ctx.domainMin[l.plan.axis] -= l.reach;
+      ctx.domainMax[l.plan.axis] += l.reach;
+    }
     ctx.capacity = capacity;
     ctx.threads = o.threads;
     ctx.reorderer = state_.get();
@@ -442,9 +491,9 @@ class SimulationCore final : public Simulation::Impl {
   void uploadMdbcArrays(const CaseDefinition& c, const ParticleOrder& order, uint32_t n) {
     auto& s = state_->cur;
     std::vector<Real4<T>> normal(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      const Vec3d& v = c.normals[order.caseOf(i)];
-      normal[i] = {T(v.x), T(v.y), T(v.z), T(0)};
+    for (uint32_t e = 0; e < n; ++e) {
+      const Vec3d& v = c.normals[order.caseOf(engineIndex(e))];
+      normal[e] = {T(v.x), T(v.y), T(v.z), T(0)};
     }
     s.normal.upload(normal, "uploading boundary normals");
     if (p.mdbc2()) s.tangent.upload(std::vector<Real4<T>>(n), "clearing the mDBC2 tangential velocities");
@@ -452,13 +501,16 @@ class SimulationCore final : public Simulation::Impl {
       s.motionAce.upload(std::vector<Real4<T>>(n), "clearing the mDBC2 walls' accelerations");
   }
 
+  // The engine index of the e-th particle this rank holds at the start.
+  uint32_t engineIndex(uint32_t e) const { return ranks_ ? mine_[e] : e; }
+
   void upload(const CaseDefinition& c, const ParticleOrder& order) {
-    const uint32_t n = uint32_t(c.positions.size());
+    const uint32_t n = ranks_ ? uint32_t(mine_.size()) : uint32_t(c.positions.size());
     // GenCase's output gives each particle's initial velocity and density; a generated case
     // starts at rest with the density of <rhopgradient>.
     std::unique_ptr<double[]> computedRho;
     if (c.densities.empty()) {
-      computedRho.reset(new double[n]);
+      computedRho.reset(new double[c.positions.size()]);
       initialDensity(c, p, computedRho.get());
     }
     auto rho = [&](uint32_t k) { return computedRho ? computedRho[k] : double(c.densities[k]); };
@@ -472,7 +524,7 @@ class SimulationCore final : public Simulation::Impl {
                     uint32_t* id) {
 #pragma omp parallel for schedule(static)
       for (int64_t e = 0; e < int64_t(count); ++e) {
-        const uint32_t i = first + uint32_t(e);
+        const uint32_t i = engineIndex(first + uint32_t(e));
         const uint32_t k = order.caseOf(i);
         const Vec3d& v = c.positions[k];
         const double x[3] = {v.x, v.y, v.z};
@@ -522,7 +574,9 @@ class SimulationCore final : public Simulation::Impl {
     if (sps()) s.spsTau.upload(std::vector<SymTensor<T>>(n), "clearing the SPS stresses");  // zero before the first pass
     if (p.mdbc()) uploadMdbcArrays(c, order, n);
     state_->n = n;
-    state_->nBound = order.nBound;
+    state_->nBound =
+        ranks_ ? uint32_t(std::lower_bound(mine_.begin(), mine_.end(), order.nBound) - mine_.begin()) : order.nBound;
+    globalParticles_ = c.positions.size();
     ops_->computePressure(s.pos.data(), s.velrho.data(), n, consts_);  // the integrators keep it up to date
     setupLap("uploads");
   }
@@ -545,6 +599,13 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   void prepareForces() {
+    if (ranks_) {
+      // Every pass sees its neighbours where they are now: migrated particles and a new halo.
+      ScopedPhase ph(timer.get(), "MPI-Halo", PhaseGroup::Other);
+      ranks_->exchange(*state_, needs_);
+      parked_ = 0;  // dropped by the exchange
+      particlesChanged_ = true;
+    }
     // pos.w already holds the pressure: computed at the start and by every integrator step.
     strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
     particlesChanged_ = false;
@@ -615,7 +676,7 @@ class SimulationCore final : public Simulation::Impl {
   void computeDt(DtPass pass) {
     ScopedPhase ph(timer.get(), "SU-DtVariable", PhaseGroup::Other);
     DtRule rule = dtRule_;
-    if (inOut_) rule.inOutCode = state_->cur.code.data();  // moves with every reorder
+    if (inOut_ || ranks_) rule.code = state_->cur.code.data();  // moves with every reorder
     ops_->computeDt(state_->ace.data(), state_->viscdt.data(), state_->cur.velrho.data(), state_->nBound, state_->n,
                     rule, pass, stepCount == 0);
   }
@@ -663,13 +724,29 @@ class SimulationCore final : public Simulation::Impl {
     const auto pos = state_->spare.pos.download(gone, "downloading excluded particles");
     const auto vr = state_->spare.velrho.download(gone, "downloading excluded particles");
     const auto id = state_->spare.id.download(gone, "downloading excluded particles");
-    std::string diverged;
-    int divergedCount = 0;
+    std::vector<ExcludedParticle> fresh(gone);
     for (uint32_t k = 0; k < gone; ++k) {
       const bool outside = exclusionReason(pos[k], vr[k].w, limits_) == 1;
-      excludedLog.push_back({t, id[k], double(pos[k].x), double(pos[k].y), double(pos[k].z), double(vr[k].x),
-                             double(vr[k].y), double(vr[k].z), double(vr[k].w), outside ? "out-of-domain" : "density"});
-      const ExcludedParticle& x = excludedLog.back();
+      fresh[k] = {t,
+                  id[k],
+                  double(pos[k].x),
+                  double(pos[k].y),
+                  double(pos[k].z),
+                  double(vr[k].x),
+                  double(vr[k].y),
+                  double(vr[k].z),
+                  double(vr[k].w),
+                  outside ? "out-of-domain" : "density"};
+    }
+    // Every rank logs (and judges) the run's exclusions, in the order of their ids whatever rank
+    // or place they were at.
+    if (ranks_) fresh = everyRanksExclusions(fresh);
+    std::sort(fresh.begin(), fresh.end(),
+              [](const ExcludedParticle& a, const ExcludedParticle& b) { return a.id < b.id; });
+    std::string diverged;
+    int divergedCount = 0;
+    for (const ExcludedParticle& x : fresh) {
+      excludedLog.push_back(x);
       // Leaving the domain or the density range is physics; a non-finite value, or a speed
       // beyond the speed of sound that weak compressibility assumes far away, is the
       // simulation blowing up (a time step too large, a parameter that cannot work).
@@ -693,6 +770,7 @@ class SimulationCore final : public Simulation::Impl {
                                  "PartsOutMax={} allows (out of domain {}, density out of range {})",
                                  excluded.total(), nFluidInitial, t, p.partsOutMax, excluded.outOfDomain,
                                  excluded.density));
+    if (gone == 0) return;  // another rank's
     if (parking_.axis < 0) {
       compact(code::kExcludedBit);
       return;
@@ -702,6 +780,29 @@ class SimulationCore final : public Simulation::Impl {
     // At most ~0.2% of the particles wait: WaveMake then compacts every ~200 steps instead of
     // every other step.
     if (parked_ >= std::max<uint32_t>(256, state_->n / 512)) compact(code::kParkedBit);
+  }
+
+  // The exclusions of every rank (`mine`: this rank's), on every rank.
+  std::vector<ExcludedParticle> everyRanksExclusions(const std::vector<ExcludedParticle>& mine) const {
+    struct Packed {
+      double time, x, y, z, vx, vy, vz, rho;
+      uint32_t id, outside;
+    };
+    std::vector<uint8_t> bytes(mine.size() * sizeof(Packed));
+    for (size_t k = 0; k < mine.size(); ++k) {
+      const ExcludedParticle& e = mine[k];
+      const Packed q{e.time, e.x,  e.y,   e.z,  e.vx,
+                     e.vy,   e.vz, e.rho, e.id, std::string_view(e.reason) == "out-of-domain"};
+      std::memcpy(bytes.data() + k * sizeof(Packed), &q, sizeof q);
+    }
+    const std::vector<uint8_t> all = comm_.gatherBytes(bytes);
+    std::vector<ExcludedParticle> out(all.size() / sizeof(Packed));
+    for (size_t k = 0; k < out.size(); ++k) {
+      Packed q;
+      std::memcpy(&q, all.data() + k * sizeof(Packed), sizeof q);
+      out[k] = {q.time, q.id, q.x, q.y, q.z, q.vx, q.vy, q.vz, q.rho, q.outside ? "out-of-domain" : "density"};
+    }
+    return out;
   }
 
   // <savedt>: the step that just ended (it started at t), from the maxima of its last force pass
@@ -895,6 +996,10 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<SnapshotGaugeSource> hostGauges_;
   ParticleSnapshot gaugeFrame_;  // CPU runs: the snapshot the gauges bin
   std::unique_ptr<StepGraphs> graphs_;  // GPU runs unless --no-graphs (see the constructor)
+  const parallel::Communicator& comm_;
+  std::unique_ptr<RankExchange<T>> ranks_;  // runs over several ranks only
+  std::vector<uint32_t> mine_;              // with ranks_: the engine indices this rank starts with
+  uint64_t globalParticles_ = 0;            // with ranks_: the run's particles on every rank
 };
 
 }  // namespace
@@ -929,11 +1034,11 @@ SimParameters runParameters(const CaseDefinition& c, const RunOptions& o, const 
   return p;
 }
 
-std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,
-                                                     Device device, NeighbourPlugin plugin) {
+std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o, Device device,
+                                                     NeighbourPlugin plugin, const parallel::Communicator& comm) {
   if (o.precision == Precision::Double)
-    return std::make_unique<SimulationCore<double>>(c, o, device, std::move(plugin));
-  return std::make_unique<SimulationCore<float>>(c, o, device, std::move(plugin));
+    return std::make_unique<SimulationCore<double>>(c, o, device, std::move(plugin), comm);
+  return std::make_unique<SimulationCore<float>>(c, o, device, std::move(plugin), comm);
 }
 
 }  // namespace sph

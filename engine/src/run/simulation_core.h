@@ -18,11 +18,13 @@
 #include "output/checkpoint.h"
 #include "output/output.h"
 #include "output/part_filter.h"
+#include "parallel/communicator.h"
 #include "platform/phase_timers.h"
 #include "platform/plugin_loader.h"
 #include "run/engine_ops.h"
 #include "run/neighbour_plugin.h"
 #include "run/particle_state.h"
+#include "run/rank_domain.h"
 #include "run/relaxation_zones.h"
 #include "run/run_output.h"
 #include "run/simulation.h"
@@ -64,6 +66,10 @@ class Simulation::Impl : public OutputSource {
   Device where() const { return device; }
   const PluginInfo& pluginInfo() const { return plugin; }
   const NeighbourStrategy& neighbours() const { return *strategy; }
+  // The ranks that run the case together (one without an MPI launcher).
+  virtual const parallel::Communicator& communicator() const = 0;
+  // Runs over several ranks: what this rank's exchanges moved; null on one rank.
+  virtual const RankExchangeTotals* rankExchangeTotals() const { return nullptr; }
   RecordingTimer& phaseTimer() const { return *timer; }
   uint32_t boundInitially() const { return nBoundInitial; }
   uint32_t fluidInitially() const { return nFluidInitial; }
@@ -126,7 +132,8 @@ class Simulation::Impl : public OutputSource {
   std::chrono::steady_clock::time_point setupLapStart_ = std::chrono::steady_clock::now();
 };
 
-std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o,
-                                                     Device device, NeighbourPlugin plugin);
+// comm: the ranks the case is divided among (run/rank_domain.h); one rank runs it whole.
+std::unique_ptr<Simulation::Impl> makeSimulationCore(const CaseDefinition& c, const RunOptions& o, Device device,
+                                                     NeighbourPlugin plugin, const parallel::Communicator& comm);
 
 }  // namespace sph

@@ -51,7 +51,7 @@ GpuRun runOnGpu(const GaugeCase& gc, Precision precision) {
   o.precision = precision;
   o.writeOutput = false;
   o.progress = false;
-  r.core = makeSimulationCore(r.c, o, Device::Gpu, loadNeighbourPlugin(r.c, o));
+  r.core = makeSimulationCore(r.c, o, Device::Gpu, loadNeighbourPlugin(r.c, o), parallel::Communicator::self());
   for (int s = 0; s < gc.steps; ++s) r.core->step();
   return r;
 }

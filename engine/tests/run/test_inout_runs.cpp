@@ -45,15 +45,6 @@ uint64_t extraNumber(const RunReport& r, const std::string& key) {
   return std::stoull(it->second);
 }
 
-// The particle count of a legacy VTK file (its POINTS line).
-uint64_t vtkPoints(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("POINTS ", 0) == 0) return std::stoull(line.substr(7));
-  throw std::runtime_error(fmt::format("no POINTS in {}", file.string()));
-}
-
 ChannelRun runChannel(const std::string& folder, Device device, const std::string& neighbours, double timeMax,
                       const std::string& xmlEdit = "", const std::string& xmlWith = "",
                       const std::string& caseName = "Channel2D") {
@@ -88,7 +79,7 @@ ChannelRun runChannel(const std::string& folder, Device device, const std::strin
     std::snprintf(name, sizeof name, "Part_%04d.vtk", part);
     const auto f = dir / "out" / "vtk" / name;
     if (!std::filesystem::exists(f)) break;
-    r.partCounts.push_back(vtkPoints(f));
+    r.partCounts.push_back(test::vtkPointCount(f));
   }
   for (const GaugeSpec& g : c.gauges.items) {
     std::ifstream in(dir / "out" / "gauges" / fmt::format("{}.csv", g.name));

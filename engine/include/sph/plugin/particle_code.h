@@ -36,6 +36,10 @@ inline constexpr uint32_t kInOutZoneShift = 20;
 inline constexpr uint32_t kInOutZoneMask = 0xFu << kInOutZoneShift;
 inline constexpr uint32_t kInOutZones = 16;
 inline constexpr uint32_t kInOutSpawnBit = 1u << 19;
+// A run over several ranks (engine/src/parallel): a copy of a particle that another rank owns,
+// within reach of this rank's slab. Force passes see it as a neighbour; nothing advances it, no
+// time step or exclusion counts it, no output writes it; it is replaced before each pass.
+inline constexpr uint32_t kHaloBit = 1u << 18;
 inline constexpr uint32_t kMkIndexMask = 0xFFFFu;
 
 SPH_HD inline bool isBound(uint32_t c) { return (c & kBoundBit) != 0; }
@@ -45,6 +49,7 @@ SPH_HD inline bool isParked(uint32_t c) { return (c & kParkedBit) != 0; }
 SPH_HD inline bool isMoving(uint32_t c) { return (c & kMovingBit) != 0; }
 SPH_HD inline uint32_t mkIndex(uint32_t c) { return c & kMkIndexMask; }
 SPH_HD inline bool isInOut(uint32_t c) { return (c & kInOutBit) != 0; }
+SPH_HD inline bool isHalo(uint32_t c) { return (c & kHaloBit) != 0; }
 SPH_HD inline uint32_t inOutZone(uint32_t c) { return (c & kInOutZoneMask) >> kInOutZoneShift; }
 // c as a buffer particle of zone `zone` (its mk kept).
 SPH_HD inline uint32_t toInOut(uint32_t c, uint32_t zone) {

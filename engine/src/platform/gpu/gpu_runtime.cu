@@ -29,6 +29,15 @@ std::string& unavailableReason() {
 
 bool available() { return unavailableReason().empty(); }
 
+int useDeviceOfLocalRank(int localRank) {
+  if (!available()) return -1;
+  int count = 0;
+  SPH_CUDA_CHECK(cudaGetDeviceCount(&count), "counting the devices");
+  const int dev = localRank % count;
+  SPH_CUDA_CHECK(cudaSetDevice(dev), "choosing this rank's device");
+  return dev;
+}
+
 namespace {
 
 // SPH_DEVICE_MEMORY_LIMIT: bytes, or a number with K, M, G or T (powers of 1024, "GiB" or "G").

@@ -1,5 +1,7 @@
 // CUDA implementation of the engine's per-particle passes (see run/engine_ops.h). Each kernel is a
 // thin loop body around the shared header-only physics.
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 
 #include <cub/device/device_partition.cuh>
@@ -33,16 +35,20 @@ __global__ void pressureKernel(Real4<T>* __restrict__ pos, const Real4<T>* __res
 // leaves it on the device for the integrator, and clears the terms for the next pass (and, at
 // a step's first pass, this step's exclusion counts). One launch and no memset per step: at
 // DamBreak2D's 21k particles a step is bound by launches, not by the device.
+// maximaOnly (runs over several ranks): the last block leaves the maxima for the host to combine
+// with the other ranks' and finishDtKernel computes dt from them.
+__device__ void finishPassDt(StepScalars* __restrict__ out, const DtRule& rule, DtPass pass, bool firstStep);
+
 template <typename T>
 __global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__ viscdt,
                          const Real4<T>* __restrict__ velrho, uint32_t nBound, uint32_t n, DtRule rule, DtPass pass,
-                         bool firstStep, StepScalars* __restrict__ out) {
+                         bool firstStep, bool maximaOnly, StepScalars* __restrict__ out) {
   __shared__ double sA[kBlock / 32], sV[kBlock / 32], sU[kBlock / 32];
   __shared__ bool last;
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double a2 = 0, v = 0, u2 = 0;
   if (i < n) {
-    const DtTerms t = particleDtTerms(i, nBound, ace, viscdt, velrho, rule.velocityOfAll, rule.inOutCode);
+    const DtTerms t = particleDtTerms(i, nBound, ace, viscdt, velrho, rule.velocityOfAll, rule.code);
     a2 = t.ace2;
     v = t.viscdt;
     u2 = t.vel2;
@@ -73,6 +79,15 @@ __global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__
   }
   __syncthreads();
   if (!last || threadIdx.x != 0) return;
+  if (maximaOnly) {
+    out->dtBlocksDone = 0;
+    return;
+  }
+  finishPassDt(out, rule, pass, firstStep);
+}
+
+// dt from the maxima in `out` set where `pass` says; the maxima cleared for the next pass.
+__device__ void finishPassDt(StepScalars* __restrict__ out, const DtRule& rule, DtPass pass, bool firstStep) {
   // Volatile reads: the other blocks' atomics are in L2, not in this SM's L1.
   const volatile StepScalars* s = out;
   const auto bits = [](unsigned long long b) { return doubleFromBits(b); };
@@ -96,6 +111,10 @@ __global__ void dtKernel(const Real4<T>* __restrict__ ace, const T* __restrict__
     out->excludedDensity = 0;
   }
   out->dtBlocksDone = 0;
+}
+
+__global__ void finishDtKernel(DtRule rule, DtPass pass, bool firstStep, StepScalars* __restrict__ out) {
+  finishPassDt(out, rule, pass, firstStep);
 }
 
 template <typename T>
@@ -255,8 +274,28 @@ class GpuOps final : public EngineOps<T> {
   void computeDt(const Real4<T>* ace, const T* viscdt, const Real4<T>* velrho, uint32_t nBound, uint32_t n,
                  const DtRule& rule, DtPass pass, bool firstStep) override {
     // At least one block, so that dt is computed (and the scalars cleared) without particles too.
+    const bool combined = bool(this->combineDtMaxima_);
     SPH_LAUNCH("computing the time step", n > 0 ? n : 1, kBlock, 0, dtKernel<T>, ace, viscdt, velrho, nBound, n, rule,
-               pass, firstStep, scalars_.data());
+               pass, firstStep, combined, scalars_.data());
+    if (!combined) return;
+    // The maxima to the host, combined with the other ranks', and back: a wait for the device at
+    // each force pass, which a run over several ranks pays anyway for its halo.
+    static_assert(offsetof(StepScalars, maxVel2Bits) == 2 * sizeof(unsigned long long), "the maxima are adjacent");
+    StepScalars* s = scalars_.data();
+    SPH_CUDA_CHECK(cudaMemcpyAsync(&host_->maxAce2Bits, &s->maxAce2Bits, 3 * sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, 0),
+                   "reading the time-step maxima");
+    SPH_CUDA_CHECK(cudaStreamSynchronize(0), "waiting for the time-step maxima");
+    double m[3] = {std::bit_cast<double>(host_->maxAce2Bits), std::bit_cast<double>(host_->maxViscdtBits),
+                   std::bit_cast<double>(host_->maxVel2Bits)};
+    this->combineDtMaxima_(m);
+    host_->maxAce2Bits = std::bit_cast<unsigned long long>(m[0]);
+    host_->maxViscdtBits = std::bit_cast<unsigned long long>(m[1]);
+    host_->maxVel2Bits = std::bit_cast<unsigned long long>(m[2]);
+    SPH_CUDA_CHECK(
+        cudaMemcpy(&s->maxAce2Bits, &host_->maxAce2Bits, 3 * sizeof(unsigned long long), cudaMemcpyHostToDevice),
+        "writing the combined time-step maxima");
+    SPH_LAUNCH("computing the time step from every rank's maxima", 1, 1, 0, finishDtKernel, rule, pass, firstStep, s);
   }
 
   void verletStep(const IntegratorArrays<T>& a, const PhysicsConstants<T>& c, bool euler, uint32_t* code,

@@ -1,0 +1,109 @@
+// One case over all the ranks of the launch gives what it gives on one rank: every particle
+// within 1e-5 dp of its place after 1000 steps in double precision, the same particles left
+// (none lost, none excluded by one run alone), the same time reached. Only the order of each
+// particle's neighbour sums differs between the two runs (the ranks hold their particles in
+// another order), so the states differ by round-off grown over the steps (about 1e-12 dp here);
+// 1e-5 dp is the bound. A particle that misses a neighbour near a slab's boundary, or a
+// rank stepping by its own dt, soon makes a difference of that size.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include "case/loader.h"
+#include "parallel/communicator.h"
+#include "platform/gpu_runtime.h"
+#include "run/simulation.h"
+
+namespace sph {
+namespace {
+
+constexpr int kSteps = 1000;
+
+// A case of the comparison, small enough that 1000 steps take seconds on one core.
+struct RankCase {
+  const char* label;
+  const char* path;  // under the source tree
+  double dp;         // 0: the case's
+  const char* neighbours;
+};
+
+const RankCase kCases[] = {
+    // 3D, the Verlet integrator, DBC walls, slabs across the falling column: 1,800 particles.
+    {"DamBreakCells", "testcases/DamBreak.xml", 0.05, "cell"},
+    {"DamBreakVerletLists", "testcases/DamBreak.xml", 0.05, "verlet"},
+    // 2D, periodic along the slab axis: the first and last ranks are neighbours across the seam.
+    {"PoiseuillePeriodicAcrossRanks", "engine/tests/data/dualsphysics/Poiseuille_Def.xml", 0, "cell"},
+    // 2D, the symplectic integrator (two exchanges a step), mDBC walls (the halo reaches the ghost
+    // nodes' fluid too).
+    {"TiltedTankMdbcSymplectic", "engine/tests/data/MdbcTiltedTank2D_Def.xml", 0, "verlet"},
+};
+
+// CPU ranks, or with SPH_RANK_TESTS_DEVICE=gpu each rank on its GPU (several may share one).
+Device testDevice() {
+  const char* d = std::getenv("SPH_RANK_TESTS_DEVICE");
+  return d && std::string(d) == "gpu" ? Device::Gpu : Device::Cpu;
+}
+
+struct RunResult {
+  ParticleSnapshot state;  // rank 0's is the whole run's
+  double time = 0;
+  uint64_t steps = 0, particles = 0;
+};
+
+RunResult runOn(const CaseDefinition& c, RunOptions o, const parallel::Communicator& comm) {
+  o.device = testDevice();
+  o.threads = 1;
+  o.precision = Precision::Double;
+  o.maxSteps = kSteps;
+  o.writeOutput = false;
+  o.progress = false;
+  Simulation sim(c, o, comm);
+  while (!sim.finished()) sim.step();
+  return {sim.snapshot(), sim.time(), sim.steps(), sim.activeParticles()};
+}
+
+class RanksRun : public ::testing::TestWithParam<RankCase> {};
+
+TEST_P(RanksRun, MatchesOneRank) {
+  const RankCase& k = GetParam();
+  const parallel::Communicator& world = parallel::Communicator::world();
+  if (world.single()) GTEST_SKIP() << "one rank: nothing to compare (CTest starts this test on 2, 3 and 4 ranks)";
+  if (testDevice() == Device::Gpu && !gpu::available()) GTEST_SKIP() << "no usable GPU";
+  LoadOptions load;
+  if (k.dp > 0) load.dpOverride = k.dp;
+  const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/" + k.path, load);
+  RunOptions o;
+  o.neighbours = k.neighbours;
+  const RunResult all = runOn(c, o, world);
+  if (world.rank() != 0) return;  // rank 0 holds the whole state and checks it
+  const RunResult one = runOn(c, o, parallel::Communicator::self());
+  EXPECT_EQ(all.steps, one.steps);
+  // The time steps come from maxima of sums in another order: the same to round-off.
+  EXPECT_NEAR(all.time, one.time, 1e-9 * one.time);
+  EXPECT_EQ(all.particles, one.particles);
+  ASSERT_EQ(all.state.count(), one.state.count());
+  std::map<uint32_t, size_t> byId;
+  for (size_t i = 0; i < one.state.count(); ++i) byId[one.state.id[i]] = i;
+  double worst = 0;
+  for (size_t i = 0; i < all.state.count(); ++i) {
+    const auto it = byId.find(all.state.id[i]);
+    ASSERT_NE(it, byId.end()) << "particle " << all.state.id[i] << " is not in the one-rank run";
+    for (int a = 0; a < 3; ++a)
+      worst = std::max(worst, std::abs(all.state.pos[3 * i + a] - one.state.pos[3 * it->second + a]));
+  }
+  const double dp = c.dp;
+  EXPECT_LT(worst, 1e-5 * dp) << world.size() << " ranks";
+  std::printf("[          ] %s on %d ranks (%s): %zu particles, largest difference %.3g dp after %d steps\n", k.label,
+              world.size(), deviceName(testDevice()), all.state.count(), worst / dp, kSteps);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, RanksRun, ::testing::ValuesIn(kCases),
+                         [](const ::testing::TestParamInfo<RankCase>& i) { return std::string(i.param.label); });
+
+}  // namespace
+}  // namespace sph
