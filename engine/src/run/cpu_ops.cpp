@@ -126,14 +126,20 @@ class CpuOps final : public EngineOps<T> {
   double stepDt() override { return s_.dt; }
   const double* dtLocation() const override { return &s_.dt; }
 
-  uint32_t partitionFlagged(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t flags) override {
+  uint32_t partitionByCode(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t mask, uint32_t value) override {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i)
-      if (!(code[i] & flags)) perm[kept++] = i;
+      if ((code[i] & mask) == value) perm[kept++] = i;
     uint32_t k = kept;
     for (uint32_t i = 0; i < n; ++i)
-      if (code[i] & flags) perm[k++] = i;
+      if ((code[i] & mask) != value) perm[k++] = i;
     return kept;
+  }
+
+  void markAlong(const Real4<T>* pos, const Real4<T>* posLo, uint32_t* code, uint32_t n, int axis, double below,
+                 double above, uint32_t bit) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = 0; i < int64_t(n); ++i) markAlongParticle(uint32_t(i), pos, posLo, code, axis, below, above, bit);
   }
 
   void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,

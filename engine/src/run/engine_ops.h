@@ -11,6 +11,7 @@
 #include "physics/damping_physics.h"
 #include "physics/relaxation_zone_physics.h"
 #include "physics/integrator_physics.h"
+#include "physics/position_split.h"
 #include "physics/shifting_zones.h"
 #include "physics/time_step.h"
 #include "sph/plugin/physics_constants.h"
@@ -51,6 +52,19 @@ SPH_HD SPH_FORCEINLINE void gatherParticle(uint32_t i, const ReorderArrays<T>& s
   if (s.tangent) d.tangent[i] = s.tangent[k];
   if (s.motionAce) d.motionAce[i] = s.motionAce[k];
   if (s.posLo) d.posLo[i] = s.posLo[k];
+}
+
+// One particle of EngineOps::markAlong().
+template <typename T>
+SPH_HD SPH_FORCEINLINE void markAlongParticle(uint32_t i, const Real4<T>* pos, const Real4<T>* posLo, uint32_t* code,
+                                              int axis, double below, double above, uint32_t bit) {
+  uint32_t c = code[i] & ~bit;
+  if (!(c & (code::kHaloBit | code::kParkedBit))) {
+    double x[3];
+    loadPosition(pos[i], posLo ? posLo + i : nullptr, x);
+    if (x[axis] < below || x[axis] >= above) c |= bit;
+  }
+  code[i] = c;
 }
 
 struct ExclusionCounts {
@@ -107,9 +121,18 @@ class EngineOps {
   // symplectic predictor.
   virtual void wrapPeriodic(Real4<T>* pos, Real4<T>* posLo, uint32_t nBound, uint32_t n,
                             const PeriodicBox<T>& box) = 0;
-  // perm = the particles of [0, n) without any bit of `flags` in their code, in their order, then
-  // the flagged ones (in any order); returns how many are kept. Runs where the particles are.
-  virtual uint32_t partitionFlagged(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t flags) = 0;
+  // perm = the particles of [0, n) whose code has (code & mask) == value, in their order, then the
+  // others (in any order); returns how many come first. Runs where the particles are.
+  virtual uint32_t partitionByCode(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t mask, uint32_t value) = 0;
+  // The particles without any bit of `flags` first (kept), the flagged ones after.
+  uint32_t partitionFlagged(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t flags) {
+    return partitionByCode(code, n, perm, flags, 0);
+  }
+  // Runs over several ranks (run/rank_domain.h): sets `bit` in the code of every particle of
+  // [0, n) that is neither a halo copy nor parked and whose coordinate along `axis` (pos + posLo)
+  // is below `below` or at or above `above`, and clears it in every other.
+  virtual void markAlong(const Real4<T>* pos, const Real4<T>* posLo, uint32_t* code, uint32_t n, int axis, double below,
+                         double above, uint32_t bit) = 0;
   // parkParticle(which[k], first + k) for k in [0, count): `which` lists particle indices
   // (where the particles live).
   virtual void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,

@@ -132,72 +132,73 @@ void forEachArray(ParticleArraySet<T>& a, F&& f) {
 }  // namespace
 
 template <typename T>
-void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs) {
-  const uint32_t n = s.n;
-  const int axis = layout_.plan.axis;
-  // Where each present array's element lies in a record, after the coordinate along the axis.
-  struct Field {
-    size_t size, offset;
-  };
-  std::vector<Field> fields;
-  size_t recordSize = sizeof(double);
+void RankExchange<T>::describe(ParticleState<T>& s) {
+  fields_.clear();
+  recordSize_ = sizeof(double);
   forEachArray(s.cur, [&](auto& a) {
     using U = std::remove_pointer_t<decltype(a.data())>;
-    fields.push_back({a.size() > 0 ? sizeof(U) : 0, recordSize});
-    if (a.size() > 0) recordSize += sizeof(U);
+    fields_.push_back({a.size() > 0 ? sizeof(U) : 0, recordSize_});
+    if (a.size() > 0) recordSize_ += sizeof(U);
   });
-  host_.resize(fields.size());
+  host_.resize(fields_.size());
+}
+
+template <typename T>
+parallel::Records RankExchange<T>::take(ParticleState<T>& s) {
+  parallel::Records r{recordSize_, 0, {}};
+  const uint32_t count =
+      ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kRankSendBit, code::kRankSendBit);
+  if (count == 0) return r;
+  ops_->gather(s.cur.reorderArrays(), s.spare.reorderArrays(), s.perm.data(), count);
   size_t k = 0;
-  forEachArray(s.cur, [&](auto& a) {
+  forEachArray(s.spare, [&](auto& a) {
     using U = std::remove_pointer_t<decltype(a.data())>;
     std::vector<uint8_t>& h = host_[k++];
     if (a.size() == 0) return;
-    h.resize(size_t(n) * sizeof(U));
-    a.downloadTo(reinterpret_cast<U*>(h.data()), n, "reading the particles for the ranks' exchange");
+    h.resize(size_t(count) * sizeof(U));
+    a.downloadTo(reinterpret_cast<U*>(h.data()), count, "reading the particles that go to other ranks");
   });
+  const int axis = layout_.plan.axis;
   const Real4<T>* pos = reinterpret_cast<const Real4<T>*>(host_[0].data());
-  const Real4<T>* lo = fields[1].size ? reinterpret_cast<const Real4<T>*>(host_[1].data()) : nullptr;
-  const uint32_t* code = reinterpret_cast<const uint32_t*>(host_[5].data());
-  const auto alongOf = [&](const Real4<T>& p, const Real4<T>* l) {
+  const Real4<T>* lo = fields_[1].size ? reinterpret_cast<const Real4<T>*>(host_[1].data()) : nullptr;
+  r.bytes.resize(size_t(count) * recordSize_);
+  for (uint32_t i = 0; i < count; ++i) {
+    uint8_t* rec = r.bytes.data() + size_t(i) * recordSize_;
     double x[3];
-    loadPosition(p, l, x);
-    return x[axis];
-  };
-
-  parallel::Records own{recordSize, 0, {}};
-  own.bytes.reserve(size_t(n) * recordSize);
-  std::vector<uint8_t> record(recordSize);
-  for (uint32_t i = 0; i < n; ++i) {
-    if (code[i] & (code::kHaloBit | code::kParkedBit)) continue;  // replaced; excluded
-    const double x = alongOf(pos[i], lo ? lo + i : nullptr);
-    std::memcpy(record.data(), &x, sizeof x);
-    for (size_t f = 0; f < fields.size(); ++f)
-      if (fields[f].size)
-        std::memcpy(record.data() + fields[f].offset, host_[f].data() + i * fields[f].size, fields[f].size);
-    own.append(record.data());
+    loadPosition(pos[i], lo ? lo + i : nullptr, x);
+    std::memcpy(rec, &x[axis], sizeof(double));
+    for (size_t f = 0; f < fields_.size(); ++f)
+      if (fields_[f].size)
+        std::memcpy(rec + fields_[f].offset, host_[f].data() + size_t(i) * fields_[f].size, fields_[f].size);
   }
-  parallel::ExchangeCounts moved, copied;
-  const parallel::Records mine = parallel::migrate(comm_, own, layout_.slab, &moved);
-  const parallel::Records halo = parallel::exchangeHalo(comm_, mine, layout_.slab, layout_.reach, &copied);
-
-  // The engine's order: boundaries first (own, then halo), then the rest (own, then halo).
-  const size_t codeOffset = fields[5].offset;
-  const auto bound = [&](const parallel::Records& r, size_t i) {
+  // Sent as they are: the copies' and the leavers' marks go with the arrays' own.
+  constexpr size_t kCode = 5;
+  for (uint32_t i = 0; i < count; ++i) {
     uint32_t c;
-    std::memcpy(&c, r.record(i) + codeOffset, sizeof c);
-    return code::isBound(c) && !code::isFloating(c);
-  };
-  const size_t total = mine.count() + halo.count();
+    uint8_t* at = r.bytes.data() + size_t(i) * recordSize_ + fields_[kCode].offset;
+    std::memcpy(&c, at, sizeof c);
+    c &= ~code::kRankSendBit;
+    std::memcpy(at, &c, sizeof c);
+  }
+  return r;
+}
+
+template <typename T>
+void RankExchange<T>::append(ParticleState<T>& s, const ParticleArrayNeeds& needs, const parallel::Records& r,
+                             bool halo) {
+  const size_t count = r.count();
+  if (count == 0) return;
+  const size_t total = size_t(s.n) + count;
   if (total > UINT32_MAX) throw RunError(fmt::format("rank {}: more than 2^32 particles and halo", comm_.rank()));
   if (total > s.cur.pos.size()) s.grow(uint32_t(std::min<size_t>(UINT32_MAX, total + total / 4 + 1024)), needs);
-  for (size_t f = 0; f < fields.size(); ++f) host_[f].resize(total * fields[f].size);
-  uint32_t slot = 0, nBound = 0;
-  const auto place = [&](const parallel::Records& r, size_t i, bool isHalo) {
+  const int axis = layout_.plan.axis;
+  for (size_t f = 0; f < fields_.size(); ++f) host_[f].resize(count * fields_[f].size);
+  for (size_t i = 0; i < count; ++i) {
     const uint8_t* rec = r.record(i);
-    for (size_t f = 0; f < fields.size(); ++f)
-      if (fields[f].size) std::memcpy(host_[f].data() + slot * fields[f].size, rec + fields[f].offset, fields[f].size);
-    Real4<T>* p = reinterpret_cast<Real4<T>*>(host_[0].data()) + slot;
-    Real4<T>* l = fields[1].size ? reinterpret_cast<Real4<T>*>(host_[1].data()) + slot : nullptr;
+    for (size_t f = 0; f < fields_.size(); ++f)
+      if (fields_[f].size) std::memcpy(host_[f].data() + i * fields_[f].size, rec + fields_[f].offset, fields_[f].size);
+    Real4<T>* p = reinterpret_cast<Real4<T>*>(host_[0].data()) + i;
+    Real4<T>* l = fields_[1].size ? reinterpret_cast<Real4<T>*>(host_[1].data()) + i : nullptr;
     // Across a periodic seam the record's coordinate was shifted by the period: so is the particle.
     const double to = r.along(i);
     double x[3];
@@ -206,39 +207,64 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
       const double shift = to - x[axis];
       x[axis] = to;
       storePosition(*p, l, x);
-      if (fields[4].size) {
-        Real4<T>& pre = reinterpret_cast<Real4<T>*>(host_[4].data())[slot];
+      if (fields_[4].size) {
+        Real4<T>& pre = reinterpret_cast<Real4<T>*>(host_[4].data())[i];
         (axis == 0 ? pre.x : axis == 1 ? pre.y : pre.z) += T(shift);
       }
     }
-    uint32_t& c = reinterpret_cast<uint32_t*>(host_[5].data())[slot];
-    c = isHalo ? (c | code::kHaloBit) : (c & ~code::kHaloBit);
-    ++slot;
-  };
-  for (int pass = 0; pass < 2; ++pass) {  // boundaries, then the rest
-    const bool wantBound = pass == 0;
-    for (size_t i = 0; i < mine.count(); ++i)
-      if (bound(mine, i) == wantBound) place(mine, i, false);
-    for (size_t i = 0; i < halo.count(); ++i)
-      if (bound(halo, i) == wantBound) place(halo, i, true);
-    if (wantBound) nBound = slot;
+    uint32_t& c = reinterpret_cast<uint32_t*>(host_[5].data())[i];
+    c = halo ? (c | code::kHaloBit) : (c & ~code::kHaloBit);
   }
-  k = 0;
+  size_t k = 0;
   forEachArray(s.cur, [&](auto& a) {
     using U = std::remove_pointer_t<decltype(a.data())>;
     const std::vector<uint8_t>& h = host_[k++];
-    if (a.size() == 0 || total == 0) return;
-    a.upload(reinterpret_cast<const U*>(h.data()), total, "writing the particles after the ranks' exchange");
+    if (a.size() == 0) return;
+    a.upload(reinterpret_cast<const U*>(h.data()), count, "writing the particles that came from other ranks", s.n);
   });
   s.n = uint32_t(total);
-  s.nBound = nBound;
-  ++s.reorders;
-  owned_ = uint32_t(mine.count());
+}
+
+template <typename T>
+void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs) {
+  describe(s);
+  const parallel::Slab& slab = layout_.slab;
+  const int axis = layout_.plan.axis;
+  const bool periodicRing = slab.periodic && comm_.size() > 1;
+  const bool lower = comm_.rank() > 0 || periodicRing, upper = comm_.rank() + 1 < comm_.size() || periodicRing;
+  constexpr double kNone = HUGE_VAL;
+  auto mark = [&](double below, double above) {
+    ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, axis, below, above,
+                    code::kRankSendBit);
+  };
+  // Leavers: past a boundary with a rank beyond it (an open axis's end slabs keep what leaves the
+  // domain there).
+  mark(lower ? slab.lo : -kNone, upper ? slab.hi : kNone);
+  const parallel::Records leaving = take(s);
+  // This rank keeps its own that stay, in their order.
+  const uint32_t kept = ops_->partitionFlagged(s.cur.code.data(), s.n, s.perm.data(),
+                                               code::kHaloBit | code::kParkedBit | code::kRankSendBit);
+  s.apply(s.perm.data(), s.n);
+  s.n = kept;
+  parallel::ExchangeCounts moved, copied;
+  const parallel::Records arrived = parallel::migrate(comm_, leaving, slab, &moved);
+  append(s, needs, arrived, false);
+  owned_ = s.n;
+  // The halo: copies of this rank's particles within reach of a boundary go to the rank beyond it.
+  mark(lower ? slab.lo + layout_.reach : -kNone, upper ? slab.hi - layout_.reach : kNone);
+  const parallel::Records near = take(s);
+  mark(-kNone, kNone);  // clears the marks
+  const parallel::Records halo = parallel::exchangeHalo(comm_, near, slab, layout_.reach, &copied);
+  append(s, needs, halo, true);
   halo_ = uint32_t(halo.count());
+  // The engine's order: boundaries (fixed and moving, own and halo) first.
+  s.nBound = ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kBoundBit | code::kFloatingBit,
+                                   code::kBoundBit);
+  s.apply(s.perm.data(), s.n);
   ++totals_.exchanges;
   totals_.haloParticles += halo_;
   totals_.migrated += moved.received;
-  totals_.bytesSent += (moved.sent + copied.sent) * recordSize;
+  totals_.bytesSent += (moved.sent + copied.sent) * recordSize_;
 }
 
 template class RankExchange<float>;

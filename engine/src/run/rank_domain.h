@@ -6,9 +6,9 @@
 // neighbour where it is now; the time step is the minimum of every rank's (EngineOps'
 // DtMaximaCombiner). A run on one rank does none of this.
 //
-// The exchange goes through the host: the rank's arrays are read, the particles travel as
-// records of every array (parallel/halo_exchange.h) and the arrays are written back in the
-// engine's order (boundaries first), the halo after the rank's own particles of each kind.
+// The exchange works where the particles are (EngineOps: marks, partitions and gathers on the
+// device in GPU runs): only the particles that leave and the halo copies travel to the host, as
+// records of every array (parallel/halo_exchange.h), and only those that arrive come back.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,7 @@
 #include "parallel/communicator.h"
 #include "parallel/halo_exchange.h"
 #include "parallel/slab_plan.h"
+#include "run/engine_ops.h"
 #include "run/particle_state.h"
 
 namespace sph {
@@ -63,12 +64,14 @@ struct RankExchangeTotals {
 template <typename T>
 class RankExchange {
  public:
-  RankExchange(const parallel::Communicator& comm, const RankLayout& layout) : comm_(comm), layout_(layout) {}
+  RankExchange(const parallel::Communicator& comm, const RankLayout& layout, EngineOps<T>* ops)
+      : comm_(comm), layout_(layout), ops_(ops) {}
 
-  // Before a force pass: drops the old halo and the parked particles, migrates the particles
-  // that left the slab, appends the new halo (flagged code::kHaloBit), and grows the arrays of
-  // `s` when they must (`needs` as allocated). Pointers into the arrays change; s.reorders
-  // counts it. Every rank calls it.
+  // Before a force pass: drops the old halo and the parked particles, sends the particles that
+  // left the slab to their new rank and takes in those that entered it, appends the new halo
+  // (flagged code::kHaloBit) and puts the boundaries first again. The arrays of `s` grow when
+  // they must (`needs` as allocated). Pointers into the arrays change; s.reorders counts it.
+  // Every rank calls it.
   void exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs);
 
   uint32_t owned() const { return owned_; }  // this rank's own particles after the last exchange
@@ -77,8 +80,23 @@ class RankExchange {
   const RankLayout& layout() const { return layout_; }
 
  private:
+  // The particles whose code has kRankSendBit, gathered where they are and read as records (the
+  // arrays keep them).
+  parallel::Records take(ParticleState<T>& s);
+  // Appends records after the particles [0, s.n), shifted as their coordinate along the axis
+  // says (across a periodic seam), flagged as halo copies or as this rank's own.
+  void append(ParticleState<T>& s, const ParticleArrayNeeds& needs, const parallel::Records& r, bool halo);
+  // Each present array's element size and offset in a record (after the coordinate, a double).
+  struct Field {
+    size_t size = 0, offset = 0;
+  };
+  void describe(ParticleState<T>& s);
+
   const parallel::Communicator& comm_;
   RankLayout layout_;
+  EngineOps<T>* ops_;
+  std::vector<Field> fields_;
+  size_t recordSize_ = 0;
   uint32_t owned_ = 0, halo_ = 0;
   RankExchangeTotals totals_;
   std::vector<std::vector<uint8_t>> host_;  // per array, reused between exchanges

@@ -117,7 +117,7 @@ class SimulationCore final : public Simulation::Impl {
       const int axis = layout->plan.axis;
       for (uint32_t i = 0; i < count; ++i)
         if (layout->ownerOf(caseAlong(c, order.caseOf(i), axis)) == comm.rank()) mine_.push_back(i);
-      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout);
+      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get());
       // The halo across a periodic seam along the slab axis comes shifted by the period: pairs
       // take plain distances there, and migration wraps the particles that cross it.
       consts_.periodic.length[axis] = T(0);

@@ -40,6 +40,9 @@ inline constexpr uint32_t kInOutSpawnBit = 1u << 19;
 // within reach of this rank's slab. Force passes see it as a neighbour; nothing advances it, no
 // time step or exclusion counts it, no output writes it; it is replaced before each pass.
 inline constexpr uint32_t kHaloBit = 1u << 18;
+// Within the engine's exchange between ranks only (never seen by a force pass): a particle that
+// leaves for another rank, or whose copy goes to one.
+inline constexpr uint32_t kRankSendBit = 1u << 17;
 inline constexpr uint32_t kMkIndexMask = 0xFFFFu;
 
 SPH_HD inline bool isBound(uint32_t c) { return (c & kBoundBit) != 0; }

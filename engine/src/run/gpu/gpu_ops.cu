@@ -184,12 +184,20 @@ __global__ void correctKernel(IntegratorArrays<T> a, PhysicsConstants<T> c, Step
 
 
 // Input of the exclusion partition: the particle index and whether it stays.
-__global__ void keepFlagsKernel(const uint32_t* __restrict__ code, uint32_t n, uint32_t flags,
+__global__ void keepFlagsKernel(const uint32_t* __restrict__ code, uint32_t n, uint32_t mask, uint32_t value,
                                 uint32_t* __restrict__ index, unsigned char* __restrict__ keep) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   index[i] = i;
-  keep[i] = (code[i] & flags) ? 0 : 1;
+  keep[i] = (code[i] & mask) == value ? 1 : 0;
+}
+
+template <typename T>
+__global__ void markAlongKernel(const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ posLo,
+                                uint32_t* __restrict__ code, uint32_t n, int axis, double below, double above,
+                                uint32_t bit) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) markAlongParticle(i, pos, posLo, code, axis, below, above, bit);
 }
 
 template <typename T>
@@ -334,11 +342,11 @@ class GpuOps final : public EngineOps<T> {
   const double* dtLocation() const override { return &scalars_.data()->dt; }
 
   // CUB's stable partition: kept particles first in order, excluded ones after (reversed).
-  uint32_t partitionFlagged(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t flags) override {
+  uint32_t partitionByCode(const uint32_t* code, uint32_t n, uint32_t* perm, uint32_t mask, uint32_t value) override {
     if (n == 0) return 0;
     index_.resize(n, "allocating the exclusion partition");
     keep_.resize(n, "allocating the exclusion partition");
-    SPH_LAUNCH("flagging excluded particles", n, kBlock, 0, keepFlagsKernel, code, n, flags, index_.data(),
+    SPH_LAUNCH("flagging particles for a partition", n, kBlock, 0, keepFlagsKernel, code, n, mask, value, index_.data(),
                keep_.data());
     size_t bytes = 0;
     SPH_CUDA_CHECK(cub::DevicePartition::Flagged(nullptr, bytes, index_.data(), keep_.data(), perm, kept_.data(),
@@ -352,6 +360,12 @@ class GpuOps final : public EngineOps<T> {
     SPH_CUDA_CHECK(cudaMemcpy(&kept, kept_.data(), sizeof(kept), cudaMemcpyDeviceToHost),
                    "reading the number of kept particles");
     return kept;
+  }
+
+  void markAlong(const Real4<T>* pos, const Real4<T>* posLo, uint32_t* code, uint32_t n, int axis, double below,
+                 double above, uint32_t bit) override {
+    SPH_LAUNCH("marking particles for the ranks' exchange", n, kBlock, 0, markAlongKernel<T>, pos, posLo, code, n, axis,
+               below, above, bit);
   }
 
   void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,
