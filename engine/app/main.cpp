@@ -92,8 +92,9 @@ Several ranks: `mpirun -np N sph run CASE.xml [options]` runs one case on N rank
 slab of the domain along its longest axis (as `sph info --ranks N` shows) with the copies of its
 neighbours' particles within reach, on the GPU of its rank on the machine (several ranks may share
 one) or on CPU cores; the time step is the run's. Rank 0 writes the output, whole, as one rank
-would (gauges too); the others print nothing unless they fail. Not yet over several ranks: floating
-bodies, inlets/outlets, wave absorption, checkpoints and --resume (such cases are refused).
+would (gauges too); the others print nothing unless they fail. Each rank writes its checkpoint
+(OUT/checkpoint/checkpoint.bin is rank 0's), and --resume continues on as many ranks. Not yet over
+several ranks: floating bodies, inlets/outlets, wave absorption (such cases are refused).
 )";
 
 struct Args {

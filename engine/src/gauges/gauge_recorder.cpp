@@ -329,7 +329,7 @@ void GaugeRecorder::checkResumable(const CheckpointReader& r) const {
 }
 
 void GaugeRecorder::resume(const CheckpointReader& r) {
-  checkResumable(r);
+  if (!follower_) checkResumable(r);
   for (Item& it : items_) {
     if (it.g.spec.kind == GaugeKind::Mesh && it.g.spec.mesh.bin)
       it.samples = r.value<uint32_t>("gauge." + it.g.spec.name + ".samples");
@@ -337,6 +337,7 @@ void GaugeRecorder::resume(const CheckpointReader& r) {
       const auto g = r.value<GaugeCheckpoint>(checkpointKey(f.name));
       it.nextCompute = g.nextCompute;
       it.nextOutput = g.nextOutput;
+      if (follower_) continue;  // rank 0's files
       f.started = g.started != 0;
       const fs::path part = dir_ / (f.name + ".part"), done = dir_ / f.name;
       std::error_code ec;

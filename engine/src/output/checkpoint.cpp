@@ -117,7 +117,9 @@ CheckpointHeader checkpointHeaderFor(const CaseDefinition& c, const SimParameter
   return h;
 }
 
-fs::path checkpointPath(const fs::path& out) { return out / "checkpoint" / "checkpoint.bin"; }
+fs::path checkpointPath(const fs::path& out, int rank) {
+  return out / "checkpoint" / (rank == 0 ? std::string("checkpoint.bin") : fmt::format("checkpoint.rank{}.bin", rank));
+}
 
 CheckpointWriter::CheckpointWriter(fs::path path, const CheckpointHeader& h) : path_(std::move(path)) {
   tmp_ = path_;

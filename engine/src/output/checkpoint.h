@@ -51,8 +51,9 @@ std::string checkpointEngineVersion();
 uint64_t caseFingerprint(const CaseDefinition& c, const SimParameters& p);
 // The header a checkpoint of this case, with these parameters, in this precision carries.
 CheckpointHeader checkpointHeaderFor(const CaseDefinition& c, const SimParameters& p, Precision precision);
-// OUT/checkpoint/checkpoint.bin.
-std::filesystem::path checkpointPath(const std::filesystem::path& out);
+// OUT/checkpoint/checkpoint.bin; in a run over several ranks rank r > 0 writes its own,
+// OUT/checkpoint/checkpoint.rank<r>.bin.
+std::filesystem::path checkpointPath(const std::filesystem::path& out, int rank = 0);
 
 // FNV-1a over 8-byte words with a fold of the high half into the low one, so that a changed byte
 // anywhere reaches every bit; the same whatever pieces the bytes come in.

@@ -105,16 +105,17 @@ std::vector<ExcludedParticle> restoreExclusionLog(const CheckpointReader& r) {
 }
 
 RunOutput::RunOutput(fs::path out, bool write, bool writeVtk, FolderUse use, const CaseGauges& gauges,
-                     const SimParameters& p, PhaseTimer* timer, bool follower)
+                     const SimParameters& p, PhaseTimer* timer, int rank)
     : out_(std::move(out)),
-      folder_(write && !follower ? std::make_unique<OutputFolder>(out_, use, gaugeFileNames(gauges)) : nullptr),
+      folder_(write && rank == 0 ? std::make_unique<OutputFolder>(out_, use, gaugeFileNames(gauges)) : nullptr),
       write_(write),
-      follower_(follower),
+      follower_(rank != 0),
       writeVtk_(writeVtk),
+      rank_(rank),
       timeOut_(p.timeOut),
       outputTimes_(p.outputTimes),
       timer_(timer),
-      gauges_(gauges, p, write ? out_ / "gauges" : fs::path(), follower) {}
+      gauges_(gauges, p, write ? out_ / "gauges" : fs::path(), rank != 0) {}
 
 void RunOutput::atTime(double t, OutputSource& source) {
   if (!started_) {
@@ -211,10 +212,10 @@ struct OutputCheckpoint {
 }  // namespace
 
 void RunOutput::checkpoint(const OutputSource& source) {
-  if (!writes()) return;
+  if (!write_) return;  // every rank writes its own
   OutputClock clock{outputSeconds_};
   ScopedPhase ph(timer_, "SU-Checkpoint", PhaseGroup::Other);
-  CheckpointWriter w(checkpointPath(out_), source.checkpointHeader());
+  CheckpointWriter w(checkpointPath(out_, rank_), source.checkpointHeader());
   source.saveState(w);
   w.putValue("output", OutputCheckpoint{nextOut_, part_, floatingRows_.size()});
   if (!awasRows_.empty()) {
@@ -244,9 +245,15 @@ std::string rowsAtCheckpoint(const fs::path& csv, const char* header, uint64_t r
 
 void RunOutput::resume(const CheckpointReader& r, const std::vector<ExcludedParticle>& excluded) {
   started_ = true;
-  if (!writes()) return;
+  if (!write_) return;
   // Every check before the first change: a refused resumption leaves the folder as it was.
   const auto o = r.value<OutputCheckpoint>("output");
+  if (follower_) {  // rank 0's schedule, and no file
+    nextOut_ = o.nextOut;
+    part_ = int(o.part);
+    gauges_.resume(r);
+    return;
+  }
   const std::string floatingRows =
       o.floatingRowBytes > 0 ? rowsAtCheckpoint(out_ / "floating.csv", kFloatingCsvHeader, o.floatingRowBytes, r)
                              : std::string();

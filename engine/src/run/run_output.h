@@ -69,11 +69,12 @@ class RunOutput {
   // Creates OUT (and OUT/vtk) and locks it (output/output_folder.h: an earlier run's results there need
   // FolderUse::Overwrite, and go once this run has written its first output), unless `write` is
   // false (--no-output: nothing is written, no gauge is run). `timer` receives the phases
-  // SU-SavePart, SU-Gauges and SU-Checkpoint. A follower (a rank other than 0 of a run over
-  // several) keeps rank 0's schedule and takes the same snapshots, whose particles go to rank 0
-  // (the source gathers them), but creates and writes nothing.
+  // SU-SavePart, SU-Gauges and SU-Checkpoint. `rank`: this process's rank in a run over several.
+  // A rank other than 0 (a follower) keeps rank 0's schedule and takes the same snapshots and
+  // gauge samples, whose particles go to rank 0 (the source gathers them), but writes nothing
+  // but its own checkpoint file (checkpointPath(out, rank)).
   RunOutput(std::filesystem::path out, bool write, bool writeVtk, FolderUse use, const CaseGauges& gauges,
-            const SimParameters& p, PhaseTimer* timer, bool follower = false);
+            const SimParameters& p, PhaseTimer* timer, int rank = 0);
 
   // The outputs of time t: at the start (first call) and after every step.
   void atTime(double t, OutputSource& source);
@@ -116,6 +117,7 @@ class RunOutput {
   const PartFilter* partFilter_ = nullptr;
   std::unique_ptr<OutputFolder> folder_;  // while writing
   bool write_, follower_, writeVtk_;
+  int rank_;
   double timeOut_;
   std::vector<OutputInterval> outputTimes_;  // <special><timeout>, else empty
   PhaseTimer* timer_;

@@ -110,20 +110,19 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o, const paral
                                  "(the log before it is not in the checkpoint); run it again from the start",
                                  c.path, c.dtLog.line));
   if (o.resume && c.inout.active)
-    throw InputError(fmt::format("{}: a run with inlets/outlets (<inout>) cannot be resumed from a checkpoint: its "
-                                 "particles are created and removed as it runs (DualSPHysics does not restart such "
-                                 "runs either)",
-                                 c.path));
-  if (o.resume && !comm.single())
     throw InputError(
-        fmt::format("--resume: a run over {} ranks cannot resume from a checkpoint yet (nor write one)", comm.size()));
+        fmt::format("{}: a run with inlets/outlets (<inout>) cannot be resumed from a checkpoint: its "
+                    "particles are created and removed as it runs (DualSPHysics does not restart such "
+                    "runs either)",
+                    c.path));
   // Rank 0 writes the output of a run over several ranks.
   if (o.writeOutput && comm.rank() == 0)
     checkOutputFolder(outputDir(o, c.name), folderUse(o), gaugeFileNames(c.gauges));
   NeighbourPlugin neighbours = loadNeighbourPlugin(c, o);
   std::unique_ptr<CheckpointReader> resume;
   if (o.resume) {
-    resume = std::make_unique<CheckpointReader>(checkpointPath(outputDir(o, c.name)));
+    // Each rank its own file (its particles), written at the same step as every other's.
+    resume = std::make_unique<CheckpointReader>(checkpointPath(outputDir(o, c.name), comm.rank()));
     resume->requireMatch(checkpointHeaderFor(c, runParameters(c, o, neighbours.options()), o.precision));
   }
   Device d = o.device.value_or(defaultDevice());
@@ -225,7 +224,7 @@ RunReport Simulation::run() {
   // Over several ranks rank 0 writes; the others follow its schedule (run/run_output.h).
   const parallel::Communicator& comm = s.communicator();
   RunOutput output(outputDir(o, s.name()), o.writeOutput, o.writeVtk, folderUse(o), s.caseGauges(), s.params(),
-                   &s.phaseTimer(), comm.rank() != 0);
+                   &s.phaseTimer(), comm.rank());
   output.setPartFilter(s.partFilter.get());
   const bool resumed = s.resumedFrom != nullptr;
   if (resumed) {
@@ -238,8 +237,7 @@ RunReport Simulation::run() {
   // Checkpoints every checkpointEvery wall seconds after a step's outputs, and when a signal
   // stops the run (unless this step's was just written).
   // Runs with inlets/outlets cannot resume (see the constructor): no checkpoints to resume from.
-  // Nor over several ranks yet (each would need its own, and to resume on as many).
-  const bool checkpoints = output.writes() && o.checkpointEvery > 0 && !s.inOutTotals() && comm.single();
+  const bool checkpoints = o.writeOutput && o.checkpointEvery > 0 && !s.inOutTotals();
   auto lastCheckpoint = t0;
   uint64_t checkpointStep = resumed ? s.stepsDone() : ~uint64_t(0);
   auto checkpoint = [&] {
@@ -263,8 +261,17 @@ RunReport Simulation::run() {
       step();
       output.atTime(s.now(), s);
       progress.update(s, activeParticles());
-      if (checkpoints && secondsSince(lastCheckpoint) >= o.checkpointEvery) checkpoint();
-      if (const int signal = stopRequested())
+      bool due = checkpoints && secondsSince(lastCheckpoint) >= o.checkpointEvery;
+      int signal = stopRequested();
+      if (!comm.single()) {
+        // Every rank checkpoints, and stops, after the same step: rank clocks and signals differ.
+        double v[2] = {due ? 1.0 : 0.0, double(signal)};
+        comm.maximumInPlace(v, 2);
+        due = v[0] > 0;
+        signal = int(v[1]);
+      }
+      if (due) checkpoint();
+      if (signal)
         throw InterruptedError(fmt::format("interrupted by signal {} ({}) at t={:.6g} s after step {}", signal,
                                            signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "?",
                                            s.now(), s.stepsDone()),

@@ -36,6 +36,12 @@ constexpr uint32_t kUploadChunk = 1u << 21;
 // Diverged particles a failed run's message names.
 constexpr int kDivergedNamed = 3;
 
+// A rank's part of a run over several in its checkpoint.
+struct RankCheckpoint {
+  uint32_t ranks, rank;
+  uint64_t particles;  // the run's, on every rank
+};
+
 // The run's scalars in a checkpoint.
 struct CoreCheckpoint {
   double t, dt, dtNext;
@@ -385,6 +391,9 @@ class SimulationCore final : public Simulation::Impl {
     w.putValue("core", CoreCheckpoint{t, dt, dtNext_, stepCount, dtMinHits, particleSteps, compactions,
                                       excluded.outOfDomain, excluded.density, verletCounter_, parked_, lastScalars_});
     saveExclusionLog(w, excludedLog);
+    // Over several ranks each rank's file holds its particles (its halo too, replaced when the
+    // run goes on); a run resumes on as many ranks.
+    if (ranks_) w.putValue("ranks", RankCheckpoint{uint32_t(comm_.size()), uint32_t(comm_.rank()), globalParticles_});
     state_->save(w);
     if (floating_) floating_->save(w);
     if (motion_) motion_->save(w);
@@ -405,6 +414,29 @@ class SimulationCore final : public Simulation::Impl {
     lastScalars_ = c.scalars;
     ops_->restoreStepScalars(c.scalars);
     excludedLog = restoreExclusionLog(r);
+    const uint32_t written = r.has("ranks") ? r.value<RankCheckpoint>("ranks").ranks : 1;
+    if (written != uint32_t(comm_.size()))
+      throw InputError(
+          fmt::format("{}: the checkpoint was written by a run over {} rank(s): resume it on as many "
+                      "(mpirun -np {}), not on {}",
+                      r.path().string(), written, written, comm_.size()));
+    if (ranks_) {
+      const RankCheckpoint k = r.value<RankCheckpoint>("ranks");
+      if (k.rank != uint32_t(comm_.rank()))
+        throw InputError(
+            fmt::format("{}: the checkpoint of rank {}, read by rank {}", r.path().string(), k.rank, comm_.rank()));
+      globalParticles_ = k.particles;
+      // Every rank's file must be of the same step: a run stopped while its ranks wrote them is
+      // not resumable.
+      const std::vector<double> steps = comm_.gather(double(c.steps));
+      if (std::any_of(steps.begin(), steps.end(), [&](double s) { return s != double(c.steps); }))
+        throw InputError(
+            fmt::format("{}: the ranks' checkpoints are of different steps (this one of step {}): the "
+                        "run stopped while they were written; it cannot be resumed",
+                        r.path().string(), c.steps));
+      const uint32_t held = r.value<uint32_t>("particles.n");
+      if (held > state_->cur.pos.size()) state_->grow(held + held / 4 + 1024, needs_);
+    }
     state_->restore(r);
     if (floating_) floating_->restore(r);
     if (motion_) motion_->restore(r);

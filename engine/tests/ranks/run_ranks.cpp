@@ -6,11 +6,15 @@
 // 1e-5 dp is the bound. A particle that misses a neighbour near a slab's boundary, or a
 // rank stepping by its own dt, soon makes a difference of that size.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -18,6 +22,7 @@
 #include "parallel/communicator.h"
 #include "platform/gpu_runtime.h"
 #include "run/simulation.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {
@@ -104,6 +109,78 @@ TEST_P(RanksRun, MatchesOneRank) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, RanksRun, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<RankCase>& i) { return std::string(i.param.label); });
+
+}  // namespace
+}  // namespace sph
+
+namespace sph {
+namespace {
+
+// The same folder on every rank: rank 0's temporary one.
+std::string sharedTempDir(const std::string& name) {
+  const parallel::Communicator& world = parallel::Communicator::world();
+  std::string path;
+  if (world.rank() == 0) {
+    path = (std::filesystem::temp_directory_path() / fmt::format("sph_ranks_{}_{}", name, ::getpid())).string();
+    std::filesystem::remove_all(path);
+  }
+  const std::vector<uint8_t> all = world.gatherBytes(std::vector<uint8_t>(path.begin(), path.end()));
+  return std::string(all.begin(), all.end());
+}
+
+// A run over the ranks stopped by --steps with a checkpoint goes on from it on as many ranks to
+// the state the same run reaches without stopping, bit for bit (each rank's file holds its
+// particles and halo in their order); on another number of ranks it is refused by name.
+TEST(RanksCheckpoint, ResumesOnAsManyRanksToTheUninterruptedState) {
+  const parallel::Communicator& world = parallel::Communicator::world();
+  if (world.single()) GTEST_SKIP() << "one rank: the engine tests resume runs on one rank";
+  LoadOptions load;
+  load.dpOverride = 0.05;
+  const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak.xml", load);
+  RunOptions o;
+  o.device = Device::Cpu;
+  o.threads = 1;
+  o.precision = Precision::Double;
+  o.progress = false;
+  o.writeVtk = false;
+  o.outDir = sharedTempDir("checkpoint");
+  o.checkpointEvery = 1e9;
+  o.checkpointAtStepLimit = true;
+  o.maxSteps = 150;
+  {
+    Simulation first(c, o);
+    first.run();
+  }
+  o.maxSteps = 300;
+  o.resume = true;
+  o.overwrite = false;
+  Simulation resumed(c, o);
+  EXPECT_EQ(resumed.steps(), 150u);
+  resumed.run();
+  const ParticleSnapshot a = resumed.snapshot();
+  RunOptions whole = o;
+  whole.resume = false;
+  whole.writeOutput = false;
+  Simulation straight(c, whole);
+  straight.run();
+  const ParticleSnapshot b = straight.snapshot();
+  if (world.rank() != 0) return;
+  ASSERT_EQ(a.count(), b.count());
+  std::map<uint32_t, size_t> byId;
+  for (size_t i = 0; i < b.count(); ++i) byId[b.id[i]] = i;
+  for (size_t i = 0; i < a.count(); ++i)
+    for (int k = 0; k < 3; ++k) ASSERT_EQ(a.pos[3 * i + k], b.pos[3 * byId.at(a.id[i]) + k]) << "id " << a.id[i];
+  // One rank cannot take over the ranks' checkpoint.
+  try {
+    Simulation alone(c, o, parallel::Communicator::self());
+    ADD_FAILURE() << "a checkpoint of " << world.size() << " ranks resumed on one";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(fmt::format("written by a run over {} rank(s)", world.size())),
+              std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove_all(o.outDir);
+}
 
 }  // namespace
 }  // namespace sph
