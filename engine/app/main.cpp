@@ -22,14 +22,13 @@
 #include "model/sim_parameters.h"
 #include "output/output.h"
 #include "parallel/communicator.h"
-#include "parallel/slab_decomposition.h"
-#include "parallel/slab_plan.h"
 #include "platform/gpu_runtime.h"
 #include "platform/plugin_loader.h"
 #include "platform/stop_request.h"
 #include "run/float_positions.h"
 #include "run/memory_estimate.h"
 #include "run/neighbour_plugin.h"
+#include "run/rank_domain.h"
 #include "run/simulation.h"
 #include "sph/plugin/errors.h"
 
@@ -361,19 +360,15 @@ void printMemoryEstimates(const Args& a, const sph::CaseDefinition& c, const sph
              "with the particles\n");
 }
 
-// `sph info --ranks N`: the slabs N ranks would take (parallel/slab_plan.h) and each rank's device
+// `sph info --ranks N`: the slabs N ranks would take (run/rank_domain.h) and each rank's device
 // memory for its own particles and its halo, with the run's plugin and precision.
 void printRankPlan(const Args& a, const sph::CaseDefinition& c, const sph::SimParameters& p,
                    const sph::NeighbourPlugin& neighbours) {
-  const double lo[3] = {p.domainMin.x, p.domainMin.y, p.domainMin.z},
-               hi[3] = {p.domainMax.x, p.domainMax.y, p.domainMax.z};
-  const int axis = sph::parallel::longestAxis(lo, hi);
-  std::vector<double> along(c.positions.size());
-  for (size_t i = 0; i < along.size(); ++i)
-    along[i] = axis == 0 ? c.positions[i].x : axis == 1 ? c.positions[i].y : c.positions[i].z;
-  const double reach = neighbours.strategy->haloReach(p.support);
-  const sph::parallel::SlabPlan plan =
-      sph::parallel::planSlabs(along, axis, lo[axis], hi[axis], reach, a.ranks, p.periodic[axis]);
+  // The layout `mpirun -np N sph run` takes (run/rank_domain.h: mDBC's ghost nodes add to the reach).
+  const sph::RankLayout layout = sph::planRanks(c, p, neighbours.strategy->haloReach(p.support), a.ranks, 0);
+  const sph::parallel::SlabPlan& plan = layout.plan;
+  const int axis = plan.axis;
+  const double reach = layout.reach;
   fmt::print(
       "ranks       {}: slabs along {} of whole layers of {:.4g} m ({} layers; the halo reach of '{}' is {:.4g} m), "
       "balanced by particles{}\n",

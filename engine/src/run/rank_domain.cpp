@@ -1,6 +1,7 @@
 #include "run/rank_domain.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -27,12 +28,11 @@ int RankLayout::ownerOf(double along) const {
   return int(parallel::rankOfLayer(plan.begin, uint32_t(l)));
 }
 
-RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double reach,
-                     const parallel::Communicator& comm) {
+RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double reach, uint32_t ranks, int rank) {
   const double lo[3] = {p.domainMin.x, p.domainMin.y, p.domainMin.z};
   const double hi[3] = {p.domainMax.x, p.domainMax.y, p.domainMax.z};
   RankLayout r;
-  r.rank = comm.rank();
+  r.rank = rank;
   const int axis = parallel::longestAxis(lo, hi);
   // mDBC corrects a wall particle from the fluid around its ghost node, r + n away from it: the
   // halo reaches that much further.
@@ -47,7 +47,7 @@ RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double rea
   r.reach = reach;
   std::vector<double> along(c.positions.size());
   for (size_t k = 0; k < along.size(); ++k) along[k] = caseAlong(c, k, axis);
-  r.plan = parallel::planSlabs(along, axis, lo[axis], hi[axis], reach, uint32_t(comm.size()), p.periodic[axis]);
+  r.plan = parallel::planSlabs(along, axis, lo[axis], hi[axis], reach, ranks, p.periodic[axis]);
   const size_t me = size_t(r.rank);
   r.slab.lo = r.plan.origin + r.plan.layer * r.plan.begin[me];
   r.slab.hi = r.plan.origin + r.plan.layer * r.plan.begin[me + 1];
@@ -140,7 +140,7 @@ void RankExchange<T>::describe(ParticleState<T>& s) {
     fields_.push_back({a.size() > 0 ? sizeof(U) : 0, recordSize_});
     if (a.size() > 0) recordSize_ += sizeof(U);
   });
-  host_.resize(fields_.size());
+  if (fields_.size() != kArrays) throw RunError("the ranks' exchange does not know every particle array");
 }
 
 template <typename T>
@@ -150,17 +150,18 @@ parallel::Records RankExchange<T>::take(ParticleState<T>& s) {
       ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kRankSendBit, code::kRankSendBit);
   if (count == 0) return r;
   ops_->gather(s.cur.reorderArrays(), s.spare.reorderArrays(), s.perm.data(), count);
+  std::array<uint8_t*, kArrays> h{};
   size_t k = 0;
   forEachArray(s.spare, [&](auto& a) {
     using U = std::remove_pointer_t<decltype(a.data())>;
-    std::vector<uint8_t>& h = host_[k++];
+    const size_t f = k++;
     if (a.size() == 0) return;
-    h.resize(size_t(count) * sizeof(U));
-    a.downloadTo(reinterpret_cast<U*>(h.data()), count, "reading the particles that go to other ranks");
+    h[f] = host_[f].reserve(a.device(), size_t(count) * sizeof(U), "staging the particles that go to other ranks");
+    a.downloadTo(reinterpret_cast<U*>(h[f]), count, "reading the particles that go to other ranks");
   });
   const int axis = layout_.plan.axis;
-  const Real4<T>* pos = reinterpret_cast<const Real4<T>*>(host_[0].data());
-  const Real4<T>* lo = fields_[1].size ? reinterpret_cast<const Real4<T>*>(host_[1].data()) : nullptr;
+  const Real4<T>* pos = reinterpret_cast<const Real4<T>*>(h[0]);
+  const Real4<T>* lo = fields_[1].size ? reinterpret_cast<const Real4<T>*>(h[1]) : nullptr;
   r.bytes.resize(size_t(count) * recordSize_);
   for (uint32_t i = 0; i < count; ++i) {
     uint8_t* rec = r.bytes.data() + size_t(i) * recordSize_;
@@ -169,7 +170,7 @@ parallel::Records RankExchange<T>::take(ParticleState<T>& s) {
     std::memcpy(rec, &x[axis], sizeof(double));
     for (size_t f = 0; f < fields_.size(); ++f)
       if (fields_[f].size)
-        std::memcpy(rec + fields_[f].offset, host_[f].data() + size_t(i) * fields_[f].size, fields_[f].size);
+        std::memcpy(rec + fields_[f].offset, h[f] + size_t(i) * fields_[f].size, fields_[f].size);
   }
   // Sent as they are: the copies' and the leavers' marks go with the arrays' own.
   constexpr size_t kCode = 5;
@@ -192,13 +193,17 @@ void RankExchange<T>::append(ParticleState<T>& s, const ParticleArrayNeeds& need
   if (total > UINT32_MAX) throw RunError(fmt::format("rank {}: more than 2^32 particles and halo", comm_.rank()));
   if (total > s.cur.pos.size()) s.grow(uint32_t(std::min<size_t>(UINT32_MAX, total + total / 4 + 1024)), needs);
   const int axis = layout_.plan.axis;
-  for (size_t f = 0; f < fields_.size(); ++f) host_[f].resize(count * fields_[f].size);
+  std::array<uint8_t*, kArrays> h{};
+  for (size_t f = 0; f < fields_.size(); ++f)
+    if (fields_[f].size)
+      h[f] = host_[f].reserve(s.cur.pos.device(), count * fields_[f].size,
+                              "staging the particles that came from other ranks");
   for (size_t i = 0; i < count; ++i) {
     const uint8_t* rec = r.record(i);
     for (size_t f = 0; f < fields_.size(); ++f)
-      if (fields_[f].size) std::memcpy(host_[f].data() + i * fields_[f].size, rec + fields_[f].offset, fields_[f].size);
-    Real4<T>* p = reinterpret_cast<Real4<T>*>(host_[0].data()) + i;
-    Real4<T>* l = fields_[1].size ? reinterpret_cast<Real4<T>*>(host_[1].data()) + i : nullptr;
+      if (fields_[f].size) std::memcpy(h[f] + i * fields_[f].size, rec + fields_[f].offset, fields_[f].size);
+    Real4<T>* p = reinterpret_cast<Real4<T>*>(h[0]) + i;
+    Real4<T>* l = fields_[1].size ? reinterpret_cast<Real4<T>*>(h[1]) + i : nullptr;
     // Across a periodic seam the record's coordinate was shifted by the period: so is the particle.
     const double to = r.along(i);
     double x[3];
@@ -208,25 +213,36 @@ void RankExchange<T>::append(ParticleState<T>& s, const ParticleArrayNeeds& need
       x[axis] = to;
       storePosition(*p, l, x);
       if (fields_[4].size) {
-        Real4<T>& pre = reinterpret_cast<Real4<T>*>(host_[4].data())[i];
+        Real4<T>& pre = reinterpret_cast<Real4<T>*>(h[4])[i];
         (axis == 0 ? pre.x : axis == 1 ? pre.y : pre.z) += T(shift);
       }
     }
-    uint32_t& c = reinterpret_cast<uint32_t*>(host_[5].data())[i];
+    uint32_t& c = reinterpret_cast<uint32_t*>(h[5])[i];
     c = halo ? (c | code::kHaloBit) : (c & ~code::kHaloBit);
   }
   size_t k = 0;
   forEachArray(s.cur, [&](auto& a) {
     using U = std::remove_pointer_t<decltype(a.data())>;
-    const std::vector<uint8_t>& h = host_[k++];
+    const size_t f = k++;
     if (a.size() == 0) return;
-    a.upload(reinterpret_cast<const U*>(h.data()), count, "writing the particles that came from other ranks", s.n);
+    a.upload(reinterpret_cast<const U*>(h[f]), count, "writing the particles that came from other ranks", s.n);
   });
   s.n = uint32_t(total);
 }
 
+namespace {
+using Clock = std::chrono::steady_clock;
+// Adds the seconds since `t` to `into` and restarts `t`.
+void lap(Clock::time_point& t, double& into) {
+  const Clock::time_point now = Clock::now();
+  into += std::chrono::duration<double>(now - t).count();
+  t = now;
+}
+}  // namespace
+
 template <typename T>
 void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs) {
+  Clock::time_point t = Clock::now();
   describe(s);
   const parallel::Slab& slab = layout_.slab;
   const int axis = layout_.plan.axis;
@@ -239,28 +255,36 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   };
   // Leavers: past a boundary with a rank beyond it (an open axis's end slabs keep what leaves the
   // domain there).
+  RankExchangeTotals& x = totals_;
   mark(lower ? slab.lo : -kNone, upper ? slab.hi : kNone);
   const parallel::Records leaving = take(s);
+  lap(t, x.stagingSeconds);
   // This rank keeps its own that stay, in their order.
   const uint32_t kept = ops_->partitionFlagged(s.cur.code.data(), s.n, s.perm.data(),
                                                code::kHaloBit | code::kParkedBit | code::kRankSendBit);
   s.apply(s.perm.data(), s.n);
   s.n = kept;
+  lap(t, x.arraySeconds);
   parallel::ExchangeCounts moved, copied;
   const parallel::Records arrived = parallel::migrate(comm_, leaving, slab, &moved);
+  lap(t, x.mpiSeconds);
   append(s, needs, arrived, false);
   owned_ = s.n;
   // The halo: copies of this rank's particles within reach of a boundary go to the rank beyond it.
   mark(lower ? slab.lo + layout_.reach : -kNone, upper ? slab.hi - layout_.reach : kNone);
   const parallel::Records near = take(s);
   mark(-kNone, kNone);  // clears the marks
+  lap(t, x.stagingSeconds);
   const parallel::Records halo = parallel::exchangeHalo(comm_, near, slab, layout_.reach, &copied);
+  lap(t, x.mpiSeconds);
   append(s, needs, halo, true);
   halo_ = uint32_t(halo.count());
+  lap(t, x.stagingSeconds);
   // The engine's order: boundaries (fixed and moving, own and halo) first.
   s.nBound = ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kBoundBit | code::kFloatingBit,
                                    code::kBoundBit);
   s.apply(s.perm.data(), s.n);
+  lap(t, x.arraySeconds);
   ++totals_.exchanges;
   totals_.haloParticles += halo_;
   totals_.migrated += moved.received;

@@ -11,6 +11,7 @@
 // records of every array (parallel/halo_exchange.h), and only those that arrive come back.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "parallel/communicator.h"
 #include "parallel/halo_exchange.h"
 #include "parallel/slab_plan.h"
+#include "platform/host_staging.h"
 #include "run/engine_ops.h"
 #include "run/particle_state.h"
 
@@ -41,9 +43,14 @@ struct RankLayout {
 // The coordinate of case particle k along `axis`.
 double caseAlong(const CaseDefinition& c, size_t k, int axis);
 
-// The layout of `comm`'s ranks for a case and its run parameters. Throws InputError when the
-// domain cannot hold a slab of the reach for each rank.
-RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double reach, const parallel::Communicator& comm);
+// The layout of `ranks` ranks for a case and its run parameters, seen from rank `rank`; `reach`
+// the plugin's (mDBC's ghost nodes add theirs). Throws InputError when the domain cannot hold a
+// slab of the reach for each rank.
+RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double reach, uint32_t ranks, int rank);
+inline RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double reach,
+                            const parallel::Communicator& comm) {
+  return planRanks(c, p, reach, uint32_t(comm.size()), comm.rank());
+}
 
 // Why a case cannot run over several ranks yet (empty when it can): the features whose state
 // spans the ranks and is not combined across them.
@@ -59,6 +66,10 @@ struct RankExchangeTotals {
   uint64_t haloParticles = 0;  // summed over the exchanges (this rank's halo)
   uint64_t migrated = 0;       // particles that came in from another rank
   uint64_t bytesSent = 0;      // halo copies and migrating particles this rank sent
+  // Host wall seconds of the exchanges' parts: the partitions and reorders of the arrays (a GPU
+  // reorder's kernel may end later); marking, gathering, reading and packing the particles that
+  // travel, and unpacking and writing those that came; MPI.
+  double arraySeconds = 0, stagingSeconds = 0, mpiSeconds = 0;
 };
 
 template <typename T>
@@ -99,7 +110,10 @@ class RankExchange {
   size_t recordSize_ = 0;
   uint32_t owned_ = 0, halo_ = 0;
   RankExchangeTotals totals_;
-  std::vector<std::vector<uint8_t>> host_;  // per array, reused between exchanges
+  // Per array: what travels, page-locked in GPU runs (the copies go by DMA), reused between
+  // exchanges. ParticleArraySet has 11 arrays.
+  static constexpr size_t kArrays = 11;
+  std::array<HostStaging<uint8_t>, kArrays> host_;
 };
 
 }  // namespace sph

@@ -72,6 +72,9 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
         fmt::format("{:.1f}", x->exchanges ? double(x->haloParticles) / double(x->exchanges) : 0.0);
     r.extra["rank0_particles_migrated_in"] = fmt::format("{}", x->migrated);
     r.extra["rank0_bytes_sent"] = fmt::format("{}", x->bytesSent);
+    r.extra["rank0_exchange_array_seconds"] = fmt::format("{:.6f}", x->arraySeconds);
+    r.extra["rank0_exchange_staging_seconds"] = fmt::format("{:.6f}", x->stagingSeconds);
+    r.extra["rank0_exchange_mpi_seconds"] = fmt::format("{:.6f}", x->mpiSeconds);
   }
   if (const InOutTotals* io = s.inOutTotals()) {
     r.extra["inout_initial"] = fmt::format("{}", io->initial);
