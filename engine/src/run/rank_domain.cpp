@@ -163,7 +163,9 @@ parallel::Records RankExchange<T>::take(ParticleState<T>& s) {
   const Real4<T>* pos = reinterpret_cast<const Real4<T>*>(h[0]);
   const Real4<T>* lo = fields_[1].size ? reinterpret_cast<const Real4<T>*>(h[1]) : nullptr;
   r.bytes.resize(size_t(count) * recordSize_);
-  for (uint32_t i = 0; i < count; ++i) {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int64_t k = 0; k < int64_t(count); ++k) {
+    const uint32_t i = uint32_t(k);
     uint8_t* rec = r.bytes.data() + size_t(i) * recordSize_;
     double x[3];
     loadPosition(pos[i], lo ? lo + i : nullptr, x);
@@ -171,15 +173,11 @@ parallel::Records RankExchange<T>::take(ParticleState<T>& s) {
     for (size_t f = 0; f < fields_.size(); ++f)
       if (fields_[f].size)
         std::memcpy(rec + fields_[f].offset, h[f] + size_t(i) * fields_[f].size, fields_[f].size);
-  }
-  // Sent as they are: the copies' and the leavers' marks go with the arrays' own.
-  constexpr size_t kCode = 5;
-  for (uint32_t i = 0; i < count; ++i) {
+    // The record goes without this rank's mark (codes are the sixth array).
     uint32_t c;
-    uint8_t* at = r.bytes.data() + size_t(i) * recordSize_ + fields_[kCode].offset;
-    std::memcpy(&c, at, sizeof c);
+    std::memcpy(&c, rec + fields_[5].offset, sizeof c);
     c &= ~code::kRankSendBit;
-    std::memcpy(at, &c, sizeof c);
+    std::memcpy(rec + fields_[5].offset, &c, sizeof c);
   }
   return r;
 }
@@ -198,7 +196,9 @@ void RankExchange<T>::append(ParticleState<T>& s, const ParticleArrayNeeds& need
     if (fields_[f].size)
       h[f] = host_[f].reserve(s.cur.pos.device(), count * fields_[f].size,
                               "staging the particles that came from other ranks");
-  for (size_t i = 0; i < count; ++i) {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int64_t k = 0; k < int64_t(count); ++k) {
+    const size_t i = size_t(k);
     const uint8_t* rec = r.record(i);
     for (size_t f = 0; f < fields_.size(); ++f)
       if (fields_[f].size) std::memcpy(h[f] + i * fields_[f].size, rec + fields_[f].offset, fields_[f].size);

@@ -75,8 +75,9 @@ struct RankExchangeTotals {
 template <typename T>
 class RankExchange {
  public:
-  RankExchange(const parallel::Communicator& comm, const RankLayout& layout, EngineOps<T>* ops)
-      : comm_(comm), layout_(layout), ops_(ops) {}
+  // threads: the host threads that pack and unpack the travelling particles.
+  RankExchange(const parallel::Communicator& comm, const RankLayout& layout, EngineOps<T>* ops, int threads)
+      : comm_(comm), layout_(layout), ops_(ops), threads_(threads > 0 ? threads : 1) {}
 
   // Before a force pass: drops the old halo and the parked particles, sends the particles that
   // left the slab to their new rank and takes in those that entered it, appends the new halo
@@ -106,6 +107,7 @@ class RankExchange {
   const parallel::Communicator& comm_;
   RankLayout layout_;
   EngineOps<T>* ops_;
+  int threads_;
   std::vector<Field> fields_;
   size_t recordSize_ = 0;
   uint32_t owned_ = 0, halo_ = 0;

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include "floating/floating_bodies.h"
 #include "gauges/device_gauges.h"
@@ -123,7 +124,9 @@ class SimulationCore final : public Simulation::Impl {
       const int axis = layout->plan.axis;
       for (uint32_t i = 0; i < count; ++i)
         if (layout->ownerOf(caseAlong(c, order.caseOf(i), axis)) == comm.rank()) mine_.push_back(i);
-      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get());
+      // The machine's cores shared by its ranks, unless --threads says how many a rank has.
+      const int threads = o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, comm.localSize()));
+      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get(), threads);
       // The halo across a periodic seam along the slab axis comes shifted by the period: pairs
       // take plain distances there, and migration wraps the particles that cross it.
       consts_.periodic.length[axis] = T(0);
