@@ -475,7 +475,9 @@ int cmdRun(const Args& a) {
                                  ? fmt::format("out of host memory ({}) while {} the case", e.what(),
                                                loaded ? "setting up" : "loading")
                                  : std::string(e.what());
-    const std::string report = sph::reportFailedSetup(a.casePath, a.run, what);
+    // Rank 0 reports for a run over several ranks.
+    const std::string report =
+        sph::parallel::Communicator::world().rank() == 0 ? sph::reportFailedSetup(a.casePath, a.run, what) : "";
     throw sph::RunError(report.empty() ? what : fmt::format("{} (reported in {})", what, report));
   }
   const sph::CaseDefinition& c = *loaded;
