@@ -26,28 +26,49 @@ int upperRank(const Communicator& c, const Slab& s) {
   return c.rank() + 1 < c.size() ? c.rank() + 1 : (s.periodic && c.size() > 1 ? 0 : -1);
 }
 
-Records emptyLike(const Records& r) { return Records{r.recordSize, r.axisOffset, {}}; }
+// A record set of `like`'s layout, emptied, its storage kept from one exchange to the next: the
+// exchanges of a run move megabytes each pass, and fresh buffers would fault in their pages each
+// time (tools/bench/RESULTS.md, "One case over several ranks").
+Records& reuse(Records& r, const Records& like) {
+  r.recordSize = like.recordSize;
+  r.axisOffset = like.axisOffset;
+  r.bytes.clear();
+  return r;
+}
 
-// Sends `up` to the rank above and `down` to the rank below; returns what came from both.
-Records swap(const Communicator& c, const Slab& s, const Records& up, const Records& down) {
-  Records got = emptyLike(up);
+// The sending side's scratch, one set per thread.
+struct Scratch {
+  Records up, down;
   std::vector<uint8_t> received;
+};
+Scratch& scratch() {
+  static thread_local Scratch s;
+  return s;
+}
+
+// Sends `up` to the rank above and `down` to the rank below; appends what came from both to `got`.
+void swap(const Communicator& c, const Slab& s, const Records& up, const Records& down, Records& got) {
+  std::vector<uint8_t>& received = scratch().received;
   c.exchange(up.bytes, upperRank(c, s), received, lowerRank(c, s));
-  got.bytes = std::move(received);
+  got.bytes.insert(got.bytes.end(), received.begin(), received.end());
   c.exchange(down.bytes, lowerRank(c, s), received, upperRank(c, s));
   got.bytes.insert(got.bytes.end(), received.begin(), received.end());
   if (got.bytes.size() % got.recordSize != 0)
     throw RunError(fmt::format("rank {}: {} bytes received are not whole records of {} bytes", c.rank(),
                                got.bytes.size(), got.recordSize));
-  return got;
 }
 
 }  // namespace
 
-Records exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach,
-                     ExchangeCounts* counts) {
-  Records up = emptyLike(own), down = emptyLike(own);
-  if (comm.size() == 1) return up;
+void exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach, Records& out,
+                  ExchangeCounts* counts) {
+  reuse(out, own);
+  Records& up = reuse(scratch().up, own);
+  Records& down = reuse(scratch().down, own);
+  if (comm.size() == 1) {
+    if (counts) *counts = {};
+    return;
+  }
   const bool first = comm.rank() == 0, last = comm.rank() == comm.size() - 1;
   for (size_t i = 0; i < own.count(); ++i) {
     const double x = own.along(i);
@@ -61,13 +82,21 @@ Records exchangeHalo(const Communicator& comm, const Records& own, const Slab& s
       if (last) up.setAlong(up.count() - 1, x - slab.period());
     }
   }
-  Records got = swap(comm, slab, up, down);
-  if (counts) *counts = {up.count() + down.count(), got.count()};
-  return got;
+  swap(comm, slab, up, down, out);
+  if (counts) *counts = {up.count() + down.count(), out.count()};
 }
 
-Records migrate(const Communicator& comm, const Records& own, const Slab& slab, ExchangeCounts* counts) {
-  Records keep = emptyLike(own), up = emptyLike(own), down = emptyLike(own);
+Records exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach,
+                     ExchangeCounts* counts) {
+  Records out;
+  exchangeHalo(comm, own, slab, reach, out, counts);
+  return out;
+}
+
+void migrate(const Communicator& comm, const Records& own, const Slab& slab, Records& keep, ExchangeCounts* counts) {
+  reuse(keep, own);
+  Records& up = reuse(scratch().up, own);
+  Records& down = reuse(scratch().down, own);
   const int lower = lowerRank(comm, slab), upper = upperRank(comm, slab);
   for (size_t i = 0; i < own.count(); ++i) {
     const double x = own.along(i);
@@ -79,22 +108,26 @@ Records migrate(const Communicator& comm, const Records& own, const Slab& slab, 
       to.setAlong(to.count() - 1, x < slab.domainLo ? x + slab.period() : x - slab.period());
   }
   if (counts) *counts = {up.count() + down.count(), 0};
-  if (comm.size() > 1) {
-    const Records got = swap(comm, slab, up, down);
-    if (counts) counts->received = got.count();
-    const bool first = comm.rank() == 0, last = comm.rank() == comm.size() - 1;
-    for (size_t i = 0; i < got.count(); ++i) {
-      const double x = got.along(i);
-      // The first and last slabs of an open axis also hold what left the domain past their end.
-      const bool below = x < slab.lo && !(first && !slab.periodic), above = x >= slab.hi && !(last && !slab.periodic);
-      if (below || above)
-        throw RunError(
-            fmt::format("rank {}: a particle at {:.6g} m along the axis moved past the slab beside "
-                        "[{:.6g}, {:.6g}) m since the last migration",
-                        comm.rank(), x, slab.lo, slab.hi));
-      keep.append(got.record(i));
-    }
+  if (comm.size() == 1) return;
+  const size_t stayed = keep.count();
+  swap(comm, slab, up, down, keep);
+  if (counts) counts->received = keep.count() - stayed;
+  const bool first = comm.rank() == 0, last = comm.rank() == comm.size() - 1;
+  for (size_t i = stayed; i < keep.count(); ++i) {
+    const double x = keep.along(i);
+    // The first and last slabs of an open axis also hold what left the domain past their end.
+    const bool below = x < slab.lo && !(first && !slab.periodic), above = x >= slab.hi && !(last && !slab.periodic);
+    if (below || above)
+      throw RunError(
+          fmt::format("rank {}: a particle at {:.6g} m along the axis moved past the slab beside "
+                      "[{:.6g}, {:.6g}) m since the last migration",
+                      comm.rank(), x, slab.lo, slab.hi));
   }
+}
+
+Records migrate(const Communicator& comm, const Records& own, const Slab& slab, ExchangeCounts* counts) {
+  Records keep;
+  migrate(comm, own, slab, keep, counts);
   return keep;
 }
 

@@ -47,11 +47,17 @@ struct ExchangeCounts {
 // periodic images are its neighbour search's). Every rank calls it.
 Records exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach,
                      ExchangeCounts* counts = nullptr);
+// The same into `out` (emptied first), whose storage a run reuses from exchange to exchange.
+void exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach, Records& out,
+                  ExchangeCounts* counts = nullptr);
 
 // This rank's records after migration: those still in its slab and those that entered it from a
 // neighbour. A record across a periodic seam is wrapped into the domain first; one outside the
 // domain of an open axis stays with the first or last rank. Every rank calls it. Throws RunError
 // when a record has moved past a neighbour's slab.
 Records migrate(const Communicator& comm, const Records& own, const Slab& slab, ExchangeCounts* counts = nullptr);
+// The same into `out` (emptied first; not `own`), whose storage a run reuses.
+void migrate(const Communicator& comm, const Records& own, const Slab& slab, Records& out,
+             ExchangeCounts* counts = nullptr);
 
 }  // namespace sph::parallel

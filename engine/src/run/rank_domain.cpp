@@ -144,11 +144,13 @@ void RankExchange<T>::describe(ParticleState<T>& s) {
 }
 
 template <typename T>
-parallel::Records RankExchange<T>::take(ParticleState<T>& s) {
-  parallel::Records r{recordSize_, 0, {}};
+void RankExchange<T>::take(ParticleState<T>& s, parallel::Records& r) {
+  r.recordSize = recordSize_;
+  r.axisOffset = 0;
+  r.bytes.clear();
   const uint32_t count =
       ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kRankSendBit, code::kRankSendBit);
-  if (count == 0) return r;
+  if (count == 0) return;
   ops_->gather(s.cur.reorderArrays(), s.spare.reorderArrays(), s.perm.data(), count);
   std::array<uint8_t*, kArrays> h{};
   size_t k = 0;
@@ -179,7 +181,6 @@ parallel::Records RankExchange<T>::take(ParticleState<T>& s) {
     c &= ~code::kRankSendBit;
     std::memcpy(rec + fields_[5].offset, &c, sizeof c);
   }
-  return r;
 }
 
 template <typename T>
@@ -257,7 +258,7 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   // domain there).
   RankExchangeTotals& x = totals_;
   mark(lower ? slab.lo : -kNone, upper ? slab.hi : kNone);
-  const parallel::Records leaving = take(s);
+  take(s, leaving_);
   lap(t, x.stagingSeconds);
   // This rank keeps its own that stay, in their order.
   const uint32_t kept = ops_->partitionFlagged(s.cur.code.data(), s.n, s.perm.data(),
@@ -266,19 +267,19 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   s.n = kept;
   lap(t, x.arraySeconds);
   parallel::ExchangeCounts moved, copied;
-  const parallel::Records arrived = parallel::migrate(comm_, leaving, slab, &moved);
+  parallel::migrate(comm_, leaving_, slab, arrived_, &moved);
   lap(t, x.mpiSeconds);
-  append(s, needs, arrived, false);
+  append(s, needs, arrived_, false);
   owned_ = s.n;
   // The halo: copies of this rank's particles within reach of a boundary go to the rank beyond it.
   mark(lower ? slab.lo + layout_.reach : -kNone, upper ? slab.hi - layout_.reach : kNone);
-  const parallel::Records near = take(s);
+  take(s, near_);
   mark(-kNone, kNone);  // clears the marks
   lap(t, x.stagingSeconds);
-  const parallel::Records halo = parallel::exchangeHalo(comm_, near, slab, layout_.reach, &copied);
+  parallel::exchangeHalo(comm_, near_, slab, layout_.reach, halo_in_, &copied);
   lap(t, x.mpiSeconds);
-  append(s, needs, halo, true);
-  halo_ = uint32_t(halo.count());
+  append(s, needs, halo_in_, true);
+  halo_ = uint32_t(halo_in_.count());
   lap(t, x.stagingSeconds);
   // The engine's order: boundaries (fixed and moving, own and halo) first.
   s.nBound = ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kBoundBit | code::kFloatingBit,

@@ -92,9 +92,9 @@ class RankExchange {
   const RankLayout& layout() const { return layout_; }
 
  private:
-  // The particles whose code has kRankSendBit, gathered where they are and read as records (the
-  // arrays keep them).
-  parallel::Records take(ParticleState<T>& s);
+  // The particles whose code has kRankSendBit, gathered where they are and read as records into
+  // `out` (the arrays keep them).
+  void take(ParticleState<T>& s, parallel::Records& out);
   // Appends records after the particles [0, s.n), shifted as their coordinate along the axis
   // says (across a periodic seam), flagged as halo copies or as this rank's own.
   void append(ParticleState<T>& s, const ParticleArrayNeeds& needs, const parallel::Records& r, bool halo);
@@ -116,6 +116,9 @@ class RankExchange {
   // exchanges. ParticleArraySet has 11 arrays.
   static constexpr size_t kArrays = 11;
   std::array<HostStaging<uint8_t>, kArrays> host_;
+  // The records of an exchange, their storage kept for the next: leavers, arrivals, copies sent
+  // and received.
+  parallel::Records leaving_, arrived_, near_, halo_in_;
 };
 
 }  // namespace sph
