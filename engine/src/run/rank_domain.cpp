@@ -67,24 +67,30 @@ std::string rankRefusal(const CaseDefinition& c) {
   return {};
 }
 
+namespace {
+// Each field of snapshot particle i, in the order a gathered record holds them, with its bytes.
+template <typename F>
+void forEachSnapshotField(ParticleSnapshot& s, size_t i, F&& f) {
+  f(&s.pos[3 * i], 3 * sizeof(double));
+  f(&s.vel[3 * i], 3 * sizeof(float));
+  f(&s.rho[i], sizeof(float));
+  f(&s.press[i], sizeof(float));
+  f(&s.type[i], 1);
+  f(&s.mk[i], sizeof(int32_t));
+  f(&s.id[i], sizeof(uint32_t));
+}
+}  // namespace
+
 void gatherSnapshot(const parallel::Communicator& comm, ParticleSnapshot& s) {
-  // A particle's fields one after another: positions, velocities, density, pressure, type, mk, id.
   constexpr size_t kBytes = 3 * sizeof(double) + 5 * sizeof(float) + 1 + sizeof(int32_t) + sizeof(uint32_t);
   const size_t n = s.count();
   std::vector<uint8_t> mine(n * kBytes);
   for (size_t i = 0; i < n; ++i) {
     uint8_t* q = mine.data() + i * kBytes;
-    const auto put = [&q](const void* v, size_t b) {
+    forEachSnapshotField(s, i, [&q](const void* v, size_t b) {
       std::memcpy(q, v, b);
       q += b;
-    };
-    put(&s.pos[3 * i], 3 * sizeof(double));
-    put(&s.vel[3 * i], 3 * sizeof(float));
-    put(&s.rho[i], sizeof(float));
-    put(&s.press[i], sizeof(float));
-    put(&s.type[i], 1);
-    put(&s.mk[i], sizeof(int32_t));
-    put(&s.id[i], sizeof(uint32_t));
+    });
   }
   const std::vector<uint8_t> all = comm.gatherBytesTo(0, mine);
   const size_t total = all.size() / kBytes;
@@ -97,17 +103,10 @@ void gatherSnapshot(const parallel::Communicator& comm, ParticleSnapshot& s) {
   s.id.resize(total);
   for (size_t i = 0; i < total; ++i) {
     const uint8_t* q = all.data() + i * kBytes;
-    const auto get = [&q](void* v, size_t b) {
+    forEachSnapshotField(s, i, [&q](void* v, size_t b) {
       std::memcpy(v, q, b);
       q += b;
-    };
-    get(&s.pos[3 * i], 3 * sizeof(double));
-    get(&s.vel[3 * i], 3 * sizeof(float));
-    get(&s.rho[i], sizeof(float));
-    get(&s.press[i], sizeof(float));
-    get(&s.type[i], 1);
-    get(&s.mk[i], sizeof(int32_t));
-    get(&s.id[i], sizeof(uint32_t));
+    });
   }
 }
 
@@ -270,7 +269,6 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   parallel::migrate(comm_, leaving_, slab, arrived_, &moved);
   lap(t, x.mpiSeconds);
   append(s, needs, arrived_, false);
-  owned_ = s.n;
   // The halo: copies of this rank's particles within reach of a boundary go to the rank beyond it.
   mark(lower ? slab.lo + layout_.reach : -kNone, upper ? slab.hi - layout_.reach : kNone);
   take(s, near_);

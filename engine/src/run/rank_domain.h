@@ -86,8 +86,7 @@ class RankExchange {
   // Every rank calls it.
   void exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs);
 
-  uint32_t owned() const { return owned_; }  // this rank's own particles after the last exchange
-  uint32_t halo() const { return halo_; }
+  uint32_t halo() const { return halo_; }  // copies received at the last exchange
   const RankExchangeTotals& totals() const { return totals_; }
   const RankLayout& layout() const { return layout_; }
 
@@ -110,7 +109,7 @@ class RankExchange {
   int threads_;
   std::vector<Field> fields_;
   size_t recordSize_ = 0;
-  uint32_t owned_ = 0, halo_ = 0;
+  uint32_t halo_ = 0;
   RankExchangeTotals totals_;
   // Per array: what travels, page-locked in GPU runs (the copies go by DMA), reused between
   // exchanges. ParticleArraySet has 11 arrays.
