@@ -1,6 +1,8 @@
 #include "parallel/communicator.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -25,7 +27,6 @@ void check(int code, const char* what) {
   MPI_Error_string(code, text, &length);
   throw RunError(fmt::format("MPI: {} failed: {}", what, std::string(text, size_t(length))));
 }
-int peer(int rank) { return rank < 0 ? MPI_PROC_NULL : rank; }
 #endif
 
 enum class Kind { Double, U64, Int };
@@ -209,28 +210,57 @@ std::vector<uint8_t> Communicator::gatherBytesTo(int root, const std::vector<uin
   return v;
 }
 
-void Communicator::exchange(const std::vector<uint8_t>& send, int to, std::vector<uint8_t>& received, int from) const {
-  if (to >= size_ || from >= size_)
-    throw RunError(fmt::format("MPI: an exchange with rank {} among {} ranks", to >= size_ ? to : from, size_));
+namespace {
+// The pieces a message goes in: MPI counts are ints.
+constexpr size_t kPiece = size_t(1) << 30;
+size_t pieces(size_t bytes) { return (bytes + kPiece - 1) / kPiece; }
+}  // namespace
+
+void Communicator::transfer(std::span<const Send> sends, std::span<const Receive> receives) const {
+  auto checkPeer = [this](int peer, int tag) {
+    if (peer >= size_ || tag < 0 || tag >= kTags)
+      throw RunError(fmt::format("MPI: a message with rank {} (tag {}) among {} ranks", peer, tag, size_));
+  };
+  for (const Send& m : sends) checkPeer(m.to, m.tag);
+  for (const Receive& m : receives) checkPeer(m.from, m.tag);
 #if defined(SPH_HAVE_MPI)
   if (mpi_) {
-    // MPI counts are ints: a larger buffer would have to go in pieces.
-    if (send.size() > size_t(std::numeric_limits<int>::max()))
-      throw RunError(fmt::format("MPI: a buffer of {} bytes for rank {} (at most 2 GiB a message)", send.size(), to));
-    uint64_t outgoing = send.size(), incoming = 0;
-    MPI_Status status;
-    check(MPI_Sendrecv(&outgoing, 1, MPI_UINT64_T, peer(to), 0, &incoming, 1, MPI_UINT64_T, peer(from), 0,
-                       MPI_COMM_WORLD, &status),
-          "exchanging buffer sizes");
-    received.resize(from < 0 ? 0 : size_t(incoming));
-    check(MPI_Sendrecv(send.data(), int(send.size()), MPI_BYTE, peer(to), 1, received.data(), int(received.size()),
-                       MPI_BYTE, peer(from), 1, MPI_COMM_WORLD, &status),
-          "exchanging buffers");
+    // Piece k of a message carries tag + kTags k; every rank knows a message's size, so both
+    // sides cut it alike.
+    std::vector<MPI_Request> requests;
+    auto post = [&](auto&& start, uint8_t* data, size_t bytes, int peer, int tag) {
+      if (peer < 0) return;
+      for (size_t k = 0; k < pieces(bytes); ++k) {
+        const size_t size = std::min(kPiece, bytes - k * kPiece);
+        if (size_t(tag) + kTags * k > size_t(std::numeric_limits<int16_t>::max()))
+          throw RunError(fmt::format("MPI: a message of {} bytes is too large", bytes));
+        requests.emplace_back();
+        check(start(data + k * kPiece, int(size), peer, tag + kTags * int(k), &requests.back()), "posting a message");
+      }
+    };
+    requests.reserve(16);
+    for (const Receive& m : receives)
+      post([](void* d, int n, int p, int t,
+              MPI_Request* r) { return MPI_Irecv(d, n, MPI_BYTE, p, t, MPI_COMM_WORLD, r); },
+           static_cast<uint8_t*>(m.data), m.bytes, m.from, m.tag);
+    for (const Send& m : sends)
+      post([](void* d, int n, int p, int t,
+              MPI_Request* r) { return MPI_Isend(d, n, MPI_BYTE, p, t, MPI_COMM_WORLD, r); },
+           static_cast<uint8_t*>(const_cast<void*>(m.data)), m.bytes, m.to, m.tag);
+    check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "exchanging messages");
     return;
   }
 #endif
-  // One rank: what it sends to itself is what it receives.
-  received = (to == 0 && from == 0) ? send : std::vector<uint8_t>{};
+  // One rank: a receive from itself takes its own send of the same tag.
+  for (const Receive& m : receives) {
+    if (m.from < 0) continue;
+    const Send* s = nullptr;
+    for (const Send& c : sends)
+      if (c.to == 0 && c.tag == m.tag) s = &c;
+    if (!s || s->bytes != m.bytes)
+      throw RunError(fmt::format("a receive of {} bytes (tag {}) that no send of this rank matches", m.bytes, m.tag));
+    std::memcpy(m.data, s->data, m.bytes);
+  }
 }
 
 void Communicator::barrier() const {

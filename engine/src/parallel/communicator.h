@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -71,9 +72,23 @@ class Communicator {
   std::vector<uint8_t> gatherBytes(const std::vector<uint8_t>& v) const;
   // The same on rank `root` alone (the others get an empty vector).
   std::vector<uint8_t> gatherBytesTo(int root, const std::vector<uint8_t>& v) const;
-  // Sends `send` to rank `to` and receives from rank `from` into `received` (resized to what
-  // arrives); either may be -1 (none). Ranks pair up so that the calls cannot deadlock.
-  void exchange(const std::vector<uint8_t>& send, int to, std::vector<uint8_t>& received, int from) const;
+  // Point-to-point messages, every send and receive posted at once and waited for together: a
+  // rank that swaps with both its neighbours pays one round, not two, and no order of calls can
+  // deadlock. A receive takes the message that rank `from` sends to this rank with the same tag
+  // (0 to kTags - 1); its size must be known beforehand (send the sizes first). Rank -1: no
+  // message. Messages of any size (MPI counts are ints: larger ones go in pieces).
+  static constexpr int kTags = 16;
+  struct Send {
+    const void* data;
+    size_t bytes;
+    int to, tag;
+  };
+  struct Receive {
+    void* data;
+    size_t bytes;
+    int from, tag;
+  };
+  void transfer(std::span<const Send> sends, std::span<const Receive> receives) const;
   void barrier() const;
   // Whether every rank says true.
   bool all(bool v) const;

@@ -1,33 +1,24 @@
 // The exchanges of a slab decomposition between neighbouring ranks: the halo (copies of the
 // particles within reach of a slab's boundary, for the neighbour's force pass) and migration
-// (particles that left a slab go to the rank whose slab they entered). Particles travel as
-// fixed-size records of bytes, whatever their fields, with their coordinate along the slab axis
-// a double at a known offset: across a periodic seam the copies are shifted by the period, so
-// that a rank finds its neighbours by plain distances.
+// (particles that left a slab go to the rank whose slab they entered). Which particles go where
+// is a rule on their coordinate along the slab axis (Sides), applied where the particles live
+// (run/rank_domain.h); what travels is bytes, sent to both neighbours at once. Across a periodic
+// seam the coordinate of what travels is shifted by the period, so that a rank finds its
+// neighbours by plain distances.
 //
 // Slabs are at least the reach thick (slab_plan.h), so a halo comes from the two neighbouring
 // ranks alone; between migrations a particle may cross at most one boundary.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <functional>
+#include <span>
 
 #include "parallel/communicator.h"
 
 namespace sph::parallel {
-
-struct Records {
-  size_t recordSize = 0;  // bytes a particle
-  size_t axisOffset = 0;  // where its coordinate along the slab axis (a double) lies in a record
-  std::vector<uint8_t> bytes;
-
-  size_t count() const { return recordSize ? bytes.size() / recordSize : 0; }
-  double along(size_t i) const;
-  void setAlong(size_t i, double x);
-  void append(const uint8_t* record) { bytes.insert(bytes.end(), record, record + recordSize); }
-  const uint8_t* record(size_t i) const { return bytes.data() + i * recordSize; }
-};
 
 // This rank's slab [lo, hi) of the domain [domainLo, domainHi) along the axis.
 struct Slab {
@@ -37,27 +28,44 @@ struct Slab {
   double period() const { return domainHi - domainLo; }
 };
 
-// Records this rank sent to its neighbours and received from them in one exchange.
-struct ExchangeCounts {
-  uint64_t sent = 0, received = 0;
+// The ranks beside this one along the axis (-1: none).
+int lowerRank(const Communicator& c, const Slab& s);
+int upperRank(const Communicator& c, const Slab& s);
+
+// Which particles of a slab an exchange sends to the ranks beside it, and how their coordinate
+// along the axis changes on the way: those below `below` go to the lower rank, moved by
+// `lowerShift`; those at or above `above` to the upper rank, moved by `upperShift`. A particle
+// may go both ways (a halo of a slab thinner than twice the reach).
+struct Sides {
+  double below = -HUGE_VAL, lowerShift = 0;
+  double above = HUGE_VAL, upperShift = 0;
+  bool toLower(double x) const { return x < below; }
+  bool toUpper(double x) const { return x >= above; }
 };
 
-// The halo this rank receives: copies of its neighbours' records within `reach` of the boundary
-// they share with it (shifted by the period across a periodic seam). One rank has none (its own
-// periodic images are its neighbour search's). Every rank calls it.
-Records exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach,
-                     ExchangeCounts* counts = nullptr);
-// The same into `out` (emptied first), whose storage a run reuses from exchange to exchange.
-void exchangeHalo(const Communicator& comm, const Records& own, const Slab& slab, double reach, Records& out,
-                  ExchangeCounts* counts = nullptr);
+// Migration: the particles that left the slab across a boundary with a rank beyond it (the first
+// and last ranks of an open axis keep what leaves the domain past their end), wrapped into the
+// domain across a periodic seam.
+Sides migrationSides(const Communicator& c, const Slab& s);
+// The halo: copies of the particles within `reach` of such a boundary. One rank has none (its
+// own periodic images are its neighbour search's).
+Sides haloSides(const Communicator& c, const Slab& s, double reach);
 
-// This rank's records after migration: those still in its slab and those that entered it from a
-// neighbour. A record across a periodic seam is wrapped into the domain first; one outside the
-// domain of an open axis stays with the first or last rank. Every rank calls it. Throws RunError
-// when a record has moved past a neighbour's slab.
-Records migrate(const Communicator& comm, const Records& own, const Slab& slab, ExchangeCounts* counts = nullptr);
-// The same into `out` (emptied first; not `own`), whose storage a run reuses.
-void migrate(const Communicator& comm, const Records& own, const Slab& slab, Records& out,
-             ExchangeCounts* counts = nullptr);
+// What came from the ranks beside this one, in bytes.
+struct Arrived {
+  size_t fromLower = 0, fromUpper = 0;
+  size_t total() const { return fromLower + fromUpper; }
+};
+
+// Sends `toLower` to the rank below and `toUpper` to the rank above (nothing where there is
+// none) and receives what they send this rank into room(total bytes), the lower rank's first.
+// `room` gives storage the caller keeps (page-locked host memory in GPU runs). Every rank calls it.
+Arrived swapWithNeighbours(const Communicator& c, const Slab& s, std::span<const uint8_t> toLower,
+                           std::span<const uint8_t> toUpper, const std::function<uint8_t*(size_t)>& room);
+
+// Particles that migrated to this rank: `count` records of `recordSize` bytes, each starting with
+// its coordinate along the axis (a double). Throws RunError for one outside this slab: it moved
+// past the slab beside its old one since the last migration.
+void checkArrivals(const Communicator& c, const Slab& s, const uint8_t* records, size_t count, size_t recordSize);
 
 }  // namespace sph::parallel

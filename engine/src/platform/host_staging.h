@@ -32,6 +32,7 @@ class HostStaging {
     return p_;
   }
   const U& operator[](size_t i) const { return p_[i]; }
+  U* data() const { return p_; }  // where the last reserve() put it
 
  private:
   void release() noexcept {

@@ -142,6 +142,18 @@ class CpuOps final : public EngineOps<T> {
     for (int64_t i = 0; i < int64_t(n); ++i) markAlongParticle(uint32_t(i), pos, posLo, code, axis, below, above, bit);
   }
 
+  void packRecords(const ReorderArrays<T>& a, const uint32_t* perm, uint32_t count, const RecordLayout& layout,
+                   double shift, uint8_t* out) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t k = 0; k < int64_t(count); ++k) packParticleRecord(uint32_t(k), a, perm, layout, shift, out);
+  }
+
+  void unpackRecords(const uint8_t* in, uint32_t count, const RecordLayout& layout, const ReorderArrays<T>& a,
+                     uint32_t first, bool halo) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t k = 0; k < int64_t(count); ++k) unpackParticleRecord(uint32_t(k), in, layout, a, first, halo);
+  }
+
   void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,
             const ParkingLot& lot) override {
     for (uint32_t k = 0; k < count; ++k) parkParticle(which[k], first + k, a.pos, a.posLo, a.velrho, a.velrhoPre, a.code, lot);

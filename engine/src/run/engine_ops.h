@@ -14,6 +14,7 @@
 #include "physics/position_split.h"
 #include "physics/shifting_zones.h"
 #include "physics/time_step.h"
+#include "run/particle_records.h"
 #include "sph/plugin/physics_constants.h"
 #include "sph/plugin/real4.h"
 #include "sph/plugin/sps_physics.h"
@@ -133,6 +134,13 @@ class EngineOps {
   // is below `below` or at or above `above`, and clears it in every other.
   virtual void markAlong(const Real4<T>* pos, const Real4<T>* posLo, uint32_t* code, uint32_t n, int axis, double below,
                          double above, uint32_t bit) = 0;
+  // Runs over several ranks (run/particle_records.h): packParticleRecord() for k in [0, count)
+  // into `out`, and unpackParticleRecord() of the `count` records of `in` into the particles from
+  // `first` on; the records live where the particles do.
+  virtual void packRecords(const ReorderArrays<T>& a, const uint32_t* perm, uint32_t count, const RecordLayout& layout,
+                           double shift, uint8_t* out) = 0;
+  virtual void unpackRecords(const uint8_t* in, uint32_t count, const RecordLayout& layout, const ReorderArrays<T>& a,
+                             uint32_t first, bool halo) = 0;
   // parkParticle(which[k], first + k) for k in [0, count): `which` lists particle indices
   // (where the particles live).
   virtual void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,

@@ -112,125 +112,42 @@ void gatherSnapshot(const parallel::Communicator& comm, ParticleSnapshot& s) {
 
 namespace {
 
-// Each array of a particle set, in record order; absent arrays (size 0) are skipped by the caller.
-template <typename T, typename F>
-void forEachArray(ParticleArraySet<T>& a, F&& f) {
-  f(a.pos);
-  f(a.posLo);
-  f(a.velrho);
-  f(a.velrhoPre);
-  f(a.posPre);
-  f(a.code);
-  f(a.id);
-  f(a.spsTau);
-  f(a.normal);
-  f(a.tangent);
-  f(a.motionAce);
-}
-
-}  // namespace
-
+// The records of a run's arrays (those null are absent) along `axis`.
 template <typename T>
-void RankExchange<T>::describe(ParticleState<T>& s) {
-  fields_.clear();
-  recordSize_ = sizeof(double);
-  forEachArray(s.cur, [&](auto& a) {
-    using U = std::remove_pointer_t<decltype(a.data())>;
-    fields_.push_back({a.size() > 0 ? sizeof(U) : 0, recordSize_});
-    if (a.size() > 0) recordSize_ += sizeof(U);
-  });
-  if (fields_.size() != kArrays) throw RunError("the ranks' exchange does not know every particle array");
+RecordLayout recordLayoutOf(const ReorderArrays<T>& a, int axis) {
+  RecordLayout r;
+  r.axis = axis;
+  uint32_t at = sizeof(double);  // the coordinate first
+  auto field = [&](RecordField f, const auto* array) {
+    using E = std::remove_cv_t<std::remove_pointer_t<decltype(array)>>;
+    static_assert(sizeof(E) % 4 == 0, "records are copied in 4-byte words");
+    r.at[f] = array ? int32_t(at) : -1;
+    if (array) at += uint32_t(sizeof(E));
+  };
+  field(kRecPos, a.pos);
+  field(kRecVelrho, a.velrho);
+  field(kRecVelrhoPre, a.velrhoPre);
+  field(kRecPosPre, a.posPre);
+  field(kRecCode, a.code);
+  field(kRecId, a.id);
+  field(kRecSpsTau, a.spsTau);
+  field(kRecNormal, a.normal);
+  field(kRecTangent, a.tangent);
+  field(kRecMotionAce, a.motionAce);
+  field(kRecPosLo, a.posLo);
+  r.bytes = (at + 7) / 8 * 8;
+  return r;
 }
 
-template <typename T>
-void RankExchange<T>::take(ParticleState<T>& s, parallel::Records& r) {
-  r.recordSize = recordSize_;
-  r.axisOffset = 0;
-  r.bytes.clear();
-  const uint32_t count =
-      ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kRankSendBit, code::kRankSendBit);
-  if (count == 0) return;
-  ops_->gather(s.cur.reorderArrays(), s.spare.reorderArrays(), s.perm.data(), count);
-  std::array<uint8_t*, kArrays> h{};
-  size_t k = 0;
-  forEachArray(s.spare, [&](auto& a) {
-    using U = std::remove_pointer_t<decltype(a.data())>;
-    const size_t f = k++;
-    if (a.size() == 0) return;
-    h[f] = host_[f].reserve(a.device(), size_t(count) * sizeof(U), "staging the particles that go to other ranks");
-    a.downloadTo(reinterpret_cast<U*>(h[f]), count, "reading the particles that go to other ranks");
-  });
-  const int axis = layout_.plan.axis;
-  const Real4<T>* pos = reinterpret_cast<const Real4<T>*>(h[0]);
-  const Real4<T>* lo = fields_[1].size ? reinterpret_cast<const Real4<T>*>(h[1]) : nullptr;
-  r.bytes.resize(size_t(count) * recordSize_);
-#pragma omp parallel for num_threads(threads_) schedule(static)
-  for (int64_t k = 0; k < int64_t(count); ++k) {
-    const uint32_t i = uint32_t(k);
-    uint8_t* rec = r.bytes.data() + size_t(i) * recordSize_;
-    double x[3];
-    loadPosition(pos[i], lo ? lo + i : nullptr, x);
-    std::memcpy(rec, &x[axis], sizeof(double));
-    for (size_t f = 0; f < fields_.size(); ++f)
-      if (fields_[f].size)
-        std::memcpy(rec + fields_[f].offset, h[f] + size_t(i) * fields_[f].size, fields_[f].size);
-    // The record goes without this rank's mark (codes are the sixth array).
-    uint32_t c;
-    std::memcpy(&c, rec + fields_[5].offset, sizeof c);
-    c &= ~code::kRankSendBit;
-    std::memcpy(rec + fields_[5].offset, &c, sizeof c);
-  }
+// Room for `bytes` in `b` on `d`, its first `keep` bytes kept; it grows with a margin, so that
+// the exchanges of a run soon stop allocating.
+void reserveBytes(DeviceArray<uint8_t>& b, Device d, size_t bytes, size_t keep, const char* what) {
+  if (bytes <= b.size() && (b.device() == d || b.size() == 0)) return;
+  DeviceArray<uint8_t> bigger(d, bytes + bytes / 4, what);
+  if (b.device() == d) bigger.copyFrom(b, keep, what);
+  b.swap(bigger);
 }
 
-template <typename T>
-void RankExchange<T>::append(ParticleState<T>& s, const ParticleArrayNeeds& needs, const parallel::Records& r,
-                             bool halo) {
-  const size_t count = r.count();
-  if (count == 0) return;
-  const size_t total = size_t(s.n) + count;
-  if (total > UINT32_MAX) throw RunError(fmt::format("rank {}: more than 2^32 particles and halo", comm_.rank()));
-  if (total > s.cur.pos.size()) s.grow(uint32_t(std::min<size_t>(UINT32_MAX, total + total / 4 + 1024)), needs);
-  const int axis = layout_.plan.axis;
-  std::array<uint8_t*, kArrays> h{};
-  for (size_t f = 0; f < fields_.size(); ++f)
-    if (fields_[f].size)
-      h[f] = host_[f].reserve(s.cur.pos.device(), count * fields_[f].size,
-                              "staging the particles that came from other ranks");
-#pragma omp parallel for num_threads(threads_) schedule(static)
-  for (int64_t k = 0; k < int64_t(count); ++k) {
-    const size_t i = size_t(k);
-    const uint8_t* rec = r.record(i);
-    for (size_t f = 0; f < fields_.size(); ++f)
-      if (fields_[f].size) std::memcpy(h[f] + i * fields_[f].size, rec + fields_[f].offset, fields_[f].size);
-    Real4<T>* p = reinterpret_cast<Real4<T>*>(h[0]) + i;
-    Real4<T>* l = fields_[1].size ? reinterpret_cast<Real4<T>*>(h[1]) + i : nullptr;
-    // Across a periodic seam the record's coordinate was shifted by the period: so is the particle.
-    const double to = r.along(i);
-    double x[3];
-    loadPosition(*p, l, x);
-    if (to != x[axis]) {
-      const double shift = to - x[axis];
-      x[axis] = to;
-      storePosition(*p, l, x);
-      if (fields_[4].size) {
-        Real4<T>& pre = reinterpret_cast<Real4<T>*>(h[4])[i];
-        (axis == 0 ? pre.x : axis == 1 ? pre.y : pre.z) += T(shift);
-      }
-    }
-    uint32_t& c = reinterpret_cast<uint32_t*>(h[5])[i];
-    c = halo ? (c | code::kHaloBit) : (c & ~code::kHaloBit);
-  }
-  size_t k = 0;
-  forEachArray(s.cur, [&](auto& a) {
-    using U = std::remove_pointer_t<decltype(a.data())>;
-    const size_t f = k++;
-    if (a.size() == 0) return;
-    a.upload(reinterpret_cast<const U*>(h[f]), count, "writing the particles that came from other ranks", s.n);
-  });
-  s.n = uint32_t(total);
-}
-
-namespace {
 using Clock = std::chrono::steady_clock;
 // Adds the seconds since `t` to `into` and restarts `t`.
 void lap(Clock::time_point& t, double& into) {
@@ -238,56 +155,105 @@ void lap(Clock::time_point& t, double& into) {
   into += std::chrono::duration<double>(now - t).count();
   t = now;
 }
+
 }  // namespace
+
+template <typename T>
+uint32_t RankExchange<T>::pack(ParticleState<T>& s, double below, double above, double shift, size_t first) {
+  ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, below, above,
+                  code::kRankSendBit);
+  const uint32_t count =
+      ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kRankSendBit, code::kRankSendBit);
+  if (count == 0) return 0;
+  const size_t at = first * records_.bytes;
+  reserveBytes(out_, s.cur.pos.device(), at + size_t(count) * records_.bytes, at,
+               "allocating the records of the particles that go to other ranks");
+  ops_->packRecords(s.cur.reorderArrays(), s.perm.data(), count, records_, shift, out_.data() + at);
+  return count;
+}
+
+template <typename T>
+size_t RankExchange<T>::send(ParticleState<T>& s, const parallel::Sides& sides, Clock::time_point& t) {
+  const size_t down = pack(s, sides.below, HUGE_VAL, sides.lowerShift, 0);
+  const size_t up = pack(s, -HUGE_VAL, sides.above, sides.upperShift, down);
+  const size_t bytes = (down + up) * records_.bytes;
+  lap(t, totals_.arraySeconds);
+  const uint8_t* out = out_.data();
+  if (gpu_) {
+    out = sent_.reserve(Device::Gpu, bytes, "staging the particles that go to other ranks");
+    out_.downloadTo(sent_.data(), bytes, "reading the particles that go to other ranks");
+    lap(t, totals_.stagingSeconds);
+  }
+  const auto room = [&](size_t b) -> uint8_t* {
+    if (gpu_) return received_.reserve(Device::Gpu, b, "staging the particles that came from other ranks");
+    reserveBytes(in_, Device::Cpu, b, 0, "allocating the records of the particles that came from other ranks");
+    return in_.data();
+  };
+  const parallel::Arrived got = parallel::swapWithNeighbours(comm_, layout_.slab, {out, down * records_.bytes},
+                                                             {out + down * records_.bytes, up * records_.bytes}, room);
+  lap(t, totals_.mpiSeconds);
+  if (got.total() % records_.bytes != 0)
+    throw RunError(fmt::format("rank {}: {} bytes received are not whole records of {} bytes", comm_.rank(),
+                               got.total(), records_.bytes));
+  totals_.bytesSent += bytes;
+  return got.total() / records_.bytes;
+}
+
+template <typename T>
+const uint8_t* RankExchange<T>::arrivals() const {
+  return gpu_ ? received_.data() : in_.data();
+}
+
+template <typename T>
+void RankExchange<T>::unpack(ParticleState<T>& s, const ParticleArrayNeeds& needs, size_t count, bool halo,
+                             Clock::time_point& t) {
+  if (count == 0) return;
+  const size_t total = size_t(s.n) + count;
+  if (total > UINT32_MAX) throw RunError(fmt::format("rank {}: more than 2^32 particles and halo", comm_.rank()));
+  if (total > s.cur.pos.size()) s.grow(uint32_t(std::min<size_t>(UINT32_MAX, total + total / 4 + 1024)), needs);
+  const size_t bytes = count * records_.bytes;
+  if (gpu_) {
+    reserveBytes(in_, Device::Gpu, bytes, 0, "allocating the records of the particles that came from other ranks");
+    in_.upload(received_.data(), bytes, "writing the particles that came from other ranks");
+    lap(t, totals_.stagingSeconds);
+  }
+  ops_->unpackRecords(in_.data(), uint32_t(count), records_, s.cur.reorderArrays(), s.n, halo);
+  s.n = uint32_t(total);
+  lap(t, totals_.arraySeconds);
+}
 
 template <typename T>
 void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs) {
   Clock::time_point t = Clock::now();
-  describe(s);
+  gpu_ = s.cur.pos.device() == Device::Gpu;
+  records_ = recordLayoutOf(s.cur.reorderArrays(), layout_.plan.axis);
   const parallel::Slab& slab = layout_.slab;
-  const int axis = layout_.plan.axis;
-  const bool periodicRing = slab.periodic && comm_.size() > 1;
-  const bool lower = comm_.rank() > 0 || periodicRing, upper = comm_.rank() + 1 < comm_.size() || periodicRing;
-  constexpr double kNone = HUGE_VAL;
-  auto mark = [&](double below, double above) {
-    ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, axis, below, above,
-                    code::kRankSendBit);
-  };
-  // Leavers: past a boundary with a rank beyond it (an open axis's end slabs keep what leaves the
-  // domain there).
-  RankExchangeTotals& x = totals_;
-  mark(lower ? slab.lo : -kNone, upper ? slab.hi : kNone);
-  take(s, leaving_);
-  lap(t, x.stagingSeconds);
-  // This rank keeps its own that stay, in their order.
+  // Leavers: past a boundary with a rank beyond it.
+  const parallel::Sides leave = parallel::migrationSides(comm_, slab);
+  const size_t came = send(s, leave, t);
+  parallel::checkArrivals(comm_, slab, arrivals(), came, records_.bytes);
+  // This rank keeps its own that stay, in their order; the old halo and the parked go.
+  ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, leave.below, leave.above,
+                  code::kRankSendBit);
   const uint32_t kept = ops_->partitionFlagged(s.cur.code.data(), s.n, s.perm.data(),
                                                code::kHaloBit | code::kParkedBit | code::kRankSendBit);
   s.apply(s.perm.data(), s.n);
   s.n = kept;
-  lap(t, x.arraySeconds);
-  parallel::ExchangeCounts moved, copied;
-  parallel::migrate(comm_, leaving_, slab, arrived_, &moved);
-  lap(t, x.mpiSeconds);
-  append(s, needs, arrived_, false);
+  unpack(s, needs, came, false, t);
   // The halo: copies of this rank's particles within reach of a boundary go to the rank beyond it.
-  mark(lower ? slab.lo + layout_.reach : -kNone, upper ? slab.hi - layout_.reach : kNone);
-  take(s, near_);
-  mark(-kNone, kNone);  // clears the marks
-  lap(t, x.stagingSeconds);
-  parallel::exchangeHalo(comm_, near_, slab, layout_.reach, halo_in_, &copied);
-  lap(t, x.mpiSeconds);
-  append(s, needs, halo_in_, true);
-  halo_ = uint32_t(halo_in_.count());
-  lap(t, x.stagingSeconds);
+  const size_t copies = send(s, parallel::haloSides(comm_, slab, layout_.reach), t);
+  ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, -HUGE_VAL, HUGE_VAL,
+                  code::kRankSendBit);  // clears the marks
+  unpack(s, needs, copies, true, t);
+  halo_ = uint32_t(copies);
   // The engine's order: boundaries (fixed and moving, own and halo) first.
   s.nBound = ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kBoundBit | code::kFloatingBit,
                                    code::kBoundBit);
   s.apply(s.perm.data(), s.n);
-  lap(t, x.arraySeconds);
+  lap(t, totals_.arraySeconds);
   ++totals_.exchanges;
   totals_.haloParticles += halo_;
-  totals_.migrated += moved.received;
-  totals_.bytesSent += (moved.sent + copied.sent) * recordSize_;
+  totals_.migrated += came;
 }
 
 template class RankExchange<float>;

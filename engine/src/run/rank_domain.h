@@ -6,12 +6,13 @@
 // neighbour where it is now; the time step is the minimum of every rank's (EngineOps'
 // DtMaximaCombiner). A run on one rank does none of this.
 //
-// The exchange works where the particles are (EngineOps: marks, partitions and gathers on the
-// device in GPU runs): only the particles that leave and the halo copies travel to the host, as
-// records of every array (parallel/halo_exchange.h), and only those that arrive come back.
+// The exchange works where the particles are (EngineOps: marks, partitions, and packing into
+// records, run/particle_records.h, on the device in GPU runs): only the records of the particles
+// that leave and of the halo copies travel to the host, in one copy an exchange, and only those
+// that arrive come back, in one copy.
 #pragma once
 
-#include <array>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,8 +23,10 @@
 #include "parallel/communicator.h"
 #include "parallel/halo_exchange.h"
 #include "parallel/slab_plan.h"
+#include "platform/device_array.h"
 #include "platform/host_staging.h"
 #include "run/engine_ops.h"
+#include "run/particle_records.h"
 #include "run/particle_state.h"
 
 namespace sph {
@@ -66,18 +69,17 @@ struct RankExchangeTotals {
   uint64_t haloParticles = 0;  // summed over the exchanges (this rank's halo)
   uint64_t migrated = 0;       // particles that came in from another rank
   uint64_t bytesSent = 0;      // halo copies and migrating particles this rank sent
-  // Host wall seconds of the exchanges' parts: the partitions and reorders of the arrays (a GPU
-  // reorder's kernel may end later); marking, gathering, reading and packing the particles that
-  // travel, and unpacking and writing those that came; MPI.
+  // Host wall seconds of the exchanges' parts: where the particles live (marks, partitions,
+  // packing and unpacking records, reorders; a GPU kernel may end in a later part); the copies of
+  // the records between the device and the host (GPU runs); MPI.
   double arraySeconds = 0, stagingSeconds = 0, mpiSeconds = 0;
 };
 
 template <typename T>
 class RankExchange {
  public:
-  // threads: the host threads that pack and unpack the travelling particles.
-  RankExchange(const parallel::Communicator& comm, const RankLayout& layout, EngineOps<T>* ops, int threads)
-      : comm_(comm), layout_(layout), ops_(ops), threads_(threads > 0 ? threads : 1) {}
+  RankExchange(const parallel::Communicator& comm, const RankLayout& layout, EngineOps<T>* ops)
+      : comm_(comm), layout_(layout), ops_(ops) {}
 
   // Before a force pass: drops the old halo and the parked particles, sends the particles that
   // left the slab to their new rank and takes in those that entered it, appends the new halo
@@ -91,33 +93,33 @@ class RankExchange {
   const RankLayout& layout() const { return layout_; }
 
  private:
-  // The particles whose code has kRankSendBit, gathered where they are and read as records into
-  // `out` (the arrays keep them).
-  void take(ParticleState<T>& s, parallel::Records& out);
-  // Appends records after the particles [0, s.n), shifted as their coordinate along the axis
-  // says (across a periodic seam), flagged as halo copies or as this rank's own.
-  void append(ParticleState<T>& s, const ParticleArrayNeeds& needs, const parallel::Records& r, bool halo);
-  // Each present array's element size and offset in a record (after the coordinate, a double).
-  struct Field {
-    size_t size = 0, offset = 0;
-  };
-  void describe(ParticleState<T>& s);
+  // Marks the particles of [0, s.n) whose coordinate along the axis is below `below` or at or
+  // above `above` and packs them as records (their coordinate moved by `shift`) after the first
+  // `first` records of out_; returns how many.
+  uint32_t pack(ParticleState<T>& s, double below, double above, double shift, size_t first);
+  // Packs what `sides` sends (the lower rank's records, then the upper's) and swaps them with the
+  // neighbours; returns how many records came back (in arrivals()).
+  size_t send(ParticleState<T>& s, const parallel::Sides& sides, std::chrono::steady_clock::time_point& t);
+  // The records that came at the last send(), in host memory.
+  const uint8_t* arrivals() const;
+  // Writes the `count` records that came after the particles [0, s.n), as halo copies or as this
+  // rank's own.
+  void unpack(ParticleState<T>& s, const ParticleArrayNeeds& needs, size_t count, bool halo,
+              std::chrono::steady_clock::time_point& t);
 
   const parallel::Communicator& comm_;
   RankLayout layout_;
   EngineOps<T>* ops_;
-  int threads_;
-  std::vector<Field> fields_;
-  size_t recordSize_ = 0;
+  RecordLayout records_;
+  bool gpu_ = false;
   uint32_t halo_ = 0;
   RankExchangeTotals totals_;
-  // Per array: what travels, page-locked in GPU runs (the copies go by DMA), reused between
-  // exchanges. ParticleArraySet has 11 arrays.
-  static constexpr size_t kArrays = 11;
-  std::array<HostStaging<uint8_t>, kArrays> host_;
-  // The records of an exchange, their storage kept for the next: leavers, arrivals, copies sent
-  // and received.
-  parallel::Records leaving_, arrived_, near_, halo_in_;
+  // The records of an exchange, their storage kept from one exchange to the next: packed where
+  // the particles live (out_), read into page-locked host memory (sent_) and sent; received
+  // into page-locked host memory (received_) and written where the particles live (in_). In CPU
+  // runs out_ is sent and in_ received as they are.
+  DeviceArray<uint8_t> out_, in_;
+  HostStaging<uint8_t> sent_, received_;
 };
 
 }  // namespace sph

@@ -61,6 +61,9 @@ class SimulationCore final : public Simulation::Impl {
       : comm_(comm) {
     p = runParameters(c, o, neighbours.options());
     opts = o;
+    // Ranks on one machine share its cores, unless --threads says how many a rank has.
+    if (!comm.single() && opts.threads <= 0)
+      opts.threads = std::max(1, omp_get_num_procs() / std::max(1, comm.localSize()));
     timeMax = p.timeMax;
     header_ = checkpointHeaderFor(c, p, o.precision);
     caseName = c.name;
@@ -76,13 +79,13 @@ class SimulationCore final : public Simulation::Impl {
     nFluidInitial = c.nFluid;
     setupLap("parameters");
 
-    ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(o.threads);
+    ops_ = d == Device::Gpu ? makeGpuOps<T>() : makeCpuOps<T>(opts.threads);
     timer = !o.phaseTimers ? makeNullTimer() : d == Device::Gpu ? makeGpuTimer() : makeCpuTimer();
     const uint32_t count = uint32_t(c.positions.size());
     if (c.inout.active) {  // (never resumed: Simulation's constructor refuses it)
       inOut_ = std::make_unique<InOutZones>(c.inout, c.dp, p.rho0, p.cteB, p.gamma, c.constants.gravity.z, p.massFluid,
                                             p.dim == 2, d);
-      inOutOps_ = d == Device::Gpu ? makeInOutGpuOps<T>() : makeInOutCpuOps<T>(o.threads);
+      inOutOps_ = d == Device::Gpu ? makeInOutGpuOps<T>() : makeInOutCpuOps<T>(opts.threads);
       inOut_->totals.initial = c.inout.zones.empty() ? 0 : std::count_if(c.inOutZone.begin(), c.inOutZone.end(), [](uint8_t z) {
         return z != CaseDefinition::kNoInOutZone;
       });
@@ -124,9 +127,7 @@ class SimulationCore final : public Simulation::Impl {
       const int axis = layout->plan.axis;
       for (uint32_t i = 0; i < count; ++i)
         if (layout->ownerOf(caseAlong(c, order.caseOf(i), axis)) == comm.rank()) mine_.push_back(i);
-      // The machine's cores shared by its ranks, unless --threads says how many a rank has.
-      const int threads = o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, comm.localSize()));
-      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get(), threads);
+      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get());
       // The halo across a periodic seam along the slab axis comes shifted by the period: pairs
       // take plain distances there, and migration wraps the particles that cross it.
       consts_.periodic.length[axis] = T(0);
@@ -134,7 +135,7 @@ class SimulationCore final : public Simulation::Impl {
     }
     setupLap("particle order");
     if (!c.floatings.empty()) {
-      floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, capacity, o.threads);
+      floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, capacity, opts.threads);
       consts_.floating = floating_->pairTable();
       setupLap("floating bodies");
     }
@@ -148,13 +149,13 @@ class SimulationCore final : public Simulation::Impl {
 
     strategy = std::move(neighbours.strategy);
     plugin = neighbours.info;
-    strategy->configure(strategyContext(o, d, capacity));
+    strategy->configure(strategyContext(opts, d, capacity));
     setupLap("neighbour plugin");
 
     // Timed runs replay too: the phase timers' events become nodes of the graph (platform/phase_timers.h).
     // Not over several ranks: each pass waits for the exchange between them.
     if (d == Device::Gpu && o.stepGraphs && !ranks_) graphs_ = makeStepGraphs();
-    if (!c.motions.empty()) motion_ = std::make_unique<BoundaryMotion<T>>(c, p, d, o.threads);
+    if (!c.motions.empty()) motion_ = std::make_unique<BoundaryMotion<T>>(c, p, d, opts.threads);
     if (!p.shiftZones.empty()) {
       shiftZones_.allocate(d, p.shiftZones.size(), "the shifting zones");
       shiftZones_.upload(p.shiftZones, "uploading the shifting zones");

@@ -52,19 +52,33 @@ TEST(Communicator, GathersInRankOrder) {
   EXPECT_EQ(w.gatherv(std::vector<double>(size_t(r + 1), double(r))), expected);
 }
 
-TEST(Communicator, ExchangesWithNeighboursInARingAndAlongALine) {
+TEST(Communicator, TransfersWithNeighboursInARingAndAlongALine) {
   const Communicator& w = world();
   const int n = w.size(), r = w.rank();
-  // A ring: to the next rank, from the one before; r + 1 bytes of value r.
-  std::vector<uint8_t> got;
-  const int before = (r + n - 1) % n;
-  w.exchange(std::vector<uint8_t>(size_t(r + 1), uint8_t(r)), (r + 1) % n, got, before);
-  EXPECT_EQ(got, std::vector<uint8_t>(size_t(before + 1), uint8_t(before)));
-  // A line (slabs): nothing comes from before rank 0, nothing goes past the last; empty buffers
+  using Send = Communicator::Send;
+  using Receive = Communicator::Receive;
+  // A ring: r + 1 bytes of value r to the next rank, and 2 bytes to the one before (with one or
+  // two ranks both are the same rank: the tags tell the messages apart).
+  const int next = (r + 1) % n, before = (r + n - 1) % n;
+  const std::vector<uint8_t> forward(size_t(r + 1), uint8_t(r)), back{uint8_t(r), 9};
+  std::vector<uint8_t> fromBefore(size_t(before + 1)), fromNext(2);
+  const Send sends[] = {{forward.data(), forward.size(), next, 0}, {back.data(), back.size(), before, 1}};
+  const Receive receives[] = {{fromBefore.data(), fromBefore.size(), before, 0}, {fromNext.data(), 2, next, 1}};
+  w.transfer(sends, receives);
+  EXPECT_EQ(fromBefore, std::vector<uint8_t>(size_t(before + 1), uint8_t(before)));
+  EXPECT_EQ(fromNext, (std::vector<uint8_t>{uint8_t(next), 9}));
+  // A line (slabs): nothing comes from before rank 0, nothing goes past the last; empty messages
   // arrive empty.
-  w.exchange(std::vector<uint8_t>(size_t(3 * r), 7), r + 1 < n ? r + 1 : -1, got, r - 1);
+  const std::vector<uint8_t> line(size_t(3 * r), 7);
+  std::vector<uint8_t> got(r > 0 ? size_t(3 * (r - 1)) : 0);
+  const Send lineSend[] = {{line.data(), line.size(), r + 1 < n ? r + 1 : -1, 2}};
+  const Receive lineReceive[] = {{got.data(), got.size(), r - 1, 2}};
+  w.transfer(lineSend, lineReceive);
   EXPECT_EQ(got, r > 0 ? std::vector<uint8_t>(size_t(3 * (r - 1)), 7) : std::vector<uint8_t>{});
-  EXPECT_THROW(w.exchange({}, n, got, -1), std::exception);
+  const Send past[] = {{nullptr, 0, n, 0}};
+  EXPECT_THROW(w.transfer(past, {}), std::exception);
+  const Send badTag[] = {{nullptr, 0, -1, Communicator::kTags}};
+  EXPECT_THROW(w.transfer(badTag, {}), std::exception);
 }
 
 // Each rank counts the particles of its share in each layer; the sums give every rank the same

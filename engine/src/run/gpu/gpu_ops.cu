@@ -223,6 +223,20 @@ __global__ void gatherKernel(ReorderArrays<T> s, ReorderArrays<T> d, const uint3
 }
 
 template <typename T>
+__global__ void packRecordsKernel(ReorderArrays<T> a, const uint32_t* __restrict__ perm, uint32_t count,
+                                  RecordLayout layout, double shift, uint8_t* __restrict__ out) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) packParticleRecord(k, a, perm, layout, shift, out);
+}
+
+template <typename T>
+__global__ void unpackRecordsKernel(const uint8_t* __restrict__ in, uint32_t count, RecordLayout layout,
+                                    ReorderArrays<T> a, uint32_t first, bool halo) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) unpackParticleRecord(k, in, layout, a, first, halo);
+}
+
+template <typename T>
 class GpuOps final : public EngineOps<T> {
  public:
   GpuOps() : scalars_(1, "allocating the step scalars") {
@@ -371,6 +385,18 @@ class GpuOps final : public EngineOps<T> {
   void gather(const ReorderArrays<T>& s, const ReorderArrays<T>& d, const uint32_t* perm,
               uint32_t n) override {
     SPH_LAUNCH("reordering particle arrays", n, kBlock, 0, gatherKernel<T>, s, d, perm, n);
+  }
+
+  void packRecords(const ReorderArrays<T>& a, const uint32_t* perm, uint32_t count, const RecordLayout& layout,
+                   double shift, uint8_t* out) override {
+    SPH_LAUNCH("packing the particles that go to other ranks", count, kBlock, 0, packRecordsKernel<T>, a, perm, count,
+               layout, shift, out);
+  }
+
+  void unpackRecords(const uint8_t* in, uint32_t count, const RecordLayout& layout, const ReorderArrays<T>& a,
+                     uint32_t first, bool halo) override {
+    SPH_LAUNCH("unpacking the particles that came from other ranks", count, kBlock, 0, unpackRecordsKernel<T>, in,
+               count, layout, a, first, halo);
   }
 
   void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,
