@@ -185,6 +185,7 @@ size_t RankExchange<T>::send(ParticleState<T>& s, const parallel::Sides& sides, 
     lap(t, totals_.stagingSeconds);
   }
   const auto room = [&](size_t b) -> uint8_t* {
+    lap(t, totals_.mpiWaitSeconds);
     if (gpu_) return received_.reserve(Device::Gpu, b, "staging the particles that came from other ranks");
     reserveBytes(in_, Device::Cpu, b, 0, "allocating the records of the particles that came from other ranks");
     return in_.data();

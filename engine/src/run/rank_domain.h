@@ -71,8 +71,9 @@ struct RankExchangeTotals {
   uint64_t bytesSent = 0;      // halo copies and migrating particles this rank sent
   // Host wall seconds of the exchanges' parts: where the particles live (marks, partitions,
   // packing and unpacking records, reorders; a GPU kernel may end in a later part); the copies of
-  // the records between the device and the host (GPU runs); MPI.
-  double arraySeconds = 0, stagingSeconds = 0, mpiSeconds = 0;
+  // the records between the device and the host (GPU runs); MPI: the sizes, whose message waits
+  // for the neighbour to get there, and the records.
+  double arraySeconds = 0, stagingSeconds = 0, mpiWaitSeconds = 0, mpiSeconds = 0;
 };
 
 template <typename T>

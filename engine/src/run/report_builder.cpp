@@ -74,6 +74,7 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
     r.extra["rank0_bytes_sent"] = fmt::format("{}", x->bytesSent);
     r.extra["rank0_exchange_array_seconds"] = fmt::format("{:.6f}", x->arraySeconds);
     r.extra["rank0_exchange_staging_seconds"] = fmt::format("{:.6f}", x->stagingSeconds);
+    r.extra["rank0_exchange_mpi_wait_seconds"] = fmt::format("{:.6f}", x->mpiWaitSeconds);
     r.extra["rank0_exchange_mpi_seconds"] = fmt::format("{:.6f}", x->mpiSeconds);
   }
   if (const InOutTotals* io = s.inOutTotals()) {
