@@ -77,6 +77,10 @@ run options (default in brackets):
   --no-graphs           GPU: launch every kernel of every step instead of replaying
                         recorded steady Verlet-integrator steps as CUDA graphs
                         (for comparison)
+  --rank-exchange host|nccl  several GPU ranks: the particles that go between ranks travel
+                        through page-locked host memory and MPI (host), or from GPU to GPU by
+                        NCCL (nccl: libnccl.so.2 on the library path or named by
+                        SPH_NCCL_LIBRARY; one rank a GPU)                 [host]
   --quiet               no progress line
 
 Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,
@@ -196,6 +200,10 @@ bool parseRunOption(Args& a, const std::string& o, const std::function<std::stri
     a.run.phaseTimers = false;
   } else if (o == "--no-graphs") {
     a.run.stepGraphs = false;
+  } else if (o == "--rank-exchange") {
+    const std::string how = value(o);
+    if (how != "host" && how != "nccl") usageError(fmt::format("--rank-exchange must be host or nccl, not '{}'", how));
+    a.run.rankLink = how == "nccl" ? sph::RunOptions::RankLink::Nccl : sph::RunOptions::RankLink::Host;
   } else if (o == "--quiet") {
     a.run.progress = false;
   } else {

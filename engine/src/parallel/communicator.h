@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "parallel/message_transport.h"
+
 namespace sph::parallel {
 
 // Whether this process was started by an MPI launcher (Open MPI's, PMIx or PMI based ones).
@@ -41,7 +43,7 @@ class MpiSession {
   bool active_ = false;
 };
 
-class Communicator {
+class Communicator final : public MessageTransport {
  public:
   // MPI_COMM_WORLD while an MpiSession is active; else the single rank of this process.
   static const Communicator& world();
@@ -72,23 +74,9 @@ class Communicator {
   std::vector<uint8_t> gatherBytes(const std::vector<uint8_t>& v) const;
   // The same on rank `root` alone (the others get an empty vector).
   std::vector<uint8_t> gatherBytesTo(int root, const std::vector<uint8_t>& v) const;
-  // Point-to-point messages, every send and receive posted at once and waited for together: a
-  // rank that swaps with both its neighbours pays one round, not two, and no order of calls can
-  // deadlock. A receive takes the message that rank `from` sends to this rank with the same tag
-  // (0 to kTags - 1); its size must be known beforehand (send the sizes first). Rank -1: no
-  // message. Messages of any size (MPI counts are ints: larger ones go in pieces).
-  static constexpr int kTags = 16;
-  struct Send {
-    const void* data;
-    size_t bytes;
-    int to, tag;
-  };
-  struct Receive {
-    void* data;
-    size_t bytes;
-    int from, tag;
-  };
-  void transfer(std::span<const Send> sends, std::span<const Receive> receives) const;
+  // Point-to-point messages between host buffers (message_transport.h), of any size (MPI counts
+  // are ints: larger messages go in pieces).
+  void transfer(std::span<const Send> sends, std::span<const Receive> receives) const override;
   void barrier() const;
   // Whether every rank says true.
   bool all(bool v) const;

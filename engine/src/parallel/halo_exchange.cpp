@@ -43,24 +43,25 @@ Sides migrationSides(const Communicator& c, const Slab& s) { return sidesWithin(
 Sides haloSides(const Communicator& c, const Slab& s, double reach) { return sidesWithin(c, s, reach); }
 
 Arrived swapWithNeighbours(const Communicator& c, const Slab& s, std::span<const uint8_t> toLower,
-                           std::span<const uint8_t> toUpper, const std::function<uint8_t*(size_t)>& room) {
+                           std::span<const uint8_t> toUpper, const std::function<uint8_t*(size_t)>& room,
+                           const MessageTransport& bytes) {
   const int lower = lowerRank(c, s), upper = upperRank(c, s);
   if (lower < 0 && !toLower.empty()) throw RunError(fmt::format("rank {}: bytes for a rank below the first", c.rank()));
   if (upper < 0 && !toUpper.empty()) throw RunError(fmt::format("rank {}: bytes for a rank above the last", c.rank()));
   const uint64_t sizes[2] = {toLower.size(), toUpper.size()};
   uint64_t incoming[2] = {0, 0};  // from the lower rank, from the upper one
-  const std::array<Communicator::Send, 2> sizeSends{
+  const std::array<Send, 2> sizeSends{
       {{&sizes[0], sizeof(uint64_t), lower, kDownSize}, {&sizes[1], sizeof(uint64_t), upper, kUpSize}}};
-  const std::array<Communicator::Receive, 2> sizeReceives{
+  const std::array<Receive, 2> sizeReceives{
       {{&incoming[0], sizeof(uint64_t), lower, kUpSize}, {&incoming[1], sizeof(uint64_t), upper, kDownSize}}};
   c.transfer(sizeSends, sizeReceives);
   Arrived a{size_t(incoming[0]), size_t(incoming[1])};
   uint8_t* into = room(a.total());
-  const std::array<Communicator::Send, 2> sends{
+  const std::array<Send, 2> sends{
       {{toLower.data(), toLower.size(), lower, kDown}, {toUpper.data(), toUpper.size(), upper, kUp}}};
-  const std::array<Communicator::Receive, 2> receives{
+  const std::array<Receive, 2> receives{
       {{into, a.fromLower, lower, kUp}, {into + a.fromLower, a.fromUpper, upper, kDown}}};
-  c.transfer(sends, receives);
+  bytes.transfer(sends, receives);
   return a;
 }
 

@@ -59,9 +59,15 @@ struct Arrived {
 
 // Sends `toLower` to the rank below and `toUpper` to the rank above (nothing where there is
 // none) and receives what they send this rank into room(total bytes), the lower rank's first.
-// `room` gives storage the caller keeps (page-locked host memory in GPU runs). Every rank calls it.
+// The sizes go by `c`, the bytes by `bytes`: `c` itself for host memory, an NcclLink for device
+// memory. `room` gives storage the caller keeps. Every rank calls it.
 Arrived swapWithNeighbours(const Communicator& c, const Slab& s, std::span<const uint8_t> toLower,
-                           std::span<const uint8_t> toUpper, const std::function<uint8_t*(size_t)>& room);
+                           std::span<const uint8_t> toUpper, const std::function<uint8_t*(size_t)>& room,
+                           const MessageTransport& bytes);
+inline Arrived swapWithNeighbours(const Communicator& c, const Slab& s, std::span<const uint8_t> toLower,
+                                  std::span<const uint8_t> toUpper, const std::function<uint8_t*(size_t)>& room) {
+  return swapWithNeighbours(c, s, toLower, toUpper, room, c);
+}
 
 // Particles that migrated to this rank: `count` records of `recordSize` bytes, each starting with
 // its coordinate along the axis (a double). Throws RunError for one outside this slab: it moved

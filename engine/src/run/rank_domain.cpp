@@ -178,20 +178,25 @@ size_t RankExchange<T>::send(ParticleState<T>& s, const parallel::Sides& sides, 
   const size_t up = pack(s, -HUGE_VAL, sides.above, sides.upperShift, down);
   const size_t bytes = (down + up) * records_.bytes;
   lap(t, totals_.arraySeconds);
+  // Through the host unless the records go from device to device.
+  const bool staged = gpu_ && !link_;
   const uint8_t* out = out_.data();
-  if (gpu_) {
+  if (staged) {
     out = sent_.reserve(Device::Gpu, bytes, "staging the particles that go to other ranks");
     out_.downloadTo(sent_.data(), bytes, "reading the particles that go to other ranks");
     lap(t, totals_.stagingSeconds);
   }
   const auto room = [&](size_t b) -> uint8_t* {
     lap(t, totals_.mpiWaitSeconds);
-    if (gpu_) return received_.reserve(Device::Gpu, b, "staging the particles that came from other ranks");
-    reserveBytes(in_, Device::Cpu, b, 0, "allocating the records of the particles that came from other ranks");
+    if (staged) return received_.reserve(Device::Gpu, b, "staging the particles that came from other ranks");
+    reserveBytes(in_, s.cur.pos.device(), b, 0, "allocating the records of the particles that came from other ranks");
     return in_.data();
   };
-  const parallel::Arrived got = parallel::swapWithNeighbours(comm_, layout_.slab, {out, down * records_.bytes},
-                                                             {out + down * records_.bytes, up * records_.bytes}, room);
+  const std::span<const uint8_t> toLower{out, down * records_.bytes},
+      toUpper{out + down * records_.bytes, up * records_.bytes};
+  const parallel::Arrived got = link_
+                                    ? parallel::swapWithNeighbours(comm_, layout_.slab, toLower, toUpper, room, *link_)
+                                    : parallel::swapWithNeighbours(comm_, layout_.slab, toLower, toUpper, room);
   lap(t, totals_.mpiSeconds);
   if (got.total() % records_.bytes != 0)
     throw RunError(fmt::format("rank {}: {} bytes received are not whole records of {} bytes", comm_.rank(),
@@ -201,8 +206,14 @@ size_t RankExchange<T>::send(ParticleState<T>& s, const parallel::Sides& sides, 
 }
 
 template <typename T>
-const uint8_t* RankExchange<T>::arrivals() const {
-  return gpu_ ? received_.data() : in_.data();
+const uint8_t* RankExchange<T>::arrivals(size_t count) {
+  if (!gpu_) return in_.data();
+  if (link_) {
+    const size_t bytes = count * records_.bytes;
+    received_.reserve(Device::Gpu, bytes, "staging the particles that came from other ranks");
+    in_.downloadTo(received_.data(), bytes, "reading the particles that came from other ranks");
+  }
+  return received_.data();
 }
 
 template <typename T>
@@ -213,7 +224,7 @@ void RankExchange<T>::unpack(ParticleState<T>& s, const ParticleArrayNeeds& need
   if (total > UINT32_MAX) throw RunError(fmt::format("rank {}: more than 2^32 particles and halo", comm_.rank()));
   if (total > s.cur.pos.size()) s.grow(uint32_t(std::min<size_t>(UINT32_MAX, total + total / 4 + 1024)), needs);
   const size_t bytes = count * records_.bytes;
-  if (gpu_) {
+  if (gpu_ && !link_) {
     reserveBytes(in_, Device::Gpu, bytes, 0, "allocating the records of the particles that came from other ranks");
     in_.upload(received_.data(), bytes, "writing the particles that came from other ranks");
     lap(t, totals_.stagingSeconds);
@@ -232,7 +243,7 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   // Leavers: past a boundary with a rank beyond it.
   const parallel::Sides leave = parallel::migrationSides(comm_, slab);
   const size_t came = send(s, leave, t);
-  parallel::checkArrivals(comm_, slab, arrivals(), came, records_.bytes);
+  parallel::checkArrivals(comm_, slab, arrivals(came), came, records_.bytes);
   // This rank keeps its own that stay, in their order; the old halo and the parked go.
   ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, leave.below, leave.above,
                   code::kRankSendBit);

@@ -79,8 +79,11 @@ struct RankExchangeTotals {
 template <typename T>
 class RankExchange {
  public:
-  RankExchange(const parallel::Communicator& comm, const RankLayout& layout, EngineOps<T>* ops)
-      : comm_(comm), layout_(layout), ops_(ops) {}
+  // deviceLink: what carries records between device buffers (GPU runs over NCCL), or null: they
+  // go through the host, by `comm`.
+  RankExchange(const parallel::Communicator& comm, const RankLayout& layout, EngineOps<T>* ops,
+               const parallel::MessageTransport* deviceLink = nullptr)
+      : comm_(comm), layout_(layout), ops_(ops), link_(deviceLink) {}
 
   // Before a force pass: drops the old halo and the parked particles, sends the particles that
   // left the slab to their new rank and takes in those that entered it, appends the new halo
@@ -101,8 +104,8 @@ class RankExchange {
   // Packs what `sides` sends (the lower rank's records, then the upper's) and swaps them with the
   // neighbours; returns how many records came back (in arrivals()).
   size_t send(ParticleState<T>& s, const parallel::Sides& sides, std::chrono::steady_clock::time_point& t);
-  // The records that came at the last send(), in host memory.
-  const uint8_t* arrivals() const;
+  // The `count` records that came at the last send(), in host memory.
+  const uint8_t* arrivals(size_t count);
   // Writes the `count` records that came after the particles [0, s.n), as halo copies or as this
   // rank's own.
   void unpack(ParticleState<T>& s, const ParticleArrayNeeds& needs, size_t count, bool halo,
@@ -111,6 +114,7 @@ class RankExchange {
   const parallel::Communicator& comm_;
   RankLayout layout_;
   EngineOps<T>* ops_;
+  const parallel::MessageTransport* link_;
   RecordLayout records_;
   bool gpu_ = false;
   uint32_t halo_ = 0;
@@ -118,7 +122,7 @@ class RankExchange {
   // The records of an exchange, their storage kept from one exchange to the next: packed where
   // the particles live (out_), read into page-locked host memory (sent_) and sent; received
   // into page-locked host memory (received_) and written where the particles live (in_). In CPU
-  // runs out_ is sent and in_ received as they are.
+  // runs, and over a device link, out_ is sent and in_ received as they are.
   DeviceArray<uint8_t> out_, in_;
   HostStaging<uint8_t> sent_, received_;
 };

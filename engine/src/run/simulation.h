@@ -56,6 +56,10 @@ struct RunOptions {
   // graph and replay it (run/step_graphs.h); off (--no-graphs) every step launches its kernels one
   // by one.
   bool stepGraphs = true;
+  // How the particles that go between GPU ranks travel (runs over several ranks): through
+  // page-locked host memory and MPI, or from GPU to GPU by NCCL (parallel/nccl_link.h), when asked.
+  enum class RankLink { Host, Nccl };
+  RankLink rankLink = RankLink::Host;
 };
 
 class Simulation {

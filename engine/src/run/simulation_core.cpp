@@ -23,6 +23,7 @@
 #include "platform/gpu_runtime.h"
 #include "platform/host_staging.h"
 #include "run/float_positions.h"
+#include "parallel/nccl_link.h"
 #include "run/rank_domain.h"
 #include "run/step_graphs.h"
 #include "sph/plugin/errors.h"
@@ -127,7 +128,11 @@ class SimulationCore final : public Simulation::Impl {
       const int axis = layout->plan.axis;
       for (uint32_t i = 0; i < count; ++i)
         if (layout->ownerOf(caseAlong(c, order.caseOf(i), axis)) == comm.rank()) mine_.push_back(i);
-      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get());
+      if (opts.rankLink == RunOptions::RankLink::Nccl) {
+        if (d != Device::Gpu) throw InputError("--rank-exchange nccl: NCCL joins GPUs; this run is on the CPU");
+        nccl_ = std::make_unique<parallel::NcclLink>(comm);
+      }
+      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get(), nccl_.get());
       // The halo across a periodic seam along the slab axis comes shifted by the period: pairs
       // take plain distances there, and migration wraps the particles that cross it.
       consts_.periodic.length[axis] = T(0);
@@ -1033,6 +1038,7 @@ class SimulationCore final : public Simulation::Impl {
   ParticleSnapshot gaugeFrame_;  // CPU runs: the snapshot the gauges bin
   std::unique_ptr<StepGraphs> graphs_;  // GPU runs unless --no-graphs (see the constructor)
   const parallel::Communicator& comm_;
+  std::unique_ptr<parallel::NcclLink> nccl_;  // runs over several GPU ranks that ask for it
   std::unique_ptr<RankExchange<T>> ranks_;  // runs over several ranks only
   std::vector<uint32_t> mine_;              // with ranks_: the engine indices this rank starts with
   uint64_t globalParticles_ = 0;            // with ranks_: the run's particles on every rank

@@ -68,6 +68,9 @@ TEST(CliRanks, RankCountsThatCannotWorkAreUsageErrors) {
     EXPECT_EQ(r.exitCode, 2) << bad << "\n" << r.output;
   }
   const auto dir = test::tempDir("cli_ranks_run");
+  const auto link = test::runSph("run " + kCase + " --rank-exchange fast --out " + (dir / "out").string());
+  EXPECT_EQ(link.exitCode, 2) << link.output;
+  EXPECT_NE(link.output.find("--rank-exchange must be host or nccl, not 'fast'"), std::string::npos) << link.output;
   const auto run = test::runSph("run " + kCase + " --ranks 2 --out " + (dir / "out").string());
   EXPECT_EQ(run.exitCode, 2) << run.output;
   EXPECT_NE(run.output.find("--ranks is an option of sph info"), std::string::npos) << run.output;
@@ -116,6 +119,14 @@ TEST(CliRanks, RunOnTwoRanksWritesOneRunOrRefusesByName) {
   EXPECT_NE(r.exitCode, 0) << r.output;
   EXPECT_NE(r.output.find("cannot run over 2 ranks yet: floating bodies"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+  // NCCL joins GPUs: CPU ranks that ask for it are refused, before anything is written.
+  const auto nccl =
+      test::runCommand(mpi + " run " + kCase + " --dp 0.02 --device cpu --steps 2 --rank-exchange nccl --out " +
+                       (dir / "nccl").string());
+  EXPECT_EQ(nccl.exitCode, 2) << nccl.output;
+  EXPECT_NE(nccl.output.find("--rank-exchange nccl: NCCL joins GPUs; this run is on the CPU"), std::string::npos)
+      << nccl.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "nccl" / "vtk"));
   // DamBreak2D's gauges, measured on rank 0, as on one rank.
   const std::string options = " --dp 0.02 --device cpu --threads 1 --time-max 0.03 --quiet --no-vtk --out ";
   const auto gauged = test::runCommand(mpi + " run " + kCase + options + (dir / "gauged").string());

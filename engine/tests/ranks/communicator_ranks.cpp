@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "parallel/communicator.h"
+#include "parallel/nccl_link.h"
 #include "parallel/slab_decomposition.h"
+#include "sph/plugin/errors.h"
 
 namespace sph::parallel {
 namespace {
@@ -55,8 +58,6 @@ TEST(Communicator, GathersInRankOrder) {
 TEST(Communicator, TransfersWithNeighboursInARingAndAlongALine) {
   const Communicator& w = world();
   const int n = w.size(), r = w.rank();
-  using Send = Communicator::Send;
-  using Receive = Communicator::Receive;
   // A ring: r + 1 bytes of value r to the next rank, and 2 bytes to the one before (with one or
   // two ranks both are the same rank: the tags tell the messages apart).
   const int next = (r + 1) % n, before = (r + n - 1) % n;
@@ -77,8 +78,26 @@ TEST(Communicator, TransfersWithNeighboursInARingAndAlongALine) {
   EXPECT_EQ(got, r > 0 ? std::vector<uint8_t>(size_t(3 * (r - 1)), 7) : std::vector<uint8_t>{});
   const Send past[] = {{nullptr, 0, n, 0}};
   EXPECT_THROW(w.transfer(past, {}), std::exception);
-  const Send badTag[] = {{nullptr, 0, -1, Communicator::kTags}};
+  const Send badTag[] = {{nullptr, 0, -1, MessageTransport::kTags}};
   EXPECT_THROW(w.transfer(badTag, {}), std::exception);
+}
+
+// NCCL is loaded when a run asks for it; where it cannot be, every rank says which file it tried.
+TEST(NcclLink, NamesTheLibraryItCannotLoad) {
+  const char* before = std::getenv("SPH_NCCL_LIBRARY");
+  const std::string saved = before ? before : "";
+  setenv("SPH_NCCL_LIBRARY", "/nonexistent/libnccl.so.2", 1);
+  try {
+    NcclLink link(world());
+    ADD_FAILURE() << "NCCL loaded from a file that does not exist";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot load NCCL (/nonexistent/libnccl.so.2)"), std::string::npos)
+        << e.what();
+  }
+  if (before)
+    setenv("SPH_NCCL_LIBRARY", saved.c_str(), 1);
+  else
+    unsetenv("SPH_NCCL_LIBRARY");
 }
 
 // Each rank counts the particles of its share in each layer; the sums give every rank the same

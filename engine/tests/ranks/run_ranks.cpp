@@ -60,8 +60,15 @@ struct RunResult {
   uint64_t steps = 0, particles = 0;
 };
 
+// GPU ranks' records through the host, or with SPH_RANK_TESTS_EXCHANGE=nccl from GPU to GPU.
+RunOptions::RankLink testLink() {
+  const char* e = std::getenv("SPH_RANK_TESTS_EXCHANGE");
+  return e && std::string(e) == "nccl" ? RunOptions::RankLink::Nccl : RunOptions::RankLink::Host;
+}
+
 RunResult runOn(const CaseDefinition& c, RunOptions o, const parallel::Communicator& comm) {
   o.device = testDevice();
+  o.rankLink = testLink();
   o.threads = 1;
   o.precision = Precision::Double;
   o.maxSteps = kSteps;
@@ -103,8 +110,9 @@ TEST_P(RanksRun, MatchesOneRank) {
   }
   const double dp = c.dp;
   EXPECT_LT(worst, 1e-5 * dp) << world.size() << " ranks";
-  std::printf("[          ] %s on %d ranks (%s): %zu particles, largest difference %.3g dp after %d steps\n", k.label,
-              world.size(), deviceName(testDevice()), all.state.count(), worst / dp, kSteps);
+  std::printf("[          ] %s on %d ranks (%s%s): %zu particles, largest difference %.3g dp after %d steps\n", k.label,
+              world.size(), deviceName(testDevice()), testLink() == RunOptions::RankLink::Nccl ? ", NCCL" : "",
+              all.state.count(), worst / dp, kSteps);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, RanksRun, ::testing::ValuesIn(kCases),

@@ -1,0 +1,39 @@
+// Messages between the ranks' GPUs through NCCL (over NVLink, PCIe or the network, as NCCL finds
+// them), for runs that ask for it (sph run --rank-exchange nccl): the exchange's records then go
+// from device memory to device memory, without the host's copies. NCCL is loaded when a run asks
+// for it (libnccl.so.2 from the library path, or the file SPH_NCCL_LIBRARY names), so that
+// builds and runs without it need nothing of it. NVLink multicast (NVLS) stays off unless
+// NCCL_NVLS_ENABLE says otherwise: the exchanges are point to point.
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include "parallel/communicator.h"
+#include "parallel/message_transport.h"
+
+namespace sph::parallel {
+
+class NcclLink final : public MessageTransport {
+ public:
+  // Every rank calls it, its GPU chosen (gpu::useDeviceOfLocalRank); NCCL's id goes from rank 0 to
+  // the others through `comm`. Throws RunError when NCCL cannot be loaded or refuses (NCCL
+  // wants one rank a GPU).
+  explicit NcclLink(const Communicator& comm);
+  ~NcclLink() override;
+  NcclLink(const NcclLink&) = delete;
+  NcclLink& operator=(const NcclLink&) = delete;
+
+  // Device buffers. The messages are queued on the default stream, after the kernels that fill
+  // them and before those that read what came; between two ranks NCCL matches messages in the
+  // order they are posted, so each rank posts its messages in tag order.
+  void transfer(std::span<const Send> sends, std::span<const Receive> receives) const override;
+
+ private:
+  struct Api;
+  std::unique_ptr<Api> api_;
+  void* comm_ = nullptr;  // ncclComm_t
+  int size_ = 1;
+};
+
+}  // namespace sph::parallel
