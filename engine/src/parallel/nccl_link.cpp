@@ -1,6 +1,7 @@
 #include "parallel/nccl_link.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -100,6 +101,12 @@ void NcclLink::transfer(std::span<const Send> sends, std::span<const Receive> re
   for (const Receive& m : r)
     if (m.from >= 0 && m.bytes > 0) a.check(a.recv(m.data, m.bytes, Api::kInt8, m.from, comm_, stream), "receiving");
   a.check(a.groupEnd(), "posting the exchange's messages");
+}
+
+bool boundToOneCore() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1;
 }
 
 }  // namespace sph::parallel

@@ -36,4 +36,8 @@ class NcclLink final : public MessageTransport {
   int size_ = 1;
 };
 
+// Whether this process may run on one core only (mpirun binds each rank to a core by default):
+// NCCL's helper thread then waits for the engine's thread whenever a message must progress.
+bool boundToOneCore();
+
 }  // namespace sph::parallel

@@ -131,6 +131,11 @@ class SimulationCore final : public Simulation::Impl {
       if (opts.rankLink == RunOptions::RankLink::Nccl) {
         if (d != Device::Gpu) throw InputError("--rank-exchange nccl: NCCL joins GPUs; this run is on the CPU");
         nccl_ = std::make_unique<parallel::NcclLink>(comm);
+        if (parallel::boundToOneCore())
+          p.warnings.push_back(
+              "--rank-exchange nccl: this rank may run on one core only, which NCCL's helper thread shares "
+              "(each exchange then waits milliseconds for it); start the ranks with `mpirun --bind-to none` "
+              "or give each several cores (`--map-by slot:PE=N`)");
       }
       ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get(), nccl_.get());
       // The halo across a periodic seam along the slab axis comes shifted by the period: pairs
