@@ -81,6 +81,9 @@ run options (default in brackets):
                         through page-locked host memory and MPI (host), or from GPU to GPU by
                         NCCL (nccl: libnccl.so.2 on the library path or named by
                         SPH_NCCL_LIBRARY; one rank a GPU)                 [host]
+  --rank-rebalance F|off  several ranks: every 50 exchanges the slabs move by whole layers
+                        towards an even cost when the busiest rank's force passes took more
+                        than F (a fraction) over the mean; off: they keep their first bounds [0.1]
   --quiet               no progress line
 
 Output: OUT/vtk/Part_NNNN.vtk every TimeOut, OUT/run.json and a phase table at the end,
@@ -204,6 +207,15 @@ bool parseRunOption(Args& a, const std::string& o, const std::function<std::stri
     const std::string how = value(o);
     if (how != "host" && how != "nccl") usageError(fmt::format("--rank-exchange must be host or nccl, not '{}'", how));
     a.run.rankLink = how == "nccl" ? sph::RunOptions::RankLink::Nccl : sph::RunOptions::RankLink::Host;
+  } else if (o == "--rank-rebalance") {
+    const std::string text = value(o);
+    if (text == "off") {
+      a.run.rankRebalance = -1;
+    } else {
+      const double f = parseNumber(o, text);
+      if (!(f >= 0)) usageError("--rank-rebalance must be a fraction of at least 0, or off");
+      a.run.rankRebalance = f;
+    }
   } else if (o == "--quiet") {
     a.run.progress = false;
   } else {

@@ -76,4 +76,17 @@ SlabBegins rebalancedSlabs(const SlabBegins& begin, const std::vector<double>& s
   return balancedSlabs(cost, uint32_t(ranks), minLayers);
 }
 
+SlabBegins limitedMove(const SlabBegins& from, const SlabBegins& to, uint32_t minLayers) {
+  if (from.size() != to.size() || from.empty() || from.back() != to.back() || from.front() != to.front())
+    throw RunError(fmt::format("domain decomposition: slabs of {} boundaries moved to {}", from.size(), to.size()));
+  SlabBegins b = to;
+  for (size_t k = 1; k + 1 < b.size(); ++k) {
+    const int64_t lo = int64_t(from[k - 1]) + 1, hi = int64_t(from[k + 1]) - 1;
+    b[k] = lo > hi ? from[k] : uint32_t(std::clamp(int64_t(b[k]), lo, hi));
+  }
+  for (size_t k = 0; k + 1 < b.size(); ++k)
+    if (b[k + 1] < b[k] + minLayers) return from;
+  return b;
+}
+
 }  // namespace sph::parallel

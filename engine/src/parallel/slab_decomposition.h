@@ -35,4 +35,11 @@ uint32_t rankOfLayer(const SlabBegins& begin, uint32_t layer);
 SlabBegins rebalancedSlabs(const SlabBegins& begin, const std::vector<double>& stepSeconds,
                            const std::vector<double>& layerParticles, uint32_t minLayers, double threshold);
 
+// The boundaries `to` as far as one exchange can take the particles there: each boundary k kept
+// within [from[k - 1] + 1, from[k + 1] - 1], so that a particle of a slab, or less than a layer
+// outside it (it moved since the last migration), changes rank by one at most (migration moves
+// particles to the ranks beside theirs alone). `from` when the limited boundaries leave a slab
+// thinner than `minLayers` layers.
+SlabBegins limitedMove(const SlabBegins& from, const SlabBegins& to, uint32_t minLayers);
+
 }  // namespace sph::parallel

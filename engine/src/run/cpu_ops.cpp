@@ -154,6 +154,16 @@ class CpuOps final : public EngineOps<T> {
     for (int64_t k = 0; k < int64_t(count); ++k) unpackParticleRecord(uint32_t(k), in, layout, a, first, halo);
   }
 
+  void countLayers(const Real4<T>* pos, const Real4<T>* posLo, const uint32_t* code, uint32_t n, int axis,
+                   double origin, double width, std::vector<double>& counts) override {
+    const uint32_t layers = uint32_t(counts.size());
+    std::fill(counts.begin(), counts.end(), 0.0);
+    for (uint32_t i = 0; i < n; ++i) {
+      const int64_t l = layerOfParticle(i, pos, posLo, code, axis, origin, width, layers);
+      if (l >= 0) counts[size_t(l)] += 1.0;
+    }
+  }
+
   void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,
             const ParkingLot& lot) override {
     for (uint32_t k = 0; k < count; ++k) parkParticle(which[k], first + k, a.pos, a.posLo, a.velrho, a.velrhoPre, a.code, lot);

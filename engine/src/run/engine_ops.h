@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "physics/acc_input_physics.h"
 #include "physics/damping_physics.h"
@@ -66,6 +67,19 @@ SPH_HD SPH_FORCEINLINE void markAlongParticle(uint32_t i, const Real4<T>* pos, c
     if (x[axis] < below || x[axis] >= above) c |= bit;
   }
   code[i] = c;
+}
+
+// The layer of particle i for EngineOps::countLayers(): floor((x - origin) / width) along `axis`,
+// clamped to [0, layers); -1 for a halo copy or a parked particle.
+template <typename T>
+SPH_HD SPH_FORCEINLINE int64_t layerOfParticle(uint32_t i, const Real4<T>* pos, const Real4<T>* posLo,
+                                               const uint32_t* code, int axis, double origin, double width,
+                                               uint32_t layers) {
+  if (code[i] & (code::kHaloBit | code::kParkedBit)) return -1;
+  double x[3];
+  loadPosition(pos[i], posLo ? posLo + i : nullptr, x);
+  const double l = floor((x[axis] - origin) / width);
+  return !(l >= 0.0) ? 0 : l >= double(layers) ? int64_t(layers) - 1 : int64_t(l);
 }
 
 struct ExclusionCounts {
@@ -141,6 +155,11 @@ class EngineOps {
                            double shift, uint8_t* out) = 0;
   virtual void unpackRecords(const uint8_t* in, uint32_t count, const RecordLayout& layout, const ReorderArrays<T>& a,
                              uint32_t first, bool halo) = 0;
+  // Runs over several ranks (dynamic rebalancing): counts[l] = the particles of [0, n) in layer l
+  // (layerOfParticle(); halo copies and parked particles are not counted), on the host, for the
+  // counts.size() layers.
+  virtual void countLayers(const Real4<T>* pos, const Real4<T>* posLo, const uint32_t* code, uint32_t n, int axis,
+                           double origin, double width, std::vector<double>& counts) = 0;
   // parkParticle(which[k], first + k) for k in [0, count): `which` lists particle indices
   // (where the particles live).
   virtual void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,

@@ -28,6 +28,13 @@ int RankLayout::ownerOf(double along) const {
   return int(parallel::rankOfLayer(plan.begin, uint32_t(l)));
 }
 
+void RankLayout::moveTo(const parallel::SlabBegins& begin) {
+  plan.begin = begin;
+  const size_t me = size_t(rank);
+  slab.lo = plan.origin + plan.layer * plan.begin[me];
+  slab.hi = plan.origin + plan.layer * plan.begin[me + 1];
+}
+
 RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double reach, uint32_t ranks, int rank) {
   const double lo[3] = {p.domainMin.x, p.domainMin.y, p.domainMin.z};
   const double hi[3] = {p.domainMax.x, p.domainMax.y, p.domainMax.z};
@@ -48,9 +55,7 @@ RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double rea
   std::vector<double> along(c.positions.size());
   for (size_t k = 0; k < along.size(); ++k) along[k] = caseAlong(c, k, axis);
   r.plan = parallel::planSlabs(along, axis, lo[axis], hi[axis], reach, ranks, p.periodic[axis]);
-  const size_t me = size_t(r.rank);
-  r.slab.lo = r.plan.origin + r.plan.layer * r.plan.begin[me];
-  r.slab.hi = r.plan.origin + r.plan.layer * r.plan.begin[me + 1];
+  r.moveTo(r.plan.begin);
   r.slab.domainLo = lo[axis];
   r.slab.domainHi = hi[axis];
   r.slab.periodic = p.periodic[axis];
@@ -235,7 +240,47 @@ void RankExchange<T>::unpack(ParticleState<T>& s, const ParticleArrayNeeds& need
 }
 
 template <typename T>
+void RankExchange<T>::computeDone() {
+  if (!inPass_) return;
+  busySeconds_ += std::chrono::duration<double>(Clock::now() - passStart_).count();
+  inPass_ = false;
+}
+
+template <typename T>
+void RankExchange<T>::restoreSlabs(const parallel::SlabBegins& begin) {
+  const parallel::SlabBegins& now = layout_.plan.begin;
+  if (begin.size() != now.size() || begin.front() != 0 || begin.back() != now.back() ||
+      !std::is_sorted(begin.begin(), begin.end()))
+    throw InputError(
+        fmt::format("the checkpoint's slabs ({} boundaries up to layer {}) do not fit the {} layers "
+                    "of {} ranks",
+                    begin.size(), begin.empty() ? 0u : begin.back(), now.back(), now.size() - 1));
+  layout_.moveTo(begin);
+}
+
+template <typename T>
+void RankExchange<T>::rebalance(ParticleState<T>& s) {
+  const std::vector<double> busy = comm_.gather(busySeconds_);
+  busySeconds_ = 0;
+  const parallel::SlabPlan& plan = layout_.plan;
+  std::vector<double> counts(plan.begin.back());
+  ops_->countLayers(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, plan.axis, plan.origin, plan.layer,
+                    counts);
+  comm_.sumInPlace(counts);
+  // Slabs of one layer at least, as planSlabs makes them: a halo comes from the slabs beside.
+  const parallel::SlabBegins to =
+      parallel::limitedMove(plan.begin, parallel::rebalancedSlabs(plan.begin, busy, counts, 1, rebalanceThreshold_), 1);
+  if (to == plan.begin) return;
+  layout_.moveTo(to);
+  ++totals_.rebalances;
+}
+
+template <typename T>
 void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs) {
+  if (rebalanceEvery_ > 0 && rebalanceThreshold_ >= 0 && ++sinceRebalance_ >= rebalanceEvery_) {
+    sinceRebalance_ = 0;
+    rebalance(s);
+  }
   Clock::time_point t = Clock::now();
   gpu_ = s.cur.pos.device() == Device::Gpu;
   records_ = recordLayoutOf(s.cur.reorderArrays(), layout_.plan.axis);
@@ -266,6 +311,8 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   ++totals_.exchanges;
   totals_.haloParticles += halo_;
   totals_.migrated += came;
+  passStart_ = Clock::now();
+  inPass_ = true;
 }
 
 template class RankExchange<float>;

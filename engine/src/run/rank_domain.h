@@ -41,6 +41,8 @@ struct RankLayout {
   int ownerOf(double along) const;
   // This rank's particles and halo at the start: the arrays' first capacity.
   uint64_t expectedParticles() const { return plan.owned[size_t(rank)] + plan.halo[size_t(rank)]; }
+  // New slab boundaries (plan.begin; plan.owned and plan.halo stay those of the start).
+  void moveTo(const parallel::SlabBegins& begin);
 };
 
 // The coordinate of case particle k along `axis`.
@@ -69,6 +71,7 @@ struct RankExchangeTotals {
   uint64_t haloParticles = 0;  // summed over the exchanges (this rank's halo)
   uint64_t migrated = 0;       // particles that came in from another rank
   uint64_t bytesSent = 0;      // halo copies and migrating particles this rank sent
+  uint64_t rebalances = 0;     // times the slabs moved
   // Host wall seconds of the exchanges' parts: where the particles live (marks, partitions,
   // packing and unpacking records, reorders; a GPU kernel may end in a later part); the copies of
   // the records between the device and the host (GPU runs); MPI: the sizes, whose message waits
@@ -92,11 +95,29 @@ class RankExchange {
   // Every rank calls it.
   void exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs);
 
+  // Dynamic rebalancing: every `exchanges` exchanges the ranks compare the seconds each spent on
+  // its force passes since the last comparison (from the end of an exchange to computeDone());
+  // when the busiest exceeds the mean by more than `threshold` (0.1: 10%) the slab boundaries
+  // move by whole layers towards an even cost (parallel::rebalancedSlabs, as far as
+  // parallel::limitedMove lets one exchange go), and that exchange migrates the particles.
+  // threshold < 0 or exchanges 0: the slabs keep their first bounds.
+  void rebalanceEvery(uint32_t exchanges, double threshold) {
+    rebalanceEvery_ = exchanges;
+    rebalanceThreshold_ = threshold;
+  }
+  // This rank's work on a force pass is done (it is about to wait for the others' time step).
+  void computeDone();
+  const parallel::SlabBegins& slabs() const { return layout_.plan.begin; }
+  // The slabs a checkpoint kept; InputError when they do not fit this run's layers and ranks.
+  void restoreSlabs(const parallel::SlabBegins& begin);
+
   uint32_t halo() const { return halo_; }  // copies received at the last exchange
   const RankExchangeTotals& totals() const { return totals_; }
   const RankLayout& layout() const { return layout_; }
 
  private:
+  // The comparison of rebalanceEvery(), every rank at the same exchange.
+  void rebalance(ParticleState<T>& s);
   // Marks the particles of [0, s.n) whose coordinate along the axis is below `below` or at or
   // above `above` and packs them as records (their coordinate moved by `shift`) after the first
   // `first` records of out_; returns how many.
@@ -119,6 +140,11 @@ class RankExchange {
   bool gpu_ = false;
   uint32_t halo_ = 0;
   RankExchangeTotals totals_;
+  uint32_t rebalanceEvery_ = 0, sinceRebalance_ = 0;
+  double rebalanceThreshold_ = -1;
+  double busySeconds_ = 0;                           // force passes since the last comparison
+  std::chrono::steady_clock::time_point passStart_;  // the end of the last exchange
+  bool inPass_ = false;
   // The records of an exchange, their storage kept from one exchange to the next: packed where
   // the particles live (out_), read into page-locked host memory (sent_) and sent; received
   // into page-locked host memory (received_) and written where the particles live (in_). In CPU

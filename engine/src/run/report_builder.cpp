@@ -72,6 +72,7 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
         fmt::format("{:.1f}", x->exchanges ? double(x->haloParticles) / double(x->exchanges) : 0.0);
     r.extra["rank0_particles_migrated_in"] = fmt::format("{}", x->migrated);
     r.extra["rank0_bytes_sent"] = fmt::format("{}", x->bytesSent);
+    r.extra["rank_rebalances"] = fmt::format("{}", x->rebalances);
     r.extra["rank0_exchange_array_seconds"] = fmt::format("{:.6f}", x->arraySeconds);
     r.extra["rank0_exchange_staging_seconds"] = fmt::format("{:.6f}", x->stagingSeconds);
     r.extra["rank0_exchange_mpi_wait_seconds"] = fmt::format("{:.6f}", x->mpiWaitSeconds);

@@ -138,10 +138,14 @@ class SimulationCore final : public Simulation::Impl {
               "or give each several cores (`--map-by slot:PE=N`)");
       }
       ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get(), nccl_.get());
+      ranks_->rebalanceEvery(opts.rankRebalanceEvery, opts.rankRebalance);
       // The halo across a periodic seam along the slab axis comes shifted by the period: pairs
       // take plain distances there, and migration wraps the particles that cross it.
       consts_.periodic.length[axis] = T(0);
-      ops_->combineDtMaximaWith([&comm](double* m) { comm.maximumInPlace(m, 3); });
+      ops_->combineDtMaximaWith([this, &comm](double* m) {
+        ranks_->computeDone();
+        comm.maximumInPlace(m, 3);
+      });
     }
     setupLap("particle order");
     if (!c.floatings.empty()) {
@@ -407,7 +411,10 @@ class SimulationCore final : public Simulation::Impl {
     saveExclusionLog(w, excludedLog);
     // Over several ranks each rank's file holds its particles (its halo too, replaced when the
     // run goes on); a run resumes on as many ranks.
-    if (ranks_) w.putValue("ranks", RankCheckpoint{uint32_t(comm_.size()), uint32_t(comm_.rank()), globalParticles_});
+    if (ranks_) {
+      w.putValue("ranks", RankCheckpoint{uint32_t(comm_.size()), uint32_t(comm_.rank()), globalParticles_});
+      w.putVector("rank_slabs", ranks_->slabs());  // where rebalancing moved them
+    }
     state_->save(w);
     if (floating_) floating_->save(w);
     if (motion_) motion_->save(w);
@@ -440,6 +447,7 @@ class SimulationCore final : public Simulation::Impl {
         throw InputError(
             fmt::format("{}: the checkpoint of rank {}, read by rank {}", r.path().string(), k.rank, comm_.rank()));
       globalParticles_ = k.particles;
+      if (r.has("rank_slabs")) ranks_->restoreSlabs(r.vector<uint32_t>("rank_slabs"));
       // Every rank's file must be of the same step: a run stopped while its ranks wrote them is
       // not resumable.
       const std::vector<double> steps = comm_.gather(double(c.steps));

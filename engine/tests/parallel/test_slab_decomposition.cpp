@@ -97,5 +97,22 @@ TEST(SlabDecomposition, RebalancingMovesBoundariesPastTheThreshold) {
   EXPECT_THROW(rebalancedSlabs(even, {1.0}, particles, 2, 0.1), RunError);
 }
 
+// A boundary stays a layer inside the boundaries beside it: a particle of a slab, or less than a
+// layer outside it, then changes rank by one at most in the exchange that follows. Where the limit would leave a slab
+// too thin, nothing moves.
+TEST(SlabDecomposition, AMoveIsLimitedToTheSlabsBeside) {
+  const SlabBegins from{0, 10, 20, 30, 40};
+  EXPECT_EQ(limitedMove(from, {0, 12, 18, 33, 40}, 1), (SlabBegins{0, 12, 18, 33, 40}));
+  // Boundary 2 wants to go past boundary 3's old place, boundaries 2 and 3 below 1's and 2's.
+  EXPECT_EQ(limitedMove(from, {0, 2, 35, 38, 40}, 1), (SlabBegins{0, 2, 29, 38, 40}));
+  EXPECT_EQ(limitedMove(from, {0, 1, 2, 3, 40}, 1), (SlabBegins{0, 1, 11, 21, 40}));
+  // Between two slabs of one layer a boundary has no room: it stays where it was.
+  EXPECT_EQ(limitedMove({0, 1, 2, 40}, {0, 2, 30, 40}, 1), (SlabBegins{0, 1, 30, 40}));
+  // Limited, slab 1 would end before it starts, or be thinner than the minimum: no move at all.
+  EXPECT_EQ(limitedMove(from, {0, 15, 5, 30, 40}, 1), from);
+  EXPECT_EQ(limitedMove(from, {0, 19, 21, 30, 40}, 3), from);
+  EXPECT_THROW(limitedMove(from, {0, 20, 40}, 1), RunError);
+}
+
 }  // namespace
 }  // namespace sph::parallel

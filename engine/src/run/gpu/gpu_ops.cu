@@ -237,6 +237,16 @@ __global__ void unpackRecordsKernel(const uint8_t* __restrict__ in, uint32_t cou
 }
 
 template <typename T>
+__global__ void countLayersKernel(const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ posLo,
+                                  const uint32_t* __restrict__ code, uint32_t n, int axis, double origin, double width,
+                                  uint32_t layers, uint32_t* __restrict__ counts) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int64_t l = layerOfParticle(i, pos, posLo, code, axis, origin, width, layers);
+  if (l >= 0) atomicAdd(counts + l, 1u);
+}
+
+template <typename T>
 class GpuOps final : public EngineOps<T> {
  public:
   GpuOps() : scalars_(1, "allocating the step scalars") {
@@ -399,6 +409,19 @@ class GpuOps final : public EngineOps<T> {
                count, layout, a, first, halo);
   }
 
+  void countLayers(const Real4<T>* pos, const Real4<T>* posLo, const uint32_t* code, uint32_t n, int axis,
+                   double origin, double width, std::vector<double>& counts) override {
+    const uint32_t layers = uint32_t(counts.size());
+    layerCounts_.resize(layers, "allocating the layer counts");
+    SPH_CUDA_CHECK(cudaMemset(layerCounts_.data(), 0, layers * sizeof(uint32_t)), "clearing the layer counts");
+    SPH_LAUNCH("counting the particles of each layer", n, kBlock, 0, countLayersKernel<T>, pos, posLo, code, n, axis,
+               origin, width, layers, layerCounts_.data());
+    std::vector<uint32_t> host(layers);
+    SPH_CUDA_CHECK(cudaMemcpy(host.data(), layerCounts_.data(), layers * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+                   "reading the layer counts");
+    std::copy(host.begin(), host.end(), counts.begin());
+  }
+
   void park(const ReorderArrays<T>& a, const uint32_t* which, uint32_t count, uint32_t first,
             const ParkingLot& lot) override {
     SPH_LAUNCH("parking excluded particles", count, kBlock, 0, parkKernel<T>, a, which, count, first, lot);
@@ -408,6 +431,7 @@ class GpuOps final : public EngineOps<T> {
   gpu::DeviceBuffer<StepScalars> scalars_;
   StepScalars* host_ = nullptr;  // pinned
   gpu::DeviceBuffer<uint32_t> index_, kept_{1, "allocating the exclusion partition"};
+  gpu::DeviceBuffer<uint32_t> layerCounts_;
   gpu::DeviceBuffer<unsigned char> keep_, temp_;
 };
 
