@@ -262,6 +262,9 @@ template <typename T>
 void RankExchange<T>::rebalance(ParticleState<T>& s) {
   const std::vector<double> busy = comm_.gather(busySeconds_);
   busySeconds_ = 0;
+  std::vector<double>& sums = totals_.rankBusySeconds;
+  sums.resize(busy.size(), 0.0);
+  for (size_t r = 0; r < busy.size(); ++r) sums[r] += busy[r];
   const parallel::SlabPlan& plan = layout_.plan;
   std::vector<double> counts(plan.begin.back());
   ops_->countLayers(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, plan.axis, plan.origin, plan.layer,

@@ -72,6 +72,8 @@ struct RankExchangeTotals {
   uint64_t migrated = 0;       // particles that came in from another rank
   uint64_t bytesSent = 0;      // halo copies and migrating particles this rank sent
   uint64_t rebalances = 0;     // times the slabs moved
+  // Each rank's seconds on its force passes, summed over the rebalancing checks (empty without).
+  std::vector<double> rankBusySeconds;
   // Host wall seconds of the exchanges' parts: where the particles live (marks, partitions,
   // packing and unpacking records, reorders; a GPU kernel may end in a later part); the copies of
   // the records between the device and the host (GPU runs); MPI: the sizes, whose message waits

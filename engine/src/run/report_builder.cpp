@@ -1,6 +1,7 @@
 #include "run/report_builder.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "platform/gpu_runtime.h"
 
@@ -73,6 +74,8 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
     r.extra["rank0_particles_migrated_in"] = fmt::format("{}", x->migrated);
     r.extra["rank0_bytes_sent"] = fmt::format("{}", x->bytesSent);
     r.extra["rank_rebalances"] = fmt::format("{}", x->rebalances);
+    if (!x->rankBusySeconds.empty())
+      r.extra["rank_force_pass_seconds"] = fmt::format("{:.4f}", fmt::join(x->rankBusySeconds, " "));
     r.extra["rank0_exchange_array_seconds"] = fmt::format("{:.6f}", x->arraySeconds);
     r.extra["rank0_exchange_staging_seconds"] = fmt::format("{:.6f}", x->stagingSeconds);
     r.extra["rank0_exchange_mpi_wait_seconds"] = fmt::format("{:.6f}", x->mpiWaitSeconds);
