@@ -279,38 +279,45 @@ void RankExchange<T>::rebalance(ParticleState<T>& s) {
 }
 
 template <typename T>
-void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs) {
-  if (rebalanceEvery_ > 0 && rebalanceThreshold_ >= 0 && ++sinceRebalance_ >= rebalanceEvery_) {
-    sinceRebalance_ = 0;
-    rebalance(s);
-  }
+void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs, PhaseTimer* timer) {
   Clock::time_point t = Clock::now();
   gpu_ = s.cur.pos.device() == Device::Gpu;
   records_ = recordLayoutOf(s.cur.reorderArrays(), layout_.plan.axis);
   const parallel::Slab& slab = layout_.slab;
-  // Leavers: past a boundary with a rank beyond it.
-  const parallel::Sides leave = parallel::migrationSides(comm_, slab);
-  const size_t came = send(s, leave, t);
-  parallel::checkArrivals(comm_, slab, arrivals(came), came, records_.bytes);
-  // This rank keeps its own that stay, in their order; the old halo and the parked go.
-  ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, leave.below, leave.above,
-                  code::kRankSendBit);
-  const uint32_t kept = ops_->partitionFlagged(s.cur.code.data(), s.n, s.perm.data(),
-                                               code::kHaloBit | code::kParkedBit | code::kRankSendBit);
-  s.apply(s.perm.data(), s.n);
-  s.n = kept;
-  unpack(s, needs, came, false, t);
-  // The halo: copies of this rank's particles within reach of a boundary go to the rank beyond it.
-  const size_t copies = send(s, parallel::haloSides(comm_, slab, layout_.reach), t);
-  ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, -HUGE_VAL, HUGE_VAL,
-                  code::kRankSendBit);  // clears the marks
-  unpack(s, needs, copies, true, t);
-  halo_ = uint32_t(copies);
-  // The engine's order: boundaries (fixed and moving, own and halo) first.
-  s.nBound = ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kBoundBit | code::kFloatingBit,
-                                   code::kBoundBit);
-  s.apply(s.perm.data(), s.n);
-  lap(t, totals_.arraySeconds);
+  size_t came = 0;
+  {
+    ScopedPhase phase(timer, "MPI-Migrate", PhaseGroup::Other);
+    if (rebalanceEvery_ > 0 && rebalanceThreshold_ >= 0 && ++sinceRebalance_ >= rebalanceEvery_) {
+      sinceRebalance_ = 0;
+      rebalance(s);
+    }
+    // Leavers: past a boundary with a rank beyond it.
+    const parallel::Sides leave = parallel::migrationSides(comm_, slab);
+    came = send(s, leave, t);
+    parallel::checkArrivals(comm_, slab, arrivals(came), came, records_.bytes);
+    // This rank keeps its own that stay, in their order; the old halo and the parked go.
+    ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, leave.below,
+                    leave.above, code::kRankSendBit);
+    const uint32_t kept = ops_->partitionFlagged(s.cur.code.data(), s.n, s.perm.data(),
+                                                 code::kHaloBit | code::kParkedBit | code::kRankSendBit);
+    s.apply(s.perm.data(), s.n);
+    s.n = kept;
+    unpack(s, needs, came, false, t);
+  }
+  {
+    ScopedPhase phase(timer, "MPI-Halo", PhaseGroup::Other);
+    // The halo: copies of this rank's particles within reach of a boundary go to the rank beyond it.
+    const size_t copies = send(s, parallel::haloSides(comm_, slab, layout_.reach), t);
+    ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, -HUGE_VAL, HUGE_VAL,
+                    code::kRankSendBit);  // clears the marks
+    unpack(s, needs, copies, true, t);
+    halo_ = uint32_t(copies);
+    // The engine's order: boundaries (fixed and moving, own and halo) first.
+    s.nBound = ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kBoundBit | code::kFloatingBit,
+                                     code::kBoundBit);
+    s.apply(s.perm.data(), s.n);
+    lap(t, totals_.arraySeconds);
+  }
   ++totals_.exchanges;
   totals_.haloParticles += halo_;
   totals_.migrated += came;

@@ -28,6 +28,7 @@
 #include "run/engine_ops.h"
 #include "run/particle_records.h"
 #include "run/particle_state.h"
+#include "sph/plugin/phase_timer.h"
 
 namespace sph {
 
@@ -94,8 +95,8 @@ class RankExchange {
   // left the slab to their new rank and takes in those that entered it, appends the new halo
   // (flagged code::kHaloBit) and puts the boundaries first again. The arrays of `s` grow when
   // they must (`needs` as allocated). Pointers into the arrays change; s.reorders counts it.
-  // Every rank calls it.
-  void exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs);
+  // Every rank calls it. `timer` times the migration (MPI-Migrate) and the halo (MPI-Halo).
+  void exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs, PhaseTimer* timer = nullptr);
 
   // Dynamic rebalancing: every `exchanges` exchanges the ranks compare the seconds each spent on
   // its force passes since the last comparison (from the end of an exchange to computeDone());

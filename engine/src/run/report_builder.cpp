@@ -67,7 +67,7 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
   r.extra["kernel"] = s.params().kernel == KernelKind::Cubic ? "cubic" : "wendland";
   r.extra["ranks"] = fmt::format("{}", s.communicator().size());
   if (const RankExchangeTotals* x = s.rankExchangeTotals()) {
-    // Rank 0's (the report is its): the phases MPI-Halo and MPI-Reduce time the same exchanges.
+    // Rank 0's (the report is its): the phases MPI-Migrate and MPI-Halo time the same exchanges.
     r.extra["rank0_exchanges"] = fmt::format("{}", x->exchanges);
     r.extra["rank0_mean_halo_particles"] =
         fmt::format("{:.1f}", x->exchanges ? double(x->haloParticles) / double(x->exchanges) : 0.0);

@@ -655,8 +655,7 @@ class SimulationCore final : public Simulation::Impl {
   void prepareForces() {
     if (ranks_) {
       // Every pass sees its neighbours where they are now: migrated particles and a new halo.
-      ScopedPhase ph(timer.get(), "MPI-Halo", PhaseGroup::Other);
-      ranks_->exchange(*state_, needs_);
+      ranks_->exchange(*state_, needs_, timer.get());
       parked_ = 0;  // dropped by the exchange
       particlesChanged_ = true;
     }
