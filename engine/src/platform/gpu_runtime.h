@@ -16,6 +16,7 @@ bool available();               // built with CUDA and at least one usable devic
 // the machine's devices (several ranks may share one). Called before any other CUDA work of the
 // process; nothing without a usable device. Returns the device's index (-1: none).
 int useDeviceOfLocalRank(int localRank);
+int deviceCount();               // the usable devices of this machine (0 without)
 std::string deviceDescription(); // e.g. "NVIDIA H200 (sm_90, 139 GiB)"
 // The device's memory, less what SPH_DEVICE_MEMORY_LIMIT holds back: with that variable set to L,
 // the process holds back all but L bytes of the memory free when it first asks (for its whole

@@ -130,6 +130,11 @@ class SimulationCore final : public Simulation::Impl {
         if (layout->ownerOf(caseAlong(c, order.caseOf(i), axis)) == comm.rank()) mine_.push_back(i);
       if (opts.rankLink == RunOptions::RankLink::Nccl) {
         if (d != Device::Gpu) throw InputError("--rank-exchange nccl: NCCL joins GPUs; this run is on the CPU");
+        if (comm.localSize() > gpu::deviceCount())
+          throw InputError(
+              fmt::format("--rank-exchange nccl: NCCL wants one rank a GPU, and {} ranks share the {} "
+                          "GPU(s) of this machine; start at most as many, or use --rank-exchange host",
+                          comm.localSize(), gpu::deviceCount()));
         nccl_ = std::make_unique<parallel::NcclLink>(comm);
         if (parallel::boundToOneCore())
           p.warnings.push_back(

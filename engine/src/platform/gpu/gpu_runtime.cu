@@ -29,6 +29,13 @@ std::string& unavailableReason() {
 
 bool available() { return unavailableReason().empty(); }
 
+int deviceCount() {
+  if (!available()) return 0;
+  int count = 0;
+  SPH_CUDA_CHECK(cudaGetDeviceCount(&count), "counting the devices");
+  return count;
+}
+
 int useDeviceOfLocalRank(int localRank) {
   if (!available()) return -1;
   int count = 0;

@@ -16,6 +16,7 @@ void unavailable(const char* what) {
 bool builtWithCuda() { return false; }
 bool available() { return false; }
 int useDeviceOfLocalRank(int) { return -1; }
+int deviceCount() { return 0; }
 std::string deviceDescription() { return "none (built without CUDA)"; }
 size_t totalMemoryBytes() { return 0; }
 size_t freeMemoryBytes() { return 0; }
