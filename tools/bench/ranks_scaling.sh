@@ -7,8 +7,9 @@
 # Variables: DEVICE (gpu | cpu; default gpu: the ranks share the machine's GPUs, each its local
 # rank's), CASE (default testcases/DamBreak.xml), DPS (default "0.0085 0.006 0.0045"), RANKS
 # (default "1 2 4"), STEPS (default 100), NEIGHBOURS (default cell), PRECISION (default single),
-# THREADS (CPU runs: threads a rank, default 1), MPIRUN (default mpirun), SPH_BIN (default
-# build/bin/sph), PYTHON (default python3).
+# THREADS (CPU runs: threads a rank, default 1), MPIRUN (default mpirun), MPI_OPTIONS (more
+# options of mpirun, e.g. "--bind-to none"), SPH_OPTIONS (more options of sph run, e.g.
+# "--rank-exchange nccl"), SPH_BIN (default build/bin/sph), PYTHON (default python3).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 dry=0
@@ -25,6 +26,8 @@ STEPS="${STEPS:-100}"
 NEIGHBOURS="${NEIGHBOURS:-cell}"
 PRECISION="${PRECISION:-single}"
 THREADS="${THREADS:-1}"
+read -r -a mpi_options <<<"${MPI_OPTIONS:-}"
+read -r -a sph_options <<<"${SPH_OPTIONS:-}"
 MPIRUN="${MPIRUN:-mpirun}"
 SPH_BIN="${SPH_BIN:-$root/build/bin/sph}"
 PYTHON="${PYTHON:-python3}"
@@ -34,8 +37,9 @@ mkdir -p "$out"
 for dp in $DPS; do
   for r in $RANKS; do
     run="$out/$name-dp$dp-r$r"
-    cmd=("$MPIRUN" -np "$r" --oversubscribe "$SPH_BIN" run "$CASE" --dp "$dp" --steps "$STEPS" --device "$DEVICE"
-         --neighbours "$NEIGHBOURS" --precision "$PRECISION" --no-vtk --quiet --overwrite --out "$run")
+    cmd=("$MPIRUN" -np "$r" --oversubscribe "${mpi_options[@]}" "$SPH_BIN" run "$CASE" --dp "$dp" --steps "$STEPS"
+         --device "$DEVICE" --neighbours "$NEIGHBOURS" --precision "$PRECISION" "${sph_options[@]}" --no-vtk --quiet
+         --overwrite --out "$run")
     [[ "$DEVICE" == cpu ]] && cmd+=(--threads "$THREADS")
     if ((dry)); then
       echo "${cmd[*]}"

@@ -28,6 +28,15 @@ class RanksScript(unittest.TestCase):
         self.assertIn("--out /tmp/x/DamBreak-dp0.02-r1", out[2])
         self.assertTrue(all("--threads 2" in l and "--device cpu" in l for l in out))
 
+    def test_dry_run_passes_the_options_for_mpirun_and_sph(self):
+        env = {**os.environ, "DPS": "0.01", "RANKS": "2", "MPI_OPTIONS": "--bind-to none",
+               "SPH_OPTIONS": "--rank-exchange nccl --rank-rebalance off"}
+        out = subprocess.run(["bash", str(BENCH / "ranks_scaling.sh"), "--dry-run", "/tmp/x"], env=env, check=True,
+                             capture_output=True, text=True).stdout.splitlines()
+        self.assertEqual(len(out), 1)
+        self.assertIn("-np 2 --oversubscribe --bind-to none ", out[0])
+        self.assertIn(" --rank-exchange nccl --rank-rebalance off --no-vtk", out[0])
+
 
 class RanksModel(unittest.TestCase):
     def test_measurements_come_from_the_reports(self):
