@@ -15,8 +15,8 @@ its bytes, h, do not depend on the number of ranks (rank 0, an end slab of an op
 face: the measured bytes are doubled for an interior rank). Over R ranks a step takes
     t(R) = c * n / R + p * (a + b * h + h / B + L)
 with p exchanges a step; a and b the exchange's measured cost, fixed and per byte (marks,
-partitions and gathers where the particles are, the staging through the host and the records'
-packing, MPI between ranks of one machine), which the engine pays wherever its ranks are; B the
+partitions and packing where the particles are, the staging through the host and MPI between
+ranks of one machine, or NCCL between their GPUs), which the engine pays wherever its ranks are; B the
 link's bandwidth one way and L its latency: NVLink
 4 (H100/H200: 450 GB/s each way, L 2 us) within a node, InfiniBand NDR (400 Gb/s: 50 GB/s, L 5
 us) between nodes, where every exchange is taken at the slower link (a bound: only the two
@@ -143,8 +143,8 @@ def markdown(runs, a, b, proj):
                          f"{r['passes']:.0f} | {r['halo_particles']:.0f} | {r['bytes'] / 1e3:.1f} | "
                          f"{1e3 * r['exchange_s']:.3f} |")
     rate = f"{1 / b / 1e9:.2f} GB/s" if b > 0 else "no cost a byte measured"
-    lines += ["", f"Exchange fit: t = {1e6 * a:.1f} us + {1e9 * b:.3f} ns a byte ({rate} through the host and MPI's "
-                  "shared memory).",
+    lines += ["", f"Exchange fit: t = {1e6 * a:.1f} us + {1e9 * b:.3f} ns a byte ({rate} as the ranks measured it: "
+                  "through the host and MPI, or by NCCL).",
               f"Largest case: {big['particles']} particles, {1e9 * c:.3f} ns a particle-step on one rank; an interior "
               f"slab exchanges {h / 1e3:.1f} kB, {p:.0f} times a step.", "",
               "| ranks | link | exchange ms a step | strong scaling efficiency | weak scaling efficiency |",
