@@ -23,6 +23,7 @@
 
 #include "case/loader.h"
 #include "parallel/communicator.h"
+#include "output/checkpoint.h"
 #include "platform/gpu_runtime.h"
 #include "run/simulation.h"
 #include "sph/plugin/errors.h"
@@ -240,6 +241,62 @@ TEST(RanksRebalance, SlabsMovingDuringTheRunLeaveTheOneRankResult) {
   EXPECT_LT(worst, 1e-5 * c.dp);
   std::printf("[          ] %s slabs moved on %d ranks: largest difference %.3g dp after %llu steps\n",
               moved[1].str().c_str(), world.size(), worst / c.dp, static_cast<unsigned long long>(*o.maxSteps));
+  std::filesystem::remove_all(o.outDir);
+}
+
+// A run whose slabs moved stops with a checkpoint that keeps them; the run resumed on as many
+// ranks (rebalancing off) goes on from those slabs, keeps them to its own checkpoint, and reaches
+// the one-rank run's result.
+TEST(RanksCheckpoint, ResumesOnTheSlabsRebalancingLeft) {
+  const parallel::Communicator& world = parallel::Communicator::world();
+  if (world.single()) GTEST_SKIP() << "one rank: nothing to rebalance";
+  LoadOptions load;
+  load.dpOverride = 0.05;
+  const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak.xml", load);
+  RunOptions o;
+  o.device = Device::Cpu;
+  o.threads = 1;
+  o.precision = Precision::Double;
+  o.progress = false;
+  o.writeVtk = false;
+  o.outDir = sharedTempDir("rebalanced_checkpoint");
+  o.checkpointEvery = 1e9;
+  o.checkpointAtStepLimit = true;
+  o.maxSteps = 300;  // the water spreads over the slabs of 2 ranks after some 200 steps
+  o.rankRebalance = 0;
+  o.rankRebalanceEvery = 5;
+  {
+    Simulation first(c, o);
+    first.run();
+  }
+  std::ifstream file(std::filesystem::path(o.outDir) / "run.json");
+  const std::string report((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(report.find("\"rank_rebalances\": \"0\""), std::string::npos) << "no slab moved:\n" << report;
+  const std::vector<uint32_t> left =
+      CheckpointReader(checkpointPath(o.outDir, world.rank())).vector<uint32_t>("rank_slabs");
+  o.maxSteps = 450;
+  o.resume = true;
+  o.overwrite = false;
+  o.rankRebalance = -1;
+  Simulation resumed(c, o);
+  resumed.run();
+  const ParticleSnapshot a = resumed.snapshot();
+  EXPECT_EQ(CheckpointReader(checkpointPath(o.outDir, world.rank())).vector<uint32_t>("rank_slabs"), left);
+  world.barrier();
+  if (world.rank() != 0) return;
+  RunOptions one = o;
+  one.resume = false;
+  one.writeOutput = false;
+  Simulation alone(c, one, parallel::Communicator::self());
+  alone.run();
+  const ParticleSnapshot b = alone.snapshot();
+  ASSERT_EQ(a.count(), b.count());
+  std::map<uint32_t, size_t> byId;
+  for (size_t i = 0; i < b.count(); ++i) byId[b.id[i]] = i;
+  double worst = 0;
+  for (size_t i = 0; i < a.count(); ++i)
+    for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(a.pos[3 * i + k] - b.pos[3 * byId.at(a.id[i]) + k]));
+  EXPECT_LT(worst, 1e-5 * c.dp);
   std::filesystem::remove_all(o.outDir);
 }
 
