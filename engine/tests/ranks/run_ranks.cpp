@@ -83,6 +83,30 @@ RunResult runOn(const CaseDefinition& c, RunOptions o, const parallel::Communica
   return {sim.snapshot(), sim.time(), sim.steps(), sim.activeParticles()};
 }
 
+// The largest difference of a coordinate between the same particles (by id) of two runs; a
+// particle of `a` missing from `b` is a failure (and infinity).
+double largestDifference(const ParticleSnapshot& a, const ParticleSnapshot& b) {
+  std::map<uint32_t, size_t> byId;
+  for (size_t i = 0; i < b.count(); ++i) byId[b.id[i]] = i;
+  double worst = 0;
+  for (size_t i = 0; i < a.count(); ++i) {
+    const auto it = byId.find(a.id[i]);
+    if (it == byId.end()) {
+      ADD_FAILURE() << "particle " << a.id[i] << " is not in the one-rank run";
+      return HUGE_VAL;
+    }
+    for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(a.pos[3 * i + k] - b.pos[3 * it->second + k]));
+  }
+  return worst;
+}
+
+// DamBreak at dp 0.05 (1830 particles), the coarse case of the checkpoint and rebalancing tests.
+CaseDefinition coarseDamBreak() {
+  LoadOptions load;
+  load.dpOverride = 0.05;
+  return loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak.xml", load);
+}
+
 class RanksRun : public ::testing::TestWithParam<RankCase> {};
 
 TEST_P(RanksRun, MatchesOneRank) {
@@ -103,15 +127,7 @@ TEST_P(RanksRun, MatchesOneRank) {
   EXPECT_NEAR(all.time, one.time, 1e-9 * one.time);
   EXPECT_EQ(all.particles, one.particles);
   ASSERT_EQ(all.state.count(), one.state.count());
-  std::map<uint32_t, size_t> byId;
-  for (size_t i = 0; i < one.state.count(); ++i) byId[one.state.id[i]] = i;
-  double worst = 0;
-  for (size_t i = 0; i < all.state.count(); ++i) {
-    const auto it = byId.find(all.state.id[i]);
-    ASSERT_NE(it, byId.end()) << "particle " << all.state.id[i] << " is not in the one-rank run";
-    for (int a = 0; a < 3; ++a)
-      worst = std::max(worst, std::abs(all.state.pos[3 * i + a] - one.state.pos[3 * it->second + a]));
-  }
+  const double worst = largestDifference(all.state, one.state);
   const double dp = c.dp;
   EXPECT_LT(worst, 1e-5 * dp) << world.size() << " ranks";
   std::printf("[          ] %s on %d ranks (%s%s): %zu particles, largest difference %.3g dp after %d steps\n", k.label,
@@ -140,24 +156,34 @@ std::string sharedTempDir(const std::string& name) {
   return std::string(all.begin(), all.end());
 }
 
-// A run over the ranks stopped by --steps with a checkpoint goes on from it on as many ranks to
-// the state the same run reaches without stopping, bit for bit (each rank's file holds its
-// particles and halo in their order); on another number of ranks it is refused by name.
-TEST(RanksCheckpoint, ResumesOnAsManyRanksToTheUninterruptedState) {
-  const parallel::Communicator& world = parallel::Communicator::world();
-  if (world.single()) GTEST_SKIP() << "one rank: the engine tests resume runs on one rank";
-  LoadOptions load;
-  load.dpOverride = 0.05;
-  const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak.xml", load);
+// The run.json that rank 0 wrote in `outDir`.
+std::string reportOf(const std::string& outDir) {
+  std::ifstream file(std::filesystem::path(outDir) / "run.json");
+  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+}
+
+// CPU ranks in double precision, stopped by maxSteps with a checkpoint in a folder every rank shares.
+RunOptions checkpointedRun(const std::string& name) {
   RunOptions o;
   o.device = Device::Cpu;
   o.threads = 1;
   o.precision = Precision::Double;
   o.progress = false;
   o.writeVtk = false;
-  o.outDir = sharedTempDir("checkpoint");
+  o.outDir = sharedTempDir(name);
   o.checkpointEvery = 1e9;
   o.checkpointAtStepLimit = true;
+  return o;
+}
+
+// A run over the ranks stopped by --steps with a checkpoint goes on from it on as many ranks to
+// the state the same run reaches without stopping, bit for bit (each rank's file holds its
+// particles and halo in their order); on another number of ranks it is refused by name.
+TEST(RanksCheckpoint, ResumesOnAsManyRanksToTheUninterruptedState) {
+  const parallel::Communicator& world = parallel::Communicator::world();
+  if (world.single()) GTEST_SKIP() << "one rank: the engine tests resume runs on one rank";
+  const CaseDefinition c = coarseDamBreak();
+  RunOptions o = checkpointedRun("checkpoint");
   o.rankRebalance = -1;  // slabs moved by measured times would not repeat bit for bit
   o.maxSteps = 150;
   {
@@ -179,10 +205,7 @@ TEST(RanksCheckpoint, ResumesOnAsManyRanksToTheUninterruptedState) {
   const ParticleSnapshot b = straight.snapshot();
   if (world.rank() != 0) return;
   ASSERT_EQ(a.count(), b.count());
-  std::map<uint32_t, size_t> byId;
-  for (size_t i = 0; i < b.count(); ++i) byId[b.id[i]] = i;
-  for (size_t i = 0; i < a.count(); ++i)
-    for (int k = 0; k < 3; ++k) ASSERT_EQ(a.pos[3 * i + k], b.pos[3 * byId.at(a.id[i]) + k]) << "id " << a.id[i];
+  EXPECT_EQ(largestDifference(a, b), 0.0) << "bit for bit";
   // One rank cannot take over the ranks' checkpoint.
   try {
     Simulation alone(c, o, parallel::Communicator::self());
@@ -202,9 +225,7 @@ TEST(RanksRebalance, SlabsMovingDuringTheRunLeaveTheOneRankResult) {
   const parallel::Communicator& world = parallel::Communicator::world();
   if (world.single()) GTEST_SKIP() << "one rank: nothing to rebalance";
   if (testDevice() == Device::Gpu && !gpu::available()) GTEST_SKIP() << "no usable GPU";
-  LoadOptions load;
-  load.dpOverride = 0.05;
-  const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak.xml", load);
+  const CaseDefinition c = coarseDamBreak();
   RunOptions o;
   o.device = testDevice();
   o.rankLink = testLink();
@@ -221,23 +242,20 @@ TEST(RanksRebalance, SlabsMovingDuringTheRunLeaveTheOneRankResult) {
   sim.run();
   const ParticleSnapshot a = sim.snapshot();
   if (world.rank() != 0) return;
-  std::ifstream file(std::filesystem::path(o.outDir) / "run.json");
-  const std::string report((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string report = reportOf(o.outDir);
   std::smatch moved;
   ASSERT_TRUE(std::regex_search(report, moved, std::regex(R"re("rank_rebalances": "(\d+)")re"))) << report;
   // On GPUs so small a case takes the same time on every rank (its kernels wait for their launches).
-  if (testDevice() == Device::Cpu) EXPECT_GT(std::stoull(moved[1]), 0u) << report;
+  if (testDevice() == Device::Cpu) {
+    EXPECT_GT(std::stoull(moved[1]), 0u) << report;
+  }
   RunOptions one = o;
   one.writeOutput = false;
   Simulation alone(c, one, parallel::Communicator::self());
   alone.run();
   const ParticleSnapshot b = alone.snapshot();
   ASSERT_EQ(a.count(), b.count());
-  std::map<uint32_t, size_t> byId;
-  for (size_t i = 0; i < b.count(); ++i) byId[b.id[i]] = i;
-  double worst = 0;
-  for (size_t i = 0; i < a.count(); ++i)
-    for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(a.pos[3 * i + k] - b.pos[3 * byId.at(a.id[i]) + k]));
+  const double worst = largestDifference(a, b);
   EXPECT_LT(worst, 1e-5 * c.dp);
   std::printf("[          ] %s slabs moved on %d ranks: largest difference %.3g dp after %llu steps\n",
               moved[1].str().c_str(), world.size(), worst / c.dp, static_cast<unsigned long long>(*o.maxSteps));
@@ -250,18 +268,8 @@ TEST(RanksRebalance, SlabsMovingDuringTheRunLeaveTheOneRankResult) {
 TEST(RanksCheckpoint, ResumesOnTheSlabsRebalancingLeft) {
   const parallel::Communicator& world = parallel::Communicator::world();
   if (world.single()) GTEST_SKIP() << "one rank: nothing to rebalance";
-  LoadOptions load;
-  load.dpOverride = 0.05;
-  const CaseDefinition c = loadCase(std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak.xml", load);
-  RunOptions o;
-  o.device = Device::Cpu;
-  o.threads = 1;
-  o.precision = Precision::Double;
-  o.progress = false;
-  o.writeVtk = false;
-  o.outDir = sharedTempDir("rebalanced_checkpoint");
-  o.checkpointEvery = 1e9;
-  o.checkpointAtStepLimit = true;
+  const CaseDefinition c = coarseDamBreak();
+  RunOptions o = checkpointedRun("rebalanced_checkpoint");
   o.maxSteps = 300;  // the water spreads over the slabs of 2 ranks after some 200 steps
   o.rankRebalance = 0;
   o.rankRebalanceEvery = 5;
@@ -271,8 +279,7 @@ TEST(RanksCheckpoint, ResumesOnTheSlabsRebalancingLeft) {
   }
   world.barrier();  // rank 0 has written its report
   if (world.rank() == 0) {
-    std::ifstream file(std::filesystem::path(o.outDir) / "run.json");
-    const std::string report((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::string report = reportOf(o.outDir);
     EXPECT_EQ(report.find("\"rank_rebalances\": \"0\""), std::string::npos) << "no slab moved:\n" << report;
   }
   const std::vector<uint32_t> left =
@@ -294,11 +301,7 @@ TEST(RanksCheckpoint, ResumesOnTheSlabsRebalancingLeft) {
   alone.run();
   const ParticleSnapshot b = alone.snapshot();
   ASSERT_EQ(a.count(), b.count());
-  std::map<uint32_t, size_t> byId;
-  for (size_t i = 0; i < b.count(); ++i) byId[b.id[i]] = i;
-  double worst = 0;
-  for (size_t i = 0; i < a.count(); ++i)
-    for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(a.pos[3 * i + k] - b.pos[3 * byId.at(a.id[i]) + k]));
+  const double worst = largestDifference(a, b);
   EXPECT_LT(worst, 1e-5 * c.dp);
   std::filesystem::remove_all(o.outDir);
 }
