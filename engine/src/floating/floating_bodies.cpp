@@ -235,6 +235,7 @@ FloatingBodies<T>::FloatingBodies(const CaseDefinition& c, const SimParameters& 
   bodyContacts_.allocate(d, nb, "floating body contacts");
   bodyContacts_.upload(std::vector<uint32_t>(nb, 0), "clearing floating body contacts");
   slotIndex_.allocate(d, o.nFloating, "floating particle index");
+  sums_.allocate(d, nb, "floating body sums");
   solids_.allocate(d, solids.size(), "floating body table");
   solids_.upload(solids, "uploading the floating body table");
   if (dem_) contacts_.allocate(d, capacity, "DEM contacts per particle");
@@ -269,6 +270,7 @@ FloatingPass<T> FloatingBodies<T>::pass() const {
   f.motions = motions_.data();
   f.centerNow = centerNow_.data();
   f.bodyContacts = bodyContacts_.data();
+  f.sums = sums_.data();
   f.slotIndex = slotIndex_.data();
   f.solids = solids_.data();
   f.particleContacts = contacts_.data();
@@ -298,10 +300,20 @@ template <typename T>
 void FloatingBodies<T>::advance(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src,
                                 const Real4<T>* srcVel, const double* dt, BodyStep kind, bool paused, double time) {
   if (timeDriven_ && time != drivesTime_) uploadDrives(time);
+  const FloatingPass<T> f = pass();
   if (device_ == Device::Gpu)
-    advanceFloatingGpu(p, ace, src, srcVel, pass(), dt, kind, paused);
+    sumFloatingGpu(p, ace, src, f);
   else
-    advanceFloatingCpu(p, ace, src, srcVel, pass(), dt, kind, paused, threads_);
+    sumFloatingCpu(p, ace, src, f);
+  if (combine_) {
+    std::vector<BodySums> sums = sums_.download(defs_.size(), "downloading the sums of floating bodies");
+    combine_(sums);
+    sums_.upload(sums, "uploading the sums of floating bodies over every rank");
+  }
+  if (device_ == Device::Gpu)
+    advanceFloatingGpu(p, src, srcVel, f, dt, kind, paused);
+  else
+    advanceFloatingCpu(p, src, srcVel, f, dt, kind, paused, threads_);
 }
 
 template <typename T>
@@ -341,8 +353,8 @@ void FloatingBodies<T>::restore(const CheckpointReader& r) {
 
 template <typename T>
 size_t FloatingBodies<T>::bytes() const {
-  return bodies_.bytes() + drives_.bytes() + motions_.bytes() + centerNow_.bytes() + bodyContacts_.bytes() + slotIndex_.bytes() +
-         contacts_.bytes() + solids_.bytes();
+  return bodies_.bytes() + drives_.bytes() + motions_.bytes() + centerNow_.bytes() + bodyContacts_.bytes() +
+         slotIndex_.bytes() + contacts_.bytes() + solids_.bytes() + sums_.bytes();
 }
 
 template class FloatingBodies<float>;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -82,13 +83,19 @@ class FloatingBodies {
   // For PhysicsConstants::floating and ForceOutputs::contacts (null without DEM).
   FloatingPairTable<T> pairTable() const;
   uint32_t* particleContacts() const { return contacts_.data(); }
-  // The particle arrays grew to `capacity` (inlets): the per-particle DEM contacts too (outputs
-  // of a force pass, nothing to keep).
+  // The particle arrays grew to `capacity` (inlets, ranks): the per-particle DEM contacts too
+  // (outputs of a force pass, nothing to keep).
   void growParticles(uint32_t capacity) {
-    if (dem_) contacts_.allocate(contacts_.device(), capacity, "DEM contacts per particle");
+    if (dem_ && capacity > contacts_.size())
+      contacts_.allocate(contacts_.device(), capacity, "DEM contacts per particle");
   }
   // After every prepare() of the strategy (which may reorder particles) and before advance().
   void index(const ParticleView<T>& p);
+  // Over several ranks each holds some of a body's particles: `combine` gets this rank's sums per
+  // body and leaves the sums over every rank in their place, the same on every rank, so that
+  // every rank moves the bodies alike.
+  using SumCombiner = std::function<void(std::vector<BodySums>&)>;
+  void combineSumsWith(SumCombiner combine) { combine_ = std::move(combine); }
   // Sums the last force pass per body, advances the bodies over the step *dt as `kind` says
   // (physics/floating_body_physics.h) and moves their particles from src and srcVel (pos and velrho, or
   // the symplectic corrector's posPre and velrhoPre). `time`: the step's start, when the
@@ -124,6 +131,8 @@ class FloatingBodies {
   DeviceArray<BodyMotion> motions_;
   DeviceArray<double> centerNow_;
   DeviceArray<uint32_t> bodyContacts_, slotIndex_, contacts_;
+  DeviceArray<BodySums> sums_;
+  SumCombiner combine_;  // null on one rank
   DeviceArray<SolidInfo<T>> solids_;
 };
 

@@ -13,6 +13,10 @@
 
 namespace sph {
 
+// slotIndex of a floating particle this rank does not own (another rank's, or a halo copy of it:
+// run/rank_domain.h); every slot holds an index on one rank.
+inline constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
+
 template <typename T>
 struct FloatingPass {
   FloatingBody* bodies = nullptr;
@@ -20,8 +24,9 @@ struct FloatingPass {
   BodyMotion* motions = nullptr;    // per body: the motion of the last advance
   double* centerNow = nullptr;      // per body, 3 each: the centre of the particles as they are now
   uint32_t* bodyContacts = nullptr; // per body: DEM contacts of the last force pass (written here)
+  BodySums* sums = nullptr;         // per body: the sums of the last force pass over its particles
   uint32_t nBodies = 0;
-  uint32_t* slotIndex = nullptr;    // per floating particle (id - idFirst): its index in the arrays
+  uint32_t* slotIndex = nullptr;  // per floating particle (id - idFirst): its index in the arrays, or kNoSlot
   uint32_t nFloating = 0, idFirst = 0;
   const SolidInfo<T>* solids = nullptr;
   const uint32_t* particleContacts = nullptr;  // per particle, DEM only (null otherwise)
@@ -31,21 +36,28 @@ struct FloatingPass {
   FloatingMotion motion = FloatingMotion::DualSPHysics;
 };
 
-// slotIndex[id - idFirst] = i for every floating particle i of [0, p.n).
+// slotIndex[id - idFirst] = i for every floating particle i of [0, p.n) but halo copies; kNoSlot for
+// the others.
 template <typename T>
 void indexFloatingCpu(const ParticleView<T>& p, const FloatingPass<T>& f, int threads);
-// Sums each body's forces, advances it over the step *dt (dt where the particles live) as `kind`
-// says and moves its particles from src and srcVel (their place and velocity at the start of the
+// Sums the last force pass per body over the particles in slotIndex, into f.sums.
+template <typename T>
+void sumFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f);
+// Advances each body from f.sums over the step *dt (dt where the particles live) as `kind` says and
+// moves its particles in slotIndex from src and srcVel (their place and velocity at the start of the
 // step: pos and velrho, or the symplectic corrector's posPre and velrhoPre) to their new place.
 template <typename T>
-void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
-                        const FloatingPass<T>& f, const double* dt, BodyStep kind, bool paused, int threads);
+void advanceFloatingCpu(const ParticleView<T>& p, const Real4<T>* src, const Real4<T>* srcVel, const FloatingPass<T>& f,
+                        const double* dt, BodyStep kind, bool paused, int threads);
 
+// The same in CUDA (they throw without it).
 template <typename T>
-void indexFloatingGpu(const ParticleView<T>& p, const FloatingPass<T>& f);  // throws without CUDA
+void indexFloatingGpu(const ParticleView<T>& p, const FloatingPass<T>& f);
 template <typename T>
-void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const Real4<T>* srcVel,
-                        const FloatingPass<T>& f, const double* dt, BodyStep kind, bool paused);
+void sumFloatingGpu(const ParticleView<T>& p, const Real4<T>* ace, const Real4<T>* src, const FloatingPass<T>& f);
+template <typename T>
+void advanceFloatingGpu(const ParticleView<T>& p, const Real4<T>* src, const Real4<T>* srcVel, const FloatingPass<T>& f,
+                        const double* dt, BodyStep kind, bool paused);
 
 // The pieces both versions share: one body's sums from its particles, and its advance.
 // Where the arms of the sums start: DualSPHysics' rules take the particles and the centre at the
@@ -59,9 +71,12 @@ SPH_HD inline const double* sumCenter(uint32_t b, const FloatingPass<T>& f) {
   return f.motion == FloatingMotion::DualSPHysics ? f.bodies[b].center : f.centerNow + 3 * b;
 }
 
+// Adds the particle of slot `slot` when this rank owns it.
 template <typename T>
-SPH_HD inline void addParticleToBody(BodySums& s, uint32_t i, const Real4<T>* pos, const Real4<T>* ace,
+SPH_HD inline void addParticleToBody(BodySums& s, uint32_t slot, const Real4<T>* pos, const Real4<T>* ace,
                                      const double center[3], const FloatingPass<T>& f) {
+  const uint32_t i = f.slotIndex[slot];
+  if (i == kNoSlot) return;
   double d[3];
   offsetFromCenter(pos[i], center, f.box, d);
   const Real4<T> a = ace[i];
@@ -88,6 +103,7 @@ template <typename T>
 SPH_HD inline void moveBodyParticle(uint32_t slot, const ParticleView<T>& p, const Real4<T>* src,
                                     const Real4<T>* srcVel, const FloatingPass<T>& f, BodyStep kind) {
   const uint32_t i = f.slotIndex[slot];
+  if (i == kNoSlot) return;
   const int32_t b = f.solids[code::mkIndex(p.code[i])].body;
   const Real4<T>* srcLo = positionLo(static_cast<const Real4<T>*>(p.posLo), i);
   Real4<T>* lo = kind == BodyStep::Predictor ? nullptr : positionLo(p.posLo, i);

@@ -26,7 +26,18 @@ void DeviceGaugeSource<T>::samplePoints(const std::vector<GaugePoint>& points, s
   if (points.empty()) return;
   const ParticleView<T> p = view_();
   bound(p);
-  pointsOn(p, points, out);
+  sumsOn(p, points);
+  pointSamplesFromSums(hostSums_, out);
+}
+
+template <typename T>
+void DeviceGaugeSource<T>::pointSums(const std::vector<GaugePoint>& points, std::vector<double>& sums) {
+  sums.clear();
+  if (points.empty()) return;
+  const ParticleView<T> p = view_();
+  bound(p);
+  sumsOn(p, points);
+  sums = hostSums_;
 }
 
 template <typename T>
@@ -37,7 +48,10 @@ void DeviceGaugeSource<T>::sample(const GaugeRequest& req, GaugeResults& out) {
   if (req.empty()) return;
   const ParticleView<T> p = view_();
   bound(p);
-  if (!req.points.empty()) pointsOn(p, req.points, out.points);
+  if (!req.points.empty()) {
+    sumsOn(p, req.points);
+    pointSamplesFromSums(hostSums_, out.points);
+  }
   if (!req.lines.empty()) {
     const size_t n = req.lines.size();
     if (n > kMaxItems) throw RunError("cannot evaluate " + std::to_string(n) + " maxz gauges in one sample on the GPU");
@@ -61,8 +75,7 @@ void DeviceGaugeSource<T>::sample(const GaugeRequest& req, GaugeResults& out) {
 }
 
 template <typename T>
-void DeviceGaugeSource<T>::pointsOn(const ParticleView<T>& p, const std::vector<GaugePoint>& points,
-                                    std::vector<PointSample>& out) {
+void DeviceGaugeSource<T>::sumsOn(const ParticleView<T>& p, const std::vector<GaugePoint>& points) {
   if (points.size() > kMaxItems)
     throw RunError("cannot evaluate " + std::to_string(points.size()) + " gauge points in one sample on the GPU");
   const uint32_t nPoints = uint32_t(points.size());
@@ -87,10 +100,6 @@ void DeviceGaugeSource<T>::pointsOn(const ParticleView<T>& p, const std::vector<
   gaugeSumsGpu(p, k_, boxes_.data(), points_.data(), nPoints, sums_.data());
   hostSums_.resize(size_t(nPoints) * kGaugeSumsPerPoint);
   sums_.downloadTo(hostSums_.data(), hostSums_.size(), "downloading the gauge sums");
-  for (uint32_t k = 0; k < nPoints; ++k) {
-    const double* s = &hostSums_[size_t(k) * kGaugeSumsPerPoint];
-    out[k] = pointSampleFromSums(s[0], s + 1, s[4], s[5]);
-  }
 }
 
 template class DeviceGaugeSource<float>;

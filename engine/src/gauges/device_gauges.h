@@ -33,9 +33,6 @@ struct GaugeChunkBox {
   double lo[3], hi[3];  // of the chunk's fluid particles; lo > hi when it has none
 };
 
-// The six sums per point: sum V W, sum V W v (3), sum V W p, sum V W rho.
-inline constexpr uint32_t kGaugeSumsPerPoint = 6;
-
 // GPU kernels (gpu/device_gauges.cu), all pointers on the device:
 // the boxes of the chunks of [p.nBound, p.n) (gaugeChunkCount(p) of them);
 template <typename T>
@@ -71,6 +68,7 @@ class DeviceGaugeSource final : public GaugeSource {
       : view_(std::move(view)), k_(k) {}
   void samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) override;
   void sample(const GaugeRequest& req, GaugeResults& out) override;
+  void pointSums(const std::vector<GaugePoint>& points, std::vector<double>& sums) override;
   size_t deviceBytes() const {
     return points_.bytes() + boxes_.bytes() + sums_.bytes() + lines_.bytes() + maxZ_.bytes() + partial_.bytes() +
            ace_.bytes();
@@ -79,8 +77,8 @@ class DeviceGaugeSource final : public GaugeSource {
  private:
   // The boxes of the particles as they are now.
   void bound(const ParticleView<T>& p);
-  // The point sums on p, whose boxes are made.
-  void pointsOn(const ParticleView<T>& p, const std::vector<GaugePoint>& points, std::vector<PointSample>& out);
+  // The raw sums at the points (hostSums_) on p, whose boxes are made.
+  void sumsOn(const ParticleView<T>& p, const std::vector<GaugePoint>& points);
 
   std::function<ParticleView<T>()> view_;
   GaugeSumParams k_;

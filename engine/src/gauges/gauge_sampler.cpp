@@ -73,23 +73,45 @@ PointSample pointSampleFromSums(double shepard, const double velSum[3], double p
   return out;
 }
 
-PointSample samplePoint(const FluidGrid& g, const GaugePoint& x) {
+void pointSamplesFromSums(const std::vector<double>& sums, std::vector<PointSample>& out) {
+  out.resize(sums.size() / kGaugeSumsPerPoint);
+  for (size_t k = 0; k < out.size(); ++k) {
+    const double* s = &sums[k * kGaugeSumsPerPoint];
+    out[k] = pointSampleFromSums(s[0], s + 1, s[4], s[5]);
+  }
+}
+
+void pointSums(const FluidGrid& g, const GaugePoint& x, double sums[kGaugeSumsPerPoint]) {
   const ParticleSnapshot& s = g.snapshot();
-  double shepard = 0, v[3] = {0, 0, 0}, p = 0, rho = 0;
+  std::fill(sums, sums + kGaugeSumsPerPoint, 0.0);
   g.forEachNeighbour(x, [&](uint32_t j, double vw) {
-    shepard += vw;
-    for (int a = 0; a < 3; ++a) v[a] += vw * s.vel[3 * j + a];
-    p += vw * s.press[j];
-    rho += vw * s.rho[j];
+    sums[0] += vw;
+    for (int a = 0; a < 3; ++a) sums[1 + a] += vw * s.vel[3 * j + a];
+    sums[4] += vw * s.press[j];
+    sums[5] += vw * s.rho[j];
   });
-  return pointSampleFromSums(shepard, v, p, rho);
+}
+
+PointSample samplePoint(const FluidGrid& g, const GaugePoint& x) {
+  double s[kGaugeSumsPerPoint];
+  pointSums(g, x, s);
+  return pointSampleFromSums(s[0], s + 1, s[4], s[5]);
+}
+
+void SnapshotGaugeSource::pointSums(const std::vector<GaugePoint>& points, std::vector<double>& sums) {
+  sums.assign(points.size() * kGaugeSumsPerPoint, 0.0);
+  if (points.empty()) return;
+  grid_.rebuild(take_(), k_);
+  for (size_t k = 0; k < points.size(); ++k) sph::pointSums(grid_, points[k], &sums[k * kGaugeSumsPerPoint]);
 }
 
 void SnapshotGaugeSource::samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) {
-  out.resize(points.size());
-  if (points.empty()) return;
-  grid_.rebuild(take_(), k_);
-  for (size_t k = 0; k < points.size(); ++k) out[k] = samplePoint(grid_, points[k]);
+  pointSums(points, sums_);
+  pointSamplesFromSums(sums_, out);
+}
+
+void GaugeSource::pointSums(const std::vector<GaugePoint>&, std::vector<double>&) {
+  throw RunError("this gauge source gives samples only, not the sums they come from");
 }
 
 void GaugeSource::sample(const GaugeRequest& req, GaugeResults& out) {

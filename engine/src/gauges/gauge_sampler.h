@@ -79,12 +79,19 @@ struct PointSample {
   double rho = 0;                // kg/m^3, 0 where shepard is 0
 };
 
+// The raw sums at a point: sum V W, sum V W v (3), sum V W p, sum V W rho. Sums over disjoint sets
+// of particles (the ranks' own) add up to the sums over them all.
+inline constexpr uint32_t kGaugeSumsPerPoint = 6;
+
 PointSample samplePoint(const FluidGrid& g, const GaugePoint& x);
+void pointSums(const FluidGrid& g, const GaugePoint& x, double sums[kGaugeSumsPerPoint]);
 double kernelMass(const FluidGrid& g, const GaugePoint& x);
 
 // A sample from the raw sums at a point (sum V W, sum V W v, sum V W p, sum V W rho): velocity,
 // pressure and density Shepard-normalised, 0 where no fluid is near.
 PointSample pointSampleFromSums(double shepard, const double velSum[3], double pressSum, double rhoSum);
+// out[k] from sums[kGaugeSumsPerPoint * k ...], for every point of the sums.
+void pointSamplesFromSums(const std::vector<double>& sums, std::vector<PointSample>& out);
 
 // A maxz gauge's line with its sizes in metres.
 struct MaxZLine {
@@ -127,6 +134,9 @@ class GaugeSource {
   // Every part of `req` from the same state (out's vectors are resized to req's). A source that
   // only interpolates at points (a test's stand-in) answers points and refuses the rest.
   virtual void sample(const GaugeRequest& req, GaugeResults& out);
+  // The raw sums at each point (kGaugeSumsPerPoint a point) over the fluid particles the source
+  // holds, halo copies of another rank's left out. A source without them refuses.
+  virtual void pointSums(const std::vector<GaugePoint>& points, std::vector<double>& sums);
 };
 
 // The host's source: bins the snapshot `take` returns (taken when needed), once per call.
@@ -136,9 +146,11 @@ class SnapshotGaugeSource final : public GaugeSource {
       : take_(std::move(take)), k_(k) {}
   void samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) override;
   void sample(const GaugeRequest& req, GaugeResults& out) override;
+  void pointSums(const std::vector<GaugePoint>& points, std::vector<double>& sums) override;
 
  private:
   std::function<const ParticleSnapshot&()> take_;
+  std::vector<double> sums_;
   GaugeKernel k_;
   FluidGrid grid_;  // storage kept between samples
 };

@@ -149,6 +149,19 @@ std::vector<double> Communicator::gather(double v) const {
   return all;
 }
 
+void Communicator::sumInRankOrder(std::vector<double>& v) const {
+  if (single()) return;
+  const std::vector<double> all = gatherv(v);
+  const size_t n = v.size();
+  if (all.size() != n * size_t(size_))
+    throw RunError(fmt::format("MPI: summing {} values in rank order, {} came from {} ranks", n, all.size(), size_));
+  for (size_t i = 0; i < n; ++i) {
+    double s = all[i];
+    for (int r = 1; r < size_; ++r) s += all[size_t(r) * n + i];
+    v[i] = s;
+  }
+}
+
 std::vector<double> Communicator::gatherv(const std::vector<double>& v) const {
 #if defined(SPH_HAVE_MPI)
   if (mpi_) {

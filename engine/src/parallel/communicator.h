@@ -67,6 +67,9 @@ class Communicator final : public MessageTransport {
   void sumInPlace(std::vector<double>& v) const;
   void sumInPlace(uint64_t* v, int count) const;
   void maximumInPlace(double* v, int count) const;
+  // Element-wise sums added in rank order, in place: every rank gets the same bits (an MPI
+  // reduction may add in another order on each rank). For small vectors: every rank gets all.
+  void sumInRankOrder(std::vector<double>& v) const;
   // Every rank's value, in rank order.
   std::vector<double> gather(double v) const;
   // Every rank's vector (of any size), concatenated in rank order.

@@ -63,12 +63,7 @@ RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double rea
 }
 
 std::string rankRefusal(const CaseDefinition& c) {
-  if (!c.floatings.empty())
-    return "floating bodies (<floatings>): their sums over particles are not combined across ranks yet";
   if (c.inout.active) return "inlets/outlets (<inout>): the particles they create are not numbered across ranks yet";
-  for (const MotionObject& m : c.motions)
-    if (m.paddle && m.paddle->awas)
-      return "wave absorption (<awas_zsurf>): its gauge, which moves the paddle, is measured on rank 0 alone";
   return {};
 }
 

@@ -25,6 +25,7 @@
 #include "run/float_positions.h"
 #include "parallel/nccl_link.h"
 #include "run/rank_domain.h"
+#include "run/rank_sums.h"
 #include "run/step_graphs.h"
 #include "sph/plugin/errors.h"
 #include "sph/plugin/particle_code.h"
@@ -156,6 +157,7 @@ class SimulationCore final : public Simulation::Impl {
     if (!c.floatings.empty()) {
       floating_ = std::make_unique<FloatingBodies<T>>(c, p, order, d, capacity, opts.threads);
       consts_.floating = floating_->pairTable();
+      if (ranks_) floating_->combineSumsWith([&comm](std::vector<BodySums>& sums) { sumOverRanks(comm, sums); });
       setupLap("floating bodies");
     }
     upload(c, order);
@@ -328,7 +330,10 @@ class SimulationCore final : public Simulation::Impl {
                        graphs_->disabledReason());
   }
 
-  void snapshotInto(ParticleSnapshot& s) const override {
+  void snapshotInto(ParticleSnapshot& s) const override { snapshotOf(s, true); }
+
+  // This rank's particles (halo copies left out), with every other rank's on rank 0 when `gather`.
+  void snapshotOf(ParticleSnapshot& s, bool gather) const {
     const uint32_t all = state_->n;
     Staging& h = staging_;
     const char* what = "staging a snapshot";
@@ -368,7 +373,7 @@ class SimulationCore final : public Simulation::Impl {
       const uint32_t mi = code::mkIndex(c);
       s.mk[r] = mi < mks.size() ? mks[mi].mk : -1;
     }
-    if (ranks_) gatherSnapshot(comm_, s);
+    if (ranks_ && gather) gatherSnapshot(comm_, s);
   }
 
   const InOutTotals* inOutTotals() const override { return inOut_ ? &inOut_->totals : nullptr; }
@@ -408,6 +413,26 @@ class SimulationCore final : public Simulation::Impl {
           },
           GaugeKernel{kGaugeKernel, p.dim, p.h, p.massFluid});
     return *hostGauges_;
+  }
+
+  // What wave absorption measures every step: over several ranks the sums of every rank's own
+  // particles (run/rank_sums.h), each rank's on the device in GPU runs and from its snapshot in
+  // CPU runs, so that every rank moves the paddle alike.
+  GaugeSource& absorptionGauges() {
+    if (!ranks_) return gaugeSource();
+    if (!rankGauges_) {
+      if (device == Device::Gpu)
+        localGauges_ = std::make_unique<DeviceGaugeSource<T>>([this] { return state_->view(); }, gaugeParams_);
+      else
+        localGauges_ = std::make_unique<SnapshotGaugeSource>(
+            [this]() -> const ParticleSnapshot& {
+              snapshotOf(localFrame_, false);
+              return localFrame_;
+            },
+            GaugeKernel{kGaugeKernel, p.dim, p.h, p.massFluid});
+      rankGauges_ = std::make_unique<RankPointGauges>(comm_, *localGauges_);
+    }
+    return *rankGauges_;
   }
 
   void saveState(CheckpointWriter& w) const override {
@@ -524,24 +549,19 @@ class SimulationCore final : public Simulation::Impl {
     return ctx;
   }
 
-  // Initial velocities of the floating particles of engine particles [first, first + count) (in
-  // vr[0 .. count)): v + omega x (r - c) under the rigid rules; under DualSPHysics' the particles
-  // keep GenCase's (zero) and take the body's velocity after the first step, as in DualSPHysics.
-  void rigidInitialVelocities(const CaseDefinition& c, const ParticleOrder& order, uint32_t first, uint32_t count,
-                              Real4<T>* vr) const {
-    if (!floating_ || p.floatingMotion != FloatingMotion::Rigid) return;
+  // The initial velocity q of engine particle i when it is floating: v + omega x (r - c) under the
+  // rigid rules; under DualSPHysics' the particles keep GenCase's (zero) and take the body's
+  // velocity after the first step, as in DualSPHysics.
+  void rigidInitialVelocity(const CaseDefinition& c, const ParticleOrder& order, uint32_t i, Real4<T>& q) const {
+    if (!floating_ || p.floatingMotion != FloatingMotion::Rigid || !order.floating(i)) return;
     for (const FloatingBodyDef& b : floating_->definitions()) {
-      const uint32_t lo = std::max(first, order.nBound + b.first);
-      const uint32_t hi = std::min(first + count, order.nBound + b.first + b.count);
-      for (uint32_t i = lo; i < hi; ++i) {
-        Real4<T>& q = vr[i - first];
-        const Vec3d& x = c.positions[order.caseOf(i)];
-        const double d[3] = {x.x - b.center.x, x.y - b.center.y, x.z - b.center.z};
-        const Vec3d& w = b.omegaIni;
-        q.x = T(b.velIni.x + w.y * d[2] - w.z * d[1]);
-        q.y = T(b.velIni.y + w.z * d[0] - w.x * d[2]);
-        q.z = T(b.velIni.z + w.x * d[1] - w.y * d[0]);
-      }
+      if (i - order.nBound - b.first >= b.count) continue;
+      const Vec3d& x = c.positions[order.caseOf(i)];
+      const double d[3] = {x.x - b.center.x, x.y - b.center.y, x.z - b.center.z};
+      const Vec3d& w = b.omegaIni;
+      q.x = T(b.velIni.x + w.y * d[2] - w.z * d[1]);
+      q.y = T(b.velIni.y + w.z * d[0] - w.x * d[2]);
+      q.z = T(b.velIni.z + w.x * d[1] - w.y * d[0]);
     }
   }
 
@@ -601,8 +621,8 @@ class SimulationCore final : public Simulation::Impl {
           if (nv.x != 0 || nv.y != 0 || nv.z != 0) code[e] |= code::kMdbc2Bit;
         }
         id[e] = i;
+        rigidInitialVelocity(c, order, i, vr[e]);
       }
-      rigidInitialVelocities(c, order, first, count, vr);
     };
     auto& s = state_->cur;
     if (device == Device::Cpu) {
@@ -661,6 +681,7 @@ class SimulationCore final : public Simulation::Impl {
     if (ranks_) {
       // Every pass sees its neighbours where they are now: migrated particles and a new halo.
       ranks_->exchange(*state_, needs_, timer.get());
+      if (floating_) floating_->growParticles(uint32_t(state_->cur.pos.size()));
       parked_ = 0;  // dropped by the exchange
       particlesChanged_ = true;
     }
@@ -766,7 +787,7 @@ class SimulationCore final : public Simulation::Impl {
     if (!motion_) return;
     const double stepDt = ops_->stepDt();
     ScopedPhase ph(timer.get(), "SU-Motion", PhaseGroup::Other);
-    motion_->apply(t, stepDt, state_->view(), motion_->absorbs() ? &gaugeSource() : nullptr);
+    motion_->apply(t, stepDt, state_->view(), motion_->absorbs() ? &absorptionGauges() : nullptr);
   }
 
   // The particles excluded by this step: logged (only they travel to the host), then parked
@@ -1053,6 +1074,11 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<DeviceGaugeSource<T>> deviceGauges_;
   std::unique_ptr<SnapshotGaugeSource> hostGauges_;
   ParticleSnapshot gaugeFrame_;  // CPU runs: the snapshot the gauges bin
+  // Over several ranks: the absorption's gauges (absorptionGauges()) and the source of this rank's
+  // sums, with its snapshot in CPU runs.
+  std::unique_ptr<RankPointGauges> rankGauges_;
+  std::unique_ptr<GaugeSource> localGauges_;
+  ParticleSnapshot localFrame_;
   std::unique_ptr<StepGraphs> graphs_;  // GPU runs unless --no-graphs (see the constructor)
   const parallel::Communicator& comm_;
   std::unique_ptr<parallel::NcclLink> nccl_;  // runs over several GPU ranks that ask for it

@@ -105,20 +105,30 @@ void expectSameTable(const std::string& a, const std::string& b, const std::stri
 }
 
 // `mpirun -np 2 sph run`: one run over both ranks, printed and written by rank 0 alone (the gauges
-// too); a case with a feature not yet run over ranks (Solids' floating bodies) is refused by name,
-// nothing written.
+// and the floating bodies' table too); a case with a feature not yet run over ranks (inlets) is
+// refused by name, nothing written.
 TEST(CliRanks, RunOnTwoRanksWritesOneRunOrRefusesByName) {
   if (!parallel::builtWithMpi()) GTEST_SKIP() << "built without MPI";
   if (std::system("command -v mpiexec > /dev/null 2>&1") != 0) GTEST_SKIP() << "no mpiexec here";
   const auto dir = test::tempDir("cli_ranks_mpi");
   const std::string mpi = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpiexec -n 2 --oversubscribe " +
                           std::string(SPH_BINARY_PATH);
-  const std::string solids = std::string(SPH_SOURCE_DIR) + "/testcases/Solids.xml";
-  const auto r =
-      test::runCommand(mpi + " run " + solids + " --dp 0.04 --device cpu --steps 2 --out " + (dir / "out").string());
+  const std::string inlets = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/inout/Channel2DGrid_Def.xml";
+  const auto r = test::runCommand(mpi + " run " + inlets + " --device cpu --steps 2 --out " + (dir / "out").string());
   EXPECT_NE(r.exitCode, 0) << r.output;
-  EXPECT_NE(r.output.find("cannot run over 2 ranks yet: floating bodies"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cannot run over 2 ranks yet: inlets/outlets"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+  // Solids' four bodies, each split by the slabs: every rank moves them alike, and rank 0 writes
+  // what one rank writes.
+  const std::string solids = std::string(SPH_SOURCE_DIR) + "/testcases/Solids.xml";
+  const std::string solidsOptions =
+      " --dp 0.04 --device cpu --threads 1 --steps 40 --time-out 0.002 --quiet --no-vtk --out ";
+  const auto solidsTwo = test::runCommand(mpi + " run " + solids + solidsOptions + (dir / "solids2").string());
+  ASSERT_EQ(solidsTwo.exitCode, 0) << solidsTwo.output;
+  const auto solidsOne = test::runSph("run " + solids + solidsOptions + (dir / "solids1").string());
+  ASSERT_EQ(solidsOne.exitCode, 0) << solidsOne.output;
+  expectSameTable(test::readText((dir / "solids2" / "floating.csv").string()),
+                  test::readText((dir / "solids1" / "floating.csv").string()), "floating.csv");
   // NCCL joins GPUs: CPU ranks that ask for it are refused, before anything is written.
   const auto nccl =
       test::runCommand(mpi + " run " + kCase + " --dp 0.02 --device cpu --steps 2 --rank-exchange nccl --out " +

@@ -18,9 +18,10 @@ constexpr unsigned kWarp = 32;
 constexpr unsigned kBlock = 128;  // four warps
 constexpr unsigned kFull = 0xffffffffu;
 
-// The particles a gauge sums over: fluid, not floating, not parked (excluded).
+// The particles a gauge sums over: fluid, not floating, not parked (excluded), not another rank's
+// (a halo copy: sums of the ranks add up).
 SPH_HD SPH_FORCEINLINE bool gaugeParticle(uint32_t c) {
-  return !code::isBound(c) && !code::isFloating(c) && !code::isParked(c);
+  return !code::isBound(c) && !code::isFloating(c) && !code::isParked(c) && !code::isHalo(c);
 }
 
 template <typename T>

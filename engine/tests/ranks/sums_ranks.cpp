@@ -1,0 +1,99 @@
+// What the ranks measure together (run/rank_sums.h): sums over each rank's own particles, added
+// over the ranks, are the sums over every particle, with the same bits on every rank.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "parallel/communicator.h"
+#include "physics/gauge_physics.h"
+#include "run/rank_sums.h"
+
+namespace sph {
+namespace {
+
+using parallel::Communicator;
+
+// 2D fluid particles on a jittered lattice of dp 0.01 with varied velocities and densities.
+ParticleSnapshot fluidBlock() {
+  ParticleSnapshot s;
+  const double dp = 0.01;
+  for (int i = 0; i < 40; ++i)
+    for (int k = 0; k < 20; ++k) {
+      const double x = i * dp + 0.2 * dp * std::sin(1.7 * i + 0.3 * k), z = k * dp + 0.2 * dp * std::cos(0.9 * i * k);
+      s.pos.insert(s.pos.end(), {x, 0.0, z});
+      s.vel.insert(s.vel.end(), {float(std::sin(x * 50)), 0.0f, float(std::cos(z * 70))});
+      s.rho.push_back(float(1000 + 5 * std::sin(x * z * 1e4)));
+      s.press.push_back(float(100 * k));
+      s.type.push_back(1);
+      s.mk.push_back(1);
+      s.id.push_back(uint32_t(s.id.size()));
+    }
+  return s;
+}
+
+// The particles i of s with i % ranks == rank.
+ParticleSnapshot share(const ParticleSnapshot& s, int rank, int ranks) {
+  ParticleSnapshot out;
+  for (size_t i = size_t(rank); i < s.count(); i += size_t(ranks)) {
+    out.pos.insert(out.pos.end(), s.pos.begin() + 3 * i, s.pos.begin() + 3 * i + 3);
+    out.vel.insert(out.vel.end(), s.vel.begin() + 3 * i, s.vel.begin() + 3 * i + 3);
+    out.rho.push_back(s.rho[i]);
+    out.press.push_back(s.press[i]);
+    out.type.push_back(s.type[i]);
+    out.mk.push_back(s.mk[i]);
+    out.id.push_back(s.id[i]);
+  }
+  return out;
+}
+
+TEST(RankPointGauges, EveryRanksOwnParticlesGiveTheWholeSampleOnEveryRank) {
+  const Communicator& world = Communicator::world();
+  const ParticleSnapshot all = fluidBlock();
+  const ParticleSnapshot mine = share(all, world.rank(), world.size());
+  const GaugeKernel k{kGaugeKernel, 2, 0.013, 0.1};
+  SnapshotGaugeSource whole([&]() -> const ParticleSnapshot& { return all; }, k);
+  SnapshotGaugeSource local([&]() -> const ParticleSnapshot& { return mine; }, k);
+  RankPointGauges ranks(world, local);
+  std::vector<GaugePoint> points;
+  for (int j = 0; j < 12; ++j) points.push_back({0.035 * j, 0.0, 0.004 + 0.017 * j});  // the last ones above the fluid
+  std::vector<PointSample> a, b;
+  ranks.samplePoints(points, a);
+  whole.samplePoints(points, b);
+  ASSERT_EQ(a.size(), points.size());
+  int sampled = 0;
+  std::vector<double> mineBits;
+  for (size_t j = 0; j < points.size(); ++j) {
+    const auto near = [](double x, double y) { return std::abs(x - y) <= 1e-12 * std::max(1.0, std::abs(y)); };
+    EXPECT_TRUE(near(a[j].shepard, b[j].shepard)) << "point " << j << ": " << a[j].shepard << " vs " << b[j].shepard;
+    EXPECT_TRUE(near(a[j].rho, b[j].rho)) << "point " << j;
+    EXPECT_TRUE(near(a[j].press, b[j].press)) << "point " << j;
+    for (int c = 0; c < 3; ++c) EXPECT_TRUE(near(a[j].vel[c], b[j].vel[c])) << "point " << j;
+    if (b[j].shepard > 0.5) ++sampled;
+    mineBits.insert(mineBits.end(), {a[j].shepard, a[j].rho, a[j].vel[0], a[j].vel[2]});
+  }
+  EXPECT_GE(sampled, 6);  // most points lie in the fluid
+  const std::vector<double> every = world.gatherv(mineBits);
+  for (int r = 1; r < world.size(); ++r)
+    for (size_t i = 0; i < mineBits.size(); ++i)
+      ASSERT_EQ(every[i], every[size_t(r) * mineBits.size() + i]) << "rank " << r << " differs from rank 0 at " << i;
+}
+
+// Communicator::sumInRankOrder adds rank 0's values first, then rank 1's, ...: values that round
+// differently in another order give the rank-order bits on every rank.
+TEST(RankPointGauges, SumsAddInRankOrder) {
+  const Communicator& world = Communicator::world();
+  std::vector<double> v{world.rank() == 0 ? 1.0 : 1e-16 * (world.rank() + 1), double(world.rank())};
+  world.sumInRankOrder(v);
+  double expected = 1.0, count = 0;
+  for (int r = 1; r < world.size(); ++r) {
+    expected += 1e-16 * (r + 1);
+    count += r;
+  }
+  EXPECT_EQ(v[0], expected);
+  EXPECT_EQ(v[1], count);
+}
+
+}  // namespace
+}  // namespace sph
