@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -38,6 +39,16 @@ enum class VtkPositionType { Float, Double };
 // disagree.
 void writeVtkParticles(const std::string& path, const ParticleSnapshot& s,
                        VtkPositionType posType = VtkPositionType::Float);
+
+// Where the bytes of a VTK file go: `bytes` bytes at `data` to byte `offset` of the file.
+using VtkByteSink = std::function<void(uint64_t offset, const void* data, size_t bytes)>;
+// The bytes writeVtkParticles writes, for a file of `total` particles of which s holds those from
+// index `first` on (several ranks each write their own particles into one file): the headers when
+// `headers` (one writer gives them) and s's values, each where the whole file has it. Returns the
+// file's size, the same for every writer of the file. Throws std::invalid_argument as
+// writeVtkParticles does, and when s's particles do not lie within the total.
+uint64_t encodeVtkParticles(const ParticleSnapshot& s, uint64_t first, uint64_t total, VtkPositionType posType,
+                            bool headers, const VtkByteSink& write);
 
 struct PhaseTime {
   std::string name;   // DualSPHysics-style, e.g. "NL-RadixSort"

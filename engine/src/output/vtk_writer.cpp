@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string_view>
 #include <type_traits>
@@ -28,7 +29,7 @@ void storeBigEndian(unsigned char* dst, T v) {
 }
 
 // Streams the file under `path + ".tmp"`; commit() renames it into place. Destroying an
-// uncommitted file removes the temporary.
+// uncommitted file removes the temporary. Writes come in the file's order.
 class TempFile {
  public:
   explicit TempFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp") {
@@ -48,20 +49,11 @@ class TempFile {
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
 
-  void text(std::string_view s) { put(s.data(), s.size()); }
-
-  // Writes n values of type Out, value k being get(k), big-endian, then the newline that
-  // separates binary data from the next keyword.
-  template <class Out, class Get>
-  void values(size_t n, Get get) {
-    constexpr size_t kChunk = 16384;
-    buf_.resize(kChunk * sizeof(Out));
-    for (size_t start = 0; start < n; start += kChunk) {
-      const size_t m = std::min(kChunk, n - start);
-      for (size_t k = 0; k < m; ++k) storeBigEndian<Out>(buf_.data() + k * sizeof(Out), get(start + k));
-      put(buf_.data(), m * sizeof(Out));
-    }
-    text("\n");
+  void put(uint64_t offset, const void* data, size_t bytes) {
+    if (offset != written_)
+      throw std::logic_error(fmt::format("VTK file '{}': a write at byte {} after {} written", tmp_, offset, written_));
+    if (bytes && std::fwrite(data, 1, bytes, f_) != bytes) fail("write failed");
+    written_ += bytes;
   }
 
   void commit() {
@@ -82,9 +74,6 @@ class TempFile {
   }
 
  private:
-  void put(const void* data, size_t bytes) {
-    if (bytes && std::fwrite(data, 1, bytes, f_) != bytes) fail("write failed");
-  }
   [[noreturn]] void fail(const char* what) {
     const int err = errno;
     throw RunError(fmt::format("cannot write VTK file '{}': {}: {}", tmp_, what, std::strerror(err)));
@@ -92,6 +81,47 @@ class TempFile {
 
   std::string path_, tmp_;
   std::FILE* f_ = nullptr;
+  uint64_t written_ = 0;
+};
+
+// Walks the file of `total` particles section by section, giving `write` the headers (when
+// `headers`) and the values of the particles of s, which are those from index `first` on, at
+// their offsets; returns the file's size.
+class VtkLayout {
+ public:
+  VtkLayout(uint64_t first, uint64_t total, bool headers, const VtkByteSink& write)
+      : first_(first), total_(total), headers_(headers), write_(write) {}
+
+  void text(const std::string& t) {
+    if (headers_) write_(at_, t.data(), t.size());
+    at_ += t.size();
+  }
+
+  // A section of `per` values of type Out a particle, value k of this writer's particles being
+  // get(k), big-endian, then the newline that separates binary data from the next keyword.
+  template <class Out, class Get>
+  void values(uint64_t n, unsigned per, Get get) {
+    constexpr size_t kChunk = 16384;
+    const uint64_t count = n * per;
+    uint64_t at = at_ + first_ * per * sizeof(Out);
+    buf_.resize(kChunk * sizeof(Out));
+    for (uint64_t start = 0; start < count; start += kChunk) {
+      const size_t m = size_t(std::min<uint64_t>(kChunk, count - start));
+      for (size_t k = 0; k < m; ++k) storeBigEndian<Out>(buf_.data() + k * sizeof(Out), get(start + k));
+      write_(at, buf_.data(), m * sizeof(Out));
+      at += m * sizeof(Out);
+    }
+    at_ += total_ * per * sizeof(Out);
+    text("\n");
+  }
+
+  uint64_t size() const { return at_; }
+
+ private:
+  uint64_t first_, total_;
+  bool headers_;
+  const VtkByteSink& write_;
+  uint64_t at_ = 0;
   std::vector<unsigned char> buf_;
 };
 
@@ -111,40 +141,54 @@ void checkSizes(const std::string& path, const ParticleSnapshot& s) {
 
 }  // namespace
 
-void writeVtkParticles(const std::string& path, const ParticleSnapshot& s, VtkPositionType posType) {
-  checkSizes(path, s);
-  const size_t n = s.count();
-  TempFile f(path);
+uint64_t encodeVtkParticles(const ParticleSnapshot& s, uint64_t first, uint64_t total, VtkPositionType posType,
+                            bool headers, const VtkByteSink& write) {
+  checkSizes("a VTK part", s);
+  if (total > static_cast<uint64_t>(INT_MAX / 2))
+    throw std::invalid_argument(fmt::format("a VTK part of {} particles exceeds the legacy VTK limit", total));
+  if (first + s.count() > total)
+    throw std::invalid_argument(
+        fmt::format("a VTK part of {} particles has none from {} on", total, first + s.count()));
+  const uint64_t n = s.count();
+  VtkLayout f(first, total, headers, write);
   f.text(fmt::format("# vtk DataFile Version 3.0\nsph particles time={:.9g}\nBINARY\nDATASET POLYDATA\n", s.time));
 
   if (posType == VtkPositionType::Double) {
-    f.text(fmt::format("POINTS {} double\n", n));
-    f.values<double>(3 * n, [&](size_t k) { return s.pos[k]; });
+    f.text(fmt::format("POINTS {} double\n", total));
+    f.values<double>(n, 3, [&](uint64_t k) { return s.pos[k]; });
   } else {
-    f.text(fmt::format("POINTS {} float\n", n));
-    f.values<float>(3 * n, [&](size_t k) { return static_cast<float>(s.pos[k]); });
+    f.text(fmt::format("POINTS {} float\n", total));
+    f.values<float>(n, 3, [&](uint64_t k) { return static_cast<float>(s.pos[k]); });
   }
 
-  // Each vertex cell: point count (1) then the point index.
-  f.text(fmt::format("VERTICES {} {}\n", n, 2 * n));
-  f.values<int32_t>(2 * n, [](size_t k) { return static_cast<int32_t>(k % 2 == 0 ? 1 : k / 2); });
+  // Each vertex cell: point count (1) then the point index (in the whole file).
+  f.text(fmt::format("VERTICES {} {}\n", total, 2 * total));
+  f.values<int32_t>(n, 2, [&](uint64_t k) { return static_cast<int32_t>(k % 2 == 0 ? 1 : first + k / 2); });
 
-  f.text(fmt::format("POINT_DATA {}\n", n));
+  f.text(fmt::format("POINT_DATA {}\n", total));
   f.text("VECTORS Vel float\n");
-  f.values<float>(3 * n, [&](size_t k) { return s.vel[k]; });
+  f.values<float>(n, 3, [&](uint64_t k) { return s.vel[k]; });
   // The scalars go in one FIELD block: legacy readers load every array of a FIELD, whereas of
   // several SCALARS blocks VTK's reader keeps only the first unless told to read them all.
   f.text("FIELD FieldData 5\n");
-  f.text(fmt::format("Rhop 1 {} float\n", n));
-  f.values<float>(n, [&](size_t k) { return s.rho[k]; });
-  f.text(fmt::format("Press 1 {} float\n", n));
-  f.values<float>(n, [&](size_t k) { return s.press[k]; });
-  f.text(fmt::format("Type 1 {} unsigned_char\n", n));
-  f.values<uint8_t>(n, [&](size_t k) { return s.type[k]; });
-  f.text(fmt::format("Mk 1 {} int\n", n));
-  f.values<int32_t>(n, [&](size_t k) { return s.mk[k]; });
-  f.text(fmt::format("Idp 1 {} unsigned_int\n", n));
-  f.values<uint32_t>(n, [&](size_t k) { return s.id[k]; });
+  f.text(fmt::format("Rhop 1 {} float\n", total));
+  f.values<float>(n, 1, [&](uint64_t k) { return s.rho[k]; });
+  f.text(fmt::format("Press 1 {} float\n", total));
+  f.values<float>(n, 1, [&](uint64_t k) { return s.press[k]; });
+  f.text(fmt::format("Type 1 {} unsigned_char\n", total));
+  f.values<uint8_t>(n, 1, [&](uint64_t k) { return s.type[k]; });
+  f.text(fmt::format("Mk 1 {} int\n", total));
+  f.values<int32_t>(n, 1, [&](uint64_t k) { return s.mk[k]; });
+  f.text(fmt::format("Idp 1 {} unsigned_int\n", total));
+  f.values<uint32_t>(n, 1, [&](uint64_t k) { return s.id[k]; });
+  return f.size();
+}
+
+void writeVtkParticles(const std::string& path, const ParticleSnapshot& s, VtkPositionType posType) {
+  checkSizes(path, s);
+  TempFile f(path);
+  encodeVtkParticles(s, 0, s.count(), posType, true,
+                     [&f](uint64_t offset, const void* data, size_t bytes) { f.put(offset, data, bytes); });
   f.commit();
 }
 

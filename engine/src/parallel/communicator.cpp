@@ -1,6 +1,8 @@
 #include "parallel/communicator.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -286,6 +288,86 @@ bool Communicator::all(bool v) const {
   int x = v ? 1 : 0;
   allReduce(mpi_, &x, 1, Kind::Int, Op::And, "agreeing");
   return x != 0;
+}
+
+struct SharedFile::Handle {
+#if defined(SPH_HAVE_MPI)
+  MPI_File file = MPI_FILE_NULL;
+#endif
+  std::FILE* c = nullptr;
+};
+
+SharedFile::SharedFile(const Communicator& comm, const std::string& path, uint64_t bytes)
+    : comm_(comm), path_(path), h_(std::make_unique<Handle>()) {
+#if defined(SPH_HAVE_MPI)
+  if (comm_.mpi_) {
+    // Every rank opens and sizes it (a shorter file left by an earlier run is cut to size).
+    const int opened =
+        MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &h_->file);
+    if (opened != MPI_SUCCESS) h_->file = MPI_FILE_NULL;
+    if (!comm_.all(opened == MPI_SUCCESS)) {
+      if (h_->file != MPI_FILE_NULL) MPI_File_close(&h_->file);
+      throw RunError(
+          fmt::format("cannot create '{}' on every rank (the ranks of several machines need a file "
+                      "system they share)",
+                      path));
+    }
+    check(MPI_File_set_size(h_->file, MPI_Offset(bytes)), "sizing a file every rank writes");
+    return;
+  }
+#endif
+  (void)bytes;
+  h_->c = std::fopen(path.c_str(), "wb");
+  if (!h_->c) throw RunError(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
+}
+
+SharedFile::~SharedFile() {
+  // Only on an exception's way out (close() was not reached): the C file; an MPI file is left to
+  // MPI_Finalize, since closing it would wait for the other ranks.
+  if (h_->c) std::fclose(h_->c);
+}
+
+void SharedFile::writeAt(uint64_t offset, const void* data, size_t bytes) {
+  if (!error_.empty() || bytes == 0) return;
+#if defined(SPH_HAVE_MPI)
+  if (comm_.mpi_) {
+    constexpr size_t kPiece = size_t(1) << 30;  // MPI counts are ints
+    const char* p = static_cast<const char*>(data);
+    for (size_t done = 0; done < bytes; done += kPiece) {
+      const int count = int(std::min(kPiece, bytes - done));
+      const int code =
+          MPI_File_write_at(h_->file, MPI_Offset(offset + done), p + done, count, MPI_BYTE, MPI_STATUS_IGNORE);
+      if (code != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING];
+        int length = 0;
+        MPI_Error_string(code, text, &length);
+        error_ = fmt::format("rank {}: writing {} bytes at byte {}: {}", comm_.rank(), count, offset + done,
+                             std::string(text, size_t(length)));
+        return;
+      }
+    }
+    return;
+  }
+#endif
+  if (fseeko(h_->c, off_t(offset), SEEK_SET) != 0 || std::fwrite(data, 1, bytes, h_->c) != bytes)
+    error_ = fmt::format("writing {} bytes at byte {}: {}", bytes, offset, std::strerror(errno));
+}
+
+void SharedFile::close() {
+#if defined(SPH_HAVE_MPI)
+  if (comm_.mpi_) {
+    const int code = MPI_File_close(&h_->file);
+    if (code != MPI_SUCCESS && error_.empty()) error_ = fmt::format("rank {}: closing the file", comm_.rank());
+  }
+#endif
+  if (h_->c) {
+    const bool bad = std::ferror(h_->c) != 0;
+    if (std::fclose(h_->c) != 0 || bad) error_ = fmt::format("closing: {}", std::strerror(errno));
+    h_->c = nullptr;
+  }
+  if (!comm_.all(error_.empty()))
+    throw RunError(
+        fmt::format("cannot write '{}': {}", path_, error_.empty() ? "another rank's write failed" : error_));
 }
 
 }  // namespace sph::parallel

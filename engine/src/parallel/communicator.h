@@ -87,8 +87,32 @@ class Communicator final : public MessageTransport {
  private:
   Communicator() = default;
   friend class MpiSession;
+  friend class SharedFile;
   int rank_ = 0, size_ = 1, localRank_ = 0, localSize_ = 1;
   bool mpi_ = false;
+};
+
+// One file of `bytes` bytes that every rank writes parts of: opened and sized by every rank
+// together (MPI-IO: the ranks of several machines need a file system they share), each rank
+// writing its own byte ranges, closed by every rank together. A failed write is kept and
+// reported by close() on every rank, so that no rank is left waiting in a collective. A single
+// rank writes with the C library.
+class SharedFile {
+ public:
+  SharedFile(const Communicator& comm, const std::string& path, uint64_t bytes);
+  ~SharedFile();
+  SharedFile(const SharedFile&) = delete;
+  SharedFile& operator=(const SharedFile&) = delete;
+  void writeAt(uint64_t offset, const void* data, size_t bytes);
+  // Every rank: closes the file, then throws RunError on every rank when a write of any failed.
+  void close();
+
+ private:
+  struct Handle;
+  const Communicator& comm_;
+  std::string path_;
+  std::unique_ptr<Handle> h_;
+  std::string error_;  // this rank's first failure
 };
 
 }  // namespace sph::parallel

@@ -1,8 +1,10 @@
 #include "run/rank_domain.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
@@ -80,6 +82,32 @@ void forEachSnapshotField(ParticleSnapshot& s, size_t i, F&& f) {
   f(&s.id[i], sizeof(uint32_t));
 }
 }  // namespace
+
+void writeVtkOverRanks(const parallel::Communicator& comm, const std::string& path, const ParticleSnapshot& mine,
+                       VtkPositionType posType) {
+  const std::vector<double> counts = comm.gather(double(mine.count()));  // exact below 2^53
+  uint64_t first = 0, total = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    if (r < comm.rank()) first += uint64_t(counts[size_t(r)]);
+    total += uint64_t(counts[size_t(r)]);
+  }
+  ParticleSnapshot none;
+  none.time = mine.time;
+  const uint64_t bytes = encodeVtkParticles(none, 0, total, posType, false, [](uint64_t, const void*, size_t) {});
+  const std::string tmp = path + ".tmp";
+  parallel::SharedFile file(comm, tmp, bytes);
+  encodeVtkParticles(mine, first, total, posType, comm.rank() == 0,
+                     [&file](uint64_t offset, const void* data, size_t n) { file.writeAt(offset, data, n); });
+  file.close();
+  std::string error;
+  if (comm.rank() == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = std::strerror(errno);
+    std::remove(tmp.c_str());
+  }
+  if (!comm.all(error.empty()))
+    throw RunError(fmt::format("cannot write VTK file '{}': rename from '{}' failed: {}", path, tmp,
+                               error.empty() ? "(on rank 0)" : error));
+}
 
 void gatherSnapshot(const parallel::Communicator& comm, ParticleSnapshot& s) {
   constexpr size_t kBytes = 3 * sizeof(double) + 5 * sizeof(float) + 1 + sizeof(int32_t) + sizeof(uint32_t);

@@ -62,6 +62,13 @@ inline RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, dou
 // spans the ranks and is not combined across them.
 std::string rankRefusal(const CaseDefinition& c);
 
+// Part `path` of a run over several ranks: one legacy VTK file (what writeVtkParticles writes of
+// the snapshots gathered in rank order) into which every rank writes its own particles `mine`, at
+// their place, through a SharedFile; rank 0 writes the headers and renames it into place. Every
+// rank calls it; a failure on any rank throws RunError on every rank, no file left.
+void writeVtkOverRanks(const parallel::Communicator& comm, const std::string& path, const ParticleSnapshot& mine,
+                       VtkPositionType posType = VtkPositionType::Float);
+
 // The snapshots of every rank concatenated on rank 0 in rank order; the others' left empty (their
 // time kept). Every rank calls it.
 void gatherSnapshot(const parallel::Communicator& comm, ParticleSnapshot& s);

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "run/rank_domain.h"
 #include "sph/plugin/errors.h"
 
 namespace sph {
@@ -153,11 +154,18 @@ void RunOutput::save(double t, OutputSource& source) {
   if (!write_ || !writeVtk_) return;
   OutputClock clock{outputSeconds_};
   ScopedPhase ph(timer_, "SU-SavePart", PhaseGroup::Other);
-  source.snapshotInto(frame_);  // with the other ranks (a follower's part goes to rank 0)
-  if (follower_) return;
-  if (partFilter_ && partFilter_->filters(part_)) partFilter_->apply(frame_, centresOf(source.floatingStates()));
-  writeVtkParticles((out_ / "vtk" / fmt::format("Part_{:04d}.vtk", part_)).string(), frame_);
+  const std::string path = (out_ / "vtk" / fmt::format("Part_{:04d}.vtk", part_)).string();
   ++part_;
+  const parallel::Communicator& ranks = source.communicator();
+  if (ranks.single())
+    source.snapshotInto(frame_);
+  else
+    source.ownSnapshotInto(frame_);  // every rank writes its own particles into the part
+  if (partFilter_ && partFilter_->filters(part_ - 1)) partFilter_->apply(frame_, centresOf(source.floatingStates()));
+  if (ranks.single())
+    writeVtkParticles(path, frame_);
+  else
+    writeVtkOverRanks(ranks, path, frame_);
 }
 
 void RunOutput::saveFloating(double t, OutputSource& source) {

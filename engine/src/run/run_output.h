@@ -27,6 +27,7 @@
 #include "output/output.h"
 #include "output/output_folder.h"
 #include "output/part_filter.h"
+#include "parallel/communicator.h"
 #include "sph/plugin/phase_timer.h"
 
 namespace sph {
@@ -52,6 +53,10 @@ class OutputSource {
   // Host copy of the current state into `into`, reusing its storage and the core's staging
   // buffers (no allocation once the sizes have been reached).
   virtual void snapshotInto(ParticleSnapshot& into) const = 0;
+  // This rank's own particles alone (no halo copies), for a file every rank writes its part of.
+  virtual void ownSnapshotInto(ParticleSnapshot& into) const = 0;
+  // The ranks that run the case together (one without an MPI launcher).
+  virtual const parallel::Communicator& communicator() const = 0;
   virtual std::vector<FloatingBodyState> floatingStates() const = 0;  // empty without floating bodies
   // The absorbing pistons' last steps (motion/paddle_awas.h); empty without them.
   virtual std::vector<AwasState> awasStates() const { return {}; }
@@ -70,9 +75,10 @@ class RunOutput {
   // FolderUse::Overwrite, and go once this run has written its first output), unless `write` is
   // false (--no-output: nothing is written, no gauge is run). `timer` receives the phases
   // SU-SavePart, SU-Gauges and SU-Checkpoint. `rank`: this process's rank in a run over several.
-  // A rank other than 0 (a follower) keeps rank 0's schedule and takes the same snapshots and
-  // gauge samples, whose particles go to rank 0 (the source gathers them), but writes nothing
-  // but its own checkpoint file (checkpointPath(out, rank)).
+  // A rank other than 0 (a follower) keeps rank 0's schedule and takes the same gauge samples,
+  // whose particles go to rank 0 (the source gathers them), and writes its particles into the
+  // VTK parts every rank writes together (run/rank_domain.h, writeVtkOverRanks), but no other
+  // file but its own checkpoint (checkpointPath(out, rank)).
   RunOutput(std::filesystem::path out, bool write, bool writeVtk, FolderUse use, const CaseGauges& gauges,
             const SimParameters& p, PhaseTimer* timer, int rank = 0);
 

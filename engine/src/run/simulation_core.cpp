@@ -331,6 +331,7 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   void snapshotInto(ParticleSnapshot& s) const override { snapshotOf(s, true); }
+  void ownSnapshotInto(ParticleSnapshot& s) const override { snapshotOf(s, false); }
 
   // This rank's particles (halo copies left out), with every other rank's on rank 0 when `gather`.
   void snapshotOf(ParticleSnapshot& s, bool gather) const {

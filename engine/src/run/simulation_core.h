@@ -66,8 +66,6 @@ class Simulation::Impl : public OutputSource {
   Device where() const { return device; }
   const PluginInfo& pluginInfo() const { return plugin; }
   const NeighbourStrategy& neighbours() const { return *strategy; }
-  // The ranks that run the case together (one without an MPI launcher).
-  virtual const parallel::Communicator& communicator() const = 0;
   // Runs over several ranks: what this rank's exchanges moved; null on one rank.
   virtual const RankExchangeTotals* rankExchangeTotals() const { return nullptr; }
   RecordingTimer& phaseTimer() const { return *timer; }

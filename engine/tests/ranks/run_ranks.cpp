@@ -22,6 +22,7 @@
 #include <string>
 
 #include "case/loader.h"
+#include "rank_test_support.h"
 #include "parallel/communicator.h"
 #include "output/checkpoint.h"
 #include "platform/gpu_runtime.h"
@@ -173,18 +174,6 @@ INSTANTIATE_TEST_SUITE_P(Cases, RanksRun, ::testing::ValuesIn(kCases),
 namespace sph {
 namespace {
 
-// The same folder on every rank: rank 0's temporary one.
-std::string sharedTempDir(const std::string& name) {
-  const parallel::Communicator& world = parallel::Communicator::world();
-  std::string path;
-  if (world.rank() == 0) {
-    path = (std::filesystem::temp_directory_path() / fmt::format("sph_ranks_{}_{}", name, ::getpid())).string();
-    std::filesystem::remove_all(path);
-  }
-  const std::vector<uint8_t> all = world.gatherBytes(std::vector<uint8_t>(path.begin(), path.end()));
-  return std::string(all.begin(), all.end());
-}
-
 // The run.json that rank 0 wrote in `outDir`.
 std::string reportOf(const std::string& outDir) {
   std::ifstream file(std::filesystem::path(outDir) / "run.json");
@@ -214,7 +203,7 @@ RunOptions checkpointedRun(const std::string& name) {
   o.precision = Precision::Double;
   o.progress = false;
   o.writeVtk = false;
-  o.outDir = sharedTempDir(name);
+  o.outDir = test::sharedTempDir(name);
   o.checkpointEvery = 1e9;
   o.checkpointAtStepLimit = true;
   return o;
@@ -278,7 +267,7 @@ TEST(RanksRebalance, SlabsMovingDuringTheRunLeaveTheOneRankResult) {
   o.progress = false;
   o.writeVtk = false;
   o.checkpointEvery = 0;
-  o.outDir = sharedTempDir("rebalance");
+  o.outDir = test::sharedTempDir("rebalance");
   o.maxSteps = 400;
   o.rankRebalance = 0;
   o.rankRebalanceEvery = 5;
