@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sph/plugin/errors.h"
+
 namespace sph {
 
 void sumOverRanks(const parallel::Communicator& comm, std::vector<BodySums>& sums) {
@@ -26,10 +28,26 @@ void sumOverRanks(const parallel::Communicator& comm, std::vector<BodySums>& sum
   }
 }
 
-void RankPointGauges::samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) {
+void RankGauges::samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) {
   local_.pointSums(points, sums_);
   comm_.sumInRankOrder(sums_);
   pointSamplesFromSums(sums_, out);
+}
+
+void RankGauges::sample(const GaugeRequest& req, GaugeResults& out) {
+  if (!req.targets.empty()) {
+    if (!whole_) throw RunError("force gauges over several ranks need the particles gathered to rank 0");
+    whole_->sample(req, out);
+    return;
+  }
+  samplePoints(req.points, out.points);
+  out.ace.clear();
+  out.maxZ.assign(req.lines.size(), kNoMaxZ);
+  if (req.lines.empty()) return;
+  lines_.lines = req.lines;
+  local_.sample(lines_, linesOut_);
+  out.maxZ = linesOut_.maxZ;
+  comm_.maximumInPlace(out.maxZ.data(), int(out.maxZ.size()));
 }
 
 }  // namespace sph

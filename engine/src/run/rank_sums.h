@@ -15,18 +15,26 @@ namespace sph {
 // Each floating body's sums over the particles of every rank. Every rank calls it.
 void sumOverRanks(const parallel::Communicator& comm, std::vector<BodySums>& sums);
 
-// Gauges at points over every rank's particles: `local`'s raw sums (GaugeSource::pointSums) added
-// over the ranks, then normalised. Points only (what wave absorption measures every step). Every
-// rank samples the same points at the same time.
-class RankPointGauges final : public GaugeSource {
+// Gauges over every rank's particles, without gathering them: at points, `local`'s raw sums
+// (GaugeSource::pointSums, this rank's own particles) added over the ranks, then normalised; a
+// maxz line's highest particle, the highest of every rank's. A force gauge sums over the fluid
+// neighbours of a wall's particles, which lie on several ranks: a request with one goes whole to
+// `whole` (the snapshots gathered to rank 0), or is refused without it. Every rank samples the
+// same request at the same time (the gauges' schedule is every rank's).
+class RankGauges final : public GaugeSource {
  public:
-  RankPointGauges(const parallel::Communicator& comm, GaugeSource& local) : comm_(comm), local_(local) {}
+  RankGauges(const parallel::Communicator& comm, GaugeSource& local, GaugeSource* whole)
+      : comm_(comm), local_(local), whole_(whole) {}
   void samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) override;
+  void sample(const GaugeRequest& req, GaugeResults& out) override;
 
  private:
   const parallel::Communicator& comm_;
   GaugeSource& local_;
+  GaugeSource* whole_;
   std::vector<double> sums_;
+  GaugeRequest lines_;
+  GaugeResults linesOut_;
 };
 
 }  // namespace sph

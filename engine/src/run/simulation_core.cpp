@@ -398,14 +398,14 @@ class SimulationCore final : public Simulation::Impl {
     return state_->bytes() + (floating_ ? floating_->bytes() : 0) + (deviceGauges_ ? deviceGauges_->deviceBytes() : 0);
   }
 
-  // GPU runs sum the gauges on the device (gauges/device_gauges.h); CPU runs bin a snapshot, and
-  // so do runs over several ranks, on rank 0, of the snapshot gathered from every rank.
+  // GPU runs sum the gauges on the device (gauges/device_gauges.h), CPU runs bin a snapshot. Over
+  // several ranks each rank sums its own particles so, and the ranks combine their sums
+  // (run/rank_sums.h: the same bits on every rank, which wave absorption needs to move the piston
+  // alike everywhere); force gauges bin the snapshot gathered to rank 0.
   GaugeSource& gaugeSource() override {
-    if (device == Device::Gpu && !ranks_) {
-      if (!deviceGauges_)
-        deviceGauges_ = std::make_unique<DeviceGaugeSource<T>>([this] { return state_->view(); }, gaugeParams_);
-      return *deviceGauges_;
-    }
+    if (device == Device::Gpu && !deviceGauges_)
+      deviceGauges_ = std::make_unique<DeviceGaugeSource<T>>([this] { return state_->view(); }, gaugeParams_);
+    if (device == Device::Gpu && !ranks_) return *deviceGauges_;
     if (!hostGauges_)
       hostGauges_ = std::make_unique<SnapshotGaugeSource>(
           [this]() -> const ParticleSnapshot& {
@@ -413,25 +413,17 @@ class SimulationCore final : public Simulation::Impl {
             return gaugeFrame_;
           },
           GaugeKernel{kGaugeKernel, p.dim, p.h, p.massFluid});
-    return *hostGauges_;
-  }
-
-  // What wave absorption measures every step: over several ranks the sums of every rank's own
-  // particles (run/rank_sums.h), each rank's on the device in GPU runs and from its snapshot in
-  // CPU runs, so that every rank moves the paddle alike.
-  GaugeSource& absorptionGauges() {
-    if (!ranks_) return gaugeSource();
+    if (!ranks_) return *hostGauges_;
     if (!rankGauges_) {
-      if (device == Device::Gpu)
-        localGauges_ = std::make_unique<DeviceGaugeSource<T>>([this] { return state_->view(); }, gaugeParams_);
-      else
-        localGauges_ = std::make_unique<SnapshotGaugeSource>(
+      if (device == Device::Cpu)
+        ownGauges_ = std::make_unique<SnapshotGaugeSource>(
             [this]() -> const ParticleSnapshot& {
-              snapshotOf(localFrame_, false);
-              return localFrame_;
+              snapshotOf(ownFrame_, false);
+              return ownFrame_;
             },
             GaugeKernel{kGaugeKernel, p.dim, p.h, p.massFluid});
-      rankGauges_ = std::make_unique<RankPointGauges>(comm_, *localGauges_);
+      GaugeSource& own = device == Device::Gpu ? static_cast<GaugeSource&>(*deviceGauges_) : *ownGauges_;
+      rankGauges_ = std::make_unique<RankGauges>(comm_, own, hostGauges_.get());
     }
     return *rankGauges_;
   }
@@ -788,7 +780,7 @@ class SimulationCore final : public Simulation::Impl {
     if (!motion_) return;
     const double stepDt = ops_->stepDt();
     ScopedPhase ph(timer.get(), "SU-Motion", PhaseGroup::Other);
-    motion_->apply(t, stepDt, state_->view(), motion_->absorbs() ? &absorptionGauges() : nullptr);
+    motion_->apply(t, stepDt, state_->view(), motion_->absorbs() ? &gaugeSource() : nullptr);
   }
 
   // The particles excluded by this step: logged (only they travel to the host), then parked
@@ -1075,11 +1067,11 @@ class SimulationCore final : public Simulation::Impl {
   std::unique_ptr<DeviceGaugeSource<T>> deviceGauges_;
   std::unique_ptr<SnapshotGaugeSource> hostGauges_;
   ParticleSnapshot gaugeFrame_;  // CPU runs: the snapshot the gauges bin
-  // Over several ranks: the absorption's gauges (absorptionGauges()) and the source of this rank's
-  // sums, with its snapshot in CPU runs.
-  std::unique_ptr<RankPointGauges> rankGauges_;
-  std::unique_ptr<GaugeSource> localGauges_;
-  ParticleSnapshot localFrame_;
+  // Over several ranks: the gauges combining the ranks' sums, and in CPU runs the source of this
+  // rank's with its snapshot (GPU runs sum on the device, deviceGauges_).
+  std::unique_ptr<RankGauges> rankGauges_;
+  std::unique_ptr<SnapshotGaugeSource> ownGauges_;
+  ParticleSnapshot ownFrame_;
   std::unique_ptr<StepGraphs> graphs_;  // GPU runs unless --no-graphs (see the constructor)
   const parallel::Communicator& comm_;
   std::unique_ptr<parallel::NcclLink> nccl_;  // runs over several GPU ranks that ask for it

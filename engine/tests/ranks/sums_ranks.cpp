@@ -1,5 +1,6 @@
 // What the ranks measure together (run/rank_sums.h): sums over each rank's own particles, added
-// over the ranks, are the sums over every particle, with the same bits on every rank.
+// over the ranks, are the sums over every particle, with the same bits on every rank; the highest
+// particle near a line is the highest of every rank's.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include "parallel/communicator.h"
 #include "physics/gauge_physics.h"
 #include "run/rank_sums.h"
+#include "sph/plugin/errors.h"
 
 namespace sph {
 namespace {
@@ -48,14 +50,14 @@ ParticleSnapshot share(const ParticleSnapshot& s, int rank, int ranks) {
   return out;
 }
 
-TEST(RankPointGauges, EveryRanksOwnParticlesGiveTheWholeSampleOnEveryRank) {
+TEST(RankGauges, EveryRanksOwnParticlesGiveTheWholeSampleOnEveryRank) {
   const Communicator& world = Communicator::world();
   const ParticleSnapshot all = fluidBlock();
   const ParticleSnapshot mine = share(all, world.rank(), world.size());
   const GaugeKernel k{kGaugeKernel, 2, 0.013, 0.1};
   SnapshotGaugeSource whole([&]() -> const ParticleSnapshot& { return all; }, k);
   SnapshotGaugeSource local([&]() -> const ParticleSnapshot& { return mine; }, k);
-  RankPointGauges ranks(world, local);
+  RankGauges ranks(world, local, nullptr);
   std::vector<GaugePoint> points;
   for (int j = 0; j < 12; ++j) points.push_back({0.035 * j, 0.0, 0.004 + 0.017 * j});  // the last ones above the fluid
   std::vector<PointSample> a, b;
@@ -74,6 +76,22 @@ TEST(RankPointGauges, EveryRanksOwnParticlesGiveTheWholeSampleOnEveryRank) {
     mineBits.insert(mineBits.end(), {a[j].shepard, a[j].rho, a[j].vel[0], a[j].vel[2]});
   }
   EXPECT_GE(sampled, 6);  // most points lie in the fluid
+  // maxz lines: the highest particle of every rank's (the last line meets no fluid).
+  GaugeRequest req;
+  req.points = points;
+  for (int j = 0; j < 5; ++j) req.lines.push_back({{0.09 * j, 0.0, 0.0}, 0.5, 0.02});
+  req.lines.push_back({{2.0, 0.0, 0.0}, 0.5, 0.02});
+  GaugeResults ra, rb;
+  ranks.sample(req, ra);
+  whole.sample(req, rb);
+  EXPECT_EQ(ra.maxZ, rb.maxZ);
+  EXPECT_EQ(ra.maxZ.back(), kNoMaxZ);
+  EXPECT_GT(ra.maxZ.front(), 0.15);
+  ASSERT_EQ(ra.points.size(), points.size());
+  EXPECT_EQ(ra.points[3].shepard, a[3].shepard);
+  // A force gauge needs every fluid neighbour of a wall: without the gathered snapshot, refused.
+  req.targets.push_back({});
+  EXPECT_THROW(ranks.sample(req, ra), RunError);
   const std::vector<double> every = world.gatherv(mineBits);
   for (int r = 1; r < world.size(); ++r)
     for (size_t i = 0; i < mineBits.size(); ++i)
@@ -82,7 +100,7 @@ TEST(RankPointGauges, EveryRanksOwnParticlesGiveTheWholeSampleOnEveryRank) {
 
 // Communicator::sumInRankOrder adds rank 0's values first, then rank 1's, ...: values that round
 // differently in another order give the rank-order bits on every rank.
-TEST(RankPointGauges, SumsAddInRankOrder) {
+TEST(RankGauges, SumsAddInRankOrder) {
   const Communicator& world = Communicator::world();
   std::vector<double> v{world.rank() == 0 ? 1.0 : 1e-16 * (world.rank() + 1), double(world.rank())};
   world.sumInRankOrder(v);
