@@ -408,6 +408,8 @@ void printRankPlan(const Args& a, const sph::CaseDefinition& c, const sph::SimPa
       "  the busiest rank needs at least {} ({} precision, '{}': the engine arrays and the plugin's least need, "
       "as `sph run` checks on one rank)\n",
       bytesText(most), sph::precisionName(a.run.precision), neighbours.info.name);
+  if (const std::string why = sph::rankRefusal(c); !why.empty())
+    fmt::print("  refused   `mpirun -np {} sph run` refuses this case for now: {}\n", a.ranks, why);
 }
 
 int cmdInfo(const Args& a) {

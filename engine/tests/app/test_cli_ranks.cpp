@@ -59,6 +59,16 @@ TEST(CliRanks, InfoSplitsTheCaseIntoSlabsWithTheirHalos) {
   EXPECT_GT(lists[1].halo, ranks[1].halo) << r.output << v.output;
 }
 
+// A case `sph run` refuses over ranks (inlets): the plan says so.
+TEST(CliRanks, ThePlanSaysWhenARunOverRanksIsRefused) {
+  const std::string inlets = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/inout/Channel2DGrid_Def.xml";
+  const auto r = test::runSph("info " + inlets + " --ranks 2");
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("refuses this case for now: inlets/outlets"), std::string::npos) << r.output;
+  const auto fine = test::runSph("info " + kCase + " --ranks 2");
+  EXPECT_EQ(fine.output.find("refuses"), std::string::npos) << fine.output;
+}
+
 TEST(CliRanks, RankCountsThatCannotWorkAreUsageErrors) {
   const auto many = test::runSph("info " + kCase + " --ranks 5000");
   EXPECT_EQ(many.exitCode, 2) << many.output;
