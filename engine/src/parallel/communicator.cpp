@@ -153,10 +153,16 @@ std::vector<double> Communicator::gather(double v) const {
 
 void Communicator::sumInRankOrder(std::vector<double>& v) const {
   if (single()) return;
-  const std::vector<double> all = gatherv(v);
   const size_t n = v.size();
-  if (all.size() != n * size_t(size_))
-    throw RunError(fmt::format("MPI: summing {} values in rank order, {} came from {} ranks", n, all.size(), size_));
+  if (n > size_t(std::numeric_limits<int>::max()))
+    throw RunError(fmt::format("MPI: summing {} values in rank order (at most 2^31 - 1)", n));
+  std::vector<double> all(n * size_t(size_));
+#if defined(SPH_HAVE_MPI)
+  // One collective (the count is every rank's, as the contract says), not gatherv's two: this runs
+  // every force pass of a run with floating bodies.
+  check(MPI_Allgather(v.data(), int(n), MPI_DOUBLE, all.data(), int(n), MPI_DOUBLE, MPI_COMM_WORLD),
+        "gathering sums to add in rank order");
+#endif
   for (size_t i = 0; i < n; ++i) {
     double s = all[i];
     for (int r = 1; r < size_; ++r) s += all[size_t(r) * n + i];
