@@ -384,7 +384,8 @@ void printMemoryEstimates(const Args& a, const sph::CaseDefinition& c, const sph
 // memory for its own particles and its halo, with the run's plugin and precision.
 void printRankPlan(const Args& a, const sph::CaseDefinition& c, const sph::SimParameters& p,
                    const sph::NeighbourPlugin& neighbours) {
-  // The layout `mpirun -np N sph run` takes (run/rank_domain.h: mDBC's ghost nodes add to the reach).
+  // The layout `mpirun -np N sph run` takes (run/rank_domain.h: mDBC's ghost nodes and the ghost
+  // nodes of inlets that extrapolate add to the reach).
   const sph::RankLayout layout = sph::planRanks(c, p, neighbours.strategy->haloReach(p.support), a.ranks, 0);
   const sph::parallel::SlabPlan& plan = layout.plan;
   const int axis = plan.axis;
@@ -408,8 +409,6 @@ void printRankPlan(const Args& a, const sph::CaseDefinition& c, const sph::SimPa
       "  the busiest rank needs at least {} ({} precision, '{}': the engine arrays and the plugin's least need, "
       "as `sph run` checks on one rank)\n",
       bytesText(most), sph::precisionName(a.run.precision), neighbours.info.name);
-  if (const std::string why = sph::rankRefusal(c); !why.empty())
-    fmt::print("  refused   `mpirun -np {} sph run` refuses this case for now: {}\n", a.ranks, why);
 }
 
 int cmdInfo(const Args& a) {

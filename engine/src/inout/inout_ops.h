@@ -31,6 +31,17 @@ struct InOutArrays {
   uint32_t nBound = 0, n = 0;
 };
 
+// A buffer particle an inlet creates: where, of which zone and code (before code::toInOut), and
+// its id. The passes that list crossing particles give the id of the particle that crossed, which
+// orders the new ones (InOutOps::takeSpawners); the engine then numbers them.
+struct InOutNewParticle {
+  double x[3] = {0, 0, 0};
+  uint32_t zone = 0;
+  uint32_t code = 0;
+  uint32_t id = 0;
+  uint32_t unused = 0;  // keeps the size a multiple of 8 bytes on every compiler
+};
+
 // What one end-of-step pass did.
 struct InOutCounts {
   uint32_t removed = 0;   // particles removed (buffer out through the back or above zsurf, fluid by input 2)
@@ -49,11 +60,11 @@ class InOutOps {
   // become fluid and those to be replaced flagged with code::kInOutSpawnBit.
   virtual InOutCounts classify(const InOutArrays<T>& a, const InOutParams& p, const ParkingLot& lot,
                                uint32_t parkedFirst) = 0;
-  // For k in [0, count): a new buffer particle n + k (a.n is the count before) of the zone of
-  // particle which[k], `width` behind it, id idFirst + k; clears which[k]'s spawn flag. `which`
-  // lives where the particles do.
-  virtual void spawn(const InOutArrays<T>& a, const InOutParams& p, const uint32_t* which, uint32_t count,
-                     uint32_t idFirst) = 0;
+  // For k in [0, count): out[k] is the new buffer particle that crossing particle which[k] leaves
+  // `width` behind it in its zone, with which[k]'s id; clears which[k]'s spawn flag. `which` and
+  // `out` live where the particles do.
+  virtual void takeSpawners(const InOutArrays<T>& a, const InOutParams& p, const uint32_t* which, uint32_t count,
+                            InOutNewParticle* out) = 0;
   // The zones' velocity and density on every buffer particle of [nBound, n), with its pressure in
   // pos.w; also in velrhoPre when setPre (the Verlet integrator's previous values, as DualSPHysics'
   // UpdateVelrhopM1).
@@ -63,10 +74,9 @@ class InOutOps {
   // when none; points and reach live where the particles do.
   virtual void refillReach(const InOutArrays<T>& a, const InOutParams& p, const double* points, uint32_t nPoints,
                            double dp, double* reach) = 0;
-  // New buffer particles n, n + 1, ... (a.n is the count before) at positions[3k..3k+2] of zone
-  // zones[k], at rest, ids idFirst + k; positions and zones live where the particles do.
-  virtual void append(const InOutArrays<T>& a, const InOutParams& p, const double* positions, const uint32_t* zones,
-                      uint32_t count, uint32_t idFirst) = 0;
+  // New buffer particles n, n + 1, ... (a.n is the count before) from `list` (where the particles
+  // live), at rest.
+  virtual void place(const InOutArrays<T>& a, const InOutParams& p, const InOutNewParticle* list, uint32_t count) = 0;
   // The buffer particles of [nBound, n) whose zone extrapolates something (InOutZoneData::velocity
   // 1 or density 2), in `which`; returns how many.
   virtual uint32_t listExtrapolated(const InOutArrays<T>& a, const InOutParams& p, uint32_t* which) = 0;
@@ -110,49 +120,52 @@ SPH_HD inline bool inOutExtrapolated(uint32_t c, const InOutParams& p) {
   return z.velocity == 1 || z.density == 2;
 }
 
-// Whether the end-of-step pass looks at particle i at all: fluid, not floating, not parked.
+// Whether the end-of-step pass looks at particle i at all: fluid, not floating, not parked, and
+// this rank's own (another rank decides for its particles whose copies this one holds).
 SPH_HD inline bool inOutCandidate(uint32_t c) {
-  return (c & (code::kBoundBit | code::kFloatingBit | code::kParkedBit | code::kExcludedBit)) == 0;
+  return (c & (code::kBoundBit | code::kFloatingBit | code::kParkedBit | code::kExcludedBit | code::kHaloBit)) == 0;
 }
 
-// New buffer particle `to` of zone `zone` and fluid code `fluidCode` at x, at rest (the impose pass
-// gives it its velocity and density), the other arrays cleared.
+// New buffer particle `to` as `n` says, at rest (the impose pass gives it its velocity and
+// density), the other arrays cleared.
 template <typename T>
-SPH_HD inline void placeInOutParticle(uint32_t to, const double x[3], uint32_t zone, uint32_t fluidCode,
-                                      uint32_t newId, const InOutArrays<T>& a, const InOutParams& p) {
+SPH_HD inline void placeInOutParticle(uint32_t to, const InOutNewParticle& n, const InOutArrays<T>& a,
+                                      const InOutParams& p) {
   Real4<T> q{T(0), T(0), T(0), T(0)};
-  storePosition(q, positionLo(a.posLo, to), x);
+  storePosition(q, positionLo(a.posLo, to), n.x);
   a.pos[to] = q;
   if (a.posPre) a.posPre[to] = q;
   const Real4<T> rest{T(0), T(0), T(0), T(p.rho0)};
   a.velrho[to] = rest;
   a.velrhoPre[to] = rest;
-  a.code[to] = code::toInOut(fluidCode, zone);
-  a.id[to] = newId;
+  a.code[to] = code::toInOut(n.code, n.zone);
+  a.id[to] = n.id;
   if (a.spsTau) a.spsTau[to] = SymTensor<T>{};
   if (a.normal) a.normal[to] = Real4<T>{T(0), T(0), T(0), T(0)};
   if (a.tangent) a.tangent[to] = Real4<T>{T(0), T(0), T(0), T(0)};
   if (a.motionAce) a.motionAce[to] = Real4<T>{T(0), T(0), T(0), T(0)};
 }
 
-// New buffer particle `to` from the crossing particle `from`: the zone's width behind it, of its mk.
+// The new buffer particle the crossing particle `from` leaves: the zone's width behind it, of its
+// mk, with its id; `from` becomes plain fluid.
 template <typename T>
-SPH_HD inline void spawnInOutParticle(uint32_t from, uint32_t to, uint32_t newId, const InOutArrays<T>& a,
-                                      const InOutParams& p) {
+SPH_HD inline InOutNewParticle takeInOutSpawner(uint32_t from, const InOutArrays<T>& a, const InOutParams& p) {
   const uint32_t c = a.code[from];
-  const uint32_t zone = code::inOutZone(c);
-  a.code[from] = code::fromInOut(c);
-  Real4<T> p0 = a.pos[from];
-  double x[3];
-  loadPosition(p0, positionLo(static_cast<const Real4<T>*>(a.posLo), from), x);
-  const InOutZoneData& z = p.zones[zone];
-  for (int k = 0; k < 3; ++k) x[k] -= z.width * z.dir[k];
-  placeInOutParticle(to, x, zone, code::fromInOut(c), newId, a, p);
+  InOutNewParticle n;
+  n.zone = code::inOutZone(c);
+  n.code = code::fromInOut(c);
+  n.id = a.id[from];
+  a.code[from] = n.code;
+  loadPosition(a.pos[from], positionLo(static_cast<const Real4<T>*>(a.posLo), from), n.x);
+  const InOutZoneData& z = p.zones[n.zone];
+  for (int k = 0; k < 3; ++k) n.x[k] -= z.width * z.dir[k];
+  return n;
 }
 
-// Whether particle code c is a buffer particle of a zone with advanced refilling.
+// Whether particle code c is one of this rank's buffer particles of a zone with advanced refilling.
 SPH_HD inline bool inOutRefilled(uint32_t c, const InOutParams& p) {
-  return code::isInOut(c) && !(c & (code::kParkedBit | code::kExcludedBit)) && p.zones[code::inOutZone(c)].refillAdvanced;
+  return code::isInOut(c) && !(c & (code::kParkedBit | code::kExcludedBit | code::kHaloBit)) &&
+         p.zones[code::inOutZone(c)].refillAdvanced;
 }
 
 template <typename T>

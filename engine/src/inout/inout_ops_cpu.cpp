@@ -1,6 +1,6 @@
 // CPU passes of inlet/outlet zones (inout/inout_ops.h). The classification runs in parallel;
-// the slots of removed particles and the order of spawning ones are given in particle order, so
-// that runs repeat exactly whatever the thread count.
+// the slots of removed particles are given in particle order, so that runs repeat exactly
+// whatever the thread count.
 #include <omp.h>
 
 #include <algorithm>
@@ -45,11 +45,10 @@ class InOutCpuOps final : public InOutOps<T> {
     return counts;
   }
 
-  void spawn(const InOutArrays<T>& a, const InOutParams& p, const uint32_t* which, uint32_t count,
-             uint32_t idFirst) override {
+  void takeSpawners(const InOutArrays<T>& a, const InOutParams& p, const uint32_t* which, uint32_t count,
+                    InOutNewParticle* out) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t k = 0; k < int64_t(count); ++k)
-      spawnInOutParticle(which[k], a.n + uint32_t(k), idFirst + uint32_t(k), a, p);
+    for (int64_t k = 0; k < int64_t(count); ++k) out[k] = takeInOutSpawner(which[k], a, p);
   }
 
   // In particle order: the maxima do not depend on it.
@@ -68,10 +67,9 @@ class InOutCpuOps final : public InOutOps<T> {
     }
   }
 
-  void append(const InOutArrays<T>& a, const InOutParams& p, const double* positions, const uint32_t* zones,
-              uint32_t count, uint32_t idFirst) override {
-    for (uint32_t k = 0; k < count; ++k)
-      placeInOutParticle(a.n + k, positions + 3 * size_t(k), zones[k], p.zones[zones[k]].newCode, idFirst + k, a, p);
+  void place(const InOutArrays<T>& a, const InOutParams& p, const InOutNewParticle* list, uint32_t count) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t k = 0; k < int64_t(count); ++k) placeInOutParticle(a.n + uint32_t(k), list[k], a, p);
   }
 
   uint32_t listExtrapolated(const InOutArrays<T>& a, const InOutParams& p, uint32_t* which) override {

@@ -198,10 +198,8 @@ std::vector<double> InOutZones::zsurfColumnsNow(uint32_t zone) const {
   return {first, first + z.zsurfColumns};
 }
 
-void InOutZones::refillPlan(const std::vector<double>& reach, std::vector<double>& positions,
-                            std::vector<uint32_t>& zones) const {
-  positions.clear();
-  zones.clear();
+void InOutZones::refillPlan(const std::vector<double>& reach, std::vector<InOutNewParticle>& out) const {
+  out.clear();
   for (size_t k = 0; k < refillZone_.size(); ++k) {
     const uint32_t zi = refillZone_[k];
     InOutZoneData z = host_[zi];
@@ -210,8 +208,11 @@ void InOutZones::refillPlan(const std::vector<double>& reach, std::vector<double
     if (!(pt[2] <= inOutZsurfAt(z, pt[0], pt[1]))) continue;  // above the zone's zsurf: not refilled
     const double depth = reach[k] == 0 ? dp_ : reach[k];
     if (!(depth < z.width)) continue;  // the column is full
-    for (int a = 0; a < 3; ++a) positions.push_back(pt[a] - depth * z.dir[a]);
-    zones.push_back(zi);
+    InOutNewParticle n;
+    for (int a = 0; a < 3; ++a) n.x[a] = pt[a] - depth * z.dir[a];
+    n.zone = zi;
+    n.code = z.newCode;
+    out.push_back(n);
   }
 }
 

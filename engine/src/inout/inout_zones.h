@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/case_gauges.h"
+#include "inout/inout_ops.h"
 #include "model/case_inout.h"
 #include "physics/inout_physics.h"
 #include "platform/device_array.h"
@@ -63,9 +64,9 @@ class InOutZones {
   }
   // Every `refillingrate` steps (0: every step) from the first one on, as DualSPHysics.
   bool refillDue(uint64_t step) const { return refillRate_ == 0 || step % uint64_t(refillRate_) == 0; }
-  // From the reaches (downloaded): the new buffer particles, positions (x, y, z each) and zones,
-  // of the points at or below their zone's zsurf whose column has room.
-  void refillPlan(const std::vector<double>& reach, std::vector<double>& positions, std::vector<uint32_t>& zones) const;
+  // From the reaches (downloaded): the new buffer particles (ids not set) of the points at or
+  // below their zone's zsurf whose column has room, in the points' order.
+  void refillPlan(const std::vector<double>& reach, std::vector<InOutNewParticle>& out) const;
   // The code (before code::toInOut) of the particles refilling creates: the zones' buffer mk.
   void setNewParticleCode(uint32_t code);
   void setZsurfFromGauge(const std::vector<double>& shepard);

@@ -27,6 +27,14 @@ SlabPlan planSlabs(const std::vector<double>& along, int axis, double lo, double
   }
   const std::vector<double> weight(plan.layerParticles.begin(), plan.layerParticles.end());
   plan.begin = balancedSlabs(weight, ranks, 1);
+  countSlabs(plan);
+  return plan;
+}
+
+void countSlabs(SlabPlan& plan) {
+  const uint32_t ranks = uint32_t(plan.begin.size() - 1);
+  const uint64_t layers = plan.layerParticles.size();
+  const bool periodic = plan.periodic;
   plan.owned.assign(ranks, 0);
   plan.halo.assign(ranks, 0);
   for (uint32_t r = 0; r < ranks; ++r) {
@@ -37,7 +45,26 @@ SlabPlan planSlabs(const std::vector<double>& along, int axis, double lo, double
     if (!first || periodic) plan.halo[r] += plan.layerParticles[first ? layers - 1 : plan.begin[r] - 1];
     if (!last || periodic) plan.halo[r] += plan.layerParticles[last ? 0 : plan.begin[r + 1]];
   }
-  return plan;
+}
+
+void pinSlabs(SlabPlan& plan, const std::vector<double>& bounds) {
+  const uint32_t layers = uint32_t(plan.layerParticles.size());
+  if (bounds.size() + 1 != plan.ranks())
+    throw InputError(fmt::format("domain decomposition: {} slab boundaries for {} ranks; give {}", bounds.size(),
+                                 plan.ranks(), plan.ranks() - 1));
+  SlabBegins begin{0};
+  for (double x : bounds) {
+    const double l = std::round((x - plan.origin) / plan.layer);
+    if (!(l > double(begin.back())) || !(l < double(layers)))
+      throw InputError(
+          fmt::format("domain decomposition: a slab boundary at {} m along {} leaves a slab without a "
+                      "layer of {:.4g} m (the layers go from {} to {} m)",
+                      x, "xyz"[plan.axis], plan.layer, plan.origin, plan.origin + plan.layer * layers));
+    begin.push_back(uint32_t(l));
+  }
+  begin.push_back(layers);
+  plan.begin = begin;
+  countSlabs(plan);
 }
 
 }  // namespace sph::parallel

@@ -28,4 +28,12 @@ struct SlabPlan {
 SlabPlan planSlabs(const std::vector<double>& along, int axis, double lo, double hi, double reach, uint32_t ranks,
                    bool periodic);
 
+// plan.owned and plan.halo of the slabs plan.begin.
+void countSlabs(SlabPlan& plan);
+
+// Moves `plan`'s slabs so that their inner boundaries lie at `bounds` (ranks - 1 coordinates
+// along the axis, increasing), each at the nearest layer boundary, and counts them again. Throws
+// InputError when there are not ranks - 1 of them or a slab would hold no layer.
+void pinSlabs(SlabPlan& plan, const std::vector<double>& bounds);
+
 }  // namespace sph::parallel

@@ -53,6 +53,16 @@ RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double rea
     }
     reach += longest;
   }
+  // A buffer particle of a zone that extrapolates takes its values from the fluid around its
+  // ghost node, mirrored up to twice the zone's width into the domain (inout_extrapolation.h): the
+  // halo copies of buffer particles need that fluid too.
+  double mirrored = 0;
+  for (const InOutZoneDef& z : c.inout.zones)
+    if (z.velocityMode == InOutVelocityMode::Extrapolated || z.densityMode == InOutDensityMode::Extrapolated) {
+      const double d[3] = {z.unitDirection.x, z.unitDirection.y, z.unitDirection.z};
+      mirrored = std::max(mirrored, 2 * z.layers * c.dp * std::abs(d[axis]) + p.support);
+    }
+  reach += mirrored;
   r.reach = reach;
   std::vector<double> along(c.positions.size());
   for (size_t k = 0; k < along.size(); ++k) along[k] = caseAlong(c, k, axis);
@@ -62,11 +72,6 @@ RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, double rea
   r.slab.domainHi = hi[axis];
   r.slab.periodic = p.periodic[axis];
   return r;
-}
-
-std::string rankRefusal(const CaseDefinition& c) {
-  if (c.inout.active) return "inlets/outlets (<inout>): the particles they create are not numbered across ranks yet";
-  return {};
 }
 
 namespace {

@@ -58,10 +58,6 @@ inline RankLayout planRanks(const CaseDefinition& c, const SimParameters& p, dou
   return planRanks(c, p, reach, uint32_t(comm.size()), comm.rank());
 }
 
-// Why a case cannot run over several ranks yet (empty when it can): the features whose state
-// spans the ranks and is not combined across them.
-std::string rankRefusal(const CaseDefinition& c);
-
 // Part `path` of a run over several ranks: one legacy VTK file (what writeVtkParticles writes of
 // the snapshots gathered in rank order) into which every rank writes its own particles `mine`, at
 // their place, through a SharedFile; rank 0 writes the headers and renames it into place. Every

@@ -1,6 +1,8 @@
 #include "run/rank_sums.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 #include "sph/plugin/errors.h"
 
@@ -25,6 +27,38 @@ void sumOverRanks(const parallel::Communicator& comm, std::vector<BodySums>& sum
     std::copy(r + 3, r + 6, sums[b].torque);
     std::copy(r + 6, r + 12, sums[b].inertia);
     sums[b].contacts = uint32_t(r[12]);
+  }
+}
+
+void gatherOverRanks(const parallel::Communicator& comm, InOutCounts& counts, uint32_t& growths,
+                     std::vector<InOutNewParticle>& spawned) {
+  // Each rank's part: its counts and growths, then its new particles.
+  constexpr size_t kHead = 5 * sizeof(uint32_t);
+  static_assert(std::is_trivially_copyable_v<InOutNewParticle>);
+  const uint32_t head[5] = {counts.removed, counts.toFluid, uint32_t(spawned.size()), counts.toBuffer, growths};
+  std::vector<uint8_t> mine(kHead + spawned.size() * sizeof(InOutNewParticle));
+  std::memcpy(mine.data(), head, kHead);
+  if (!spawned.empty()) std::memcpy(mine.data() + kHead, spawned.data(), spawned.size() * sizeof(InOutNewParticle));
+  const std::vector<uint8_t> all = comm.gatherBytes(mine);
+  counts = {};
+  growths = 0;
+  spawned.clear();
+  for (size_t at = 0; at < all.size();) {
+    uint32_t h[5];
+    if (all.size() - at < kHead) throw RunError("MPI: a rank's inlet/outlet counts came truncated");
+    std::memcpy(h, all.data() + at, kHead);
+    at += kHead;
+    const size_t bytes = size_t(h[2]) * sizeof(InOutNewParticle);
+    if (all.size() - at < bytes) throw RunError("MPI: a rank's new inlet/outlet particles came truncated");
+    counts.removed += h[0];
+    counts.toFluid += h[1];
+    counts.spawned += h[2];
+    counts.toBuffer += h[3];
+    growths += h[4];
+    const size_t first = spawned.size();
+    spawned.resize(first + h[2]);
+    if (bytes > 0) std::memcpy(spawned.data() + first, all.data() + at, bytes);
+    at += bytes;
   }
 }
 

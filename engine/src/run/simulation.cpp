@@ -184,6 +184,7 @@ double Simulation::inOutZsurf(uint32_t zone) const { return impl_->inOutZsurf(zo
 std::vector<double> Simulation::inOutZsurfColumns(uint32_t zone) const { return impl_->inOutZsurfColumns(zone); }
 // Not from the initial counts and the exclusions: inlets/outlets create and remove particles.
 uint32_t Simulation::activeParticles() const { return uint32_t(impl_->particlesNow()); }
+const InOutTotals* Simulation::inOutTotals() const { return impl_->inOutTotals(); }
 ParticleSnapshot Simulation::snapshot() const {
   ParticleSnapshot s;
   impl_->snapshotInto(s);

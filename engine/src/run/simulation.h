@@ -17,6 +17,8 @@
 
 namespace sph {
 
+struct InOutTotals;  // inout/inout_zones.h
+
 struct RunOptions {
   std::string neighbours;            // "" : XML parameter NeighbourSearch, else "cell"
   std::vector<std::string> pluginDirs;  // searched first for the plugin (--plugin-path)
@@ -65,6 +67,10 @@ struct RunOptions {
   // 10%) over the mean (run/rank_domain.h); negative: the slabs keep their first bounds.
   double rankRebalance = 0.1;
   uint32_t rankRebalanceEvery = 50;
+  // Runs over several ranks: where the slabs start, the ranks' inner boundaries along the slab
+  // axis (m, ranks - 1 of them, each moved to the nearest layer boundary); empty: balanced by the
+  // particles (parallel/slab_plan.h).
+  std::vector<double> rankSlabBounds;
 };
 
 class Simulation {
@@ -94,6 +100,8 @@ class Simulation {
   double inOutZsurf(uint32_t zone) const;
   std::vector<double> inOutZsurfColumns(uint32_t zone) const;
   uint32_t activeParticles() const;
+  // The inlets' and outlets' counts so far (null without <inout>); over ranks, every rank's.
+  const InOutTotals* inOutTotals() const;
   ParticleSnapshot snapshot() const;  // host copy of the current state
   const SimParameters& parameters() const;
   Device device() const;

@@ -103,10 +103,11 @@ class SimulationCore final : public Simulation::Impl {
     }
     std::optional<RankLayout> layout;
     if (!comm.single()) {
-      if (const std::string why = rankRefusal(c); !why.empty())
-        throw InputError(fmt::format("{}: this case cannot run over {} ranks yet: {}; run it on one rank", c.path,
-                                     comm.size(), why));
       layout = planRanks(c, p, neighbours.strategy->haloReach(p.support), comm);
+      if (!opts.rankSlabBounds.empty()) {
+        parallel::pinSlabs(layout->plan, opts.rankSlabBounds);
+        layout->moveTo(layout->plan.begin);
+      }
     }
     // Inlets create particles: room for memoryresize's size0 times their full buffers more. A
     // rank of several holds its slab's particles and halo, and the arrays grow when it must.
@@ -947,57 +948,84 @@ class SimulationCore final : public Simulation::Impl {
   // converting zone becomes buffer, particles that left a zone through its back (or were refused)
   // are removed; then the zones impose their velocity and density. New particles go at the end
   // of the arrays, which grow when they must; the neighbour strategy sees changed particles.
+  // Over ranks each rank decides for its own particles, and every rank learns every new one.
   void inOutStep() {
     measureInOutZsurf();
+    const InOutParams params = inOut_->at(t);
+    InOutCounts counts;
     {
       ScopedPhase ph(timer.get(), "SU-InOut", PhaseGroup::Other);
-      const InOutParams params = inOut_->at(t);
-      const InOutCounts counts = inOutOps_->classify(inOutArrays(), params, parking_, parked_);
-      InOutTotals& tot = inOut_->totals;
-      tot.removed += counts.removed;
-      tot.inflow += counts.toFluid;
-      tot.outflow += counts.toBuffer;
+      counts = inOutOps_->classify(inOutArrays(), params, parking_, parked_);
+      newParticles_.clear();
       if (counts.spawned > 0) {
         const uint32_t n = state_->n;
-        if (uint64_t(n) + counts.spawned > state_->cur.pos.size()) growParticles(n + counts.spawned);
         const uint32_t kept = ops_->partitionFlagged(state_->cur.code.data(), n, state_->perm.data(), code::kInOutSpawnBit);
-        inOutOps_->spawn(inOutArrays(), params, state_->perm.data() + kept, n - kept, idNext_);
-        state_->n = n + (n - kept);
-        idNext_ += n - kept;
-        tot.created += n - kept;
-        particlesChanged_ = true;
+        newParticles_.resize(n - kept);
+        if (newParticlesDev_.size() < newParticles_.size())
+          newParticlesDev_.allocate(device, newParticles_.size() * 2, "the new inlet/outlet particles");
+        inOutOps_->takeSpawners(inOutArrays(), params, state_->perm.data() + kept, n - kept, newParticlesDev_.data());
+        newParticlesDev_.downloadTo(newParticles_.data(), newParticles_.size(),
+                                    "reading the new inlet/outlet particles");
       }
       if (counts.removed > 0) {
         parked_ += counts.removed;
         if (parking_.axis < 0 || parked_ >= std::max<uint32_t>(256, state_->n / 512)) compact(code::kParkedBit);
       }
-      if (inOut_->refillPointCount() > 0 && inOut_->refillDue(stepCount - 1)) refillInOut(params);
+    }
+    if (ranks_) {
+      ScopedPhase ph(timer.get(), "MPI-Reduce", PhaseGroup::Other);
+      gatherOverRanks(comm_, counts, inOutGrowths_, newParticles_);
+      globalParticles_ -= counts.removed;
+    }
+    {
+      ScopedPhase ph(timer.get(), "SU-InOut", PhaseGroup::Other);
+      InOutTotals& tot = inOut_->totals;
+      tot.removed += counts.removed;
+      tot.inflow += counts.toFluid;
+      tot.outflow += counts.toBuffer;
+      tot.growths += inOutGrowths_;
+      inOutGrowths_ = 0;
+      // Numbered in the order of the particles that crossed, whatever order the passes (and the
+      // ranks) found them in.
+      std::sort(newParticles_.begin(), newParticles_.end(),
+                [](const InOutNewParticle& a, const InOutNewParticle& b) { return a.id < b.id; });
+      createInOutParticles(params);
+      if (inOut_->refillPointCount() > 0 && inOut_->refillDue(stepCount - 1)) {
+        inOutOps_->refillReach(inOutArrays(), params, inOut_->refillPoints(), inOut_->refillPointCount(), p.dp,
+                               inOut_->refillReach());
+        std::vector<double> reach = inOut_->refillReachNow();
+        if (ranks_) comm_.maximumInPlace(reach.data(), int(reach.size()));
+        inOut_->refillPlan(reach, newParticles_);
+        createInOutParticles(params);
+      }
     }
     imposeInOut(t, p.stepAlgorithm != 2);
     inOutExtrapolationDue_ = inOut_->extrapolates();
   }
 
-  // Advanced refilling (refilling 2): the columns of the zones' points with room get a new buffer
-  // particle behind the deepest one near them (InOutZones::refillPlan), as DualSPHysics'
-  // ComputeStepFilling every refillingrate steps.
-  void refillInOut(const InOutParams& params) {
-    const uint32_t np = inOut_->refillPointCount();
-    inOutOps_->refillReach(inOutArrays(), params, inOut_->refillPoints(), np, p.dp, inOut_->refillReach());
-    inOut_->refillPlan(inOut_->refillReachNow(), refillPos_, refillZone_);
-    const uint32_t count = uint32_t(refillZone_.size());
+  // The new buffer particles of newParticles_ (those of every rank, in the order every rank
+  // sees), numbered from idNext_ on; each rank creates those in its slab. Advanced refilling
+  // (refilling 2) gives a new particle behind the deepest one near each point of a column with
+  // room (InOutZones::refillPlan), as DualSPHysics' ComputeStepFilling.
+  void createInOutParticles(const InOutParams& params) {
+    const uint32_t created = uint32_t(newParticles_.size());
+    for (uint32_t k = 0; k < created; ++k) newParticles_[k].id = idNext_ + k;
+    idNext_ += created;
+    inOut_->totals.created += created;
+    if (ranks_) {
+      globalParticles_ += created;
+      const RankLayout& l = ranks_->layout();
+      std::erase_if(newParticles_, [&l](const InOutNewParticle& q) { return l.ownerOf(q.x[l.plan.axis]) != l.rank; });
+    }
+    const uint32_t count = uint32_t(newParticles_.size());
     if (count == 0) return;
     const uint32_t n = state_->n;
     if (uint64_t(n) + count > state_->cur.pos.size()) growParticles(n + count);
-    if (refillPosDev_.size() < refillPos_.size()) {
-      refillPosDev_.allocate(device, refillPos_.size(), "the refilled inlet/outlet particles' positions");
-      refillZoneDev_.allocate(device, refillZone_.size(), "the refilled inlet/outlet particles' zones");
-    }
-    refillPosDev_.upload(refillPos_, "uploading the refilled inlet/outlet particles' positions");
-    refillZoneDev_.upload(refillZone_, "uploading the refilled inlet/outlet particles' zones");
-    inOutOps_->append(inOutArrays(), params, refillPosDev_.data(), refillZoneDev_.data(), count, idNext_);
+    if (newParticlesDev_.size() < count)
+      newParticlesDev_.allocate(device, size_t(count) * 2, "the new inlet/outlet particles");
+    newParticlesDev_.upload(newParticles_, "writing the new inlet/outlet particles");
+    inOutOps_->place(inOutArrays(), params, newParticlesDev_.data(), count);
     state_->n = n + count;
-    idNext_ += count;
-    inOut_->totals.created += count;
     particlesChanged_ = true;
   }
 
@@ -1006,15 +1034,19 @@ class SimulationCore final : public Simulation::Impl {
   // buffers more).
   void growParticles(uint32_t need) {
     const uint32_t room = inOut_->laterRoom();
-    if (room == 0)
+    // Over ranks the arrays grow as particles migrate too: <memoryresize> bounds one rank alone.
+    if (room == 0 && !ranks_)
       throw RunError(fmt::format("the inlets need room for {} particles, {} more than the {} allocated, and <memoryresize "
                                  "size=\"0\"> forbids growing: give <memoryresize> a size above 0",
                                  need, need - state_->cur.pos.size(), state_->cur.pos.size()));
-    const uint64_t capacity = uint64_t(need) + room;
+    const uint64_t capacity = uint64_t(need) + (ranks_ ? std::max<uint64_t>(room, need / 4 + 1024) : room);
     if (capacity > UINT32_MAX) throw RunError("the inlets would need more than 2^32 particles");
     state_->grow(uint32_t(capacity), needs_);
     if (floating_) floating_->growParticles(uint32_t(capacity));
-    ++inOut_->totals.growths;
+    if (ranks_)
+      ++inOutGrowths_;  // summed over the ranks at the next step's end
+    else
+      ++inOut_->totals.growths;
   }
 
   // Moves the particles flagged with `flags` to the end (keeping the order of the others) and
@@ -1048,10 +1080,9 @@ class SimulationCore final : public Simulation::Impl {
   bool inOutExtrapolationDue_ = false;           // at the next prepare()
   DeviceArray<uint32_t> inOutList_;              // the buffer particles extrapolated
   std::vector<PointSample> zsurfSamples_;         // the calculated zsurfs' gauges (measureInOutZsurf)
-  std::vector<double> refillPos_;                 // advanced refilling's new particles (refillInOut)
-  std::vector<uint32_t> refillZone_;
-  DeviceArray<double> refillPosDev_;
-  DeviceArray<uint32_t> refillZoneDev_;
+  std::vector<InOutNewParticle> newParticles_;    // the inlets' new particles of a step (inOutStep)
+  DeviceArray<InOutNewParticle> newParticlesDev_;
+  uint32_t inOutGrowths_ = 0;  // growParticles' since the last step's totals
   std::vector<double> zsurfSums_;
   ParticleArrayNeeds needs_;
   ExclusionLimits<T> limits_{};

@@ -65,5 +65,19 @@ TEST(SlabPlan, TooThinADomainForItsRanksIsAnInputError) {
   EXPECT_THROW(planSlabs(evenRow(), 0, 2.0, 2.0, 0.1, 2, false), InputError);
 }
 
+// Slabs set by hand (RunOptions::rankSlabBounds): each boundary at the nearest layer's, each slab
+// at least a layer, as many boundaries as ranks less one.
+TEST(SlabPlan, SlabsAtGivenBoundsTakeTheNearestLayers) {
+  SlabPlan p = planSlabs(evenRow(), 0, 0.0, 2.0, 0.25, 3, false);  // 8 layers of 0.25 m, 25 particles each
+  EXPECT_THROW(pinSlabs(p, {0.3, 1.9}), InputError);               // 7.6 rounds to the end: no last slab
+  EXPECT_THROW(pinSlabs(p, {0.1, 1.0}), InputError);               // 0.4 rounds to the start
+  EXPECT_THROW(pinSlabs(p, {1.0, 0.5}), InputError);               // not increasing
+  EXPECT_THROW(pinSlabs(p, {1.0}), InputError);                    // 3 ranks take 2
+  pinSlabs(p, {0.3, 1.4});                                         // 1.2 and 5.6 layers
+  EXPECT_EQ(p.begin, (SlabBegins{0, 1, 6, 8}));
+  EXPECT_EQ(p.owned, (std::vector<uint64_t>{25, 125, 50}));
+  EXPECT_EQ(p.halo, (std::vector<uint64_t>{25, 50, 25}));
+}
+
 }  // namespace
 }  // namespace sph::parallel

@@ -231,8 +231,11 @@ TEST(InOutPhysics, SpawnedParticleGoesTheZoneWidthBehindTheCrossingOne) {
   applyInOutAction<double>(0, InOutAction::ToFluidSpawn, 0, a, ParkingLot{}, 0);
   EXPECT_FALSE(code::isInOut(code[0]));
   EXPECT_TRUE(code[0] & code::kInOutSpawnBit);
-  spawnInOutParticle<double>(0, 1, 77, a, p);
+  InOutNewParticle n = takeInOutSpawner<double>(0, a, p);
   EXPECT_EQ(code[0], code::make(false, 3));  // ordinary fluid of its mk
+  EXPECT_EQ(n.id, 5u);                       // the crossing particle's: it orders the new ones
+  n.id = 77;
+  placeInOutParticle<double>(1, n, a, p);
   EXPECT_TRUE(code::isInOut(code[1]));
   EXPECT_EQ(code::inOutZone(code[1]), 0u);
   EXPECT_EQ(code::mkIndex(code[1]), 3u);

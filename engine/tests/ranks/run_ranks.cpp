@@ -18,10 +18,13 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "case/loader.h"
+#include "inout/inout_zones.h"
 #include "rank_test_support.h"
 #include "parallel/communicator.h"
 #include "output/checkpoint.h"
@@ -43,6 +46,10 @@ struct RankCase {
   // An <execution> parameter set over the case's, "Key=value" (null: none).
   const char* parameter = nullptr;
   void (*adjust)(CaseDefinition&) = nullptr;  // any other change to the loaded case
+  int steps = kSteps;
+  // The slabs' inner boundaries on n ranks (RunOptions::rankSlabBounds; null: balanced by the
+  // particles), rebalancing off: a boundary where a test needs one.
+  std::vector<double> (*slabs)(int n) = nullptr;
 };
 
 // A failing case says its label.
@@ -54,6 +61,31 @@ void PrintTo(const RankCase& k, std::ostream* os) { *os << k.label; }
 void gaugeAcrossTheSlabs(CaseDefinition& c) {
   for (MotionObject& m : c.motions)
     if (m.paddle && m.paddle->awas) m.paddle->awas->gaugeX = CaseLength{CaseLength::Unit::Metres, 4.5};
+}
+
+// Channel2DReverse's inlet reverses its flow at 0.6 s: ten times sooner, within the 1000 steps
+// (about 0.1 s), so that its advanced refilling follows a reversing flow.
+void reverseSooner(CaseDefinition& c) {
+  for (InOutZoneDef& z : c.inout.zones)
+    for (InOutVelocityRow& row : z.velocity) row.time *= 0.1;
+}
+
+// n - 1 boundaries evenly from `first` to `last` (`first` alone on 2 ranks).
+std::vector<double> boundsFrom(double first, double last, int n) {
+  std::vector<double> b{first};
+  for (int k = 1; k < n - 1; ++k) b.push_back(first + (last - first) * k / (n - 2));
+  return b;
+}
+// Channel2D's inlet buffer lies from x = -0.045 to -0.005 m: a boundary through it, so that the
+// particles crossing into the domain (on the upper rank) leave new ones behind on the lower
+// rank; on 3 and 4 ranks one at the outlet's plane (x = 1.005 m) too.
+std::vector<double> throughTheBuffers(int n) { return boundsFrom(-0.025, 1.0, n); }
+// The last boundary just before the outlet's plane: its buffer on the last rank, the fluid around
+// its ghost nodes (up to 8 cm inside) on the rank below.
+std::vector<double> beforeTheOutlet(int n) {
+  std::vector<double> b = boundsFrom(1.0, 0.3, n);
+  std::reverse(b.begin(), b.end());
+  return b;
 }
 
 const RankCase kCases[] = {
@@ -75,6 +107,25 @@ const RankCase kCases[] = {
     // last 40% of the steps): every rank moves the piston by the same sums of all.
     {"WaveAbsorptionAwas", "engine/tests/data/dualsphysics/AwasTank2D_Def.xml", 0.06, "cell", nullptr,
      gaugeAcrossTheSlabs},
+    // 2D channels between an inlet and an outlet (the slabs cut the channel across its flow):
+    // every rank learns every new buffer particle and numbers it as one rank would, by the id of
+    // the particle that crossed; the rank whose slab it lands in creates it. Then an outlet
+    // extrapolating its velocity and density from the fluid around its ghost nodes (the halo
+    // reaches them), one following the surface it measures over the ranks, an inlet reversing its
+    // flow with advanced refilling (the ranks' reaches combined), and Poiseuille's parabola with
+    // laminar viscosity.
+    {"InletOutletChannel", "engine/tests/data/inout/Channel2D_Def.xml", 0, "cell"},
+    {"InletOutletChannelVerletLists", "engine/tests/data/inout/Channel2D_Def.xml", 0, "verlet"},
+    {"InletOutletSlabsThroughTheBuffers", "engine/tests/data/inout/Channel2D_Def.xml", 0, "cell", nullptr, nullptr,
+     kSteps, throughTheBuffers},
+    {"OutletExtrapolating", "engine/tests/data/inout/Channel2DExtrap_Def.xml", 0, "cell", nullptr, nullptr, kSteps,
+     beforeTheOutlet},
+    {"OutletMeasuringItsSurface", "engine/tests/data/inout/Channel2DZsurf_Def.xml", 0, "cell"},
+    {"InletReversingRefilled", "engine/tests/data/inout/Channel2DReverse_Def.xml", 0, "cell", nullptr, reverseSooner},
+    {"PoiseuilleInletOutlet", "engine/tests/data/inout/PoiseuilleInOut_Def.xml", 0, "cell"},
+    // 3D, a jet pouring down from a circle in the middle of the tank: its buffer lies across the
+    // slabs, so the particles one rank's crossing leaves behind land on another's.
+    {"JetAcrossTheSlabs", "engine/tests/data/inout/Jet3D_Def.xml", 0, "cell", nullptr, nullptr, 300},
 };
 
 // CPU ranks, or with SPH_RANK_TESTS_DEVICE=gpu each rank on its GPU (several may share one).
@@ -87,6 +138,7 @@ struct RunResult {
   ParticleSnapshot state;  // rank 0's is the whole run's
   double time = 0;
   uint64_t steps = 0, particles = 0;
+  std::optional<InOutTotals> inOut;
 };
 
 // GPU ranks' records through the host, or with SPH_RANK_TESTS_EXCHANGE=nccl from GPU to GPU.
@@ -100,12 +152,14 @@ RunResult runOn(const CaseDefinition& c, RunOptions o, const parallel::Communica
   o.rankLink = testLink();
   o.threads = 1;
   o.precision = Precision::Double;
-  o.maxSteps = kSteps;
+  if (!o.maxSteps) o.maxSteps = kSteps;
   o.writeOutput = false;
   o.progress = false;
   Simulation sim(c, o, comm);
   while (!sim.finished()) sim.step();
-  return {sim.snapshot(), sim.time(), sim.steps(), sim.activeParticles()};
+  RunResult r{sim.snapshot(), sim.time(), sim.steps(), sim.activeParticles(), std::nullopt};
+  if (const InOutTotals* t = sim.inOutTotals()) r.inOut = *t;
+  return r;
 }
 
 // The largest difference of a coordinate between the same particles (by id) of two runs; a
@@ -149,20 +203,38 @@ TEST_P(RanksRun, MatchesOneRank) {
   if (k.adjust) k.adjust(c);
   RunOptions o;
   o.neighbours = k.neighbours;
+  o.maxSteps = k.steps;
+  if (k.slabs) {
+    o.rankSlabBounds = k.slabs(world.size());
+    o.rankRebalance = -1;
+  }
   const RunResult all = runOn(c, o, world);
   if (world.rank() != 0) return;  // rank 0 holds the whole state and checks it
+  o.rankSlabBounds.clear();
   const RunResult one = runOn(c, o, parallel::Communicator::self());
+  EXPECT_EQ(all.steps, uint64_t(k.steps));
   EXPECT_EQ(all.steps, one.steps);
   // The time steps come from maxima of sums in another order: the same to round-off.
   EXPECT_NEAR(all.time, one.time, 1e-9 * one.time);
   EXPECT_EQ(all.particles, one.particles);
+  ASSERT_EQ(all.inOut.has_value(), one.inOut.has_value());
+  if (one.inOut) {
+    const InOutTotals &a = *all.inOut, &b = *one.inOut;
+    EXPECT_EQ(a.initial, b.initial);
+    EXPECT_EQ(a.created, b.created);
+    EXPECT_EQ(a.inflow, b.inflow);
+    EXPECT_EQ(a.outflow, b.outflow);
+    EXPECT_EQ(a.removed, b.removed);
+    // A case that creates nothing would leave the numbering untested.
+    EXPECT_GT(b.created, 0u) << "no inlet particle made in " << k.steps << " steps";
+  }
   ASSERT_EQ(all.state.count(), one.state.count());
   const double worst = largestDifference(all.state, one.state);
   const double dp = c.dp;
   EXPECT_LT(worst, 1e-5 * dp) << world.size() << " ranks";
   std::printf("[          ] %s on %d ranks (%s%s): %zu particles, largest difference %.3g dp after %d steps\n", k.label,
               world.size(), deviceName(testDevice()), testLink() == RunOptions::RankLink::Nccl ? ", NCCL" : "",
-              all.state.count(), worst / dp, kSteps);
+              all.state.count(), worst / dp, k.steps);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, RanksRun, ::testing::ValuesIn(kCases),

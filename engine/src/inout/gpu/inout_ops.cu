@@ -31,9 +31,10 @@ __global__ void classifyKernel(InOutArrays<T> a, InOutParams p, ParkingLot lot, 
 }
 
 template <typename T>
-__global__ void spawnKernel(InOutArrays<T> a, InOutParams p, const uint32_t* which, uint32_t count, uint32_t idFirst) {
+__global__ void takeSpawnersKernel(InOutArrays<T> a, InOutParams p, const uint32_t* which, uint32_t count,
+                                   InOutNewParticle* out) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < count) spawnInOutParticle(which[k], a.n + k, idFirst + k, a, p);
+  if (k < count) out[k] = takeInOutSpawner(which[k], a, p);
 }
 
 template <typename T>
@@ -62,10 +63,9 @@ __global__ void refillReachKernel(InOutArrays<T> a, InOutParams p, const double*
 }
 
 template <typename T>
-__global__ void appendKernel(InOutArrays<T> a, InOutParams p, const double* positions, const uint32_t* zones,
-                             uint32_t count, uint32_t idFirst) {
+__global__ void placeKernel(InOutArrays<T> a, InOutParams p, const InOutNewParticle* list, uint32_t count) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < count) placeInOutParticle(a.n + k, positions + 3 * size_t(k), zones[k], p.zones[zones[k]].newCode, idFirst + k, a, p);
+  if (k < count) placeInOutParticle(a.n + k, list[k], a, p);
 }
 
 template <typename T>
@@ -94,10 +94,11 @@ class InOutGpuOps final : public InOutOps<T> {
     return out;
   }
 
-  void spawn(const InOutArrays<T>& a, const InOutParams& p, const uint32_t* which, uint32_t count,
-             uint32_t idFirst) override {
-    SPH_LAUNCH("creating inlet/outlet buffer particles (SU-InOut)", count, kBlock, 0, spawnKernel<T>, a, p, which,
-               count, idFirst);
+  void takeSpawners(const InOutArrays<T>& a, const InOutParams& p, const uint32_t* which, uint32_t count,
+                    InOutNewParticle* out) override {
+    if (count > 0)
+      SPH_LAUNCH("listing the buffer particles the crossing ones leave (SU-InOut)", count, kBlock, 0,
+                 takeSpawnersKernel<T>, a, p, which, count, out);
   }
 
   void refillReach(const InOutArrays<T>& a, const InOutParams& p, const double* points, uint32_t nPoints, double dp,
@@ -109,11 +110,10 @@ class InOutGpuOps final : public InOutOps<T> {
                  refillReachKernel<T>, a, p, points, dp, reinterpret_cast<unsigned long long*>(reach));
   }
 
-  void append(const InOutArrays<T>& a, const InOutParams& p, const double* positions, const uint32_t* zones,
-              uint32_t count, uint32_t idFirst) override {
+  void place(const InOutArrays<T>& a, const InOutParams& p, const InOutNewParticle* list, uint32_t count) override {
     if (count > 0)
-      SPH_LAUNCH("creating the refilled inlet/outlet buffer particles (SU-InOut)", count, kBlock, 0, appendKernel<T>, a,
-                 p, positions, zones, count, idFirst);
+      SPH_LAUNCH("creating inlet/outlet buffer particles (SU-InOut)", count, kBlock, 0, placeKernel<T>, a, p, list,
+                 count);
   }
 
   // In whatever order the threads reach them: each particle's extrapolation writes it alone.
