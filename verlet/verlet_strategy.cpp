@@ -236,6 +236,8 @@ void VerletStrategy::enterFallback(size_t listBytes) {
 template <typename T>
 void VerletStrategy::prepareT(const ParticleView<T>& p, PrepareReason why) {
   requireConfigured("prepare()");
+  const bool decided = decided_;
+  decided_ = false;
   if (fallback_) {
     // Back to lists at what would have been the next rebuild, else sort again like the cell plugin does.
     if (stepsInFallback_ >= uint64_t(std::ceil(rule_.steps))) {
@@ -247,24 +249,33 @@ void VerletStrategy::prepareT(const ParticleView<T>& p, PrepareReason why) {
     }
   }
   bool rebuild = !built_ || why == PrepareReason::ParticlesChanged || p.n != builtN_;
-  if (!rebuild) {
-    // The check queued at the end of the last step saw these very positions (nothing moves
-    // particles between endStep() and the next step's first prepare()), and the engine's
-    // end-of-step wait finished it: reading it is host work, not timed as a phase.
-    const bool queued = checkQueued_ && queuedN_ == p.n;
-    checkQueued_ = false;
-    double d2;
-    if (queued) {
-      d2 = backend_->queuedDisplacement2();
-      ++queuedChecks_;
-    } else {
-      ScopedPhase phase(ctx_.timer, "VL-Check", PhaseGroup::List);
-      d2 = backend_->maxDisplacement2(p);
-      ++waitedChecks_;
-    }
-    rebuild = needsRebuild(d2, dh_);
-  }
+  if (!rebuild) rebuild = decided ? decidedRebuild_ : needsRebuild(displacement2(p), dh_);
   if (rebuild) sortForRebuild(p, why);
+}
+
+template <typename T>
+double VerletStrategy::displacement2(const ParticleView<T>& p) {
+  // The check queued at the end of the last step saw these very positions (nothing moves
+  // particles between endStep() and the next step's first prepare()), and the engine's
+  // end-of-step wait finished it: reading it is host work, not timed as a phase.
+  const bool queued = checkQueued_ && queuedN_ == p.n;
+  checkQueued_ = false;
+  if (queued) {
+    ++queuedChecks_;
+    return backend_->queuedDisplacement2();
+  }
+  ScopedPhase phase(ctx_.timer, "VL-Check", PhaseGroup::List);
+  ++waitedChecks_;
+  return backend_->maxDisplacement2(p);
+}
+
+template <typename T>
+bool VerletStrategy::rebuildDueT(const ParticleView<T>& p) {
+  requireConfigured("rebuildDue()");
+  // In the fallback the cell search sorts at every pass.
+  decidedRebuild_ = fallback_ || !built_ || p.n != builtN_ || needsRebuild(displacement2(p), dh_);
+  decided_ = true;
+  return decidedRebuild_;
 }
 
 template <typename T>
@@ -399,6 +410,8 @@ HostLists VerletStrategy::lists() const {
 
 template void VerletStrategy::prepareT(const ParticleView<float>&, PrepareReason);
 template void VerletStrategy::prepareT(const ParticleView<double>&, PrepareReason);
+template bool VerletStrategy::rebuildDueT(const ParticleView<float>&);
+template bool VerletStrategy::rebuildDueT(const ParticleView<double>&);
 template void VerletStrategy::endStepT(const ParticleView<float>&);
 template void VerletStrategy::endStepT(const ParticleView<double>&);
 template void VerletStrategy::buildPendingT(const ParticleView<float>&);

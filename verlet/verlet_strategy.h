@@ -76,6 +76,13 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   friend class StrategyFor<VerletStrategy>;
   template <typename T>
   void prepareT(const ParticleView<T>& p, PrepareReason why);
+  // Whether prepare(p, Step) will rebuild; the answer stands for that prepare().
+  template <typename T>
+  bool rebuildDueT(const ParticleView<T>& p);
+  // The largest squared displacement since the lists were built (the check endStep() queued,
+  // when it saw these particles).
+  template <typename T>
+  double displacement2(const ParticleView<T>& p);
   // mDBC: the cell search's correction on the tables of the last rebuild
   // (neighbours/cell_search.cpp). Its launch holds those tables (and the grid, which changes with
   // the skin) by value, so from the first call on a recorded step is valid only until the next
@@ -122,6 +129,7 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   double lastDt_ = 0, dh_ = 0, rc_ = 0;
   bool built_ = false, pendingBuild_ = false, fallback_ = false, warned_ = false;
   bool checkQueued_ = false;   // endStep() queued the displacement check of these particles
+  bool decided_ = false, decidedRebuild_ = false;  // rebuildDue()'s answer for the next prepare()
   bool corrects_ = false;      // correctBoundaries() is called (mDBC runs)
   // Pairs once (VerletPairs): the next builds ask for half lists (BuildRequest::pairsOnce) until
   // a pass that needs every pair from both sides is seen; listsOnce_: the lists in hand are half.

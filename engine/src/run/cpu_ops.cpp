@@ -149,9 +149,19 @@ class CpuOps final : public EngineOps<T> {
   }
 
   void unpackRecords(const uint8_t* in, uint32_t count, const RecordLayout& layout, const ReorderArrays<T>& a,
-                     uint32_t first, bool halo) override {
+                     uint32_t first, const uint32_t* slots, bool halo) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t k = 0; k < int64_t(count); ++k) unpackParticleRecord(uint32_t(k), in, layout, a, first, halo);
+    for (int64_t k = 0; k < int64_t(count); ++k) unpackParticleRecord(uint32_t(k), in, layout, a, first, slots, halo);
+  }
+
+  void invertPermutation(const uint32_t* perm, uint32_t n, uint32_t* inverse) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t i = 0; i < int64_t(n); ++i) inverse[perm[i]] = uint32_t(i);
+  }
+
+  void mapIndices(const uint32_t* inverse, uint32_t n, uint32_t* list, uint32_t count) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t k = 0; k < int64_t(count); ++k) list[k] = list[k] < n ? inverse[list[k]] : EngineOps<T>::kNoIndex;
   }
 
   void countLayers(const Real4<T>* pos, const Real4<T>* posLo, const uint32_t* code, uint32_t n, int axis,

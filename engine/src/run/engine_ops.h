@@ -150,11 +150,18 @@ class EngineOps {
                          double above, uint32_t bit) = 0;
   // Runs over several ranks (run/particle_records.h): packParticleRecord() for k in [0, count)
   // into `out`, and unpackParticleRecord() of the `count` records of `in` into the particles from
-  // `first` on; the records live where the particles do.
+  // `first` on, or into particles slots[0], slots[1], ... (not null); the records and the slots
+  // live where the particles do.
   virtual void packRecords(const ReorderArrays<T>& a, const uint32_t* perm, uint32_t count, const RecordLayout& layout,
                            double shift, uint8_t* out) = 0;
   virtual void unpackRecords(const uint8_t* in, uint32_t count, const RecordLayout& layout, const ReorderArrays<T>& a,
-                             uint32_t first, bool halo) = 0;
+                             uint32_t first, const uint32_t* slots, bool halo) = 0;
+  // Index lists that follow the particles through a reorder (ParticleState::apply): inverse[perm[i]]
+  // = i for i in [0, n); then list[k] = inverse[list[k]] for k in [0, count), an entry not below n
+  // (a particle the reorder dropped) becoming kNoIndex. Where the particles live.
+  static constexpr uint32_t kNoIndex = 0xFFFFFFFFu;
+  virtual void invertPermutation(const uint32_t* perm, uint32_t n, uint32_t* inverse) = 0;
+  virtual void mapIndices(const uint32_t* inverse, uint32_t n, uint32_t* list, uint32_t count) = 0;
   // Runs over several ranks (dynamic rebalancing): counts[l] = the particles of [0, n) in layer l
   // (layerOfParticle(); halo copies and parked particles are not counted), on the host, for the
   // counts.size() layers.

@@ -85,14 +85,15 @@ SPH_HD SPH_FORCEINLINE void packParticleRecord(uint32_t k, const ReorderArrays<T
   putRecordField(rec, L.at[kRecPosLo], a.posLo, i);
 }
 
-// Particle first + k of `a` = record k of `in`, placed at the record's coordinate along the axis
-// (across a periodic seam it differs by the period: the half-step position moves with it) and
-// flagged a halo copy or this rank's own.
+// Particle first + k of `a` (slots[k] when slots is not null) = record k of `in`, placed at the
+// record's coordinate along the axis (across a periodic seam it differs by the period: the
+// half-step position moves with it) and flagged a halo copy or this rank's own.
 template <typename T>
 SPH_HD SPH_FORCEINLINE void unpackParticleRecord(uint32_t k, const uint8_t* in, const RecordLayout& L,
-                                                 const ReorderArrays<T>& a, uint32_t first, bool halo) {
+                                                 const ReorderArrays<T>& a, uint32_t first, const uint32_t* slots,
+                                                 bool halo) {
   const uint8_t* rec = in + size_t(k) * L.bytes;
-  const uint32_t i = first + k;
+  const uint32_t i = slots ? slots[k] : first + k;
   getRecordField(rec, L.at[kRecPos], a.pos, i);
   getRecordField(rec, L.at[kRecVelrho], a.velrho, i);
   getRecordField(rec, L.at[kRecVelrhoPre], a.velrhoPre, i);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -107,6 +108,7 @@ class ParticleState final : public ParticleReorderer {
     ++reorders;
     ops_->gather(cur.reorderArrays(), spare.reorderArrays(), p, count);
     cur.swap(spare);
+    if (reordered) reordered(p, count);
   }
 
   ParticleView<T> view() {
@@ -149,6 +151,9 @@ class ParticleState final : public ParticleReorderer {
   DeviceArray<uint32_t> perm;  // engine-side reorders (exclusion compaction)
   uint32_t n = 0, nBound = 0;
   uint64_t reorders = 0;  // apply() calls so far: whoever indexes particles by position re-indexes when it changes
+  // Called after each apply() with its permutation (new i = old perm[i]), for index lists that
+  // follow the particles (RankExchange's halo).
+  std::function<void(const uint32_t* perm, uint32_t count)> reordered;
 
  private:
   // Each array of a checkpoint with its record name, for save() and restore() alike.

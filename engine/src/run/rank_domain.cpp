@@ -191,12 +191,23 @@ void lap(Clock::time_point& t, double& into) {
 
 }  // namespace
 
+// Room for `count` indices in `list` on `d` (nothing kept).
+void reserveIndices(DeviceArray<uint32_t>& list, Device d, size_t count) {
+  if (count <= list.size() && list.device() == d) return;
+  list.allocate(d, count + count / 4 + 64, "the halo's index lists");
+}
+
 template <typename T>
-uint32_t RankExchange<T>::pack(ParticleState<T>& s, double below, double above, double shift, size_t first) {
+uint32_t RankExchange<T>::pack(ParticleState<T>& s, double below, double above, double shift, size_t first,
+                               DeviceArray<uint32_t>* kept) {
   ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, below, above,
                   code::kRankSendBit);
   const uint32_t count =
       ops_->partitionByCode(s.cur.code.data(), s.n, s.perm.data(), code::kRankSendBit, code::kRankSendBit);
+  if (kept && count > 0) {
+    reserveIndices(*kept, s.cur.pos.device(), count);
+    kept->copyFrom(s.perm, count, "keeping the halo's send list");
+  }
   if (count == 0) return 0;
   const size_t at = first * records_.bytes;
   reserveBytes(out_, s.cur.pos.device(), at + size_t(count) * records_.bytes, at,
@@ -206,9 +217,23 @@ uint32_t RankExchange<T>::pack(ParticleState<T>& s, double below, double above, 
 }
 
 template <typename T>
-size_t RankExchange<T>::send(ParticleState<T>& s, const parallel::Sides& sides, Clock::time_point& t) {
-  const size_t down = pack(s, sides.below, HUGE_VAL, sides.lowerShift, 0);
-  const size_t up = pack(s, -HUGE_VAL, sides.above, sides.upperShift, down);
+size_t RankExchange<T>::send(ParticleState<T>& s, const parallel::Sides& sides, Clock::time_point& t, bool keepHalo) {
+  const size_t down = pack(s, sides.below, HUGE_VAL, sides.lowerShift, 0, keepHalo ? &sentLower_ : nullptr);
+  const size_t up = pack(s, -HUGE_VAL, sides.above, sides.upperShift, down, keepHalo ? &sentUpper_ : nullptr);
+  if (keepHalo) {
+    sentLowerCount_ = uint32_t(down);
+    sentUpperCount_ = uint32_t(up);
+  }
+  const parallel::Arrived got = swap(s, down, up, t);
+  if (keepHalo) {
+    fromLower_ = got.fromLower / records_.bytes;
+    fromUpper_ = got.fromUpper / records_.bytes;
+  }
+  return got.total() / records_.bytes;
+}
+
+template <typename T>
+parallel::Arrived RankExchange<T>::swap(ParticleState<T>& s, size_t down, size_t up, Clock::time_point& t) {
   const size_t bytes = (down + up) * records_.bytes;
   lap(t, totals_.arraySeconds);
   // Through the host unless the records go from device to device.
@@ -231,11 +256,11 @@ size_t RankExchange<T>::send(ParticleState<T>& s, const parallel::Sides& sides, 
                                     ? parallel::swapWithNeighbours(comm_, layout_.slab, toLower, toUpper, room, *link_)
                                     : parallel::swapWithNeighbours(comm_, layout_.slab, toLower, toUpper, room);
   lap(t, totals_.mpiSeconds);
-  if (got.total() % records_.bytes != 0)
+  if (got.fromLower % records_.bytes != 0 || got.fromUpper % records_.bytes != 0)
     throw RunError(fmt::format("rank {}: {} bytes received are not whole records of {} bytes", comm_.rank(),
                                got.total(), records_.bytes));
   totals_.bytesSent += bytes;
-  return got.total() / records_.bytes;
+  return got;
 }
 
 template <typename T>
@@ -262,7 +287,7 @@ void RankExchange<T>::unpack(ParticleState<T>& s, const ParticleArrayNeeds& need
     in_.upload(received_.data(), bytes, "writing the particles that came from other ranks");
     lap(t, totals_.stagingSeconds);
   }
-  ops_->unpackRecords(in_.data(), uint32_t(count), records_, s.cur.reorderArrays(), s.n, halo);
+  ops_->unpackRecords(in_.data(), uint32_t(count), records_, s.cur.reorderArrays(), s.n, nullptr, halo);
   s.n = uint32_t(total);
   lap(t, totals_.arraySeconds);
 }
@@ -311,6 +336,8 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   Clock::time_point t = Clock::now();
   gpu_ = s.cur.pos.device() == Device::Gpu;
   records_ = recordLayoutOf(s.cur.reorderArrays(), layout_.plan.axis);
+  haloKept_ = false;
+  s.reordered = [this](const uint32_t* perm, uint32_t n) { follow(perm, n); };
   const parallel::Slab& slab = layout_.slab;
   size_t came = 0;
   {
@@ -335,9 +362,15 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   {
     ScopedPhase phase(timer, "MPI-Halo", PhaseGroup::Other);
     // The halo: copies of this rank's particles within reach of a boundary go to the rank beyond it.
-    const size_t copies = send(s, parallel::haloSides(comm_, slab, layout_.reach), t);
+    const size_t copies = send(s, parallel::haloSides(comm_, slab, layout_.reach), t, true);
     ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, -HUGE_VAL, HUGE_VAL,
                     code::kRankSendBit);  // clears the marks
+    // The copies' places, which follow the reorders from here on (follow()).
+    std::vector<uint32_t> slots(copies);
+    for (size_t k = 0; k < copies; ++k) slots[k] = s.n + uint32_t(k);
+    reserveIndices(haloSlots_, s.cur.pos.device(), copies);
+    haloSlots_.upload(slots, "placing the halo's copies");
+    haloKept_ = true;
     unpack(s, needs, copies, true, t);
     halo_ = uint32_t(copies);
     // The engine's order: boundaries (fixed and moving, own and halo) first.
@@ -349,6 +382,52 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   ++totals_.exchanges;
   totals_.haloParticles += halo_;
   totals_.migrated += came;
+  passStart_ = Clock::now();
+  inPass_ = true;
+}
+
+template <typename T>
+void RankExchange<T>::follow(const uint32_t* perm, uint32_t n) {
+  if (!haloKept_) return;
+  reserveIndices(inverse_, gpu_ ? Device::Gpu : Device::Cpu, n);
+  ops_->invertPermutation(perm, n, inverse_.data());
+  ops_->mapIndices(inverse_.data(), n, sentLower_.data(), sentLowerCount_);
+  ops_->mapIndices(inverse_.data(), n, sentUpper_.data(), sentUpperCount_);
+  ops_->mapIndices(inverse_.data(), n, haloSlots_.data(), uint32_t(fromLower_ + fromUpper_));
+}
+
+template <typename T>
+void RankExchange<T>::refresh(ParticleState<T>& s, PhaseTimer* timer) {
+  if (!haloKept_)
+    throw RunError(fmt::format("rank {}: the halo was refreshed without an exchange before", comm_.rank()));
+  ScopedPhase phase(timer, "MPI-Halo", PhaseGroup::Other);
+  Clock::time_point t = Clock::now();
+  const parallel::Sides sides = parallel::haloSides(comm_, layout_.slab, layout_.reach);
+  const size_t down = sentLowerCount_, up = sentUpperCount_;
+  reserveBytes(out_, s.cur.pos.device(), (down + up) * records_.bytes, 0,
+               "allocating the records of the particles that go to other ranks");
+  const ReorderArrays<T> a = s.cur.reorderArrays();
+  if (down > 0) ops_->packRecords(a, sentLower_.data(), uint32_t(down), records_, sides.lowerShift, out_.data());
+  if (up > 0)
+    ops_->packRecords(a, sentUpper_.data(), uint32_t(up), records_, sides.upperShift,
+                      out_.data() + down * records_.bytes);
+  const parallel::Arrived got = swap(s, down, up, t);
+  if (got.fromLower != fromLower_ * records_.bytes || got.fromUpper != fromUpper_ * records_.bytes)
+    throw RunError(fmt::format("rank {}: a halo refresh brought {} + {} records where the exchange brought {} + {}",
+                               comm_.rank(), got.fromLower / records_.bytes, got.fromUpper / records_.bytes, fromLower_,
+                               fromUpper_));
+  const size_t count = fromLower_ + fromUpper_;
+  if (count > 0) {
+    if (gpu_ && !link_) {  // staged through the host; else they came where the particles live
+      reserveBytes(in_, Device::Gpu, count * records_.bytes, 0,
+                   "allocating the records of the particles that came from other ranks");
+      in_.upload(received_.data(), count * records_.bytes, "writing the particles that came from other ranks");
+      lap(t, totals_.stagingSeconds);
+    }
+    ops_->unpackRecords(in_.data(), uint32_t(count), records_, a, 0, haloSlots_.data(), true);
+    lap(t, totals_.arraySeconds);
+  }
+  ++totals_.refreshes;
   passStart_ = Clock::now();
   inPass_ = true;
 }

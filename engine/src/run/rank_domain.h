@@ -76,6 +76,7 @@ struct RankExchangeTotals {
   uint64_t migrated = 0;       // particles that came in from another rank
   uint64_t bytesSent = 0;      // halo copies and migrating particles this rank sent
   uint64_t rebalances = 0;     // times the slabs moved
+  uint64_t refreshes = 0;      // passes whose halo was refreshed in place instead of exchanged
   // Each rank's seconds on its force passes, summed over the rebalancing checks (empty without).
   std::vector<double> rankBusySeconds;
   // Host wall seconds of the exchanges' parts: where the particles live (marks, partitions,
@@ -100,6 +101,16 @@ class RankExchange {
   // they must (`needs` as allocated). Pointers into the arrays change; s.reorders counts it.
   // Every rank calls it. `timer` times the migration (MPI-Migrate) and the halo (MPI-Halo).
   void exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs, PhaseTimer* timer = nullptr);
+
+  // Between exchanges, for a neighbour strategy that keeps what it built from the particles'
+  // places (NeighbourStrategy::rebuildDue false on every rank): each rank sends the particles it
+  // sent at the last exchange again, as they are now, and writes those it receives over the
+  // copies they replace, so the halo keeps its particles and their places; no particle migrates
+  // (one that left the slab stays until the next exchange). canRefresh(): since the last
+  // exchange `s` was reordered only through ParticleState::apply (the halo's index lists follow
+  // the particles), and nothing dropped. Every rank calls it. `timer` times it as MPI-Halo.
+  bool canRefresh() const { return haloKept_; }
+  void refresh(ParticleState<T>& s, PhaseTimer* timer = nullptr);
 
   // Dynamic rebalancing: every `exchanges` exchanges the ranks compare the seconds each spent on
   // its force passes since the last comparison (from the end of an exchange to computeDone());
@@ -127,10 +138,18 @@ class RankExchange {
   // Marks the particles of [0, s.n) whose coordinate along the axis is below `below` or at or
   // above `above` and packs them as records (their coordinate moved by `shift`) after the first
   // `first` records of out_; returns how many.
-  uint32_t pack(ParticleState<T>& s, double below, double above, double shift, size_t first);
+  // `kept` (not null) keeps the indices of the packed particles, in the records' order.
+  uint32_t pack(ParticleState<T>& s, double below, double above, double shift, size_t first,
+                DeviceArray<uint32_t>* kept = nullptr);
   // Packs what `sides` sends (the lower rank's records, then the upper's) and swaps them with the
-  // neighbours; returns how many records came back (in arrivals()).
-  size_t send(ParticleState<T>& s, const parallel::Sides& sides, std::chrono::steady_clock::time_point& t);
+  // neighbours; returns how many records came back (in arrivals()). keepHalo: the halo's send
+  // lists keep the packed particles.
+  size_t send(ParticleState<T>& s, const parallel::Sides& sides, std::chrono::steady_clock::time_point& t,
+              bool keepHalo = false);
+  // Swaps the `down` and `up` records packed in out_ with the neighbours.
+  parallel::Arrived swap(ParticleState<T>& s, size_t down, size_t up, std::chrono::steady_clock::time_point& t);
+  // The halo's index lists after a reorder of s (ParticleState::reordered).
+  void follow(const uint32_t* perm, uint32_t n);
   // The `count` records that came at the last send(), in host memory.
   const uint8_t* arrivals(size_t count);
   // Writes the `count` records that came after the particles [0, s.n), as halo copies or as this
@@ -157,6 +176,13 @@ class RankExchange {
   // runs, and over a device link, out_ is sent and in_ received as they are.
   DeviceArray<uint8_t> out_, in_;
   HostStaging<uint8_t> sent_, received_;
+  // The halo of the last exchange, for refresh(): the particles this rank sent to the lower and
+  // the upper rank, in the order sent, and where the copies it received (the lower rank's, then
+  // the upper's) lie now; they follow every reorder (follow()). inverse_: follow()'s scratch.
+  bool haloKept_ = false;
+  DeviceArray<uint32_t> sentLower_, sentUpper_, haloSlots_, inverse_;
+  uint32_t sentLowerCount_ = 0, sentUpperCount_ = 0;
+  size_t fromLower_ = 0, fromUpper_ = 0;  // records
 };
 
 }  // namespace sph

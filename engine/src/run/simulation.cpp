@@ -185,6 +185,7 @@ std::vector<double> Simulation::inOutZsurfColumns(uint32_t zone) const { return 
 // Not from the initial counts and the exclusions: inlets/outlets create and remove particles.
 uint32_t Simulation::activeParticles() const { return uint32_t(impl_->particlesNow()); }
 const InOutTotals* Simulation::inOutTotals() const { return impl_->inOutTotals(); }
+const RankExchangeTotals* Simulation::rankExchangeTotals() const { return impl_->rankExchangeTotals(); }
 ParticleSnapshot Simulation::snapshot() const {
   ParticleSnapshot s;
   impl_->snapshotInto(s);

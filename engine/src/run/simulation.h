@@ -17,7 +17,8 @@
 
 namespace sph {
 
-struct InOutTotals;  // inout/inout_zones.h
+struct InOutTotals;         // inout/inout_zones.h
+struct RankExchangeTotals;  // run/rank_domain.h
 
 struct RunOptions {
   std::string neighbours;            // "" : XML parameter NeighbourSearch, else "cell"
@@ -102,6 +103,8 @@ class Simulation {
   uint32_t activeParticles() const;
   // The inlets' and outlets' counts so far (null without <inout>); over ranks, every rank's.
   const InOutTotals* inOutTotals() const;
+  // Over several ranks, what this rank's exchanges moved (null on one rank).
+  const RankExchangeTotals* rankExchangeTotals() const;
   ParticleSnapshot snapshot() const;  // host copy of the current state
   const SimParameters& parameters() const;
   Device device() const;

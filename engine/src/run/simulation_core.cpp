@@ -673,11 +673,22 @@ class SimulationCore final : public Simulation::Impl {
 
   void prepareForces() {
     if (ranks_) {
-      // Every pass sees its neighbours where they are now: migrated particles and a new halo.
-      ranks_->exchange(*state_, needs_, timer.get());
-      if (floating_) floating_->growParticles(uint32_t(state_->cur.pos.size()));
-      parked_ = 0;  // dropped by the exchange
-      particlesChanged_ = true;
+      // Every pass sees its neighbours where they are now. While the strategy keeps what it built
+      // from the particles' places on every rank (Verlet lists between rebuilds), the halo's
+      // copies are refreshed in place; else particles migrate and the halo is exchanged anew.
+      bool exchange = particlesChanged_ || !ranks_->canRefresh() || strategy->rebuildDue(state_->view());
+      {
+        ScopedPhase ph(timer.get(), "MPI-Reduce", PhaseGroup::Other);
+        exchange = !comm_.all(!exchange);
+      }
+      if (exchange) {
+        ranks_->exchange(*state_, needs_, timer.get());
+        if (floating_) floating_->growParticles(uint32_t(state_->cur.pos.size()));
+        parked_ = 0;  // dropped by the exchange
+        particlesChanged_ = true;
+      } else {
+        ranks_->refresh(*state_, timer.get());
+      }
     }
     // pos.w already holds the pressure: computed at the start and by every integrator step.
     strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);

@@ -116,6 +116,21 @@ class NeighbourStrategy {
   // caller re-reads views after prepare()).
   virtual void prepare(const ParticleView<float>& p, PrepareReason why) = 0;
   virtual void prepare(const ParticleView<double>& p, PrepareReason why) = 0;
+  // Whether the next prepare(p, PrepareReason::Step) would reorder the particles or rebuild what
+  // it built from their places (asked just before it, the particles as it will see them). A run
+  // over several ranks asks every rank before each pass: when none would, the ranks only
+  // refresh their copies of each other's particles in place, keeping their order; when any
+  // would, they exchange particles (and reorder them) and every rank's prepare() gets
+  // PrepareReason::ParticlesChanged. The answer stands for that prepare(). The default, true,
+  // suits strategies that sort at every pass.
+  virtual bool rebuildDue(const ParticleView<float>& p) {
+    (void)p;
+    return true;
+  }
+  virtual bool rebuildDue(const ParticleView<double>& p) {
+    (void)p;
+    return true;
+  }
   // One force pass over all active particles; pos.w holds pressure on entry.
   virtual void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
                         const ForceOutputs<float>& out) = 0;
@@ -154,9 +169,9 @@ class NeighbourStrategy {
 };
 
 // The float and double overloads of a strategy written once: StrategyFor<S> implements them by
-// calling S's member templates prepareT, interactT, correctBoundariesT, extrapolateInOutT and, if S declares one,
-// endStepT (the default does nothing). S derives from StrategyFor<S> and befriends it when the
-// templates are private.
+// calling S's member templates prepareT, interactT, correctBoundariesT, extrapolateInOutT and, if S declares them,
+// endStepT (the default does nothing) and rebuildDueT (the default: true). S derives from StrategyFor<S> and befriends
+// it when the templates are private.
 template <class S>
 class StrategyFor : public NeighbourStrategy {
  public:
@@ -164,6 +179,8 @@ class StrategyFor : public NeighbourStrategy {
   void endStep(const ParticleView<double>& p) override { self().endStepT(p); }
   void prepare(const ParticleView<float>& p, PrepareReason why) override { self().prepareT(p, why); }
   void prepare(const ParticleView<double>& p, PrepareReason why) override { self().prepareT(p, why); }
+  bool rebuildDue(const ParticleView<float>& p) override { return self().rebuildDueT(p); }
+  bool rebuildDue(const ParticleView<double>& p) override { return self().rebuildDueT(p); }
   void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
                 const ForceOutputs<float>& out) override {
     self().interactT(p, c, out);
@@ -190,6 +207,10 @@ class StrategyFor : public NeighbourStrategy {
  protected:
   template <typename T>
   void endStepT(const ParticleView<T>&) {}
+  template <typename T>
+  bool rebuildDueT(const ParticleView<T>&) {
+    return true;
+  }
 
  private:
   S& self() { return static_cast<S&>(*this); }

@@ -231,9 +231,20 @@ __global__ void packRecordsKernel(ReorderArrays<T> a, const uint32_t* __restrict
 
 template <typename T>
 __global__ void unpackRecordsKernel(const uint8_t* __restrict__ in, uint32_t count, RecordLayout layout,
-                                    ReorderArrays<T> a, uint32_t first, bool halo) {
+                                    ReorderArrays<T> a, uint32_t first, const uint32_t* __restrict__ slots, bool halo) {
   const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < count) unpackParticleRecord(k, in, layout, a, first, halo);
+  if (k < count) unpackParticleRecord(k, in, layout, a, first, slots, halo);
+}
+
+__global__ void invertPermutationKernel(const uint32_t* __restrict__ perm, uint32_t n, uint32_t* __restrict__ inverse) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) inverse[perm[i]] = i;
+}
+
+__global__ void mapIndicesKernel(const uint32_t* __restrict__ inverse, uint32_t n, uint32_t* __restrict__ list,
+                                 uint32_t count) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < count) list[k] = list[k] < n ? inverse[list[k]] : 0xFFFFFFFFu;
 }
 
 template <typename T>
@@ -404,9 +415,19 @@ class GpuOps final : public EngineOps<T> {
   }
 
   void unpackRecords(const uint8_t* in, uint32_t count, const RecordLayout& layout, const ReorderArrays<T>& a,
-                     uint32_t first, bool halo) override {
+                     uint32_t first, const uint32_t* slots, bool halo) override {
     SPH_LAUNCH("unpacking the particles that came from other ranks", count, kBlock, 0, unpackRecordsKernel<T>, in,
-               count, layout, a, first, halo);
+               count, layout, a, first, slots, halo);
+  }
+
+  void invertPermutation(const uint32_t* perm, uint32_t n, uint32_t* inverse) override {
+    if (n > 0) SPH_LAUNCH("inverting a reorder", n, kBlock, 0, invertPermutationKernel, perm, n, inverse);
+  }
+
+  void mapIndices(const uint32_t* inverse, uint32_t n, uint32_t* list, uint32_t count) override {
+    if (count > 0)
+      SPH_LAUNCH("moving the halo's index lists with a reorder", count, kBlock, 0, mapIndicesKernel, inverse, n, list,
+                 count);
   }
 
   void countLayers(const Real4<T>* pos, const Real4<T>* posLo, const uint32_t* code, uint32_t n, int axis,
