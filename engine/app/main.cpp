@@ -81,7 +81,7 @@ run options (default in brackets):
                         through page-locked host memory and MPI (host), or from GPU to GPU by
                         NCCL (nccl: libnccl.so.2 on the library path or named by
                         SPH_NCCL_LIBRARY; one rank a GPU)                 [host]
-  --rank-rebalance F|off  several ranks: every 50 exchanges the slabs move by whole layers
+  --rank-rebalance F|off  several ranks: every 50 force passes the slabs move by whole layers
                         towards an even cost when the busiest rank's force passes took more
                         than F (a fraction) over the mean; off: they keep their first bounds [0.1]
   --quiet               no progress line

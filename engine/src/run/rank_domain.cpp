@@ -342,6 +342,7 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   size_t came = 0;
   {
     ScopedPhase phase(timer, "MPI-Migrate", PhaseGroup::Other);
+    // Passes counted since the last comparison, this one too (refreshes count theirs).
     if (rebalanceEvery_ > 0 && rebalanceThreshold_ >= 0 && ++sinceRebalance_ >= rebalanceEvery_) {
       sinceRebalance_ = 0;
       rebalance(s);
@@ -428,6 +429,7 @@ void RankExchange<T>::refresh(ParticleState<T>& s, PhaseTimer* timer) {
     lap(t, totals_.arraySeconds);
   }
   ++totals_.refreshes;
+  ++sinceRebalance_;  // the next exchange compares when enough passes went by
   passStart_ = Clock::now();
   inPass_ = true;
 }

@@ -112,14 +112,15 @@ class RankExchange {
   bool canRefresh() const { return haloKept_; }
   void refresh(ParticleState<T>& s, PhaseTimer* timer = nullptr);
 
-  // Dynamic rebalancing: every `exchanges` exchanges the ranks compare the seconds each spent on
-  // its force passes since the last comparison (from the end of an exchange to computeDone());
-  // when the busiest exceeds the mean by more than `threshold` (0.1: 10%) the slab boundaries
-  // move by whole layers towards an even cost (parallel::rebalancedSlabs, as far as
-  // parallel::limitedMove lets one exchange go), and that exchange migrates the particles.
-  // threshold < 0 or exchanges 0: the slabs keep their first bounds.
-  void rebalanceEvery(uint32_t exchanges, double threshold) {
-    rebalanceEvery_ = exchanges;
+  // Dynamic rebalancing: at the first exchange after every `passes` force passes (exchanges and
+  // refreshes) the ranks compare the seconds each spent on its force passes since the last
+  // comparison (from the end of an exchange or refresh to computeDone()); when the busiest
+  // exceeds the mean by more than `threshold` (0.1: 10%) the slab boundaries move by whole layers
+  // towards an even cost (parallel::rebalancedSlabs, as far as parallel::limitedMove lets one
+  // exchange go), and that exchange migrates the particles. threshold < 0 or passes 0: the slabs
+  // keep their first bounds.
+  void rebalanceEvery(uint32_t passes, double threshold) {
+    rebalanceEvery_ = passes;
     rebalanceThreshold_ = threshold;
   }
   // This rank's work on a force pass is done (it is about to wait for the others' time step).

@@ -63,7 +63,8 @@ struct RunOptions {
   // page-locked host memory and MPI, or from GPU to GPU by NCCL (parallel/nccl_link.h), when asked.
   enum class RankLink { Host, Nccl };
   RankLink rankLink = RankLink::Host;
-  // Runs over several ranks: every rankRebalanceEvery exchanges the slabs move towards an even
+  // Runs over several ranks: every rankRebalanceEvery force passes (at the next exchange, with
+  // Verlet lists kept between rebuilds) the slabs move towards an even
   // cost when the busiest rank's force passes took more than rankRebalance (a fraction: 0.1 is
   // 10%) over the mean (run/rank_domain.h); negative: the slabs keep their first bounds.
   double rankRebalance = 0.1;
