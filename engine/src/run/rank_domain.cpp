@@ -398,7 +398,7 @@ void RankExchange<T>::follow(const uint32_t* perm, uint32_t n) {
 }
 
 template <typename T>
-void RankExchange<T>::refresh(ParticleState<T>& s, PhaseTimer* timer) {
+void RankExchange<T>::refresh(ParticleState<T>& s, PhaseTimer* timer, bool forcePass) {
   if (!haloKept_)
     throw RunError(fmt::format("rank {}: the halo was refreshed without an exchange before", comm_.rank()));
   ScopedPhase phase(timer, "MPI-Halo", PhaseGroup::Other);
@@ -428,6 +428,7 @@ void RankExchange<T>::refresh(ParticleState<T>& s, PhaseTimer* timer) {
     ops_->unpackRecords(in_.data(), uint32_t(count), records_, a, 0, haloSlots_.data(), true);
     lap(t, totals_.arraySeconds);
   }
+  if (!forcePass) return;
   ++totals_.refreshes;
   ++sinceRebalance_;  // the next exchange compares when enough passes went by
   passStart_ = Clock::now();

@@ -109,8 +109,10 @@ class RankExchange {
   // (one that left the slab stays until the next exchange). canRefresh(): since the last
   // exchange `s` was reordered only through ParticleState::apply (the halo's index lists follow
   // the particles), and nothing dropped. Every rank calls it. `timer` times it as MPI-Halo.
+  // forcePass: it comes before a force pass (counted, and timed for rebalancing), not before a
+  // force gauge's sample.
   bool canRefresh() const { return haloKept_; }
-  void refresh(ParticleState<T>& s, PhaseTimer* timer = nullptr);
+  void refresh(ParticleState<T>& s, PhaseTimer* timer = nullptr, bool forcePass = true);
 
   // Dynamic rebalancing: at the first exchange after every `passes` force passes (exchanges and
   // refreshes) the ranks compare the seconds each spent on its force passes since the last

@@ -69,19 +69,25 @@ void RankGauges::samplePoints(const std::vector<GaugePoint>& points, std::vector
 }
 
 void RankGauges::sample(const GaugeRequest& req, GaugeResults& out) {
-  if (!req.targets.empty()) {
-    if (!whole_) throw RunError("force gauges over several ranks need the particles gathered to rank 0");
-    whole_->sample(req, out);
-    return;
-  }
   samplePoints(req.points, out.points);
-  out.ace.clear();
   out.maxZ.assign(req.lines.size(), kNoMaxZ);
-  if (req.lines.empty()) return;
-  lines_.lines = req.lines;
-  local_.sample(lines_, linesOut_);
-  out.maxZ = linesOut_.maxZ;
-  comm_.maximumInPlace(out.maxZ.data(), int(out.maxZ.size()));
+  if (!req.lines.empty()) {
+    lines_.lines = req.lines;
+    local_.sample(lines_, linesOut_);
+    out.maxZ = linesOut_.maxZ;
+    comm_.maximumInPlace(out.maxZ.data(), int(out.maxZ.size()));
+  }
+  out.ace.assign(req.targets.size(), {0.0, 0.0, 0.0});
+  if (req.targets.empty()) return;
+  freshHalo_();
+  targets_.targets = req.targets;
+  walls_.sample(targets_, targetsOut_);
+  std::vector<double> sums(3 * req.targets.size());
+  for (size_t k = 0; k < req.targets.size(); ++k)
+    for (int c = 0; c < 3; ++c) sums[3 * k + size_t(c)] = targetsOut_.ace.at(k)[size_t(c)];
+  comm_.sumInRankOrder(sums);
+  for (size_t k = 0; k < req.targets.size(); ++k)
+    for (int c = 0; c < 3; ++c) out.ace[k][size_t(c)] = sums[3 * k + size_t(c)];
 }
 
 }  // namespace sph

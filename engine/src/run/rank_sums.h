@@ -5,6 +5,7 @@
 // (inlets' new particles) every rank learns whole, to number it as one rank would.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "gauges/gauge_sampler.h"
@@ -26,24 +27,28 @@ void gatherOverRanks(const parallel::Communicator& comm, InOutCounts& counts, ui
 
 // Gauges over every rank's particles, without gathering them: at points, `local`'s raw sums
 // (GaugeSource::pointSums, this rank's own particles) added over the ranks, then normalised; a
-// maxz line's highest particle, the highest of every rank's. A force gauge sums over the fluid
-// neighbours of a wall's particles, which lie on several ranks: a request with one goes whole to
-// `whole` (the snapshots gathered to rank 0), or is refused without it. Every rank samples the
-// same request at the same time (the gauges' schedule is every rank's).
+// maxz line's highest particle, the highest of every rank's. A force gauge sums over a wall's
+// particles the forces of their fluid neighbours, which may lie on another rank: `walls` holds
+// this rank's own particles and its halo's fluid copies, brought up to date by `freshHalo` first
+// (the halo reaches every fluid neighbour of the rank's walls), and the ranks add their walls'
+// sums in rank order. Every rank samples the same request at the same time (the gauges' schedule
+// is every rank's), so `freshHalo` may be collective.
 class RankGauges final : public GaugeSource {
  public:
-  RankGauges(const parallel::Communicator& comm, GaugeSource& local, GaugeSource* whole)
-      : comm_(comm), local_(local), whole_(whole) {}
+  RankGauges(const parallel::Communicator& comm, GaugeSource& local, GaugeSource& walls,
+             std::function<void()> freshHalo)
+      : comm_(comm), local_(local), walls_(walls), freshHalo_(std::move(freshHalo)) {}
   void samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) override;
   void sample(const GaugeRequest& req, GaugeResults& out) override;
 
  private:
   const parallel::Communicator& comm_;
   GaugeSource& local_;
-  GaugeSource* whole_;
+  GaugeSource& walls_;
+  std::function<void()> freshHalo_;
   std::vector<double> sums_;
-  GaugeRequest lines_;
-  GaugeResults linesOut_;
+  GaugeRequest lines_, targets_;
+  GaugeResults linesOut_, targetsOut_;
 };
 
 }  // namespace sph

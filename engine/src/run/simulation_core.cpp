@@ -334,8 +334,9 @@ class SimulationCore final : public Simulation::Impl {
   void snapshotInto(ParticleSnapshot& s) const override { snapshotOf(s, true); }
   void ownSnapshotInto(ParticleSnapshot& s) const override { snapshotOf(s, false); }
 
-  // This rank's particles (halo copies left out), with every other rank's on rank 0 when `gather`.
-  void snapshotOf(ParticleSnapshot& s, bool gather) const {
+  // This rank's particles (halo copies left out), with every other rank's on rank 0 when `gather`;
+  // haloFluid: and the halo's fluid copies (the fluid neighbours of this rank's walls).
+  void snapshotOf(ParticleSnapshot& s, bool gather, bool haloFluid = false) const {
     const uint32_t all = state_->n;
     Staging& h = staging_;
     const char* what = "staging a snapshot";
@@ -348,8 +349,11 @@ class SimulationCore final : public Simulation::Impl {
     // Parked particles were excluded: they are not part of the state; halo copies are another
     // rank's.
     h.rows.clear();
-    for (uint32_t i = 0; i < all; ++i)
-      if (!code::isParked(h.code[i]) && !code::isHalo(h.code[i])) h.rows.push_back(i);
+    for (uint32_t i = 0; i < all; ++i) {
+      const uint32_t c = h.code[i];
+      if (code::isParked(c)) continue;
+      if (!code::isHalo(c) || (haloFluid && !code::isBound(c) && !code::isFloating(c))) h.rows.push_back(i);
+    }
     const uint32_t n = uint32_t(h.rows.size());
     s.time = t;
     s.pos.resize(3 * size_t(n));
@@ -402,19 +406,22 @@ class SimulationCore final : public Simulation::Impl {
   // GPU runs sum the gauges on the device (gauges/device_gauges.h), CPU runs bin a snapshot. Over
   // several ranks each rank sums its own particles so, and the ranks combine their sums
   // (run/rank_sums.h: the same bits on every rank, which wave absorption needs to move the piston
-  // alike everywhere); force gauges bin the snapshot gathered to rank 0.
+  // alike everywhere); force gauges bin each rank's walls with its halo's fluid, brought up to date.
   GaugeSource& gaugeSource() override {
+    const GaugeKernel kernel{kGaugeKernel, p.dim, p.h, p.massFluid};
     if (device == Device::Gpu && !deviceGauges_)
       deviceGauges_ = std::make_unique<DeviceGaugeSource<T>>([this] { return state_->view(); }, gaugeParams_);
     if (device == Device::Gpu && !ranks_) return *deviceGauges_;
-    if (!hostGauges_)
-      hostGauges_ = std::make_unique<SnapshotGaugeSource>(
-          [this]() -> const ParticleSnapshot& {
-            snapshotInto(gaugeFrame_);
-            return gaugeFrame_;
-          },
-          GaugeKernel{kGaugeKernel, p.dim, p.h, p.massFluid});
-    if (!ranks_) return *hostGauges_;
+    if (!ranks_) {
+      if (!hostGauges_)
+        hostGauges_ = std::make_unique<SnapshotGaugeSource>(
+            [this]() -> const ParticleSnapshot& {
+              snapshotInto(gaugeFrame_);
+              return gaugeFrame_;
+            },
+            kernel);
+      return *hostGauges_;
+    }
     if (!rankGauges_) {
       if (device == Device::Cpu)
         ownGauges_ = std::make_unique<SnapshotGaugeSource>(
@@ -422,9 +429,15 @@ class SimulationCore final : public Simulation::Impl {
               snapshotOf(ownFrame_, false);
               return ownFrame_;
             },
-            GaugeKernel{kGaugeKernel, p.dim, p.h, p.massFluid});
+            kernel);
+      wallGauges_ = std::make_unique<SnapshotGaugeSource>(
+          [this]() -> const ParticleSnapshot& {
+            snapshotOf(gaugeFrame_, false, true);
+            return gaugeFrame_;
+          },
+          kernel);
       GaugeSource& own = device == Device::Gpu ? static_cast<GaugeSource&>(*deviceGauges_) : *ownGauges_;
-      rankGauges_ = std::make_unique<RankGauges>(comm_, own, hostGauges_.get());
+      rankGauges_ = std::make_unique<RankGauges>(comm_, own, *wallGauges_, [this] { syncHalo(false); });
     }
     return *rankGauges_;
   }
@@ -671,25 +684,28 @@ class SimulationCore final : public Simulation::Impl {
     if (p.mdbc()) strategy->correctBoundaries(state_->view(), consts_);
   }
 
-  void prepareForces() {
-    if (ranks_) {
-      // Every pass sees its neighbours where they are now. While the strategy keeps what it built
-      // from the particles' places on every rank (Verlet lists between rebuilds), the halo's
-      // copies are refreshed in place; else particles migrate and the halo is exchanged anew.
-      bool exchange = particlesChanged_ || !ranks_->canRefresh() || strategy->rebuildDue(state_->view());
-      {
-        ScopedPhase ph(timer.get(), "MPI-Reduce", PhaseGroup::Other);
-        exchange = !comm_.all(!exchange);
-      }
-      if (exchange) {
-        ranks_->exchange(*state_, needs_, timer.get());
-        if (floating_) floating_->growParticles(uint32_t(state_->cur.pos.size()));
-        parked_ = 0;  // dropped by the exchange
-        particlesChanged_ = true;
-      } else {
-        ranks_->refresh(*state_, timer.get());
-      }
+  // Over ranks: the halo as the particles are now. Refreshed in place when every rank can (and,
+  // before a force pass, no rank's strategy would rebuild: Verlet lists between rebuilds keep
+  // the halo's particles and places); else particles migrate and the halo is exchanged anew.
+  // Every rank calls it.
+  void syncHalo(bool forcePass) {
+    bool exchange = particlesChanged_ || !ranks_->canRefresh() || (forcePass && strategy->rebuildDue(state_->view()));
+    {
+      ScopedPhase ph(timer.get(), "MPI-Reduce", PhaseGroup::Other);
+      exchange = !comm_.all(!exchange);
     }
+    if (exchange) {
+      ranks_->exchange(*state_, needs_, timer.get());
+      if (floating_) floating_->growParticles(uint32_t(state_->cur.pos.size()));
+      parked_ = 0;  // dropped by the exchange
+      particlesChanged_ = true;
+    } else {
+      ranks_->refresh(*state_, timer.get(), forcePass);
+    }
+  }
+
+  void prepareForces() {
+    if (ranks_) syncHalo(true);  // every pass sees its neighbours where they are now
     // pos.w already holds the pressure: computed at the start and by every integrator step.
     strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
     particlesChanged_ = false;
@@ -1113,6 +1129,7 @@ class SimulationCore final : public Simulation::Impl {
   // rank's with its snapshot (GPU runs sum on the device, deviceGauges_).
   std::unique_ptr<RankGauges> rankGauges_;
   std::unique_ptr<SnapshotGaugeSource> ownGauges_;
+  std::unique_ptr<SnapshotGaugeSource> wallGauges_;  // force gauges: own particles and the halo's fluid
   ParticleSnapshot ownFrame_;
   std::unique_ptr<StepGraphs> graphs_;  // GPU runs unless --no-graphs (see the constructor)
   const parallel::Communicator& comm_;

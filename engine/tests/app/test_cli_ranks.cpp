@@ -173,13 +173,16 @@ TEST(CliRanks, RunOnTwoRanksWritesOneRunOrRefusesByName) {
   EXPECT_NE(nccl.output.find("--rank-exchange nccl: NCCL joins GPUs; this run is on the CPU"), std::string::npos)
       << nccl.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "nccl" / "vtk"));
-  // DamBreak2D's gauges, measured on rank 0, as on one rank.
-  const std::string options = " --dp 0.02 --device cpu --threads 1 --time-max 0.03 --quiet --no-vtk --out ";
-  const auto gauged = test::runCommand(mpi + " run " + kCase + options + (dir / "gauged").string());
+  // DamBreak2D's gauges as on one rank: the surface from every rank's sums, the force on the
+  // tank, whose walls both slabs hold, from each rank's walls and its halo's fluid.
+  const std::string forced = std::string(SPH_SOURCE_DIR) + "/engine/tests/data/DamBreak2DForce_Def.xml";
+  const std::string options =
+      " --dp 0.02 --device cpu --precision double --threads 1 --time-max 0.03 --quiet --no-vtk --out ";
+  const auto gauged = test::runCommand(mpi + " run " + forced + options + (dir / "gauged").string());
   ASSERT_EQ(gauged.exitCode, 0) << gauged.output;
-  const auto single = test::runSph("run " + kCase + options + (dir / "single").string());
+  const auto single = test::runSph("run " + forced + options + (dir / "single").string());
   ASSERT_EQ(single.exitCode, 0) << single.output;
-  for (const char* g : {"gauges/Swl_x02.csv", "gauges/Swl_z003.csv"})
+  for (const char* g : {"gauges/Swl_x02.csv", "gauges/Swl_z003.csv", "gauges/Tank.csv"})
     expectSameTable(test::readText((dir / "gauged" / g).string()), test::readText((dir / "single" / g).string()), g);
   const std::string dam = std::string(SPH_SOURCE_DIR) + "/testcases/DamBreak.xml";
   const auto two = test::runCommand(mpi + " run " + dam +
