@@ -36,18 +36,21 @@ ParticleSnapshot fluidBlock() {
   return s;
 }
 
+// Appends particle i of `from` to `to`.
+void copyParticle(const ParticleSnapshot& from, size_t i, ParticleSnapshot& to) {
+  to.pos.insert(to.pos.end(), from.pos.begin() + 3 * i, from.pos.begin() + 3 * i + 3);
+  to.vel.insert(to.vel.end(), from.vel.begin() + 3 * i, from.vel.begin() + 3 * i + 3);
+  to.rho.push_back(from.rho[i]);
+  to.press.push_back(from.press[i]);
+  to.type.push_back(from.type[i]);
+  to.mk.push_back(from.mk[i]);
+  to.id.push_back(from.id[i]);
+}
+
 // The particles i of s with i % ranks == rank.
 ParticleSnapshot share(const ParticleSnapshot& s, int rank, int ranks) {
   ParticleSnapshot out;
-  for (size_t i = size_t(rank); i < s.count(); i += size_t(ranks)) {
-    out.pos.insert(out.pos.end(), s.pos.begin() + 3 * i, s.pos.begin() + 3 * i + 3);
-    out.vel.insert(out.vel.end(), s.vel.begin() + 3 * i, s.vel.begin() + 3 * i + 3);
-    out.rho.push_back(s.rho[i]);
-    out.press.push_back(s.press[i]);
-    out.type.push_back(s.type[i]);
-    out.mk.push_back(s.mk[i]);
-    out.id.push_back(s.id[i]);
-  }
+  for (size_t i = size_t(rank); i < s.count(); i += size_t(ranks)) copyParticle(s, i, out);
   return out;
 }
 
@@ -94,17 +97,6 @@ TEST(RankGauges, EveryRanksOwnParticlesGiveTheWholeSampleOnEveryRank) {
   for (int r = 1; r < world.size(); ++r)
     for (size_t i = 0; i < mineBits.size(); ++i)
       ASSERT_EQ(every[i], every[size_t(r) * mineBits.size() + i]) << "rank " << r << " differs from rank 0 at " << i;
-}
-
-// Appends particle i of `from` to `to`.
-void copyParticle(const ParticleSnapshot& from, size_t i, ParticleSnapshot& to) {
-  to.pos.insert(to.pos.end(), from.pos.begin() + 3 * i, from.pos.begin() + 3 * i + 3);
-  to.vel.insert(to.vel.end(), from.vel.begin() + 3 * i, from.vel.begin() + 3 * i + 3);
-  to.rho.push_back(from.rho[i]);
-  to.press.push_back(from.press[i]);
-  to.type.push_back(from.type[i]);
-  to.mk.push_back(from.mk[i]);
-  to.id.push_back(from.id[i]);
 }
 
 // A force gauge on the floor under the fluid block, over slabs along x: each rank sums the
