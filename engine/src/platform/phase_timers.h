@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,15 @@ class PhaseAccumulator {
  private:
   std::vector<PhaseTotal> totals_;
 };
+
+// Phases do not nest (PhaseTimer): the timers keep one open phase, and a phase begun inside
+// another would lose the outer one's start (on the GPU, reuse its events twice). Throws
+// std::logic_error naming both.
+inline void checkNotNested(bool open, const char* name, const char* openName) {
+  if (open)
+    throw std::logic_error(std::string("phase '") + name + "' begun inside phase '" + openName +
+                           "': phases do not nest");
+}
 
 class RecordingTimer : public PhaseTimer {
  public:

@@ -687,20 +687,22 @@ class SimulationCore final : public Simulation::Impl {
   // Over ranks: the halo as the particles are now. Refreshed in place when every rank can (and,
   // before a force pass, no rank's strategy would rebuild: Verlet lists between rebuilds keep
   // the halo's particles and places); else particles migrate and the halo is exchanged anew.
-  // Every rank calls it.
+  // Every rank calls it. Outside a force pass (a force gauge's sample, timed as SU-Gauges) it
+  // times no phase of its own: phases do not nest.
   void syncHalo(bool forcePass) {
+    PhaseTimer* phases = forcePass ? timer.get() : nullptr;
     bool exchange = particlesChanged_ || !ranks_->canRefresh() || (forcePass && strategy->rebuildDue(state_->view()));
     {
-      ScopedPhase ph(timer.get(), "MPI-Reduce", PhaseGroup::Other);
+      ScopedPhase ph(phases, "MPI-Reduce", PhaseGroup::Other);
       exchange = !comm_.all(!exchange);
     }
     if (exchange) {
-      ranks_->exchange(*state_, needs_, timer.get());
+      ranks_->exchange(*state_, needs_, phases);
       if (floating_) floating_->growParticles(uint32_t(state_->cur.pos.size()));
       parked_ = 0;  // dropped by the exchange
       particlesChanged_ = true;
     } else {
-      ranks_->refresh(*state_, timer.get(), forcePass);
+      ranks_->refresh(*state_, phases, forcePass);
     }
   }
 

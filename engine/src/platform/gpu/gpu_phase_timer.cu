@@ -19,10 +19,13 @@ class GpuTimer final : public RecordingTimer {
     for (cudaEvent_t e : pool_) cudaEventDestroy(e);
   }
   void begin(const char* name, PhaseGroup g) override {
+    checkNotNested(open_, name, current_.name);
+    open_ = true;
     current_ = {name, g, take(), nullptr};
     SPH_CUDA_CHECK(record(current_.start), "recording a phase-start event");
   }
   void end() override {
+    open_ = false;
     current_.stop = take();
     if (recording_) {
       // end() runs in ScopedPhase's destructor, also while an exception from the captured work
@@ -115,6 +118,7 @@ class GpuTimer final : public RecordingTimer {
     v.clear();
   }
   Pending current_{};
+  bool open_ = false;
   std::vector<Pending> pending_;
   bool recording_ = false;
   std::vector<Pending> recorded_;                  // phases of the step being recorded
