@@ -224,7 +224,7 @@ size_t RankExchange<T>::send(ParticleState<T>& s, const parallel::Sides& sides, 
     sentLowerCount_ = uint32_t(down);
     sentUpperCount_ = uint32_t(up);
   }
-  const parallel::Arrived got = swap(s, down, up, t);
+  const parallel::Arrived got = swap(s, down, up, records_.bytes, t);
   if (keepHalo) {
     fromLower_ = got.fromLower / records_.bytes;
     fromUpper_ = got.fromUpper / records_.bytes;
@@ -233,8 +233,9 @@ size_t RankExchange<T>::send(ParticleState<T>& s, const parallel::Sides& sides, 
 }
 
 template <typename T>
-parallel::Arrived RankExchange<T>::swap(ParticleState<T>& s, size_t down, size_t up, Clock::time_point& t) {
-  const size_t bytes = (down + up) * records_.bytes;
+parallel::Arrived RankExchange<T>::swap(ParticleState<T>& s, size_t down, size_t up, size_t recordBytes,
+                                        Clock::time_point& t) {
+  const size_t bytes = (down + up) * recordBytes;
   lap(t, totals_.arraySeconds);
   // Through the host unless the records go from device to device.
   const bool staged = gpu_ && !link_;
@@ -250,15 +251,15 @@ parallel::Arrived RankExchange<T>::swap(ParticleState<T>& s, size_t down, size_t
     reserveBytes(in_, s.cur.pos.device(), b, 0, "allocating the records of the particles that came from other ranks");
     return in_.data();
   };
-  const std::span<const uint8_t> toLower{out, down * records_.bytes},
-      toUpper{out + down * records_.bytes, up * records_.bytes};
+  const std::span<const uint8_t> toLower{out, down * recordBytes},
+      toUpper{out + down * recordBytes, up * recordBytes};
   const parallel::Arrived got = link_
                                     ? parallel::swapWithNeighbours(comm_, layout_.slab, toLower, toUpper, room, *link_)
                                     : parallel::swapWithNeighbours(comm_, layout_.slab, toLower, toUpper, room);
   lap(t, totals_.mpiSeconds);
-  if (got.fromLower % records_.bytes != 0 || got.fromUpper % records_.bytes != 0)
+  if (got.fromLower % recordBytes != 0 || got.fromUpper % recordBytes != 0)
     throw RunError(fmt::format("rank {}: {} bytes received are not whole records of {} bytes", comm_.rank(),
-                               got.total(), records_.bytes));
+                               got.total(), recordBytes));
   totals_.bytesSent += bytes;
   return got;
 }
@@ -405,27 +406,31 @@ void RankExchange<T>::refresh(ParticleState<T>& s, PhaseTimer* timer, bool force
   Clock::time_point t = Clock::now();
   const parallel::Sides sides = parallel::haloSides(comm_, layout_.slab, layout_.reach);
   const size_t down = sentLowerCount_, up = sentUpperCount_;
-  reserveBytes(out_, s.cur.pos.device(), (down + up) * records_.bytes, 0,
+  // Only what a neighbour reads travels: the copies keep their ids, and nothing advances them,
+  // so the integrators' previous values stay behind.
+  ReorderArrays<T> a = s.cur.reorderArrays();
+  a.velrhoPre = a.posPre = nullptr;
+  a.id = nullptr;
+  const RecordLayout L = recordLayoutOf(a, records_.axis);
+  reserveBytes(out_, s.cur.pos.device(), (down + up) * L.bytes, 0,
                "allocating the records of the particles that go to other ranks");
-  const ReorderArrays<T> a = s.cur.reorderArrays();
-  if (down > 0) ops_->packRecords(a, sentLower_.data(), uint32_t(down), records_, sides.lowerShift, out_.data());
+  if (down > 0) ops_->packRecords(a, sentLower_.data(), uint32_t(down), L, sides.lowerShift, out_.data());
   if (up > 0)
-    ops_->packRecords(a, sentUpper_.data(), uint32_t(up), records_, sides.upperShift,
-                      out_.data() + down * records_.bytes);
-  const parallel::Arrived got = swap(s, down, up, t);
-  if (got.fromLower != fromLower_ * records_.bytes || got.fromUpper != fromUpper_ * records_.bytes)
+    ops_->packRecords(a, sentUpper_.data(), uint32_t(up), L, sides.upperShift, out_.data() + down * L.bytes);
+  const parallel::Arrived got = swap(s, down, up, L.bytes, t);
+  if (got.fromLower != fromLower_ * L.bytes || got.fromUpper != fromUpper_ * L.bytes)
     throw RunError(fmt::format("rank {}: a halo refresh brought {} + {} records where the exchange brought {} + {}",
-                               comm_.rank(), got.fromLower / records_.bytes, got.fromUpper / records_.bytes, fromLower_,
+                               comm_.rank(), got.fromLower / L.bytes, got.fromUpper / L.bytes, fromLower_,
                                fromUpper_));
   const size_t count = fromLower_ + fromUpper_;
   if (count > 0) {
     if (gpu_ && !link_) {  // staged through the host; else they came where the particles live
-      reserveBytes(in_, Device::Gpu, count * records_.bytes, 0,
+      reserveBytes(in_, Device::Gpu, count * L.bytes, 0,
                    "allocating the records of the particles that came from other ranks");
-      in_.upload(received_.data(), count * records_.bytes, "writing the particles that came from other ranks");
+      in_.upload(received_.data(), count * L.bytes, "writing the particles that came from other ranks");
       lap(t, totals_.stagingSeconds);
     }
-    ops_->unpackRecords(in_.data(), uint32_t(count), records_, a, 0, haloSlots_.data(), true);
+    ops_->unpackRecords(in_.data(), uint32_t(count), L, a, 0, haloSlots_.data(), true);
     lap(t, totals_.arraySeconds);
   }
   if (!forcePass) return;

@@ -149,8 +149,9 @@ class RankExchange {
   // lists keep the packed particles.
   size_t send(ParticleState<T>& s, const parallel::Sides& sides, std::chrono::steady_clock::time_point& t,
               bool keepHalo = false);
-  // Swaps the `down` and `up` records packed in out_ with the neighbours.
-  parallel::Arrived swap(ParticleState<T>& s, size_t down, size_t up, std::chrono::steady_clock::time_point& t);
+  // Swaps the `down` and `up` records (of recordBytes each) packed in out_ with the neighbours.
+  parallel::Arrived swap(ParticleState<T>& s, size_t down, size_t up, size_t recordBytes,
+                         std::chrono::steady_clock::time_point& t);
   // The halo's index lists after a reorder of s (ParticleState::reordered).
   void follow(const uint32_t* perm, uint32_t n);
   // The `count` records that came at the last send(), in host memory.

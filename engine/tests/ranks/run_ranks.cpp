@@ -95,6 +95,9 @@ const RankCase kCases[] = {
     {"DamBreakVerletLists", "testcases/DamBreak.xml", 0.05, "verlet"},
     // 2D, periodic along the slab axis: the first and last ranks are neighbours across the seam.
     {"PoiseuillePeriodicAcrossRanks", "engine/tests/data/dualsphysics/Poiseuille_Def.xml", 0, "cell"},
+    // The same with Verlet lists: between rebuilds the halo across the seam is refreshed, shifted
+    // by the period as the exchange shifts it.
+    {"PoiseuillePeriodicVerletLists", "engine/tests/data/dualsphysics/Poiseuille_Def.xml", 0, "verlet"},
     // 2D, the symplectic integrator (two exchanges a step), mDBC walls (the halo reaches the ghost
     // nodes' fluid too).
     {"TiltedTankMdbcSymplectic", "engine/tests/data/MdbcTiltedTank2D_Def.xml", 0, "verlet"},
