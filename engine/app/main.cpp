@@ -99,8 +99,9 @@ slab of the domain along its longest axis (as `sph info --ranks N` shows) with t
 neighbours' particles within reach, on the GPU of its rank on the machine (several ranks may share
 one) or on CPU cores; the time step is the run's. Rank 0 writes the output, whole, as one rank
 would (gauges too); the others print nothing unless they fail. Each rank writes its checkpoint
-(OUT/checkpoint/checkpoint.bin is rank 0's), and --resume continues on as many ranks. Not yet over
-several ranks: floating bodies, inlets/outlets, wave absorption (such cases are refused).
+(OUT/checkpoint/checkpoint.bin is rank 0's), and --resume continues on as many ranks. Floating
+bodies, gauges, wave absorption and inlets/outlets combine their sums and new particles over the
+ranks; Verlet lists live between rebuilds, the halo refreshed in place (docs/usage.md).
 )";
 
 struct Args {
