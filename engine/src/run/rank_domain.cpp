@@ -364,15 +364,17 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   {
     ScopedPhase phase(timer, "MPI-Halo", PhaseGroup::Other);
     // The halo: copies of this rank's particles within reach of a boundary go to the rank beyond it.
-    const size_t copies = send(s, parallel::haloSides(comm_, slab, layout_.reach), t, true);
+    const size_t copies = send(s, parallel::haloSides(comm_, slab, layout_.reach), t, keepHalo_);
     ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, -HUGE_VAL, HUGE_VAL,
                     code::kRankSendBit);  // clears the marks
-    // The copies' places, which follow the reorders from here on (follow()).
-    std::vector<uint32_t> slots(copies);
-    for (size_t k = 0; k < copies; ++k) slots[k] = s.n + uint32_t(k);
-    reserveIndices(haloSlots_, s.cur.pos.device(), copies);
-    haloSlots_.upload(slots, "placing the halo's copies");
-    haloKept_ = true;
+    if (keepHalo_) {
+      // The copies' places, which follow the reorders from here on (follow()).
+      std::vector<uint32_t> slots(copies);
+      for (size_t k = 0; k < copies; ++k) slots[k] = s.n + uint32_t(k);
+      reserveIndices(haloSlots_, s.cur.pos.device(), copies);
+      haloSlots_.upload(slots, "placing the halo's copies");
+      haloKept_ = true;
+    }
     unpack(s, needs, copies, true, t);
     halo_ = uint32_t(copies);
     // The engine's order: boundaries (fixed and moving, own and halo) first.

@@ -112,6 +112,9 @@ class RankExchange {
   // forcePass: it comes before a force pass (counted, and timed for rebalancing), not before a
   // force gauge's sample.
   bool canRefresh() const { return haloKept_; }
+  // From the next exchange on, keep the halo's index lists for refresh() (a strategy that sorts
+  // at every pass never refreshes: its exchanges skip that work).
+  void keepHalo() { keepHalo_ = true; }
   void refresh(ParticleState<T>& s, PhaseTimer* timer = nullptr, bool forcePass = true);
 
   // Dynamic rebalancing: at the first exchange after every `passes` force passes (exchanges and
@@ -183,7 +186,7 @@ class RankExchange {
   // The halo of the last exchange, for refresh(): the particles this rank sent to the lower and
   // the upper rank, in the order sent, and where the copies it received (the lower rank's, then
   // the upper's) lie now; they follow every reorder (follow()). inverse_: follow()'s scratch.
-  bool haloKept_ = false;
+  bool keepHalo_ = false, haloKept_ = false;
   DeviceArray<uint32_t> sentLower_, sentUpper_, haloSlots_, inverse_;
   uint32_t sentLowerCount_ = 0, sentUpperCount_ = 0;
   size_t fromLower_ = 0, fromUpper_ = 0;  // records

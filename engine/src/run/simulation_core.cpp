@@ -691,7 +691,12 @@ class SimulationCore final : public Simulation::Impl {
   // times no phase of its own: phases do not nest.
   void syncHalo(bool forcePass) {
     PhaseTimer* phases = forcePass ? timer.get() : nullptr;
-    bool exchange = particlesChanged_ || !ranks_->canRefresh() || (forcePass && strategy->rebuildDue(state_->view()));
+    bool exchange = particlesChanged_;
+    if (forcePass && !exchange) {
+      exchange = strategy->rebuildDue(state_->view());
+      if (!exchange) ranks_->keepHalo();  // the strategy keeps what it built: refreshes will do
+    }
+    exchange = exchange || !ranks_->canRefresh();
     {
       ScopedPhase ph(phases, "MPI-Reduce", PhaseGroup::Other);
       exchange = !comm_.all(!exchange);
