@@ -102,7 +102,7 @@ SPH_HD inline void applyInOutAction(uint32_t i, InOutAction action, uint32_t zon
     case InOutAction::ToFluid:
       a.code[i] = code::fromInOut(c);
       break;
-    case InOutAction::ToFluidSpawn:  // keeps its zone bits for spawn(), which clears them
+    case InOutAction::ToFluidSpawn:  // keeps its zone bits for takeSpawners(), which clears them
       a.code[i] = (c & ~code::kInOutBit) | code::kInOutSpawnBit;
       break;
     case InOutAction::ToBuffer:
