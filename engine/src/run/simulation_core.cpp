@@ -1024,6 +1024,9 @@ class SimulationCore final : public Simulation::Impl {
       std::sort(newParticles_.begin(), newParticles_.end(),
                 [](const InOutNewParticle& a, const InOutNewParticle& b) { return a.id < b.id; });
       createInOutParticles(params);
+      // Advanced refilling (refilling 2), every refillingrate steps as DualSPHysics'
+      // ComputeStepFilling: a new particle behind the deepest one near each point of a column
+      // with room (InOutZones::refillPlan), from the deepest reach of every rank.
       if (inOut_->refillPointCount() > 0 && inOut_->refillDue(stepCount - 1)) {
         inOutOps_->refillReach(inOutArrays(), params, inOut_->refillPoints(), inOut_->refillPointCount(), p.dp,
                                inOut_->refillReach());
@@ -1038,9 +1041,7 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   // The new buffer particles of newParticles_ (those of every rank, in the order every rank
-  // sees), numbered from idNext_ on; each rank creates those in its slab. Advanced refilling
-  // (refilling 2) gives a new particle behind the deepest one near each point of a column with
-  // room (InOutZones::refillPlan), as DualSPHysics' ComputeStepFilling.
+  // sees), numbered from idNext_ on; each rank creates those in its slab.
   void createInOutParticles(const InOutParams& params) {
     const uint32_t created = uint32_t(newParticles_.size());
     for (uint32_t k = 0; k < created; ++k) newParticles_[k].id = idNext_ + k;
