@@ -271,6 +271,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
                      const ForceOutputs<T>& out) const {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, kChunk)
     for (int64_t a = 0; a < int64_t(p.n); ++a) {
+      if (out.part != ForcePart::All && !sumsIn(out.part, p.code[a])) continue;
       // The parts of the list as the GPU's lanes take them, added in the same order.
       writeForces(uint32_t(a), addParts<P>([&](uint32_t q) {
                     return partForces<V::K, V::Periodic, V::Coded, V::Shift, V::Sps, P>(

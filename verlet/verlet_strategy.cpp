@@ -7,6 +7,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -343,6 +344,20 @@ void VerletStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<
   // other pass on, full lists.
   const bool plain = neighbours::pairOncePass(c, out, p.tangent != nullptr);
   if (!plain) pairsOnce_ = false;
+  // A split pass (ForcePart) takes its interior over the lists in hand. Without them (a build
+  // pending, the fallback, half lists in a pass that needs full ones) the Border call computes
+  // the whole pass, as one call would.
+  if (out.part != ForcePart::All) {
+    if (out.part == ForcePart::Interior) {
+      interiorDone_ = built_ && !pendingBuild_ && !fallback_ && !(listsOnce_ && !plain);
+      if (!interiorDone_) return;
+    } else if (!std::exchange(interiorDone_, false)) {
+      ForceOutputs<T> whole = out;
+      whole.part = ForcePart::All;
+      interactT(p, c, whole);
+      return;
+    }
+  }
   buildPendingT(p);
   rememberView(p);
   cell::requireSamePeriodicBox(c.periodic, cell_.grid(), "verlet");

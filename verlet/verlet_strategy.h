@@ -128,6 +128,7 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   cell::CellSearch cell_;     // the rebuild sort and tables (cells of Rc/2), and the fallback
   double lastDt_ = 0, dh_ = 0, rc_ = 0;
   bool built_ = false, pendingBuild_ = false, fallback_ = false, warned_ = false;
+  bool interiorDone_ = false;  // the Interior call of a split pass used the lists (interactT)
   bool checkQueued_ = false;   // endStep() queued the displacement check of these particles
   bool decided_ = false, decidedRebuild_ = false;  // rebuildDue()'s answer for the next prepare()
   bool corrects_ = false;      // correctBoundaries() is called (mDBC runs)

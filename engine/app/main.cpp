@@ -81,6 +81,9 @@ run options (default in brackets):
                         through page-locked host memory and MPI (host), or from GPU to GPU by
                         NCCL (nccl: libnccl.so.2 on the library path or named by
                         SPH_NCCL_LIBRARY; one rank a GPU)                 [host]
+  --rank-overlap on|off  several ranks, Verlet lists between rebuilds: the particles out of
+                        the halo's reach interact while the halo's refresh travels (on), or
+                        after it (off)                                        [on]
   --rank-rebalance F|off  several ranks: every 50 force passes the slabs move by whole layers
                         towards an even cost when the busiest rank's force passes took more
                         than F (a fraction) over the mean; off: they keep their first bounds [0.1]
@@ -208,6 +211,10 @@ bool parseRunOption(Args& a, const std::string& o, const std::function<std::stri
     const std::string how = value(o);
     if (how != "host" && how != "nccl") usageError(fmt::format("--rank-exchange must be host or nccl, not '{}'", how));
     a.run.rankLink = how == "nccl" ? sph::RunOptions::RankLink::Nccl : sph::RunOptions::RankLink::Host;
+  } else if (o == "--rank-overlap") {
+    const std::string how = value(o);
+    if (how != "on" && how != "off") usageError(fmt::format("--rank-overlap must be on or off, not '{}'", how));
+    a.run.rankOverlap = how == "on";
   } else if (o == "--rank-rebalance") {
     const std::string text = value(o);
     if (text == "off") {

@@ -80,8 +80,13 @@ void CellSearch::interact(const ParticleView<T>& p, const PhysicsConstants<T>& c
     throw RunError(fmt::format("cell neighbour search: the physics' support {:g} exceeds the grid's {:g}",
                                double(c.support), ctx_.support));
   requireSamePeriodicBox(c.periodic, grid_, "cell");
+  // A pass split around a halo's refresh (ForcePart) is computed whole at its Border call: the
+  // search sorts before every pass, so its passes wait for the halo anyway.
+  if (out.part == ForcePart::Interior) return;
+  ForceOutputs<T> whole = out;
+  whole.part = ForcePart::All;
   ScopedPhase phase(ctx_.timer, "CF-Forces", PhaseGroup::Interaction);
-  backend_->interact(p, c, out);
+  backend_->interact(p, c, whole);
 }
 
 // Also the Verlet plugin's, on the tables of its last rebuild (cells of the list radius): every

@@ -82,7 +82,9 @@ class PairOnceCpu {
 
   // The pass over particles p (walls first, then fluid) on `threads` threads: pairs(a, pair)
   // calls pair(j) for every j that fluid particle a owns (its walls, and fluid j > a) among its
-  // candidates; pairs beyond the support are skipped here. Writes every particle's outputs.
+  // candidates; pairs beyond the support are skipped here. Writes every particle's outputs. A
+  // split pass (out.part, particle_view.h) clears them at Interior and takes the pairs of the
+  // owners of each part in its call; the diffusion joins at Border.
   template <KernelKind K, bool Periodic, typename Pairs>
   void run(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out, int threads,
            Pairs&& pairs) {
@@ -97,6 +99,7 @@ class PairOnceCpu {
     fluidSpill_.resize(size_t(parts));
     wallSpill_.resize(size_t(parts));
     T* ddt = split ? ddt_.data() : nullptr;
+    const bool first = out.part != ForcePart::Border, last = out.part != ForcePart::Interior;
     uint32_t* ddtOff = ddtOff_.data();
 #pragma omp parallel num_threads(threads)
     {
@@ -106,11 +109,13 @@ class PairOnceCpu {
         const uint32_t end = nBound + uint32_t(uint64_t(nFluid) * uint32_t(q + 1) / uint32_t(parts));
         SpillWindow<FluidTerms>& fluidSpill = fluidSpill_[size_t(q)];
         SpillWindow<T>& wallSpill = wallSpill_[size_t(q)];
+        if (first)
+          for (uint32_t a = begin; a < end; ++a) {
+            out.ace[a] = Real4<T>{};
+            if (split) ddt[a] = T(0);
+          }
         for (uint32_t a = begin; a < end; ++a) {
-          out.ace[a] = Real4<T>{};
-          if (split) ddt[a] = T(0);
-        }
-        for (uint32_t a = begin; a < end; ++a) {
+          if (out.part != ForcePart::All && !sumsIn(out.part, p.code[a])) continue;
           const Real4<T> posA = p.pos[a], velA = p.velrho[a];
           PairAccum<T> acc;
           // The pair physics, apart from the distance test below: most candidates of the cell
@@ -152,6 +157,10 @@ class PairOnceCpu {
           T arho = 0, w;
           for (int q = 0; q < parts; ++q)
             if (wallSpill_[size_t(q)].take(j, w)) arho += w;
+          if (!first) {
+            out.ace[j].w += arho;
+            continue;
+          }
           out.ace[j] = Real4<T>{T(0), T(0), T(0), arho};
           out.viscdt[j] = T(0);
           if (out.contacts) out.contacts[j] = 0;
@@ -160,7 +169,7 @@ class PairOnceCpu {
         FluidTerms s;
         for (int q = 0; q < parts; ++q)
           if (fluidSpill_[size_t(q)].take(j, s)) add(out.ace[j], ddt, j, s.ax, s.ay, s.az, s.arho, s.ddt);
-        if (split && !PairAccum<T>::ddtSwitchedOff(ddtOff[j])) out.ace[j].w += ddt[j];
+        if (last && split && !PairAccum<T>::ddtSwitchedOff(ddtOff[j])) out.ace[j].w += ddt[j];
       }
     }
   }

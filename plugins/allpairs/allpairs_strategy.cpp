@@ -22,11 +22,15 @@ void AllPairsStrategy::check(uint32_t n, uint32_t nBound, const char* what) cons
 template <typename T>
 void AllPairsStrategy::interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
   check(p.n, p.nBound, "interact()");
+  // A split pass (ForcePart) is computed whole at its Border call, once the halo is in place.
+  if (out.part == ForcePart::Interior) return;
+  ForceOutputs<T> whole = out;
+  whole.part = ForcePart::All;
   ScopedPhase phase(ctx_.timer, "CF-Forces", PhaseGroup::Interaction);
   if (ctx_.device == Device::Gpu)
-    allPairsInteractGpu(p, c, out);
+    allPairsInteractGpu(p, c, whole);
   else
-    allPairsInteractCpu(p, c, out, ctx_.threads);
+    allPairsInteractCpu(p, c, whole, ctx_.threads);
   lastN_ = p.n;
   lastNBound_ = p.nBound;
 }

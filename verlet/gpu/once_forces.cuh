@@ -25,16 +25,24 @@ using neighbours::gpu::PairOnceOutputs;
 inline constexpr uint32_t kOnceFewerLanes = 4;
 inline constexpr uint32_t kOnceFewerLanesFrom = 600000;
 
+// Whether fluid particle a (< n) takes its pairs in this call (ForcePart, particle_view.h): its
+// pairs with particles of either part go with the part of a, the owner, whose sums they are.
+__device__ SPH_FORCEINLINE bool ownsPairsHere(uint32_t a, uint32_t n, const uint32_t* code, ForcePart pass) {
+  return a < n && (pass == ForcePart::All || sumsIn(pass, loadReadOnly(code + a)));
+}
+
 template <KernelKind K, bool Periodic, uint32_t Lanes>
 __global__ void __launch_bounds__(kForceBlock)
     onceForcesKernel(ListsView lists, const Real4<float>* __restrict__ pos, const Real4<float>* __restrict__ velrho,
-                     uint32_t n, uint32_t nBound, PhysicsConstants<float> c, PairOnceOutputs out) {
+                     const uint32_t* __restrict__ code, uint32_t n, uint32_t nBound, PhysicsConstants<float> c,
+                     PairOnceOutputs out, ForcePart pass) {
   // Fluid particles only: walls have no list (launchOnce clears their outputs).
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = nBound + t / Lanes, part = t % Lanes;
-  const bool fluid = a < n;
+  const bool owns = ownsPairsHere(a, n, code, pass);
+  if (__all_sync(0xffffffffu, !owns)) return;
   PairAccum<float> acc;
-  if (fluid) {
+  if (owns) {
     const Real4<float> posA = loadReadOnly(pos + a), velA = loadReadOnly(velrho + a);
     const uint32_t len = loadReadOnly(lists.length + a);
     const uint32_t* e = lists.entries + regionStart(lists.regionEnd, a / kWarp) + (a % kWarp);
@@ -46,7 +54,7 @@ __global__ void __launch_bounds__(kForceBlock)
     }
   }
   sumLanes<Lanes, false>(acc);
-  if (!fluid || part != 0) return;
+  if (!owns || part != 0) return;
   neighbours::gpu::finishPairsOnce(a, acc, out);
 }
 
@@ -57,22 +65,24 @@ __global__ void __launch_bounds__(kForceBlock)
 template <KernelKind K, bool Periodic, uint32_t Lanes>
 __global__ void __launch_bounds__(kForceBlock)
     clusterOnceForcesKernel(ClusterLists lists, const Real4<float>* __restrict__ pos,
-                            const Real4<float>* __restrict__ velrho, uint32_t first, uint32_t n, uint32_t nBound,
-                            PhysicsConstants<float> c, PairOnceOutputs out) {
+                            const Real4<float>* __restrict__ velrho, const uint32_t* __restrict__ code, uint32_t first,
+                            uint32_t n, uint32_t nBound, PhysicsConstants<float> c, PairOnceOutputs out,
+                            ForcePart pass) {
   __shared__ uint32_t stage[kForceBlock / Lanes][kClusterStage<Lanes>];
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = first + t / Lanes, part = t % Lanes;
-  const bool fluid = a >= nBound && a < n;
+  const bool owns = a >= nBound && ownsPairsHere(a, n, code, pass);
+  if (__all_sync(0xffffffffu, !owns)) return;
   const uint32_t self = a < n ? a : n - 1;
   const Real4<float> posA = loadReadOnly(pos + self), velA = loadReadOnly(velrho + self);
   PairAccum<float> acc;
-  stagedClusterMembers<Lanes>(lists, self, part, fluid, stage[threadIdx.x / Lanes], [&](uint32_t j) {
+  stagedClusterMembers<Lanes>(lists, self, part, owns, stage[threadIdx.x / Lanes], [&](uint32_t j) {
     const Real4<float> posB = loadReadOnly(pos + j);
     if (distance2<Periodic>(posA, posB, c.periodic) >= c.support2) return;
     neighbours::gpu::pairOnce<K, Periodic>(posA, velA, j, posB, loadReadOnly(velrho + j), nBound, c, acc, out);
   });
   sumLanes<Lanes, false>(acc);
-  if (!fluid || part != 0) return;
+  if (!owns || part != 0) return;
   neighbours::gpu::finishPairsOnce(a, acc, out);
 }
 

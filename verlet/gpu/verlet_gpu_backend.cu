@@ -553,8 +553,10 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
     if (p.n == 0) return;
     const bool split = wallsCanSwitchOffDiffusion(c);
     const PairOnceOutputs once{out.ace, out.viscdt, out.contacts, split ? onceDdt_.data() : nullptr, onceFlags_.data()};
-    // Without fluid particles nothing is launched and the cleared outputs stand.
-    neighbours::gpu::clearPairOnceOutputs(once, p.n, p.nBound);
+    // Without fluid particles nothing is launched and the cleared outputs stand. A split pass
+    // clears at its first part and adds the diffusion at its last (ForcePart).
+    const bool first = out.part != ForcePart::Border, last = out.part != ForcePart::Interior;
+    if (first) neighbours::gpu::clearPairOnceOutputs(once, p.n, p.nBound);
     if (layout_ == ListLayout::Clusters) {
       // From the cluster of the first fluid particle; a plain pass (checked above): no coded variant.
       auto clustered = [&](auto lanes) {
@@ -563,15 +565,15 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
           using V = decltype(v);
           return &clusterOnceForcesKernel<V::K, V::Periodic, Lanes::value>;
         });
-        const uint32_t first = p.nBound / kClusterSize * kClusterSize;
-        SPH_LAUNCH("computing forces once a pair from half cluster lists (CF-Forces)", size_t(p.n - first) * lanes(),
-                   kForceBlock, 0, kernel, clusters(), p.pos, p.velrho, first, p.n, p.nBound, c, once);
+        const uint32_t from = p.nBound / kClusterSize * kClusterSize;
+        SPH_LAUNCH("computing forces once a pair from half cluster lists (CF-Forces)", size_t(p.n - from) * lanes(),
+                   kForceBlock, 0, kernel, clusters(), p.pos, p.velrho, p.code, from, p.n, p.nBound, c, once, out.part);
       };
       if (p.n - p.nBound >= kOnceFewerLanesFrom)
         clustered(std::integral_constant<uint32_t, kOnceFewerLanes>{});
       else
         clustered(std::integral_constant<uint32_t, kClusterLanes>{});
-      neighbours::gpu::addPairOnceDiffusion(once, p.n, p.nBound);
+      if (last) neighbours::gpu::addPairOnceDiffusion(once, p.n, p.nBound);
       return;
     }
     auto each = [&](auto lanes) {
@@ -581,13 +583,13 @@ class VerletGpuBackend final : public VerletBackendFor<VerletGpuBackend> {
         return &onceForcesKernel<V::K, V::Periodic, Lanes::value>;  // never a coded variant here (checked above)
       });
       SPH_LAUNCH("computing forces once a pair from half lists (CF-Forces)", (p.n - p.nBound) * lanes(), kForceBlock, 0,
-                 kernel, indexLists(), p.pos, p.velrho, p.n, p.nBound, c, once);
+                 kernel, indexLists(), p.pos, p.velrho, p.code, p.n, p.nBound, c, once, out.part);
     };
     if (p.n - p.nBound >= kOnceFewerLanesFrom)
       each(std::integral_constant<uint32_t, kOnceFewerLanes>{});
     else
       withLanes<kLanes2D, kLanes3D>(lanes_, each);
-    neighbours::gpu::addPairOnceDiffusion(once, p.n, p.nBound);
+    if (last) neighbours::gpu::addPairOnceDiffusion(once, p.n, p.nBound);
   }
 
   template <typename T>

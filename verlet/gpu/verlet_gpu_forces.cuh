@@ -51,6 +51,14 @@ __device__ SPH_FORCEINLINE void sumLanes(PairAccum<T, Shift, Sps>& acc) {
   }
 }
 
+// Whether the lanes of particle a compute its sums in this call (ForcePart, particle_view.h):
+// a < n, and at the right part of a split pass. A warp with none returns at once: the staging
+// of the members syncs the warp, never the block.
+template <typename T>
+__device__ SPH_FORCEINLINE bool sumsHere(uint32_t a, uint32_t n, const uint32_t* code, const ForceOutputs<T>& out) {
+  return a < n && (out.part == ForcePart::All || sumsIn(out.part, loadReadOnly(code + a)));
+}
+
 // Coded (with Periodic) is the variant for runs with floating bodies or mDBC2 walls; Shift and Sps
 // (with Coded) for the passes that sum the shifting terms and those of the SPS model
 // (verlet_particle_ops.h). Each lane sums its part of the list (index lists); the Lanes lanes of a particle add their sums up by shuffles and the first writes them.
@@ -62,16 +70,19 @@ __global__ void __launch_bounds__(kForceBlock)
                      ForceOutputs<T> out) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = t / Lanes, part = t % Lanes;
+  const bool active = sumsHere(a, n, code, out);
+  if (__all_sync(0xffffffffu, !active)) return;
   PairAccum<T, Shift, Sps> acc;
-  if (a < n)
+  if (active)
     acc = partForces<K, Periodic, Coded, Shift, Sps, Lanes>(lists, a, part, pos, velrho, code, tau, tangent, nBound, c);
   sumLanes<Lanes, Coded>(acc);
-  if (a >= n || part != 0) return;
+  if (!active || part != 0) return;
   writeForces(a, acc, out);
 }
 
 // The same over bitmask lists, the members staged in shared memory (staged_members.cuh). Lanes
-// past n walk particle n - 1's rows and take no member: the stage's flushes need every lane.
+// past n, or of a particle of the other part, walk particle n - 1's or their particle's rows and
+// take no member: the stage's flushes need every lane.
 template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t Lanes, typename R>
 __global__ void __launch_bounds__(kForceBlock)
     maskForcesKernel(MaskLists<R> m, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
@@ -81,8 +92,9 @@ __global__ void __launch_bounds__(kForceBlock)
   __shared__ uint32_t stage[kForceBlock / kWarp][kMaskStage][kWarp];
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = t / Lanes, part = t % Lanes;
-  const bool active = a < n;
-  const uint32_t self = active ? a : n - 1;
+  const bool active = sumsHere(a, n, code, out);
+  if (__all_sync(0xffffffffu, !active)) return;
+  const uint32_t self = a < n ? a : n - 1;
   const Real4<R> builtA = loadReadOnly(m.built + self);
   PairAccum<T, Shift, Sps> acc = forcesOver<K, Periodic, Coded, Shift, Sps>(
       self, pos, velrho, code, tau, tangent, nBound, c, [&](auto&& pair) {
@@ -94,7 +106,8 @@ __global__ void __launch_bounds__(kForceBlock)
 }
 
 // The same over cluster lists, the members staged in shared memory by rank
-// (staged_clusters.cuh). Lanes past n read particle n - 1's cluster and take no member.
+// (staged_clusters.cuh). Lanes past n, or of a particle of the other part, read particle n - 1's
+// or their particle's cluster and take no member.
 template <typename T, KernelKind K, bool Periodic, bool Coded, bool Shift, bool Sps, uint32_t Lanes>
 __global__ void __launch_bounds__(kForceBlock)
     clusterForcesKernel(ClusterLists lists, const Real4<T>* __restrict__ pos, const Real4<T>* __restrict__ velrho,
@@ -104,8 +117,9 @@ __global__ void __launch_bounds__(kForceBlock)
   __shared__ uint32_t stage[kForceBlock / Lanes][kClusterStage<Lanes>];
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = t / Lanes, part = t % Lanes;
-  const bool active = a < n;
-  const uint32_t self = active ? a : n - 1;
+  const bool active = sumsHere(a, n, code, out);
+  if (__all_sync(0xffffffffu, !active)) return;
+  const uint32_t self = a < n ? a : n - 1;
   PairAccum<T, Shift, Sps> acc = forcesOver<K, Periodic, Coded, Shift, Sps>(
       self, pos, velrho, code, tau, tangent, nBound, c, [&](auto&& pair) {
         stagedClusterMembers<Lanes>(lists, self, part, active, stage[threadIdx.x / Lanes], pair);

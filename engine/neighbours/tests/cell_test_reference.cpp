@@ -54,15 +54,15 @@ std::vector<std::string> pairSetMismatches(const HostParticles<T>& p, const std:
   return out;
 }
 
-ForceCase makeForceCase(int dim, uint32_t seed) {
+ForceCase makeForceCase(int dim, uint32_t seed, int extraColumns) {
   ForceCase fc;
   fc.dp = 0.02;
   fc.h = std::sqrt(double(dim)) * fc.dp;  // coefh = 1: h = coefh sqrt(dim dp^2)
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   const double dp = fc.dp;
-  const int nFloor = dim == 3 ? 12 : 30, nyFloor = dim == 3 ? 12 : 1;
-  const int nxFluid = dim == 3 ? 8 : 20, nyFluid = dim == 3 ? 8 : 1, nzFluid = dim == 3 ? 6 : 14;
+  const int nFloor = (dim == 3 ? 12 : 30) + extraColumns, nyFloor = dim == 3 ? 12 : 1;
+  const int nxFluid = (dim == 3 ? 8 : 20) + extraColumns, nyFluid = dim == 3 ? 8 : 1, nzFluid = dim == 3 ? 6 : 14;
   auto& p = fc.particles;
   for (int z = 0; z < 2; ++z)
     for (int y = 0; y < nyFloor; ++y)

@@ -188,7 +188,8 @@ struct ForceCase {
   HostParticles<double> particles;
   double dp = 0, h = 0;
 };
-ForceCase makeForceCase(int dim, uint32_t seed);
+// extraColumns: the floor and the fluid that many particles longer along x.
+ForceCase makeForceCase(int dim, uint32_t seed, int extraColumns = 0);
 // The same kind of case filling a periodic domain: a floor of two boundary layers and a
 // jittered fluid lattice that continue across the periodic axes of `mask` (x and y, or z too),
 // wrapped into the period. `domain` receives the domain (period n dp on periodic axes).

@@ -237,7 +237,56 @@ constexpr size_t kPiece = size_t(1) << 30;
 size_t pieces(size_t bytes) { return (bytes + kPiece - 1) / kPiece; }
 }  // namespace
 
-void Communicator::transfer(std::span<const Send> sends, std::span<const Receive> receives) const {
+#if defined(SPH_HAVE_MPI)
+// Posted messages: their requests, and what each receive expects (sends expect nothing).
+class MpiPending final : public PendingTransfer {
+ public:
+  ~MpiPending() override {
+    if (requests_.empty()) return;
+    // Unwound past wait(): the buffers must outlive the messages. Errors are not thrown here.
+    MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  }
+  // Piece k of a message carries tag + kTags k; every rank knows a message's size, so both sides
+  // cut it alike.
+  template <typename Start>
+  void post(Start&& start, uint8_t* data, size_t bytes, int peer, int tag, bool receive) {
+    if (peer < 0) return;
+    for (size_t k = 0; k < pieces(bytes); ++k) {
+      const size_t size = std::min(kPiece, bytes - k * kPiece);
+      if (size_t(tag) + MessageTransport::kTags * k > size_t(std::numeric_limits<int16_t>::max()))
+        throw RunError(fmt::format("MPI: a message of {} bytes is too large", bytes));
+      requests_.emplace_back();
+      expected_.push_back(receive ? int64_t(size) : -1);
+      peers_.push_back(peer);
+      check(start(data + k * kPiece, int(size), peer, tag + MessageTransport::kTags * int(k), &requests_.back()),
+            "posting a message");
+    }
+  }
+  void wait() override {
+    std::vector<MPI_Status> statuses(requests_.size());
+    const int n = int(requests_.size());
+    const int code = MPI_Waitall(n, requests_.data(), statuses.data());
+    requests_.clear();
+    check(code, "exchanging messages");
+    for (size_t i = 0; i < statuses.size(); ++i) {
+      if (expected_[i] < 0) continue;
+      int got = 0;
+      check(MPI_Get_count(&statuses[i], MPI_BYTE, &got), "counting a message's bytes");
+      if (got != expected_[i])
+        throw RunError(fmt::format("MPI: a message of {} bytes from rank {} where {} were expected", got, peers_[i],
+                                   expected_[i]));
+    }
+  }
+
+ private:
+  std::vector<MPI_Request> requests_;
+  std::vector<int64_t> expected_;
+  std::vector<int> peers_;
+};
+#endif
+
+std::unique_ptr<PendingTransfer> Communicator::start(std::span<const Send> sends,
+                                                     std::span<const Receive> receives) const {
   auto checkPeer = [this](int peer, int tag) {
     if (peer >= size_ || tag < 0 || tag >= kTags)
       throw RunError(fmt::format("MPI: a message with rank {} (tag {}) among {} ranks", peer, tag, size_));
@@ -246,30 +295,16 @@ void Communicator::transfer(std::span<const Send> sends, std::span<const Receive
   for (const Receive& m : receives) checkPeer(m.from, m.tag);
 #if defined(SPH_HAVE_MPI)
   if (mpi_) {
-    // Piece k of a message carries tag + kTags k; every rank knows a message's size, so both
-    // sides cut it alike.
-    std::vector<MPI_Request> requests;
-    auto post = [&](auto&& start, uint8_t* data, size_t bytes, int peer, int tag) {
-      if (peer < 0) return;
-      for (size_t k = 0; k < pieces(bytes); ++k) {
-        const size_t size = std::min(kPiece, bytes - k * kPiece);
-        if (size_t(tag) + kTags * k > size_t(std::numeric_limits<int16_t>::max()))
-          throw RunError(fmt::format("MPI: a message of {} bytes is too large", bytes));
-        requests.emplace_back();
-        check(start(data + k * kPiece, int(size), peer, tag + kTags * int(k), &requests.back()), "posting a message");
-      }
-    };
-    requests.reserve(16);
+    auto pending = std::make_unique<MpiPending>();
     for (const Receive& m : receives)
-      post([](void* d, int n, int p, int t,
-              MPI_Request* r) { return MPI_Irecv(d, n, MPI_BYTE, p, t, MPI_COMM_WORLD, r); },
-           static_cast<uint8_t*>(m.data), m.bytes, m.from, m.tag);
+      pending->post([](void* d, int n, int p, int t,
+                       MPI_Request* r) { return MPI_Irecv(d, n, MPI_BYTE, p, t, MPI_COMM_WORLD, r); },
+                    static_cast<uint8_t*>(m.data), m.bytes, m.from, m.tag, true);
     for (const Send& m : sends)
-      post([](void* d, int n, int p, int t,
-              MPI_Request* r) { return MPI_Isend(d, n, MPI_BYTE, p, t, MPI_COMM_WORLD, r); },
-           static_cast<uint8_t*>(const_cast<void*>(m.data)), m.bytes, m.to, m.tag);
-    check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "exchanging messages");
-    return;
+      pending->post([](void* d, int n, int p, int t,
+                       MPI_Request* r) { return MPI_Isend(d, n, MPI_BYTE, p, t, MPI_COMM_WORLD, r); },
+                    static_cast<uint8_t*>(const_cast<void*>(m.data)), m.bytes, m.to, m.tag, false);
+    return pending;
   }
 #endif
   // One rank: a receive from itself takes its own send of the same tag.
@@ -282,6 +317,11 @@ void Communicator::transfer(std::span<const Send> sends, std::span<const Receive
       throw RunError(fmt::format("a receive of {} bytes (tag {}) that no send of this rank matches", m.bytes, m.tag));
     std::memcpy(m.data, s->data, m.bytes);
   }
+  return std::make_unique<DoneTransfer>();
+}
+
+void Communicator::transfer(std::span<const Send> sends, std::span<const Receive> receives) const {
+  start(sends, receives)->wait();
 }
 
 void Communicator::barrier() const {

@@ -79,7 +79,9 @@ class Communicator final : public MessageTransport {
   std::vector<uint8_t> gatherBytesTo(int root, const std::vector<uint8_t>& v) const;
   // Point-to-point messages between host buffers (message_transport.h), of any size (MPI counts
   // are ints: larger messages go in pieces).
+  // A receive must get exactly the bytes it names: one of another size throws RunError.
   void transfer(std::span<const Send> sends, std::span<const Receive> receives) const override;
+  std::unique_ptr<PendingTransfer> start(std::span<const Send> sends, std::span<const Receive> receives) const override;
   void barrier() const;
   // Whether every rank says true.
   bool all(bool v) const;

@@ -42,12 +42,18 @@ Sides migrationSides(const Communicator& c, const Slab& s) { return sidesWithin(
 
 Sides haloSides(const Communicator& c, const Slab& s, double reach) { return sidesWithin(c, s, reach); }
 
+namespace {
+void checkNeighbours(const Communicator& c, int lower, int upper, size_t toLower, size_t toUpper) {
+  if (lower < 0 && toLower > 0) throw RunError(fmt::format("rank {}: bytes for a rank below the first", c.rank()));
+  if (upper < 0 && toUpper > 0) throw RunError(fmt::format("rank {}: bytes for a rank above the last", c.rank()));
+}
+}  // namespace
+
 Arrived swapWithNeighbours(const Communicator& c, const Slab& s, std::span<const uint8_t> toLower,
                            std::span<const uint8_t> toUpper, const std::function<uint8_t*(size_t)>& room,
                            const MessageTransport& bytes) {
   const int lower = lowerRank(c, s), upper = upperRank(c, s);
-  if (lower < 0 && !toLower.empty()) throw RunError(fmt::format("rank {}: bytes for a rank below the first", c.rank()));
-  if (upper < 0 && !toUpper.empty()) throw RunError(fmt::format("rank {}: bytes for a rank above the last", c.rank()));
+  checkNeighbours(c, lower, upper, toLower.size(), toUpper.size());
   const uint64_t sizes[2] = {toLower.size(), toUpper.size()};
   uint64_t incoming[2] = {0, 0};  // from the lower rank, from the upper one
   const std::array<Send, 2> sizeSends{
@@ -63,6 +69,20 @@ Arrived swapWithNeighbours(const Communicator& c, const Slab& s, std::span<const
       {{into, a.fromLower, lower, kUp}, {into + a.fromLower, a.fromUpper, upper, kDown}}};
   bytes.transfer(sends, receives);
   return a;
+}
+
+std::unique_ptr<PendingTransfer> startSwapWithNeighbours(const Communicator& c, const Slab& s,
+                                                         std::span<const uint8_t> toLower,
+                                                         std::span<const uint8_t> toUpper, std::span<uint8_t> fromLower,
+                                                         std::span<uint8_t> fromUpper, const MessageTransport& bytes) {
+  const int lower = lowerRank(c, s), upper = upperRank(c, s);
+  checkNeighbours(c, lower, upper, toLower.size(), toUpper.size());
+  checkNeighbours(c, lower, upper, fromLower.size(), fromUpper.size());
+  const std::array<Send, 2> sends{
+      {{toLower.data(), toLower.size(), lower, kDown}, {toUpper.data(), toUpper.size(), upper, kUp}}};
+  const std::array<Receive, 2> receives{
+      {{fromLower.data(), fromLower.size(), lower, kUp}, {fromUpper.data(), fromUpper.size(), upper, kDown}}};
+  return bytes.start(sends, receives);
 }
 
 void checkArrivals(const Communicator& c, const Slab& s, const uint8_t* records, size_t count, size_t recordSize) {

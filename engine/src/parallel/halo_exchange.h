@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 
 #include "parallel/communicator.h"
@@ -68,6 +69,15 @@ inline Arrived swapWithNeighbours(const Communicator& c, const Slab& s, std::spa
                                   std::span<const uint8_t> toUpper, const std::function<uint8_t*(size_t)>& room) {
   return swapWithNeighbours(c, s, toLower, toUpper, room, c);
 }
+
+// swapWithNeighbours for messages whose sizes both sides know beforehand (a halo's refresh):
+// the bytes go without their sizes first, and it returns once they are posted
+// (MessageTransport::start), what comes from the lower and the upper rank going to `fromLower`
+// and `fromUpper`, of exactly their sizes.
+std::unique_ptr<PendingTransfer> startSwapWithNeighbours(const Communicator& c, const Slab& s,
+                                                         std::span<const uint8_t> toLower,
+                                                         std::span<const uint8_t> toUpper, std::span<uint8_t> fromLower,
+                                                         std::span<uint8_t> fromUpper, const MessageTransport& bytes);
 
 // Particles that migrated to this rank: `count` records of `recordSize` bytes, each starting with
 // its coordinate along the axis (a double). Throws RunError for one outside this slab: it moved

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <span>
 
 namespace sph::parallel {
@@ -22,11 +23,29 @@ struct Receive {
   int from, tag;
 };
 
+// Messages start() posted: wait() returns once they are all done (the destructor waits too).
+class PendingTransfer {
+ public:
+  virtual ~PendingTransfer() = default;
+  virtual void wait() = 0;
+};
+// Messages already done when start() returned.
+class DoneTransfer final : public PendingTransfer {
+ public:
+  void wait() override {}
+};
+
 class MessageTransport {
  public:
   static constexpr int kTags = 16;
   virtual ~MessageTransport() = default;
   virtual void transfer(std::span<const Send> sends, std::span<const Receive> receives) const = 0;
+  // The same without waiting, for work that can go on meanwhile: the sends' data must stay as it
+  // is, and the receives' storage unread, until wait(). The default transfers at once.
+  virtual std::unique_ptr<PendingTransfer> start(std::span<const Send> sends, std::span<const Receive> receives) const {
+    transfer(sends, receives);
+    return std::make_unique<DoneTransfer>();
+  }
 };
 
 }  // namespace sph::parallel

@@ -334,6 +334,7 @@ void RankExchange<T>::rebalance(ParticleState<T>& s) {
 
 template <typename T>
 void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs, PhaseTimer* timer) {
+  if (pending_) throw RunError(fmt::format("rank {}: an exchange began during a halo refresh", comm_.rank()));
   Clock::time_point t = Clock::now();
   gpu_ = s.cur.pos.device() == Device::Gpu;
   records_ = recordLayoutOf(s.cur.reorderArrays(), layout_.plan.axis);
@@ -400,46 +401,104 @@ void RankExchange<T>::follow(const uint32_t* perm, uint32_t n) {
   ops_->mapIndices(inverse_.data(), n, haloSlots_.data(), uint32_t(fromLower_ + fromUpper_));
 }
 
+namespace {
+// What a refresh sends of each copy: only what a neighbour reads. The copies keep their ids, and
+// nothing advances them, so the integrators' previous values stay behind.
 template <typename T>
-void RankExchange<T>::refresh(ParticleState<T>& s, PhaseTimer* timer, bool forcePass) {
+ReorderArrays<T> refreshedArrays(ParticleState<T>& s) {
+  ReorderArrays<T> a = s.cur.reorderArrays();
+  a.velrhoPre = a.posPre = nullptr;
+  a.id = nullptr;
+  return a;
+}
+}  // namespace
+
+template <typename T>
+void RankExchange<T>::beginRefresh(ParticleState<T>& s, PhaseTimer* timer) {
   if (!haloKept_)
     throw RunError(fmt::format("rank {}: the halo was refreshed without an exchange before", comm_.rank()));
+  if (pending_) throw RunError(fmt::format("rank {}: a halo refresh began before the last one ended", comm_.rank()));
   ScopedPhase phase(timer, "MPI-Halo", PhaseGroup::Other);
   Clock::time_point t = Clock::now();
   const parallel::Sides sides = parallel::haloSides(comm_, layout_.slab, layout_.reach);
   const size_t down = sentLowerCount_, up = sentUpperCount_;
-  // Only what a neighbour reads travels: the copies keep their ids, and nothing advances them,
-  // so the integrators' previous values stay behind.
-  ReorderArrays<T> a = s.cur.reorderArrays();
-  a.velrhoPre = a.posPre = nullptr;
-  a.id = nullptr;
-  const RecordLayout L = recordLayoutOf(a, records_.axis);
-  reserveBytes(out_, s.cur.pos.device(), (down + up) * L.bytes, 0,
-               "allocating the records of the particles that go to other ranks");
-  if (down > 0) ops_->packRecords(a, sentLower_.data(), uint32_t(down), L, sides.lowerShift, out_.data());
+  const ReorderArrays<T> a = refreshedArrays(s);
+  refreshRecords_ = recordLayoutOf(a, records_.axis);
+  const size_t B = refreshRecords_.bytes, bytes = (down + up) * B, count = fromLower_ + fromUpper_;
+  reserveBytes(out_, s.cur.pos.device(), bytes, 0, "allocating the records of the particles that go to other ranks");
+  if (down > 0) ops_->packRecords(a, sentLower_.data(), uint32_t(down), refreshRecords_, sides.lowerShift, out_.data());
   if (up > 0)
-    ops_->packRecords(a, sentUpper_.data(), uint32_t(up), L, sides.upperShift, out_.data() + down * L.bytes);
-  const parallel::Arrived got = swap(s, down, up, L.bytes, t);
-  if (got.fromLower != fromLower_ * L.bytes || got.fromUpper != fromUpper_ * L.bytes)
-    throw RunError(fmt::format("rank {}: a halo refresh brought {} + {} records where the exchange brought {} + {}",
-                               comm_.rank(), got.fromLower / L.bytes, got.fromUpper / L.bytes, fromLower_,
-                               fromUpper_));
-  const size_t count = fromLower_ + fromUpper_;
+    ops_->packRecords(a, sentUpper_.data(), uint32_t(up), refreshRecords_, sides.upperShift, out_.data() + down * B);
+  lap(t, totals_.arraySeconds);
+  // Through the host unless the records go from device to device.
+  const bool staged = gpu_ && !link_;
+  const uint8_t* out = out_.data();
+  uint8_t* into = nullptr;
+  if (staged) {
+    out = sent_.reserve(Device::Gpu, bytes, "staging the particles that go to other ranks");
+    out_.downloadTo(sent_.data(), bytes, "reading the particles that go to other ranks");
+    into = received_.reserve(Device::Gpu, count * B, "staging the particles that came from other ranks");
+    lap(t, totals_.stagingSeconds);
+  } else {
+    reserveBytes(in_, s.cur.pos.device(), count * B, 0,
+                 "allocating the records of the particles that came from other ranks");
+    into = in_.data();
+  }
+  const std::span<const uint8_t> toLower{out, down * B}, toUpper{out + down * B, up * B};
+  const std::span<uint8_t> fromLower{into, fromLower_ * B}, fromUpper{into + fromLower_ * B, fromUpper_ * B};
+  pending_ =
+      link_ ? parallel::startSwapWithNeighbours(comm_, layout_.slab, toLower, toUpper, fromLower, fromUpper, *link_)
+            : parallel::startSwapWithNeighbours(comm_, layout_.slab, toLower, toUpper, fromLower, fromUpper, comm_);
+  totals_.bytesSent += bytes;
+  lap(t, totals_.mpiSeconds);
+}
+
+template <typename T>
+void RankExchange<T>::finishRefresh(ParticleState<T>& s, PhaseTimer* timer, bool forcePass) {
+  if (!pending_) throw RunError(fmt::format("rank {}: a halo refresh ended that had not begun", comm_.rank()));
+  ScopedPhase phase(timer, "MPI-Halo", PhaseGroup::Other);
+  Clock::time_point t = Clock::now();
+  {
+    const std::unique_ptr<parallel::PendingTransfer> pending = std::move(pending_);
+    pending->wait();
+  }
+  lap(t, totals_.mpiSeconds);
+  const size_t count = fromLower_ + fromUpper_, B = refreshRecords_.bytes;
   if (count > 0) {
     if (gpu_ && !link_) {  // staged through the host; else they came where the particles live
-      reserveBytes(in_, Device::Gpu, count * L.bytes, 0,
+      reserveBytes(in_, Device::Gpu, count * B, 0,
                    "allocating the records of the particles that came from other ranks");
-      in_.upload(received_.data(), count * L.bytes, "writing the particles that came from other ranks");
+      in_.upload(received_.data(), count * B, "writing the particles that came from other ranks");
       lap(t, totals_.stagingSeconds);
     }
-    ops_->unpackRecords(in_.data(), uint32_t(count), L, a, 0, haloSlots_.data(), true);
+    ops_->unpackRecords(in_.data(), uint32_t(count), refreshRecords_, refreshedArrays(s), 0, haloSlots_.data(), true);
     lap(t, totals_.arraySeconds);
   }
   if (!forcePass) return;
   ++totals_.refreshes;
   ++sinceRebalance_;  // the next exchange compares when enough passes went by
+  if (!inPass_) {
+    passStart_ = Clock::now();
+    inPass_ = true;
+  }
+}
+
+template <typename T>
+void RankExchange<T>::refresh(ParticleState<T>& s, PhaseTimer* timer, bool forcePass) {
+  beginRefresh(s, timer);
+  finishRefresh(s, timer, forcePass);
+}
+
+template <typename T>
+void RankExchange<T>::markNearHalo(ParticleState<T>& s, bool mark) {
+  const parallel::Sides sides = parallel::haloSides(comm_, layout_.slab, layout_.reach);
+  ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis,
+                  mark ? sides.below : -HUGE_VAL, mark ? sides.above : HUGE_VAL, code::kNearHaloBit);
+  if (!mark) return;
+  // The split pass's work begins here (timed for rebalancing from the end of the messages' start).
   passStart_ = Clock::now();
   inPass_ = true;
+  ++totals_.splitPasses;
 }
 
 template class RankExchange<float>;

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,7 @@ struct RankExchangeTotals {
   uint64_t bytesSent = 0;      // halo copies and migrating particles this rank sent
   uint64_t rebalances = 0;     // times the slabs moved
   uint64_t refreshes = 0;      // passes whose halo was refreshed in place instead of exchanged
+  uint64_t splitPasses = 0;    // refreshed passes whose interior interacted while the messages went
   // Each rank's seconds on its force passes, summed over the rebalancing checks (empty without).
   std::vector<double> rankBusySeconds;
   // Host wall seconds of the exchanges' parts: where the particles live (marks, partitions,
@@ -116,6 +118,19 @@ class RankExchange {
   // at every pass never refreshes: its exchanges skip that work).
   void keepHalo() { keepHalo_ = true; }
   void refresh(ParticleState<T>& s, PhaseTimer* timer = nullptr, bool forcePass = true);
+  // refresh() in two halves, for a force pass split around it (ForcePart, particle_view.h), so
+  // that the messages travel while the particles far from the halo interact: beginRefresh()
+  // packs what goes and posts the messages; finishRefresh() waits for them and writes the copies.
+  // In between the copies stay as they were, and the particles must not change. Both time
+  // themselves as MPI-Halo.
+  void beginRefresh(ParticleState<T>& s, PhaseTimer* timer = nullptr);
+  void finishRefresh(ParticleState<T>& s, PhaseTimer* timer = nullptr, bool forcePass = true);
+  // For a split pass: marks (mark true) this rank's particles within the halo's reach of a slab
+  // boundary with a rank beyond it code::kNearHaloBit, or clears every particle's mark (false).
+  // No other particle has a copy within the support: the reach is the support and the widest
+  // skin (NeighbourStrategy::haloReach), and between exchanges a copy moves less than half the
+  // skin into this slab.
+  void markNearHalo(ParticleState<T>& s, bool mark);
 
   // Dynamic rebalancing: at the first exchange after every `passes` force passes (exchanges and
   // refreshes) the ranks compare the seconds each spent on its force passes since the last
@@ -190,6 +205,9 @@ class RankExchange {
   DeviceArray<uint32_t> sentLower_, sentUpper_, haloSlots_, inverse_;
   uint32_t sentLowerCount_ = 0, sentUpperCount_ = 0;
   size_t fromLower_ = 0, fromUpper_ = 0;  // records
+  // A refresh between its halves: the messages in flight and the records' layout.
+  std::unique_ptr<parallel::PendingTransfer> pending_;
+  RecordLayout refreshRecords_;
 };
 
 }  // namespace sph

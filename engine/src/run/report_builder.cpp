@@ -70,6 +70,7 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
     // Rank 0's (the report is its): the phases MPI-Migrate and MPI-Halo time the same exchanges.
     r.extra["rank0_exchanges"] = fmt::format("{}", x->exchanges);
     r.extra["rank0_halo_refreshes"] = fmt::format("{}", x->refreshes);
+    r.extra["rank0_overlapped_refreshes"] = fmt::format("{}", x->splitPasses);
     r.extra["rank0_mean_halo_particles"] =
         fmt::format("{:.1f}", x->exchanges ? double(x->haloParticles) / double(x->exchanges) : 0.0);
     r.extra["rank0_particles_migrated_in"] = fmt::format("{}", x->migrated);

@@ -63,6 +63,10 @@ struct RunOptions {
   // page-locked host memory and MPI, or from GPU to GPU by NCCL (parallel/nccl_link.h), when asked.
   enum class RankLink { Host, Nccl };
   RankLink rankLink = RankLink::Host;
+  // Runs over several ranks, force passes whose halo is refreshed (Verlet lists between
+  // rebuilds): the particles out of the halo's reach interact while the messages travel, those
+  // within it after (ForcePart); off (--rank-overlap off) the halo is refreshed first.
+  bool rankOverlap = true;
   // Runs over several ranks: every rankRebalanceEvery force passes (at the next exchange, with
   // Verlet lists kept between rebuilds) the slabs move towards an even
   // cost when the busiest rank's force passes took more than rankRebalance (a fraction: 0.1 is

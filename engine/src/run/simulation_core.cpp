@@ -287,10 +287,10 @@ class SimulationCore final : public Simulation::Impl {
     // Steps VerletSteps, 2 VerletSteps, ... are Euler steps (DualSPHysics' VerletStep counter).
     const bool euler = verletCounter_ + 1 >= p.verletSteps;
     verletCounter_ = euler ? 0 : verletCounter_ + 1;
-    prepareForces();
+    const bool split = prepareForces(opts.rankOverlap && !p.mdbc());  // as forcePass()
     const auto work = [&] {
       correctBoundaries();
-      interactForces(shifting());
+      interactForces(shifting(), split);
       computeDt(DtPass::Verlet);
       {
         ScopedPhase ph(timer.get(), "SU-ComputeStep", PhaseGroup::Other);
@@ -674,9 +674,11 @@ class SimulationCore final : public Simulation::Impl {
   // correct: mDBC's boundary correction runs first (every pass but, with SlipMode 1, the
   // symplectic corrector's).
   void forcePass(bool withShift = false, bool correct = true) {
-    prepareForces();
+    // A pass may interact while its halo's refresh travels unless something before its
+    // interaction reads the halo: mDBC's correction, inlets' extrapolation (prepareForces).
+    const bool split = prepareForces(opts.rankOverlap && !(correct && p.mdbc()));
     if (correct) correctBoundaries();
-    interactForces(withShift);
+    interactForces(withShift, split);
   }
 
   // mDBC: boundary densities and pressures from the fluid around the ghost nodes (mdbc_physics.h).
@@ -689,7 +691,9 @@ class SimulationCore final : public Simulation::Impl {
   // the halo's particles and places); else particles migrate and the halo is exchanged anew.
   // Every rank calls it. Outside a force pass (a force gauge's sample, timed as SU-Gauges) it
   // times no phase of its own: phases do not nest.
-  void syncHalo(bool forcePass) {
+  // mayBegin: a refresh may be left begun (RankExchange::beginRefresh), for interactForces() to
+  // finish; returns whether it was.
+  bool syncHalo(bool forcePass, bool mayBegin = false) {
     PhaseTimer* phases = forcePass ? timer.get() : nullptr;
     bool exchange = particlesChanged_;
     if (forcePass && !exchange) {
@@ -706,13 +710,21 @@ class SimulationCore final : public Simulation::Impl {
       if (floating_) floating_->growParticles(uint32_t(state_->cur.pos.size()));
       parked_ = 0;  // dropped by the exchange
       particlesChanged_ = true;
+    } else if (mayBegin) {
+      ranks_->beginRefresh(*state_, phases);
+      return true;
     } else {
       ranks_->refresh(*state_, phases, forcePass);
     }
+    return false;
   }
 
-  void prepareForces() {
-    if (ranks_) syncHalo(true);  // every pass sees its neighbours where they are now
+  // Returns whether the halo's refresh was left under way (mayOverlap, and nothing of this
+  // preparation reads the halo), for interactForces() to finish it.
+  bool prepareForces(bool mayOverlap = false) {
+    bool refreshing = false;
+    // Every pass sees its neighbours where they are now.
+    if (ranks_) refreshing = syncHalo(true, mayOverlap && !inOutExtrapolationDue_);
     // pos.w already holds the pressure: computed at the start and by every integrator step.
     strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
     particlesChanged_ = false;
@@ -724,13 +736,25 @@ class SimulationCore final : public Simulation::Impl {
       floating_->index(state_->view());
       floatingIndexedAt_ = state_->reorders;
     }
+    return refreshing;
   }
 
-  void interactForces(bool withShift = false) {
-    strategy->interact(state_->view(), consts_,
-                       ForceOutputs<T>{state_->ace.data(), state_->viscdt.data(),
-                                       floating_ ? floating_->particleContacts() : nullptr,
-                                       withShift ? state_->shift.data() : nullptr, state_->spsStrain.data()});
+  // refreshing: the halo's refresh is under way (prepareForces): the particles out of its reach
+  // interact first, then it is finished and the others interact (ForcePart).
+  void interactForces(bool withShift = false, bool refreshing = false) {
+    ForceOutputs<T> out{state_->ace.data(), state_->viscdt.data(), floating_ ? floating_->particleContacts() : nullptr,
+                        withShift ? state_->shift.data() : nullptr, state_->spsStrain.data()};
+    if (refreshing) {
+      ranks_->markNearHalo(*state_, true);
+      out.part = ForcePart::Interior;
+      strategy->interact(state_->view(), consts_, out);
+      ranks_->finishRefresh(*state_, timer.get());
+      out.part = ForcePart::Border;
+      strategy->interact(state_->view(), consts_, out);
+      ranks_->markNearHalo(*state_, false);
+    } else {
+      strategy->interact(state_->view(), consts_, out);
+    }
     if (withShift && !p.shiftZones.empty()) {
       ScopedPhase ph(timer.get(), "SU-Shifting", PhaseGroup::Other);
       ops_->cancelShiftOutsideZones(state_->shift.data(), state_->cur.pos.data(), state_->nBound, state_->n,

@@ -51,6 +51,7 @@ struct RankCase {
   // The slabs' inner boundaries on n ranks (RunOptions::rankSlabBounds; null: balanced by the
   // particles), rebalancing off: a boundary where a test needs one.
   std::vector<double> (*slabs)(int n) = nullptr;
+  bool overlap = true;  // RunOptions::rankOverlap
 };
 
 // A failing case says its label.
@@ -93,6 +94,9 @@ const RankCase kCases[] = {
     // 3D, the Verlet integrator, DBC walls, slabs across the falling column: 1,800 particles.
     {"DamBreakCells", "testcases/DamBreak.xml", 0.05, "cell"},
     {"DamBreakVerletLists", "testcases/DamBreak.xml", 0.05, "verlet"},
+    // The same with each halo refreshed before its pass, not while the interior interacts.
+    {"DamBreakVerletListsRefreshFirst", "testcases/DamBreak.xml", 0.05, "verlet", nullptr, nullptr, kSteps, nullptr,
+     false},
     // 2D, periodic along the slab axis: the first and last ranks are neighbours across the seam.
     {"PoiseuillePeriodicAcrossRanks", "engine/tests/data/dualsphysics/Poiseuille_Def.xml", 0, "cell"},
     // The same with Verlet lists: between rebuilds the halo across the seam is refreshed, shifted
@@ -143,7 +147,8 @@ struct RunResult {
   double time = 0;
   uint64_t steps = 0, particles = 0;
   std::optional<InOutTotals> inOut;
-  uint64_t exchanges = 0, refreshes = 0;  // this rank's (none on one rank)
+  uint64_t exchanges = 0, refreshes = 0, overlapped = 0;  // this rank's (none on one rank)
+  bool mdbc = false;
 };
 
 // GPU ranks' records through the host, or with SPH_RANK_TESTS_EXCHANGE=nccl from GPU to GPU.
@@ -167,7 +172,9 @@ RunResult runOn(const CaseDefinition& c, RunOptions o, const parallel::Communica
   if (const RankExchangeTotals* x = sim.rankExchangeTotals()) {
     r.exchanges = x->exchanges;
     r.refreshes = x->refreshes;
+    r.overlapped = x->splitPasses;
   }
+  r.mdbc = sim.parameters().mdbc();
   return r;
 }
 
@@ -213,6 +220,7 @@ TEST_P(RanksRun, MatchesOneRank) {
   RunOptions o;
   o.neighbours = k.neighbours;
   o.maxSteps = k.steps;
+  o.rankOverlap = k.overlap;
   if (k.slabs) {
     o.rankSlabBounds = k.slabs(world.size());
     o.rankRebalance = -1;
@@ -247,12 +255,23 @@ TEST_P(RanksRun, MatchesOneRank) {
   } else {
     EXPECT_EQ(all.refreshes, 0u);  // the cell search sorts at every pass
   }
+  // Refreshed passes interact while their halo travels, unless asked not to or mDBC's correction
+  // reads the halo before the interaction: every pass of the symplectic predictor, not the
+  // corrector's under SlipMode 1, which corrects nothing.
+  if (!k.overlap) {
+    EXPECT_EQ(all.overlapped, 0u);
+  } else if (all.mdbc) {
+    EXPECT_GT(all.overlapped, 0u);
+    EXPECT_LT(all.overlapped, all.refreshes);
+  } else {
+    EXPECT_EQ(all.overlapped, all.refreshes);
+  }
   std::printf(
       "[          ] %s on %d ranks (%s%s): %zu particles, largest difference %.3g dp after %d steps (%llu "
-      "exchanges, %llu halo refreshes)\n",
+      "exchanges, %llu halo refreshes, %llu overlapped)\n",
       k.label, world.size(), deviceName(testDevice()), testLink() == RunOptions::RankLink::Nccl ? ", NCCL" : "",
       all.state.count(), worst / dp, k.steps, static_cast<unsigned long long>(all.exchanges),
-      static_cast<unsigned long long>(all.refreshes));
+      static_cast<unsigned long long>(all.refreshes), static_cast<unsigned long long>(all.overlapped));
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, RanksRun, ::testing::ValuesIn(kCases),

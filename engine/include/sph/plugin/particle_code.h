@@ -43,6 +43,10 @@ inline constexpr uint32_t kHaloBit = 1u << 18;
 // Within the engine's exchange between ranks only (never seen by a force pass): a particle that
 // leaves for another rank, or whose copy goes to one.
 inline constexpr uint32_t kRankSendBit = 1u << 17;
+// Within a force pass split around the halo's refresh only (ForcePart, particle_view.h): one of
+// this rank's particles close enough to a slab boundary (the halo's reach) that its neighbours
+// may include halo copies, so its sums wait for the refreshed halo.
+inline constexpr uint32_t kNearHaloBit = 1u << 16;
 inline constexpr uint32_t kMkIndexMask = 0xFFFFu;
 
 SPH_HD inline bool isBound(uint32_t c) { return (c & kBoundBit) != 0; }
@@ -53,6 +57,8 @@ SPH_HD inline bool isMoving(uint32_t c) { return (c & kMovingBit) != 0; }
 SPH_HD inline uint32_t mkIndex(uint32_t c) { return c & kMkIndexMask; }
 SPH_HD inline bool isInOut(uint32_t c) { return (c & kInOutBit) != 0; }
 SPH_HD inline bool isHalo(uint32_t c) { return (c & kHaloBit) != 0; }
+// A halo copy, or a particle that may have one as a neighbour (kNearHaloBit).
+SPH_HD inline bool readsHalo(uint32_t c) { return (c & (kHaloBit | kNearHaloBit)) != 0; }
 SPH_HD inline uint32_t inOutZone(uint32_t c) { return (c & kInOutZoneMask) >> kInOutZoneShift; }
 // c as a buffer particle of zone `zone` (its mk kept).
 SPH_HD inline uint32_t toInOut(uint32_t c, uint32_t zone) {

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "sph/plugin/hd.h"
+#include "sph/plugin/particle_code.h"
 #include "sph/plugin/real4.h"
 #include "sph/plugin/sym_tensor.h"
 
@@ -38,7 +40,29 @@ struct ParticleView {
   Real4<T>* posLo = nullptr;
 };
 
-// Outputs of one force pass, written (not accumulated) for every particle in [0, n).
+// Which part of a force pass one interact() call does. A run over several ranks may split a pass
+// around the refresh of its halo (the copies of other ranks' particles, code::kHaloBit), so that
+// the messages travel while the particles far from the halo interact:
+// - Interior, first, while the halo is being refreshed: it must not read a halo copy (its place,
+//   velocity, anything). Only the particles that code::readsHalo() may have one within the
+//   support: the copies themselves and the particles marked code::kNearHaloBit. The call may
+//   do any part of the work that reads no copy (sums of the other particles, terms that pairs
+//   of two such particles give a marked one), or nothing at all.
+// - Border, once the halo is refreshed: the rest of the work, so that the outputs are then those
+//   of one call with All.
+// A strategy that computes every particle's sums at once may thus ignore Interior, and do the
+// whole pass at Border.
+enum class ForcePart { All, Interior, Border };
+
+// Whether a particle with code word `code` (particle_code.h) is among those whose own sums a
+// call for `part` computes, for strategies that split by particle: at Interior those that read
+// no halo copy, at Border the others.
+SPH_HD inline bool sumsIn(ForcePart part, uint32_t code) {
+  return part == ForcePart::All || (part == ForcePart::Border) == code::readsHalo(code);
+}
+
+// Outputs of one force pass, written (not accumulated) for every particle in [0, n): once the
+// Border part of a split pass is done, as by one call for All.
 template <typename T>
 struct ForceOutputs {
   Real4<T>* ace = nullptr;  // ax, ay, az (gravity excluded), drho/dt in w
@@ -54,6 +78,7 @@ struct ForceOutputs {
   // 2S per particle (sps_physics.h): requested (non-null) in every pass of runs with the SPS
   // model, and then written for every particle.
   SymTensor<T>* spsStrain = nullptr;
+  ForcePart part = ForcePart::All;
 };
 
 }  // namespace sph
