@@ -94,7 +94,7 @@ void NcclLink::transfer(std::span<const Send> sends, std::span<const Receive> re
     if (m.from >= size_ || m.tag < 0 || m.tag >= kTags)
       throw RunError(fmt::format("NCCL: a message from rank {} (tag {}) among {} ranks", m.from, m.tag, size_));
   const Api& a = *api_;
-  void* const stream = nullptr;  // the default stream, the engine's
+  void* const stream = stream_;
   a.check(a.groupStart(), "starting the exchange's messages");
   for (const Send& m : s)
     if (m.to >= 0 && m.bytes > 0) a.check(a.send(m.data, m.bytes, Api::kInt8, m.to, comm_, stream), "sending");

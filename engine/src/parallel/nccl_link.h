@@ -24,15 +24,18 @@ class NcclLink final : public MessageTransport {
   NcclLink(const NcclLink&) = delete;
   NcclLink& operator=(const NcclLink&) = delete;
 
-  // Device buffers. The messages are queued on the default stream, after the kernels that fill
-  // them and before those that read what came; between two ranks NCCL matches messages in the
-  // order they are posted, so each rank posts its messages in tag order.
+  // Device buffers. The messages are queued on the CUDA stream queueOn() named (the default
+  // stream unless it did), where the caller orders them after the kernels that fill them and
+  // before those that read what came; between two ranks NCCL matches messages in the order they
+  // are posted, so each rank posts its messages in tag order. The call does not wait for them.
   void transfer(std::span<const Send> sends, std::span<const Receive> receives) const override;
+  void queueOn(void* stream) { stream_ = stream; }  // a cudaStream_t
 
  private:
   struct Api;
   std::unique_ptr<Api> api_;
   void* comm_ = nullptr;  // ncclComm_t
+  void* stream_ = nullptr;  // cudaStream_t; null: the default stream
   int size_ = 1;
 };
 

@@ -37,4 +37,26 @@ void copyDeviceToDevice(void* dst, const void* src, size_t bytes, const char* wh
 void zeroBytes(void* p, size_t bytes, const char* what);
 void synchronize(const char* what);
 
+// A stream beside the default one (where the engine queues its work), for work that may run
+// while the default stream's kernels do: messages between GPUs. It never waits for the default
+// stream by itself (a non-blocking stream): follow() and join() order the two.
+class SideStream {
+ public:
+  SideStream();  // throws RunError without a usable GPU
+  ~SideStream();
+  SideStream(const SideStream&) = delete;
+  SideStream& operator=(const SideStream&) = delete;
+  void* handle() const { return stream_; }  // a cudaStream_t
+  // What is queued on this stream from now on starts once all that the default stream holds now
+  // is done.
+  void follow(const char* what);
+  // What is queued on the default stream from now on starts once all that this stream holds now
+  // is done.
+  void join(const char* what);
+
+ private:
+  void* stream_ = nullptr;  // cudaStream_t
+  void* event_ = nullptr;   // cudaEvent_t
+};
+
 }  // namespace sph::gpu

@@ -253,9 +253,11 @@ parallel::Arrived RankExchange<T>::swap(ParticleState<T>& s, size_t down, size_t
   };
   const std::span<const uint8_t> toLower{out, down * recordBytes},
       toUpper{out + down * recordBytes, up * recordBytes};
+  if (link_ && linkStream_) linkStream_->follow("ordering the records' messages after their packing");
   const parallel::Arrived got = link_
                                     ? parallel::swapWithNeighbours(comm_, layout_.slab, toLower, toUpper, room, *link_)
                                     : parallel::swapWithNeighbours(comm_, layout_.slab, toLower, toUpper, room);
+  if (link_ && linkStream_) linkStream_->join("ordering the records' unpacking after their messages");
   lap(t, totals_.mpiSeconds);
   if (got.fromLower % recordBytes != 0 || got.fromUpper % recordBytes != 0)
     throw RunError(fmt::format("rank {}: {} bytes received are not whole records of {} bytes", comm_.rank(),
@@ -365,10 +367,14 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   {
     ScopedPhase phase(timer, "MPI-Halo", PhaseGroup::Other);
     // The halo: copies of this rank's particles within reach of a boundary go to the rank beyond it.
-    const size_t copies = send(s, parallel::haloSides(comm_, slab, layout_.reach), t, keepHalo_);
+    const parallel::Sides haloSides = parallel::haloSides(comm_, slab, layout_.reach);
+    const size_t copies = send(s, haloSides, t, keepHalo_);
     ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, -HUGE_VAL, HUGE_VAL,
                     code::kRankSendBit);  // clears the marks
     if (keepHalo_) {
+      // What went as copies may have copies as neighbours until the next exchange (markNearHalo).
+      ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, haloSides.below,
+                      haloSides.above, code::kNearHaloBit);
       // The copies' places, which follow the reorders from here on (follow()).
       std::vector<uint32_t> slots(copies);
       for (size_t k = 0; k < copies; ++k) slots[k] = s.n + uint32_t(k);
@@ -446,6 +452,8 @@ void RankExchange<T>::beginRefresh(ParticleState<T>& s, PhaseTimer* timer) {
   }
   const std::span<const uint8_t> toLower{out, down * B}, toUpper{out + down * B, up * B};
   const std::span<uint8_t> fromLower{into, fromLower_ * B}, fromUpper{into + fromLower_ * B, fromUpper_ * B};
+  // Over a device link on a stream of its own, the messages go while the default stream's kernels run.
+  if (link_ && linkStream_) linkStream_->follow("ordering the halo's messages after their packing");
   pending_ =
       link_ ? parallel::startSwapWithNeighbours(comm_, layout_.slab, toLower, toUpper, fromLower, fromUpper, *link_)
             : parallel::startSwapWithNeighbours(comm_, layout_.slab, toLower, toUpper, fromLower, fromUpper, comm_);
@@ -462,6 +470,7 @@ void RankExchange<T>::finishRefresh(ParticleState<T>& s, PhaseTimer* timer, bool
     const std::unique_ptr<parallel::PendingTransfer> pending = std::move(pending_);
     pending->wait();
   }
+  if (link_ && linkStream_) linkStream_->join("ordering the halo's unpacking after its messages");
   lap(t, totals_.mpiSeconds);
   const size_t count = fromLower_ + fromUpper_, B = refreshRecords_.bytes;
   if (count > 0) {
@@ -490,11 +499,7 @@ void RankExchange<T>::refresh(ParticleState<T>& s, PhaseTimer* timer, bool force
 }
 
 template <typename T>
-void RankExchange<T>::markNearHalo(ParticleState<T>& s, bool mark) {
-  const parallel::Sides sides = parallel::haloSides(comm_, layout_.slab, layout_.reach);
-  ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis,
-                  mark ? sides.below : -HUGE_VAL, mark ? sides.above : HUGE_VAL, code::kNearHaloBit);
-  if (!mark) return;
+void RankExchange<T>::splitPassBegins() {
   // The split pass's work begins here (timed for rebalancing from the end of the messages' start).
   passStart_ = Clock::now();
   inPass_ = true;

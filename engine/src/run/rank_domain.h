@@ -25,6 +25,7 @@
 #include "parallel/halo_exchange.h"
 #include "parallel/slab_plan.h"
 #include "platform/device_array.h"
+#include "platform/gpu_runtime.h"
 #include "platform/host_staging.h"
 #include "run/engine_ops.h"
 #include "run/particle_records.h"
@@ -92,10 +93,11 @@ template <typename T>
 class RankExchange {
  public:
   // deviceLink: what carries records between device buffers (GPU runs over NCCL), or null: they
-  // go through the host, by `comm`.
+  // go through the host, by `comm`. linkStream: the stream the link queues its messages on, if
+  // not the default one (the exchange orders it against the default stream's kernels).
   RankExchange(const parallel::Communicator& comm, const RankLayout& layout, EngineOps<T>* ops,
-               const parallel::MessageTransport* deviceLink = nullptr)
-      : comm_(comm), layout_(layout), ops_(ops), link_(deviceLink) {}
+               const parallel::MessageTransport* deviceLink = nullptr, gpu::SideStream* linkStream = nullptr)
+      : comm_(comm), layout_(layout), ops_(ops), link_(deviceLink), linkStream_(linkStream) {}
 
   // Before a force pass: drops the old halo and the parked particles, sends the particles that
   // left the slab to their new rank and takes in those that entered it, appends the new halo
@@ -125,12 +127,14 @@ class RankExchange {
   // themselves as MPI-Halo.
   void beginRefresh(ParticleState<T>& s, PhaseTimer* timer = nullptr);
   void finishRefresh(ParticleState<T>& s, PhaseTimer* timer = nullptr, bool forcePass = true);
-  // For a split pass: marks (mark true) this rank's particles within the halo's reach of a slab
-  // boundary with a rank beyond it code::kNearHaloBit, or clears every particle's mark (false).
-  // No other particle has a copy within the support: the reach is the support and the widest
-  // skin (NeighbourStrategy::haloReach), and between exchanges a copy moves less than half the
-  // skin into this slab.
-  void markNearHalo(ParticleState<T>& s, bool mark);
+  // The interior of a split pass begins (after beginRefresh()): counted, and timed for
+  // rebalancing. The particles whose sums wait for the halo are those marked
+  // code::kNearHaloBit, by every exchange once keepHalo() was asked for: those it sent as
+  // copies, within the halo's reach of a slab boundary with a rank beyond it. No other particle
+  // can have a copy within the support until the next exchange: the reach is the support and the
+  // widest skin (NeighbourStrategy::haloReach), and between exchanges every particle and copy
+  // moves less than half the skin.
+  void splitPassBegins();
 
   // Dynamic rebalancing: at the first exchange after every `passes` force passes (exchanges and
   // refreshes) the ranks compare the seconds each spent on its force passes since the last
@@ -183,6 +187,7 @@ class RankExchange {
   RankLayout layout_;
   EngineOps<T>* ops_;
   const parallel::MessageTransport* link_;
+  gpu::SideStream* linkStream_;
   RecordLayout records_;
   bool gpu_ = false;
   uint32_t halo_ = 0;

@@ -138,13 +138,17 @@ class SimulationCore final : public Simulation::Impl {
                           "GPU(s) of this machine; start at most as many, or use --rank-exchange host",
                           comm.localSize(), gpu::deviceCount()));
         nccl_ = std::make_unique<parallel::NcclLink>(comm);
+        // Its messages on a stream of their own: a halo's refresh travels while the interior's
+        // kernels run (RankExchange::beginRefresh).
+        linkStream_ = std::make_unique<gpu::SideStream>();
+        nccl_->queueOn(linkStream_->handle());
         if (parallel::boundToOneCore())
           p.warnings.push_back(
               "--rank-exchange nccl: this rank may run on one core only, which NCCL's helper thread shares "
               "(each exchange then waits milliseconds for it); start the ranks with `mpirun --bind-to none` "
               "or give each several cores (`--map-by slot:PE=N`)");
       }
-      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get(), nccl_.get());
+      ranks_ = std::make_unique<RankExchange<T>>(comm, *layout, ops_.get(), nccl_.get(), linkStream_.get());
       ranks_->rebalanceEvery(opts.rankRebalanceEvery, opts.rankRebalance);
       // The halo across a periodic seam along the slab axis comes shifted by the period: pairs
       // take plain distances there, and migration wraps the particles that cross it.
@@ -745,13 +749,12 @@ class SimulationCore final : public Simulation::Impl {
     ForceOutputs<T> out{state_->ace.data(), state_->viscdt.data(), floating_ ? floating_->particleContacts() : nullptr,
                         withShift ? state_->shift.data() : nullptr, state_->spsStrain.data()};
     if (refreshing) {
-      ranks_->markNearHalo(*state_, true);
+      ranks_->splitPassBegins();
       out.part = ForcePart::Interior;
       strategy->interact(state_->view(), consts_, out);
       ranks_->finishRefresh(*state_, timer.get());
       out.part = ForcePart::Border;
       strategy->interact(state_->view(), consts_, out);
-      ranks_->markNearHalo(*state_, false);
     } else {
       strategy->interact(state_->view(), consts_, out);
     }
@@ -1165,7 +1168,8 @@ class SimulationCore final : public Simulation::Impl {
   ParticleSnapshot ownFrame_;
   std::unique_ptr<StepGraphs> graphs_;  // GPU runs unless --no-graphs (see the constructor)
   const parallel::Communicator& comm_;
-  std::unique_ptr<parallel::NcclLink> nccl_;  // runs over several GPU ranks that ask for it
+  std::unique_ptr<gpu::SideStream> linkStream_;  // the stream of nccl_'s messages
+  std::unique_ptr<parallel::NcclLink> nccl_;     // runs over several GPU ranks that ask for it
   std::unique_ptr<RankExchange<T>> ranks_;  // runs over several ranks only
   std::vector<uint32_t> mine_;              // with ranks_: the engine indices this rank starts with
   uint64_t globalParticles_ = 0;            // with ranks_: the run's particles on every rank

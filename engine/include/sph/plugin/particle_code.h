@@ -43,9 +43,11 @@ inline constexpr uint32_t kHaloBit = 1u << 18;
 // Within the engine's exchange between ranks only (never seen by a force pass): a particle that
 // leaves for another rank, or whose copy goes to one.
 inline constexpr uint32_t kRankSendBit = 1u << 17;
-// Within a force pass split around the halo's refresh only (ForcePart, particle_view.h): one of
-// this rank's particles close enough to a slab boundary (the halo's reach) that its neighbours
-// may include halo copies, so its sums wait for the refreshed halo.
+// A run over several ranks whose halo is refreshed between exchanges (Verlet lists): one of this
+// rank's particles close enough to a slab boundary (the halo's reach, at the last exchange) that
+// its neighbours may include halo copies until the next one, so that in a force pass split
+// around the halo's refresh (ForcePart, particle_view.h) its sums wait for the refreshed halo.
+// Only such passes read it.
 inline constexpr uint32_t kNearHaloBit = 1u << 16;
 inline constexpr uint32_t kMkIndexMask = 0xFFFFu;
 

@@ -167,4 +167,27 @@ void copyDeviceToDevice(void* dst, const void* src, size_t bytes, const char* wh
 void zeroBytes(void* p, size_t bytes, const char* what) { SPH_CUDA_CHECK(cudaMemset(p, 0, bytes), what); }
 void synchronize(const char* what) { SPH_CUDA_CHECK(cudaDeviceSynchronize(), what); }
 
+SideStream::SideStream() {
+  cudaStream_t s = nullptr;
+  SPH_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a side stream");
+  stream_ = s;
+  cudaEvent_t e = nullptr;
+  const cudaError_t made = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+  if (made != cudaSuccess) cudaStreamDestroy(s);
+  SPH_CUDA_CHECK(made, "creating a side stream's event");
+  event_ = e;
+}
+SideStream::~SideStream() {
+  cudaEventDestroy(static_cast<cudaEvent_t>(event_));
+  cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+}
+void SideStream::follow(const char* what) {
+  SPH_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), 0), what);
+  SPH_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream_), static_cast<cudaEvent_t>(event_), 0), what);
+}
+void SideStream::join(const char* what) {
+  SPH_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), static_cast<cudaStream_t>(stream_)), what);
+  SPH_CUDA_CHECK(cudaStreamWaitEvent(0, static_cast<cudaEvent_t>(event_), 0), what);
+}
+
 }  // namespace sph::gpu

@@ -29,6 +29,10 @@ void copyToHost(void*, const void*, size_t, const char*) { gpu::unavailable("cop
 void copyDeviceToDevice(void*, const void*, size_t, const char*) { gpu::unavailable("copy on the device"); }
 void zeroBytes(void*, size_t, const char*) { gpu::unavailable("clear device memory"); }
 void synchronize(const char*) { gpu::unavailable("synchronise the device"); }
+SideStream::SideStream() { gpu::unavailable("create a side stream"); }
+SideStream::~SideStream() = default;
+void SideStream::follow(const char*) { gpu::unavailable("order a side stream"); }
+void SideStream::join(const char*) { gpu::unavailable("order a side stream"); }
 }  // namespace gpu
 
 std::unique_ptr<RecordingTimer> makeGpuTimer() { gpu::unavailable("time GPU phases"); }
