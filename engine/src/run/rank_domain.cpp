@@ -466,12 +466,17 @@ void RankExchange<T>::finishRefresh(ParticleState<T>& s, PhaseTimer* timer, bool
   if (!pending_) throw RunError(fmt::format("rank {}: a halo refresh ended that had not begun", comm_.rank()));
   ScopedPhase phase(timer, "MPI-Halo", PhaseGroup::Other);
   Clock::time_point t = Clock::now();
+  // In a split pass the wait is no work of this rank's: it may last until a busier neighbour is
+  // done with its interior (MPI moves large messages when both ends are in a call), and counted
+  // it would make every rank look as busy as the busiest (rebalance()).
+  if (inPass_) busySeconds_ += std::chrono::duration<double>(t - passStart_).count();
   {
     const std::unique_ptr<parallel::PendingTransfer> pending = std::move(pending_);
     pending->wait();
   }
   if (link_ && linkStream_) linkStream_->join("ordering the halo's unpacking after its messages");
   lap(t, totals_.mpiSeconds);
+  if (inPass_) passStart_ = t;  // the rest of the split pass's work begins
   const size_t count = fromLower_ + fromUpper_, B = refreshRecords_.bytes;
   if (count > 0) {
     if (gpu_ && !link_) {  // staged through the host; else they came where the particles live

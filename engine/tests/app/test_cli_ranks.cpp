@@ -88,6 +88,10 @@ TEST(CliRanks, RankCountsThatCannotWorkAreUsageErrors) {
   const auto link = test::runSph("run " + kCase + " --rank-exchange fast --out " + (dir / "out").string());
   EXPECT_EQ(link.exitCode, 2) << link.output;
   EXPECT_NE(link.output.find("--rank-exchange must be host or nccl, not 'fast'"), std::string::npos) << link.output;
+  const auto overlap = test::runSph("run " + kCase + " --rank-overlap sometimes --out " + (dir / "out").string());
+  EXPECT_EQ(overlap.exitCode, 2) << overlap.output;
+  EXPECT_NE(overlap.output.find("--rank-overlap must be on or off, not 'sometimes'"), std::string::npos)
+      << overlap.output;
   const auto run = test::runSph("run " + kCase + " --ranks 2 --out " + (dir / "out").string());
   EXPECT_EQ(run.exitCode, 2) << run.output;
   EXPECT_NE(run.output.find("--ranks is an option of sph info"), std::string::npos) << run.output;
@@ -204,6 +208,23 @@ TEST(CliRanks, RunOnTwoRanksWritesOneRunOrRefusesByName) {
   const CaseDefinition c = loadCase(dam, load);
   EXPECT_EQ(test::vtkPointCount(dir / "two" / "vtk" / "Part_0000.vtk"), c.positions.size());
   EXPECT_EQ(test::vtkPointCount(dir / "two" / "vtk" / "Part_0001.vtk"), c.positions.size());
+  // Verlet lists: the passes between rebuilds refresh the halo while the interior interacts,
+  // unless --rank-overlap off.
+  for (const char* overlap : {"on", "off"}) {
+    const std::string out = (dir / (std::string("verlet-") + overlap)).string();
+    const auto lists = test::runCommand(mpi + " run " + dam +
+                                        " --dp 0.05 --device cpu --threads 1 --steps 30 --neighbours verlet --no-vtk "
+                                        "--quiet --rank-overlap " +
+                                        overlap + " --out " + out);
+    ASSERT_EQ(lists.exitCode, 0) << lists.output;
+    const std::string json = test::readText(out + "/run.json");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(json, m, std::regex("\"rank0_halo_refreshes\": \"(\\d+)\""))) << json;
+    const int refreshes = std::stoi(m[1]);
+    ASSERT_TRUE(std::regex_search(json, m, std::regex("\"rank0_overlapped_refreshes\": \"(\\d+)\""))) << json;
+    EXPECT_GT(refreshes, 10) << json;
+    EXPECT_EQ(std::stoi(m[1]), std::string(overlap) == "on" ? refreshes : 0) << json;
+  }
   // One rank under the launcher runs as without it.
   const auto one = test::runCommand(
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpiexec -n 1 " + std::string(SPH_BINARY_PATH) +
