@@ -409,7 +409,7 @@ void checkInOut(const ConformanceCase& cc) {
 // the terms of a particle in another order); a pair missed, doubled or read from a copy at
 // Interior is far outside the tolerance, and a NaN never within it.
 template <typename T>
-void checkSplit(const ConformanceCase& cc) {
+void checkSplitOf(const ConformanceCase& cc) {
   // makeForceCase's tank 12 particles longer: fluid beyond the halo's reach of the plane.
   Setup s;
   s.dim = cc.check == Check::SplitOpen2D ? 2 : 3;
@@ -495,6 +495,20 @@ void checkSplit(const ConformanceCase& cc) {
     if (!(std::fabs(double(viscdt[i]) - double(viscdtWhole[i])) <= rel * visMax + 1e-30) && bad.size() < 10)
       bad.push_back(fmt::format("viscdt of particle id {}: {} split, {} whole", q.id[i], viscdt[i], viscdtWhole[i]));
   EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
+  const auto stats = r.strategy().stats();
+  if (cc.options.count("VerletMemoryLimit"))
+    EXPECT_GT(stats.count("fallback_passes") ? stats.at("fallback_passes") : 0.0, 0.0) << "no pass without lists";
+}
+
+// Also, for verlet, with lists that never fit (VerletMemoryLimit): passes on the cell search,
+// whole at Border.
+template <typename T>
+void checkSplit(const ConformanceCase& cc) {
+  checkSplitOf<T>(cc);
+  if (cc.plugin != "verlet") return;
+  ConformanceCase capped = cc;
+  capped.options["VerletMemoryLimit"] = "1000";
+  checkSplitOf<T>(capped);
 }
 
 class Conformance : public ::testing::TestWithParam<ConformanceCase> {};
