@@ -372,7 +372,7 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
     ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, -HUGE_VAL, HUGE_VAL,
                     code::kRankSendBit);  // clears the marks
     if (keepHalo_) {
-      // What went as copies may have copies as neighbours until the next exchange (markNearHalo).
+      // What went as copies may have copies as neighbours until the next exchange (splitPassBegins).
       ops_->markAlong(s.cur.pos.data(), s.cur.posLo.data(), s.cur.code.data(), s.n, records_.axis, haloSides.below,
                       haloSides.above, code::kNearHaloBit);
       // The copies' places, which follow the reorders from here on (follow()).
