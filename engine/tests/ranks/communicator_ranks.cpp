@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,38 @@ TEST(Communicator, TransfersWithNeighboursInARingAndAlongALine) {
   EXPECT_THROW(w.transfer(past, {}), std::exception);
   const Send badTag[] = {{nullptr, 0, -1, MessageTransport::kTags}};
   EXPECT_THROW(w.transfer(badTag, {}), std::exception);
+}
+
+// start() posts the messages and returns; wait() completes them and checks that each receive got
+// the bytes it named (a halo's refresh posts its messages without sending their sizes first).
+TEST(Communicator, StartedTransfersArriveAtTheWaitAndCheckTheirSizes) {
+  const Communicator& w = world();
+  const int n = w.size(), r = w.rank();
+  const int next = (r + 1) % n, before = (r + n - 1) % n;
+  const std::vector<uint8_t> forward(size_t(r + 5), uint8_t(r));
+  std::vector<uint8_t> fromBefore(size_t(before + 5), 0);
+  const Send sends[] = {{forward.data(), forward.size(), next, 4}};
+  const Receive receives[] = {{fromBefore.data(), fromBefore.size(), before, 4}};
+  std::unique_ptr<PendingTransfer> pending = w.start(sends, receives);
+  pending->wait();
+  EXPECT_EQ(fromBefore, std::vector<uint8_t>(size_t(before + 5), uint8_t(before)));
+  // Every rank sends 3 bytes and expects 5: its wait says so (one rank outside MPI: start()
+  // finds no send that matches).
+  const std::vector<uint8_t> shortMessage(3, 1);
+  std::vector<uint8_t> room(5);
+  const Send shortSend[] = {{shortMessage.data(), shortMessage.size(), next, 5}};
+  const Receive longReceive[] = {{room.data(), room.size(), before, 5}};
+  try {
+    pending = w.start(shortSend, longReceive);
+    pending->wait();
+    ADD_FAILURE() << "a message of 3 bytes taken where 5 were expected";
+  } catch (const RunError& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(what.find("a message of 3 bytes from rank " + std::to_string(before) + " where 5 were expected") !=
+                    std::string::npos ||
+                (w.single() && what.find("no send of this rank matches") != std::string::npos))
+        << what;
+  }
 }
 
 // NCCL is loaded when a run asks for it; where it cannot be, every rank says which file it tried.
