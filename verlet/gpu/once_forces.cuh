@@ -25,12 +25,6 @@ using neighbours::gpu::PairOnceOutputs;
 inline constexpr uint32_t kOnceFewerLanes = 4;
 inline constexpr uint32_t kOnceFewerLanesFrom = 600000;
 
-// Whether fluid particle a (< n) takes its pairs in this call (ForcePart, particle_view.h): its
-// pairs with particles of either part go with the part of a, the owner, whose sums they are.
-__device__ SPH_FORCEINLINE bool ownsPairsHere(uint32_t a, uint32_t n, const uint32_t* code, ForcePart pass) {
-  return a < n && (pass == ForcePart::All || sumsIn(pass, loadReadOnly(code + a)));
-}
-
 template <KernelKind K, bool Periodic, uint32_t Lanes>
 __global__ void __launch_bounds__(kForceBlock)
     onceForcesKernel(ListsView lists, const Real4<float>* __restrict__ pos, const Real4<float>* __restrict__ velrho,
@@ -39,7 +33,7 @@ __global__ void __launch_bounds__(kForceBlock)
   // Fluid particles only: walls have no list (launchOnce clears their outputs).
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = nBound + t / Lanes, part = t % Lanes;
-  const bool owns = ownsPairsHere(a, n, code, pass);
+  const bool owns = sumsHere(a, n, code, pass);
   if (__all_sync(0xffffffffu, !owns)) return;
   PairAccum<float> acc;
   if (owns) {
@@ -71,7 +65,7 @@ __global__ void __launch_bounds__(kForceBlock)
   __shared__ uint32_t stage[kForceBlock / Lanes][kClusterStage<Lanes>];
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = first + t / Lanes, part = t % Lanes;
-  const bool owns = a >= nBound && ownsPairsHere(a, n, code, pass);
+  const bool owns = a >= nBound && sumsHere(a, n, code, pass);
   if (__all_sync(0xffffffffu, !owns)) return;
   const uint32_t self = a < n ? a : n - 1;
   const Real4<float> posA = loadReadOnly(pos + self), velA = loadReadOnly(velrho + self);

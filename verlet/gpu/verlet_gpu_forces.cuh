@@ -51,12 +51,12 @@ __device__ SPH_FORCEINLINE void sumLanes(PairAccum<T, Shift, Sps>& acc) {
   }
 }
 
-// Whether the lanes of particle a compute its sums in this call (ForcePart, particle_view.h):
-// a < n, and at the right part of a split pass. A warp with none returns at once: the staging
-// of the members syncs the warp, never the block.
-template <typename T>
-__device__ SPH_FORCEINLINE bool sumsHere(uint32_t a, uint32_t n, const uint32_t* code, const ForceOutputs<T>& out) {
-  return a < n && (out.part == ForcePart::All || sumsIn(out.part, loadReadOnly(code + a)));
+// Whether the lanes of particle a compute its sums (over full lists) or its pairs (over half
+// lists, the owner's part) in this call (ForcePart, particle_view.h): a < n, and at the right
+// part of a split pass. A warp with none returns at once: the staging of the members syncs the
+// warp, never the block.
+__device__ SPH_FORCEINLINE bool sumsHere(uint32_t a, uint32_t n, const uint32_t* code, ForcePart part) {
+  return a < n && (part == ForcePart::All || sumsIn(part, loadReadOnly(code + a)));
 }
 
 // Coded (with Periodic) is the variant for runs with floating bodies or mDBC2 walls; Shift and Sps
@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(kForceBlock)
                      ForceOutputs<T> out) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = t / Lanes, part = t % Lanes;
-  const bool active = sumsHere(a, n, code, out);
+  const bool active = sumsHere(a, n, code, out.part);
   if (__all_sync(0xffffffffu, !active)) return;
   PairAccum<T, Shift, Sps> acc;
   if (active)
@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(kForceBlock)
   __shared__ uint32_t stage[kForceBlock / kWarp][kMaskStage][kWarp];
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = t / Lanes, part = t % Lanes;
-  const bool active = sumsHere(a, n, code, out);
+  const bool active = sumsHere(a, n, code, out.part);
   if (__all_sync(0xffffffffu, !active)) return;
   const uint32_t self = a < n ? a : n - 1;
   const Real4<R> builtA = loadReadOnly(m.built + self);
@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(kForceBlock)
   __shared__ uint32_t stage[kForceBlock / Lanes][kClusterStage<Lanes>];
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t a = t / Lanes, part = t % Lanes;
-  const bool active = sumsHere(a, n, code, out);
+  const bool active = sumsHere(a, n, code, out.part);
   if (__all_sync(0xffffffffu, !active)) return;
   const uint32_t self = a < n ? a : n - 1;
   PairAccum<T, Shift, Sps> acc = forcesOver<K, Periodic, Coded, Shift, Sps>(
