@@ -15,6 +15,12 @@ struct OutputInterval {
   double interval = 0;  // seconds between outputs (> 0)
 };
 
+// Whether t, a sum of time steps, has reached `target`, an output time or the end of a run whose
+// TimeOut is timeOut: the tolerance nextOutputTime() allows. The end takes it too, so that a run
+// whose steps land on TimeMax only to round-off (DtFixed 1e-4 ten thousand times) ends there with
+// that part written, not a step later with its last state unwritten.
+inline bool reachedOutputTime(double t, double target, double timeOut) { return t >= target - 1e-12 * timeOut; }
+
 // The first output time after t. `rows` empty: the next multiple of timeOut. A time within a
 // millionth of a millionth of an interval before a multiple counts as that multiple (steps land
 // on output times only to round-off).

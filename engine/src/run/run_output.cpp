@@ -129,7 +129,7 @@ void RunOutput::atTime(double t, OutputSource& source) {
     return;
   }
   sampleGauges(t, source);
-  const bool outputTime = t >= nextOut_ - 1e-12 * timeOut_;
+  const bool outputTime = reachedOutputTime(t, nextOut_, timeOut_);
   recordAwas(source, outputTime);
   if (outputTime) {
     save(t, source);

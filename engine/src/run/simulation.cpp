@@ -161,7 +161,7 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o, const paral
       throw InputError(fmt::format("{}: the checkpoint is at step {} (t={:.6g} s): --steps {} would run no step; "
                                    "give more steps (--steps counts from the start of the run)",
                                    resume->path().string(), impl_->stepsDone(), impl_->now(), *o.maxSteps));
-    if (impl_->now() >= impl_->endTime())
+    if (impl_->reachedEnd())
       throw InputError(fmt::format("{}: the checkpoint is at t={:.6g} s, at or past the end time {:.6g} s: the run "
                                    "is complete; give a larger --time-max to go further",
                                    resume->path().string(), impl_->now(), impl_->endTime()));
@@ -175,7 +175,7 @@ void Simulation::step() { impl_->step(); }
 bool Simulation::finished() const {
   const RunOptions& o = impl_->options();
   if (o.maxSteps && impl_->stepsDone() >= *o.maxSteps) return true;
-  return impl_->now() >= impl_->endTime();
+  return impl_->reachedEnd();
 }
 double Simulation::time() const { return impl_->now(); }
 uint64_t Simulation::steps() const { return impl_->stepsDone(); }
@@ -281,8 +281,7 @@ RunReport Simulation::run() {
     }
     progress.done();
     // Stopped by --steps before TimeMax: a checkpoint to go on from with --resume and more steps.
-    if (checkpoints && o.checkpointAtStepLimit && s.now() < s.endTime() && checkpointStep != s.stepsDone())
-      checkpoint();
+    if (checkpoints && o.checkpointAtStepLimit && !s.reachedEnd() && checkpointStep != s.stepsDone()) checkpoint();
     output.finish(s.exclusionLog());
   } catch (const std::exception& e) {
     progress.done();

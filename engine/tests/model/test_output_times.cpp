@@ -40,21 +40,44 @@ std::string tankWith(const std::string& special) {
   return test::smallTankWithSpecial(special, R"(<parameter key="TimeMax" value="0.05" /><parameter key="TimeOut" value="1" />)");
 }
 
+RunOptions cpuRunInto(const std::filesystem::path& dir) {
+  RunOptions o;
+  o.device = Device::Cpu;
+  o.outDir = (dir / "out").string();
+  o.progress = false;
+  return o;
+}
+
 TEST(OutputTimes, RunWritesItsPartsAtTheRowsTimes) {
   const auto dir = test::tempDir("timeout_run");
   const CaseDefinition c = loadCase(test::writeFile(
       dir / "case.xml", tankWith(R"(<timeout><tout time="0" timeout="0.02" /><tout time="0.03" timeout="0.005" /></timeout>)")));
   ASSERT_EQ(c.outputTimes.size(), 2u);
-  RunOptions o;
-  o.device = Device::Cpu;
-  o.outDir = (dir / "out").string();
-  o.progress = false;
+  const RunOptions o = cpuRunInto(dir);
   Simulation sim(c, o);
   sim.run();
   // 0, 0.02, 0.03, 0.035, 0.04, 0.045, 0.05: seven parts (TimeOut 1 would give one).
   int parts = 0;
   while (std::filesystem::exists(dir / "out" / "vtk" / ("Part_000" + std::to_string(parts) + ".vtk"))) ++parts;
   EXPECT_EQ(parts, 7);
+}
+
+// 25 steps of DtFixed 2e-4 sum to 0.004999999999999999 s, a round-off short of TimeMax 0.005 s: the
+// run ends there, where it writes its last part (0.001 s apart: the sixth), not a step later with
+// its last state unwritten.
+TEST(OutputTimes, RunLandingOnTimeMaxToRoundOffEndsWithItsLastPart) {
+  const auto dir = test::tempDir("timeout_round_off");
+  const CaseDefinition c = loadCase(test::writeFile(
+      dir / "case.xml", test::smallTankWithSpecial("", R"(<parameter key="DtFixed" value="0.0002" />)"
+                                                       R"(<parameter key="TimeMax" value="0.005" />)"
+                                                       R"(<parameter key="TimeOut" value="0.001" />)")));
+  const RunOptions o = cpuRunInto(dir);
+  Simulation sim(c, o);
+  sim.run();
+  EXPECT_EQ(sim.steps(), 25u);
+  EXPECT_LT(sim.time(), 0.005);
+  EXPECT_TRUE(std::filesystem::exists(dir / "out" / "vtk" / "Part_0005.vtk"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "vtk" / "Part_0006.vtk"));
 }
 
 TEST(OutputTimes, ReaderErrors) {
