@@ -66,7 +66,7 @@ NcclLink::NcclLink(const Communicator& comm) : api_(std::make_unique<Api>()), si
   bind(a.library, path, "ncclRecv", a.recv);
   bind(a.library, path, "ncclGroupStart", a.groupStart);
   bind(a.library, path, "ncclGroupEnd", a.groupEnd);
-  setenv("NCCL_NVLS_ENABLE", "0", 0);
+  setNcclDefaults();
   Api::UniqueId id{};
   if (comm.rank() == 0) a.check(a.getUniqueId(&id), "making the communicator's id");
   std::vector<uint8_t> mine;
@@ -101,6 +101,11 @@ void NcclLink::transfer(std::span<const Send> sends, std::span<const Receive> re
   for (const Receive& m : r)
     if (m.from >= 0 && m.bytes > 0) a.check(a.recv(m.data, m.bytes, Api::kInt8, m.from, comm_, stream), "receiving");
   a.check(a.groupEnd(), "posting the exchange's messages");
+}
+
+void setNcclDefaults() {
+  setenv("NCCL_NVLS_ENABLE", "0", 0);
+  setenv("NCCL_MAX_P2P_NCHANNELS", "4", 0);
 }
 
 bool boundToOneCore() {

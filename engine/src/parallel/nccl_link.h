@@ -2,8 +2,8 @@
 // them), for runs that ask for it (sph run --rank-exchange nccl): the exchange's records then go
 // from device memory to device memory, without the host's copies. NCCL is loaded when a run asks
 // for it (libnccl.so.2 from the library path, or the file SPH_NCCL_LIBRARY names), so that
-// builds and runs without it need nothing of it. NVLink multicast (NVLS) stays off unless
-// NCCL_NVLS_ENABLE says otherwise: the exchanges are point to point.
+// builds and runs without it need nothing of it. NCCL's settings that its defaults get wrong for
+// these messages are set unless the environment sets them (setNcclDefaults()).
 #pragma once
 
 #include <memory>
@@ -38,6 +38,14 @@ class NcclLink final : public MessageTransport {
   void* stream_ = nullptr;  // cudaStream_t; null: the default stream
   int size_ = 1;
 };
+
+// Sets, unless the environment already does, what NcclLink needs of NCCL before it starts:
+// - NVLink multicast (NVLS) off (NCCL_NVLS_ENABLE=0): the exchanges are point to point.
+// - At most 4 channels a point-to-point message (NCCL_MAX_P2P_NCHANNELS=4). With NCCL's own
+//   number (2.28 between two H200s over NVLink), posting a halo refresh held the host for about
+//   1 ms: the interior's kernels were queued that much later and the GPU waited. Four channels
+//   post in a fraction of that and still move a refresh well within the interior's kernels.
+void setNcclDefaults();
 
 // Whether this process may run on one core only (mpirun binds each rank to a core by default):
 // NCCL's helper thread then waits for the engine's thread whenever a message must progress.

@@ -54,9 +54,26 @@ class SideStream {
   // is done.
   void join(const char* what);
 
+  // How the work queued between the last follow() and join() ran against the default stream:
+  // its seconds on this stream, and the seconds of it still running when the default stream
+  // reached the join (what the default stream's kernels in between did not hide). False when no
+  // join came since the last call, or when that join's work is not done yet: a span is read
+  // without waiting, or not at all (the next follow() records over it).
+  struct Span {
+    double seconds = 0, exposedSeconds = 0;
+  };
+  bool takeSpan(Span& span, const char* what);
+
  private:
+  void release() noexcept;
+
   void* stream_ = nullptr;  // cudaStream_t
   void* event_ = nullptr;   // cudaEvent_t
+  // Timing events: the side work's start and end, and the default stream at the join.
+  void* started_ = nullptr;
+  void* ended_ = nullptr;
+  void* joined_ = nullptr;
+  bool spanPending_ = false;
 };
 
 }  // namespace sph::gpu

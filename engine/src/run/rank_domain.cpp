@@ -335,8 +335,19 @@ void RankExchange<T>::rebalance(ParticleState<T>& s) {
 }
 
 template <typename T>
+void RankExchange<T>::takeRefreshSpan() {
+  gpu::SideStream::Span span;
+  if (!linkStream_ || !linkStream_->takeSpan(span, "timing the halo's messages") || !spanIsRefresh_) return;
+  ++totals_.timedTransfers;
+  totals_.transferSeconds += span.seconds;
+  totals_.transferExposedSeconds += span.exposedSeconds;
+}
+
+template <typename T>
 void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& needs, PhaseTimer* timer) {
   if (pending_) throw RunError(fmt::format("rank {}: an exchange began during a halo refresh", comm_.rank()));
+  takeRefreshSpan();
+  spanIsRefresh_ = false;
   Clock::time_point t = Clock::now();
   gpu_ = s.cur.pos.device() == Device::Gpu;
   records_ = recordLayoutOf(s.cur.reorderArrays(), layout_.plan.axis);
@@ -426,6 +437,7 @@ void RankExchange<T>::beginRefresh(ParticleState<T>& s, PhaseTimer* timer) {
   if (pending_) throw RunError(fmt::format("rank {}: a halo refresh began before the last one ended", comm_.rank()));
   ScopedPhase phase(timer, "MPI-Halo", PhaseGroup::Other);
   Clock::time_point t = Clock::now();
+  takeRefreshSpan();
   const parallel::Sides sides = parallel::haloSides(comm_, layout_.slab, layout_.reach);
   const size_t down = sentLowerCount_, up = sentUpperCount_;
   const ReorderArrays<T> a = refreshedArrays(s);
@@ -474,7 +486,10 @@ void RankExchange<T>::finishRefresh(ParticleState<T>& s, PhaseTimer* timer, bool
     const std::unique_ptr<parallel::PendingTransfer> pending = std::move(pending_);
     pending->wait();
   }
-  if (link_ && linkStream_) linkStream_->join("ordering the halo's unpacking after its messages");
+  if (link_ && linkStream_) {
+    linkStream_->join("ordering the halo's unpacking after its messages");
+    spanIsRefresh_ = true;
+  }
   lap(t, totals_.mpiSeconds);
   if (inPass_) passStart_ = t;  // the rest of the split pass's work begins
   const size_t count = fromLower_ + fromUpper_, B = refreshRecords_.bytes;

@@ -87,6 +87,11 @@ struct RankExchangeTotals {
   // the records between the device and the host (GPU runs); MPI: the sizes, whose message waits
   // for the neighbour to get there, and the records.
   double arraySeconds = 0, stagingSeconds = 0, mpiWaitSeconds = 0, mpiSeconds = 0;
+  // Refreshes over a device link on a side stream (GPU seconds, summed over those timed: a span
+  // is read when it is done by the next exchange or refresh, not waited for): the messages'
+  // time on their stream, and the part of it the kernels queued meanwhile did not hide.
+  uint64_t timedTransfers = 0;
+  double transferSeconds = 0, transferExposedSeconds = 0;
 };
 
 template <typename T>
@@ -160,6 +165,8 @@ class RankExchange {
  private:
   // The comparison of rebalanceEvery(), every rank at the same exchange.
   void rebalance(ParticleState<T>& s);
+  // Adds the side stream's last span to the totals if it was a refresh's and is done.
+  void takeRefreshSpan();
   // Marks the particles of [0, s.n) whose coordinate along the axis is below `below` or at or
   // above `above` and packs them as records (their coordinate moved by `shift`) after the first
   // `first` records of out_; returns how many.
@@ -188,6 +195,7 @@ class RankExchange {
   EngineOps<T>* ops_;
   const parallel::MessageTransport* link_;
   gpu::SideStream* linkStream_;
+  bool spanIsRefresh_ = false;  // the side stream's last join was a refresh's
   RecordLayout records_;
   bool gpu_ = false;
   uint32_t halo_ = 0;

@@ -81,6 +81,12 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
     r.extra["rank0_exchange_array_seconds"] = fmt::format("{:.6f}", x->arraySeconds);
     r.extra["rank0_exchange_staging_seconds"] = fmt::format("{:.6f}", x->stagingSeconds);
     r.extra["rank0_exchange_mpi_wait_seconds"] = fmt::format("{:.6f}", x->mpiWaitSeconds);
+    if (x->timedTransfers > 0) {
+      r.extra["rank0_halo_transfers_timed"] = std::to_string(x->timedTransfers);
+      r.extra["rank0_halo_transfer_ms_mean"] = fmt::format("{:.4f}", 1e3 * x->transferSeconds / x->timedTransfers);
+      r.extra["rank0_halo_transfer_exposed_ms_mean"] =
+          fmt::format("{:.4f}", 1e3 * x->transferExposedSeconds / x->timedTransfers);
+    }
     r.extra["rank0_exchange_mpi_seconds"] = fmt::format("{:.6f}", x->mpiSeconds);
   }
   if (const InOutTotals* io = s.inOutTotals()) {

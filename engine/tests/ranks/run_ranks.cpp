@@ -148,6 +148,8 @@ struct RunResult {
   uint64_t steps = 0, particles = 0;
   std::optional<InOutTotals> inOut;
   uint64_t exchanges = 0, refreshes = 0, overlapped = 0;  // this rank's (none on one rank)
+  uint64_t timedTransfers = 0;                            // refreshes over NCCL timed on their stream
+  double transferSeconds = 0, transferExposedSeconds = 0;
   bool mdbc = false;
 };
 
@@ -173,6 +175,9 @@ RunResult runOn(const CaseDefinition& c, RunOptions o, const parallel::Communica
     r.exchanges = x->exchanges;
     r.refreshes = x->refreshes;
     r.overlapped = x->splitPasses;
+    r.timedTransfers = x->timedTransfers;
+    r.transferSeconds = x->transferSeconds;
+    r.transferExposedSeconds = x->transferExposedSeconds;
   }
   r.mdbc = sim.parameters().mdbc();
   return r;
@@ -265,6 +270,15 @@ TEST_P(RanksRun, MatchesOneRank) {
     EXPECT_LT(all.overlapped, all.refreshes);
   } else {
     EXPECT_EQ(all.overlapped, all.refreshes);
+  }
+  // Refreshes over NCCL are timed on their own stream, when done by the next one (not waited for).
+  if (testDevice() == Device::Gpu && testLink() == RunOptions::RankLink::Nccl && all.refreshes > 1) {
+    EXPECT_GT(all.timedTransfers, 0u);
+    EXPECT_LE(all.timedTransfers, all.refreshes);
+    EXPECT_GT(all.transferSeconds, 0.0);
+    EXPECT_GE(all.transferExposedSeconds, 0.0);
+  } else {
+    EXPECT_EQ(all.timedTransfers, 0u);
   }
   std::printf(
       "[          ] %s on %d ranks (%s%s): %zu particles, largest difference %.3g dp after %d steps (%llu "

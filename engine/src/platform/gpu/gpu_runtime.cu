@@ -171,23 +171,53 @@ SideStream::SideStream() {
   cudaStream_t s = nullptr;
   SPH_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "creating a side stream");
   stream_ = s;
-  cudaEvent_t e = nullptr;
-  const cudaError_t made = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
-  if (made != cudaSuccess) cudaStreamDestroy(s);
-  SPH_CUDA_CHECK(made, "creating a side stream's event");
-  event_ = e;
+  void** events[] = {&event_, &started_, &ended_, &joined_};
+  for (void** e : events) {
+    cudaEvent_t made = nullptr;
+    const cudaError_t r = cudaEventCreateWithFlags(&made, e == &event_ ? cudaEventDisableTiming : cudaEventDefault);
+    if (r != cudaSuccess) {
+      release();
+      SPH_CUDA_CHECK(r, "creating a side stream's events");
+    }
+    *e = made;
+  }
 }
-SideStream::~SideStream() {
-  cudaEventDestroy(static_cast<cudaEvent_t>(event_));
-  cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+SideStream::~SideStream() { release(); }
+void SideStream::release() noexcept {
+  for (void* e : {event_, started_, ended_, joined_})
+    if (e) cudaEventDestroy(static_cast<cudaEvent_t>(e));
+  if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+  event_ = started_ = ended_ = joined_ = stream_ = nullptr;
 }
 void SideStream::follow(const char* what) {
+  const auto side = static_cast<cudaStream_t>(stream_);
   SPH_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), 0), what);
-  SPH_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream_), static_cast<cudaEvent_t>(event_), 0), what);
+  SPH_CUDA_CHECK(cudaStreamWaitEvent(side, static_cast<cudaEvent_t>(event_), 0), what);
+  SPH_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(started_), side), what);
 }
 void SideStream::join(const char* what) {
-  SPH_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), static_cast<cudaStream_t>(stream_)), what);
+  const auto side = static_cast<cudaStream_t>(stream_);
+  SPH_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(ended_), side), what);
+  SPH_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(joined_), 0), what);
+  SPH_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), side), what);
   SPH_CUDA_CHECK(cudaStreamWaitEvent(0, static_cast<cudaEvent_t>(event_), 0), what);
+  spanPending_ = true;
+}
+bool SideStream::takeSpan(Span& span, const char* what) {
+  if (!spanPending_) return false;
+  spanPending_ = false;
+  const auto ended = static_cast<cudaEvent_t>(ended_);
+  for (const cudaEvent_t e : {ended, static_cast<cudaEvent_t>(joined_)}) {
+    const cudaError_t done = cudaEventQuery(e);
+    if (done == cudaErrorNotReady) return false;
+    SPH_CUDA_CHECK(done, what);
+  }
+  float side = 0, exposed = 0;
+  SPH_CUDA_CHECK(cudaEventElapsedTime(&side, static_cast<cudaEvent_t>(started_), ended), what);
+  SPH_CUDA_CHECK(cudaEventElapsedTime(&exposed, static_cast<cudaEvent_t>(joined_), ended), what);
+  span.seconds = 1e-3 * side;
+  span.exposedSeconds = exposed > 0 ? 1e-3 * exposed : 0.0;
+  return true;
 }
 
 }  // namespace sph::gpu

@@ -33,6 +33,7 @@ SideStream::SideStream() { gpu::unavailable("create a side stream"); }
 SideStream::~SideStream() = default;
 void SideStream::follow(const char*) { gpu::unavailable("order a side stream"); }
 void SideStream::join(const char*) { gpu::unavailable("order a side stream"); }
+bool SideStream::takeSpan(Span&, const char*) { gpu::unavailable("time a side stream"); }
 }  // namespace gpu
 
 std::unique_ptr<RecordingTimer> makeGpuTimer() { gpu::unavailable("time GPU phases"); }
