@@ -42,9 +42,10 @@ class NcclLink final : public MessageTransport {
 // Sets, unless the environment already does, what NcclLink needs of NCCL before it starts:
 // - NVLink multicast (NVLS) off (NCCL_NVLS_ENABLE=0): the exchanges are point to point.
 // - At most 4 channels a point-to-point message (NCCL_MAX_P2P_NCHANNELS=4). With NCCL's own
-//   number (2.28 between two H200s over NVLink), posting a halo refresh held the host for about
-//   1 ms: the interior's kernels were queued that much later and the GPU waited. Four channels
-//   post in a fraction of that and still move a refresh well within the interior's kernels.
+//   number between GPUs joined by NVLink, posting a halo refresh held the host long enough for
+//   the GPU to run out of queued work before the interior's kernels came. Four channels post
+//   quickly and still move a refresh within the interior's kernels (tools/bench/RESULTS.md,
+//   "NCCL's point-to-point channels").
 void setNcclDefaults();
 
 // Whether this process may run on one core only (mpirun binds each rank to a core by default):
