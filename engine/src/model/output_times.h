@@ -15,11 +15,18 @@ struct OutputInterval {
   double interval = 0;  // seconds between outputs (> 0)
 };
 
-// Whether t, a sum of time steps, has reached `target`, an output time or the end of a run whose
-// TimeOut is timeOut: the tolerance nextOutputTime() allows. The end takes it too, so that a run
-// whose steps land on TimeMax only to round-off (DtFixed 1e-4 ten thousand times) ends there with
-// that part written, not a step later with its last state unwritten.
+// Whether t, a sum of time steps, has reached `target`, an output time of a run whose TimeOut is
+// timeOut: within 1e-12 TimeOut before it counts (RunOutput writes its parts by this).
 inline bool reachedOutputTime(double t, double target, double timeOut) { return t >= target - 1e-12 * timeOut; }
+
+// Whether t has reached the end of the run, TimeMax: with the same tolerance as an output time,
+// so that a run whose steps land on TimeMax only to round-off (DtFixed 1e-4 ten thousand times
+// with TimeOut 0.1) ends there with that part written, not a step later with its last state
+// unwritten. A TimeOut beyond TimeMax (only the first part written) makes TimeMax no output
+// time; the tolerance then scales with TimeMax, never ending a run early by more than round-off.
+inline bool reachedEndTime(double t, double timeMax, double timeOut) {
+  return reachedOutputTime(t, timeMax, timeOut < timeMax ? timeOut : timeMax);
+}
 
 // The first output time after t. `rows` empty: the next multiple of timeOut. A time within a
 // millionth of a millionth of an interval before a multiple counts as that multiple (steps land

@@ -39,7 +39,8 @@ class NcclLink final : public MessageTransport {
   int size_ = 1;
 };
 
-// Sets, unless the environment already does, what NcclLink needs of NCCL before it starts:
+// Sets, unless the environment already does, what NcclLink needs of NCCL before it starts (NCCL's
+// configuration files, read later, then no longer set these two):
 // - NVLink multicast (NVLS) off (NCCL_NVLS_ENABLE=0): the exchanges are point to point.
 // - At most 4 channels a point-to-point message (NCCL_MAX_P2P_NCHANNELS=4). With NCCL's own
 //   number between GPUs joined by NVLink, posting a halo refresh held the host long enough for

@@ -488,7 +488,7 @@ void RankExchange<T>::finishRefresh(ParticleState<T>& s, PhaseTimer* timer, bool
   }
   if (link_ && linkStream_) {
     linkStream_->join("ordering the halo's unpacking after its messages");
-    spanIsRefresh_ = true;
+    spanIsRefresh_ = forcePass;  // the totals count the refreshes of force passes
   }
   lap(t, totals_.mpiSeconds);
   if (inPass_) passStart_ = t;  // the rest of the split pass's work begins

@@ -74,7 +74,7 @@ class Simulation::Impl : public OutputSource {
   double now() const { return t; }
   double stepDt() const { return dt; }
   double endTime() const { return timeMax; }
-  bool reachedEnd() const { return reachedOutputTime(t, timeMax, p.timeOut); }
+  bool reachedEnd() const { return reachedEndTime(t, timeMax, p.timeOut); }
   uint64_t stepsDone() const { return stepCount; }
   uint64_t dtMinHitCount() const { return dtMinHits; }
   uint64_t particleStepCount() const { return particleSteps; }

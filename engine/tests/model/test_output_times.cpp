@@ -80,6 +80,21 @@ TEST(OutputTimes, RunLandingOnTimeMaxToRoundOffEndsWithItsLastPart) {
   EXPECT_FALSE(std::filesystem::exists(dir / "out" / "vtk" / "Part_0006.vtk"));
 }
 
+// A TimeOut far beyond TimeMax (only the first part wanted) does not widen the end's tolerance:
+// the same 25 steps, not none.
+TEST(OutputTimes, HugeTimeOutDoesNotEndTheRunEarly) {
+  const auto dir = test::tempDir("timeout_huge");
+  const CaseDefinition c = loadCase(
+      test::writeFile(dir / "case.xml", test::smallTankWithSpecial("", R"(<parameter key="DtFixed" value="0.0002" />)"
+                                                                       R"(<parameter key="TimeMax" value="0.005" />)"
+                                                                       R"(<parameter key="TimeOut" value="1e12" />)")));
+  Simulation sim(c, cpuRunInto(dir));
+  sim.run();
+  EXPECT_EQ(sim.steps(), 25u);
+  EXPECT_TRUE(std::filesystem::exists(dir / "out" / "vtk" / "Part_0000.vtk"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "vtk" / "Part_0001.vtk"));
+}
+
 TEST(OutputTimes, ReaderErrors) {
   test::expectLoadError("timeout_order", tankWith(R"(<timeout><tout time="0.1" timeout="0.01" />
 <tout time="0.1" timeout="0.02" /></timeout>)"),

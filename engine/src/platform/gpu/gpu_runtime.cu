@@ -209,7 +209,11 @@ bool SideStream::takeSpan(Span& span, const char* what) {
   const auto ended = static_cast<cudaEvent_t>(ended_);
   for (const cudaEvent_t e : {ended, static_cast<cudaEvent_t>(joined_)}) {
     const cudaError_t done = cudaEventQuery(e);
-    if (done == cudaErrorNotReady) return false;
+    if (done == cudaErrorNotReady) {
+      // Not an error, but left as the last one: a launch check (cudaGetLastError) would take it.
+      if (cudaPeekAtLastError() == cudaErrorNotReady) (void)cudaGetLastError();
+      return false;
+    }
     SPH_CUDA_CHECK(done, what);
   }
   float side = 0, exposed = 0;
