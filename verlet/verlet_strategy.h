@@ -51,6 +51,8 @@ class VerletStrategy final : public StrategyFor<VerletStrategy> {
   std::vector<MemoryNeed> estimateMemory(const MemoryQuery& q) const override;
   // The support and the widest skin (verlet_skin.h's SkinRule::maxFraction).
   double haloReach(double support) const override { return support * (1.0 + SkinRule{}.maxFraction); }
+  // Between rebuilds prepare() keeps the lists, whose copies' slots follow them.
+  bool preparesBeforeHaloRefresh() const override { return true; }
   void configure(const StrategyContext& ctx) override;
   void beginStep(double lastDt) override;
   uint64_t replayToken() const override;

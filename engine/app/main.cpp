@@ -406,7 +406,8 @@ void printRankPlan(const Args& a, const sph::CaseDefinition& c, const sph::SimPa
   double most = 0;
   for (uint32_t r = 0; r < plan.ranks(); ++r) {
     const uint64_t n = plan.owned[r] + plan.halo[r];
-    const sph::DeviceMemoryEstimate e = sph::estimateDeviceMemory(p, n, a.run.precision, *neighbours.strategy);
+    const sph::DeviceMemoryEstimate e =
+        sph::estimateDeviceMemory(p, n, a.run.precision, *neighbours.strategy, sph::Device::Gpu, a.ranks);
     most = std::max(most, e.run());
     fmt::print(
         "  rank {:<4} {} from {:.4g} to {:.4g} m: {} particles and {} in its halo; at least {} of device memory\n", r,

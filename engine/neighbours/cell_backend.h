@@ -70,6 +70,18 @@ class CellBackend {
   // How many passes since configure() computed each pair once.
   virtual uint64_t passesPairsOnce() const { return 0; }
 
+  // The halo's skin in runs over several ranks (CellSearch::trackPlaces): the place of every
+  // particle at the last reset, kept in the particles' order. followPlaces() comes between
+  // sortKeys() and the reorder by sortedIndex(), and permutes the saved places alike; `reset`
+  // first takes them from `p` (its arrays as they are before the reorder).
+  virtual void followPlaces(const ParticleView<float>& p, bool reset) = 0;
+  virtual void followPlaces(const ParticleView<double>& p, bool reset) = 0;
+  // The largest squared distance a particle of [0, p.n) has moved since the last reset (the
+  // minimum image on periodic axes; parked particles, nobody's neighbours, do not count);
+  // +infinity when no places were saved for p.n particles. Waits for the device.
+  virtual double maxDisplacement2(const ParticleView<float>& p) = 0;
+  virtual double maxDisplacement2(const ParticleView<double>& p) = 0;
+
   // Candidate totals of the last interaction pass, if any (the GPU counts them on demand).
   virtual std::optional<CandidateTotals> candidateTotals() const = 0;
 
@@ -85,13 +97,17 @@ class CellBackend {
 };
 
 // The float and double overloads of a backend written once: CellBackendFor<B> implements them by
-// calling B's member templates computeKeysT, interactT, correctBoundariesT, pairsWithinT and
-// countPairsWithinT (B befriends it when they are private).
+// calling B's member templates computeKeysT, followPlacesT, maxDisplacement2T, interactT,
+// correctBoundariesT, pairsWithinT and countPairsWithinT (B befriends it when they are private).
 template <class B>
 class CellBackendFor : public CellBackend {
  public:
   void computeKeys(const ParticleView<float>& p) override { self().computeKeysT(p); }
   void computeKeys(const ParticleView<double>& p) override { self().computeKeysT(p); }
+  void followPlaces(const ParticleView<float>& p, bool reset) override { self().followPlacesT(p, reset); }
+  void followPlaces(const ParticleView<double>& p, bool reset) override { self().followPlacesT(p, reset); }
+  double maxDisplacement2(const ParticleView<float>& p) override { return self().maxDisplacement2T(p); }
+  double maxDisplacement2(const ParticleView<double>& p) override { return self().maxDisplacement2T(p); }
   void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
                 const ForceOutputs<float>& out) override {
     self().interactT(p, c, out);

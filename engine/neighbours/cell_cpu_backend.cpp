@@ -2,9 +2,14 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "sph/plugin/errors.h"
+#include "sph/plugin/particle_code.h"
+#include "sph/plugin/periodic.h"
 
 namespace sph::cell {
 
@@ -47,6 +52,53 @@ void CellCpuBackend::computeKeysT(const ParticleView<T>& p) {
 
 template void CellCpuBackend::computeKeysT(const ParticleView<float>&);
 template void CellCpuBackend::computeKeysT(const ParticleView<double>&);
+
+template <typename T>
+void CellCpuBackend::followPlacesT(const ParticleView<T>& p, bool reset) {
+  SavedPlaces<T>& s = places<T>();
+  if (!reset && (!s.valid || s.now.size() != p.n)) {
+    s.valid = false;  // nothing to follow: the next check asks for an exchange
+    return;
+  }
+  s.next.resize(p.n);
+  const uint32_t* perm = perm_.data();
+  Real4<T>* next = s.next.data();
+  const int64_t n = p.n;
+  if (reset) {
+    const Real4<T>* pos = p.pos;
+#pragma omp parallel for schedule(static) num_threads(threadCount())
+    for (int64_t i = 0; i < n; ++i) next[i] = {pos[perm[i]].x, pos[perm[i]].y, pos[perm[i]].z, T(0)};
+  } else {
+    const Real4<T>* now = s.now.data();
+#pragma omp parallel for schedule(static) num_threads(threadCount())
+    for (int64_t i = 0; i < n; ++i) next[i] = now[perm[i]];
+  }
+  s.now.swap(s.next);
+  s.valid = true;
+}
+
+template <typename T>
+double CellCpuBackend::maxDisplacement2T(const ParticleView<T>& p) const {
+  const SavedPlaces<T>& s = places<T>();
+  if (!s.valid || s.now.size() != p.n) return std::numeric_limits<double>::infinity();
+  const PeriodicBox<double> box = lookup().image<double>();
+  const Real4<T>* saved = s.now.data();
+  double m = 0;
+#pragma omp parallel for num_threads(threadCount()) reduction(max : m) schedule(static)
+  for (int64_t i = 0; i < int64_t(p.n); ++i) {
+    if (p.code && code::isParked(p.code[i])) continue;  // excluded, far away: nobody's neighbour
+    double dx, dy, dz;                                  // a particle that wrapped around moved by its minimum image
+    pairDelta(Real4<double>{double(p.pos[i].x), double(p.pos[i].y), double(p.pos[i].z), 0.0},
+              Real4<double>{double(saved[i].x), double(saved[i].y), double(saved[i].z), 0.0}, box, dx, dy, dz);
+    m = std::max(m, dx * dx + dy * dy + dz * dz);
+  }
+  return m;
+}
+
+template void CellCpuBackend::followPlacesT(const ParticleView<float>&, bool);
+template void CellCpuBackend::followPlacesT(const ParticleView<double>&, bool);
+template double CellCpuBackend::maxDisplacement2T(const ParticleView<float>&) const;
+template double CellCpuBackend::maxDisplacement2T(const ParticleView<double>&) const;
 
 void CellCpuBackend::sortKeys() {
   // Stable counting sort: histogram, exclusive scan, scatter in index order. Stability makes the

@@ -36,6 +36,10 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   template <typename T>
   void computeKeysT(const ParticleView<T>& p);
   template <typename T>
+  void followPlacesT(const ParticleView<T>& p, bool reset);
+  template <typename T>
+  double maxDisplacement2T(const ParticleView<T>& p) const;
+  template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <typename Variant, typename T>  // interaction_variant.h
   void forceLoop(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
@@ -66,6 +70,25 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   std::vector<uint32_t> offsets_;     // counting-sort scatter positions, keyCount + 1
   std::vector<uint32_t> start_;       // start table, keyCount + 1
   mutable std::optional<CandidateTotals> totals_;
+  // The halo skin's saved places (CellBackend::followPlaces), in the precision of the run.
+  template <typename T>
+  struct SavedPlaces {
+    std::vector<Real4<T>> now, next;
+    bool valid = false;
+  };
+  SavedPlaces<float> placesF_;
+  SavedPlaces<double> placesD_;
+  template <typename T>
+  SavedPlaces<T>& places() {
+    if constexpr (sizeof(T) == sizeof(float))
+      return placesF_;
+    else
+      return placesD_;
+  }
+  template <typename T>
+  const SavedPlaces<T>& places() const {
+    return const_cast<CellCpuBackend*>(this)->places<T>();
+  }
   // Each pair once (CellPairs once): the pass's scratch per precision, and what the statistics
   // need to count the last pass's candidates as a pass over every pair would (only on request).
   bool pairsOnce_ = true;

@@ -50,7 +50,7 @@ void CellSearch::requireConfigured(const char* what) const {
 }
 
 template <typename T>
-void CellSearch::prepare(const ParticleView<T>& p, PrepareReason) {
+void CellSearch::prepare(const ParticleView<T>& p, PrepareReason why) {
   requireConfigured("prepare()");
   if (p.nBound > p.n)
     throw RunError(fmt::format("cell neighbour search: {} boundary particles of {}", p.nBound, p.n));
@@ -65,12 +65,21 @@ void CellSearch::prepare(const ParticleView<T>& p, PrepareReason) {
   }
   if (p.n > 0) {
     ScopedPhase phase(timer, "NL-SortData", PhaseGroup::Sort);
+    if (trackPlaces_) backend_->followPlaces(p, why == PrepareReason::ParticlesChanged);
     ctx_.reorderer->apply(backend_->sortedIndex(), p.n);
   }
   {
     ScopedPhase phase(timer, "NL-CellBegin", PhaseGroup::Sort);
     backend_->buildCellStart();
   }
+}
+
+template <typename T>
+double CellSearch::maxDisplacement2(const ParticleView<T>& p) {
+  requireConfigured("maxDisplacement2()");
+  if (!trackPlaces_) throw RunError("cell neighbour search: displacements asked for without trackPlaces()");
+  ScopedPhase phase(ctx_.timer, "NL-HaloCheck", PhaseGroup::Sort);
+  return backend_->maxDisplacement2(p);
 }
 
 template <typename T>
@@ -153,14 +162,14 @@ uint64_t CellSearch::countPairsWithin(const ParticleView<T>& p, double radius) c
   return backend_->countPairsWithin(p, radius);
 }
 
-#define SPH_CELL_SEARCH_INSTANTIATE(T)                                                                \
-  template void CellSearch::prepare(const ParticleView<T>&, PrepareReason);                          \
-  template void CellSearch::interact(const ParticleView<T>&, const PhysicsConstants<T>&,            \
-                                     const ForceOutputs<T>&);                                         \
-  template void CellSearch::correctBoundaries(const ParticleView<T>&, const PhysicsConstants<T>&);   \
-  template void CellSearch::extrapolateInOut(const ParticleView<T>&, const PhysicsConstants<T>&,      \
-                                             const InOutExtrapolation&);                              \
-  template std::vector<IndexPair> CellSearch::pairsWithin(const ParticleView<T>&, double) const;     \
+#define SPH_CELL_SEARCH_INSTANTIATE(T)                                                                            \
+  template void CellSearch::prepare(const ParticleView<T>&, PrepareReason);                                       \
+  template double CellSearch::maxDisplacement2(const ParticleView<T>&);                                           \
+  template void CellSearch::interact(const ParticleView<T>&, const PhysicsConstants<T>&, const ForceOutputs<T>&); \
+  template void CellSearch::correctBoundaries(const ParticleView<T>&, const PhysicsConstants<T>&);                \
+  template void CellSearch::extrapolateInOut(const ParticleView<T>&, const PhysicsConstants<T>&,                  \
+                                             const InOutExtrapolation&);                                          \
+  template std::vector<IndexPair> CellSearch::pairsWithin(const ParticleView<T>&, double) const;                  \
   template uint64_t CellSearch::countPairsWithin(const ParticleView<T>&, double) const;
 SPH_CELL_SEARCH_INSTANTIATE(float)
 SPH_CELL_SEARCH_INSTANTIATE(double)

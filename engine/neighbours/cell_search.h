@@ -29,6 +29,13 @@ class CellSearch {
   void prepare(const ParticleView<T>& p, PrepareReason why);
   template <typename T>
   void interact(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
+  // For a halo's skin (runs over several ranks): from now on every prepare() keeps where each
+  // particle was at the last prepare() with PrepareReason::ParticlesChanged (the one after each
+  // exchange), through the sorts since, and maxDisplacement2() (NL-HaloCheck) is the largest
+  // squared distance a particle has moved from there: +infinity before such a prepare().
+  void trackPlaces(bool on) { trackPlaces_ = on; }
+  template <typename T>
+  double maxDisplacement2(const ParticleView<T>& p);
   template <typename T>
   void correctBoundaries(const ParticleView<T>& p, const PhysicsConstants<T>& c);
   template <typename T>
@@ -60,6 +67,7 @@ class CellSearch {
 
   StrategyContext ctx_;
   CellMode mode_ = CellMode::Full;
+  bool trackPlaces_ = false;
   CellGrid grid_;
   std::unique_ptr<CellBackend> backend_;
 };

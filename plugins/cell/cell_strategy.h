@@ -4,6 +4,13 @@
 // itself (grid, keys, sort, cell tables, the CPU and GPU loops) is the engine's neighbour toolkit,
 // engine/neighbours/cell_search.h, which the Verlet plugin builds on too.
 //
+// Over several ranks the halo reaches a skin beyond the support (kHaloSkin of it), so that the
+// ranks keep the halo's particles between exchanges: before a pass they exchange particles only
+// once one has moved half the skin since the last exchange, and otherwise refresh the copies in
+// place, which the sort then puts in their cells. (Lists kept between rebuilds, as the Verlet
+// plugin's, may be used while the copies travel; a sort needs them where they are, so the cell
+// plugin's passes refresh first.)
+//
 // Options (StrategyContext::options): CellMode = full (cells of 2h, the default) | half (cells of
 // h); CellRows = reachable (the default) | all (neighbours/cell_iteration.h); CellPairs = once
 // (the default) | twice (neighbours/gpu/pair_once.cuh).
@@ -26,9 +33,23 @@ class CellStrategy final : public StrategyFor<CellStrategy> {
   std::vector<MemoryNeed> estimateMemory(const MemoryQuery& q) const override {
     MemoryNeed m = cellSearchMemory(q);
     m.minimum = true;
+    if (q.ranks > 1) {
+      // The places of the halo's skin, double-buffered for their reorder.
+      m.bytes += 2.0 * (q.precision == Precision::Double ? 32.0 : 16.0) * double(q.particles);
+      m.detail += "; the places the halo's skin is measured from";
+    }
     return {m};
   }
-  void configure(const StrategyContext& ctx) override { search_.configure(ctx); }
+  // The fraction of the support the halo's skin adds over several ranks: wider, the ranks
+  // exchange particles less often and refresh more copies in place.
+  static constexpr double kHaloSkin = 0.25;
+  double haloReach(double support) const override { return support * (1.0 + kHaloSkin); }
+  void configure(const StrategyContext& ctx) override {
+    search_.configure(ctx);
+    overRanks_ = ctx.ranks > 1;
+    search_.trackPlaces(overRanks_);
+    skin_ = kHaloSkin * ctx.support;
+  }
   StrategyStats stats() const override { return search_.stats(); }
   size_t deviceBytes() const override { return search_.deviceBytes(); }
   size_t peakDeviceBytes() const override { return search_.peakDeviceBytes(); }
@@ -41,6 +62,13 @@ class CellStrategy final : public StrategyFor<CellStrategy> {
   template <typename T>
   void prepareT(const ParticleView<T>& p, PrepareReason why) {
     search_.prepare(p, why);
+  }
+  // Over ranks: whether a particle has moved half the skin since the last exchange (an
+  // exchange is then due, so that every copy within the support of a particle is in the halo).
+  template <typename T>
+  bool rebuildDueT(const ParticleView<T>& p) {
+    if (!overRanks_) return true;  // no halo: the default's answer
+    return search_.maxDisplacement2(p) * 4.0 > skin_ * skin_;
   }
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out) {
@@ -56,6 +84,8 @@ class CellStrategy final : public StrategyFor<CellStrategy> {
   }
 
   CellSearch search_;
+  bool overRanks_ = false;
+  double skin_ = 0;  // over ranks: how far beyond the support the halo reaches
 };
 
 }  // namespace sph::cell

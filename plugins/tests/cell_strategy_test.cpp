@@ -157,6 +157,103 @@ TEST_P(CellGrowth, MoreParticlesAndCells) {
 INSTANTIATE_TEST_SUITE_P(Cell, CellGrowth, ::testing::Values(Device::Cpu, Device::Gpu),
                          [](const auto& info) { return std::string(sph::deviceName(info.param)); });
 
+// Over several ranks the halo reaches a skin beyond the support, and an exchange is due once a
+// particle has moved half the skin since the last one (PrepareReason::ParticlesChanged), through
+// the sorts in between: the places it is measured from follow every reorder.
+class CellHaloSkin : public ::testing::TestWithParam<std::tuple<Device, Precision>> {};
+
+template <typename T>
+void checkHaloSkin(Device device) {
+  const double support = 0.08, skin = sph::cell::CellStrategy::kHaloSkin * support;
+  Domain d;
+  Harness<T> run(device, randomParticles(3, 2000, 400, d, 11).as<T>());
+  sph::cell::CellStrategy cell;
+  EXPECT_DOUBLE_EQ(cell.haloReach(support), support + skin);
+  auto ctx = makeContext(device, sizeof(T) == 8 ? Precision::Double : Precision::Single, 3, support, d, CellMode::Full,
+                         run.reorderer());
+  cell.configure(ctx);
+  cell.prepare(run.view(), sph::PrepareReason::Step);
+  EXPECT_TRUE(cell.rebuildDue(run.view())) << "on one rank: no halo, the default's answer";
+  ctx.ranks = 2;
+  cell.configure(ctx);
+  EXPECT_TRUE(cell.rebuildDue(run.view())) << "no places saved yet";
+  cell.prepare(run.view(), sph::PrepareReason::ParticlesChanged);
+  EXPECT_FALSE(cell.rebuildDue(run.view()));
+  // Everything by 0.2 skin along x, twice, each time sorted (particles change places in the
+  // order): 0.4 skin from the saved places, if the places followed the sorts.
+  auto move = [&](auto&& change) {
+    HostParticles<T> p = run.particles();
+    for (uint32_t i = 0; i < p.size(); ++i) change(p, i);
+    run.setParticles(p);
+  };
+  const std::vector<uint32_t> before = run.particles().id;
+  for (int k = 0; k < 2; ++k) {
+    move([&](HostParticles<T>& p, uint32_t i) { p.pos[i].x += T(0.2 * skin); });
+    cell.prepare(run.view(), sph::PrepareReason::Step);
+    EXPECT_FALSE(cell.rebuildDue(run.view())) << "shift " << k;
+  }
+  EXPECT_NE(run.particles().id, before) << "the sorts reordered nothing: the test would not test the following";
+  // One particle further along y: 0.4 along x and 0.29 along y is less than half a skin, 0.4 and
+  // 0.5 more.
+  const uint32_t chosen = 1234;
+  auto moveChosen = [&](double dy) {
+    move([&](HostParticles<T>& p, uint32_t i) {
+      if (p.id[i] == chosen) p.pos[i].y += T(dy);
+    });
+  };
+  moveChosen(0.29 * skin);
+  EXPECT_FALSE(cell.rebuildDue(run.view()));
+  moveChosen(0.21 * skin);
+  EXPECT_TRUE(cell.rebuildDue(run.view()));
+  // A parked particle (excluded, far away) does not count.
+  move([&](HostParticles<T>& p, uint32_t i) {
+    if (p.id[i] == chosen) p.code[i] |= sph::code::kParkedBit;
+  });
+  EXPECT_FALSE(cell.rebuildDue(run.view()));
+  moveChosen(10.0);
+  EXPECT_FALSE(cell.rebuildDue(run.view()));
+  // After an exchange the places start again.
+  move([&](HostParticles<T>& p, uint32_t i) {
+    if (p.id[i] == chosen) p.code[i] &= ~sph::code::kParkedBit;
+  });
+  EXPECT_TRUE(cell.rebuildDue(run.view()));
+  cell.prepare(run.view(), sph::PrepareReason::ParticlesChanged);
+  EXPECT_FALSE(cell.rebuildDue(run.view()));
+}
+
+TEST_P(CellHaloSkin, AnExchangeIsDueOnceAParticleMovedHalfTheSkin) {
+  const auto [device, precision] = GetParam();
+  CELLTEST_SKIP_WITHOUT(device);
+  if (precision == Precision::Double)
+    checkHaloSkin<double>(device);
+  else
+    checkHaloSkin<float>(device);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cell, CellHaloSkin,
+                         ::testing::Combine(::testing::Values(Device::Cpu, Device::Gpu),
+                                            ::testing::Values(Precision::Single, Precision::Double)),
+                         [](const auto& info) {
+                           return std::string(sph::deviceName(std::get<0>(info.param))) + "_" +
+                                  sph::precisionName(std::get<1>(info.param));
+                         });
+
+TEST(CellStrategy, HaloSkinPlacesInTheMemoryEstimate) {
+  sph::cell::CellStrategy cell;
+  sph::MemoryQuery q;
+  q.dp = 0.01;
+  q.support = 0.03;
+  q.particles = 1000000;
+  const double one = cell.estimateMemory(q).front().bytes;
+  q.ranks = 2;
+  EXPECT_DOUBLE_EQ(cell.estimateMemory(q).front().bytes, one + 32.0 * 1e6);
+  q.precision = Precision::Double;
+  q.ranks = 1;
+  const double oneDouble = cell.estimateMemory(q).front().bytes;
+  q.ranks = 2;
+  EXPECT_DOUBLE_EQ(cell.estimateMemory(q).front().bytes, oneDouble + 64.0 * 1e6);
+}
+
 TEST(CellStrategy, GpuRequestWithoutCuda) {
   if (sph::gpu::builtWithCuda()) GTEST_SKIP() << "built with CUDA: the GPU backend exists";
   HostParticles<float> p = smallLattice(0);

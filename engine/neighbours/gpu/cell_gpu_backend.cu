@@ -1,6 +1,7 @@
 // The GPU backend: owns the cell search's device buffers (keys and indices, double-buffered for the
 // radix sort; the start table; CUB's temporary storage) and queues all work on stream 0.
 #include <algorithm>
+#include <cmath>
 #include <type_traits>
 #include <vector>
 
@@ -57,7 +58,8 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
 
   size_t deviceBytes() const override {
     return keys_[0].bytes() + keys_[1].bytes() + index_[0].bytes() + index_[1].bytes() + start_.bytes() +
-           temp_.bytes() + totals_.bytes() + onceDdt_.bytes() + onceFlags_.bytes();
+           temp_.bytes() + totals_.bytes() + onceDdt_.bytes() + onceFlags_.bytes() + placesF_.bytes() +
+           placesD_.bytes() + displacement_.bytes();
   }
   size_t peakDeviceBytes() const override { return peak_; }
 
@@ -80,6 +82,51 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
       grow(index_[b], n_, "allocating sort indices");
     }
     gpu::launchCellKeys(grid_, p.pos, n_, p.nBound, keys_[0].data(), index_[0].data());
+  }
+
+  // The halo skin's saved places (CellBackend::followPlaces), double-buffered for the gather.
+  template <typename T>
+  struct SavedPlaces {
+    DeviceBuffer<Real4<T>> at[2];
+    int now = 0;
+    uint32_t n = 0;
+    bool valid = false;
+    size_t bytes() const { return at[0].bytes() + at[1].bytes(); }
+  };
+  template <typename T>
+  SavedPlaces<T>& places() {
+    if constexpr (std::is_same_v<T, float>)
+      return placesF_;
+    else
+      return placesD_;
+  }
+
+  template <typename T>
+  void followPlacesT(const ParticleView<T>& p, bool reset) {
+    SavedPlaces<T>& s = places<T>();
+    if (!reset && (!s.valid || s.n != p.n)) {
+      s.valid = false;  // nothing to follow: the next check asks for an exchange
+      return;
+    }
+    const int next = 1 - s.now;
+    grow(s.at[next], p.n, "allocating the halo skin's saved places");
+    gpu::launchGatherPlaces(reset ? p.pos : s.at[s.now].data(), sortedIndex(), p.n, s.at[next].data());
+    s.now = next;
+    s.n = p.n;
+    s.valid = true;
+  }
+
+  template <typename T>
+  double maxDisplacement2T(const ParticleView<T>& p) {
+    SavedPlaces<T>& s = places<T>();
+    if (!s.valid || s.n != p.n) return HUGE_VAL;
+    if (p.n == 0) return 0;
+    grow(displacement_, 1, "allocating the largest displacement");
+    gpu::launchMaxDisplacement2(p.pos, s.at[s.now].data(), p.code, p.n, lookup().image<double>(), displacement_.data());
+    unsigned long long bits = 0;
+    SPH_CUDA_CHECK(cudaMemcpy(&bits, displacement_.data(), sizeof(bits), cudaMemcpyDeviceToHost),
+                   "reading the largest displacement since the halo's exchange");
+    return __builtin_bit_cast(double, bits);
   }
 
   void requireTables(uint32_t n, const char* what) const {
@@ -191,6 +238,9 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
   uint64_t passesOnce_ = 0;
   DeviceBuffer<float> onceDdt_;       // the pair-once passes' diffusion sums
   DeviceBuffer<uint32_t> onceFlags_;  // and each particle's PairAccum::ddtOff
+  SavedPlaces<float> placesF_;
+  SavedPlaces<double> placesD_;
+  DeviceBuffer<unsigned long long> displacement_;
   mutable DeviceBuffer<unsigned long long> totals_;
   mutable unsigned long long hostTotals_[3] = {0, 0, 0};
   mutable size_t peak_ = 0;

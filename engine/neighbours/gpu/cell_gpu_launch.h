@@ -9,6 +9,7 @@
 #include "../cell_grid.h"
 #include "../cell_particle_ops.h"
 #include "sph/plugin/particle_view.h"
+#include "sph/plugin/periodic.h"
 #include "sph/plugin/physics_constants.h"
 
 namespace sph::cell::gpu {
@@ -29,6 +30,15 @@ int radixSort(void* temp, size_t tempBytes, uint32_t* keys[2], uint32_t* index[2
 
 // NL-CellBegin: start[0 .. keyCount] from sorted keys (cellStartOf, one thread per entry).
 void buildCellStart(const uint32_t* sortedKeys, uint32_t n, uint32_t keyCount, uint32_t* start);
+
+// The halo's skin (CellBackend::followPlaces): dst[i] = the place of src[perm[i]] (w cleared).
+template <typename T>
+void launchGatherPlaces(const Real4<T>* src, const uint32_t* perm, uint32_t n, Real4<T>* dst);
+// *result (device) = the largest squared displacement of pos from saved over [0, n), minimum
+// image in `box`, parked particles left out, as the bits of a non-negative double.
+template <typename T>
+void launchMaxDisplacement2(const Real4<T>* pos, const Real4<T>* saved, const uint32_t* code, uint32_t n,
+                            const PeriodicBox<double>& box, unsigned long long* result);
 
 // CF-Forces: one thread per particle; dispatches on c.kernel.
 template <typename T>

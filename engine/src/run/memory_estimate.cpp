@@ -46,7 +46,7 @@ double DeviceMemoryEstimate::strategyMinimum() const {
 }
 
 DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t particles, Precision precision,
-                                          const NeighbourStrategy& strategy, Device device) {
+                                          const NeighbourStrategy& strategy, Device device, uint32_t ranks) {
   DeviceMemoryEstimate e;
   e.engine = estimateEngineMemory(p, particles, precision);
   MemoryQuery q;
@@ -57,6 +57,7 @@ DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t parti
   q.support = p.support;
   q.particles = particles;
   q.options = p.strategyOptions;
+  q.ranks = ranks;
   e.strategy = strategy.estimateMemory(q);
   return e;
 }

@@ -26,9 +26,11 @@ struct DeviceMemoryEstimate {
 // The engine's arrays for `particles` particles of a run with the parameters `p`.
 double estimateEngineMemory(const SimParameters& p, uint64_t particles, Precision precision);
 
-// The engine's arrays and the plugin's needs, on `device` (host memory on the CPU).
+// The engine's arrays and the plugin's needs, on `device` (host memory on the CPU); over several
+// `ranks`, `particles` are one rank's (its slab's and its halo).
 DeviceMemoryEstimate estimateDeviceMemory(const SimParameters& p, uint64_t particles, Precision precision,
-                                          const NeighbourStrategy& strategy, Device device = Device::Gpu);
+                                          const NeighbourStrategy& strategy, Device device = Device::Gpu,
+                                          uint32_t ranks = 1);
 
 // What a run will hold in host memory: the case as loaded (positions, mk, normals, initial
 // velocities and densities), the particle generator's peak (its lattice and positions, freed

@@ -152,6 +152,11 @@ class RankExchange {
     rebalanceEvery_ = passes;
     rebalanceThreshold_ = threshold;
   }
+  // Whether the comparison of rebalanceEvery() is due at the next force pass: the ranks then
+  // exchange there, rather than refresh, so that it comes on time while the halo is kept.
+  bool rebalanceDue() const {
+    return rebalanceEvery_ > 0 && rebalanceThreshold_ >= 0 && sinceRebalance_ + 1 >= rebalanceEvery_;
+  }
   // This rank's work on a force pass is done (it is about to wait for the others' time step).
   void computeDone();
   const parallel::SlabBegins& slabs() const { return layout_.plan.begin; }

@@ -142,7 +142,8 @@ Simulation::Simulation(const CaseDefinition& c, const RunOptions& o, const paral
         comm.single() ? c.positions.size()
                       : planRanks(c, p, neighbours.strategy->haloReach(p.support), comm).expectedParticles();
     if (d == Device::Gpu) {
-      const DeviceMemoryEstimate device = estimateDeviceMemory(p, particles, o.precision, *neighbours.strategy);
+      const DeviceMemoryEstimate device =
+          estimateDeviceMemory(p, particles, o.precision, *neighbours.strategy, Device::Gpu, uint32_t(comm.size()));
       // What is free now: the device less the CUDA context (and anything else holding it).
       deviceFree = double(gpu::freeMemoryBytes());
       requireRunMemory(host, hostBudget, &device, deviceFree, p, gpu::deviceDescription(), boundShare);

@@ -64,11 +64,12 @@ struct RunOptions {
   enum class RankLink { Host, Nccl };
   RankLink rankLink = RankLink::Host;
   // Runs over several ranks, force passes whose halo is refreshed (Verlet lists between
-  // rebuilds): the particles out of the halo's reach interact while the messages travel, those
-  // within it after (ForcePart); off (--rank-overlap off) the halo is refreshed first.
+  // rebuilds; not the cell search's, whose sort needs the copies in place): the particles out of
+  // the halo's reach interact while the messages travel, those within it after (ForcePart); off
+  // (--rank-overlap off) the halo is refreshed first.
   bool rankOverlap = true;
-  // Runs over several ranks: every rankRebalanceEvery force passes (at the next exchange, with
-  // Verlet lists kept between rebuilds) the slabs move towards an even
+  // Runs over several ranks: every rankRebalanceEvery force passes (with an exchange, where the
+  // halo would otherwise be refreshed) the slabs move towards an even
   // cost when the busiest rank's force passes took more than rankRebalance (a fraction: 0.1 is
   // 10%) over the mean (run/rank_domain.h); negative: the slabs keep their first bounds.
   double rankRebalance = 0.1;

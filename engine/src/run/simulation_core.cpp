@@ -551,6 +551,7 @@ class SimulationCore final : public Simulation::Impl {
       ctx.periodic[l.plan.axis] = false;
       ctx.domainMin[l.plan.axis] -= l.reach;
       ctx.domainMax[l.plan.axis] += l.reach;
+      ctx.ranks = uint32_t(comm_.size());
     }
     ctx.capacity = capacity;
     ctx.threads = o.threads;
@@ -704,7 +705,8 @@ class SimulationCore final : public Simulation::Impl {
       exchange = strategy->rebuildDue(state_->view());
       if (!exchange) ranks_->keepHalo();  // the strategy keeps what it built: refreshes will do
     }
-    exchange = exchange || !ranks_->canRefresh();
+    // A rebalancing comparison is due: it comes with an exchange, which moves the particles.
+    exchange = exchange || !ranks_->canRefresh() || (forcePass && ranks_->rebalanceDue());
     {
       ScopedPhase ph(phases, "MPI-Reduce", PhaseGroup::Other);
       exchange = !comm_.all(!exchange);
@@ -724,11 +726,13 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   // Returns whether the halo's refresh was left under way (mayOverlap, and nothing of this
-  // preparation reads the halo), for interactForces() to finish it.
+  // preparation reads the halo: neither inlets' extrapolation nor the strategy's prepare()), for
+  // interactForces() to finish it.
   bool prepareForces(bool mayOverlap = false) {
     bool refreshing = false;
     // Every pass sees its neighbours where they are now.
-    if (ranks_) refreshing = syncHalo(true, mayOverlap && !inOutExtrapolationDue_);
+    if (ranks_)
+      refreshing = syncHalo(true, mayOverlap && !inOutExtrapolationDue_ && strategy->preparesBeforeHaloRefresh());
     // pos.w already holds the pressure: computed at the start and by every integrator step.
     strategy->prepare(state_->view(), particlesChanged_ ? PrepareReason::ParticlesChanged : PrepareReason::Step);
     particlesChanged_ = false;

@@ -46,12 +46,12 @@ TEST(CliRanks, InfoSplitsTheCaseIntoSlabsWithTheirHalos) {
     EXPECT_LT(l.halo, l.owned);  // a layer or two beside a third of the case
   }
   EXPECT_EQ(owned, std::stoull(total[1])) << "every particle on exactly one rank";
-  // The case's domain (up to its pointmax) is longest along z; the cell search's reach is 2h.
+  // The case's domain (up to its pointmax) is longest along z.
   EXPECT_NE(r.output.find("ranks       3: slabs along z"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("the halo reach of 'cell' is"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("the busiest rank needs at least"), std::string::npos) << r.output;
 
-  // Verlet lists reach 3h: thicker layers, larger halos.
+  // Verlet lists reach 3h, the cell search 2.5h: thicker layers, larger halos.
   const auto v = test::runSph("info " + kCase + " --dp 0.01 --ranks 3 --neighbours verlet");
   ASSERT_EQ(v.exitCode, 0) << v.output;
   const std::vector<RankLine> lists = rankLines(v.output);
@@ -72,8 +72,10 @@ TEST(CliRanks, ThePlanReachesTheGhostNodesOfExtrapolatingZones) {
   const auto mirrored = test::runSph("info " + data + "Channel2DExtrap_Def.xml --ranks 2");
   ASSERT_EQ(mirrored.exitCode, 0) << mirrored.output;
   ASSERT_TRUE(std::regex_search(mirrored.output, m, reach)) << mirrored.output;
-  // The same particles and support (2h, written to 4 digits): 2 x 0.04 m more, and the support.
-  EXPECT_NEAR(std::stod(m[1]), 2 * plain + 0.08, 1e-4) << imposed.output << mirrored.output;
+  // The same particles and support (the cell plugin's reach is 2h and a skin of a quarter of it,
+  // written to 4 digits): 2 x 0.04 m more, and the support.
+  const double support = plain / 1.25;
+  EXPECT_NEAR(std::stod(m[1]), plain + 0.08 + support, 1e-4) << imposed.output << mirrored.output;
 }
 
 TEST(CliRanks, RankCountsThatCannotWorkAreUsageErrors) {

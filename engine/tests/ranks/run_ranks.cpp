@@ -254,16 +254,14 @@ TEST_P(RanksRun, MatchesOneRank) {
   const double worst = largestDifference(all.state, one.state);
   const double dp = c.dp;
   EXPECT_LT(worst, 1e-5 * dp) << world.size() << " ranks";
-  // Verlet lists are kept between rebuilds over ranks too: most passes only refresh the halo.
-  if (std::string(k.neighbours) == "verlet") {
-    EXPECT_GT(all.refreshes, all.exchanges);
-  } else {
-    EXPECT_EQ(all.refreshes, 0u);  // the cell search sorts at every pass
-  }
+  // The halo keeps its particles until one has moved half its skin (Verlet lists: until they are
+  // rebuilt): most passes only refresh it.
+  EXPECT_GT(all.refreshes, all.exchanges);
   // Refreshed passes interact while their halo travels, unless asked not to or mDBC's correction
   // reads the halo before the interaction: every pass of the symplectic predictor, not the
-  // corrector's under SlipMode 1, which corrects nothing.
-  if (!k.overlap) {
+  // corrector's under SlipMode 1, which corrects nothing. The cell search's sort needs the
+  // copies where they are: its passes refresh first.
+  if (!k.overlap || std::string(k.neighbours) == "cell") {
     EXPECT_EQ(all.overlapped, 0u);
   } else if (all.mdbc) {
     EXPECT_GT(all.overlapped, 0u);
@@ -333,8 +331,11 @@ RunOptions checkpointedRun(const std::string& name) {
 }
 
 // A run over the ranks stopped by --steps with a checkpoint goes on from it on as many ranks to
-// the state the same run reaches without stopping, bit for bit (each rank's file holds its
-// particles and halo in their order); on another number of ranks it is refused by name.
+// the state the same run reaches without stopping (each rank's file holds its particles and halo
+// in their order); on another number of ranks it is refused by name. Not bit for bit: the ranks
+// keep their halo between exchanges, and a checkpoint keeps neither its index lists nor where the
+// particles were at the exchange, so the resumed run exchanges at its first pass where the
+// uninterrupted one may refresh, and its sums run in another order; the states agree to rounding.
 TEST(RanksCheckpoint, ResumesOnAsManyRanksToTheUninterruptedState) {
   const parallel::Communicator& world = parallel::Communicator::world();
   if (world.single()) GTEST_SKIP() << "one rank: the engine tests resume runs on one rank";
@@ -361,7 +362,7 @@ TEST(RanksCheckpoint, ResumesOnAsManyRanksToTheUninterruptedState) {
   const ParticleSnapshot b = straight.snapshot();
   if (world.rank() != 0) return;
   ASSERT_EQ(a.count(), b.count());
-  EXPECT_EQ(largestDifference(a, b), 0.0) << "bit for bit";
+  EXPECT_LT(largestDifference(a, b), 1e-9 * c.dp);
   // One rank cannot take over the ranks' checkpoint.
   try {
     Simulation alone(c, o, parallel::Communicator::self());
@@ -376,8 +377,8 @@ TEST(RanksCheckpoint, ResumesOnAsManyRanksToTheUninterruptedState) {
 
 // Slabs that move while the run goes (checked every 5 force passes, moved at any imbalance: on
 // CPU ranks DamBreak's water makes the first slabs the busiest) leave the result the one-rank
-// run's: each move migrates the particles to the ranks of their new slabs. With the cell search
-// every pass exchanges; with Verlet lists the check waits for the next rebuild.
+// run's: each move migrates the particles to the ranks of their new slabs. Each check comes with
+// an exchange, on time, where the halo would otherwise be refreshed.
 class RanksRebalance : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RanksRebalance, SlabsMovingDuringTheRunLeaveTheOneRankResult) {
@@ -409,6 +410,9 @@ TEST_P(RanksRebalance, SlabsMovingDuringTheRunLeaveTheOneRankResult) {
   if (testDevice() == Device::Cpu) {
     EXPECT_GT(std::stoull(moved[1]), 0u) << report;
   }
+  std::smatch exchanges;
+  ASSERT_TRUE(std::regex_search(report, exchanges, std::regex(R"re("rank0_exchanges": "(\d+)")re"))) << report;
+  EXPECT_GE(std::stoull(exchanges[1]), *o.maxSteps / o.rankRebalanceEvery) << report;  // a pass a step
   const double worst = differenceFromOneRank(c, o, a);
   EXPECT_LT(worst, 1e-5 * c.dp);
   std::printf("[          ] %s: %s slabs moved on %d ranks: largest difference %.3g dp after %llu steps\n", GetParam(),

@@ -45,6 +45,10 @@ struct StrategyContext {
   int threads = 0;         // CPU threads (0: OpenMP default)
   ParticleReorderer* reorderer = nullptr;
   PhaseTimer* timer = nullptr;
+  // Ranks the run is over (mpirun -np N sph run). Over several, the particles include copies of
+  // the neighbouring ranks' particles (their halo, code::kHaloBit, reaching haloReach() beyond
+  // this rank's slab), and rebuildDue() is asked before every force pass.
+  uint32_t ranks = 1;
   // The strategy's options (NeighbourStrategy::options()) given on the command line or in the
   // case, e.g. "CellMode" = "half"; an option not given is absent.
   std::map<std::string, std::string> options;
@@ -80,6 +84,7 @@ struct MemoryQuery {
   uint64_t particles = 0;
   // The strategy's options as the run would give them to configure() (StrategyContext::options).
   std::map<std::string, std::string> options;
+  uint32_t ranks = 1;  // as StrategyContext::ranks; `particles` are then one rank's, halo included
 };
 struct MemoryNeed {
   std::string what;    // e.g. "index lists"
@@ -99,8 +104,10 @@ class NeighbourStrategy {
   // What the strategy will hold for a case (neither configured nor allocated yet).
   virtual std::vector<MemoryNeed> estimateMemory(const MemoryQuery& q) const = 0;
   // How far beyond a rank's part of the domain its copies of the neighbouring ranks' particles
-  // (the halo) must reach, for a support of 2h: the support itself for searches that find the
-  // neighbours afresh at every pass; lists kept between rebuilds add the most their skin can be.
+  // (the halo) must reach, for a support of 2h: at least the support. Beyond it, a skin lets the
+  // ranks keep the halo's particles between exchanges, refreshing the copies in place, while
+  // every particle has moved less than half the skin (rebuildDue()): lists kept between rebuilds
+  // add the most their skin can be; a search that sorts at every pass may add one of its own.
   virtual double haloReach(double support) const { return support; }
   virtual void configure(const StrategyContext& ctx) = 0;
   // Called once per time step, before its first prepare(), with the dt of the previous step
@@ -116,13 +123,15 @@ class NeighbourStrategy {
   // caller re-reads views after prepare()).
   virtual void prepare(const ParticleView<float>& p, PrepareReason why) = 0;
   virtual void prepare(const ParticleView<double>& p, PrepareReason why) = 0;
-  // Whether the next prepare(p, PrepareReason::Step) would reorder the particles or rebuild what
-  // it built from their places (asked just before it, the particles as it will see them). A run
-  // over several ranks asks every rank before each pass: when none would, the ranks only
-  // refresh their copies of each other's particles in place, keeping their order; when any
-  // would, they exchange particles (and reorder them) and every rank's prepare() gets
+  // Whether the next prepare(p, PrepareReason::Step) needs the halo exchanged anew (asked just
+  // before it, the particles as it will see them, in runs over several ranks only): lists about
+  // to be rebuilt do, as does any strategy once a particle has moved half the skin its
+  // haloReach() adds since the last exchange. The ranks ask every rank before each pass: when
+  // none does, they only refresh their copies of each other's particles in place (the copies
+  // keep their particles, and follow every reorder through the context's reorderer); when any
+  // does, they exchange particles (and reorder them) and every rank's prepare() gets
   // PrepareReason::ParticlesChanged. The answer stands for that prepare(). The default, true,
-  // suits strategies that sort at every pass.
+  // suits strategies whose halo reaches the support alone.
   virtual bool rebuildDue(const ParticleView<float>& p) {
     (void)p;
     return true;
@@ -131,6 +140,12 @@ class NeighbourStrategy {
     (void)p;
     return true;
   }
+  // Whether, between exchanges, prepare(p, PrepareReason::Step) may run before the halo's copies
+  // are refreshed, so that a run over several ranks can split a pass around the refresh
+  // (ForcePart, particle_view.h): true for a strategy whose prepare() between rebuilds does not
+  // read where the copies are (lists kept). A search that sorts at every pass reads it, and its
+  // passes refresh the halo first. The default: false.
+  virtual bool preparesBeforeHaloRefresh() const { return false; }
   // One force pass over all active particles; pos.w holds pressure on entry.
   virtual void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
                         const ForceOutputs<float>& out) = 0;
