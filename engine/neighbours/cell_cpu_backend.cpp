@@ -79,6 +79,7 @@ void CellCpuBackend::followPlacesT(const ParticleView<T>& p, bool reset) {
 
 template <typename T>
 double CellCpuBackend::maxDisplacement2T(const ParticleView<T>& p) const {
+  if (p.n == 0) return 0;  // nothing moved (and nothing was saved: prepare() sorts nothing)
   const SavedPlaces<T>& s = places<T>();
   if (!s.valid || s.now.size() != p.n) return std::numeric_limits<double>::infinity();
   const PeriodicBox<double> box = lookup().image<double>();
@@ -90,7 +91,8 @@ double CellCpuBackend::maxDisplacement2T(const ParticleView<T>& p) const {
     double dx, dy, dz;                                  // a particle that wrapped around moved by its minimum image
     pairDelta(Real4<double>{double(p.pos[i].x), double(p.pos[i].y), double(p.pos[i].z), 0.0},
               Real4<double>{double(saved[i].x), double(saved[i].y), double(saved[i].z), 0.0}, box, dx, dy, dz);
-    m = std::max(m, dx * dx + dy * dy + dz * dz);
+    const double d2 = dx * dx + dy * dy + dz * dz;
+    m = d2 == d2 ? std::max(m, d2) : std::numeric_limits<double>::infinity();  // NaN: no bound
   }
   return m;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 
 #include "cell/cell_strategy.h"
 #include "cell_test_support.h"
@@ -166,7 +167,8 @@ template <typename T>
 void checkHaloSkin(Device device) {
   const double support = 0.08, skin = sph::cell::CellStrategy::kHaloSkin * support;
   Domain d;
-  Harness<T> run(device, randomParticles(3, 2000, 400, d, 11).as<T>());
+  // More particles than the GPU's displacement check takes in one stride of its blocks.
+  Harness<T> run(device, randomParticles(3, 300000, 60000, d, 11).as<T>());
   sph::cell::CellStrategy cell;
   EXPECT_DOUBLE_EQ(cell.haloReach(support), support + skin);
   auto ctx = makeContext(device, sizeof(T) == 8 ? Precision::Double : Precision::Single, 3, support, d, CellMode::Full,
@@ -219,6 +221,20 @@ void checkHaloSkin(Device device) {
   EXPECT_TRUE(cell.rebuildDue(run.view()));
   cell.prepare(run.view(), sph::PrepareReason::ParticlesChanged);
   EXPECT_FALSE(cell.rebuildDue(run.view()));
+  // A position that is not a number bounds nothing.
+  move([&](HostParticles<T>& p, uint32_t i) {
+    if (p.id[i] == chosen) p.pos[i].z = std::numeric_limits<T>::quiet_NaN();
+  });
+  EXPECT_TRUE(cell.rebuildDue(run.view()));
+  // A rank without particles (all gone to the others) needs no exchange of its own.
+  HostParticles<T> none;
+  HostReorderer<T> noReorder(none);
+  sph::cell::CellStrategy empty;
+  ctx.device = Device::Cpu;
+  ctx.reorderer = &noReorder;
+  empty.configure(ctx);
+  empty.prepare(none.view(), sph::PrepareReason::ParticlesChanged);
+  EXPECT_FALSE(empty.rebuildDue(none.view()));
 }
 
 TEST_P(CellHaloSkin, AnExchangeIsDueOnceAParticleMovedHalfTheSkin) {

@@ -118,9 +118,9 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
 
   template <typename T>
   double maxDisplacement2T(const ParticleView<T>& p) {
+    if (p.n == 0) return 0;  // nothing moved (and nothing was saved: prepare() sorts nothing)
     SavedPlaces<T>& s = places<T>();
     if (!s.valid || s.n != p.n) return HUGE_VAL;
-    if (p.n == 0) return 0;
     grow(displacement_, 1, "allocating the largest displacement");
     gpu::launchMaxDisplacement2(p.pos, s.at[s.now].data(), p.code, p.n, lookup().image<double>(), displacement_.data());
     unsigned long long bits = 0;

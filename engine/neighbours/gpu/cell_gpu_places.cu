@@ -1,6 +1,7 @@
 // The halo skin's places on the GPU: the saved places follow the sort, and the largest
 // displacement since they were saved is a maximum over the particles.
 #include <algorithm>
+#include <cmath>
 
 #include "cell_gpu_launch.h"
 #include "sph/plugin/gpu/cuda_check.cuh"
@@ -37,7 +38,8 @@ __global__ void __launch_bounds__(kBlock)
     double dx, dy, dz;
     pairDelta(Real4<double>{double(a.x), double(a.y), double(a.z), 0.0},
               Real4<double>{double(b.x), double(b.y), double(b.z), 0.0}, box, dx, dy, dz);
-    d2 = fmax(d2, dx * dx + dy * dy + dz * dz);
+    const double e = dx * dx + dy * dy + dz * dz;
+    d2 = e == e ? fmax(d2, e) : HUGE_VAL;  // NaN: no bound (fmax would drop it)
   }
   __shared__ double warps[kBlock / 32];
   d2 = sph::gpu::groupMax(d2);

@@ -315,7 +315,15 @@ void RankExchange<T>::restoreSlabs(const parallel::SlabBegins& begin) {
 }
 
 template <typename T>
-void RankExchange<T>::rebalance(ParticleState<T>& s) {
+bool RankExchange<T>::rebalanceIfDue(ParticleState<T>& s) {
+  if (rebalanceEvery_ == 0 || rebalanceThreshold_ < 0 || ++sinceRebalance_ < rebalanceEvery_) return false;
+  sinceRebalance_ = 0;
+  return rebalance(s);
+}
+
+template <typename T>
+bool RankExchange<T>::rebalance(ParticleState<T>& s) {
+  ++totals_.rebalanceChecks;
   const std::vector<double> busy = comm_.gather(busySeconds_);
   busySeconds_ = 0;
   std::vector<double>& sums = totals_.rankBusySeconds;
@@ -329,9 +337,10 @@ void RankExchange<T>::rebalance(ParticleState<T>& s) {
   // Slabs of one layer at least, as planSlabs makes them: a halo comes from the slabs beside.
   const parallel::SlabBegins to =
       parallel::limitedMove(plan.begin, parallel::rebalancedSlabs(plan.begin, busy, counts, 1, rebalanceThreshold_), 1);
-  if (to == plan.begin) return;
+  if (to == plan.begin) return false;
   layout_.moveTo(to);
   ++totals_.rebalances;
+  return true;
 }
 
 template <typename T>
@@ -357,11 +366,6 @@ void RankExchange<T>::exchange(ParticleState<T>& s, const ParticleArrayNeeds& ne
   size_t came = 0;
   {
     ScopedPhase phase(timer, "MPI-Migrate", PhaseGroup::Other);
-    // Passes counted since the last comparison, this one too (refreshes count theirs).
-    if (rebalanceEvery_ > 0 && rebalanceThreshold_ >= 0 && ++sinceRebalance_ >= rebalanceEvery_) {
-      sinceRebalance_ = 0;
-      rebalance(s);
-    }
     // Leavers: past a boundary with a rank beyond it.
     const parallel::Sides leave = parallel::migrationSides(comm_, slab);
     came = send(s, leave, t);
@@ -505,7 +509,6 @@ void RankExchange<T>::finishRefresh(ParticleState<T>& s, PhaseTimer* timer, bool
   }
   if (!forcePass) return;
   ++totals_.refreshes;
-  ++sinceRebalance_;  // the next exchange compares when enough passes went by
   if (!inPass_) {
     passStart_ = Clock::now();
     inPass_ = true;

@@ -1,10 +1,12 @@
 // One case over several ranks (mpirun -np N sph run): each rank owns the particles of one slab of
 // the domain along its longest axis (parallel/slab_plan.h) and runs the engine's step on them,
 // with copies of the particles within reach of its slab on the ranks beside it (its halo,
-// code::kHaloBit) as their neighbours. Before every force pass the particles that left a slab
-// move to the rank whose slab they entered and the halo is replaced, so a pass sees every
-// neighbour where it is now; the time step is the minimum of every rank's (EngineOps'
-// DtMaximaCombiner). A run on one rank does none of this.
+// code::kHaloBit) as their neighbours. Before a force pass the particles that left a slab move to
+// the rank whose slab they entered and the halo is replaced (an exchange), or, while the halo's
+// particles still hold every neighbour within the support (NeighbourStrategy::rebuildDue), the
+// copies are refreshed in place; either way a pass sees every neighbour where it is now. The
+// time step is the minimum of every rank's (EngineOps' DtMaximaCombiner). A run on one rank does
+// none of this.
 //
 // The exchange works where the particles are (EngineOps: marks, partitions, and packing into
 // records, run/particle_records.h, on the device in GPU runs): only the records of the particles
@@ -73,11 +75,12 @@ void gatherSnapshot(const parallel::Communicator& comm, ParticleSnapshot& s);
 
 // What the exchanges of a run moved, for the report.
 struct RankExchangeTotals {
-  uint64_t exchanges = 0;      // one before each force pass
+  uint64_t exchanges = 0;      // before force passes that did not refresh the halo in place
   uint64_t haloParticles = 0;  // summed over the exchanges (this rank's halo)
   uint64_t migrated = 0;       // particles that came in from another rank
   uint64_t bytesSent = 0;      // halo copies and migrating particles this rank sent
   uint64_t rebalances = 0;     // times the slabs moved
+  uint64_t rebalanceChecks = 0;  // times the ranks compared their force passes' seconds
   uint64_t refreshes = 0;      // passes whose halo was refreshed in place instead of exchanged
   uint64_t splitPasses = 0;    // refreshed passes whose interior interacted while the messages went
   // Each rank's seconds on its force passes, summed over the rebalancing checks (empty without).
@@ -121,8 +124,8 @@ class RankExchange {
   // forcePass: it comes before a force pass (counted, and timed for rebalancing), not before a
   // force gauge's sample.
   bool canRefresh() const { return haloKept_; }
-  // From the next exchange on, keep the halo's index lists for refresh() (a strategy that sorts
-  // at every pass never refreshes: its exchanges skip that work).
+  // From the next exchange on, keep the halo's index lists for refresh() (asked once a strategy
+  // first says that a pass needs no new halo; until then exchanges skip that work).
   void keepHalo() { keepHalo_ = true; }
   void refresh(ParticleState<T>& s, PhaseTimer* timer = nullptr, bool forcePass = true);
   // refresh() in two halves, for a force pass split around it (ForcePart, particle_view.h), so
@@ -141,22 +144,20 @@ class RankExchange {
   // moves less than half the skin.
   void splitPassBegins();
 
-  // Dynamic rebalancing: at the first exchange after every `passes` force passes (exchanges and
-  // refreshes) the ranks compare the seconds each spent on its force passes since the last
-  // comparison (from the end of an exchange or refresh to computeDone()); when the busiest
-  // exceeds the mean by more than `threshold` (0.1: 10%) the slab boundaries move by whole layers
-  // towards an even cost (parallel::rebalancedSlabs, as far as parallel::limitedMove lets one
-  // exchange go), and that exchange migrates the particles. threshold < 0 or passes 0: the slabs
-  // keep their first bounds.
+  // Dynamic rebalancing: before every `passes`-th force pass the ranks compare the seconds each
+  // spent on its force passes since the last comparison (from the end of an exchange or refresh
+  // to computeDone()); when the busiest exceeds the mean by more than `threshold` (0.1: 10%) the
+  // slab boundaries move by whole layers towards an even cost (parallel::rebalancedSlabs, as far
+  // as parallel::limitedMove lets one exchange go), and that pass's exchange migrates the
+  // particles. threshold < 0 or passes 0: the slabs keep their first bounds.
   void rebalanceEvery(uint32_t passes, double threshold) {
     rebalanceEvery_ = passes;
     rebalanceThreshold_ = threshold;
   }
-  // Whether the comparison of rebalanceEvery() is due at the next force pass: the ranks then
-  // exchange there, rather than refresh, so that it comes on time while the halo is kept.
-  bool rebalanceDue() const {
-    return rebalanceEvery_ > 0 && rebalanceThreshold_ >= 0 && sinceRebalance_ + 1 >= rebalanceEvery_;
-  }
+  // Before every force pass, on every rank (the comparison is collective): counts the pass and
+  // compares when it is due. Returns whether the slabs moved: the pass must then exchange, not
+  // refresh.
+  bool rebalanceIfDue(ParticleState<T>& s);
   // This rank's work on a force pass is done (it is about to wait for the others' time step).
   void computeDone();
   const parallel::SlabBegins& slabs() const { return layout_.plan.begin; }
@@ -168,8 +169,8 @@ class RankExchange {
   const RankLayout& layout() const { return layout_; }
 
  private:
-  // The comparison of rebalanceEvery(), every rank at the same exchange.
-  void rebalance(ParticleState<T>& s);
+  // The comparison of rebalanceEvery(), every rank at the same pass; whether the slabs moved.
+  bool rebalance(ParticleState<T>& s);
   // Adds the side stream's last span to the totals if it was a refresh's and is done.
   void takeRefreshSpan();
   // Marks the particles of [0, s.n) whose coordinate along the axis is below `below` or at or

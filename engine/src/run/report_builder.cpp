@@ -76,6 +76,7 @@ void completeReport(RunReport& r, const Simulation::Impl& s, const RunOutput& ou
     r.extra["rank0_particles_migrated_in"] = fmt::format("{}", x->migrated);
     r.extra["rank0_bytes_sent"] = fmt::format("{}", x->bytesSent);
     r.extra["rank_rebalances"] = fmt::format("{}", x->rebalances);
+    r.extra["rank_rebalance_checks"] = fmt::format("{}", x->rebalanceChecks);
     if (!x->rankBusySeconds.empty())
       r.extra["rank_force_pass_seconds"] = fmt::format("{:.4f}", fmt::join(x->rankBusySeconds, " "));
     r.extra["rank0_exchange_array_seconds"] = fmt::format("{:.6f}", x->arraySeconds);

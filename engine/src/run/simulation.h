@@ -68,8 +68,7 @@ struct RunOptions {
   // the halo's reach interact while the messages travel, those within it after (ForcePart); off
   // (--rank-overlap off) the halo is refreshed first.
   bool rankOverlap = true;
-  // Runs over several ranks: every rankRebalanceEvery force passes (with an exchange, where the
-  // halo would otherwise be refreshed) the slabs move towards an even
+  // Runs over several ranks: every rankRebalanceEvery force passes the slabs move towards an even
   // cost when the busiest rank's force passes took more than rankRebalance (a fraction: 0.1 is
   // 10%) over the mean (run/rank_domain.h); negative: the slabs keep their first bounds.
   double rankRebalance = 0.1;

@@ -680,7 +680,8 @@ class SimulationCore final : public Simulation::Impl {
   // symplectic corrector's).
   void forcePass(bool withShift = false, bool correct = true) {
     // A pass may interact while its halo's refresh travels unless something before its
-    // interaction reads the halo: mDBC's correction, inlets' extrapolation (prepareForces).
+    // interaction reads the halo: mDBC's correction, inlets' extrapolation, the strategy's
+    // prepare() (prepareForces).
     const bool split = prepareForces(opts.rankOverlap && !(correct && p.mdbc()));
     if (correct) correctBoundaries();
     interactForces(withShift, split);
@@ -692,10 +693,12 @@ class SimulationCore final : public Simulation::Impl {
   }
 
   // Over ranks: the halo as the particles are now. Refreshed in place when every rank can (and,
-  // before a force pass, no rank's strategy would rebuild: Verlet lists between rebuilds keep
-  // the halo's particles and places); else particles migrate and the halo is exchanged anew.
-  // Every rank calls it. Outside a force pass (a force gauge's sample, timed as SU-Gauges) it
-  // times no phase of its own: phases do not nest.
+  // before a force pass, no rank's strategy needs a new halo: Verlet lists between rebuilds, or
+  // the cell search's particles within half the skin of its halo, keep the halo's particles),
+  // and the slabs stay; else particles migrate and the halo is exchanged anew. Every rank calls
+  // it. Outside a force pass (a force gauge's sample, timed as SU-Gauges) it times no phase of
+  // its own, since phases do not nest, and asks no strategy: the refresh there follows the check
+  // of the pass before by one integrator step.
   // mayBegin: a refresh may be left begun (RankExchange::beginRefresh), for interactForces() to
   // finish; returns whether it was.
   bool syncHalo(bool forcePass, bool mayBegin = false) {
@@ -705,10 +708,11 @@ class SimulationCore final : public Simulation::Impl {
       exchange = strategy->rebuildDue(state_->view());
       if (!exchange) ranks_->keepHalo();  // the strategy keeps what it built: refreshes will do
     }
-    // A rebalancing comparison is due: it comes with an exchange, which moves the particles.
-    exchange = exchange || !ranks_->canRefresh() || (forcePass && ranks_->rebalanceDue());
+    exchange = exchange || !ranks_->canRefresh();
     {
       ScopedPhase ph(phases, "MPI-Reduce", PhaseGroup::Other);
+      // Slabs moved by a rebalancing comparison (every rank's, collective) take an exchange.
+      if (forcePass && ranks_->rebalanceIfDue(*state_)) exchange = true;
       exchange = !comm_.all(!exchange);
     }
     if (exchange) {
