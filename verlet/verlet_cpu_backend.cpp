@@ -8,6 +8,7 @@
 #include <new>
 #include <type_traits>
 
+#include "neighbours/displacement.h"
 #include "neighbours/interaction_variant.h"
 #include "neighbours/pair_once_cpu.h"
 #include "sph/plugin/errors.h"
@@ -83,11 +84,7 @@ class VerletCpuBackend final : public VerletBackendFor<VerletCpuBackend> {
     double m = 0;
 #pragma omp parallel for num_threads(threads_) reduction(max : m) schedule(static)
     for (int64_t i = 0; i < int64_t(p.n); ++i) {
-      if (p.code && code::isParked(p.code[i])) continue;  // excluded, far away: nobody's neighbour
-      const Real4<double> now{double(p.pos[i].x), double(p.pos[i].y), double(p.pos[i].z), 0.0};
-      double dx, dy, dz;  // a particle that wrapped around moved by its minimum image
-      pairDelta(now, ref_[i], box_, dx, dy, dz);
-      m = std::max(m, dx * dx + dy * dy + dz * dz);
+      m = std::max(m, neighbours::displacement2(p.pos[i], ref_[i], p.code ? p.code[i] : 0u, box_));
     }
     return m;
   }

@@ -7,9 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "displacement.h"
 #include "sph/plugin/errors.h"
-#include "sph/plugin/particle_code.h"
-#include "sph/plugin/periodic.h"
 
 namespace sph::cell {
 
@@ -87,11 +86,7 @@ double CellCpuBackend::maxDisplacement2T(const ParticleView<T>& p) const {
   double m = 0;
 #pragma omp parallel for num_threads(threadCount()) reduction(max : m) schedule(static)
   for (int64_t i = 0; i < int64_t(p.n); ++i) {
-    if (p.code && code::isParked(p.code[i])) continue;  // excluded, far away: nobody's neighbour
-    double dx, dy, dz;                                  // a particle that wrapped around moved by its minimum image
-    pairDelta(Real4<double>{double(p.pos[i].x), double(p.pos[i].y), double(p.pos[i].z), 0.0},
-              Real4<double>{double(saved[i].x), double(saved[i].y), double(saved[i].z), 0.0}, box, dx, dy, dz);
-    const double d2 = dx * dx + dy * dy + dz * dz;
+    const double d2 = neighbours::displacement2(p.pos[i], saved[i], p.code ? p.code[i] : 0u, box);
     m = d2 == d2 ? std::max(m, d2) : std::numeric_limits<double>::infinity();  // NaN: no bound
   }
   return m;

@@ -4,6 +4,7 @@
 // translation unit (compiled with --use_fast_math), hence the anonymous namespace.
 #pragma once
 
+#include "neighbours/displacement.h"
 #include "sph/plugin/gpu/warp_reduce.cuh"
 #include "sph/plugin/periodic.h"
 #include "sph/plugin/real4.h"
@@ -47,9 +48,7 @@ __global__ void __launch_bounds__(kBlock) maxSpeed2Kernel(const Real4<T>* __rest
   finishMax(v2, acc, result);
 }
 
-// A particle that wrapped around a periodic axis since the build moved by its minimum image.
-// Parked particles (excluded, far outside the domain: the engine's parkParticle) are no one's
-// neighbour wherever they are, and do not count.
+// Since the build (neighbours/displacement.h).
 template <typename T>
 __global__ void __launch_bounds__(kBlock) maxDisplacement2Kernel(const Real4<T>* __restrict__ pos,
                                                                  const Real4<T>* __restrict__ ref,
@@ -58,13 +57,7 @@ __global__ void __launch_bounds__(kBlock) maxDisplacement2Kernel(const Real4<T>*
                                                                  unsigned long long* result) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double d2 = 0;
-  if (i < n && !(code && code::isParked(code[i]))) {
-    const Real4<T> a = pos[i], b = ref[i];
-    double dx, dy, dz;
-    pairDelta(Real4<double>{double(a.x), double(a.y), double(a.z), 0.0},
-              Real4<double>{double(b.x), double(b.y), double(b.z), 0.0}, box, dx, dy, dz);
-    d2 = dx * dx + dy * dy + dz * dz;
-  }
+  if (i < n) d2 = neighbours::displacement2(pos[i], ref[i], code ? code[i] : 0u, box);
   finishMax(d2, acc, result);
 }
 

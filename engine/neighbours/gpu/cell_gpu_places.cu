@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../displacement.h"
 #include "cell_gpu_launch.h"
 #include "sph/plugin/gpu/cuda_check.cuh"
 #include "sph/plugin/gpu/warp_reduce.cuh"
-#include "sph/plugin/particle_code.h"
 
 namespace sph::cell::gpu {
 
@@ -33,12 +33,7 @@ __global__ void __launch_bounds__(kBlock)
                            unsigned long long* __restrict__ result) {
   double d2 = 0;
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    if (code && code::isParked(code[i])) continue;
-    const Real4<T> a = pos[i], b = saved[i];
-    double dx, dy, dz;
-    pairDelta(Real4<double>{double(a.x), double(a.y), double(a.z), 0.0},
-              Real4<double>{double(b.x), double(b.y), double(b.z), 0.0}, box, dx, dy, dz);
-    const double e = dx * dx + dy * dy + dz * dz;
+    const double e = neighbours::displacement2(pos[i], saved[i], code ? code[i] : 0u, box);
     d2 = e == e ? fmax(d2, e) : HUGE_VAL;  // NaN: no bound (fmax would drop it)
   }
   __shared__ double warps[kBlock / 32];
