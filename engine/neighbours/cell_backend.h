@@ -81,6 +81,10 @@ class CellBackend {
   // +infinity when no places were saved for p.n particles. Waits for the device.
   virtual double maxDisplacement2(const ParticleView<float>& p) = 0;
   virtual double maxDisplacement2(const ParticleView<double>& p) = 0;
+  // The saved places for a checkpoint: a SavedPlacesHeader, then the places (empty when none are
+  // kept); restorePlaces() takes them back, RunError when the bytes are not such.
+  virtual std::vector<uint8_t> savePlaces() const = 0;
+  virtual void restorePlaces(const std::vector<uint8_t>& bytes) = 0;
 
   // Candidate totals of the last interaction pass, if any (the GPU counts them on demand).
   virtual std::optional<CandidateTotals> candidateTotals() const = 0;
@@ -147,6 +151,16 @@ class CellBackendFor : public CellBackend {
   B& self() { return static_cast<B&>(*this); }
   const B& self() const { return static_cast<const B&>(*this); }
 };
+
+// What savePlaces() writes before the places: how many, and the bytes of each (16: float, 32: double).
+struct SavedPlacesHeader {
+  uint32_t n = 0;
+  uint32_t placeBytes = 0;
+};
+// The bytes of savePlaces() for `n` places of `placeBytes` each at `data`, and the check of
+// restorePlaces() (returns the header; RunError when they do not hold whole places).
+std::vector<uint8_t> packSavedPlaces(uint32_t n, uint32_t placeBytes, const void* data);
+SavedPlacesHeader checkSavedPlaces(const std::vector<uint8_t>& bytes);
 
 // Throws RunError: `what` was called without a prepare() on the same n particles.
 [[noreturn]] void throwNotPrepared(const char* what, uint32_t n, uint32_t preparedN);

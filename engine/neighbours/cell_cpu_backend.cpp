@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
@@ -123,6 +124,43 @@ void CellCpuBackend::buildCellStart() {
 #pragma omp parallel for schedule(static) num_threads(threadCount())
   for (int64_t k = 0; k <= int64_t(nKeys); ++k) start[k] = cellStartOf(uint32_t(k), keys, n);
   tablesReady_ = true;
+}
+
+std::vector<uint8_t> packSavedPlaces(uint32_t n, uint32_t placeBytes, const void* data) {
+  const SavedPlacesHeader h{n, placeBytes};
+  std::vector<uint8_t> bytes(sizeof(h) + size_t(n) * placeBytes);
+  std::memcpy(bytes.data(), &h, sizeof(h));
+  if (n > 0) std::memcpy(bytes.data() + sizeof(h), data, size_t(n) * placeBytes);
+  return bytes;
+}
+
+SavedPlacesHeader checkSavedPlaces(const std::vector<uint8_t>& bytes) {
+  SavedPlacesHeader h;
+  if (bytes.size() >= sizeof(h)) std::memcpy(&h, bytes.data(), sizeof(h));
+  if (bytes.size() < sizeof(h) || (h.placeBytes != sizeof(Real4<float>) && h.placeBytes != sizeof(Real4<double>)) ||
+      bytes.size() != sizeof(h) + size_t(h.n) * h.placeBytes)
+    throw RunError(
+        fmt::format("cell neighbour search: {} bytes are not saved places of the halo's skin", bytes.size()));
+  return h;
+}
+
+std::vector<uint8_t> CellCpuBackend::savePlaces() const {
+  if (placesD_.valid) return packSavedPlaces(uint32_t(placesD_.now.size()), sizeof(Real4<double>), placesD_.now.data());
+  if (placesF_.valid) return packSavedPlaces(uint32_t(placesF_.now.size()), sizeof(Real4<float>), placesF_.now.data());
+  return {};
+}
+
+void CellCpuBackend::restorePlaces(const std::vector<uint8_t>& bytes) {
+  const SavedPlacesHeader h = checkSavedPlaces(bytes);
+  auto restore = [&](auto& s) {
+    s.now.resize(h.n);
+    if (h.n > 0) std::memcpy(s.now.data(), bytes.data() + sizeof(h), size_t(h.n) * h.placeBytes);
+    s.valid = true;
+  };
+  if (h.placeBytes == sizeof(Real4<double>))
+    restore(placesD_);
+  else
+    restore(placesF_);
 }
 
 void throwNotPrepared(const char* what, uint32_t n, uint32_t preparedN) {

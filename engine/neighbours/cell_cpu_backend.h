@@ -28,6 +28,9 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   }
   uint64_t passesPairsOnce() const override { return passesOnce_; }
 
+  std::vector<uint8_t> savePlaces() const override;
+  void restorePlaces(const std::vector<uint8_t>& bytes) override;
+
   size_t deviceBytes() const override { return 0; }
   size_t peakDeviceBytes() const override { return 0; }
 

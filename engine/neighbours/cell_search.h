@@ -36,6 +36,15 @@ class CellSearch {
   void trackPlaces(bool on) { trackPlaces_ = on; }
   template <typename T>
   double maxDisplacement2(const ParticleView<T>& p);
+  // The places of trackPlaces() for a checkpoint (empty when none are kept), and back.
+  std::vector<uint8_t> savePlaces() const {
+    requireConfigured("savePlaces()");
+    return backend_->savePlaces();
+  }
+  void restorePlaces(const std::vector<uint8_t>& bytes) {
+    requireConfigured("restorePlaces()");
+    backend_->restorePlaces(bytes);
+  }
   template <typename T>
   void correctBoundaries(const ParticleView<T>& p, const PhysicsConstants<T>& c);
   template <typename T>

@@ -50,6 +50,11 @@ class CellStrategy final : public StrategyFor<CellStrategy> {
     search_.trackPlaces(overRanks_);
     skin_ = kHaloSkin * ctx.support;
   }
+  // Over ranks, the places the halo's skin is measured from (CellSearch::savePlaces).
+  std::vector<uint8_t> saveState() const override { return overRanks_ ? search_.savePlaces() : std::vector<uint8_t>{}; }
+  void restoreState(const std::vector<uint8_t>& bytes) override {
+    if (overRanks_ && !bytes.empty()) search_.restorePlaces(bytes);
+  }
   StrategyStats stats() const override { return search_.stats(); }
   size_t deviceBytes() const override { return search_.deviceBytes(); }
   size_t peakDeviceBytes() const override { return search_.peakDeviceBytes(); }

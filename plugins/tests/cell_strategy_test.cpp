@@ -221,6 +221,18 @@ void checkHaloSkin(Device device) {
   EXPECT_TRUE(cell.rebuildDue(run.view()));
   cell.prepare(run.view(), sph::PrepareReason::ParticlesChanged);
   EXPECT_FALSE(cell.rebuildDue(run.view()));
+  // A checkpoint keeps the places: a strategy that takes them back decides as this one does.
+  moveChosen(0.6 * skin);
+  ASSERT_TRUE(cell.rebuildDue(run.view()));
+  const std::vector<uint8_t> state = cell.saveState();
+  sph::cell::CellStrategy resumed;
+  resumed.configure(ctx);
+  EXPECT_TRUE(resumed.rebuildDue(run.view())) << "no places yet";
+  resumed.restoreState(state);
+  EXPECT_TRUE(resumed.rebuildDue(run.view()));
+  moveChosen(-0.6 * skin);
+  EXPECT_FALSE(resumed.rebuildDue(run.view()));
+  EXPECT_THROW(resumed.restoreState(std::vector<uint8_t>(state.begin(), state.end() - 1)), sph::RunError);
   // A position that is not a number bounds nothing.
   move([&](HostParticles<T>& p, uint32_t i) {
     if (p.id[i] == chosen) p.pos[i].z = std::numeric_limits<T>::quiet_NaN();
@@ -235,6 +247,10 @@ void checkHaloSkin(Device device) {
   empty.configure(ctx);
   empty.prepare(none.view(), sph::PrepareReason::ParticlesChanged);
   EXPECT_FALSE(empty.rebuildDue(none.view()));
+  // On one rank there is nothing to keep.
+  ctx.ranks = 1;
+  empty.configure(ctx);
+  EXPECT_TRUE(empty.saveState().empty());
 }
 
 TEST_P(CellHaloSkin, AnExchangeIsDueOnceAParticleMovedHalfTheSkin) {

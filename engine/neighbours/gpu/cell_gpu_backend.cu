@@ -129,6 +129,35 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
     return __builtin_bit_cast(double, bits);
   }
 
+  std::vector<uint8_t> savePlaces() const override {
+    auto save = [](const auto& s, uint32_t placeBytes) {
+      std::vector<uint8_t> host(size_t(s.n) * placeBytes);
+      if (s.n > 0)
+        SPH_CUDA_CHECK(cudaMemcpy(host.data(), s.at[s.now].data(), host.size(), cudaMemcpyDeviceToHost),
+                       "reading the halo skin's saved places for a checkpoint");
+      return packSavedPlaces(s.n, placeBytes, host.data());
+    };
+    if (placesD_.valid) return save(placesD_, sizeof(Real4<double>));
+    if (placesF_.valid) return save(placesF_, sizeof(Real4<float>));
+    return {};
+  }
+  void restorePlaces(const std::vector<uint8_t>& bytes) override {
+    const SavedPlacesHeader h = checkSavedPlaces(bytes);
+    auto restore = [&](auto& s) {
+      grow(s.at[s.now], h.n, "allocating the halo skin's saved places");
+      if (h.n > 0)
+        SPH_CUDA_CHECK(cudaMemcpy(s.at[s.now].data(), bytes.data() + sizeof(h), size_t(h.n) * h.placeBytes,
+                                  cudaMemcpyHostToDevice),
+                       "restoring the halo skin's saved places");
+      s.n = h.n;
+      s.valid = true;
+    };
+    if (h.placeBytes == sizeof(Real4<double>))
+      restore(placesD_);
+    else
+      restore(placesF_);
+  }
+
   void requireTables(uint32_t n, const char* what) const {
     if (!tablesReady_ || n != n_) throwNotPrepared(what, n, tablesReady_ ? n_ : 0);
   }

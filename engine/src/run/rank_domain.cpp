@@ -314,6 +314,55 @@ void RankExchange<T>::restoreSlabs(const parallel::SlabBegins& begin) {
   layout_.moveTo(begin);
 }
 
+namespace {
+// The counts of a kept halo in a checkpoint (RankExchange::saveHalo).
+struct KeptHaloCheckpoint {
+  uint32_t sentLower, sentUpper;
+  uint64_t fromLower, fromUpper;
+  uint32_t halo, keepHalo;
+};
+}  // namespace
+
+template <typename T>
+void RankExchange<T>::saveHalo(CheckpointWriter& w) const {
+  if (!haloKept_) return;
+  w.putValue("rank_halo", KeptHaloCheckpoint{sentLowerCount_, sentUpperCount_, uint64_t(fromLower_),
+                                             uint64_t(fromUpper_), halo_, uint32_t(keepHalo_)});
+  w.putArray("rank_halo.sent_lower", sentLower_, sentLowerCount_);
+  w.putArray("rank_halo.sent_upper", sentUpper_, sentUpperCount_);
+  w.putArray("rank_halo.slots", haloSlots_, fromLower_ + fromUpper_);
+}
+
+template <typename T>
+bool RankExchange<T>::restoreHalo(const CheckpointReader& r, ParticleState<T>& s) {
+  if (!r.has("rank_halo")) return false;
+  const KeptHaloCheckpoint k = r.value<KeptHaloCheckpoint>("rank_halo");
+  const Device d = s.cur.pos.device();
+  auto restoreList = [&](const char* name, DeviceArray<uint32_t>& list, size_t count) {
+    const std::vector<uint32_t> v = count > 0 ? r.vector<uint32_t>(name) : std::vector<uint32_t>{};
+    if (v.size() != count || std::any_of(v.begin(), v.end(), [&](uint32_t i) { return i >= s.n; }))
+      throw InputError(
+          fmt::format("{}: the kept halo's list {} does not fit its {} particles", r.path().string(), name, s.n));
+    reserveIndices(list, d, count);
+    if (count > 0) list.upload(v, "restoring the halo's index lists");
+  };
+  restoreList("rank_halo.sent_lower", sentLower_, k.sentLower);
+  restoreList("rank_halo.sent_upper", sentUpper_, k.sentUpper);
+  restoreList("rank_halo.slots", haloSlots_, size_t(k.fromLower + k.fromUpper));
+  sentLowerCount_ = k.sentLower;
+  sentUpperCount_ = k.sentUpper;
+  fromLower_ = size_t(k.fromLower);
+  fromUpper_ = size_t(k.fromUpper);
+  halo_ = k.halo;
+  keepHalo_ = k.keepHalo != 0;
+  // As the exchange that kept it left them.
+  gpu_ = d == Device::Gpu;
+  records_ = recordLayoutOf(s.cur.reorderArrays(), layout_.plan.axis);
+  s.reordered = [this](const uint32_t* perm, uint32_t n) { follow(perm, n); };
+  haloKept_ = true;
+  return true;
+}
+
 template <typename T>
 bool RankExchange<T>::rebalanceIfDue(ParticleState<T>& s) {
   if (rebalanceEvery_ == 0 || rebalanceThreshold_ < 0 || ++sinceRebalance_ < rebalanceEvery_) return false;

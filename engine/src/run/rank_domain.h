@@ -164,6 +164,13 @@ class RankExchange {
   // The slabs a checkpoint kept; InputError when they do not fit this run's layers and ranks.
   void restoreSlabs(const parallel::SlabBegins& begin);
 
+  // Checkpoints: the halo kept for refresh() (its index lists, in the order of the particles
+  // the checkpoint holds), so that a resumed run refreshes where the uninterrupted one would;
+  // nothing while none is kept. restoreHalo(): after `s` was restored from the same checkpoint;
+  // returns whether a kept halo was there.
+  void saveHalo(CheckpointWriter& w) const;
+  bool restoreHalo(const CheckpointReader& r, ParticleState<T>& s);
+
   uint32_t halo() const { return halo_; }  // copies received at the last exchange
   const RankExchangeTotals& totals() const { return totals_; }
   const RankLayout& layout() const { return layout_; }

@@ -455,6 +455,10 @@ class SimulationCore final : public Simulation::Impl {
     if (ranks_) {
       w.putValue("ranks", RankCheckpoint{uint32_t(comm_.size()), uint32_t(comm_.rank()), globalParticles_});
       w.putVector("rank_slabs", ranks_->slabs());  // where rebalancing moved them
+      // The halo kept between exchanges, and what the strategy measures from to end it: a resumed
+      // run refreshes and exchanges where the uninterrupted one would, bit for bit.
+      ranks_->saveHalo(w);
+      w.putVector("strategy_state", strategy->saveState());
     }
     state_->save(w);
     if (floating_) floating_->save(w);
@@ -503,8 +507,13 @@ class SimulationCore final : public Simulation::Impl {
     state_->restore(r);
     if (floating_) floating_->restore(r);
     if (motion_) motion_->restore(r);
-    // A new strategy, and particles it has not seen.
+    // A new strategy, and particles it has not seen; over ranks with the halo kept, the strategy
+    // decides (rebuildDue) from what it kept.
     particlesChanged_ = true;
+    if (ranks_ && ranks_->restoreHalo(r, *state_)) {
+      if (r.has("strategy_state")) strategy->restoreState(r.vector<uint8_t>("strategy_state"));
+      particlesChanged_ = false;
+    }
     floatingIndexedAt_ = ~uint64_t(0);
   }
 

@@ -331,11 +331,10 @@ RunOptions checkpointedRun(const std::string& name) {
 }
 
 // A run over the ranks stopped by --steps with a checkpoint goes on from it on as many ranks to
-// the state the same run reaches without stopping (each rank's file holds its particles and halo
-// in their order); on another number of ranks it is refused by name. Not bit for bit: the ranks
-// keep their halo between exchanges, and a checkpoint keeps neither its index lists nor where the
-// particles were at the exchange, so the resumed run exchanges at its first pass where the
-// uninterrupted one may refresh, and its sums run in another order; the states agree to rounding.
+// the state the same run reaches without stopping, bit for bit (each rank's file holds its
+// particles and halo in their order, the halo's index lists and the places the cell search's
+// skin is measured from, so that the resumed run refreshes and exchanges where the other does);
+// on another number of ranks it is refused by name.
 TEST(RanksCheckpoint, ResumesOnAsManyRanksToTheUninterruptedState) {
   const parallel::Communicator& world = parallel::Communicator::world();
   if (world.single()) GTEST_SKIP() << "one rank: the engine tests resume runs on one rank";
@@ -362,7 +361,7 @@ TEST(RanksCheckpoint, ResumesOnAsManyRanksToTheUninterruptedState) {
   const ParticleSnapshot b = straight.snapshot();
   if (world.rank() != 0) return;
   ASSERT_EQ(a.count(), b.count());
-  EXPECT_LT(largestDifference(a, b), 1e-9 * c.dp);
+  EXPECT_EQ(largestDifference(a, b), 0.0) << "bit for bit";
   // One rank cannot take over the ranks' checkpoint.
   try {
     Simulation alone(c, o, parallel::Communicator::self());

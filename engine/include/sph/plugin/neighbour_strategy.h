@@ -140,6 +140,13 @@ class NeighbourStrategy {
     (void)p;
     return true;
   }
+  // Checkpoints of runs over several ranks: what the strategy keeps from the particles' places
+  // between exchanges that a resumed run needs to decide its next exchange as the uninterrupted
+  // run would (the cell plugin's places of the halo's skin). Empty, the default: nothing, and the
+  // resumed run starts with an exchange once rebuildDue() asks for it. restoreState() gets the
+  // bytes back after configure(), with the particles in the order they had when they were taken.
+  virtual std::vector<uint8_t> saveState() const { return {}; }
+  virtual void restoreState(const std::vector<uint8_t>& bytes) { (void)bytes; }
   // Whether, between exchanges, prepare(p, PrepareReason::Step) may run before the halo's copies
   // are refreshed, so that a run over several ranks can split a pass around the refresh
   // (ForcePart, particle_view.h): true for a strategy whose prepare() between rebuilds does not
