@@ -86,6 +86,14 @@ class CellBackend {
   virtual std::vector<uint8_t> savePlaces() const = 0;
   virtual void restorePlaces(const std::vector<uint8_t>& bytes) = 0;
 
+  // A pass split around a halo's refresh, whose copies were sorted before it: haloDrift() is how
+  // far (in the support's cells) the farthest halo copy (code::kHaloBit) of `p` now lies outside
+  // the cell it was sorted into (cellOutside; waits for the device), and setHaloDrift() makes the
+  // passes after it scan that much farther (CellLookup::drift; 0 again for the ordinary passes).
+  virtual float haloDrift(const ParticleView<float>& p) = 0;
+  virtual float haloDrift(const ParticleView<double>& p) = 0;
+  virtual void setHaloDrift(float drift) = 0;
+
   // Candidate totals of the last interaction pass, if any (the GPU counts them on demand).
   virtual std::optional<CandidateTotals> candidateTotals() const = 0;
 
@@ -101,7 +109,7 @@ class CellBackend {
 };
 
 // The float and double overloads of a backend written once: CellBackendFor<B> implements them by
-// calling B's member templates computeKeysT, followPlacesT, maxDisplacement2T, interactT,
+// calling B's member templates computeKeysT, followPlacesT, maxDisplacement2T, haloDriftT, interactT,
 // correctBoundariesT, pairsWithinT and countPairsWithinT (B befriends it when they are private).
 template <class B>
 class CellBackendFor : public CellBackend {
@@ -112,6 +120,8 @@ class CellBackendFor : public CellBackend {
   void followPlaces(const ParticleView<double>& p, bool reset) override { self().followPlacesT(p, reset); }
   double maxDisplacement2(const ParticleView<float>& p) override { return self().maxDisplacement2T(p); }
   double maxDisplacement2(const ParticleView<double>& p) override { return self().maxDisplacement2T(p); }
+  float haloDrift(const ParticleView<float>& p) override { return self().haloDriftT(p); }
+  float haloDrift(const ParticleView<double>& p) override { return self().haloDriftT(p); }
   void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
                 const ForceOutputs<float>& out) override {
     self().interactT(p, c, out);

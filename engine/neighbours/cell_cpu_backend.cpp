@@ -93,10 +93,26 @@ double CellCpuBackend::maxDisplacement2T(const ParticleView<T>& p) const {
   return m;
 }
 
+template <typename T>
+float CellCpuBackend::haloDriftT(const ParticleView<T>& p) const {
+  requireTables(p.n, "haloDrift()");
+  const CellLookup l = lookup();
+  float m = 0.0f;
+#pragma omp parallel for num_threads(threadCount()) reduction(max : m) schedule(static)
+  for (int64_t i = 0; i < int64_t(p.n); ++i)
+    if (code::isHalo(p.code[i])) {
+      const float e = cellOutside(l, l.keys[i], p.pos[i]);
+      if (e > m) m = e;  // a copy that is not a number is nobody's neighbour
+    }
+  return m;
+}
+
 template void CellCpuBackend::followPlacesT(const ParticleView<float>&, bool);
 template void CellCpuBackend::followPlacesT(const ParticleView<double>&, bool);
 template double CellCpuBackend::maxDisplacement2T(const ParticleView<float>&) const;
 template double CellCpuBackend::maxDisplacement2T(const ParticleView<double>&) const;
+template float CellCpuBackend::haloDriftT(const ParticleView<float>&) const;
+template float CellCpuBackend::haloDriftT(const ParticleView<double>&) const;
 
 void CellCpuBackend::sortKeys() {
   // Stable counting sort: histogram, exclusive scan, scatter in index order. Stability makes the

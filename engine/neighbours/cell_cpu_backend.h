@@ -28,6 +28,8 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   }
   uint64_t passesPairsOnce() const override { return passesOnce_; }
 
+  void setHaloDrift(float drift) override { drift_ = drift; }
+
   std::vector<uint8_t> savePlaces() const override;
   void restorePlaces(const std::vector<uint8_t>& bytes) override;
 
@@ -42,6 +44,8 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   void followPlacesT(const ParticleView<T>& p, bool reset);
   template <typename T>
   double maxDisplacement2T(const ParticleView<T>& p) const;
+  template <typename T>
+  float haloDriftT(const ParticleView<T>& p) const;
   template <typename T>
   void interactT(const ParticleView<T>& p, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
   template <typename Variant, typename T>  // interaction_variant.h
@@ -60,13 +64,14 @@ class CellCpuBackend final : public CellBackendFor<CellCpuBackend> {
   uint64_t countPairsWithinT(const ParticleView<T>& p, double radius) const;
 
   void requireTables(uint32_t n, const char* what) const;
-  CellLookup lookup() const override { return makeLookup(grid_, start_.data(), sortedKeys_.data()); }
+  CellLookup lookup() const override { return makeLookup(grid_, start_.data(), sortedKeys_.data(), drift_); }
   int threadCount() const;
 
   int threads_ = 0;
   CellGrid grid_;
   uint32_t n_ = 0;
   bool tablesReady_ = false;
+  float drift_ = 0.0f;                // setHaloDrift
   std::vector<uint32_t> keys_;        // unsorted, from computeKeys
   std::vector<uint32_t> sortedKeys_;  // key of particle i after the reorder
   std::vector<uint32_t> perm_;        // sortedIndex

@@ -49,7 +49,7 @@ void CellCpuBackend::onceLoop(const ParticleView<T>& p, const PhysicsConstants<T
                                         });
     });
   });
-  ++passesOnce_;
+  if (out.part != ForcePart::Interior) ++passesOnce_;  // a split pass counts once
   totals_.reset();
   lastOnce_ = {p.pos, std::is_same_v<T, double>, p.n, p.nBound, double(c.support2)};
 }
@@ -86,6 +86,7 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
   uint64_t candidates = 0, inRange = 0;
 #pragma omp parallel for schedule(dynamic, kChunk) num_threads(threadCount()) reduction(+ : candidates, inRange)
   for (int64_t a = 0; a < n; ++a) {
+    if (out.part != ForcePart::All && !sumsIn(out.part, p.code[a])) continue;
     Tally tally;
     writeForces(uint32_t(a), particleForces<V::K, V::Periodic, V::Coded, V::Shift, V::Sps>(uint32_t(a), in, c, tally),
                 out);

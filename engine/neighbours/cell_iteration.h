@@ -46,6 +46,12 @@ struct CellLookup {
   double period[3] = {0, 0, 0};     // 0: open axis
   float edge[3] = {1, 1, 1};        // cell edge per axis in units of the support's cell size (>= 1)
   bool trimRows = true;
+  // Zero but in the Border part of a pass split around a halo's refresh (ForcePart), whose copies
+  // were sorted where they were before it: `drift` is how far (in the support's cells) a copy
+  // may now lie outside the cell it was sorted into (cellOutside), and every particle scans
+  // `blockExtra` more cells on each side, trimmed to reach + drift. See haloBlockExtra().
+  float drift = 0.0f;
+  int32_t blockExtra = 0;
 
   SPH_HD bool periodic(int axis) const { return period[axis] > 0.0; }
   // The box for minimum-image distances in the particles' precision.
@@ -60,7 +66,14 @@ struct CellLookup {
   }
 };
 
-inline CellLookup makeLookup(const CellGrid& g, const uint32_t* start, const uint32_t* keys) {
+// The cells a Border pass scans beyond the reach on each side when halo copies lie up to `drift`
+// cells outside the cells they were sorted into: a copy within the support of a particle then
+// lies in a cell within reach + drift of it, and a copy's own scan (it may hold pairs) starts
+// from a cell it may have left by drift too, so 2 drift more cells hold both.
+SPH_HD SPH_FORCEINLINE int32_t haloBlockExtra(float drift) { return drift > 0.0f ? int32_t(2.0f * drift) + 1 : 0; }
+
+// drift: CellLookup::drift (0 but in the Border part of a split pass).
+inline CellLookup makeLookup(const CellGrid& g, const uint32_t* start, const uint32_t* keys, float drift = 0.0f) {
   CellLookup l;
   l.ncx = g.ncx;
   l.ncy = g.ncy;
@@ -76,6 +89,8 @@ inline CellLookup makeLookup(const CellGrid& g, const uint32_t* start, const uin
     l.edge[d] = float(1.0 / (g.invCellSize[d] * g.cellSize));  // exactly 1 on open axes
   }
   l.trimRows = g.trimRows;
+  l.drift = drift;
+  l.blockExtra = haloBlockExtra(drift);
   return l;
 }
 
@@ -123,11 +138,19 @@ SPH_HD SPH_FORCEINLINE int32_t clampLow(int32_t v) { return v < 0 ? 0 : v; }
 SPH_HD SPH_FORCEINLINE int32_t clampHigh(int32_t v, int32_t n) { return v >= n ? n - 1 : v; }
 
 // Where particle a sits in its own cell, in cells (0 <= f < 1 inside the domain; outside for a
-// particle clamped into an edge cell of an open axis). Computed in double: float would lose
-// ~ncx ulps.
+// particle clamped into an edge cell of an open axis, or for a halo copy that moved since it was
+// sorted: on a periodic axis the nearest image of its place then). Computed in double: float
+// would lose ~ncx ulps.
 template <bool Periodic>
 SPH_HD SPH_FORCEINLINE float fractionInCell(double x, const CellLookup& l, int axis, int32_t nc, int32_t c) {
-  return float(axisCells(x, l.origin[axis], l.invCellSize[axis], nc, Periodic && l.periodic(axis)) - double(c));
+  double f = axisCells(x, l.origin[axis], l.invCellSize[axis], nc, Periodic && l.periodic(axis)) - double(c);
+  if (Periodic && l.periodic(axis)) {
+    if (f > 0.5 * double(nc))
+      f -= double(nc);
+    else if (f < -0.5 * double(nc))
+      f += double(nc);
+  }
+  return float(f);
 }
 
 // Distance, in cells, from f (a's fraction in its cell) to the cells [d, d + 1) relative to a's
@@ -184,14 +207,14 @@ SPH_HD SPH_FORCEINLINE void forEachCandidateRow(const CellLookup& l, uint32_t ke
   const bool perX = Periodic && l.periodic(0), perY = Periodic && l.periodic(1), perZ = Periodic && l.periodic(2);
   const float edgeX = Periodic ? l.edge[0] : 1.0f, edgeY = Periodic ? l.edge[1] : 1.0f,
               edgeZ = Periodic ? l.edge[2] : 1.0f;
-  const int32_t r = l.reach;
+  const int32_t r = l.reach + l.blockExtra;
   const int32_t ry = l.ncy == 1 ? 0 : r;
   // The block's x-range relative to a's cell, cut at the grid's ends on an open axis.
   const int32_t blockLo = perX ? -r : clampLow(cx - r) - cx, blockHi = perX ? r : clampHigh(cx + r, l.ncx) - cx;
   const float fx = fractionInCell<Periodic>(double(posA.x), l, 0, l.ncx, cx);
   const float fy = fractionInCell<Periodic>(double(posA.y), l, 1, l.ncy, cy);
   const float fz = fractionInCell<Periodic>(double(posA.z), l, 2, l.ncz, cz);
-  const float reach2 = (float(r) + kTrimSlack) * (float(r) + kTrimSlack);
+  const float trim = float(l.reach) + l.drift + kTrimSlack, reach2 = trim * trim;
   for (int32_t dz = -r; dz <= r; ++dz) {
     for (int32_t dy = -ry; dy <= ry; ++dy) {
       const int32_t z = perZ ? wrapCell(cz + dz, l.ncz) : cz + dz;
@@ -239,6 +262,27 @@ SPH_HD SPH_FORCEINLINE void forEachCandidateRow(const CellLookup& l, uint32_t ke
       }
     }
   }
+}
+
+// How far (in the support's cells) a particle at `pos` lies outside the cell of `key`, where it
+// was sorted: 0 inside it, and beyond an edge cell of an open axis (which holds everything
+// beyond it); on a periodic axis from the nearest image.
+template <typename T>
+SPH_HD SPH_FORCEINLINE float cellOutside(const CellLookup& l, uint32_t key, const Real4<T>& pos) {
+  const uint32_t cell = key >= l.ncells ? key - l.ncells : key;
+  const uint32_t yz = cell / uint32_t(l.ncx);
+  const int32_t c[3] = {int32_t(cell - yz * uint32_t(l.ncx)), int32_t(yz % uint32_t(l.ncy)),
+                        int32_t(yz / uint32_t(l.ncy))};
+  const int32_t nc[3] = {l.ncx, l.ncy, l.ncz};
+  const double x[3] = {double(pos.x), double(pos.y), double(pos.z)};
+  float sum = 0.0f;
+  for (int d = 0; d < 3; ++d) {
+    const float f = fractionInCell<true>(x[d], l, d, nc[d], c[d]);
+    const bool open = !l.periodic(d);
+    const float e = distanceToCell(f, 0, open && c[d] == 0, open && c[d] == nc[d] - 1) * l.edge[d];
+    sum += e * e;
+  }
+  return sqrtf(sum);
 }
 
 // Calls fn(j) for every candidate j of particle a (a itself included when a is fluid), given

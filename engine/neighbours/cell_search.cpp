@@ -1,5 +1,7 @@
 #include "cell_search.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <string>
 
@@ -89,13 +91,49 @@ void CellSearch::interact(const ParticleView<T>& p, const PhysicsConstants<T>& c
     throw RunError(fmt::format("cell neighbour search: the physics' support {:g} exceeds the grid's {:g}",
                                double(c.support), ctx_.support));
   requireSamePeriodicBox(c.periodic, grid_, "cell");
-  // A pass split around a halo's refresh (ForcePart) is computed whole at its Border call: the
-  // search sorts before every pass, so its passes wait for the halo anyway.
-  if (out.part == ForcePart::Interior) return;
-  ForceOutputs<T> whole = out;
-  whole.part = ForcePart::All;
+  // A pass split around a halo's refresh (ForcePart): the sort before it placed the copies where
+  // they were before the refresh. Interior reads none within the support (their stale places are
+  // as far as their new ones from the particles it computes); Border scans as far beyond the
+  // support as the copies have left their cells since.
+  float drift = 0.0f;
+  if (out.part == ForcePart::Border) {
+    ScopedPhase phase(ctx_.timer, "NL-HaloDrift", PhaseGroup::Sort);
+    drift = backend_->haloDrift(p);
+    if (haloBlockExtra(drift) > maxBlockExtra())
+      throw RunError(
+          fmt::format("cell neighbour search: a halo copy lies {:g} cells outside the cell it was sorted "
+                      "into, farther than its {} cells across a periodic axis let a split pass scan",
+                      double(drift), minPeriodicCells()));
+  }
+  backend_->setHaloDrift(drift);
+  struct Reset {
+    CellBackend* b;
+    ~Reset() { b->setHaloDrift(0.0f); }
+  } reset{backend_.get()};
   ScopedPhase phase(ctx_.timer, "CF-Forces", PhaseGroup::Interaction);
-  backend_->interact(p, c, whole);
+  backend_->interact(p, c, out);
+}
+
+int32_t CellSearch::minPeriodicCells() const {
+  int32_t m = INT32_MAX;
+  const int32_t nc[3] = {grid_.ncx, grid_.ncy, grid_.ncz};
+  for (int d = 0; d < 3; ++d)
+    if (grid_.period[d] > 0.0) m = std::min(m, nc[d]);
+  return m;
+}
+
+int32_t CellSearch::maxBlockExtra() const {
+  // A periodic axis must hold the widened block's cells once each (cell_iteration.h).
+  const int32_t m = minPeriodicCells();
+  return m == INT32_MAX ? INT32_MAX : std::max(0, (m - 1) / 2 - grid_.reach);
+}
+
+bool CellSearch::sortsBeforeHaloRefresh() const {
+  requireConfigured("sortsBeforeHaloRefresh()");
+  // Copies stay within the halo's skin of their places at the last exchange: between the sort
+  // and the refresh they move at most the skin, which haloBlockExtra() turns into cells.
+  const double skinCells = haloSkin_ / grid_.cellSize;
+  return haloSkin_ > 0.0 && skinCells < 1.0 && haloBlockExtra(float(skinCells)) <= maxBlockExtra();
 }
 
 // Also the Verlet plugin's, on the tables of its last rebuild (cells of the list radius): every

@@ -34,6 +34,13 @@ class CellSearch {
   // exchange), through the sorts since, and maxDisplacement2() (NL-HaloCheck) is the largest
   // squared distance a particle has moved from there: +infinity before such a prepare().
   void trackPlaces(bool on) { trackPlaces_ = on; }
+  // The halo's skin (0: none): how far any particle and copy may move between exchanges is half
+  // of it.
+  void setHaloSkin(double skin) { haloSkin_ = skin; }
+  // Whether a pass may be split around a halo's refresh after a sort that placed the copies
+  // where they were before it (NeighbourStrategy::preparesBeforeHaloRefresh): with a halo skin,
+  // unless a periodic axis has too few cells for the wider scan of its Border part.
+  bool sortsBeforeHaloRefresh() const;
   template <typename T>
   double maxDisplacement2(const ParticleView<T>& p);
   // The places of trackPlaces() for a checkpoint (empty when none are kept), and back.
@@ -73,10 +80,15 @@ class CellSearch {
  private:
   void requireConfigured(const char* what) const;
   void checkRadius(double radius) const;
+  // The fewest cells across a periodic axis (INT32_MAX: none), and the most cells a Border pass
+  // may scan beyond the reach with them (CellLookup::blockExtra).
+  int32_t minPeriodicCells() const;
+  int32_t maxBlockExtra() const;
 
   StrategyContext ctx_;
   CellMode mode_ = CellMode::Full;
   bool trackPlaces_ = false;
+  double haloSkin_ = 0.0;
   CellGrid grid_;
   std::unique_ptr<CellBackend> backend_;
 };

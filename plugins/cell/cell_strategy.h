@@ -7,9 +7,10 @@
 // Over several ranks the halo reaches a skin beyond the support (kHaloSkin of it), so that the
 // ranks keep the halo's particles between exchanges: before a pass they exchange particles only
 // once one has moved half the skin since the last exchange, and otherwise refresh the copies in
-// place, which the sort then puts in their cells. (Lists kept between rebuilds, as the Verlet
-// plugin's, may be used while the copies travel; a sort needs them where they are, so the cell
-// plugin's passes refresh first.)
+// place. The refresh travels while the pass sorts and the particles far from the halo interact:
+// the sort places the copies where they were before it, and the particles near the halo, which
+// interact once it has come, scan as far beyond the support as the copies have left their cells
+// since (CellSearch::interact, cell_iteration.h's CellLookup::drift); that is less than the skin.
 //
 // Options (StrategyContext::options): CellMode = full (cells of 2h, the default) | half (cells of
 // h); CellRows = reachable (the default) | all (neighbours/cell_iteration.h); CellPairs = once
@@ -49,7 +50,9 @@ class CellStrategy final : public StrategyFor<CellStrategy> {
     overRanks_ = ctx.ranks > 1;
     search_.trackPlaces(overRanks_);
     skin_ = kHaloSkin * ctx.support;
+    search_.setHaloSkin(overRanks_ ? skin_ : 0.0);
   }
+  bool preparesBeforeHaloRefresh() const override { return overRanks_ && search_.sortsBeforeHaloRefresh(); }
   // Over ranks, the places the halo's skin is measured from (CellSearch::savePlaces).
   std::vector<uint8_t> saveState() const override { return overRanks_ ? search_.savePlaces() : std::vector<uint8_t>{}; }
   void restoreState(const std::vector<uint8_t>& bytes) override {

@@ -162,7 +162,19 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
     if (!tablesReady_ || n != n_) throwNotPrepared(what, n, tablesReady_ ? n_ : 0);
   }
 
-  CellLookup lookup() const override { return makeLookup(grid_, start_.data(), keys_[sorted_].data()); }
+  CellLookup lookup() const override { return makeLookup(grid_, start_.data(), keys_[sorted_].data(), drift_); }
+
+  template <typename T>
+  float haloDriftT(const ParticleView<T>& p) {
+    requireTables(p.n, "haloDrift()");
+    grow(haloDrift_, 1, "allocating the halo's drift");
+    gpu::launchHaloDrift(lookup(), p.pos, p.code, p.n, haloDrift_.data());
+    unsigned long long bits = 0;
+    SPH_CUDA_CHECK(cudaMemcpy(&bits, haloDrift_.data(), sizeof(bits), cudaMemcpyDeviceToHost),
+                   "reading how far the halo's copies left their cells");
+    return float(__builtin_bit_cast(double, bits));
+  }
+  void setHaloDrift(float drift) override { drift_ = drift; }
 
   template <typename T>
   ForceInputs<T> inputs(const ParticleView<T>& p) const {
@@ -183,9 +195,9 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
       }
       if (once) gpu::launchCellForcesOnce(inputs(p), c, out, onceDdt_.data(), onceFlags_.data());
     }
-    if (once)
-      ++passesOnce_;
-    else
+    if (once) {
+      if (out.part != ForcePart::Interior) ++passesOnce_;  // a split pass counts once
+    } else
       gpu::launchCellForces(inputs(p), c, out);
     last_ = LastPass{true, sizeof(T) == sizeof(double), p.pos, p.n, p.nBound, double(c.support2)};
     cachedTotals_.reset();
@@ -270,6 +282,8 @@ class CellGpuBackend final : public CellBackendFor<CellGpuBackend> {
   SavedPlaces<float> placesF_;
   SavedPlaces<double> placesD_;
   DeviceBuffer<unsigned long long> displacement_;
+  DeviceBuffer<unsigned long long> haloDrift_;
+  float drift_ = 0.0f;  // setHaloDrift
   mutable DeviceBuffer<unsigned long long> totals_;
   mutable unsigned long long hostTotals_[3] = {0, 0, 0};
   mutable size_t peak_ = 0;

@@ -46,6 +46,7 @@ __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
     cellForcesKernel(ForceInputs<T> in, PhysicsConstants<T> c, ForceOutputs<T> out) {
   const uint32_t a = blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= in.n) return;
+  if (out.part != ForcePart::All && !sumsIn(out.part, loadReadOnly(in.code + a))) return;
   NoTally none;
   writeForces(a, particleForces<K, Periodic, Coded, Shift, Sps>(a, in, c, none), out);
 }
@@ -56,12 +57,16 @@ __global__ void __launch_bounds__(kForceBlock<T>, SPH_CELL_FORCE_MIN_BLOCKS)
 // not loading their fluid ranges at all was measured: no faster).
 // Each fluid pair is then visited by the smaller index of the two, since the cells around a hold
 // every particle within the support of a, and the walls, which scan nothing, get their density
-// rate from their fluid neighbours.
+// rate from their fluid neighbours. A split pass (ForcePart) computes a pair in the part of the
+// particle that visits it: the outputs are cleared before its Interior, and the diffusion added
+// after its Border.
 template <KernelKind K, bool Periodic, unsigned MinBlocks>
 __global__ void __launch_bounds__(kForceBlock<float>, MinBlocks)
-    cellOnceForcesKernel(ForceInputs<float> in, PhysicsConstants<float> c, neighbours::gpu::PairOnceOutputs out) {
+    cellOnceForcesKernel(ForceInputs<float> in, PhysicsConstants<float> c, neighbours::gpu::PairOnceOutputs out,
+                         ForcePart part) {
   const uint32_t a = in.nBound + blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= in.n) return;
+  if (part != ForcePart::All && !sumsIn(part, loadReadOnly(in.code + a))) return;
   const Real4<float> posA = loadReadOnly(in.pos + a), velA = loadReadOnly(in.velrho + a);
   PairAccum<float> acc;
   auto pair = [&](uint32_t j) {
@@ -86,8 +91,9 @@ void launchCellForcesOnce(const ForceInputs<float>& in, const PhysicsConstants<f
   if (in.n == 0) return;
   const bool split = wallsCanSwitchOffDiffusion(c);
   const neighbours::gpu::PairOnceOutputs once{out.ace, out.viscdt, out.contacts, split ? ddt : nullptr, ddtOff};
+  const bool first = out.part != ForcePart::Border, last = out.part != ForcePart::Interior;
   // Without fluid particles nothing is launched and the cleared outputs stand.
-  neighbours::gpu::clearPairOnceOutputs(once, in.n, in.nBound);
+  if (first) neighbours::gpu::clearPairOnceOutputs(once, in.n, in.nBound);
   const bool large = in.n - in.nBound >= kOnceLargeFrom;
   auto* kernel = neighbours::dispatchInteraction(c, out, false, [large](auto v) {
     using V = decltype(v);
@@ -95,8 +101,9 @@ void launchCellForcesOnce(const ForceInputs<float>& in, const PhysicsConstants<f
     return large ? &cellOnceForcesKernel<V::K, V::Periodic, kOnceMinBlocksLarge>
                  : &cellOnceForcesKernel<V::K, V::Periodic, kOnceMinBlocks>;
   });
-  SPH_LAUNCH("computing forces once a pair (CF-Forces)", in.n - in.nBound, kForceBlock<float>, 0, kernel, in, c, once);
-  neighbours::gpu::addPairOnceDiffusion(once, in.n, in.nBound);
+  SPH_LAUNCH("computing forces once a pair (CF-Forces)", in.n - in.nBound, kForceBlock<float>, 0, kernel, in, c, once,
+             out.part);
+  if (last) neighbours::gpu::addPairOnceDiffusion(once, in.n, in.nBound);
 }
 
 template <typename T>

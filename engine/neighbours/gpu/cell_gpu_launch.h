@@ -40,7 +40,14 @@ template <typename T>
 void launchMaxDisplacement2(const Real4<T>* pos, const Real4<T>* saved, const uint32_t* code, uint32_t n,
                             const PeriodicBox<double>& box, unsigned long long* result);
 
-// CF-Forces: one thread per particle; dispatches on c.kernel.
+// *result (device) = the largest cellOutside() of the halo copies (code::kHaloBit) of [0, n), as
+// the bits of a non-negative double.
+template <typename T>
+void launchHaloDrift(const CellLookup& l, const Real4<T>* pos, const uint32_t* code, uint32_t n,
+                     unsigned long long* result);
+
+// CF-Forces: one thread per particle; dispatches on c.kernel; with out.part Interior or Border
+// only the particles whose sums that part computes (sumsIn).
 template <typename T>
 void launchCellForces(const ForceInputs<T>& in, const PhysicsConstants<T>& c, const ForceOutputs<T>& out);
 

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -204,6 +206,44 @@ TEST(CellPeriodicGrid, TooShortPeriodIsAnInputError) {
   sph::StrategyContext shorter = makeContext(Device::Cpu, Precision::Single, 3, 0.1, domain, CellMode::Half, nullptr);
   setPeriodic(shorter, 0b010);
   EXPECT_THROW((void)sph::cell::makeCellGrid(shorter, CellMode::Half), sph::InputError);
+}
+
+// A halo copy sorted into a cell at one end of a periodic axis that has since crossed the seam
+// (a split pass's Border, cell_iteration.h's CellLookup::drift): it lies just outside its
+// cell's nearest image, not a period away, and the widened scan of a particle beside its new
+// place still reaches the cell it was sorted into.
+TEST(CellPeriodicGrid, CopyAcrossTheSeamIsNearItsCell) {
+  Domain domain;
+  domain.max[0] = 1.001;  // 10 cells of the support 0.1 along the periodic x
+  sph::StrategyContext ctx = makeContext(Device::Cpu, Precision::Double, 3, 0.1, domain, CellMode::Full, nullptr);
+  setPeriodic(ctx, 0b001);
+  const sph::cell::CellGrid g = sph::cell::makeCellGrid(ctx, CellMode::Full);
+  ASSERT_EQ(g.ncx, 10);
+  const Real4<double> moved{0.99, 0.05, 0.05, 0};  // sorted into cell 0 at x = 0.002
+  const uint32_t key0 = sph::cell::cellKey(g, 0.002, 0.05, 0.05, false);
+  const sph::cell::CellLookup still = sph::cell::makeLookup(g, nullptr, nullptr);
+  const float out = sph::cell::cellOutside(still, key0, moved);
+  EXPECT_NEAR(out, (g.period[0] - 0.99) / g.cellSize, 1e-4);  // to the seam, in the support's cells
+  EXPECT_EQ(sph::cell::cellOutside(still, key0, Real4<double>{0.05, 0.05, 0.05, 0}), 0.0f);
+  // With the drift the block widens by a cell on each side and the trim by the drift: the copy's
+  // own scan from cell 0 reaches cells 8 and 9 beside its new place, not the far side.
+  const sph::cell::CellLookup drifted = sph::cell::makeLookup(g, nullptr, nullptr, out);
+  EXPECT_EQ(drifted.blockExtra, 1);
+  auto cellsScanned = [&](const sph::cell::CellLookup& l, uint32_t key, const Real4<double>& at) {
+    std::set<int> xs;
+    std::vector<uint32_t> start(size_t(g.keyCount()) + 1);
+    for (size_t k = 0; k < start.size(); ++k) start[k] = uint32_t(k);  // one particle a key
+    sph::cell::CellLookup m = l;
+    m.start = start.data();
+    sph::cell::forEachCandidateRow(m, key, at, true, [&](uint32_t fBegin, uint32_t fEnd, uint32_t, uint32_t) {
+      for (uint32_t j = fBegin; j < fEnd; ++j) xs.insert(int((j - g.ncells) % uint32_t(g.ncx)));
+    });
+    return xs;
+  };
+  const std::set<int> fromCopy = cellsScanned(drifted, key0, moved);
+  EXPECT_TRUE(fromCopy.count(9)) << "the copy's scan misses the cell beside its new place";
+  EXPECT_TRUE(fromCopy.count(0));
+  EXPECT_FALSE(fromCopy.count(5)) << "trimmed to the support and the drift";
 }
 
 }  // namespace

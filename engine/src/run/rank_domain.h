@@ -131,7 +131,8 @@ class RankExchange {
   // refresh() in two halves, for a force pass split around it (ForcePart, particle_view.h), so
   // that the messages travel while the particles far from the halo interact: beginRefresh()
   // packs what goes and posts the messages; finishRefresh() waits for them and writes the copies.
-  // In between the copies stay as they were, and the particles must not change. Both time
+  // In between the copies stay as they were; the particles may be reordered through
+  // ParticleState::apply (the copies' places follow), not otherwise changed. Both time
   // themselves as MPI-Halo.
   void beginRefresh(ParticleState<T>& s, PhaseTimer* timer = nullptr);
   void finishRefresh(ParticleState<T>& s, PhaseTimer* timer = nullptr, bool forcePass = true);

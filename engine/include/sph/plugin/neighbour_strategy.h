@@ -149,9 +149,11 @@ class NeighbourStrategy {
   virtual void restoreState(const std::vector<uint8_t>& bytes) { (void)bytes; }
   // Whether, between exchanges, prepare(p, PrepareReason::Step) may run before the halo's copies
   // are refreshed, so that a run over several ranks can split a pass around the refresh
-  // (ForcePart, particle_view.h): true for a strategy whose prepare() between rebuilds does not
-  // read where the copies are (lists kept). A search that sorts at every pass reads it, and its
-  // passes refresh the halo first. The default: false.
+  // (ForcePart, particle_view.h): true for a strategy whose prepare() then reads nothing of the
+  // copies (Verlet lists kept), or copes with the places they had before the refresh (the cell
+  // search's sort, whose Border part scans as far as the copies have moved since). prepare() may
+  // reorder the particles meanwhile (the refresh's copies follow them). The default: false: the
+  // halo is refreshed before prepare().
   virtual bool preparesBeforeHaloRefresh() const { return false; }
   // One force pass over all active particles; pos.w holds pressure on entry.
   virtual void interact(const ParticleView<float>& p, const PhysicsConstants<float>& c,
