@@ -81,8 +81,8 @@ run options (default in brackets):
                         through page-locked host memory and MPI (host), or from GPU to GPU by
                         NCCL (nccl: libnccl.so.2 on the library path or named by
                         SPH_NCCL_LIBRARY; one rank a GPU)                 [host]
-  --rank-overlap on|off  several ranks, Verlet lists between rebuilds: the particles out of
-                        the halo's reach interact while the halo's refresh travels (on), or
+  --rank-overlap on|off  several ranks, between exchanges: the particles out of the
+                        halo's reach interact while the halo's refresh travels (on), or
                         after it (off)                                        [on]
   --rank-rebalance F|off  several ranks: every 50 force passes the slabs move by whole layers
                         towards an even cost when the busiest rank's force passes took more

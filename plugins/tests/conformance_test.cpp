@@ -582,10 +582,16 @@ void checkSplitMovedCopies(const ConformanceCase& cc) {
   run.outputsToHost(ace, viscdt);
 
   const double rel = std::is_same_v<T, float> ? 1e-4 : 1e-10;
-  double scale[4] = {0, 0, 0, 0}, visMax = 0;
+  double scale[4] = {0, 0, 0, 0};
   for (const Real4<T>& v : aceFresh)
     for (int k = 0; k < 4; ++k) scale[k] = std::max(scale[k], std::fabs(double((&v.x)[k])));
+  // Each pair once gives a pair's viscdt to the particle that comes first in the sorted order,
+  // which the two orders decide differently: only the largest, which the time step takes (the
+  // copies' included, time_step.h), is the same.
+  double visMax = 0, visMaxSplit = 0;
   for (T v : viscdtFresh) visMax = std::max(visMax, double(v));
+  for (T v : viscdt) visMaxSplit = std::max(visMaxSplit, double(v));
+  EXPECT_NEAR(visMaxSplit, visMax, rel * visMax);
   std::vector<std::string> bad;
   size_t compared = 0;
   for (uint32_t i = 0; i < q.size(); ++i) {
@@ -597,9 +603,6 @@ void checkSplitMovedCopies(const ConformanceCase& cc) {
       if (!(std::fabs(w - g) <= rel * scale[k] + 1e-30) && bad.size() < 10)
         bad.push_back(fmt::format("ace of particle id {} ({}): {} split, {} sorted afresh", q.id[i], "xyzw"[k], g, w));
     }
-    if (!(std::fabs(double(viscdt[i]) - double(viscdtFresh[f])) <= rel * visMax + 1e-30) && bad.size() < 10)
-      bad.push_back(
-          fmt::format("viscdt of particle id {}: {} split, {} sorted afresh", q.id[i], viscdt[i], viscdtFresh[f]));
   }
   EXPECT_GT(movedCopies, 10u);
   EXPECT_GT(compared, 100u);

@@ -62,7 +62,10 @@ struct StepScalars {
 // One particle's terms of the step's maxima, which the CPU loop and the GPU reduction take the
 // largest of: |f|^2 without gravity (fluid only), its v_ab.r_ab/(r^2+eta^2) (every particle), and
 // |v|^2 (fluid, and boundary particles too with DtAllParticles = 1). Particles below nBound are
-// the boundary's.
+// the boundary's. A halo copy of another rank's particle (runs over several ranks) gives its
+// viscdt alone: its sums miss the neighbours beyond the halo, but every pair it took is a pair of
+// the run, and a pass that computes each pair once may have given that pair's term to the copy
+// alone (on this rank and on the owner's, where the pair's order differs).
 struct DtTerms {
   double ace2 = 0, viscdt = 0, vel2 = 0;
 };
@@ -71,8 +74,8 @@ template <typename T>
 SPH_HD inline DtTerms particleDtTerms(uint32_t i, uint32_t nBound, const Real4<T>* ace, const T* viscdt,
                                       const Real4<T>* velrho, bool velocityOfAll, const uint32_t* code = nullptr) {
   DtTerms t;
-  if (code && code::isHalo(code[i])) return t;
   t.viscdt = fmax(0.0, double(viscdt[i]));
+  if (code && code::isHalo(code[i])) return t;
   const bool fluid = i >= nBound;
   if (fluid && !(code && code::isInOut(code[i]))) {
     const Real4<T> f = ace[i];

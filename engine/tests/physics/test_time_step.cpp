@@ -88,5 +88,23 @@ TEST(TimeStep, DtAllParticlesBoundsTheSpeedOfWallsToo) {
   EXPECT_DOUBLE_EQ(ops->finishStep().dt, 0.2 * 0.01 / 50);
 }
 
+// A halo copy (runs over several ranks): its sums are incomplete and its owner's rank counts its
+// force and speed, but a pass that computes each pair once may have given it the only viscdt
+// of a pair, which the time step must see.
+TEST(TimeStep, AHaloCopyGivesItsViscdtAlone) {
+  const Real4<double> ace[1] = {{300, 0, 0, 0}}, velrho[1] = {{9, 0, 0, 1000}};
+  const double viscdt[1] = {42};
+  const uint32_t copy[1] = {code::make(false, 1) | code::kHaloBit};
+  const DtTerms t = particleDtTerms<double>(0, 0, ace, viscdt, velrho, true, copy);
+  EXPECT_EQ(t.viscdt, 42);
+  EXPECT_EQ(t.ace2, 0);
+  EXPECT_EQ(t.vel2, 0);
+  const uint32_t own[1] = {code::make(false, 1)};
+  const DtTerms o = particleDtTerms<double>(0, 0, ace, viscdt, velrho, true, own);
+  EXPECT_EQ(o.viscdt, 42);
+  EXPECT_EQ(o.ace2, 300.0 * 300.0);
+  EXPECT_EQ(o.vel2, 81);
+}
+
 }  // namespace
 }  // namespace sph
