@@ -211,6 +211,11 @@ GaugeRecorder::GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, f
   if (ec) throw InputError(fmt::format("cannot create the gauge folder {}: {}", dir_.string(), ec.message()));
 }
 
+bool GaugeRecorder::writesAt(const Item& it, double t) const {
+  const ResolvedGauge& g = it.g;
+  return t >= it.nextOutput - kTimeTol * std::max(g.outputDt, 1e-300) && inWindow(t, g.outputStart, g.outputEnd);
+}
+
 bool GaugeRecorder::computeDue(const Item& it, double t) const {
   const ResolvedGauge& g = it.g;
   return t >= it.nextCompute - kTimeTol * std::max(g.computeDt, 1e-300) && inWindow(t, g.computeStart, g.computeEnd);
@@ -219,6 +224,12 @@ bool GaugeRecorder::computeDue(const Item& it, double t) const {
 bool GaugeRecorder::due(double t) const {
   for (const Item& it : items_)
     if (computeDue(it, t)) return true;
+  return false;
+}
+
+bool GaugeRecorder::forcesDue(double t) const {
+  for (const Item& it : items_)
+    if (it.g.spec.kind == GaugeKind::Force && computeDue(it, t) && writesAt(it, t)) return true;
   return false;
 }
 
@@ -236,9 +247,7 @@ void GaugeRecorder::sample(double t, GaugeSource& source) {
     if (!computeDue(it, t)) continue;
     const ResolvedGauge& g = it.g;
     it.nextCompute = g.computeDt > 0 ? nextMultiple(t, g.computeDt) : t;
-    const bool write =
-        t >= it.nextOutput - kTimeTol * std::max(g.outputDt, 1e-300) && inWindow(t, g.outputStart, g.outputEnd);
-    if (!write) continue;
+    if (!writesAt(it, t)) continue;
     it.nextOutput = g.outputDt > 0 ? nextMultiple(t, g.outputDt) : t;
     if (g.spec.kind == GaugeKind::MaxZ) {
       due.push_back({&it, request_.lines.size()});

@@ -81,7 +81,8 @@ class GaugeRecorder {
   GaugeRecorder(const CaseGauges& gauges, const SimParameters& p, std::filesystem::path dir, bool follower = false);
 
   bool empty() const { return items_.empty(); }
-  bool due(double t) const;  // some gauge is to be evaluated at time t
+  bool due(double t) const;        // some gauge is to be evaluated at time t
+  bool forcesDue(double t) const;  // and written, a force gauge among them (GaugeKind::Force)
   // Evaluates the gauges due at time t: all of them in one call of `source`.
   void sample(double t, GaugeSource& source);
   void sample(const ParticleSnapshot& s);  // the same from a host snapshot taken at s.time
@@ -114,6 +115,7 @@ class GaugeRecorder {
     std::vector<File> files;         // gaugeFileNames(g.spec)
   };
   bool computeDue(const Item& it, double t) const;
+  bool writesAt(const Item& it, double t) const;  // its output is due at t (once computed)
 
   GaugeKernel kernel_;
   GaugeRequest request_;  // of the gauges due, storage kept between samples

@@ -79,7 +79,6 @@ void RankGauges::sample(const GaugeRequest& req, GaugeResults& out) {
   }
   out.ace.assign(req.targets.size(), {0.0, 0.0, 0.0});
   if (req.targets.empty()) return;
-  freshHalo_();
   targets_.targets = req.targets;
   walls_.sample(targets_, targetsOut_);
   std::vector<double> sums(3 * req.targets.size());

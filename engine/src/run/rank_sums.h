@@ -29,15 +29,14 @@ void gatherOverRanks(const parallel::Communicator& comm, InOutCounts& counts, ui
 // (GaugeSource::pointSums, this rank's own particles) added over the ranks, then normalised; a
 // maxz line's highest particle, the highest of every rank's. A force gauge sums over a wall's
 // particles the forces of their fluid neighbours, which may lie on another rank: `walls` holds
-// this rank's own particles and its halo's fluid copies, brought up to date by `freshHalo` first
-// (the halo reaches every fluid neighbour of the rank's walls), and the ranks add their walls'
-// sums in rank order. Every rank samples the same request at the same time (the gauges' schedule
-// is every rank's), so `freshHalo` may be collective.
+// this rank's own particles and its halo's fluid copies, which the caller brought up to date
+// (OutputSource::beforeForceGauges: the halo reaches every fluid neighbour of the rank's walls),
+// and the ranks add their walls' sums in rank order. Every rank samples the same request at the
+// same time (the gauges' schedule is every rank's).
 class RankGauges final : public GaugeSource {
  public:
-  RankGauges(const parallel::Communicator& comm, GaugeSource& local, GaugeSource& walls,
-             std::function<void()> freshHalo)
-      : comm_(comm), local_(local), walls_(walls), freshHalo_(std::move(freshHalo)) {}
+  RankGauges(const parallel::Communicator& comm, GaugeSource& local, GaugeSource& walls)
+      : comm_(comm), local_(local), walls_(walls) {}
   void samplePoints(const std::vector<GaugePoint>& points, std::vector<PointSample>& out) override;
   void sample(const GaugeRequest& req, GaugeResults& out) override;
 
@@ -45,7 +44,6 @@ class RankGauges final : public GaugeSource {
   const parallel::Communicator& comm_;
   GaugeSource& local_;
   GaugeSource& walls_;
-  std::function<void()> freshHalo_;
   std::vector<double> sums_;
   GaugeRequest lines_, targets_;
   GaugeResults linesOut_, targetsOut_;

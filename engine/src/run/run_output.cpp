@@ -144,6 +144,7 @@ void RunOutput::atTime(double t, OutputSource& source) {
 
 void RunOutput::sampleGauges(double t, OutputSource& source) {
   if (!gauges_.due(t)) return;
+  if (gauges_.forcesDue(t)) source.beforeForceGauges();
   OutputClock clock{outputSeconds_};
   ScopedPhase ph(timer_, "SU-Gauges", PhaseGroup::Other);
   gauges_.sample(t, source.gaugeSource());

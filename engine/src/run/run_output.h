@@ -62,6 +62,9 @@ class OutputSource {
   virtual std::vector<AwasState> awasStates() const { return {}; }
   // Where the gauges take their samples of the current state (gauges/gauge_sampler.h).
   virtual GaugeSource& gaugeSource() = 0;
+  // Before force gauges are sampled, outside their phase (SU-Gauges): a run over several ranks
+  // brings its halo up to date (refreshed or exchanged, with the phases of a pass's).
+  virtual void beforeForceGauges() {}
   // <special><savedt>'s log of the time steps so far (output/dt_log.h); null without one.
   virtual const DtLog* dtLog() const { return nullptr; }
   // Checkpoints: everything the next step depends on, and what the checkpoint must match.

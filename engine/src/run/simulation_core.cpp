@@ -410,7 +410,8 @@ class SimulationCore final : public Simulation::Impl {
   // GPU runs sum the gauges on the device (gauges/device_gauges.h), CPU runs bin a snapshot. Over
   // several ranks each rank sums its own particles so, and the ranks combine their sums
   // (run/rank_sums.h: the same bits on every rank, which wave absorption needs to move the piston
-  // alike everywhere); force gauges bin each rank's walls with its halo's fluid, brought up to date.
+  // alike everywhere); force gauges bin each rank's walls with its halo's fluid, brought up to date
+  // by beforeForceGauges().
   GaugeSource& gaugeSource() override {
     const GaugeKernel kernel{kGaugeKernel, p.dim, p.h, p.massFluid};
     if (device == Device::Gpu && !deviceGauges_)
@@ -441,9 +442,13 @@ class SimulationCore final : public Simulation::Impl {
           },
           kernel);
       GaugeSource& own = device == Device::Gpu ? static_cast<GaugeSource&>(*deviceGauges_) : *ownGauges_;
-      rankGauges_ = std::make_unique<RankGauges>(comm_, own, *wallGauges_, [this] { syncHalo(false); });
+      rankGauges_ = std::make_unique<RankGauges>(comm_, own, *wallGauges_);
     }
     return *rankGauges_;
+  }
+
+  void beforeForceGauges() override {
+    if (ranks_) syncHalo(false);
   }
 
   void saveState(CheckpointWriter& w) const override {
@@ -705,15 +710,15 @@ class SimulationCore final : public Simulation::Impl {
   // before a force pass, no rank's strategy needs a new halo: Verlet lists between rebuilds, or
   // the cell search's particles within half the skin of its halo, keep the halo's particles),
   // and the slabs stay; else particles migrate and the halo is exchanged anew. Every rank calls
-  // it. Outside a force pass (a force gauge's sample, timed as SU-Gauges) it times no phase of
-  // its own, since phases do not nest, and asks no strategy: the refresh there follows the check
-  // of the pass before by one integrator step.
+  // it, before a force pass (forcePass) or before force gauges sum over the halo (after a step:
+  // the strategy is asked too, since the particles moved one step since its last check; such an
+  // exchange is followed by another at the next pass, which finds particlesChanged_).
   // mayBegin: a refresh may be left begun (RankExchange::beginRefresh), for interactForces() to
   // finish; returns whether it was.
   bool syncHalo(bool forcePass, bool mayBegin = false) {
-    PhaseTimer* phases = forcePass ? timer.get() : nullptr;
+    PhaseTimer* phases = timer.get();
     bool exchange = particlesChanged_;
-    if (forcePass && !exchange) {
+    if (!exchange) {
       exchange = strategy->rebuildDue(state_->view());
       if (!exchange) ranks_->keepHalo();  // the strategy keeps what it built: refreshes will do
     }

@@ -284,6 +284,46 @@ TEST(GaugeRecorder, MaxZAndForceRows) {
   EXPECT_NEAR(norm, std::hypot(fx, fz), 1e-6 * norm);
 }
 
+// Runs over several ranks bring their halo up to date before force gauges are sampled
+// (OutputSource::beforeForceGauges): forcesDue() says when one is computed and written, not when
+// only other gauges are.
+TEST(GaugeRecorder, ForcesDueOnlyWhenAForceGaugeIsWritten) {
+  Tank t = hydrostaticTank(2, 0.02, 0.4, 0.6);
+  t.p.domainMin = {-0.2, 0, -0.25};
+  t.p.timeOut = 0.1;
+  GaugeSpec m;
+  m.kind = GaugeKind::MaxZ;
+  m.name = "Top";
+  m.point0 = {0.31, 0, 0};
+  m.height = 1;
+  m.distLimit = 0.5;
+  m.distLimitUnit = GaugeSpec::DistUnit::Dp;
+  m.timing.output = true;
+  m.timing.computeDt = m.timing.outputDt = 0.01;
+  GaugeSpec f;
+  f.kind = GaugeKind::Force;
+  f.name = "Floor";
+  f.mkBound = 1;
+  f.mkIndex = 1;
+  f.mk = 11;
+  f.timing.output = true;
+  f.timing.computeDt = f.timing.outputDt = 0.05;
+  CaseGauges gauges;
+  gauges.items = {m, f};
+  GaugeRecorder rec(gauges, t.p, test::tempDir("gauges_forces_due"));
+  EXPECT_TRUE(rec.due(0));
+  EXPECT_TRUE(rec.forcesDue(0));
+  t.s.time = 0;
+  rec.sample(t.s);
+  EXPECT_TRUE(rec.due(0.01));
+  EXPECT_FALSE(rec.forcesDue(0.01)) << "only the max-z gauge is due";
+  EXPECT_TRUE(rec.forcesDue(0.05));
+  gauges.items = {m};
+  GaugeRecorder none(gauges, t.p, test::tempDir("gauges_forces_none"));
+  EXPECT_TRUE(none.due(0));
+  EXPECT_FALSE(none.forcesDue(0));
+}
+
 // A force gauge whose target was never looked up in a case is refused, naming it.
 TEST(GaugeRecorder, ForceGaugeWithoutItsParticlesIsAnError) {
   SimParameters p;
