@@ -233,10 +233,8 @@ std::vector<std::string> lines(const fs::path& path) {
 
 // Rows through the recorder: DualSPHysics' columns; maxz writes the domain's floor when no fluid
 // is near (as DualSPHysics' CPU gauge), force is m_bound times the summed acceleration.
-TEST(GaugeRecorder, MaxZAndForceRows) {
-  Tank t = hydrostaticTank(2, 0.02, 0.4, 0.6);
-  t.p.domainMin = {-0.2, 0, -0.25};
-  t.p.timeOut = 0.1;
+// The hydrostatic tank's gauges: the highest particle of a column, and the force on the floor.
+GaugeSpec topGauge() {
   GaugeSpec m;
   m.kind = GaugeKind::MaxZ;
   m.name = "Top";
@@ -245,9 +243,9 @@ TEST(GaugeRecorder, MaxZAndForceRows) {
   m.distLimit = 0.5;  // x dp
   m.distLimitUnit = GaugeSpec::DistUnit::Dp;
   m.timing.output = true;
-  GaugeSpec dry = m;
-  dry.name = "Dry";
-  dry.point0 = {2, 0, 0};
+  return m;
+}
+GaugeSpec floorGauge() {
   GaugeSpec f;
   f.kind = GaugeKind::Force;
   f.name = "Floor";
@@ -255,6 +253,18 @@ TEST(GaugeRecorder, MaxZAndForceRows) {
   f.mkIndex = 1;
   f.mk = 11;
   f.timing.output = true;
+  return f;
+}
+
+TEST(GaugeRecorder, MaxZAndForceRows) {
+  Tank t = hydrostaticTank(2, 0.02, 0.4, 0.6);
+  t.p.domainMin = {-0.2, 0, -0.25};
+  t.p.timeOut = 0.1;
+  GaugeSpec m = topGauge();
+  GaugeSpec dry = m;
+  dry.name = "Dry";
+  dry.point0 = {2, 0, 0};
+  GaugeSpec f = floorGauge();
   CaseGauges gauges;
   gauges.items = {m, dry, f};
   const auto dir = test::tempDir("gauges_maxz_force_rows");
@@ -291,22 +301,8 @@ TEST(GaugeRecorder, ForcesDueOnlyWhenAForceGaugeIsWritten) {
   Tank t = hydrostaticTank(2, 0.02, 0.4, 0.6);
   t.p.domainMin = {-0.2, 0, -0.25};
   t.p.timeOut = 0.1;
-  GaugeSpec m;
-  m.kind = GaugeKind::MaxZ;
-  m.name = "Top";
-  m.point0 = {0.31, 0, 0};
-  m.height = 1;
-  m.distLimit = 0.5;
-  m.distLimitUnit = GaugeSpec::DistUnit::Dp;
-  m.timing.output = true;
+  GaugeSpec m = topGauge(), f = floorGauge();
   m.timing.computeDt = m.timing.outputDt = 0.01;
-  GaugeSpec f;
-  f.kind = GaugeKind::Force;
-  f.name = "Floor";
-  f.mkBound = 1;
-  f.mkIndex = 1;
-  f.mk = 11;
-  f.timing.output = true;
   f.timing.computeDt = f.timing.outputDt = 0.05;
   CaseGauges gauges;
   gauges.items = {m, f};
