@@ -88,7 +88,8 @@ class CellBackend {
 
   // A pass split around a halo's refresh, whose copies were sorted before it: haloDrift() is how
   // far (in the support's cells) the farthest halo copy (code::kHaloBit) of `p` now lies outside
-  // the cell it was sorted into (cellOutside; waits for the device), and setHaloDrift() makes the
+  // the cell it was sorted into (cellOutside; waits for the device); a parked copy, parked since
+  // and nobody's neighbour, does not count. setHaloDrift() makes the
   // passes after it scan that much farther (CellLookup::drift; 0 again for the ordinary passes).
   virtual float haloDrift(const ParticleView<float>& p) = 0;
   virtual float haloDrift(const ParticleView<double>& p) = 0;

@@ -100,7 +100,7 @@ float CellCpuBackend::haloDriftT(const ParticleView<T>& p) const {
   float m = 0.0f;
 #pragma omp parallel for num_threads(threadCount()) reduction(max : m) schedule(static)
   for (int64_t i = 0; i < int64_t(p.n); ++i)
-    if (code::isHalo(p.code[i])) {
+    if (code::isHalo(p.code[i]) && !code::isParked(p.code[i])) {  // a parked copy is nobody's neighbour
       const float e = cellOutside(l, l.keys[i], p.pos[i]);
       if (e > m) m = e;  // a copy that is not a number is nobody's neighbour
     }

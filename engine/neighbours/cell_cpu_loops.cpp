@@ -93,6 +93,11 @@ void CellCpuBackend::forceLoop(const ParticleView<T>& p, const PhysicsConstants<
     candidates += tally.t.candidates;
     inRange += tally.t.inRange;
   }
+  // A split pass (ForcePart) counts its two calls' candidates together, over all particles.
+  if (out.part == ForcePart::Border && totals_) {
+    candidates += totals_->candidates;
+    inRange += totals_->inRange;
+  }
   totals_ = CandidateTotals{uint64_t(n), candidates, inRange};
 }
 

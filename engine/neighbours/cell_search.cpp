@@ -99,6 +99,15 @@ void CellSearch::interact(const ParticleView<T>& p, const PhysicsConstants<T>& c
   if (out.part == ForcePart::Border) {
     ScopedPhase phase(ctx_.timer, "NL-HaloDrift", PhaseGroup::Sort);
     drift = backend_->haloDrift(p);
+    lastDrift_ = drift;
+    // Between exchanges a copy moves less than the skin (half of it each way from where the
+    // exchange found it); more is a defect, which would widen the scan without bound.
+    const double skinCells = haloSkin_ / grid_.cellSize;
+    if (haloSkin_ > 0.0 && double(drift) > skinCells * 1.01 + double(kTrimSlack))
+      throw RunError(
+          fmt::format("cell neighbour search: a halo copy lies {:g} cells outside the cell it was sorted "
+                      "into, farther than the halo's skin ({:g} cells) lets it move between exchanges",
+                      double(drift), skinCells));
     if (haloBlockExtra(drift) > maxBlockExtra())
       throw RunError(
           fmt::format("cell neighbour search: a halo copy lies {:g} cells outside the cell it was sorted "
@@ -173,6 +182,7 @@ StrategyStats CellSearch::stats() const {
   s["cells"] = double(grid_.ncells);
   s["rows_trimmed"] = grid_.trimRows ? 1.0 : 0.0;
   s["passes_pairs_once"] = double(backend_->passesPairsOnce());
+  if (lastDrift_ >= 0.0f) s["halo_drift_cells"] = double(lastDrift_);
   if (const auto t = backend_->candidateTotals(); t && t->particles > 0) {
     s["candidates_per_particle"] = double(t->candidates) / double(t->particles);
     s["neighbours_per_particle"] = double(t->inRange) / double(t->particles);

@@ -89,6 +89,7 @@ class CellSearch {
   CellMode mode_ = CellMode::Full;
   bool trackPlaces_ = false;
   double haloSkin_ = 0.0;
+  float lastDrift_ = -1.0f;  // the last split pass's halo drift (stats: halo_drift_cells); -1: none
   CellGrid grid_;
   std::unique_ptr<CellBackend> backend_;
 };

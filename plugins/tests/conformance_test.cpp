@@ -559,6 +559,14 @@ void checkSplitMovedCopies(const ConformanceCase& cc) {
     moved.pos[i].z += T(d[2] * scale);
     ++movedCopies;
   }
+  // One copy was parked since (its particle excluded on its rank): far beyond the domain, nobody's
+  // neighbour, and no measure of how far the others moved.
+  for (uint32_t i = 0; i < q.size(); ++i)
+    if (sph::code::isHalo(q.code[i]) && i >= q.nBound) {
+      moved.pos[i].x = T(s.domain.max[0] + 10 * support);
+      moved.code[i] |= sph::code::kParkedBit;
+      break;
+    }
 
   // The pass over the moved particles, sorted afresh.
   StrategyRun<T> fresh(cc, s, moved);
@@ -606,6 +614,11 @@ void checkSplitMovedCopies(const ConformanceCase& cc) {
   }
   EXPECT_GT(movedCopies, 10u);
   EXPECT_GT(compared, 100u);
+  // The Border call scanned as far as the farthest copy left its cell, less than it moved.
+  const auto stats = r.strategy().stats();
+  ASSERT_TRUE(stats.count("halo_drift_cells") && stats.count("cell_size"));
+  EXPECT_GT(stats.at("halo_drift_cells"), 0.0);
+  EXPECT_LE(stats.at("halo_drift_cells"), 0.24 * support / stats.at("cell_size") * (1 + 1e-4) + 1e-4);
   EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
 }
 

@@ -40,8 +40,8 @@ template <typename T>
 void launchMaxDisplacement2(const Real4<T>* pos, const Real4<T>* saved, const uint32_t* code, uint32_t n,
                             const PeriodicBox<double>& box, unsigned long long* result);
 
-// *result (device) = the largest cellOutside() of the halo copies (code::kHaloBit) of [0, n), as
-// the bits of a non-negative double.
+// *result (device) = the largest cellOutside() of the halo copies (code::kHaloBit) of [0, n) that
+// are not parked, as the bits of a non-negative double.
 template <typename T>
 void launchHaloDrift(const CellLookup& l, const Real4<T>* pos, const uint32_t* code, uint32_t n,
                      unsigned long long* result);

@@ -58,7 +58,7 @@ __global__ void __launch_bounds__(kBlock)
                     unsigned long long* __restrict__ result) {
   double e = 0;
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-    if (code::isHalo(code[i])) {
+    if (code::isHalo(code[i]) && !code::isParked(code[i])) {  // a parked copy is nobody's neighbour
       const double out = double(cellOutside(l, l.keys[i], pos[i]));
       if (out > e) e = out;  // a copy that is not a number is nobody's neighbour
     }

@@ -63,8 +63,8 @@ struct RunOptions {
   // page-locked host memory and MPI, or from GPU to GPU by NCCL (parallel/nccl_link.h), when asked.
   enum class RankLink { Host, Nccl };
   RankLink rankLink = RankLink::Host;
-  // Runs over several ranks, force passes whose halo is refreshed (Verlet lists between
-  // rebuilds; not the cell search's, whose sort needs the copies in place): the particles out of
+  // Runs over several ranks, force passes whose halo is refreshed (between exchanges, for a
+  // strategy that allows it: NeighbourStrategy::preparesBeforeHaloRefresh): the particles out of
   // the halo's reach interact while the messages travel, those within it after (ForcePart); off
   // (--rank-overlap off) the halo is refreshed first.
   bool rankOverlap = true;

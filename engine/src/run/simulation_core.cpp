@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -711,14 +712,16 @@ class SimulationCore final : public Simulation::Impl {
   // the cell search's particles within half the skin of its halo, keep the halo's particles),
   // and the slabs stay; else particles migrate and the halo is exchanged anew. Every rank calls
   // it, before a force pass (forcePass) or before force gauges sum over the halo (after a step:
-  // the strategy is asked too, since the particles moved one step since its last check; such an
-  // exchange is followed by another at the next pass, which finds particlesChanged_).
+  // the strategy is asked too, since the particles moved one step since its last check). After
+  // an exchange for the gauges the next pass only refreshes (nothing else changed the particles
+  // since: exchangedForGauges_), and its prepare() learns that the particles changed.
   // mayBegin: a refresh may be left begun (RankExchange::beginRefresh), for interactForces() to
   // finish; returns whether it was.
   bool syncHalo(bool forcePass, bool mayBegin = false) {
     PhaseTimer* phases = timer.get();
-    bool exchange = particlesChanged_;
-    if (!exchange) {
+    const bool gaugesExchanged = std::exchange(exchangedForGauges_, false);
+    bool exchange = particlesChanged_ && !gaugesExchanged;
+    if (!exchange && !gaugesExchanged) {
       exchange = strategy->rebuildDue(state_->view());
       if (!exchange) ranks_->keepHalo();  // the strategy keeps what it built: refreshes will do
     }
@@ -734,7 +737,8 @@ class SimulationCore final : public Simulation::Impl {
       if (floating_) floating_->growParticles(uint32_t(state_->cur.pos.size()));
       parked_ = 0;  // dropped by the exchange
       particlesChanged_ = true;
-    } else if (mayBegin) {
+      exchangedForGauges_ = !forcePass;
+    } else if (mayBegin && !gaugesExchanged) {  // the prepare() after an exchange reads the halo
       ranks_->beginRefresh(*state_, phases);
       return true;
     } else {
@@ -1111,6 +1115,7 @@ class SimulationCore final : public Simulation::Impl {
     inOutOps_->place(inOutArrays(), params, newParticlesDev_.data(), count);
     state_->n = n + count;
     particlesChanged_ = true;
+    exchangedForGauges_ = false;
   }
 
   // Room for at least `need` particles: every array a step keeps reallocated with its particles
@@ -1142,6 +1147,7 @@ class SimulationCore final : public Simulation::Impl {
     state_->n = kept;
     parked_ = 0;
     particlesChanged_ = true;
+    exchangedForGauges_ = false;
     ++compactions;
   }
 
@@ -1175,6 +1181,7 @@ class SimulationCore final : public Simulation::Impl {
   double dtNext_ = 0;  // symplectic: the next step's dt (physics/time_step.h)
   StepScalars lastScalars_{};  // of the last step (checkpoints)
   bool particlesChanged_ = true;
+  bool exchangedForGauges_ = false;  // syncHalo: the last exchange came before force gauges
   ParkingLot parking_;    // axis -1: every axis is periodic, excluded particles are compacted at once
   uint32_t parked_ = 0;   // parked particles, all in [nBound, n)
   mutable Staging staging_;
