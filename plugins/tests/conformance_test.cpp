@@ -439,6 +439,21 @@ HostParticles<T> refreshing(const HostParticles<T>& q) {
   return stale;
 }
 
+// One pass split around a halo's refresh: Interior over `before` as refreshing() leaves it, then
+// Border over `after` (the copies refreshed); the outputs stay in the harness.
+template <typename T>
+void splitPass(StrategyRun<T>& r, const sph::PhysicsConstants<T>& c, const HostParticles<T>& before,
+               const HostParticles<T>& after, bool shifting) {
+  Harness<T>& run = r.harness();
+  run.setParticles(refreshing(before));
+  sph::ForceOutputs<T> out = run.outputs(shifting);
+  out.part = sph::ForcePart::Interior;
+  r.strategy().interact(run.view(), c, out);
+  run.setParticles(after);
+  out.part = sph::ForcePart::Border;
+  r.strategy().interact(run.view(), c, out);
+}
+
 // A force pass split around the refresh of a halo (ForcePart, particle_view.h): the particles
 // beyond a plane across the box are another rank's copies (code::kHaloBit), and those within
 // the strategy's halo reach before it are marked code::kNearHaloBit, as a run over ranks marks
@@ -478,13 +493,7 @@ void checkSplitOf(const ConformanceCase& cc) {
   run.outputsToHost(aceWhole, viscdtWhole);
   if (shifting) run.shiftToHost(shiftWhole);
 
-  run.setParticles(refreshing(q));
-  sph::ForceOutputs<T> out = run.outputs(shifting);
-  out.part = sph::ForcePart::Interior;
-  r.strategy().interact(run.view(), c, out);
-  run.setParticles(q);
-  out.part = sph::ForcePart::Border;
-  r.strategy().interact(run.view(), c, out);
+  splitPass(r, c, q, q, shifting);
   run.outputsToHost(ace, viscdt);
   if (shifting) run.shiftToHost(shift);
 
@@ -580,13 +589,7 @@ void checkSplitMovedCopies(const ConformanceCase& cc) {
 
   // The split pass: Interior with the copies where the sort put them (their refresh under way:
   // velocities, densities and pressures NaN), Border with them moved.
-  run.setParticles(refreshing(q));
-  sph::ForceOutputs<T> out = run.outputs();
-  out.part = sph::ForcePart::Interior;
-  r.strategy().interact(run.view(), c, out);
-  run.setParticles(moved);
-  out.part = sph::ForcePart::Border;
-  r.strategy().interact(run.view(), c, out);
+  splitPass(r, c, q, moved, false);
   run.outputsToHost(ace, viscdt);
 
   const double rel = std::is_same_v<T, float> ? 1e-4 : 1e-10;
