@@ -26,7 +26,7 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> particleForces(uint32_t a, const
                                                                const PhysicsConstants<T>& c, Counter& counter) {
   const uint32_t keyA = loadReadOnly(in.lookup.keys + a);
   return particleForcesOver<K, Periodic, Coded, Shift, Sps>(
-      a, in, c, counter, [&](const Real4<T>& posA, bool boundA, auto&& fn) {
+      a, in, c, counter, [&](const Real4<T>& posA, bool boundA, auto&& fn) SPH_LAMBDA_INLINE {
         forEachCandidate<Periodic>(in.lookup, keyA, posA, boundA, fn);
       });
 }
@@ -49,7 +49,7 @@ SPH_HD SPH_FORCEINLINE uint32_t pointKey(const CellLookup& l, const Real4<T>& g)
 template <KernelKind K, bool Periodic = true, bool Slip = false, typename T>
 SPH_HD SPH_FORCEINLINE MdbcSums<T> ghostSums(uint32_t b, const Real4<T>& n, const ForceInputs<T>& in,
                                              const PhysicsConstants<T>& c) {
-  return ghostSumsOver<K, Periodic, Slip>(b, n, in, c, [&](const Real4<T>& g, auto&& fn) {
+  return ghostSumsOver<K, Periodic, Slip>(b, n, in, c, [&](const Real4<T>& g, auto&& fn) SPH_LAMBDA_INLINE {
     forEachCandidate<Periodic>(in.lookup, pointKey(in.lookup, g), g, true, fn);
   });
 }
@@ -57,7 +57,7 @@ SPH_HD SPH_FORCEINLINE MdbcSums<T> ghostSums(uint32_t b, const Real4<T>& n, cons
 // Inlets/outlets: buffer particle p's ghost node's sums over the fluid of the cells around it.
 template <KernelKind K, bool Periodic = true, typename T>
 SPH_HD SPH_FORCEINLINE InOutSums inOutSums(const Real4<T>& g, const ForceInputs<T>& in, const PhysicsConstants<T>& c) {
-  return neighbours::inOutSumsOver<K, Periodic>(g, in, c, [&](const Real4<T>& node, auto&& fn) {
+  return neighbours::inOutSumsOver<K, Periodic>(g, in, c, [&](const Real4<T>& node, auto&& fn) SPH_LAMBDA_INLINE {
     forEachCandidate<Periodic>(in.lookup, pointKey(in.lookup, node), node, true, fn);
   });
 }

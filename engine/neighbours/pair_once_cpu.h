@@ -28,13 +28,6 @@
 #include "sph/plugin/particle_view.h"
 #include "sph/plugin/physics_constants.h"
 
-// A lambda's call inlined into its caller (GCC and Clang), as SPH_FORCEINLINE does for functions.
-#if defined(__GNUC__)
-#define SPH_LAMBDA_INLINE __attribute__((always_inline))
-#else
-#define SPH_LAMBDA_INLINE
-#endif
-
 namespace sph::neighbours {
 
 // A part's sums for particles outside its range: a dense window [base, base + size) of the

@@ -119,7 +119,7 @@ SPH_HD SPH_FORCEINLINE PairAccum<T, Shift, Sps> particleForcesOver(uint32_t a, c
   if constexpr (Coded) codeA = loadReadOnly(in.code + a);
   PairAccum<T, Shift, Sps> acc;
   if constexpr (Sps) acc.tauA = loadReadOnly(in.tau + a);
-  candidates(posA, boundA, [&](uint32_t j) {
+  candidates(posA, boundA, [&](uint32_t j) SPH_LAMBDA_INLINE {
     const Real4<T> posB = loadReadOnly(pos + j);
     counter.candidate();
     if (distance2<Periodic>(posA, posB, c.periodic) < c.support2) {
@@ -162,7 +162,7 @@ SPH_HD SPH_FORCEINLINE MdbcSums<T> ghostSumsOver(uint32_t b, const Real4<T>& n, 
                                                  const PhysicsConstants<T>& c, Candidates&& candidates) {
   const Real4<T> g = ghostNode(b, n, in);
   MdbcSums<T> s;
-  candidates(g, [&](uint32_t j) { addGhostCandidate<K, Periodic, Slip>(s, g, j, in, c); });
+  candidates(g, [&](uint32_t j) SPH_LAMBDA_INLINE { addGhostCandidate<K, Periodic, Slip>(s, g, j, in, c); });
   return s;
 }
 
@@ -172,7 +172,7 @@ template <KernelKind K, bool Periodic = true, typename T, typename Candidates>
 SPH_HD SPH_FORCEINLINE InOutSums inOutSumsOver(const Real4<T>& g, const ForceInputs<T>& in,
                                                const PhysicsConstants<T>& c, Candidates&& candidates) {
   InOutSums s;
-  candidates(g, [&](uint32_t j) {
+  candidates(g, [&](uint32_t j) SPH_LAMBDA_INLINE {
     const Real4<T> posJ = loadReadOnly(in.pos + j);
     T dx, dy, dz;
     pairDeltaIf<Periodic>(g, posJ, c.periodic, dx, dy, dz);

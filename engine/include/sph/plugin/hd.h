@@ -5,6 +5,7 @@
 #if defined(__CUDACC__)
 #define SPH_HD __host__ __device__
 #define SPH_FORCEINLINE __forceinline__
+#define SPH_LAMBDA_INLINE
 #else
 #define SPH_HD
 // As nvcc's __forceinline__: g++ otherwise leaves the pair physics and its helpers out of line in
@@ -14,5 +15,15 @@
 #define SPH_FORCEINLINE inline __attribute__((always_inline))
 #else
 #define SPH_FORCEINLINE inline
+#endif
+// The same for a lambda's call operator (GCC and Clang), written after its parameters:
+// `[&](uint32_t j) SPH_LAMBDA_INLINE { ... }`. The per-pair lambdas of the force loops are the
+// loops' whole body; g++ left them out of line and, the call operator of a lambda in a header
+// being a weak symbol of the plugin, called them through the PLT once a pair. (nvcc inlines them
+// on the device.)
+#if defined(__GNUC__)
+#define SPH_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define SPH_LAMBDA_INLINE
 #endif
 #endif
