@@ -19,12 +19,13 @@ inline std::string validationData(const std::string& file) {
   return std::string(SPH_SOURCE_DIR) + "/engine/tests/data/validation/" + file;
 }
 
-// Runs data/validation/CASE on the CPU with `neighbours` into tempDir(folder)/neighbours, with its
-// output files (gauges, floating.csv) but no VTK parts; returns that folder.
+// Runs data/validation/CASE on `device` (the CPU unless told) with `neighbours` into
+// tempDir(folder)/neighbours, with its output files (gauges, floating.csv) but no VTK parts;
+// returns that folder.
 inline std::filesystem::path runValidationCase(const std::string& file, const std::string& neighbours,
-                                               const std::string& folder) {
+                                               const std::string& folder, Device device = Device::Cpu) {
   RunOptions o;
-  o.device = Device::Cpu;
+  o.device = device;
   o.neighbours = neighbours;
   o.progress = false;
   o.writeVtk = false;
