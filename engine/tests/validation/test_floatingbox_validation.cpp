@@ -12,7 +12,7 @@
 // CPU's loops are checked against brute force. The cell plugin gives the same to 0.04 in
 // amplitude and 0.005 s in lag.
 //
-// Measured on the GPU (H200, 7.6 s): N1 0.896, -0.035 s; N2 0.747, +0.060 s; heave 0.951, 0.000 s;
+// Measured on the GPU: N1 0.896, -0.035 s; N2 0.747, +0.060 s; heave 0.951, 0.000 s;
 // roll 0.606, -0.060 s; sway 0.500, -0.005 s. On the CPU: 0.919, 0.779, 0.986, 0.629, 0.555, the
 // same lags to 0.005 s.
 //
