@@ -117,10 +117,8 @@ bool GeometryCommands::listCommand(const XMLElement* e) {
     }
     if (xml_.boolean(e, "reset", true)) pending_.clear();
   } else if (name == "newvarcte" || name == "newvar" || name == "setvar" || name == "delvar" || name == "varssave" ||
-             name == "varsload") {
+             name == "varsload" || name == "newvarstr" || name == "newvarstrcte" || name == "setvarstr") {
     variables(e);
-  } else if (name == "newvarstr" || name == "newvarstrcte" || name == "setvarstr") {
-    xml_.fail(e, "text variables are not supported (numeric ones are: newvar, newvarcte, setvar)");
   } else {
     return false;
   }
@@ -209,6 +207,8 @@ bool GeometryCommands::transformCommand(const XMLElement* e) {
     transform_.move(xml_.vec(e));
   } else if (name == "rotateline" || name == "rotate") {
     rotate(e);
+  } else if (name == "rotateadv") {
+    rotateAdvanced(e);
   } else if (name == "scale") {
     xml_.onlyChildren(e, {});
     const Vec3d f = xml_.vec(e);
@@ -395,11 +395,24 @@ bool runVariableCommand(const XmlReader& xml, const XMLElement* e, CaseVariables
     if (!vars.restore()) xml.fail(e, "no <varssave> before it: there are no saved variables to restore");
     return true;
   }
-  if (kind != "newvarcte" && kind != "newvar" && kind != "setvar") return false;
-  const bool constant = kind == "newvarcte" || xml.boolean(e, "_cte", false);
+  const bool textKind = kind == "newvarstrcte" || kind == "newvarstr" || kind == "setvarstr";
+  if (kind != "newvarcte" && kind != "newvar" && kind != "setvar" && !textKind) return false;
+  const bool constant = kind == "newvarcte" || kind == "newvarstrcte" || xml.boolean(e, "_cte", false);
   for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
     const std::string name = a->Name();
     if (name.empty() || name[0] == '_' || name == "comment" || name == "units_comment") continue;
+    if (textKind) {
+      try {
+        std::string value = vars.expand(a->Value());
+        if (kind == "setvarstr")
+          vars.setText(name, std::move(value));
+        else
+          vars.defineText(name, std::move(value), constant);
+      } catch (const std::invalid_argument& err) {
+        xml.fail(e, fmt::format("{}=\"{}\": {}", name, a->Value(), err.what()));
+      }
+      continue;
+    }
     std::string_view text = a->Value();
     const size_t first = text.find_first_not_of(" \t");
     if (first != std::string_view::npos && text[first] == '#') text.remove_prefix(first + 1);
@@ -661,11 +674,21 @@ void GeometryCommands::redrawCommand(const XMLElement* e) {
     generator_.redraw(std::nullopt, familyOfAttribute(e, gen::ParticleGenerator::kAnyNode), *family_);
     return;
   }
-  xml_.onlyChildren(e, {"point", "size"});
+  xml_.onlyChildren(e, {"point", "size", "endpoint"});
   requireUnrotated(e, "<redrawbox>");
+  generator_.redraw(unrotatedBox(e), familyOfAttribute(e, 0), *family_);
+}
+
+// The box of <point> and <size> or <endpoint> (DualSPHysics 5.4's other way to give it: the far
+// corner, moved as the point is), under a transformation that only translates (the caller checks).
+std::pair<Vec3d, Vec3d> GeometryCommands::unrotatedBox(const XMLElement* e) const {
   const Vec3d lo = transform_.apply(xml_.vec(xml_.child(e, "point")));
-  const Vec3d s = xml_.vec(xml_.child(e, "size"));
-  generator_.redraw(std::pair{lo, Vec3d{lo.x + s.x, lo.y + s.y, lo.z + s.z}}, familyOfAttribute(e, 0), *family_);
+  const XMLElement* size = e->FirstChildElement("size");
+  const XMLElement* end = e->FirstChildElement("endpoint");
+  if ((size != nullptr) == (end != nullptr)) xml_.fail(e, "needs one of <size> and <endpoint>");
+  if (end) return {lo, transform_.apply(xml_.vec(end))};
+  const Vec3d s = xml_.vec(size);
+  return {lo, Vec3d{lo.x + s.x, lo.y + s.y, lo.z + s.z}};
 }
 
 // <redrawnear [times] targettp [targetmk] bordertp [bordermk]>[<dirfilter>...</dirfilter>] and
@@ -674,7 +697,8 @@ void GeometryCommands::redrawCommand(const XMLElement* e) {
 // (+z), bottom (-z), right (+x), left (-x), back (+y), front (-y), the target at border + d.
 void GeometryCommands::redrawNear(const XMLElement* e) {
   const bool boxed = std::string_view(e->Name()) == "redrawnearbox";
-  if (boxed) xml_.onlyChildren(e, {"dirfilter", "point", "size"});
+  if (boxed)
+    xml_.onlyChildren(e, {"dirfilter", "point", "size", "endpoint"});
   else xml_.onlyChildren(e, {"dirfilter"});
   const auto kindOf = [&](const char* attribute) {
     const std::string t = splitTokens(xml_.attr(e, attribute)).front();
@@ -707,9 +731,7 @@ void GeometryCommands::redrawNear(const XMLElement* e) {
   std::optional<std::pair<Vec3d, Vec3d>> box;
   if (boxed) {
     requireUnrotated(e, "<redrawnearbox>");
-    const Vec3d lo = transform_.apply(xml_.vec(xml_.child(e, "point")));
-    const Vec3d s = xml_.vec(xml_.child(e, "size"));
-    box = std::pair{lo, Vec3d{lo.x + s.x, lo.y + s.y, lo.z + s.z}};
+    box = unrotatedBox(e);
   }
   generator_.redrawNear(box, rule, *family_);
 }
@@ -964,6 +986,31 @@ void GeometryCommands::rotate(const XMLElement* e) {
   transform_.rotateLine(ang, p1, p2);
 }
 
+// <rotateadv ang1 ang2 ang3 axes="ZYZ" intrinsic="true|false"><center/></rotateadv>: three
+// rotations about the coordinate axes in turn, about the centre when given (geometry/draw_transform.h).
+void GeometryCommands::rotateAdvanced(const XMLElement* e) {
+  xml_.onlyChildren(e, {"center"});
+  double degrees[3];
+  const char* names[3] = {"ang1", "ang2", "ang3"};
+  for (int k = 0; k < 3; ++k) {
+    degrees[k] = xml_.real(e, names[k]);
+    if (!(std::abs(degrees[k]) < 1e9))
+      xml_.fail(e, fmt::format("{}=\"{}\" (degrees) is beyond a billion", names[k], degrees[k]));
+  }
+  const std::string given = xml_.attr(e, "axes");
+  char axes[3];
+  bool valid = given.size() == 3;
+  for (size_t k = 0; valid && k < 3; ++k) {
+    axes[k] = char(std::toupper(static_cast<unsigned char>(given[k])));
+    valid = axes[k] == 'X' || axes[k] == 'Y' || axes[k] == 'Z';
+  }
+  if (!valid) xml_.fail(e, fmt::format("axes=\"{}\" must be three of X, Y and Z (e.g. \"ZYZ\")", given));
+  xml_.attr(e, "intrinsic");  // required: the two orders give different rotations
+  const bool intrinsic = xml_.boolean(e, "intrinsic", false);
+  const XMLElement* c = xml_.optionalChild(e, "center");
+  transform_.rotateAxes(degrees, axes, intrinsic, c ? xml_.vec(c) : Vec3d{});
+}
+
 // <drawextrude closed="true|false"><point/>... <extrude x y z/> <layers vdp/></drawextrude>: the
 // polyline swept along the vector (geometry/extrude_shape.h), in every draw mode. It is built in its own
 // frame and its triangles' corners transformed.
@@ -1047,7 +1094,7 @@ std::vector<Vec3d> GeometryCommands::localPoints(const XMLElement* e) const {
   return points;
 }
 
-// Points moved by the current transformation (<move>, <rotateline>, <rotate>).
+// Points moved by the current transformation (<move>, <rotateline>, <rotate>, <rotateadv>, <scale>).
 std::vector<Vec3d> GeometryCommands::placed(std::vector<Vec3d> points) const {
   for (Vec3d& p : points) p = transform_.apply(p);
   return points;
@@ -1056,7 +1103,8 @@ std::vector<Vec3d> GeometryCommands::placed(std::vector<Vec3d> points) const {
 // For the commands whose rule under a rotation is not reproduced.
 void GeometryCommands::requireUnrotated(const XMLElement* e, const char* what) const {
   if (!transform_.translationOnly())
-    xml_.fail(e, fmt::format("{} under a rotation (<rotateline>, <rotate>) or a <scale> is not supported", what));
+    xml_.fail(e, fmt::format("{} under a rotation (<rotateline>, <rotate>, <rotateadv>) or a <scale> is not supported",
+                             what));
 }
 
 // The `mask` attribute as GenCase reads it: "a | b | ..." lists face numbers, a single number is
@@ -1114,7 +1162,7 @@ void GeometryCommands::drawSphere(const XMLElement* e) const {
 // <fillbox>: GenCase's fill from a seed point through the empty (<modefill>void</modefill>),
 // boundary (bound) or fluid (fluid) nodes strictly inside a box (geometry/particle_generator.h).
 void GeometryCommands::fillBox(const XMLElement* e) const {
-  xml_.onlyChildren(e, {"modefill", "point", "size"});
+  xml_.onlyChildren(e, {"modefill", "point", "size", "endpoint"});
   const XMLElement* mode = xml_.child(e, "modefill");
   const std::vector<std::string> modes = splitTokens(mode->GetText() ? mode->GetText() : "");
   if (modes.size() != 1 || (modes[0] != "void" && modes[0] != "bound" && modes[0] != "fluid"))
@@ -1131,13 +1179,10 @@ void GeometryCommands::fillBox(const XMLElement* e) const {
                                boundCount_ - 1, boundCount_));
   }
   const Vec3d seed = xml_.vec(e);
-  const Vec3d p = xml_.vec(xml_.child(e, "point"));
-  const Vec3d s = xml_.vec(xml_.child(e, "size"));
   // GenCase fills a rotated box by a rule not reproduced here (neither the bounding box nor the
   // inside of the prism of its snapped corners).
   requireUnrotated(e, "<fillbox>");
-  const Vec3d lo = transform_.apply(p);
-  const Vec3d hi{lo.x + s.x, lo.y + s.y, lo.z + s.z};
+  const auto [lo, hi] = unrotatedBox(e);
   generator_.fillBox(transform_.apply(seed), lo, hi, kind, *family_, boundLocal, boxLimitsIncluded_);
 }
 

@@ -18,8 +18,9 @@
 namespace sph {
 
 // GenCase's variable commands, wherever they appear (<mainlist>, a <list>, <predefinition>):
-// <newvarcte>, <newvar>, <setvar> (name="expression" attributes), <delvar vars>, <varssave>,
-// <varsload>. False when `e` is none of them.
+// <newvarcte>, <newvar>, <setvar> (name="expression" attributes), <newvarstrcte>, <newvarstr>,
+// <setvarstr> (name="text" attributes), <delvar vars>, <varssave>, <varsload>. False when `e` is
+// none of them.
 bool runVariableCommand(const XmlReader& xml, const XMLElement* e, CaseVariables& vars);
 
 class GeometryCommands {
@@ -64,6 +65,8 @@ class GeometryCommands {
   int familyOfAttribute(const XMLElement* e, int whenNone);
   void drawExtrude(const XMLElement* e) const;
   void rotate(const XMLElement* e);
+  void rotateAdvanced(const XMLElement* e);
+  std::pair<Vec3d, Vec3d> unrotatedBox(const XMLElement* e) const;
   void drawRotatedBox(const XMLElement* e, const Vec3d& lo, const Vec3d& hi, bool solid, uint8_t faces,
                       const std::vector<double>& layers) const;
   std::vector<double> layerList(const XMLElement* e) const;

@@ -152,6 +152,7 @@ CaseDefinition CaseReader::load() {
   }
   c_.path = path_;
   c_.name = caseNameOf(path_);
+  variables_.defineText("CaseName", c_.name, true);
 
   const XMLElement* root = doc.RootElement();
   if (!root) throw InputError(fmt::format("{}: no root element: the file holds no <case>", path_));
@@ -206,7 +207,9 @@ void CaseReader::predefine(const XMLElement* e) {
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
     if (skipped(c)) continue;
     if (!runVariableCommand(*this, c, variables_))
-      fail(c, "only variable commands (newvarcte, newvar, setvar, delvar, varssave, varsload) belong in <predefinition>");
+      fail(c,
+           "only variable commands (newvarcte, newvar, setvar, newvarstrcte, newvarstr, setvarstr, delvar, varssave, "
+           "varsload) belong in <predefinition>");
   }
 }
 

@@ -15,9 +15,6 @@ struct Unsupported {
 constexpr Unsupported kUnsupported[] = {
     {"casedef", "vres", "variable resolution (VRes) buffer zones"},
     {"mkconfig", "mkorientbound", "the orientation of boundary mk numbers"},
-    {"fillbox", "endpoint", "a fill box given by its end point"},
-    {"redrawbox", "endpoint", "a redraw box given by its end point"},
-    {"redrawnearbox", "endpoint", "a redraw box given by its end point"},
     {"drawfilestl", "depth", "a depth of surface particles for a mesh"},
     {"drawfileply", "depth", "a depth of surface particles for a mesh"},
     {"drawfilevtk", "depth", "a depth of surface particles for a mesh"},
@@ -42,7 +39,6 @@ constexpr Unsupported kUnsupported[] = {
     {"drawfilecsv", "drawcenter", "a mesh drawn about its centre"},
     {"mainlist", "drawfilevtm", "surfaces from a VTM file"},
     {"mainlist", "fillfigure", "a fill bounded by a figure of triangles"},
-    {"mainlist", "rotateadv", "a rotation by three angles"},
     {"mainlist", "setfrdrawmode", "the draw mode of figures"},
     {"mainlist", "setmknextauto", "automatic next mk numbers"},
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cmath>
 #include <numbers>
@@ -272,24 +273,90 @@ void CaseVariables::define(const std::string& name, double value, bool constant,
     if (it->second.constant) throw std::invalid_argument(fmt::format("the variable '{}' is constant", name));
     if (!replace) throw std::invalid_argument(fmt::format("the variable '{}' already exists", name));
   }
-  vars_[name] = {value, constant};
+  vars_[name] = {value, constant, false, {}};
 }
 
 void CaseVariables::set(const std::string& name, double value) {
   const auto it = vars_.find(name);
   if (it == vars_.end()) throw std::invalid_argument(fmt::format("the variable '{}' does not exist", name));
   if (it->second.constant) throw std::invalid_argument(fmt::format("the variable '{}' is constant", name));
+  if (it->second.isText) throw std::invalid_argument(fmt::format("the variable '{}' is not a numeric variable", name));
   it->second.value = value;
 }
+
+void CaseVariables::defineText(const std::string& name, std::string value, bool constant) {
+  if (!validName(name)) throw std::invalid_argument(fmt::format("the variable name '{}' is invalid", name));
+  if (vars_.count(name)) throw std::invalid_argument(fmt::format("the variable '{}' already exists", name));
+  vars_[name] = {0, constant, true, std::move(value)};
+}
+
+void CaseVariables::setText(const std::string& name, std::string value) {
+  const auto it = vars_.find(name);
+  if (it == vars_.end()) throw std::invalid_argument(fmt::format("the variable '{}' does not exist", name));
+  if (it->second.constant) throw std::invalid_argument(fmt::format("the variable '{}' is constant", name));
+  if (!it->second.isText) throw std::invalid_argument(fmt::format("the variable '{}' is not a text variable", name));
+  it->second.text = std::move(value);
+}
+
+const std::string& CaseVariables::text(const std::string& name) const {
+  const auto it = vars_.find(name);
+  if (it == vars_.end() || !it->second.isText)
+    throw std::invalid_argument(fmt::format("there is no text variable '{}'", name));
+  return it->second.text;
+}
+
+namespace {
+
+// Thrown by a lookup that found a text variable where a number is wanted; evaluate() names the
+// expression.
+struct NotNumeric : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+}  // namespace
 
 double CaseVariables::evaluate(std::string_view text) const {
   auto lookup = [](const void* ctx, const std::string& name, bool& found) {
     const auto& vars = static_cast<const CaseVariables*>(ctx)->vars_;
     const auto it = vars.find(name);
     found = it != vars.end();
+    if (found && it->second.isText) throw NotNumeric(fmt::format("the variable '{}' is not a numeric variable", name));
     return found ? it->second.value : 0.0;
   };
-  return Parser(text, lookup, this).parse();
+  try {
+    return Parser(text, lookup, this).parse();
+  } catch (const NotNumeric& err) {
+    throw std::invalid_argument(fmt::format("expression \"{}\": {}", text, err.what()));
+  }
+}
+
+std::string CaseVariables::expand(std::string_view text) const {
+  std::string out;
+  std::vector<size_t> open;  // where each '[' not yet closed lies in `out`
+  for (const char ch : text) {
+    if (ch == '[') {
+      open.push_back(out.size());
+      out += ch;
+    } else if (ch == ']' && !open.empty() && out.size() > open.back() + 1) {
+      const size_t at = open.back();
+      open.pop_back();
+      const std::string inner = out.substr(at + 1);
+      const auto it = vars_.find(inner);
+      std::string value;
+      if (it != vars_.end() && it->second.isText) {
+        value = it->second.text;
+      } else {
+        char number[64];
+        std::snprintf(number, sizeof number, "%g", evaluate(inner));
+        value = number;
+      }
+      out.replace(at, std::string::npos, value);
+    } else {
+      if (ch == ']' && !open.empty()) open.pop_back();  // "[]" stays as it is
+      out += ch;
+    }
+  }
+  return out;
 }
 
 namespace {
@@ -306,9 +373,9 @@ bool matches(std::string_view pattern, std::string_view name) {
 }  // namespace
 
 size_t CaseVariables::remove(std::string_view patterns) {
-  static const char* const kOwn[] = {"Dp", "H", "Rhop0", "Gravity_x", "Gravity_y", "Gravity_z", "PosMin_x", "PosMin_y",
-                                     "PosMin_z", "PosMax_x", "PosMax_y", "PosMax_z", "Data2D", "Data2DPosy",
-                                     "MassBound", "MassFluid"};
+  static const char* const kOwn[] = {"Dp",       "H",          "Rhop0",     "Gravity_x", "Gravity_y", "Gravity_z",
+                                     "PosMin_x", "PosMin_y",   "PosMin_z",  "PosMax_x",  "PosMax_y",  "PosMax_z",
+                                     "Data2D",   "Data2DPosy", "MassBound", "MassFluid", "CaseName"};
   size_t removed = 0;
   size_t at = 0;
   while (at <= patterns.size()) {

@@ -74,6 +74,36 @@ void DrawTransform::rotateLine(double degrees, const Vec3d& p1, const Vec3d& p2)
   m_ = product(m_, r);
 }
 
+void DrawTransform::rotateAxes(const double (&degrees)[3], const char (&axes)[3], bool intrinsic, const Vec3d& center) {
+  auto about = [](char axis, double deg) {
+    const double rad = deg * kRadiansPerDegree;
+    const double c = std::cos(rad), s = std::sin(rad);
+    const int i = axis == 'X' ? 1 : 0, j = axis == 'Z' ? 1 : 2;  // the plane the rotation turns
+    Matrix r = identity();
+    r[i][i] = c;
+    r[j][j] = c;
+    // About y the sine's signs are the other way round: +z goes to +x (right-handed).
+    r[i][j] = axis == 'Y' ? s : -s;
+    r[j][i] = axis == 'Y' ? -s : s;
+    return r;
+  };
+  Matrix r = identity();
+  r[0][3] = center.x;
+  r[1][3] = center.y;
+  r[2][3] = center.z;
+  Matrix turn = identity();
+  for (int k = 0; k < 3; ++k) {
+    const int f = intrinsic ? k : 2 - k;
+    if (degrees[f] != 0) turn = product(turn, about(axes[f], degrees[f]));
+  }
+  r = product(r, turn);
+  Matrix back = identity();
+  back[0][3] = -center.x;
+  back[1][3] = -center.y;
+  back[2][3] = -center.z;
+  m_ = product(m_, product(r, back));
+}
+
 void DrawTransform::scale(const Vec3d& f) {
   Matrix t = identity();
   t[0][0] = f.x;

@@ -10,6 +10,8 @@
 // onto z; the matrices are 4x4 and multiplied in full, in that order, so that points land on the
 // same doubles as GenCase's (a snapped coordinate half-way between nodes goes the same way).
 // <rotate ang x y z> is the same rotation about the axis from the origin to (x, y, z).
+// <rotateadv> chains three rotations about the coordinate axes (DualSPHysics 5.4's Davenport
+// rotations, as its matrix class builds them: one factor a non-zero angle, multiplied in turn).
 #pragma once
 
 #include <array>
@@ -23,6 +25,13 @@ class DrawTransform {
   void move(const Vec3d& d);
   // The axis must have two distinct points (the caller checks).
   void rotateLine(double degrees, const Vec3d& p1, const Vec3d& p2);
+
+  // <rotateadv ang1 ang2 ang3 axes intrinsic>: three rotations in turn about the axes named by
+  // `axes` (each 'X', 'Y' or 'Z'), right-handed (+y goes to +z about +x). Intrinsic: R1 R2 R3, each
+  // about the axis as the earlier ones left it; extrinsic: R3 R2 R1, each about the fixed axis.
+  // A zero angle adds no factor, as GenCase skips it. About `center`: translate(center) R
+  // translate(-center), built as one matrix before it joins the transformation.
+  void rotateAxes(const double (&degrees)[3], const char (&axes)[3], bool intrinsic, const Vec3d& center);
 
   // <scale x y z>: the coordinates multiplied axis by axis (radii are not: GenCase scales the
   // points it transforms only).

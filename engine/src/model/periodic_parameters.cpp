@@ -1,6 +1,7 @@
 #include "model/periodic_parameters.h"
 
 #include <algorithm>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -18,6 +19,16 @@ constexpr PeriodicKey kKeys[] = {{"XPeriodicIncY", 0}, {"XPeriodicIncZ", 0}, {"Y
                                  {"YPeriodicIncZ", 1}, {"ZPeriodicIncX", 2}, {"ZPeriodicIncY", 2}};
 constexpr const char* kAxisName[3] = {"x", "y", "z"};
 
+// DualSPHysics' XYPeriodic, XZPeriodic, YZPeriodic: two axes periodic without shifts. They are
+// read in this order after the shift keys, each, whatever its value, replacing all that came before
+// (JSph::LoadConfigParameters): the last one present decides.
+struct PairKey {
+  const char* name;
+  bool axes[3];
+};
+constexpr PairKey kPairKeys[] = {
+    {"XYPeriodic", {true, true, false}}, {"XZPeriodic", {true, false, true}}, {"YZPeriodic", {false, true, true}}};
+
 [[noreturn]] void badKey(const CaseDefinition& c, const std::string& key, const std::string& why) {
   const auto it = c.parameters.find(key);
   const int line = it == c.parameters.end() ? 0 : it->second.line;
@@ -30,7 +41,15 @@ void setAxis(Vec3d& v, int axis, double value) { (axis == 0 ? v.x : axis == 1 ? 
 
 void derivePeriodicAxes(const CaseDefinition& c, SimParameters& p) {
   const char* keyOfAxis[3] = {nullptr, nullptr, nullptr};
-  for (const PeriodicKey& k : kKeys) {
+  const PairKey* pair = nullptr;
+  for (const PairKey& k : kPairKeys)
+    if (c.parameters.count(k.name)) pair = &k;
+  for (int a = 0; pair && a < 3; ++a) {
+    p.periodic[a] = pair->axes[a];
+    if (pair->axes[a]) keyOfAxis[a] = pair->name;
+  }
+  if (pair && pair->axes[1] && c.twoD) badKey(c, pair->name, "a 2D case (the x-z plane) cannot be periodic in y");
+  for (const PeriodicKey& k : pair ? std::span<const PeriodicKey>{} : std::span<const PeriodicKey>{kKeys}) {
     if (c.parameters.find(k.name) == c.parameters.end()) continue;
     const double shift = parameterDouble(c, k.name, 0);  // throws for a value that is not a number
     if (shift != 0)

@@ -1,5 +1,6 @@
 // Periodic boundaries of a case: which axes wrap, read from DualSPHysics' XPeriodicIncY,
-// XPeriodicIncZ, YPeriodicIncX, YPeriodicIncZ, ZPeriodicIncX and ZPeriodicIncY parameters, and
+// XPeriodicIncZ, YPeriodicIncX, YPeriodicIncZ, ZPeriodicIncX and ZPeriodicIncY parameters (or
+// XYPeriodic, XZPeriodic, YZPeriodic: two axes, no shift, replacing those), and
 // what the engine derives from them (the box the physics wraps and images with, open exclusion
 // limits). The strategies learn the axes through StrategyContext::periodic.
 #pragma once

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -24,6 +25,8 @@ constexpr double kDefaultPartsOutMax = 0.5;
 
 constexpr const char* kPeriodicKeys[] = {"XPeriodicIncY", "XPeriodicIncZ", "YPeriodicIncX",
                                         "YPeriodicIncZ", "ZPeriodicIncX", "ZPeriodicIncY"};
+// Present, whatever their value, they make two axes periodic (model/periodic_parameters.h).
+constexpr const char* kPeriodicPairKeys[] = {"XYPeriodic", "XZPeriodic", "YZPeriodic"};
 
 [[noreturn]] void badParameter(const CaseDefinition& c, const std::string& key, const std::string& why) {
   const auto it = c.parameters.find(key);
@@ -76,10 +79,6 @@ struct UnsupportedKey {
 };
 constexpr UnsupportedKey kUnsupportedKeys[] = {
     {"DeltaSPH", "DualSPHysics 4's delta-SPH key: use DensityDT (1 Molteni, 2 Fourtakas, 3 Fourtakas full)"},
-    {"XYPeriodic", "periodicity along a diagonal is not supported"},
-    {"XZPeriodic", "periodicity along a diagonal is not supported"},
-    {"YZPeriodic", "periodicity along a diagonal is not supported"},
-    {"TimeOutExtra", "extra output times (a file) are not supported"},
     {"DivCleanKp", "divergence cleaning is not supported"},
 };
 
@@ -373,6 +372,12 @@ void readTimeStep(const CaseDefinition& c, ParameterReader& P, SimParameters& p)
 void readRunLimits(const CaseDefinition& c, ParameterReader& P, SimParameters& p) {
   p.timeMax = P.real("TimeMax", 1);
   p.timeOut = P.real("TimeOut", 0.01);
+  if (c.floatings.empty()) {
+    P.inactive("TimeOutExtra", "the case has no floating body (floating.csv's rows)");
+  } else {
+    p.timeOutExtra = P.real("TimeOutExtra", -1);
+    if (std::isnan(p.timeOutExtra)) badParameter(c, "TimeOutExtra", "is not a number");
+  }
   p.outputTimes = c.outputTimes;
   if (!(p.timeMax > 0)) badParameter(c, "TimeMax", "must be positive");
   if (!(p.timeOut > 0)) badParameter(c, "TimeOut", "must be positive");
@@ -399,8 +404,17 @@ void readDomainBodiesAndSearch(const CaseDefinition& c, ParameterReader& P, SimP
   p.domainMin = c.resolvedDomainMin;
   p.domainMax = c.resolvedDomainMax;
   derivePeriodicAxes(c, p);
+  const bool pairGiven = std::any_of(std::begin(kPeriodicPairKeys), std::end(kPeriodicPairKeys),
+                                     [&](const char* key) { return c.parameters.count(key) != 0; });
   for (const char* key : kPeriodicKeys)
-    if (c.parameters.count(key)) P.real(key, 0);
+    if (c.parameters.count(key)) {
+      if (pairGiven)
+        P.inactive(key, "XYPeriodic, XZPeriodic or YZPeriodic replaces it");
+      else
+        P.real(key, 0);
+    }
+  for (const char* key : kPeriodicPairKeys)
+    if (c.parameters.count(key)) P.text(key, "");
   p.rigidAlgorithm = P.integer("RigidAlgorithm", 1);
   if (p.rigidAlgorithm != 1 && p.rigidAlgorithm != 2)
     badParameter(c, "RigidAlgorithm", "must be 1 (floating bodies from SPH forces) or 2 (with DEM contacts); "

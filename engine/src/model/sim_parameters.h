@@ -40,6 +40,9 @@ struct SimParameters {
   double dtIni = 0, dtMin = 0, dtFixed = 0;
   bool dtAllParticles = false;  // DtAllParticles: the dt's velocity bound over every particle
   double timeMax = 1, timeOut = 0.01;
+  // TimeOutExtra: floating.csv gets its rows also every this long (0: every step); negative (the
+  // default): at output times only.
+  double timeOutExtra = -1;
   // <special><timeout>'s output intervals (model/output_times.h); empty: every timeOut. The
   // command line's --time-out replaces them.
   std::vector<OutputInterval> outputTimes;

@@ -114,6 +114,7 @@ RunOutput::RunOutput(fs::path out, bool write, bool writeVtk, FolderUse use, con
       writeVtk_(writeVtk),
       rank_(rank),
       timeOut_(p.timeOut),
+      timeOutExtra_(p.timeOutExtra),
       outputTimes_(p.outputTimes),
       timer_(timer),
       gauges_(gauges, p, write ? out_ / "gauges" : fs::path(), rank != 0) {}
@@ -123,6 +124,7 @@ void RunOutput::atTime(double t, OutputSource& source) {
     started_ = true;
     dtLog_ = source.dtLog();
     nextOut_ = nextOutputTime(outputTimes_, timeOut_, t);
+    nextExtra_ = nextExtraTime(t);
     save(t, source);
     sampleGauges(t, source);
     if (folder_) folder_->dropPrevious();  // the new run has written its first output
@@ -131,6 +133,10 @@ void RunOutput::atTime(double t, OutputSource& source) {
   sampleGauges(t, source);
   const bool outputTime = reachedOutputTime(t, nextOut_, timeOut_);
   recordAwas(source, outputTime);
+  if (timeOutExtra_ >= 0 && reachedOutputTime(t, nextExtra_, timeOutExtra_)) {
+    if (!outputTime) addExtraFloatingRows(t, source);  // an output time writes its own row
+    nextExtra_ = nextExtraTime(t);
+  }
   if (outputTime) {
     save(t, source);
     gauges_.flush();
@@ -176,7 +182,29 @@ void RunOutput::saveFloating(double t, OutputSource& source) {
   OutputClock clock{outputSeconds_};
   ScopedPhase ph(timer_, "SU-SavePart", PhaseGroup::Other);
   appendFloatingRows(floatingRows_, t, bodies);
+  writeFloatingCsv();
+}
+
+void RunOutput::addExtraFloatingRows(double t, OutputSource& source) {
+  if (!writes()) return;
+  const std::vector<FloatingBodyState> bodies = source.floatingStates();
+  if (bodies.empty()) return;
+  OutputClock clock{outputSeconds_};
+  appendFloatingRows(floatingRows_, t, bodies);
+  floatingRowsUnwritten_ = true;
+}
+
+void RunOutput::writeFloatingCsv() {
   writeTextFileAtomic((out_ / "floating.csv").string(), kFloatingCsvHeader + floatingRows_);
+  floatingRowsUnwritten_ = false;
+}
+
+// The time of the TimeOutExtra row after t, as DualSPHysics counts it: the first multiple of
+// TimeOutExtra past t (TimeOutExtra 0: the next step); none when TimeOutExtra is negative.
+double RunOutput::nextExtraTime(double t) const {
+  if (timeOutExtra_ < 0) return HUGE_VAL;
+  if (timeOutExtra_ == 0) return t;
+  return nextOutputTime({}, timeOutExtra_, t);
 }
 
 void RunOutput::recordAwas(OutputSource& source, bool outputTime) {
@@ -208,6 +236,7 @@ void RunOutput::finish(const std::vector<ExcludedParticle>& excluded) {
   gauges_.finish();
   writeDtLog(true);
   if (writes() && !awasRows_.empty()) writeTextFileAtomic((out_ / "awas.csv").string(), kAwasCsvHeader + awasRows_);
+  if (writes() && floatingRowsUnwritten_) writeFloatingCsv();
   if (writes() && !excluded.empty()) writeExcludedCsv(out_ / "excluded.csv", excluded);
 }
 
@@ -227,6 +256,9 @@ void RunOutput::checkpoint(const OutputSource& source) {
   CheckpointWriter w(checkpointPath(out_, rank_), source.checkpointHeader());
   source.saveState(w);
   w.putValue("output", OutputCheckpoint{nextOut_, part_, floatingRows_.size()});
+  // On disk first, so that a resumption finds every row the checkpoint counts.
+  if (floatingRowsUnwritten_ && !follower_) writeFloatingCsv();
+  if (timeOutExtra_ >= 0) w.putValue("output.next_extra", nextExtra_);
   if (!awasRows_.empty()) {
     // On disk first, so that a resumption finds every row the checkpoint counts.
     writeTextFileAtomic((out_ / "awas.csv").string(), kAwasCsvHeader + awasRows_);
@@ -274,6 +306,7 @@ void RunOutput::resume(const CheckpointReader& r, const std::vector<ExcludedPart
 
   nextOut_ = o.nextOut;
   part_ = int(o.part);
+  if (r.has("output.next_extra")) nextExtra_ = r.value<double>("output.next_extra");
   gauges_.resume(r);
   if (!floatingRows.empty()) {
     floatingRows_ = floatingRows;

@@ -1,5 +1,6 @@
 // The output schedule of a run: what is written when, into OUT (docs/usage.md, "Output"):
-//   - vtk/Part_NNNN.vtk and floating.csv at the start and at every TimeOut;
+//   - vtk/Part_NNNN.vtk and floating.csv at the start and at every TimeOut; floating.csv also every
+//     TimeOutExtra when the case gives it;
 //   - awas.csv (absorbing pistons with <savedata>), rows of every step or of output times,
 //     written at every TimeOut;
 //   - the gauges at their own times (gauges/gauge_recorder.h), their files flushed at every TimeOut;
@@ -115,6 +116,11 @@ class RunOutput {
  private:
   void save(double t, OutputSource& source);
   void saveFloating(double t, OutputSource& source);
+  // floating.csv's row of time t between output times (TimeOutExtra), written to the file at the
+  // next output, checkpoint or the end.
+  void addExtraFloatingRows(double t, OutputSource& source);
+  void writeFloatingCsv();
+  double nextExtraTime(double t) const;
   // awas.csv: rows of the pistons whose <savedata> asks for this step (every step, or output
   // times), the file rewritten at output times.
   void recordAwas(OutputSource& source, bool outputTime);
@@ -133,6 +139,9 @@ class RunOutput {
   GaugeRecorder gauges_;
   ParticleSnapshot frame_;    // reused by every VTK part
   std::string floatingRows_;  // floating.csv is rewritten whole (atomically) at every output
+  bool floatingRowsUnwritten_ = false;
+  double timeOutExtra_;
+  double nextExtra_ = 0;      // the time of the next TimeOutExtra row
   std::string awasRows_;      // awas.csv likewise
   bool started_ = false;
   const DtLog* dtLog_ = nullptr;  // the source's, taken at the first atTime()

@@ -605,7 +605,48 @@ TEST(CaseLoaderErrors, BadFillBox) {
                 "<modefill", "<modefill>", "must be void, bound or fluid");
   expectBadCase(caseXml(walls + "<fillbox x=\"0.5\" y=\"0.5\" z=\"0.5\">\n<modefill>void</modefill>\n"
                                 "<point x=\"0\" y=\"0\" z=\"0\" />\n</fillbox>\n"),
-                "<fillbox", "<fillbox>", "missing element <size>");
+                "<fillbox", "<fillbox>", "needs one of <size> and <endpoint>");
+}
+
+// <fillbox>, <redrawbox> and <redrawnearbox> take the box's far corner (<endpoint>, moved by <move>
+// as the point is) as well as its size: the same particles either way (no limit near a node,
+// where the two sums' last bits could differ).
+TEST(CaseLoader, BoxesGivenByTheirEndPoint) {
+  const std::string walls =
+      "<move x=\"0.1\" y=\"0\" z=\"0.2\" />\n<setmkbound mk=\"0\" />\n<drawbox>\n<boxfill>all^top</boxfill>\n"
+      "<point x=\"0\" y=\"0\" z=\"0\" />\n<size x=\"1\" y=\"1\" z=\"1\" />\n</drawbox>\n<setmkfluid mk=\"0\" />\n";
+  // The tank's box (a little larger than the walls) and a box inside it.
+  auto box = [](const char* name, const std::string& attributes, const std::string& inner, bool inside, bool endpoint) {
+    const std::string point =
+        inside ? "<point x=\"0.22\" y=\"0.12\" z=\"0.13\" />\n" : "<point x=\"-0.03\" y=\"-0.03\" z=\"-0.03\" />\n";
+    const std::string far = inside ? (endpoint ? "<endpoint x=\"0.78\" y=\"0.67\" z=\"0.57\" />\n"
+                                               : "<size x=\"0.56\" y=\"0.55\" z=\"0.44\" />\n")
+                                   : (endpoint ? "<endpoint x=\"1.03\" y=\"1.03\" z=\"1.03\" />\n"
+                                               : "<size x=\"1.06\" y=\"1.06\" z=\"1.06\" />\n");
+    return std::string("<") + name + attributes + ">\n" + inner + point + far + "</" + name + ">\n";
+  };
+  // The tank filled, the inner box redrawn, the water near the walls redrawn.
+  auto particles = [&](bool endpoint) {
+    const std::string commands =
+        walls + box("fillbox", " x=\"0.5\" y=\"0.5\" z=\"0.3\"", "<modefill>void</modefill>\n", false, endpoint) +
+        "<setmkfluid mk=\"1\" />\n" + box("redrawbox", " mkfluid=\"0\"", "", true, endpoint) +
+        "<setmkfluid mk=\"2\" />\n" +
+        box("redrawnearbox", " targettp=\"fluid\" targetmk=\"0\" bordertp=\"bound\"", "", false, endpoint);
+    return sph::loadCase(writeCase(endpoint ? "endpoint_Def.xml" : "size_Def.xml", caseXml(commands)));
+  };
+  const CaseDefinition bySize = particles(false), byEnd = particles(true);
+  ASSERT_GT(bySize.nFluid, 0u);
+  EXPECT_EQ(bySize.positions.size(), byEnd.positions.size());
+  EXPECT_EQ(bySize.nFluid, byEnd.nFluid);
+  EXPECT_EQ(bySize.mks.size(), 4u);  // the walls and the three fluid mks
+  EXPECT_EQ(bySize.mks.size(), byEnd.mks.size());
+  ASSERT_EQ(bySize.positions.size(), byEnd.positions.size());
+  for (size_t i = 0; i < bySize.positions.size(); ++i) {
+    EXPECT_EQ(bySize.mks[bySize.mkIndex[i]].mk, byEnd.mks[byEnd.mkIndex[i]].mk);
+    EXPECT_EQ(bySize.positions[i].x, byEnd.positions[i].x);
+    EXPECT_EQ(bySize.positions[i].y, byEnd.positions[i].y);
+    EXPECT_EQ(bySize.positions[i].z, byEnd.positions[i].z);
+  }
 }
 
 TEST(CaseLoader, DrawPrismWithMaskAndMove) {

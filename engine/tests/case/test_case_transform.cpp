@@ -117,6 +117,56 @@ TEST(DrawTransform, TheCommandGivenLastActsFirst) {
   EXPECT_EQ(p.z, -0.4 + (0 + 0.3));
 }
 
+// <rotateadv>'s rotations are right-handed about +x, +y, +z, which is <rotateline> about -x, -y, -z
+// (it turns the other way); intrinsic chains R1 R2 R3 as commands given in that order would,
+// extrinsic R3 R2 R1.
+TEST(DrawTransform, ThreeAxisRotationIsThreeLineRotationsInTurn) {
+  const Vec3d o{0, 0, 0}, minusX{-1, 0, 0}, minusY{0, -1, 0}, minusZ{0, 0, -1};
+  const Vec3d probes[] = {{0.3, -0.7, 1.1}, {1, 0, 0}, {0, 1, 0}, {-0.2, 0.4, 0.05}};
+  auto axis = [&](char c) { return c == 'X' ? minusX : c == 'Y' ? minusY : minusZ; };
+  for (const char* axes : {"ZYZ", "XYZ", "ZXY", "XYX", "YZY"}) {
+    const double degrees[3] = {45, 30, -10};
+    const char a[3] = {axes[0], axes[1], axes[2]};
+    DrawTransform intrinsic, extrinsic, chainIn, chainEx;
+    intrinsic.rotateAxes(degrees, a, true, o);
+    extrinsic.rotateAxes(degrees, a, false, o);
+    for (int k = 0; k < 3; ++k) chainIn.rotateLine(degrees[k], o, axis(a[k]));
+    for (int k = 2; k >= 0; --k) chainEx.rotateLine(degrees[k], o, axis(a[k]));
+    for (const Vec3d& p : probes) {
+      SCOPED_TRACE(axes);
+      expectNear(intrinsic.apply(p), chainIn.apply(p));
+      expectNear(extrinsic.apply(p), chainEx.apply(p));
+    }
+  }
+  // Right-handed quarter turns: +y to +z about x, +z to +x about y, +x to +y about z.
+  const char x[3] = {'X', 'X', 'X'}, y[3] = {'Y', 'Y', 'Y'}, z[3] = {'Z', 'Z', 'Z'};
+  const double quarter[3] = {90, 0, 0};
+  DrawTransform rx, ry, rz;
+  rx.rotateAxes(quarter, x, true, o);
+  ry.rotateAxes(quarter, y, true, o);
+  rz.rotateAxes(quarter, z, true, o);
+  expectNear(rx.apply({0, 1, 0}), {0, 0, 1});
+  expectNear(ry.apply({0, 0, 1}), {1, 0, 0});
+  expectNear(rz.apply({1, 0, 0}), {0, 1, 0});
+  // Zero angles leave the matrix exactly as it was.
+  const double none[3] = {0, 0, 0};
+  DrawTransform still;
+  still.rotateAxes(none, z, false, {0.1, 0.2, 0.3});
+  EXPECT_TRUE(still.translationOnly());
+  EXPECT_EQ(still.apply({0.7, 0.1, -0.4}).x, 0.7);
+  // About a centre: the same as moving it to the origin, turning and moving it back.
+  const Vec3d c{0.1, 0.2, 0};
+  const double d[3] = {45, 30, -10};
+  const char xyx[3] = {'X', 'Y', 'X'};
+  DrawTransform centred, byMoves;
+  centred.rotateAxes(d, xyx, false, c);
+  byMoves.move(c);
+  byMoves.rotateAxes(d, xyx, false, o);
+  byMoves.move({-c.x, -c.y, -c.z});
+  for (const Vec3d& p : probes) expectNear(centred.apply(p), byMoves.apply(p));
+  expectNear(centred.apply(c), c);
+}
+
 TEST(CaseTransform, PointsFollowRotationsSavesAndResets) {
   const std::string about = rotateLine(90, {0, 0, 0}, {0, 1, 0});
   const std::string p = "<drawpoint x=\"0.3\" y=\"0\" z=\"0\" />\n";
@@ -127,6 +177,14 @@ TEST(CaseTransform, PointsFollowRotationsSavesAndResets) {
   EXPECT_EQ(nodesOf(about + "<matrixreset />\n" + p), (Nodes{{13, 10, 10}}));
   EXPECT_EQ(nodesOf(about + "<resetdraw />\n<setdrawmode mode=\"full\" />\n" + p), (Nodes{{13, 10, 10}}));
   EXPECT_EQ(nodesOf("<move x=\"0.2\" y=\"0\" z=\"0\" />\n" + about + p), (Nodes{{12, 10, 13}}));
+  // <rotateadv>: a quarter turn about +y takes +z to +x (here (0.3, 0, 0) to (0, 0, -0.3)); after
+  // it, one about +z about the centre (0.5, 0, 0) takes (0.3, 0, 0) to (0.5, -0.2, 0).
+  EXPECT_EQ(nodesOf("<rotateadv ang1=\"90\" ang2=\"0\" ang3=\"0\" axes=\"yzy\" intrinsic=\"true\" />\n" + p),
+            (Nodes{{10, 10, 7}}));
+  EXPECT_EQ(nodesOf("<rotateadv ang1=\"0\" ang2=\"0\" ang3=\"90\" axes=\"XYZ\" intrinsic=\"false\">\n"
+                    "<center x=\"0.5\" y=\"0\" z=\"0\" />\n</rotateadv>\n" +
+                    p),
+            (Nodes{{15, 8, 10}}));
 }
 
 TEST(CaseTransform, QuarterTurnedBoxIsTheBoxTurned) {
@@ -234,6 +292,14 @@ TEST(CaseTransform, BadInputIsAnError) {
   expectBad(caseXml("<rotateline>\n" + point(0, 0, 0) + point(0, 1, 0) + "</rotateline>\n"), "<rotateline",
             "<rotateline>", "ang");
   expectBad(caseXml("<rotate ang=\"30\" x=\"0\" y=\"0\" z=\"0\" />\n"), "<rotate ", "<rotate>", "axis");
+  const std::string adv = "<rotateadv ang1=\"45\" ang2=\"30\" ang3=\"-10\" ";
+  expectBad(caseXml(adv + "axes=\"ZY\" intrinsic=\"true\" />\n"), "<rotateadv", "<rotateadv>", "axes=\"ZY\"");
+  expectBad(caseXml(adv + "axes=\"ZWZ\" intrinsic=\"true\" />\n"), "<rotateadv", "<rotateadv>", "three of X, Y and Z");
+  expectBad(caseXml(adv + "axes=\"ZYZ\" />\n"), "<rotateadv", "<rotateadv>", "intrinsic");
+  expectBad(caseXml("<rotateadv ang1=\"45\" ang3=\"-10\" axes=\"ZYZ\" intrinsic=\"true\" />\n"), "<rotateadv",
+            "<rotateadv>", "ang2");
+  expectBad(caseXml(adv + "axes=\"ZYZ\" intrinsic=\"true\">\n<centre x=\"0\" y=\"0\" z=\"0\" />\n</rotateadv>\n"),
+            "<centre", "<centre>", "");
   const std::string tri = point(0, 0, 0) + point(0.5, 0, 0) + point(0.5, 0, 0.5);
   expectBad(caseXml(b + "<drawextrude>\n" + tri + "<extrude x=\"0\" y=\"0.1\" z=\"0\" />\n</drawextrude>\n"),
             "<drawextrude", "<drawextrude>", "needs closed=");

@@ -118,6 +118,29 @@ TEST(CaseVariables, ErrorsSayWhatIsWrong) {
 
 // In a case: <newvarcte> in the commands and "#..." attributes give the same particles as the
 // numbers written out.
+TEST(CaseVariables, TextVariables) {
+  CaseVariables v = withDp();
+  v.define("c", 31, false);
+  v.define("Value31", 7.25, false);
+  v.defineText("Text1", "Hello", true);
+  v.defineText("Text2", "bye", false);
+  // Text variables and expressions (%g), innermost brackets first; "[]" and open brackets stay.
+  EXPECT_EQ(v.expand("[Text1][Text2]_[Dp*100]"), "Hellobye_1");
+  EXPECT_EQ(v.expand("[Value[c]] == [c+0.5]"), "7.25 == 31.5");
+  EXPECT_EQ(v.expand("[1/3]|[1e-7]|[123456789.5]"), "0.333333|1e-07|1.23457e+08");
+  EXPECT_EQ(v.expand("[] a]b [abc"), "[] a]b [abc");
+  v.setText("Text2", v.expand("[Text1] again"));
+  EXPECT_EQ(v.text("Text2"), "Hello again");
+  EXPECT_THROW(v.setText("Text1", "x"), std::invalid_argument);   // constant
+  EXPECT_THROW(v.setText("c", "x"), std::invalid_argument);       // numeric
+  EXPECT_THROW(v.set("Text2", 1), std::invalid_argument);         // text
+  EXPECT_THROW(v.evaluate("Text2 + 1"), std::invalid_argument);   // not a number
+  EXPECT_THROW(v.expand("[Value[c+1]]"), std::invalid_argument);  // Value32 does not exist
+  EXPECT_THROW(v.defineText("c", "x", false), std::invalid_argument);
+  EXPECT_EQ(v.remove("Text*"), 2u);
+  EXPECT_FALSE(v.has("Text1"));
+}
+
 TEST(CaseVariables, ExpressionsInACase) {
   const std::string def =
       R"(<definition dp="0.1"><pointmin x="#-10*Dp" y="-1" z="#-1" /><pointmax x="2" y="2" z="2" /></definition>)";
@@ -147,8 +170,16 @@ TEST(CaseVariables, ExpressionsInACase) {
   const Bad bad[] = {
       {"<newvarcte A=\"B + 1\" />\n" + literal, "<newvarcte", "the variable 'B' does not exist"},
       {"<newvarcte A=\"1\" />\n<setvar A=\"2\" />\n" + literal, "<setvar", "the variable 'A' is constant"},
-      {"<newvarstr Name=\"x\" />\n" + literal, "<newvarstr", "text variables are not supported"},
-      {"<newvarcte Small=\"Dp &lt; 0.5\" />\n<abort if=\"Small &amp;&amp; Dp &gt; 0.05\" text=\"dp [Dp] is too coarse\\n here\" />\n" +
+      {"<newvarstrcte Name=\"x\" />\n<setvarstr Name=\"y\" />\n" + literal, "<setvarstr",
+       "Name=\"y\": the variable 'Name' is constant"},
+      {"<newvarstr Name=\"x\" />\n<newvarstr Name=\"y\" />\n" + literal, "<newvarstr Name=\"y\"",
+       "the variable 'Name' already exists"},
+      {"<newvarstr Name=\"x\" />\n<newvar N=\"Name + 1\" />\n" + literal, "<newvar N",
+       "the variable 'Name' is not a numeric variable"},
+      {"<newvarstr Name=\"[Nope]\" />\n" + literal, "<newvarstr", "the variable 'Nope' does not exist"},
+      {"<setvarstr Dp=\"x\" />\n" + literal, "<setvarstr", "the variable 'Dp' is constant"},
+      {"<newvarcte Small=\"Dp &lt; 0.5\" />\n<abort if=\"Small &amp;&amp; Dp &gt; 0.05\" text=\"dp [Dp] is too "
+       "coarse\\n here\" />\n" +
            literal,
        "<abort", "the case stops here (GenCase's <abort>): dp [Dp] is too coarse\n here"},
       {"<abort />\n" + literal, "<abort", "the case stops here (GenCase's <abort>)"},

@@ -88,6 +88,46 @@ void expectInputError(const CaseDefinition& c, const std::vector<std::string>& f
   }
 }
 
+// DualSPHysics' XYPeriodic, XZPeriodic and YZPeriodic: two axes periodic, present whatever their
+// value, replacing the shift keys (a nonzero shift beside them is no error); the last present wins.
+TEST(PeriodicParameters, PairKeysMakeTwoAxesPeriodic) {
+  struct Case {
+    std::string parameters;
+    bool x, y, z;
+  };
+  const Case cases[] = {
+      {R"(<parameter key="XYPeriodic" value="1" />)", true, true, false},
+      {R"(<parameter key="XZPeriodic" value="0" />)", true, false, true},
+      {R"(<parameter key="XPeriodicIncZ" value="0.1" /><parameter key="YZPeriodic" value="1" />)", false, true, true},
+      {R"(<parameter key="YZPeriodic" value="1" /><parameter key="XYPeriodic" value="1" />)", false, true, true},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.parameters);
+    const SimParameters p = deriveParameters(load(
+        "pair",
+        test::caseXml(
+            R"(<definition dp="0.02"><pointmin x="-0.1" y="-0.1" z="-0.1" /><pointmax x="1" y="1" z="1" /></definition>)",
+            R"(<setmkfluid mk="0" /><drawbox><boxfill>solid</boxfill><point x="0" y="0" z="0" /><size x="0.4" y="0.4" z="0.4" /></drawbox>)",
+            k.parameters)));
+    EXPECT_EQ(p.periodic[0], k.x);
+    EXPECT_EQ(p.periodic[1], k.y);
+    EXPECT_EQ(p.periodic[2], k.z);
+    EXPECT_TRUE(p.warnings.empty()) << p.warnings.front();
+  }
+  // The x-z plane of a 2D case cannot wrap in y; XZPeriodic is fine there.
+  auto twoD = [](const std::string& parameter) {
+    return load(
+        "pair2d",
+        test::caseXml(
+            R"(<definition dp="0.02"><pointmin x="-0.1" y="0" z="-0.1" /><pointmax x="1" y="0" z="1" /></definition>)",
+            R"(<setmkfluid mk="0" /><drawbox><boxfill>solid</boxfill><point x="0" y="-1" z="0" /><size x="0.5" y="2" z="0.5" /></drawbox>)",
+            parameter));
+  };
+  expectInputError(twoD(R"(<parameter key="XYPeriodic" value="1" />)"), {"XYPeriodic", "2D"});
+  const SimParameters xz = deriveParameters(twoD(R"(<parameter key="XZPeriodic" value="1" />)"));
+  EXPECT_TRUE(xz.periodic[0] && xz.periodic[2] && !xz.periodic[1]);
+}
+
 TEST(PeriodicParameters, NonzeroShiftIsAnInputErrorNamingFileLineAndKey) {
   const std::string xml = wavemakerLikeCase(R"(<parameter key="XPeriodicIncZ" value="0.1" />)");
   const CaseDefinition c = load("shift", xml);

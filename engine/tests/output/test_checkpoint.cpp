@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -94,7 +95,8 @@ TEST(CheckpointResume, DamBreak2DWithGaugesIsBitIdentical) {
 }
 
 // A light box floating up in a small 2D tank, with DualSPHysics' symplectic integrator and
-// floating.csv (rows after the checkpoint are cut off on resume).
+// floating.csv (rows after the checkpoint are cut off on resume), its rows every TimeOutExtra
+// (0.5 ms) between the parts' (2 ms).
 TEST(CheckpointResume, FloatingSymplecticIsBitIdentical) {
   std::string xml = test::caseXml(
       R"(<definition dp="0.02"><pointmin x="-0.1" y="0" z="-0.1" /><pointmax x="1.1" y="0" z="0.6" /></definition>)",
@@ -108,7 +110,7 @@ TEST(CheckpointResume, FloatingSymplecticIsBitIdentical) {
 <drawbox><boxfill>bottom | left | right</boxfill><point x="0" y="-1" z="0" /><size x="1" y="2" z="0.5" /></drawbox>)",
       R"(<parameter key="StepAlgorithm" value="2" /><parameter key="Kernel" value="2" />
 <parameter key="Visco" value="0.05" /><parameter key="DensityDT" value="2" /><parameter key="TimeMax" value="1" />
-<parameter key="TimeOut" value="0.002" />)");
+<parameter key="TimeOut" value="0.002" /><parameter key="TimeOutExtra" value="0.0005" />)");
   xml.insert(xml.find("</casedef>"),
              R"(<floatings><floating mkbound="50"><massbody value="5" /></floating></floatings>)");
   const CaseDefinition c =
@@ -120,6 +122,18 @@ TEST(CheckpointResume, FloatingSymplecticIsBitIdentical) {
   const auto rows = test::readFloatingCsv(test::processTempRoot() / "checkpoint_floating" / "resumed" / "floating.csv");
   ASSERT_GT(rows.size(), 4u);
   EXPECT_NE(rows.back().v[2], rows.front().v[2]) << "the box does not move: the test lost its point";
+  // A row at the start, then one at the first step at or after each multiple of 0.5 ms (the
+  // parts' times among them, once each): no gap of a whole interval, none in the same interval.
+  const double extra = 0.0005;
+  // (The times are written to 1e-6 s: a row just past a multiple may read a little before it.)
+  auto interval = [&](double t) { return std::floor(t / extra + 0.002); };
+  EXPECT_EQ(rows.front().t, 0);
+  for (size_t k = 1; k < rows.size(); ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_GT(rows[k].t, rows[k - 1].t);
+    EXPECT_EQ(interval(rows[k].t), interval(rows[k - 1].t) + 1);
+  }
+  EXPECT_GT(rows.back().t, 4 * extra);
 }
 
 // A piston that waits, then oscillates: the motion chain hands over before the checkpoint.
