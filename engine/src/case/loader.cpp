@@ -423,12 +423,18 @@ void CaseReader::readMkConfig(const XMLElement* e) {
   if (boundCount_ < 1 || fluidCount_ < 1) fail(e, "boundcount and fluidcount must be at least 1");
   for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
     if (skipped(c)) continue;
-    // <mkorientfluid mk orient> (CaseWavemaker: mk="0" orient="Xyz") names an axis order for a
-    // fluid mk. It places no particle and sets no simulation parameter (the generated counts
-    // match without it), so it is validated (an existing mk number, a permutation of x, y, z)
-    // and has no further effect here.
-    if (std::string_view(c->Name()) != "mkorientfluid") unknown(c, e);
-    integer(c, "mk");
+    // <mkorientfluid mk orient> (CaseWavemaker: mk="0" orient="Xyz") and <mkorientbound mk orient>
+    // name the axis order in which GenCase lists the particles of an mk. They place no particle
+    // and set no simulation parameter (GenCase 5.0 gives the same particles in another order,
+    // which changes the ids, not the flow), so they are validated (an existing mk number, a
+    // permutation of x, y, z) and have no further effect here.
+    const std::string_view name = c->Name();
+    if (name != "mkorientfluid" && name != "mkorientbound") unknown(c, e);
+    const int mk = integer(c, "mk");
+    const int count = name == "mkorientfluid" ? fluidCount_ : boundCount_;
+    if (mk < 0 || mk >= count)
+      fail(c, fmt::format("mk {} is outside 0..{} (<mkconfig {}=\"{}\">)", mk, count - 1,
+                          name == "mkorientfluid" ? "fluidcount" : "boundcount", count));
     std::string orient = attr(c, "orient");
     std::transform(orient.begin(), orient.end(), orient.begin(),
                    [](unsigned char ch) { return char(std::tolower(ch)); });

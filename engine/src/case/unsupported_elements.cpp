@@ -14,7 +14,6 @@ struct Unsupported {
 // coverage table (docs/format-coverage.md) lists them as refused.
 constexpr Unsupported kUnsupported[] = {
     {"casedef", "vres", "variable resolution (VRes) buffer zones"},
-    {"mkconfig", "mkorientbound", "the orientation of boundary mk numbers"},
     {"drawfilestl", "depth", "a depth of surface particles for a mesh"},
     {"drawfileply", "depth", "a depth of surface particles for a mesh"},
     {"drawfilevtk", "depth", "a depth of surface particles for a mesh"},

@@ -702,13 +702,29 @@ TEST(CaseLoaderErrors, BadCylinders) {
                 "<drawcylinder", "<drawcylinder>", "mask entry \"4.5\" is not a face number 1..3");
 }
 
-TEST(CaseLoaderErrors, BadMkOrientFluid) {
+TEST(CaseLoaderErrors, BadMkOrient) {
   std::string xml = caseXml(kFluidCube);
   const std::string plain = "<mkconfig boundcount=\"240\" fluidcount=\"9\" />";
   xml.replace(xml.find(plain), plain.size(),
               "<mkconfig boundcount=\"240\" fluidcount=\"9\">\n<mkorientfluid mk=\"0\" orient=\"Xyy\" />\n"
               "</mkconfig>");
   expectBadCase(xml, "<mkorientfluid", "<mkorientfluid>", "not an order of the axes");
+  auto withOrient = [&](const std::string& orients) {
+    std::string x = caseXml(kFluidCube);
+    x.replace(x.find(plain), plain.size(),
+              "<mkconfig boundcount=\"240\" fluidcount=\"9\">\n" + orients + "</mkconfig>");
+    return x;
+  };
+  expectBadCase(withOrient("<mkorientbound mk=\"240\" orient=\"YxZ\" />\n"), "<mkorientbound", "<mkorientbound>",
+                "mk 240 is outside 0..239");
+  expectBadCase(withOrient("<mkorientfluid mk=\"-1\" orient=\"xyz\" />\n"), "<mkorientfluid", "<mkorientfluid>",
+                "outside 0..8");
+  // Valid orders are accepted and change no particle.
+  const CaseDefinition oriented = sph::loadCase(
+      writeCase("orient_Def.xml",
+                withOrient("<mkorientbound mk=\"0\" orient=\"YxZ\" />\n<mkorientfluid mk=\"0\" orient=\"zyx\" />\n")));
+  EXPECT_EQ(oriented.positions.size(),
+            sph::loadCase(writeCase("plain_orient_Def.xml", caseXml(kFluidCube))).positions.size());
 }
 
 }  // namespace
