@@ -134,13 +134,13 @@ class RunOutput {
   bool write_, follower_, writeVtk_;
   int rank_;
   double timeOut_;
+  double timeOutExtra_;  // <parameter key="TimeOutExtra">: floating.csv rows between parts, < 0 none
   std::vector<OutputInterval> outputTimes_;  // <special><timeout>, else empty
   PhaseTimer* timer_;
   GaugeRecorder gauges_;
   ParticleSnapshot frame_;    // reused by every VTK part
   std::string floatingRows_;  // floating.csv is rewritten whole (atomically) at every output
   bool floatingRowsUnwritten_ = false;
-  double timeOutExtra_;
   double nextExtra_ = 0;      // the time of the next TimeOutExtra row
   std::string awasRows_;      // awas.csv likewise
   bool started_ = false;
