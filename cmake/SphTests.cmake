@@ -19,3 +19,23 @@ function(sph_discover_tests target)
   gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 TEST_FILTER "*gpu*:*Gpu*:*GPU*-*Validation*"
                        PROPERTIES ${env} LABELS gpu)
 endfunction()
+
+# sph_test_build(TARGET [HEADERS...]): how a test binary's own sources compile. They are assertions
+# and fixtures; the engine and plugin code they exercise is in the libraries, built as the build
+# type says. So in a Release build they compile at -O1, and GoogleTest, the standard headers and
+# the HEADERS most of them include are parsed once, into a precompiled header: on 2 cores the
+# tests were half of a build's compile time (one test source: 14.4 s at -O3, 9.1 s at -O1, of
+# which 2.7 s parsing these headers).
+function(sph_test_build target)
+  if(CMAKE_BUILD_TYPE STREQUAL "Release")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-O1>)
+  endif()
+  # GCC 12 warns of bounds and overflows in std::string's concatenation of literals that its copies
+  # do not cross (known false positives of its inlined char_traits copies), once the standard
+  # headers come from the precompiled header.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:-Wno-array-bounds;-Wno-stringop-overflow>")
+  endif()
+  target_precompile_headers(${target} PRIVATE <gtest/gtest.h> <algorithm> <cmath> <filesystem> <fstream> <map>
+                            <sstream> <string> <vector> ${ARGN})
+endfunction()

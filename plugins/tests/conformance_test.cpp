@@ -521,8 +521,9 @@ void checkSplitOf(const ConformanceCase& cc) {
       bad.push_back(fmt::format("viscdt of particle id {}: {} split, {} whole", q.id[i], viscdt[i], viscdtWhole[i]));
   EXPECT_TRUE(bad.empty()) << fmt::format("{}", fmt::join(bad, "\n"));
   const auto stats = r.strategy().stats();
-  if (cc.options.count("VerletMemoryLimit"))
+  if (cc.options.count("VerletMemoryLimit")) {
     EXPECT_GT(stats.count("fallback_passes") ? stats.at("fallback_passes") : 0.0, 0.0) << "no pass without lists";
+  }
 }
 
 // A split pass of the cell search, which sorts before the halo's refresh
@@ -560,7 +561,10 @@ void checkSplitMovedCopies(const ConformanceCase& cc) {
     double d[3], norm = 0;
     do {
       norm = 0;
-      for (double& x : d) norm += (x = u(rng)) * x;
+      for (double& x : d) {
+        x = u(rng);
+        norm += x * x;
+      }
     } while (norm > 1.0 || norm < 1e-4);
     const double scale = len(rng) * support / std::sqrt(norm);
     moved.pos[i].x += T(d[0] * scale);

@@ -252,7 +252,9 @@ TEST_P(VerletRebuild, RebuildsExactlyWhenHalfTheSkinIsUsedAndMissesNoPair) {
     v.beginStep(dt);
     // A run over ranks asks first whether the pass will rebuild (NeighbourStrategy::rebuildDue):
     // the same answer, which the pass then follows.
-    if (step % 3 == 1) ASSERT_EQ(v.rebuildDue(run.view()), expectRebuild) << "step " << step;
+    if (step % 3 == 1) {
+      ASSERT_EQ(v.rebuildDue(run.view()), expectRebuild) << "step " << step;
+    }
     v.prepare(run.view(), sph::PrepareReason::Step);
     v.buildPendingLists(run.view());
     const bool rebuilt = v.rebuilds() > rebuildsSeen;

@@ -345,7 +345,9 @@ TEST_P(RanksRun, MatchesOneRank) {
     EXPECT_EQ(all.overlapped, 0u);
   } else if (all.mdbc || extrapolates) {
     EXPECT_LT(all.overlapped, all.refreshes);
-    if (all.symplectic) EXPECT_GT(all.overlapped, 0u);
+    if (all.symplectic) {
+      EXPECT_GT(all.overlapped, 0u);
+    }
   } else {
     EXPECT_EQ(all.overlapped, all.refreshes);
   }
