@@ -87,7 +87,11 @@ void applyDomainParameters(CaseDefinition& c) {
   }
   for (int k = 0; k < 6; ++k) {
     if (!has(kLimits[k])) continue;
-    (k < 3 ? lo : hi)[k % 3] = DomainAxisSpec{false, parameterDouble(c, kLimits[k], 0), false};
+    const DomainAxisSpec limit{false, parameterDouble(c, kLimits[k], 0), false};
+    if (k < 3)
+      lo[k] = limit;
+    else
+      hi[k - 3] = limit;
     given.push_back(kLimits[k]);
   }
   if (given.empty()) return;

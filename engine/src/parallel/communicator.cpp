@@ -231,13 +231,13 @@ std::vector<uint8_t> Communicator::gatherBytesTo(int root, const std::vector<uin
   return v;
 }
 
+#if defined(SPH_HAVE_MPI)
 namespace {
 // The pieces a message goes in: MPI counts are ints.
 constexpr size_t kPiece = size_t(1) << 30;
 size_t pieces(size_t bytes) { return (bytes + kPiece - 1) / kPiece; }
 }  // namespace
 
-#if defined(SPH_HAVE_MPI)
 // Posted messages: their requests, and what each receive expects (sends expect nothing).
 class MpiPending final : public PendingTransfer {
  public:

@@ -120,8 +120,9 @@ TEST(ParameterProvenance, MethodsWeDoNotHaveAreErrors) {
 TEST(ParameterProvenance, DeprecatedDomainKeysGiveTheDomain) {
   const sph::CaseDefinition fixed = sph::loadCase(writeCase(
       "prov_domainfixed", "<parameter key=\"DomainFixed\" value=\"-1, 0, -2, 3, 0, 4\" />\n"
-                          "<parameter key=\"DomainFixedZmax\" value=\"5\" />"));
-  EXPECT_DOUBLE_EQ(fixed.resolvedDomainMin.x, -1);
+                          "<parameter key=\"DomainFixedZmax\" value=\"5\" />\n"
+                          "<parameter key=\"DomainFixedXmin\" value=\"-1.5\" />"));
+  EXPECT_DOUBLE_EQ(fixed.resolvedDomainMin.x, -1.5);
   EXPECT_DOUBLE_EQ(fixed.resolvedDomainMin.z, -2);
   EXPECT_DOUBLE_EQ(fixed.resolvedDomainMax.x, 3);
   EXPECT_DOUBLE_EQ(fixed.resolvedDomainMax.z, 5);  // the single limit comes after DomainFixed
