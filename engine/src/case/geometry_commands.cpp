@@ -360,8 +360,12 @@ bool GeometryCommands::recordCommand(const XMLElement* e) {
     }
     if (stop) {
       // GenCase writes the text with "\n" as a line break.
-      std::string text = e->Attribute("text") ? e->Attribute("text") : "";
-      for (size_t at = text.find("\\n"); at != std::string::npos; at = text.find("\\n", at + 1)) text.replace(at, 2, "\n");
+      std::string text;
+      for (const char* c = e->Attribute("text") ? e->Attribute("text") : ""; *c; ++c) {
+        const bool lineBreak = c[0] == '\\' && c[1] == 'n';
+        text += lineBreak ? '\n' : *c;
+        c += lineBreak;
+      }
       xml_.fail(e, text.empty() ? std::string("the case stops here (GenCase's <abort>)")
                                 : fmt::format("the case stops here (GenCase's <abort>): {}", text));
     }

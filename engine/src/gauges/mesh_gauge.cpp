@@ -121,15 +121,15 @@ std::string meshGaugeCsvHeader(const GaugeSpec& g, const MeshGrid& m, const std:
   h += ";DirDat.x;DirDat.y;DirDat.z\n";
   h += fmt::format("{};{};{};{};{};{};{};{}", grid ? "JMeshTDatas-200817" : "SimpleCSV", output, units,
                    triple ? "float3" : "float", columns ? "true" : "false", m.n[0], m.n[1], m.n[2]);
-  if (grid) h += ";" + vec3(m.origin) + ";" + vec3(m.step[0]) + ";" + vec3(m.step[1]) + ";" + vec3(m.step[2]);
+  if (grid) h += fmt::format(";{};{};{};{}", vec3(m.origin), vec3(m.step[0]), vec3(m.step[1]), vec3(m.step[2]));
   const GaugePoint& d = g.mesh.dirDat;
-  h += ";" + real(d.x) + ";" + real(d.y) + ";" + real(d.z) + "\ntime [s]";
+  h += fmt::format(";{};{};{}\ntime [s]", real(d.x), real(d.y), real(d.z));
   const uint64_t nk = columns ? 1 : m.n[2];
   for (uint64_t k = 0; k < nk; ++k)
     for (uint64_t j = 0; j < m.n[1]; ++j)
       for (uint64_t i = 0; i < m.n[0]; ++i) {
         const std::string at = columns ? fmt::format("v({}:{})", i, j) : fmt::format("v({}:{}:{})", i, j, k);
-        h += triple ? ";" + at + ".x;" + at + ".y;" + at + ".z" : ";" + at;
+        h += triple ? fmt::format(";{0}.x;{0}.y;{0}.z", at) : fmt::format(";{}", at);
       }
   return h + "\n";
 }
@@ -141,7 +141,10 @@ std::string meshGaugeCsvRow(const MeshGaugeValues& v, const std::string& output,
                                                            : v.zsurf;
   std::string row = fmt::format("{:20.12E}", time);
   row.reserve(row.size() + 16 * values.size() + 1);
-  for (const double x : values) row += ";" + real(x);
+  for (const double x : values) {
+    row += ';';
+    row += real(x);
+  }
   return row + "\n";
 }
 
